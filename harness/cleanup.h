@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cleanup.h — scope-bound release of memory, file descriptors and library handles.
+ *
+ * Only for resources whose release cannot fail in an interesting way. Kernel objects (dm
+ * devices, loop bindings, mounts) never go here: they are torn down explicitly, in reverse,
+ * with failures reported.
+ */
+#ifndef BO_CLEANUP_H
+#define BO_CLEANUP_H
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define _cleanup_(fn) __attribute__((cleanup(fn)))
+
+static inline void bo_freep(void *p)
+{
+	free(*(void **) p);
+}
+
+static inline void bo_closep(int *fd)
+{
+	if (*fd >= 0) {
+		int saved = errno;
+
+		(void) close(*fd);
+		errno = saved;
+	}
+}
+
+static inline void bo_fclosep(FILE **f)
+{
+	if (*f)
+		(void) fclose(*f);
+}
+
+#define _cleanup_free_	 _cleanup_(bo_freep)
+#define _cleanup_close_	 _cleanup_(bo_closep)
+#define _cleanup_fclose_ _cleanup_(bo_fclosep)
+
+/* Hand ownership out of a cleanup-managed variable. */
+#define BO_TAKE_PTR(p)                                                                             \
+	({                                                                                         \
+		typeof(p) _p = (p);                                                                \
+		(p) = NULL;                                                                        \
+		_p;                                                                                \
+	})
+#define BO_TAKE_FD(fd)                                                                             \
+	({                                                                                         \
+		int _fd = (fd);                                                                    \
+		(fd) = -1;                                                                         \
+		_fd;                                                                               \
+	})
+
+#define BO_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

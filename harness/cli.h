@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cli.h — the blackout command line: exit codes, the subcommands and the one place errors are
+ * printed.
+ */
+#ifndef BO_CLI_H
+#define BO_CLI_H
+
+#include "harness/util.h"
+
+/* Exit codes, documented in docs/blackout.1.md. */
+enum bo_exit {
+	BO_EXIT_OK = 0,	     /* everything checked and consistent */
+	BO_EXIT_FAILURE = 1, /* a crash state failed a check */
+	BO_EXIT_USAGE = 2,   /* bad command line */
+	BO_EXIT_HARNESS = 3, /* blackout could not do its job: bad input, I/O error, ... */
+};
+
+/* Print "blackout: error: ..." to stderr. */
+void bo_cli_error(const char *fmt, ...) _printf_(1, 2);
+
+/* Print "blackout CMD: usage error: ...", a hint to --help, and return BO_EXIT_USAGE. */
+int bo_cli_usage_error(const char *cmd, const char *fmt, ...) _printf_(2, 3);
+
+int bo_cmd_inspect(int argc, char **argv);
+int bo_cmd_replay(int argc, char **argv);
+int bo_cmd_synth(int argc, char **argv);
+
+#endif

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * blackout — block-level crash-consistency and fault-injection harness for Linux storage.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/cli.h"
+
+struct bo_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct bo_cmd commands[] = {
+	{"inspect", bo_cmd_inspect, "describe a dm-log-writes log: entries, marks, epochs"},
+	{"replay", bo_cmd_replay, "replay a log onto a file or device up to a cut point"},
+	{"synth", bo_cmd_synth, "write a synthetic log (for tests, benchmarks, examples)"},
+};
+
+void bo_cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("blackout: error: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+int bo_cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "blackout %s: usage error: ", cmd);
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\nTry 'blackout %s --help'.\n", cmd);
+	va_end(ap);
+	return BO_EXIT_USAGE;
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: blackout COMMAND [ARGS...]\n"
+	      "       blackout COMMAND --help\n\n"
+	      "Crash-consistency and fault-injection testing on real Linux block devices.\n\n"
+	      "Commands:\n",
+	      f);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fputs("\nExit status: 0 all consistent, 1 a failure was found, 2 usage error,\n"
+	      "3 harness error (blackout could not evaluate: bad input, I/O error).\n"
+	      "Debug output: BLACKOUT_DEBUG=log,replay,dm,loop,mount,vm,run or all.\n",
+	      f);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return BO_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return BO_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("blackout %s\n", BO_VERSION);
+		return BO_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "blackout: unknown command '%s'\n\n", argv[1]);
+	usage(stderr);
+	return BO_EXIT_USAGE;
+}

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "harness/replay.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/falloc.h>
+#include <linux/fs.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define BO_REPLAY_BUF (1u << 20)
+
+struct bo_replay {
+	const struct bo_log *log;
+	char *target;
+	int fd;
+	bool blockdev;
+	uint64_t dev_size; /* block devices only */
+	uint64_t position;
+	uint64_t bytes;
+	bool dirty;
+	uint8_t *buf;
+};
+
+int bo_replay_new(const struct bo_log *log, const char *target, unsigned flags,
+		  uint64_t min_size, struct bo_replay **ret, struct bo_err *err)
+{
+	struct bo_replay *r;
+	struct stat st;
+	int oflags = O_RDWR | O_CLOEXEC;
+	int e;
+
+	if (flags & BO_REPLAY_CREATE)
+		oflags |= O_CREAT;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return bo_err_set(err, ENOMEM, "allocating replay");
+	r->fd = -1;
+	r->log = log;
+	r->target = strdup(target);
+	r->buf = malloc(BO_REPLAY_BUF);
+	if (!r->target || !r->buf) {
+		bo_replay_free(r);
+		return bo_err_set(err, ENOMEM, "allocating replay");
+	}
+	/* A block device is opened exclusively: one that is mounted or held by device-mapper
+	 * fails with EBUSY instead of being overwritten under its user. */
+	if (stat(target, &st) == 0 && S_ISBLK(st.st_mode))
+		oflags = (oflags & ~O_CREAT) | O_EXCL;
+	r->fd = open(target, oflags, 0644);
+	if (r->fd < 0) {
+		e = errno;
+		bo_replay_free(r);
+		return bo_err_set(err, e, "opening replay target '%s': %s", target, strerror(e));
+	}
+	if (fstat(r->fd, &st) < 0) {
+		e = errno;
+		bo_replay_free(r);
+		return bo_err_set(err, e, "replay target '%s': %s", target, strerror(e));
+	}
+	if (S_ISBLK(st.st_mode)) {
+		r->blockdev = true;
+		if (ioctl(r->fd, BLKGETSIZE64, &r->dev_size) < 0) {
+			e = errno;
+			bo_replay_free(r);
+			return bo_err_set(err, e, "replay target '%s': BLKGETSIZE64: %s", target,
+					  strerror(e));
+		}
+	} else if (!S_ISREG(st.st_mode)) {
+		bo_replay_free(r);
+		return bo_err_set(err, EINVAL,
+				  "replay target '%s' is not a regular file or block device",
+				  target);
+	} else if (min_size > (uint64_t) st.st_size && ftruncate(r->fd, (off_t) min_size) < 0) {
+		e = errno;
+		bo_replay_free(r);
+		return bo_err_set(err, e, "replay target '%s': extending to %llu bytes: %s",
+				  target, (unsigned long long) min_size, strerror(e));
+	}
+	*ret = r;
+	return 0;
+}
+
+void bo_replay_free(struct bo_replay *r)
+{
+	if (!r)
+		return;
+	if (r->fd >= 0)
+		close(r->fd);
+	free(r->buf);
+	free(r->target);
+	free(r);
+}
+
+int bo_replay_set_position(struct bo_replay *r, uint64_t applied, struct bo_err *err)
+{
+	if (applied > bo_log_count(r->log))
+		return bo_err_set(err, ERANGE, "position %llu is past the end of the log (%llu)",
+				  (unsigned long long) applied,
+				  (unsigned long long) bo_log_count(r->log));
+	r->position = applied;
+	return 0;
+}
+
+uint64_t bo_replay_position(const struct bo_replay *r)
+{
+	return r->position;
+}
+
+uint64_t bo_replay_bytes(const struct bo_replay *r)
+{
+	return r->bytes;
+}
+
+/* Zero [off, off + len) of the target. */
+static int zero_range(struct bo_replay *r, uint64_t off, uint64_t len)
+{
+	struct stat st;
+
+	if (r->blockdev) {
+		uint64_t range[2] = {off, len};
+
+		return ioctl(r->fd, BLKZEROOUT, range) < 0 ? -errno : 0;
+	}
+	/* A discard covers sectors that exist on the device: keep them in the image. */
+	if (fstat(r->fd, &st) < 0)
+		return -errno;
+	if ((uint64_t) st.st_size < off + len && ftruncate(r->fd, (off_t) (off + len)) < 0)
+		return -errno;
+	if (fallocate(r->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t) off,
+		      (off_t) len) == 0)
+		return 0;
+	if (errno != EOPNOTSUPP && errno != ENOSYS)
+		return -errno;
+	memset(r->buf, 0, BO_REPLAY_BUF);
+	for (uint64_t done = 0; done < len;) {
+		size_t chunk = len - done < BO_REPLAY_BUF ? (size_t) (len - done) : BO_REPLAY_BUF;
+		int ret = bo_pwrite_full(r->fd, r->buf, chunk, off + done);
+
+		if (ret < 0)
+			return ret;
+		done += chunk;
+	}
+	return 0;
+}
+
+int bo_replay_apply(struct bo_replay *r, uint64_t n, uint64_t first, uint64_t count,
+		    struct bo_err *err)
+{
+	const struct bo_log_entry *e = bo_log_entry(r->log, n);
+	const uint64_t ss = bo_log_sectorsize(r->log);
+	uint64_t off, len, src;
+	int ret;
+
+	if (!e)
+		return bo_err_set(err, ERANGE, "entry %llu is past the end of the log",
+				  (unsigned long long) n);
+	if (e->flags & BO_LOG_MARK || e->nr_sectors == 0)
+		return 0;
+	if (first > e->nr_sectors)
+		first = e->nr_sectors;
+	if (count > e->nr_sectors - first)
+		count = e->nr_sectors - first;
+	off = (e->sector + first) * ss;
+	len = count * ss;
+	if (r->blockdev && (off > r->dev_size || len > r->dev_size - off))
+		return bo_err_set(err, ENOSPC,
+				  "entry %llu: writes bytes %llu..%llu, past the end of '%s' "
+				  "(%llu bytes)",
+				  (unsigned long long) n, (unsigned long long) off,
+				  (unsigned long long) (off + len), r->target,
+				  (unsigned long long) r->dev_size);
+	r->dirty = true;
+	if (e->flags & BO_LOG_DISCARD) {
+		ret = zero_range(r, off, len);
+		if (ret < 0)
+			return bo_err_set(err, -ret, "entry %llu: zeroing %llu bytes at %llu of '%s': %s",
+					  (unsigned long long) n, (unsigned long long) len,
+					  (unsigned long long) off, r->target, strerror(-ret));
+		return 0;
+	}
+	src = first * ss;
+	for (uint64_t done = 0; done < len;) {
+		size_t chunk = len - done < BO_REPLAY_BUF ? (size_t) (len - done) : BO_REPLAY_BUF;
+
+		ret = bo_log_read_data(r->log, n, src + done, r->buf, chunk, err);
+		if (ret < 0)
+			return ret;
+		ret = bo_pwrite_full(r->fd, r->buf, chunk, off + done);
+		if (ret < 0)
+			return bo_err_set(err, -ret, "entry %llu: writing %zu bytes at %llu of '%s': %s",
+					  (unsigned long long) n, chunk,
+					  (unsigned long long) (off + done), r->target,
+					  strerror(-ret));
+		done += chunk;
+	}
+	r->bytes += len;
+	return 0;
+}
+
+int bo_replay_sync(struct bo_replay *r, struct bo_err *err)
+{
+	if (!r->dirty)
+		return 0;
+	if (fdatasync(r->fd) < 0)
+		return bo_err_set(err, errno, "syncing replay target '%s': %s", r->target,
+				  strerror(errno));
+	r->dirty = false;
+	return 0;
+}
+
+int bo_replay_to(struct bo_replay *r, uint64_t applied, struct bo_err *err)
+{
+	int ret;
+
+	if (applied > bo_log_count(r->log))
+		return bo_err_set(err, ERANGE, "cut after %llu entries is past the end of the log "
+					       "(%llu entries)",
+				  (unsigned long long) applied,
+				  (unsigned long long) bo_log_count(r->log));
+	if (applied < r->position)
+		return bo_err_set(err, ERANGE,
+				  "target '%s' already holds %llu entries; a replay cannot go "
+				  "back to %llu (start again from a fresh target)",
+				  r->target, (unsigned long long) r->position,
+				  (unsigned long long) applied);
+	bo_debug(BO_DBG_REPLAY, "replay '%s': entries %llu..%llu", r->target,
+		 (unsigned long long) r->position, (unsigned long long) applied);
+	for (; r->position < applied; r->position++) {
+		ret = bo_replay_apply(r, r->position, 0, UINT64_MAX, err);
+		if (ret < 0)
+			return ret;
+	}
+	return r->blockdev ? bo_replay_sync(r, err) : 0;
+}

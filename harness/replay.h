@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * replay.h — apply the entries of a log to a target (a regular file or a block device).
+ *
+ * A replay remembers how many entries the target holds, so it rolls forward: replay to cut A,
+ * check, then continue from A to B without starting over. Writes go to sector * sectorsize
+ * with pwrite. A DISCARD is written as zeroes (BLKZEROOUT on a device, a punched hole on a
+ * file), because a discard is not guaranteed to read back as zeroes and the replayed image
+ * must be the same on every machine.
+ */
+#ifndef BO_REPLAY_H
+#define BO_REPLAY_H
+
+#include <stdint.h>
+
+#include "harness/log.h"
+
+struct bo_replay;
+
+enum bo_replay_flags {
+	/* Create the target file if it does not exist. */
+	BO_REPLAY_CREATE = 1u << 0,
+};
+
+/*
+ * Start replaying @log onto @target. The target is assumed to hold the state "start"
+ * (nothing applied) until bo_replay_set_position() says otherwise. A regular file target
+ * smaller than @min_size bytes is extended to it (0: leave the size alone).
+ */
+int bo_replay_new(const struct bo_log *log, const char *target, unsigned flags,
+		  uint64_t min_size, struct bo_replay **ret, struct bo_err *err);
+
+/* Free a replay and close its target; NULL is fine. Does not sync: see bo_replay_sync(). */
+void bo_replay_free(struct bo_replay *r);
+
+/* Declare that the target already holds the first @applied entries. */
+int bo_replay_set_position(struct bo_replay *r, uint64_t applied, struct bo_err *err);
+
+/* Entries the target holds. */
+uint64_t bo_replay_position(const struct bo_replay *r);
+
+/*
+ * Roll forward until the target holds the first @applied entries. Going backwards is an error
+ * (-ERANGE): a replay can only add writes. On a block device the writes are made durable
+ * (fdatasync) before returning, so a device stacked on it sees them.
+ */
+int bo_replay_to(struct bo_replay *r, uint64_t applied, struct bo_err *err);
+
+/*
+ * Apply entry @n alone, whatever the position, writing only its blocks
+ * [@first, @first + @count) relative to the entry's start (@count UINT64_MAX: to its end).
+ * The position is not changed. Used to build reordered and torn crash states.
+ */
+int bo_replay_apply(struct bo_replay *r, uint64_t n, uint64_t first, uint64_t count,
+		    struct bo_err *err);
+
+/* Make the target durable (fdatasync). */
+int bo_replay_sync(struct bo_replay *r, struct bo_err *err);
+
+/* Bytes of data written to the target so far. */
+uint64_t bo_replay_bytes(const struct bo_replay *r);
+
+#endif

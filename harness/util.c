@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "harness/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int bo_err_set(struct bo_err *err, int errnum, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (errnum <= 0)
+		errnum = EIO;
+	if (err) {
+		err->errnum = errnum;
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -errnum;
+}
+
+int bo_err_prefix(struct bo_err *err, const char *fmt, ...)
+{
+	char head[256], tail[sizeof(err->msg)];
+	va_list ap;
+
+	if (!err)
+		return -EIO;
+	if (err->errnum <= 0)
+		err->errnum = EIO;
+	va_start(ap, fmt);
+	vsnprintf(head, sizeof(head), fmt, ap);
+	va_end(ap);
+	snprintf(tail, sizeof(tail), "%s", bo_err_str(err));
+	/* Truncating an over-long message is fine; losing its start is not. */
+	if (snprintf(err->msg, sizeof(err->msg), "%s: ", head) >= 0) {
+		size_t used = strlen(err->msg);
+
+		memcpy(err->msg + used, tail, strnlen(tail, sizeof(err->msg) - used - 1));
+		err->msg[used + strnlen(tail, sizeof(err->msg) - used - 1)] = '\0';
+	}
+	return -err->errnum;
+}
+
+const char *bo_err_str(const struct bo_err *err)
+{
+	if (!err)
+		return "unknown error";
+	if (err->msg[0])
+		return err->msg;
+	return strerror(err->errnum > 0 ? err->errnum : EIO);
+}
+
+int bo_parse_u64(const char *s, uint64_t *ret)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !*s || !isdigit((unsigned char) *s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (errno || *end)
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+int bo_parse_range(const char *s, uint64_t *ret_a, uint64_t *ret_b)
+{
+	const char *dash = strchr(s, '-');
+	uint64_t a, b = UINT64_MAX;
+	char head[32];
+	int r;
+
+	if (!dash)
+		return (r = bo_parse_u64(s, &a)) < 0 ? r : (*ret_a = *ret_b = a, 0);
+	if ((size_t) (dash - s) >= sizeof(head))
+		return -EINVAL;
+	memcpy(head, s, dash - s);
+	head[dash - s] = '\0';
+	r = bo_parse_u64(head, &a);
+	if (r < 0)
+		return r;
+	if (dash[1]) {
+		r = bo_parse_u64(dash + 1, &b);
+		if (r < 0)
+			return r;
+		if (b < a)
+			return -EINVAL;
+	}
+	*ret_a = a;
+	*ret_b = b;
+	return 0;
+}
+
+ssize_t bo_pread_full(int fd, void *buf, size_t len, uint64_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pread(fd, (char *) buf + done, len - done, (off_t) (off + done));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		done += (size_t) n;
+	}
+	return (ssize_t) done;
+}
+
+int bo_pwrite_full(int fd, const void *buf, size_t len, uint64_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pwrite(fd, (const char *) buf + done, len - done, (off_t) (off + done));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		done += (size_t) n;
+	}
+	return 0;
+}
+
+static unsigned debug_mask(void)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} cats[] = {
+		{"log", BO_DBG_LOG},   {"replay", BO_DBG_REPLAY}, {"dm", BO_DBG_DM},
+		{"loop", BO_DBG_LOOP}, {"mount", BO_DBG_MOUNT},	  {"vm", BO_DBG_VM},
+		{"run", BO_DBG_RUN},
+	};
+	static int mask = -1;
+	const char *env;
+
+	if (mask >= 0)
+		return (unsigned) mask;
+	mask = 0;
+	env = getenv("BLACKOUT_DEBUG");
+	if (!env)
+		return 0;
+	for (const char *p = env; *p;) {
+		size_t n = strcspn(p, ",");
+
+		if (n == 3 && !strncmp(p, "all", 3))
+			mask = ~0;
+		for (size_t i = 0; i < sizeof(cats) / sizeof(cats[0]); i++)
+			if (strlen(cats[i].name) == n && !strncmp(p, cats[i].name, n))
+				mask |= (int) cats[i].bit;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return (unsigned) mask;
+}
+
+bool bo_debug_on(enum bo_debug_cat cat)
+{
+	return debug_mask() & cat;
+}
+
+void bo_debug(enum bo_debug_cat cat, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!bo_debug_on(cat))
+		return;
+	va_start(ap, fmt);
+	fputs("blackout: debug: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}

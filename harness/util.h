@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * util.h — error reports, number parsing, full-length I/O and debug categories.
+ */
+#ifndef BO_UTIL_H
+#define BO_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define _printf_(a, b) __attribute__((format(printf, a, b)))
+
+/*
+ * An error report. Library code fills one in and returns -errno; the caller decides whether
+ * and where to print it. A NULL report is allowed everywhere and simply drops the text.
+ */
+struct bo_err {
+	int errnum;
+	char msg[512];
+};
+
+/* Fill @err with a formatted message and return -@errnum (@errnum is a positive errno). */
+int bo_err_set(struct bo_err *err, int errnum, const char *fmt, ...) _printf_(3, 4);
+
+/* Prefix the message already in @err with a formatted context; returns -err->errnum. */
+int bo_err_prefix(struct bo_err *err, const char *fmt, ...) _printf_(2, 3);
+
+/* The text of @err, or strerror of its errno when no text was set. */
+const char *bo_err_str(const struct bo_err *err);
+
+/* Parse a whole string as an unsigned decimal (or 0x hex) number; -EINVAL or -ERANGE. */
+int bo_parse_u64(const char *s, uint64_t *ret);
+
+/* Parse "A-B" (both inclusive; "A-" means to the end, "A" means just A). */
+int bo_parse_range(const char *s, uint64_t *ret_a, uint64_t *ret_b);
+
+/* pread/pwrite that loop over short transfers and EINTR. pread returns bytes read (short
+ * only at end of file), pwrite returns 0; both return -errno on failure. */
+ssize_t bo_pread_full(int fd, void *buf, size_t len, uint64_t off);
+int bo_pwrite_full(int fd, const void *buf, size_t len, uint64_t off);
+
+/* Debug categories, set from BLACKOUT_DEBUG=dm,loop,mount,replay,log,vm or "all". */
+enum bo_debug_cat {
+	BO_DBG_LOG = 1u << 0,
+	BO_DBG_REPLAY = 1u << 1,
+	BO_DBG_DM = 1u << 2,
+	BO_DBG_LOOP = 1u << 3,
+	BO_DBG_MOUNT = 1u << 4,
+	BO_DBG_VM = 1u << 5,
+	BO_DBG_RUN = 1u << 6,
+};
+
+bool bo_debug_on(enum bo_debug_cat cat);
+void bo_debug(enum bo_debug_cat cat, const char *fmt, ...) _printf_(2, 3);
+
+#endif

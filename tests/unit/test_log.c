@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The log reader and writer: round trip, salvage, and every corruption class. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bo_test.h"
+#include "harness/log.h"
+#include "harness/log_writer.h"
+
+static void patch(const char *path, uint64_t off, const void *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_FATAL(pwrite(fd, buf, len, (off_t) off) == (ssize_t) len);
+	close(fd);
+}
+
+static void patch_u64(const char *path, uint64_t off, uint64_t v)
+{
+	uint64_t le = htole64(v);
+
+	patch(path, off, &le, sizeof(le));
+}
+
+static void fill(uint8_t *buf, size_t len, uint8_t seed)
+{
+	for (size_t i = 0; i < len; i++)
+		buf[i] = (uint8_t) (seed + i * 7);
+}
+
+/* entry 0 mark "mkfs", 1 write 3 blocks @10, 2 flush, 3 FUA|META write 1 block @0,
+ * 4 discard 8 @100, 5 mark "ack:1", 6 write 2 @50. */
+static void write_sample(const char *path, uint32_t ss)
+{
+	struct bo_log_writer *w;
+	struct bo_err err = {0};
+	uint8_t *buf = malloc(3 * ss);
+
+	CU_ASSERT_FATAL(buf != NULL);
+	CU_ASSERT_FATAL(bo_log_writer_new(path, ss, &w, &err) == 0);
+	CU_ASSERT(bo_log_writer_mark(w, "mkfs", &err) == 0);
+	fill(buf, 3 * ss, 1);
+	CU_ASSERT(bo_log_writer_add(w, 10, 3, 0, buf, &err) == 1);
+	CU_ASSERT(bo_log_writer_add(w, 0, 0, BO_LOG_FLUSH, NULL, &err) == 2);
+	fill(buf, ss, 2);
+	CU_ASSERT(bo_log_writer_add(w, 0, 1, BO_LOG_FUA | BO_LOG_METADATA, buf, &err) == 3);
+	CU_ASSERT(bo_log_writer_add(w, 100, 8, BO_LOG_DISCARD, NULL, &err) == 4);
+	CU_ASSERT(bo_log_writer_mark(w, "ack:1", &err) == 5);
+	fill(buf, 2 * ss, 3);
+	CU_ASSERT(bo_log_writer_add(w, 50, 2, 0, buf, &err) == 6);
+	CU_ASSERT_FATAL(bo_log_writer_close(w, &err) == 0);
+	free(buf);
+}
+
+static void round_trip_ss(uint32_t ss)
+{
+	const char *p = bo_test_path("rt.log");
+	struct bo_log *log;
+	struct bo_err err = {0};
+	uint8_t *buf = malloc(3 * ss), *want = malloc(3 * ss);
+	uint64_t n;
+
+	write_sample(p, ss);
+	CU_ASSERT_FATAL(bo_log_open(p, 0, &log, &err) == 0);
+	CU_ASSERT(bo_log_sectorsize(log) == ss);
+	CU_ASSERT(bo_log_count(log) == 7);
+	CU_ASSERT(bo_log_super_entries(log) == 7);
+	CU_ASSERT_STRING_EQUAL(bo_log_mark_name(log, 0), "mkfs");
+	CU_ASSERT_STRING_EQUAL(bo_log_mark_name(log, 5), "ack:1");
+	CU_ASSERT(bo_log_mark_name(log, 1) == NULL);
+	CU_ASSERT(bo_log_entry(log, 1)->sector == 10 && bo_log_entry(log, 1)->nr_sectors == 3);
+	CU_ASSERT(bo_log_entry(log, 2)->flags == BO_LOG_FLUSH);
+	CU_ASSERT(bo_log_entry(log, 3)->flags == (BO_LOG_FUA | BO_LOG_METADATA));
+	CU_ASSERT(bo_log_entry(log, 4)->flags == BO_LOG_DISCARD);
+	CU_ASSERT(bo_log_data_bytes(log, bo_log_entry(log, 4)) == 0);
+	CU_ASSERT(bo_log_entry(log, 7) == NULL);
+	/* Layout: super, then header + data blocks per entry. */
+	CU_ASSERT(bo_log_entry(log, 0)->offset == ss);
+	CU_ASSERT(bo_log_entry(log, 1)->offset == 2 * ss);
+	CU_ASSERT(bo_log_entry(log, 2)->offset == 6 * ss);
+	CU_ASSERT(bo_log_end_offset(log) == 14 * (uint64_t) ss);
+	fill(want, 3 * ss, 1);
+	CU_ASSERT(bo_log_read_data(log, 1, 0, buf, 3 * ss, &err) == 0);
+	CU_ASSERT(memcmp(buf, want, 3 * ss) == 0);
+	CU_ASSERT(bo_log_read_data(log, 1, ss, buf, 2 * ss, &err) == 0);
+	CU_ASSERT(memcmp(buf, want + ss, 2 * ss) == 0);
+	CU_ASSERT(bo_log_read_data(log, 1, ss, buf, 3 * ss, &err) == -EINVAL);
+	CU_ASSERT(bo_log_find_mark(log, "ack:1", &n, &err) == 0 && n == 5);
+	CU_ASSERT(bo_log_find_mark(log, "ack:2", &n, &err) == -ENOENT);
+	CU_ASSERT(strstr(err.msg, "'ack:2'") != NULL);
+	CU_ASSERT(bo_log_mark_count(log) == 2);
+	bo_log_free(log);
+	free(buf);
+	free(want);
+}
+
+static void test_round_trip(void)
+{
+	round_trip_ss(512);
+	round_trip_ss(4096);
+	round_trip_ss(65536);
+}
+
+/* Open must fail, and the message must contain each of @needles. */
+static void expect_corrupt(const char *path, unsigned flags, const char *n1, const char *n2)
+{
+	struct bo_log *log = NULL;
+	struct bo_err err = {0};
+	int r = bo_log_open(path, flags, &log, &err);
+
+	CU_ASSERT(r < 0);
+	CU_ASSERT(log == NULL);
+	if (r == 0)
+		bo_log_free(log);
+	CU_ASSERT(n1 == NULL || strstr(err.msg, n1) != NULL);
+	CU_ASSERT(n2 == NULL || strstr(err.msg, n2) != NULL);
+	if ((n1 && !strstr(err.msg, n1)) || (n2 && !strstr(err.msg, n2)))
+		fprintf(stderr, "\n  message was: %s\n", err.msg);
+}
+
+static void test_bad_magic(void)
+{
+	const char *p = bo_test_path("magic.log");
+
+	write_sample(p, 512);
+	patch_u64(p, 0, 0x1234);
+	expect_corrupt(p, 0, "bad magic", "offset 0");
+}
+
+static void test_bad_version(void)
+{
+	const char *p = bo_test_path("version.log");
+
+	write_sample(p, 512);
+	patch_u64(p, 8, 2);
+	expect_corrupt(p, 0, "unknown version 2", "offset 8");
+}
+
+static void test_bad_sectorsize(void)
+{
+	const char *p = bo_test_path("ss.log");
+	static const uint32_t bad[] = {0, 256, 511, 1000, 4097, 1u << 31};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		uint32_t le = htole32(bad[i]);
+
+		write_sample(p, 4096);
+		patch(p, 24, &le, sizeof(le));
+		expect_corrupt(p, 0, "sectorsize", "offset 24");
+	}
+}
+
+static void test_too_short(void)
+{
+	const char *p = bo_test_path("short.log");
+
+	write_sample(p, 512);
+	CU_ASSERT(truncate(p, 10) == 0);
+	expect_corrupt(p, 0, "too short", NULL);
+	CU_ASSERT(truncate(p, 0) == 0);
+	expect_corrupt(p, 0, "too short", NULL);
+}
+
+static void test_nr_entries_past_end(void)
+{
+	const char *p = bo_test_path("count.log");
+
+	write_sample(p, 512);
+	patch_u64(p, 16, 9);
+	/* Entry 7 would start at block 14. */
+	expect_corrupt(p, 0, "entry 7 at offset 7168", "past end of log");
+	patch_u64(p, 16, UINT64_MAX);
+	expect_corrupt(p, 0, "entry 7 at offset 7168", "claims 18446744073709551615");
+}
+
+static void test_mark_too_long(void)
+{
+	const char *p = bo_test_path("mark.log");
+
+	write_sample(p, 512);
+	/* Entry 5 (mark ack:1) header: block 10; data_len at +24. 512 - 33 = 479 is the max. */
+	patch_u64(p, 10 * 512 + 24, 480);
+	expect_corrupt(p, 0, "entry 5 at offset 5120", "data_len 480");
+	patch_u64(p, 10 * 512 + 24, 479);
+	expect_corrupt(p, 0, "entry 5 at offset 5120", "NUL");
+	patch_u64(p, 10 * 512 + 24, 0);
+	expect_corrupt(p, 0, "entry 5 at offset 5120", "data_len 0");
+}
+
+static void test_overflow(void)
+{
+	const char *p = bo_test_path("ovf.log");
+
+	write_sample(p, 512);
+	/* Entry 1 at block 2: nr_sectors at +8. */
+	patch_u64(p, 2 * 512 + 8, UINT64_MAX / 256);
+	expect_corrupt(p, 0, "entry 1 at offset 1024", "overflows");
+	write_sample(p, 512);
+	patch_u64(p, 2 * 512, UINT64_MAX - 1);
+	expect_corrupt(p, 0, "entry 1 at offset 1024", "overflows");
+	/* A discard of an absurd range overflows as well, though it carries no data. */
+	write_sample(p, 512);
+	patch_u64(p, 9 * 512 + 8, UINT64_MAX / 2);
+	expect_corrupt(p, 0, "entry 4 at offset 4608", "overflows");
+}
+
+static void test_data_past_end(void)
+{
+	const char *p = bo_test_path("trunc.log");
+
+	write_sample(p, 512);
+	/* Entry 6 (2 blocks) has its header at block 11, data at 12..13: cut inside. */
+	CU_ASSERT(truncate(p, 13 * 512) == 0);
+	expect_corrupt(p, 0, "entry 6 at offset 5632", "data runs past end of log");
+	/* Huge nr_sectors that does not overflow must still be caught against the size. */
+	write_sample(p, 512);
+	patch_u64(p, 2 * 512 + 8, 1ULL << 40);
+	expect_corrupt(p, 0, "entry 1 at offset 1024", "data runs past end of log");
+}
+
+static void test_bad_flags_and_empty(void)
+{
+	const char *p = bo_test_path("flags.log");
+
+	write_sample(p, 512);
+	patch_u64(p, 2 * 512 + 16, 0x40);
+	expect_corrupt(p, 0, "entry 1 at offset 1024", "unknown flags 0x40");
+	write_sample(p, 512);
+	patch_u64(p, 2 * 512 + 8, 0);
+	expect_corrupt(p, 0, "entry 1 at offset 1024", "empty entry");
+	write_sample(p, 512);
+	patch_u64(p, 2 * 512 + 24, 3 * 512 + 1);
+	expect_corrupt(p, 0, "entry 1 at offset 1024", "data_len");
+}
+
+static void test_salvage(void)
+{
+	const char *p = bo_test_path("salvage.log");
+	struct bo_log *log;
+	struct bo_err err = {0};
+
+	/* The kernel last rewrote the super after entry 3 (FUA): it says 4 entries. */
+	write_sample(p, 512);
+	patch_u64(p, 16, 4);
+	CU_ASSERT_FATAL(bo_log_open(p, 0, &log, &err) == 0);
+	CU_ASSERT(bo_log_count(log) == 4);
+	CU_ASSERT(bo_log_mark_count(log) == 1);
+	bo_log_free(log);
+	CU_ASSERT_FATAL(bo_log_open(p, BO_LOG_OPEN_SALVAGE, &log, &err) == 0);
+	CU_ASSERT(bo_log_count(log) == 7);
+	CU_ASSERT(bo_log_super_entries(log) == 4);
+	CU_ASSERT(bo_log_mark_count(log) == 2);
+	bo_log_free(log);
+
+	/* A torn tail (the machine died while writing entry 6's data): stop before it. */
+	CU_ASSERT(truncate(p, 13 * 512) == 0);
+	CU_ASSERT_FATAL(bo_log_open(p, BO_LOG_OPEN_SALVAGE, &log, &err) == 0);
+	CU_ASSERT(bo_log_count(log) == 6);
+	bo_log_free(log);
+
+	/* Stale zeroes after the last entry end the walk. */
+	write_sample(p, 512);
+	patch_u64(p, 16, 2);
+	CU_ASSERT(truncate(p, 64 * 512) == 0);
+	CU_ASSERT_FATAL(bo_log_open(p, BO_LOG_OPEN_SALVAGE, &log, &err) == 0);
+	CU_ASSERT(bo_log_count(log) == 7);
+	bo_log_free(log);
+}
+
+static void test_duplicate_mark(void)
+{
+	const char *p = bo_test_path("dup.log");
+	struct bo_log_writer *w;
+	struct bo_log *log;
+	struct bo_err err = {0};
+	uint64_t n;
+
+	CU_ASSERT_FATAL(bo_log_writer_new(p, 512, &w, &err) == 0);
+	CU_ASSERT(bo_log_writer_mark(w, "x", &err) == 0);
+	CU_ASSERT(bo_log_writer_mark(w, "y", &err) == 1);
+	CU_ASSERT(bo_log_writer_mark(w, "x", &err) == 2);
+	CU_ASSERT_FATAL(bo_log_writer_close(w, &err) == 0);
+	CU_ASSERT_FATAL(bo_log_open(p, 0, &log, &err) == 0);
+	CU_ASSERT(bo_log_find_mark(log, "x", &n, &err) == -ENOTUNIQ);
+	CU_ASSERT(strstr(err.msg, "entries 0 and 2") != NULL);
+	CU_ASSERT(bo_log_find_mark(log, "y", &n, &err) == 0 && n == 1);
+	bo_log_free(log);
+}
+
+static void test_writer_rejects(void)
+{
+	struct bo_log_writer *w;
+	struct bo_err err = {0};
+	char name[600];
+
+	CU_ASSERT(bo_log_writer_new(bo_test_path("w.log"), 1000, &w, &err) == -EINVAL);
+	CU_ASSERT_FATAL(bo_log_writer_new(bo_test_path("w.log"), 512, &w, &err) == 0);
+	memset(name, 'a', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	name[480] = '\0';
+	CU_ASSERT(bo_log_writer_mark(w, name, &err) == -EINVAL);
+	name[479] = '\0';
+	CU_ASSERT(bo_log_writer_mark(w, name, &err) == 0);
+	CU_ASSERT(bo_log_writer_add(w, 0, 1, BO_LOG_MARK, name, &err) == -EINVAL);
+	CU_ASSERT(bo_log_writer_add(w, 0, 1, 0, NULL, &err) == -EINVAL);
+	bo_log_writer_free(w);
+}
+
+static void test_not_a_file(void)
+{
+	struct bo_log *log;
+	struct bo_err err = {0};
+
+	CU_ASSERT(bo_log_open(bo_test_dir(), 0, &log, &err) < 0);
+	CU_ASSERT(strstr(err.msg, "not a regular file or block device") != NULL);
+	CU_ASSERT(bo_log_open(bo_test_path("missing"), 0, &log, &err) == -ENOENT);
+	CU_ASSERT(strstr(err.msg, "missing") != NULL);
+}
+
+int main(void)
+{
+	static const struct bo_test tests[] = {
+		{"round trip at 512, 4096 and 65536-byte blocks", test_round_trip},
+		{"bad magic", test_bad_magic},
+		{"unknown version", test_bad_version},
+		{"sectorsize not a power of two >= 512", test_bad_sectorsize},
+		{"log too short for a super block", test_too_short},
+		{"nr_entries past the end", test_nr_entries_past_end},
+		{"mark data_len > sectorsize - 33", test_mark_too_long},
+		{"nr_sectors * sectorsize overflow", test_overflow},
+		{"data past the end", test_data_past_end},
+		{"unknown flags, empty entry, oversized data_len", test_bad_flags_and_empty},
+		{"salvage past nr_entries and a torn tail", test_salvage},
+		{"duplicate mark names", test_duplicate_mark},
+		{"writer rejects bad input", test_writer_rejects},
+		{"not a log file", test_not_a_file},
+		{NULL, NULL},
+	};
+
+	return bo_test_run("log", tests);
+}

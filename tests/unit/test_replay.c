@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The replay engine against an image the test computes itself: random writes and discards
+ * are written to a log and applied to an in-memory model at the same time; after replaying
+ * to any cut the target must equal the model at that cut.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bo_test.h"
+#include "harness/cut.h"
+#include "harness/log.h"
+#include "harness/log_writer.h"
+#include "harness/replay.h"
+#include "harness/synth.h"
+
+#define SS	  512u
+#define DEV_BLKS  256u
+#define N_ENTRIES 300u
+
+/* model[k] is the image after the first k entries. */
+static uint8_t *model[N_ENTRIES + 1];
+
+static void build(const char *path)
+{
+	struct bo_log_writer *w;
+	struct bo_err err = {0};
+	uint64_t st = 42;
+	uint8_t data[16 * SS];
+
+	model[0] = calloc(1, DEV_BLKS * SS);
+	CU_ASSERT_FATAL(bo_log_writer_new(path, SS, &w, &err) == 0);
+	for (uint64_t n = 0; n < N_ENTRIES; n++) {
+		uint64_t roll = bo_synth_rand(&st) % 10;
+		uint64_t nr = 1 + bo_synth_rand(&st) % 16;
+		uint64_t sec = bo_synth_rand(&st) % (DEV_BLKS - nr + 1);
+		uint8_t *img = malloc(DEV_BLKS * SS);
+
+		memcpy(img, model[n], DEV_BLKS * SS);
+		if (roll == 0) {
+			CU_ASSERT(bo_log_writer_add(w, 0, 0, BO_LOG_FLUSH, NULL, &err) == (int64_t) n);
+		} else if (roll == 1) {
+			char name[32];
+
+			snprintf(name, sizeof(name), "m%llu", (unsigned long long) n);
+			CU_ASSERT(bo_log_writer_mark(w, name, &err) == (int64_t) n);
+		} else if (roll == 2) {
+			CU_ASSERT(bo_log_writer_add(w, sec, nr, BO_LOG_DISCARD, NULL, &err) ==
+				  (int64_t) n);
+			memset(img + sec * SS, 0, nr * SS);
+		} else {
+			for (size_t i = 0; i < nr * SS; i++)
+				data[i] = (uint8_t) bo_synth_rand(&st);
+			CU_ASSERT(bo_log_writer_add(w, sec, nr, roll == 3 ? BO_LOG_FUA : 0, data,
+						    &err) == (int64_t) n);
+			memcpy(img + sec * SS, data, nr * SS);
+		}
+		model[n + 1] = img;
+	}
+	CU_ASSERT_FATAL(bo_log_writer_close(w, &err) == 0);
+}
+
+static void free_model(void)
+{
+	for (size_t i = 0; i <= N_ENTRIES; i++) {
+		free(model[i]);
+		model[i] = NULL;
+	}
+}
+
+/* The target file (read back, zero-extended to the device size) equals model[k]. */
+static int target_equals(const char *path, uint64_t k)
+{
+	uint8_t *img = calloc(1, DEV_BLKS * SS);
+	int fd = open(path, O_RDONLY), same;
+	ssize_t n;
+
+	CU_ASSERT_FATAL(fd >= 0);
+	n = pread(fd, img, DEV_BLKS * SS, 0);
+	CU_ASSERT(n >= 0);
+	close(fd);
+	same = memcmp(img, model[k], DEV_BLKS * SS) == 0;
+	free(img);
+	return same;
+}
+
+static void fresh_target(const char *path, uint8_t fillbyte)
+{
+	uint8_t *junk = malloc(DEV_BLKS * SS);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	memset(junk, fillbyte, DEV_BLKS * SS);
+	if (fillbyte)
+		CU_ASSERT(write(fd, junk, DEV_BLKS * SS) == (ssize_t) (DEV_BLKS * SS));
+	close(fd);
+	free(junk);
+}
+
+static void test_every_cut(void)
+{
+	const char *lp = bo_test_path("model.log"), *tp = bo_test_path("model.img");
+	struct bo_log *log;
+	struct bo_err err = {0};
+
+	build(lp);
+	CU_ASSERT_FATAL(bo_log_open(lp, 0, &log, &err) == 0);
+	/* Roll forward through every cut and compare at each one. */
+	{
+		struct bo_replay *r;
+
+		fresh_target(tp, 0);
+		CU_ASSERT_FATAL(bo_replay_new(log, tp, 0, DEV_BLKS * SS, &r, &err) == 0);
+		for (uint64_t k = 0; k <= N_ENTRIES; k++) {
+			CU_ASSERT_FATAL(bo_replay_to(r, k, &err) == 0);
+			CU_ASSERT(bo_replay_position(r) == k);
+			if (!target_equals(tp, k)) {
+				CU_FAIL("image differs from the model");
+				fprintf(stderr, "\n  first difference at cut %llu\n",
+					(unsigned long long) k);
+				break;
+			}
+		}
+		bo_replay_free(r);
+	}
+	bo_log_free(log);
+	free_model();
+}
+
+static void test_resume_equals_one_shot(void)
+{
+	const char *lp = bo_test_path("resume.log");
+	const char *a = bo_test_path("oneshot.img"), *b = bo_test_path("resumed.img");
+	struct bo_replay *r;
+	struct bo_log *log;
+	struct bo_err err = {0};
+
+	build(lp);
+	CU_ASSERT_FATAL(bo_log_open(lp, 0, &log, &err) == 0);
+	fresh_target(a, 0);
+	fresh_target(b, 0);
+	CU_ASSERT_FATAL(bo_replay_new(log, a, 0, 0, &r, &err) == 0);
+	CU_ASSERT(bo_replay_to(r, 250, &err) == 0);
+	bo_replay_free(r);
+	/* Resume across separate replay objects, as `replay --from` does. */
+	CU_ASSERT_FATAL(bo_replay_new(log, b, 0, 0, &r, &err) == 0);
+	CU_ASSERT(bo_replay_to(r, 97, &err) == 0);
+	bo_replay_free(r);
+	CU_ASSERT_FATAL(bo_replay_new(log, b, 0, 0, &r, &err) == 0);
+	CU_ASSERT(bo_replay_set_position(r, 97, &err) == 0);
+	CU_ASSERT(bo_replay_to(r, 250, &err) == 0);
+	/* Backwards is refused. */
+	CU_ASSERT(bo_replay_to(r, 10, &err) == -ERANGE);
+	CU_ASSERT(strstr(err.msg, "cannot go back") != NULL);
+	CU_ASSERT(bo_replay_to(r, N_ENTRIES + 1, &err) == -ERANGE);
+	bo_replay_free(r);
+	CU_ASSERT(target_equals(a, 250));
+	CU_ASSERT(target_equals(b, 250));
+	bo_log_free(log);
+	free_model();
+}
+
+static void test_discard_zeroes(void)
+{
+	const char *lp = bo_test_path("discard.log"), *tp = bo_test_path("discard.img");
+	struct bo_log_writer *w;
+	struct bo_replay *r;
+	struct bo_log *log;
+	struct bo_err err = {0};
+	uint8_t buf[8 * SS];
+	struct stat st;
+	int fd;
+
+	/* A discard must read back as zeroes even over old data, and one past the end of a
+	 * target file extends it (the sectors exist on the device). */
+	CU_ASSERT_FATAL(bo_log_writer_new(lp, SS, &w, &err) == 0);
+	CU_ASSERT(bo_log_writer_add(w, 4, 8, BO_LOG_DISCARD, NULL, &err) == 0);
+	CU_ASSERT(bo_log_writer_add(w, DEV_BLKS, 8, BO_LOG_DISCARD, NULL, &err) == 1);
+	CU_ASSERT_FATAL(bo_log_writer_close(w, &err) == 0);
+	fresh_target(tp, 0xff);
+	CU_ASSERT_FATAL(bo_log_open(lp, 0, &log, &err) == 0);
+	CU_ASSERT_FATAL(bo_replay_new(log, tp, 0, 0, &r, &err) == 0);
+	CU_ASSERT(bo_replay_to(r, 1, &err) == 0);
+	fd = open(tp, O_RDONLY);
+	CU_ASSERT(pread(fd, buf, sizeof(buf), 4 * SS) == (ssize_t) sizeof(buf));
+	for (size_t i = 0; i < sizeof(buf); i++)
+		if (buf[i]) {
+			CU_FAIL("discarded range is not zero");
+			break;
+		}
+	CU_ASSERT(pread(fd, buf, SS, 3 * SS) == SS && buf[0] == 0xff && buf[SS - 1] == 0xff);
+	CU_ASSERT(pread(fd, buf, SS, 12 * SS) == SS && buf[0] == 0xff);
+	CU_ASSERT(bo_replay_to(r, 2, &err) == 0);
+	CU_ASSERT(fstat(fd, &st) == 0 && st.st_size == (DEV_BLKS + 8) * SS);
+	close(fd);
+	bo_replay_free(r);
+	bo_log_free(log);
+}
+
+static void test_missing_mark(void)
+{
+	const char *lp = bo_test_path("mm.log"), *tp = bo_test_path("mm.img");
+	struct bo_replay *r;
+	struct bo_log *log;
+	struct bo_err err = {0};
+	uint64_t n = 0;
+	struct stat st;
+
+	build(lp);
+	CU_ASSERT_FATAL(bo_log_open(lp, 0, &log, &err) == 0);
+	CU_ASSERT(bo_cut_resolve(log, "mark:no-such-mark", &n, &err) == -ENOENT);
+	CU_ASSERT(n == 0);
+	/* Nothing was written: the caller stops before creating a replay. */
+	CU_ASSERT(stat(tp, &st) < 0);
+	CU_ASSERT_FATAL(bo_replay_new(log, tp, BO_REPLAY_CREATE, 0, &r, &err) == 0);
+	bo_replay_free(r);
+	bo_log_free(log);
+	free_model();
+}
+
+static void test_bad_target(void)
+{
+	const char *lp = bo_test_path("bt.log");
+	struct bo_replay *r;
+	struct bo_log *log;
+	struct bo_err err = {0};
+
+	build(lp);
+	CU_ASSERT_FATAL(bo_log_open(lp, 0, &log, &err) == 0);
+	CU_ASSERT(bo_replay_new(log, bo_test_path("nope/x.img"), BO_REPLAY_CREATE, 0, &r, &err) ==
+		  -ENOENT);
+	CU_ASSERT(strstr(err.msg, "nope/x.img") != NULL);
+	CU_ASSERT(bo_replay_new(log, bo_test_dir(), 0, 0, &r, &err) < 0);
+	CU_ASSERT(bo_replay_new(log, "/dev/null", 0, 0, &r, &err) == -EINVAL);
+	bo_log_free(log);
+	free_model();
+}
+
+int main(void)
+{
+	static const struct bo_test tests[] = {
+		{"image equals an independent model at every cut", test_every_cut},
+		{"resume equals one-shot replay; no going back", test_resume_equals_one_shot},
+		{"discard writes zeroes", test_discard_zeroes},
+		{"a missing mark is an error", test_missing_mark},
+		{"bad targets are refused", test_bad_target},
+		{NULL, NULL},
+	};
+
+	return bo_test_run("replay", tests);
+}
