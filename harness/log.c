@@ -228,7 +228,7 @@ static int index_entries(struct bo_log *log, unsigned flags, struct bo_err *err)
 				  (unsigned long long) ss);
 	for (n = 0; salvage || n < log->super_entries; n++) {
 		struct bo_log_entry e;
-		uint64_t next;
+		uint64_t next = 0;
 		ssize_t got;
 
 		if (off > log->size || log->size - off < ss) {
@@ -325,8 +325,7 @@ int bo_log_open(const char *path, unsigned flags, struct bo_log **ret, struct bo
 	r = file_size(log->fd, &log->size);
 	if (r < 0) {
 		r = bo_err_set(err, -r, "'%s': %s", path,
-			       r == -EINVAL ? "not a regular file or block device"
-					    : strerror(-r));
+			       r == -EINVAL ? "not a regular file or block device" : strerror(-r));
 		goto fail;
 	}
 	r = read_super(log, err);

@@ -27,13 +27,13 @@
 
 #include "harness/util.h"
 
-#define BO_LOG_MAGIC	       0x6a736677736872ULL
-#define BO_LOG_VERSION	       1
-#define BO_LOG_MIN_SECTORSIZE  512u
-#define BO_LOG_MAX_SECTORSIZE  (1u << 20)
-#define BO_LOG_ENTRY_HDR_SIZE  32u
+#define BO_LOG_MAGIC	      0x6a736677736872ULL
+#define BO_LOG_VERSION	      1
+#define BO_LOG_MIN_SECTORSIZE 512u
+#define BO_LOG_MAX_SECTORSIZE (1u << 20)
+#define BO_LOG_ENTRY_HDR_SIZE 32u
 /* log_mark() keeps at most sectorsize - sizeof(entry) - 1 bytes of a mark's name. */
-#define BO_LOG_MARK_MAX(ss)    ((ss) - BO_LOG_ENTRY_HDR_SIZE - 1)
+#define BO_LOG_MARK_MAX(ss) ((ss) -BO_LOG_ENTRY_HDR_SIZE - 1)
 
 /* Entry flags, LOG_*_FLAG in drivers/md/dm-log-writes.c. */
 enum bo_log_flag {
