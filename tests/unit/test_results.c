@@ -10,6 +10,7 @@
 
 #include "bo_test.h"
 #include "harness/results.h"
+#include "harness/summary.h"
 
 static void test_rel_ok(void)
 {
@@ -95,12 +96,57 @@ static void test_stream_and_files(void)
 	CU_ASSERT(bo_results_open(d, &r, &err) == -ELOOP);
 }
 
+static void test_summary(void)
+{
+	struct bo_summary s = {0}, back;
+	struct bo_err err = {0};
+	struct json_object *o;
+
+	/* Nothing checked is an error, never a pass. */
+	CU_ASSERT(bo_summary_verdict(&s) == BO_VERDICT_ERROR);
+	CU_ASSERT(bo_verdict_exit(bo_summary_verdict(&s)) == 3);
+	bo_summary_add(&s, BO_CLASS_CONSISTENT, "c10", 0.5);
+	bo_summary_add(&s, BO_CLASS_CONSISTENT, "c11", 0.5);
+	CU_ASSERT(bo_summary_verdict(&s) == BO_VERDICT_CONSISTENT);
+	CU_ASSERT(bo_verdict_exit(bo_summary_verdict(&s)) == 0);
+	bo_summary_add(&s, BO_CLASS_LOST_ACK, "c12", 0.5);
+	bo_summary_add(&s, BO_CLASS_LOST_ACK, "c13", 0.5);
+	CU_ASSERT(bo_summary_verdict(&s) == BO_VERDICT_FAILED);
+	CU_ASSERT(bo_verdict_exit(bo_summary_verdict(&s)) == 1);
+	CU_ASSERT(!strcmp(s.first[BO_CLASS_LOST_ACK], "c12"));
+	/* A checker-error is never counted as a pass, nor hidden behind a failure. */
+	bo_summary_add(&s, BO_CLASS_CHECKER_ERROR, "c14", 0.5);
+	CU_ASSERT(bo_summary_verdict(&s) == BO_VERDICT_ERROR);
+	o = bo_summary_json(&s);
+	CU_ASSERT_FATAL(o != NULL);
+	CU_ASSERT(bo_summary_from_json(o, &back, &err) == 0);
+	CU_ASSERT(back.states == 5 && back.counts[BO_CLASS_LOST_ACK] == 2);
+	CU_ASSERT(!strcmp(back.first[BO_CLASS_CHECKER_ERROR], "c14"));
+	CU_ASSERT(bo_summary_verdict(&back) == BO_VERDICT_ERROR);
+	json_object_put(o);
+	/* Untrusted summaries: missing or negative counts are refused. */
+	o = json_tokener_parse("{\"counts\": {\"consistent\": -1}}");
+	CU_ASSERT(bo_summary_from_json(o, &back, &err) == -EBADMSG);
+	json_object_put(o);
+	o = json_tokener_parse("[]");
+	CU_ASSERT(bo_summary_from_json(o, &back, &err) == -EBADMSG);
+	json_object_put(o);
+	memset(&s, 0, sizeof(s));
+	bo_summary_error(&s, "log has no entries");
+	bo_summary_error(&s, "second");
+	o = bo_summary_json(&s);
+	CU_ASSERT(bo_summary_from_json(o, &back, &err) == 0);
+	CU_ASSERT(!strcmp(back.error, "log has no entries"));
+	json_object_put(o);
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
 		{"relative paths stay inside", test_rel_ok},
 		{"a results directory is never reused", test_create_once},
 		{"stream records, atomic files, no symlinks followed", test_stream_and_files},
+		{"summary verdicts and the vacuous-pass rule", test_summary},
 		{NULL, NULL},
 	};
 
