@@ -2,6 +2,8 @@
 #include "harness/util.h"
 
 #include <ctype.h>
+#include <libgen.h>
+#include <limits.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,4 +190,20 @@ void bo_debug(enum bo_debug_cat cat, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
+}
+
+const char *bo_libexec_dir(void)
+{
+	static char dir[PATH_MAX];
+	char self[PATH_MAX];
+	ssize_t n;
+
+	if (dir[0])
+		return dir;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return "/usr/libexec/blackout";
+	self[n] = '\0';
+	snprintf(dir, sizeof(dir), "%s", dirname(self));
+	return dir;
 }

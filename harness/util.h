@@ -42,6 +42,9 @@ int bo_parse_range(const char *s, uint64_t *ret_a, uint64_t *ret_b);
 ssize_t bo_pread_full(int fd, void *buf, size_t len, uint64_t off);
 int bo_pwrite_full(int fd, const void *buf, size_t len, uint64_t off);
 
+/* The directory of the running blackout binary, where its workload programs live too. */
+const char *bo_libexec_dir(void);
+
 /* Debug categories, set from BLACKOUT_DEBUG=dm,loop,mount,replay,log,vm or "all". */
 enum bo_debug_cat {
 	BO_DBG_LOG = 1u << 0,

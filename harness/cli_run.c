@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * blackout run — record a scenario's workload in a fresh VM and check every crash state.
+ * blackout check — check the crash states of a saved log in a fresh VM.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/classify.h"
+#include "harness/cleanup.h"
+#include "harness/cli.h"
+#include "harness/results.h"
+#include "harness/scenario.h"
+#include "harness/summary.h"
+#include "vm/vm.h"
+
+struct vm_args {
+	const char *kernel, *modules;
+	unsigned memory_mb, timeout_s;
+};
+
+enum { OPT_KERNEL = 0x100, OPT_MODULES, OPT_MEMORY, OPT_TIMEOUT };
+
+#define VM_OPTIONS                                                                                 \
+	{"kernel", required_argument, NULL, OPT_KERNEL},                                           \
+		{"modules", required_argument, NULL, OPT_MODULES},                                 \
+		{"memory", required_argument, NULL, OPT_MEMORY},                                   \
+		{"timeout", required_argument, NULL, OPT_TIMEOUT}
+
+/* Handle one VM option; 1 if @c was one, 0 if not, -1 on a bad value. */
+static int vm_option(int c, struct vm_args *v)
+{
+	uint64_t n;
+
+	switch (c) {
+	case OPT_KERNEL:
+		v->kernel = optarg;
+		return 1;
+	case OPT_MODULES:
+		v->modules = optarg;
+		return 1;
+	case OPT_MEMORY:
+	case OPT_TIMEOUT:
+		if (bo_parse_u64(optarg, &n) < 0 || n == 0 || n > UINT32_MAX)
+			return -1;
+		*(c == OPT_MEMORY ? &v->memory_mb : &v->timeout_s) = (unsigned) n;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* YYYYMMDD-HHMMSS-<seed>-<nonce>: sortable, and never the same twice. */
+static void make_runid(uint64_t seed, char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	uint32_t nonce = 0;
+	char when[32];
+
+	gmtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
+	if (getrandom(&nonce, sizeof(nonce), 0) != sizeof(nonce))
+		nonce = (uint32_t) getpid() ^ (uint32_t) t;
+	snprintf(buf, len, "%s-%" PRIu64 "-%06x", when, seed, nonce & 0xffffff);
+}
+
+static int copy_file(const char *src, const char *dst, struct bo_err *err)
+{
+	_cleanup_close_ int in = open(src, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int out = -1;
+	char buf[1 << 16];
+	uint64_t off = 0;
+
+	if (in < 0)
+		return bo_err_set(err, errno, "opening '%s': %s", src, strerror(errno));
+	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (out < 0)
+		return bo_err_set(err, errno, "creating '%s': %s", dst, strerror(errno));
+	for (;;) {
+		ssize_t n = bo_pread_full(in, buf, sizeof(buf), off);
+		int r;
+
+		if (n < 0)
+			return bo_err_set(err, (int) -n, "reading '%s': %s", src,
+					  strerror((int) -n));
+		if (n == 0)
+			return 0;
+		r = bo_pwrite_full(out, buf, (size_t) n, off);
+		if (r < 0)
+			return bo_err_set(err, -r, "writing '%s': %s", dst, strerror(-r));
+		off += (uint64_t) n;
+	}
+}
+
+/* Print the class table of a results directory and return the exit status it implies. */
+static int report(const char *dir, const char *what)
+{
+	char path[PATH_MAX];
+	struct json_object *o;
+	struct bo_summary s;
+	struct bo_err err = {0};
+	enum bo_verdict_kind v;
+
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	o = json_object_from_file(path);
+	if (!o || bo_summary_from_json(o, &s, &err) < 0) {
+		bo_cli_error("%s: no valid summary in '%s'%s%s", what, path, o ? ": " : "",
+			     o ? bo_err_str(&err) : "");
+		json_object_put(o);
+		fprintf(stderr, "results: %s\n", dir);
+		return BO_EXIT_HARNESS;
+	}
+	json_object_put(o);
+	v = bo_summary_verdict(&s);
+	printf("%s: %" PRIu64 " states checked, %" PRIu64 " aliased, %.1f s\n", what, s.states,
+	       s.aliases, s.seconds_total);
+	for (int c = 0; c < BO_CLASS_COUNT; c++) {
+		if (!s.counts[c] && c != BO_CLASS_CONSISTENT)
+			continue;
+		printf("  %-20s %8" PRIu64, bo_class_name((enum bo_class) c), s.counts[c]);
+		if (c != BO_CLASS_CONSISTENT && s.first[c][0])
+			printf("   first: %s (states/%s/)", s.first[c], s.first[c]);
+		putchar('\n');
+	}
+	if (s.error[0])
+		printf("error: %s\n", s.error);
+	printf("verdict: %s\nresults: %s\n", bo_verdict_name(v), dir);
+	return bo_verdict_exit(v);
+}
+
+/* Boot a VM sharing @dir and run the guest command @gargv; returns the guest's status. */
+static int boot(const struct vm_args *v, const char *dir, char *const gargv[], unsigned timeout_s,
+		struct bo_err *err)
+{
+	char console[PATH_MAX], fsops[PATH_MAX];
+	const char *files[] = {fsops, NULL};
+	struct bo_vm_opts o = {
+		.kernel = v->kernel,
+		.modules = v->modules,
+		.memory_mb = v->memory_mb,
+		.timeout_s = v->timeout_s ? v->timeout_s : timeout_s,
+		.share_dir = dir,
+		.extra_files = files,
+		.console_path = console,
+	};
+	int status = BO_EXIT_HARNESS, r;
+
+	/* The built-in workloads live next to the blackout binary, and so they do in the guest. */
+	snprintf(fsops, sizeof(fsops), "%s/blackout-fsops", bo_libexec_dir());
+	snprintf(console, sizeof(console), "%s/vm/console.log", dir);
+	r = bo_vm_run(&o, gargv, &status, err);
+	if (r < 0)
+		return r;
+	return status;
+}
+
+static void run_help(void)
+{
+	puts("usage: blackout run SCENARIO.ini [--seed N] [--results DIR] [VM OPTIONS]\n\n"
+	     "Record the scenario's workload through dm-flakey and dm-log-writes in a fresh VM,\n"
+	     "then check every crash state the cut policy selects: mount (with recovery), the\n"
+	     "checker, fsck, the oracle. Writes DIR/<run-id>/ (default DIR: ./results) and\n"
+	     "prints a summary.\n\n"
+	     "  --seed N         override the scenario's seed\n"
+	     "  --results DIR    parent of the run's results directory\n"
+	     "VM options:\n"
+	     "  --kernel IMAGE --modules DIR   a kernel of your own (default: Debian's)\n"
+	     "  --memory MB      guest memory\n"
+	     "  --timeout S      kill the VM after S seconds (default: from the scenario)\n\n"
+	     "Exit status: 0 every state consistent, 1 a state failed, 3 harness error.");
+}
+
+int bo_cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"seed", required_argument, NULL, 's'},
+		{"results", required_argument, NULL, 'r'},
+		{"help", no_argument, NULL, 'h'},
+		VM_OPTIONS,
+		{},
+	};
+	const char *parent = "results";
+	struct vm_args v = {0};
+	struct bo_scenario *sc = NULL;
+	struct bo_results *res = NULL;
+	struct bo_err err = {0};
+	struct json_object *cfg = NULL;
+	char runid[96], dir[PATH_MAX], seed_s[32], path[PATH_MAX + 32];
+	char guest_dir[PATH_MAX + 8], guest_sc[PATH_MAX + 32];
+	uint64_t seed = 0;
+	bool seed_set = false;
+	unsigned timeout;
+	int c, r, ret = BO_EXIT_HARNESS;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			run_help();
+			return BO_EXIT_OK;
+		}
+		if (c == 's') {
+			if (bo_parse_u64(optarg, &seed) < 0)
+				return bo_cli_usage_error("run", "--seed '%s' is not a number",
+							  optarg);
+			seed_set = true;
+		} else if (c == 'r') {
+			parent = optarg;
+		} else if (vm_option(c, &v) <= 0) {
+			return bo_cli_usage_error("run", "bad option");
+		}
+	}
+	if (optind + 1 != argc)
+		return bo_cli_usage_error("run", "expected exactly one SCENARIO.ini");
+	/* Bad scenarios fail here, with file:line, before any VM boots. */
+	if (bo_scenario_load(argv[optind], &sc, &err) < 0) {
+		bo_cli_error("%s", bo_err_str(&err));
+		return BO_EXIT_HARNESS;
+	}
+	if (seed_set)
+		bo_scenario_set_seed(sc, seed);
+	make_runid(sc->seed, runid, sizeof(runid));
+	if (mkdir(parent, 0755) < 0 && errno != EEXIST) {
+		bo_cli_error("creating '%s': %s", parent, strerror(errno));
+		goto out;
+	}
+	snprintf(dir, sizeof(dir), "%s/%s", parent, runid);
+	if (!realpath(parent, path)) {
+		bo_cli_error("'%s': %s", parent, strerror(errno));
+		goto out;
+	}
+	snprintf(dir, sizeof(dir), "%s/%s", path, runid);
+	r = bo_results_create(dir, &res, &err);
+	if (r >= 0) {
+		snprintf(path, sizeof(path), "%s/scenario.ini", dir);
+		r = copy_file(argv[optind], path, &err);
+	}
+	if (r >= 0 && bo_scenario_to_json(sc, &cfg) < 0)
+		r = bo_err_set(&err, ENOMEM, "config.json");
+	if (r >= 0) {
+		struct utsname u;
+
+		json_object_object_add(cfg, "run_id", json_object_new_string(runid));
+		json_object_object_add(cfg, "blackout", json_object_new_string(BO_VERSION));
+		if (uname(&u) == 0)
+			json_object_object_add(cfg, "host_kernel", json_object_new_string(u.release));
+		r = bo_results_write_json(res, "config.json", cfg, &err);
+	}
+	if (r < 0) {
+		bo_cli_error("run: %s", bo_err_str(&err));
+		goto out;
+	}
+	snprintf(seed_s, sizeof(seed_s), "%" PRIu64, sc->seed);
+	snprintf(guest_dir, sizeof(guest_dir), "%s", BO_VM_SHARE_GUEST);
+	snprintf(guest_sc, sizeof(guest_sc), "%s/scenario.ini", BO_VM_SHARE_GUEST);
+	{
+		char *gargv[] = {"blackout", "__guest-run", "--results", guest_dir, "--scenario",
+				 guest_sc,   "--run-id",    runid,	     "--seed",	seed_s,
+				 "--libexec", (char *) bo_libexec_dir(), NULL};
+		/* The workload and its checks, generously: a VM that outlives this is hung. */
+		timeout = sc->workload_timeout + 600 +
+			  (unsigned) (sc->ops ? sc->ops : 500) *
+				  (sc->checker_timeout / 10 + sc->fsck_timeout / 10 + 4);
+		fprintf(stderr, "blackout: run %s: booting a VM (results in %s)\n", runid, dir);
+		r = boot(&v, dir, gargv, timeout, &err);
+	}
+	if (r < 0) {
+		bo_cli_error("run %s: %s", runid, bo_err_str(&err));
+		fprintf(stderr, "results: %s\n", dir);
+		goto out;
+	}
+	ret = report(dir, sc->name);
+	if (r != ret && ret != BO_EXIT_HARNESS) {
+		bo_cli_error("run %s: the guest exited %d but its summary says %d", runid, r, ret);
+		ret = BO_EXIT_HARNESS;
+	}
+out:
+	json_object_put(cfg);
+	bo_results_free(res);
+	bo_scenario_free(sc);
+	return ret;
+}
+
+static void check_help(void)
+{
+	puts("usage: blackout check LOG [--scenario FILE] [--fs ext4|xfs|btrfs] [--size BYTES]\n"
+	     "                          [--mount-options OPTS] [--cuts POLICY] [--from CUT]\n"
+	     "                          [--checker CMD] [--state ID [--expect CLASS]]\n"
+	     "                          [--results DIR] [VM OPTIONS]\n\n"
+	     "Check the crash states of a saved dm-log-writes log in a fresh VM: no workload\n"
+	     "runs, the log is the whole input (a log from a bug report, or write.log of a run).\n\n"
+	     "  --scenario FILE  take fs, size, mount options, cuts and checker from a scenario\n"
+	     "  --fs FS          the filesystem (default: from --scenario)\n"
+	     "  --size BYTES     size of the logged device (default: from --scenario, else the\n"
+	     "                   highest sector the log touches, rounded up to 1 MiB)\n"
+	     "  --cuts POLICY    flush, fua, mark, every:N, all, entry:A-B, comma-separated\n"
+	     "                   (default: from --scenario, else flush)\n"
+	     "  --from CUT       skip cuts before CUT (default: mark:mkfs if the log has it)\n"
+	     "  --checker CMD    run CMD in each mounted state (see docs/checkers.md)\n"
+	     "  --seed N         with --scenario: the seed the run used\n"
+	     "  --state ID       check only the state ID (e.g. c1234)\n"
+	     "  --expect CLASS   with --state: exit 0 if the state's class is CLASS, else 1\n"
+	     "  --results DIR    parent of the results directory (default ./results)\n\n"
+	     "Exit status: 0 every state consistent, 1 a state failed, 3 harness error.");
+}
+
+/* With --state and --expect: did the one state checked get the expected class? */
+static int compare_expected(const char *dir, const char *state, const char *expect)
+{
+	char path[PATH_MAX];
+	struct json_object *o;
+	struct bo_summary s;
+	struct bo_err err = {0};
+	enum bo_class want;
+
+	if (bo_class_from_name(expect, &want) < 0) {
+		bo_cli_error("--expect '%s' is not a class name", expect);
+		return BO_EXIT_USAGE;
+	}
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	o = json_object_from_file(path);
+	if (!o || bo_summary_from_json(o, &s, &err) < 0 || s.states != 1) {
+		json_object_put(o);
+		bo_cli_error("state %s was not checked (see %s)", state, dir);
+		return BO_EXIT_HARNESS;
+	}
+	json_object_put(o);
+	for (int c = 0; c < BO_CLASS_COUNT; c++) {
+		if (!s.counts[c])
+			continue;
+		if ((enum bo_class) c == want) {
+			printf("state %s: %s, as expected: reproduced\n", state, expect);
+			return BO_EXIT_OK;
+		}
+		printf("state %s: %s, expected %s: not reproduced\n", state,
+		       bo_class_name((enum bo_class) c), expect);
+		return BO_EXIT_FAILURE;
+	}
+	return BO_EXIT_HARNESS;
+}
+
+int bo_cmd_check(int argc, char **argv)
+{
+	enum {
+		O_SCEN = 0x200,
+		O_FS,
+		O_SIZE,
+		O_MOPT,
+		O_CUTS,
+		O_FROM,
+		O_CHECKER,
+		O_STATE,
+		O_EXPECT,
+		O_RESULTS,
+		O_SEED,
+	};
+	static const struct option opts[] = {
+		{"scenario", required_argument, NULL, O_SCEN},
+		{"fs", required_argument, NULL, O_FS},
+		{"size", required_argument, NULL, O_SIZE},
+		{"mount-options", required_argument, NULL, O_MOPT},
+		{"cuts", required_argument, NULL, O_CUTS},
+		{"from", required_argument, NULL, O_FROM},
+		{"checker", required_argument, NULL, O_CHECKER},
+		{"state", required_argument, NULL, O_STATE},
+		{"expect", required_argument, NULL, O_EXPECT},
+		{"results", required_argument, NULL, O_RESULTS},
+		{"seed", required_argument, NULL, O_SEED},
+		{"help", no_argument, NULL, 'h'},
+		VM_OPTIONS,
+		{},
+	};
+	const char *seed = NULL;
+	const char *scen = NULL, *fs = NULL, *size_s = NULL, *mopt = NULL, *cuts = NULL;
+	const char *from = NULL, *checker = NULL, *state = NULL, *expect = NULL;
+	const char *parent = "results";
+	struct vm_args v = {0};
+	struct bo_results *res = NULL;
+	struct bo_err err = {0};
+	char runid[96], dir[PATH_MAX], path[PATH_MAX + 32];
+	char *gargv[40];
+	int c, r, n = 0, ret = BO_EXIT_HARNESS;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			check_help();
+			return BO_EXIT_OK;
+		case O_SCEN:
+			scen = optarg;
+			break;
+		case O_FS:
+			fs = optarg;
+			break;
+		case O_SIZE:
+			size_s = optarg;
+			break;
+		case O_MOPT:
+			mopt = optarg;
+			break;
+		case O_CUTS:
+			cuts = optarg;
+			break;
+		case O_FROM:
+			from = optarg;
+			break;
+		case O_CHECKER:
+			checker = optarg;
+			break;
+		case O_STATE:
+			state = optarg;
+			break;
+		case O_EXPECT:
+			expect = optarg;
+			break;
+		case O_RESULTS:
+			parent = optarg;
+			break;
+		case O_SEED:
+			seed = optarg;
+			break;
+		default:
+			if (vm_option(c, &v) <= 0)
+				return bo_cli_usage_error("check", "bad option");
+		}
+	}
+	if (optind + 1 != argc)
+		return bo_cli_usage_error("check", "expected exactly one LOG");
+	if (expect && !state)
+		return bo_cli_usage_error("check", "--expect needs --state");
+	if (!scen && !fs)
+		return bo_cli_usage_error("check", "--fs or --scenario is required");
+	if (access(argv[optind], R_OK) < 0) {
+		bo_cli_error("check: '%s': %s", argv[optind], strerror(errno));
+		return BO_EXIT_HARNESS;
+	}
+	make_runid(0, runid, sizeof(runid));
+	if (mkdir(parent, 0755) < 0 && errno != EEXIST) {
+		bo_cli_error("creating '%s': %s", parent, strerror(errno));
+		return BO_EXIT_HARNESS;
+	}
+	if (!realpath(parent, path)) {
+		bo_cli_error("'%s': %s", parent, strerror(errno));
+		return BO_EXIT_HARNESS;
+	}
+	snprintf(dir, sizeof(dir), "%s/%s", path, runid);
+	r = bo_results_create(dir, &res, &err);
+	if (r >= 0) {
+		snprintf(path, sizeof(path), "%s/write.log", dir);
+		r = copy_file(argv[optind], path, &err);
+	}
+	if (r >= 0 && scen) {
+		snprintf(path, sizeof(path), "%s/scenario.ini", dir);
+		r = copy_file(scen, path, &err);
+	}
+	if (r < 0) {
+		bo_cli_error("check: %s", bo_err_str(&err));
+		goto out;
+	}
+	gargv[n++] = "blackout";
+	gargv[n++] = "__guest-check";
+	gargv[n++] = "--results";
+	gargv[n++] = BO_VM_SHARE_GUEST;
+	gargv[n++] = "--run-id";
+	gargv[n++] = runid;
+	gargv[n++] = "--libexec";
+	gargv[n++] = (char *) bo_libexec_dir();
+#define PASS(flag, val)                                                                            \
+	do {                                                                                       \
+		if (val) {                                                                         \
+			gargv[n++] = flag;                                                         \
+			gargv[n++] = (char *) (val);                                               \
+		}                                                                                  \
+	} while (0)
+	PASS("--scenario", scen ? BO_VM_SHARE_GUEST "/scenario.ini" : NULL);
+	PASS("--fs", fs);
+	PASS("--size", size_s);
+	PASS("--mount-options", mopt);
+	PASS("--cuts", cuts);
+	PASS("--from", from);
+	PASS("--checker", checker);
+	PASS("--state", state);
+	PASS("--seed", seed);
+#undef PASS
+	gargv[n] = NULL;
+	fprintf(stderr, "blackout: check %s: booting a VM (results in %s)\n", runid, dir);
+	r = boot(&v, dir, gargv, state ? 600 : 4 * 3600, &err);
+	if (r < 0) {
+		bo_cli_error("check %s: %s", runid, bo_err_str(&err));
+		fprintf(stderr, "results: %s\n", dir);
+		goto out;
+	}
+	ret = report(dir, argv[optind]);
+	if (expect && ret != BO_EXIT_HARNESS)
+		ret = compare_expected(dir, state, expect);
+out:
+	bo_results_free(res);
+	return ret;
+}

@@ -1,0 +1,583 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "harness/explore.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <linux/falloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dmtargets/dm.h"
+#include "dmtargets/snapshot.h"
+#include "harness/classify.h"
+#include "harness/cleanup.h"
+#include "harness/cutsel.h"
+#include "harness/fstool.h"
+#include "harness/kmsg.h"
+#include "harness/loop.h"
+#include "harness/mount.h"
+#include "harness/oracle.h"
+#include "harness/proc.h"
+#include "harness/replay.h"
+
+/* 4 KiB CoW chunks: small enough that a mount's metadata writes copy little. */
+#define SNAP_CHUNK 8u
+
+struct explore {
+	const struct bo_log *log;
+	const struct bo_explore_opts *o;
+	struct bo_results *res;
+	struct bo_summary *sum;
+	struct bo_ops ops;
+	struct bo_replay *replay;
+	uint64_t sectors; /* of the data device, in 512-byte sectors */
+	char base[PATH_MAX], cow[PATH_MAX], mnt[PATH_MAX];
+	char issued[PATH_MAX], acked[PATH_MAX];
+	struct bo_loop_dev base_loop, cow_loop;
+	bool base_attached, cow_attached;
+	char snap[BO_DM_NAME_MAX], snap_uuid[BO_DM_UUID_MAX], snap_dev[PATH_MAX];
+	int cow_fd;
+};
+
+/* What one check saw, for the record and the by-products. */
+struct state_run {
+	char id[64];
+	uint64_t applied;
+	struct bo_observation obs;
+	struct bo_checker_report report;
+	struct bo_verdict verdict;
+	bool have_report, have_verdict;
+	char harness_msg[512];
+	char mount_msg[512];
+	char *fsck_out;
+	char *checker_out;
+	char *checker_err;
+	char checker_how[128];
+	char *dmesg;
+	double seconds;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+void bo_state_id(uint64_t applied, char *buf, size_t len)
+{
+	if (applied == 0)
+		snprintf(buf, len, "c-start");
+	else
+		snprintf(buf, len, "c%" PRIu64, applied - 1);
+}
+
+/* "c1234" -> 1235 entries applied. Only prefix states exist so far. */
+static int parse_state_id(const char *id, uint64_t *ret, struct bo_err *err)
+{
+	uint64_t n;
+
+	if (id[0] != 'c' || bo_parse_u64(id + 1, &n) < 0 || n == UINT64_MAX)
+		return bo_err_set(err, EINVAL, "state id '%s': expected c<entry>, e.g. c1234", id);
+	*ret = n + 1;
+	return 0;
+}
+
+static void state_run_clear(struct state_run *s)
+{
+	bo_checker_report_clear(&s->report);
+	bo_verdict_clear(&s->verdict);
+	free(s->fsck_out);
+	free(s->checker_out);
+	free(s->checker_err);
+	free(s->dmesg);
+}
+
+static void harness_fail(struct state_run *s, const struct bo_err *err)
+{
+	s->obs.harness_failed = true;
+	if (!s->harness_msg[0])
+		snprintf(s->harness_msg, sizeof(s->harness_msg), "%s", bo_err_str(err));
+}
+
+static int write_op_files(struct explore *x, uint64_t applied, struct bo_err *err)
+{
+	const char *paths[2] = {x->issued, x->acked};
+
+	for (int i = 0; i < 2; i++) {
+		_cleanup_close_ int fd = open(paths[i], O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		int r;
+
+		if (fd < 0)
+			return bo_err_set(err, errno, "writing '%s': %s", paths[i], strerror(errno));
+		r = bo_ops_write_before(&x->ops, applied, i == 1, fd);
+		if (r < 0)
+			return bo_err_set(err, -r, "writing '%s': %s", paths[i], strerror(-r));
+	}
+	return 0;
+}
+
+static void run_checker(struct explore *x, struct state_run *s)
+{
+	const struct bo_explore_opts *o = x->o;
+	char *argv[] = {"/bin/sh", "-c", (char *) o->checker, NULL};
+	char e_mnt[PATH_MAX + 16], e_state[96], e_iss[PATH_MAX + 20], e_ack[PATH_MAX + 20];
+	char e_cut[48];
+	char *env[32];
+	size_t n = 0;
+	struct bo_proc_opts po = {
+		.argv = argv,
+		.env_add = env,
+		.cwd = x->mnt,
+		.timeout_ms = o->checker_timeout * 1000u,
+	};
+	struct bo_proc_result r = {0};
+	struct bo_err err = {0};
+
+	snprintf(e_mnt, sizeof(e_mnt), "BLACKOUT_MNT=%s", x->mnt);
+	snprintf(e_state, sizeof(e_state), "BLACKOUT_STATE=%s", s->id);
+	snprintf(e_iss, sizeof(e_iss), "BLACKOUT_ISSUED=%s", x->issued);
+	snprintf(e_ack, sizeof(e_ack), "BLACKOUT_ACKED=%s", x->acked);
+	snprintf(e_cut, sizeof(e_cut), "BLACKOUT_CUT=%" PRIu64, s->applied);
+	env[n++] = e_mnt;
+	env[n++] = e_state;
+	env[n++] = e_iss;
+	env[n++] = e_ack;
+	env[n++] = e_cut;
+	for (size_t i = 0; o->checker_env && o->checker_env[i] && n + 1 < BO_ARRAY_SIZE(env); i++)
+		env[n++] = o->checker_env[i];
+	env[n] = NULL;
+
+	if (bo_proc_run(&po, &r, &err) < 0) {
+		s->obs.checker = BO_CHECKER_NOT_RUN;
+		snprintf(s->checker_how, sizeof(s->checker_how), "%s", bo_err_str(&err));
+		return;
+	}
+	bo_proc_describe(&r, &po, s->checker_how, sizeof(s->checker_how));
+	s->obs.checker = r.end == BO_PROC_EXITED	 ? BO_CHECKER_EXITED
+			 : r.end == BO_PROC_SIGNALED ? BO_CHECKER_SIGNALED
+						     : BO_CHECKER_TIMEOUT;
+	s->obs.checker_status = r.status;
+	if (bo_checker_parse(r.out, r.out_len, &s->report) < 0) {
+		bo_err_set(&err, ENOMEM, "parsing checker output");
+		harness_fail(s, &err);
+	} else {
+		s->have_report = true;
+		s->obs.report = &s->report;
+	}
+	s->checker_out = BO_TAKE_PTR(r.out);
+	s->checker_err = BO_TAKE_PTR(r.err);
+	bo_proc_result_clear(&r);
+	if (s->have_report && s->report.done) {
+		if (bo_oracle_judge(&x->ops, s->applied, &s->report, o->ordered, &s->verdict) < 0) {
+			bo_err_set(&err, ENOMEM, "judging");
+			harness_fail(s, &err);
+		} else {
+			s->have_verdict = true;
+			s->obs.verdict = &s->verdict;
+		}
+	}
+}
+
+/*
+ * Check the state the base holds now. Returns -errno only when the exploration cannot go on
+ * (the snapshot could not be removed: every later state would be built on a wrong device).
+ */
+static int check_state(struct explore *x, struct state_run *s, struct bo_err *fatal)
+{
+	const struct bo_explore_opts *o = x->o;
+	_cleanup_free_ char *table = NULL;
+	struct bo_kmsg *km = NULL;
+	struct bo_snap_status st;
+	struct bo_fsck_result fr = {0};
+	struct bo_err err = {0};
+	double t0 = now_s();
+	bool snap = false;
+	int r = 0;
+
+	if (bo_kmsg_begin(s->id, &km, &err) < 0)
+		harness_fail(s, &err);
+	if (write_op_files(x, s->applied, &err) < 0 ||
+	    bo_snap_table(x->sectors, x->base_loop.path, x->cow_loop.path, SNAP_CHUNK, &table,
+			  &err) < 0 ||
+	    bo_dm_create(x->snap, x->snap_uuid, table, &err) < 0) {
+		harness_fail(s, &err);
+		goto out;
+	}
+	snap = true;
+	if (bo_mount(x->snap_dev, x->mnt, o->fs, o->mount_options, &err) < 0) {
+		snprintf(s->mount_msg, sizeof(s->mount_msg), "%s", bo_err_str(&err));
+	} else {
+		s->obs.mounted = true;
+		if (o->checker)
+			run_checker(x, s);
+		if (bo_umount(x->mnt, 0, &err) < 0) {
+			harness_fail(s, &err);
+			goto drop;
+		}
+	}
+	if (bo_fsck(o->fs, x->snap_dev, o->fsck_timeout, &fr, &err) < 0) {
+		s->obs.fsck = BO_FSCK_TOOL_ERROR;
+		harness_fail(s, &err);
+	} else {
+		s->obs.fsck = fr.result;
+		s->fsck_out = BO_TAKE_PTR(fr.output);
+	}
+	/* A CoW store that overflowed makes everything read from the snapshot suspect. */
+	if (bo_snap_status(x->snap, &st, &err) < 0 || bo_snap_status_check(x->snap, &st, &err) < 0)
+		harness_fail(s, &err);
+drop:
+	if (snap) {
+		r = bo_dm_remove(x->snap, fatal);
+		if (r < 0) {
+			bo_err_prefix(fatal, "state %s: removing its snapshot", s->id);
+			harness_fail(s, fatal);
+		}
+	}
+	/* The next snapshot starts from an empty store: give the memory back. */
+	if (fallocate(x->cow_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
+		      (off_t) (x->sectors * 512)) < 0 &&
+	    r == 0) {
+		r = bo_err_set(fatal, errno, "emptying the CoW store '%s': %s", x->cow,
+			       strerror(errno));
+	}
+out:
+	if (km && bo_kmsg_collect(km, &s->dmesg, &err) < 0)
+		harness_fail(s, &err);
+	bo_kmsg_free(km);
+	s->seconds = now_s() - t0;
+	return r;
+}
+
+static struct json_object *opset_json(const struct bo_opset *set)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; a && i < set->n; i++)
+		json_object_array_add(a, json_object_new_uint64(set->v[i]));
+	return a;
+}
+
+static const char *fsck_name(enum bo_fsck_result f)
+{
+	static const char *const names[] = {"clean", "dirty", "error", "skipped"};
+
+	return f <= BO_FSCK_SKIPPED ? names[f] : "?";
+}
+
+static int record_state(struct explore *x, struct state_run *s, enum bo_class c,
+			struct bo_err *err)
+{
+	struct json_object *rec = json_object_new_object();
+
+	if (!rec)
+		return bo_err_set(err, ENOMEM, "recording state %s", s->id);
+	json_object_object_add(rec, "state", json_object_new_string(s->id));
+	json_object_object_add(rec, "cut", json_object_new_uint64(s->applied));
+	json_object_object_add(rec, "class", json_object_new_string(bo_class_name(c)));
+	json_object_object_add(rec, "seconds", json_object_new_double(s->seconds));
+	json_object_object_add(rec, "mounted", json_object_new_boolean(s->obs.mounted));
+	json_object_object_add(rec, "fsck", json_object_new_string(fsck_name(s->obs.fsck)));
+	if (x->o->checker)
+		json_object_object_add(rec, "checker", json_object_new_string(s->checker_how));
+	if (s->have_report && !s->report.done)
+		json_object_object_add(rec, "checker_problem",
+				       json_object_new_string(s->report.problem));
+	if (s->have_verdict) {
+		if (s->verdict.lost.n)
+			json_object_object_add(rec, "lost", opset_json(&s->verdict.lost));
+		if (s->verdict.wrong.n)
+			json_object_object_add(rec, "wrong_content", opset_json(&s->verdict.wrong));
+		if (s->verdict.phantom.n)
+			json_object_object_add(rec, "phantom", opset_json(&s->verdict.phantom));
+		if (s->verdict.unordered.n)
+			json_object_object_add(rec, "unordered",
+					       opset_json(&s->verdict.unordered));
+	}
+	if (s->harness_msg[0])
+		json_object_object_add(rec, "error", json_object_new_string(s->harness_msg));
+	return bo_results_emit(x->res, "state", rec, err);
+}
+
+static int write_byproduct(struct explore *x, const char *dir, const char *name, const char *text,
+			   struct bo_err *err)
+{
+	char rel[PATH_MAX];
+
+	snprintf(rel, sizeof(rel), "%s/%s", dir, name);
+	return bo_results_write_file(x->res, rel, text ? text : "", text ? strlen(text) : 0, err);
+}
+
+/* states/<id>/: everything needed to understand and re-run a state that was not consistent. */
+static int write_byproducts(struct explore *x, struct state_run *s, enum bo_class c,
+			    struct bo_err *err)
+{
+	_cleanup_free_ char *repro = NULL, *checker = NULL, *verdict = NULL;
+	char dir[128], buf[1024];
+	int r;
+
+	snprintf(dir, sizeof(dir), "states/%s", s->id);
+	r = bo_results_mkdir(x->res, dir, NULL, err);
+	if (r < 0)
+		return r;
+	if (asprintf(&verdict,
+		     "state %s (after %" PRIu64 " entries): %s\n%s%s%s"
+		     "mounted: %s\nfsck: %s\nchecker: %s\n",
+		     s->id, s->applied, bo_class_name(c), s->harness_msg[0] ? "error: " : "",
+		     s->harness_msg, s->harness_msg[0] ? "\n" : "", s->obs.mounted ? "yes" : "no",
+		     fsck_name(s->obs.fsck), x->o->checker ? s->checker_how : "none") < 0)
+		return bo_err_set(err, ENOMEM, "state %s", s->id);
+	if (s->have_verdict) {
+		_cleanup_free_ char *more = NULL;
+
+		if (asprintf(&more, "%slost: %s\nwrong content: %s\nphantom: %s\nunordered: %s\n",
+			     verdict, bo_opset_str(&s->verdict.lost, buf, sizeof(buf)),
+			     bo_opset_str(&s->verdict.wrong, buf + 256, 256),
+			     bo_opset_str(&s->verdict.phantom, buf + 512, 256),
+			     bo_opset_str(&s->verdict.unordered, buf + 768, 256)) < 0)
+			return bo_err_set(err, ENOMEM, "state %s", s->id);
+		free(verdict);
+		verdict = BO_TAKE_PTR(more);
+	}
+	if (asprintf(&checker, "%s%s%s%s", s->checker_out ? s->checker_out : "",
+		     s->checker_err && *s->checker_err ? "--- stderr ---\n" : "",
+		     s->checker_err ? s->checker_err : "",
+		     s->have_report && !s->report.done ? "--- blackout: " : "") < 0)
+		return bo_err_set(err, ENOMEM, "state %s", s->id);
+	if (s->have_report && !s->report.done) {
+		_cleanup_free_ char *more = NULL;
+
+		if (asprintf(&more, "%s%s\n", checker, s->report.problem) < 0)
+			return bo_err_set(err, ENOMEM, "state %s", s->id);
+		free(checker);
+		checker = BO_TAKE_PTR(more);
+	}
+	if (asprintf(&repro,
+		     "#!/bin/sh\n"
+		     "# Re-run crash state %s of this run in a fresh VM and compare its class\n"
+		     "# with the recorded one (%s).\n"
+		     "cd \"$(dirname \"$0\")/../..\" || exit 3\n"
+		     "exec blackout check %s --state %s --expect %s %s\n",
+		     s->id, bo_class_name(c), x->o->log_name, s->id, bo_class_name(c),
+		     x->o->repro_args ? x->o->repro_args : "") < 0)
+		return bo_err_set(err, ENOMEM, "state %s", s->id);
+	r = write_byproduct(x, dir, "verdict.txt", verdict, err);
+	if (r >= 0)
+		r = write_byproduct(x, dir, "mount.err", s->mount_msg, err);
+	if (r >= 0)
+		r = write_byproduct(x, dir, "fsck.out", s->fsck_out, err);
+	if (r >= 0)
+		r = write_byproduct(x, dir, "checker.out", checker, err);
+	if (r >= 0)
+		r = write_byproduct(x, dir, "dmesg.txt", s->dmesg, err);
+	if (r >= 0)
+		r = write_byproduct(x, dir, "repro.sh", repro, err);
+	if (r >= 0) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/%s/repro.sh", bo_results_dir(x->res), dir);
+		if (chmod(path, 0755) < 0)
+			r = bo_err_set(err, errno, "chmod '%s': %s", path, strerror(errno));
+	}
+	return r;
+}
+
+/* Did anything the state depends on change between the two cuts: data, or the op sets? */
+static bool state_changes(const struct bo_log *log, uint64_t from, uint64_t to)
+{
+	for (uint64_t n = from; n < to; n++) {
+		const struct bo_log_entry *e = bo_log_entry(log, n);
+		const char *m = bo_log_mark_name(log, n);
+
+		if (e->nr_sectors && !(e->flags & BO_LOG_MARK))
+			return true;
+		if (m && (!strncmp(m, "issue:", 6) || !strncmp(m, "ack:", 4)))
+			return true;
+	}
+	return false;
+}
+
+static int setup(struct explore *x, struct bo_err *err)
+{
+	const struct bo_explore_opts *o = x->o;
+	int r, fd;
+
+	snprintf(x->base, sizeof(x->base), "%s/base.img", o->workdir);
+	snprintf(x->cow, sizeof(x->cow), "%s/cow.img", o->workdir);
+	snprintf(x->mnt, sizeof(x->mnt), "%s/state", o->workdir);
+	snprintf(x->issued, sizeof(x->issued), "%s/issued", o->workdir);
+	snprintf(x->acked, sizeof(x->acked), "%s/acked", o->workdir);
+	if (mkdir(x->mnt, 0755) < 0 && errno != EEXIST)
+		return bo_err_set(err, errno, "creating '%s': %s", x->mnt, strerror(errno));
+	/* Fresh, sparse, zeroed: the device before the log's first write. */
+	fd = open(x->base, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || ftruncate(fd, (off_t) o->image_size) < 0) {
+		r = bo_err_set(err, errno, "creating '%s': %s", x->base, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
+	close(fd);
+	x->cow_fd = open(x->cow, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (x->cow_fd < 0 || ftruncate(x->cow_fd, (off_t) o->image_size) < 0)
+		return bo_err_set(err, errno, "creating '%s': %s", x->cow, strerror(errno));
+	r = bo_replay_new(x->log, x->base, 0, 0, &x->replay, err);
+	if (r < 0)
+		return r;
+	/* The replay writes the file through its page cache and the loop device reads the
+	 * same cache (no direct I/O), so a snapshot sees every write replayed before it. */
+	r = bo_loop_attach(x->base, o->workdir, 0, bo_log_sectorsize(x->log), &x->base_loop, err);
+	if (r < 0)
+		return r;
+	x->base_attached = true;
+	r = bo_loop_attach(x->cow, o->workdir, 0, 0, &x->cow_loop, err);
+	if (r < 0)
+		return r;
+	x->cow_attached = true;
+	r = bo_dm_name(o->runid, "state", x->snap, x->snap_uuid, err);
+	if (r < 0)
+		return r;
+	return bo_dm_device_path(x->snap, x->snap_dev, sizeof(x->snap_dev)) < 0
+		       ? bo_err_set(err, ENAMETOOLONG, "device path of '%s'", x->snap)
+		       : 0;
+}
+
+/* Undo setup() in reverse; every failure is reported in @err (the first one kept). */
+static int teardown(struct explore *x, struct bo_err *err)
+{
+	struct bo_err e2 = {0};
+	int r = 0;
+
+	if (x->cow_attached && bo_loop_detach(x->cow_loop.path, &e2) < 0 && r == 0)
+		r = bo_err_set(err, e2.errnum, "%s", bo_err_str(&e2));
+	if (x->base_attached && bo_loop_detach(x->base_loop.path, &e2) < 0 && r == 0)
+		r = bo_err_set(err, e2.errnum, "%s", bo_err_str(&e2));
+	bo_replay_free(x->replay);
+	if (x->cow_fd >= 0)
+		close(x->cow_fd);
+	unlink(x->cow);
+	unlink(x->base);
+	unlink(x->issued);
+	unlink(x->acked);
+	rmdir(x->mnt);
+	return r;
+}
+
+static int explore_cuts(struct explore *x, const struct bo_cuts *cuts, struct bo_err *err)
+{
+	char prev_id[64] = "";
+	enum bo_class prev_class = BO_CLASS_HARNESS_ERROR;
+	uint64_t prev = 0;
+	int r;
+
+	for (size_t i = 0; i < cuts->n; i++) {
+		struct state_run s = {.applied = cuts->v[i]};
+		enum bo_class c;
+
+		bo_state_id(s.applied, s.id, sizeof(s.id));
+		if (prev_id[0] && !state_changes(x->log, prev, s.applied)) {
+			struct json_object *rec = json_object_new_object();
+
+			json_object_object_add(rec, "state", json_object_new_string(s.id));
+			json_object_object_add(rec, "alias_of", json_object_new_string(prev_id));
+			json_object_object_add(rec, "class",
+					       json_object_new_string(bo_class_name(prev_class)));
+			x->sum->aliases++;
+			r = bo_results_emit(x->res, "alias", rec, err);
+			if (r < 0)
+				return r;
+			continue;
+		}
+		r = bo_replay_to(x->replay, s.applied, err);
+		if (r < 0)
+			return bo_err_prefix(err, "replaying to state %s", s.id);
+		r = check_state(x, &s, err);
+		c = bo_classify(&s.obs);
+		bo_summary_add(x->sum, c, s.id, s.seconds);
+		if (record_state(x, &s, c, err) < 0 ||
+		    (c != BO_CLASS_CONSISTENT && write_byproducts(x, &s, c, err) < 0))
+			r = r < 0 ? r : -EIO;
+		state_run_clear(&s);
+		if (r < 0)
+			return r;
+		snprintf(prev_id, sizeof(prev_id), "%s", s.id);
+		prev_class = c;
+		prev = s.applied;
+	}
+	return 0;
+}
+
+int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct bo_results *res,
+	       struct bo_summary *sum, struct bo_err *err)
+{
+	struct explore x = {.log = log, .o = o, .res = res, .sum = sum, .cow_fd = -1};
+	struct bo_cuts cuts = {0};
+	struct bo_err terr = {0};
+	double t0 = now_s();
+	int r;
+
+	/* Vacuous-pass guards: a log without entries, or a policy that selects nothing, could
+	 * not have failed. */
+	if (bo_log_count(log) == 0) {
+		r = bo_err_set(err, ENODATA, "log '%s' has no entries: nothing to check",
+			       bo_log_path(log));
+		goto out_sum;
+	}
+	if (o->image_size == 0 || o->image_size % 512) {
+		r = bo_err_set(err, EINVAL, "image size %" PRIu64 " is not a multiple of 512",
+			       o->image_size);
+		goto out_sum;
+	}
+	x.sectors = o->image_size / 512;
+	r = bo_ops_from_log(log, &x.ops, err);
+	if (r < 0)
+		goto out_sum;
+	if (o->only_state) {
+		uint64_t applied;
+
+		r = parse_state_id(o->only_state, &applied, err);
+		if (r < 0)
+			goto out_sum;
+		if (applied > bo_log_count(log)) {
+			r = bo_err_set(err, ERANGE, "state '%s' is past the end of the log (%" PRIu64
+						    " entries)",
+				       o->only_state, bo_log_count(log));
+			goto out_sum;
+		}
+		cuts.v = malloc(sizeof(*cuts.v));
+		if (!cuts.v) {
+			r = bo_err_set(err, ENOMEM, "selecting cuts");
+			goto out_sum;
+		}
+		cuts.v[0] = applied;
+		cuts.n = 1;
+	} else {
+		r = bo_cutsel_select(log, o->cuts, o->first_cut, &cuts, err);
+		if (r < 0)
+			goto out_sum;
+	}
+	if (cuts.n == 0) {
+		r = bo_err_set(err, ENODATA, "cut policy '%s' selects no cut point in '%s'",
+			       o->cuts, bo_log_path(log));
+		goto out_sum;
+	}
+	r = setup(&x, err);
+	if (r >= 0)
+		r = explore_cuts(&x, &cuts, err);
+	if (teardown(&x, &terr) < 0 && r >= 0)
+		r = bo_err_set(err, terr.errnum, "tearing down: %s", bo_err_str(&terr));
+out_sum:
+	if (r < 0)
+		bo_summary_error(sum, bo_err_str(err));
+	bo_ops_clear(&x.ops);
+	bo_cuts_clear(&cuts);
+	sum->seconds_total += now_s() - t0;
+	return r;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * explore.h — check the crash states of a log on the real kernel.
+ *
+ * One replay target rolls forward through the log (incremental replay: the writes between
+ * two cuts are applied once). At each cut, a non-persistent dm-snapshot of it is taken, so
+ * the check's own writes (journal recovery, the application's recovery, fsck) never reach the
+ * base; the state is mounted, the checker runs, it is unmounted and fsck'd, the oracle judges
+ * it, and the snapshot is dropped. Needs root and device-mapper: inside blackout's VM.
+ */
+#ifndef BO_EXPLORE_H
+#define BO_EXPLORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "harness/log.h"
+#include "harness/results.h"
+#include "harness/summary.h"
+
+struct bo_explore_opts {
+	const char *runid;	    /* names the dm devices: blackout-<runid>-... */
+	const char *workdir;	    /* directory (tmpfs) for the base image and the CoW store */
+	const char *fs;		    /* "ext4", "xfs" or "btrfs" */
+	const char *mount_options;  /* "" for the defaults */
+	const char *cuts;	    /* cut policy, see cutsel.h */
+	uint64_t first_cut;	    /* cuts with fewer entries applied are skipped */
+	const char *only_state;	    /* check only the state with this id, or NULL */
+	const char *checker;	    /* command line run by /bin/sh -c, or NULL for none */
+	char *const *checker_env;   /* extra KEY=VALUE for the checker, NULL-terminated */
+	bool ordered;		    /* the `ordered` property of the oracle */
+	unsigned fsck_timeout;	    /* seconds */
+	unsigned checker_timeout;   /* seconds */
+	uint64_t image_size;	    /* bytes of the data device */
+	const char *log_name;	    /* the log as the results name it, for repro.sh */
+	const char *repro_args;	    /* extra arguments repro.sh passes to `blackout check` */
+};
+
+/*
+ * Check the crash states of @log selected by @o, recording each in @res (stream.jsonl and
+ * states/<id>/ for every non-consistent state) and counting it in @sum. Returns -errno when
+ * the exploration itself could not go on (the message is also recorded in @sum); a state
+ * that could not be evaluated is a harness-error state, not a failure of the whole run.
+ */
+int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct bo_results *res,
+	       struct bo_summary *sum, struct bo_err *err);
+
+/* The canonical id of the prefix state after @applied entries: "c<last entry>". */
+void bo_state_id(uint64_t applied, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "harness/record.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dmtargets/dm.h"
+#include "dmtargets/flakey.h"
+#include "dmtargets/logwrites.h"
+#include "harness/cleanup.h"
+#include "harness/ctl.h"
+#include "harness/fstool.h"
+#include "harness/log.h"
+#include "harness/logtail.h"
+#include "harness/loop.h"
+#include "harness/mount.h"
+#include "harness/oracle.h"
+#include "harness/proc.h"
+
+/* A mark reaches the log when dm-log-writes' kthread gets to it; on a busy TCG guest that
+ * can take a while, but never this long. */
+#define MARK_TIMEOUT_MS 30000
+
+struct recorder {
+	const struct bo_record_opts *o;
+	struct bo_results *res;
+	uint32_t ss;
+	uint64_t sectors;
+	char image[PATH_MAX], log[PATH_MAX], mnt[PATH_MAX], sock[PATH_MAX];
+	struct bo_loop_dev img_loop, log_loop;
+	bool img_attached, log_attached, lw_created, fl_created, mounted;
+	char lw[BO_DM_NAME_MAX], lw_uuid[BO_DM_UUID_MAX], lw_dev[PATH_MAX];
+	char fl[BO_DM_NAME_MAX], fl_uuid[BO_DM_UUID_MAX], fl_dev[PATH_MAX];
+	struct bo_logtail *tail;
+};
+
+static int emit(struct recorder *r, const char *event, const char *key, const char *val)
+{
+	struct json_object *o = json_object_new_object();
+	struct bo_err err = {0};
+
+	if (o && key)
+		json_object_object_add(o, key, json_object_new_string(val));
+	return bo_results_emit(r->res, event, o, &err);
+}
+
+/* The control channel's way of inserting a mark: a dm message, then wait for the mark to be
+ * in the log, so that the workload's "ok <entry>" names a real entry. */
+static int insert_mark(void *ctx, const char *name, uint64_t *ret_entry, struct bo_err *err)
+{
+	struct recorder *r = ctx;
+	int k = bo_lw_mark(r->lw, name, r->ss, err);
+
+	if (k < 0)
+		return k;
+	return bo_logtail_wait_mark(r->tail, name, MARK_TIMEOUT_MS, ret_entry, err);
+}
+
+static int make_file(const char *path, uint64_t size, struct bo_err *err)
+{
+	_cleanup_close_ int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0 || ftruncate(fd, (off_t) size) < 0)
+		return bo_err_set(err, errno, "creating '%s' (%" PRIu64 " bytes): %s", path, size,
+				  strerror(errno));
+	return 0;
+}
+
+static int stack_up(struct recorder *r, struct bo_err *err)
+{
+	const struct bo_scenario *sc = r->o->sc;
+	struct bo_flakey fl = {.up_interval = 1, .down_interval = 0};
+	struct bo_flakey_caps caps;
+	_cleanup_free_ char *lw_table = NULL, *fl_table = NULL;
+	int k;
+
+	k = make_file(r->image, sc->size, err);
+	if (k >= 0)
+		k = make_file(r->log, sc->log_size, err);
+	if (k >= 0)
+		k = bo_loop_attach(r->image, r->o->workdir, 0, sc->sector_size, &r->img_loop, err);
+	if (k < 0)
+		return k;
+	r->img_attached = true;
+	k = bo_loop_attach(r->log, r->o->workdir, 0, 0, &r->log_loop, err);
+	if (k < 0)
+		return k;
+	r->log_attached = true;
+	k = bo_dm_name(r->o->runid, "lw", r->lw, r->lw_uuid, err);
+	if (k >= 0)
+		k = bo_dm_name(r->o->runid, "flakey", r->fl, r->fl_uuid, err);
+	if (k < 0)
+		return k;
+	bo_dm_device_path(r->lw, r->lw_dev, sizeof(r->lw_dev));
+	bo_dm_device_path(r->fl, r->fl_dev, sizeof(r->fl_dev));
+	k = bo_lw_table(r->sectors, r->img_loop.path, r->log_loop.path, &lw_table, err);
+	if (k >= 0)
+		k = bo_dm_create(r->lw, r->lw_uuid, lw_table, err);
+	if (k < 0)
+		return k;
+	r->lw_created = true;
+	/* flakey "up 1 s, down 0 s" is always up: a pass-through until a fault plan says
+	 * otherwise. */
+	fl.dev = r->lw_dev;
+	k = bo_flakey_probe(r->o->runid, r->lw_dev, &caps, err);
+	if (k >= 0)
+		k = bo_flakey_table(&fl, r->sectors, &caps, &fl_table, err);
+	if (k >= 0)
+		k = bo_dm_create(r->fl, r->fl_uuid, fl_table, err);
+	if (k < 0)
+		return k;
+	r->fl_created = true;
+	return emit(r, "stack", "device", r->fl_dev);
+}
+
+/* Remove what stack_up() and the run made, in reverse, reporting the first failure. */
+static int stack_down(struct recorder *r, struct bo_err *err)
+{
+	struct bo_err e = {0};
+	int first = 0;
+
+#define STEP(cond, call)                                                                           \
+	do {                                                                                       \
+		if ((cond) && (call) < 0 && first == 0)                                            \
+			first = bo_err_set(err, e.errnum, "%s", bo_err_str(&e));                   \
+	} while (0)
+	STEP(r->mounted, bo_umount(r->mnt, 0, &e));
+	r->mounted = false;
+	STEP(r->fl_created, bo_dm_remove(r->fl, &e));
+	r->fl_created = false;
+	/* Removing log-writes appends its final mark `dm-log-writes-end` and rewrites the super
+	 * block with the true entry count (log_writes_dtr()). */
+	STEP(r->lw_created, bo_dm_remove(r->lw, &e));
+	r->lw_created = false;
+	STEP(r->log_attached, bo_loop_detach(r->log_loop.path, &e));
+	r->log_attached = false;
+	STEP(r->img_attached, bo_loop_detach(r->img_loop.path, &e));
+	r->img_attached = false;
+#undef STEP
+	return first;
+}
+
+static int run_workload(struct recorder *r, struct bo_ctl_server *srv, struct bo_err *err)
+{
+	const struct bo_scenario *sc = r->o->sc;
+	_cleanup_free_ char *cmd = NULL, *path_env = NULL;
+	char ctl_env[PATH_MAX + 16], mnt_env[PATH_MAX + 16], seed_env[48];
+	char *argv[] = {"/bin/sh", "-c", NULL, NULL};
+	char *env[] = {ctl_env, mnt_env, seed_env, NULL, NULL};
+	struct bo_proc_opts po = {.argv = argv, .env_add = env, .cwd = r->mnt, .merge_stderr = true};
+	struct bo_proc_result pr = {0};
+	struct json_object *rec;
+	char how[128];
+	int k;
+
+	k = bo_scenario_workload_command(sc, &cmd);
+	if (k < 0)
+		return bo_err_set(err, -k, "building the workload command");
+	if (asprintf(&path_env, "PATH=%s:%s", r->o->libexec,
+		     getenv("PATH") ? getenv("PATH") : "/usr/sbin:/usr/bin:/sbin:/bin") < 0)
+		return bo_err_set(err, ENOMEM, "workload environment");
+	argv[2] = cmd;
+	env[3] = path_env;
+	snprintf(ctl_env, sizeof(ctl_env), "BLACKOUT_CTL=%s", bo_ctl_server_path(srv));
+	snprintf(mnt_env, sizeof(mnt_env), "BLACKOUT_MNT=%s", r->mnt);
+	snprintf(seed_env, sizeof(seed_env), "BLACKOUT_SEED=%" PRIu64, sc->workload_seed);
+	po.timeout_ms = sc->workload_timeout * 1000u;
+	emit(r, "workload-start", "command", cmd);
+	k = bo_proc_run(&po, &pr, err);
+	if (k < 0)
+		return bo_err_prefix(err, "starting the workload");
+	bo_proc_describe(&pr, &po, how, sizeof(how));
+	rec = json_object_new_object();
+	json_object_object_add(rec, "outcome", json_object_new_string(how));
+	json_object_object_add(rec, "seconds", json_object_new_double(pr.seconds));
+	bo_results_emit(r->res, "workload-end", rec, err);
+	k = bo_results_write_file(r->res, "workload.out", pr.out, pr.out_len, err);
+	if (k >= 0 && (pr.end != BO_PROC_EXITED || pr.status != 0))
+		k = bo_err_set(err, ECANCELED, "workload '%s' %s (output in workload.out)", cmd,
+			       how);
+	bo_proc_result_clear(&pr);
+	return k;
+}
+
+/* Every op the control channel acknowledged must be an ack: mark in the log: a log that lost
+ * one would let a lost write pass unnoticed. Compared as sets of op ids. */
+static int check_acks(struct recorder *r, const struct bo_ctl_state *st, struct bo_err *err)
+{
+	struct bo_log *log = NULL;
+	struct bo_ops ops = {0};
+	const uint64_t *acked;
+	size_t n;
+	int k;
+
+	k = bo_log_open(r->log, 0, &log, err);
+	if (k >= 0)
+		k = bo_ops_from_log(log, &ops, err);
+	acked = bo_ctl_state_acked(st, &n);
+	for (size_t i = 0; k >= 0 && i < n; i++) {
+		const struct bo_op *op = bo_ops_find(&ops, acked[i]);
+
+		if (!op || op->ack_entry == BO_NO_ENTRY)
+			k = bo_err_set(err, EBADMSG,
+				       "the workload acknowledged op %" PRIu64 " but the log has no "
+				       "'ack:%" PRIu64 "' mark (%zu acks reported, %" PRIu64
+				       " in the log)",
+				       acked[i], acked[i], n, ops.n_acks);
+	}
+	if (k >= 0 && bo_log_count(log) == 0)
+		k = bo_err_set(err, ENODATA, "the log of the recording is empty");
+	bo_ops_clear(&ops);
+	bo_log_free(log);
+	return k;
+}
+
+int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_err *err)
+{
+	static const char *const reserved[] = {"mkfs", "dm-log-writes-end", NULL};
+	const struct bo_scenario *sc = o->sc;
+	struct recorder r = {.o = o, .res = res, .ss = sc->sector_size};
+	struct bo_ctl_server *srv = NULL;
+	struct bo_lw_status lws;
+	struct bo_err derr = {0};
+	_cleanup_free_ char *mkfs_out = NULL;
+	uint64_t entry;
+	int k;
+
+	r.sectors = sc->size / 512;
+	snprintf(r.image, sizeof(r.image), "%s/image.img", o->workdir);
+	snprintf(r.log, sizeof(r.log), "%s/log.img", o->workdir);
+	snprintf(r.mnt, sizeof(r.mnt), "%s/mnt", o->workdir);
+	snprintf(r.sock, sizeof(r.sock), "%s/ctl.sock", o->workdir);
+	if (mkdir(r.mnt, 0755) < 0 && errno != EEXIST)
+		return bo_err_set(err, errno, "creating '%s': %s", r.mnt, strerror(errno));
+
+	k = stack_up(&r, err);
+	if (k < 0)
+		goto down;
+	k = bo_mkfs(bo_fs_name(sc->fs), r.fl_dev, sc->mkfs_options, sc->workload_timeout,
+		    &mkfs_out, err);
+	if (mkfs_out)
+		bo_results_write_file(res, "mkfs.out", mkfs_out, strlen(mkfs_out), &derr);
+	if (k < 0)
+		goto down;
+	k = bo_logtail_open(r.log, r.ss, &r.tail, err);
+	if (k >= 0)
+		k = insert_mark(&r, "mkfs", &entry, err);
+	if (k >= 0)
+		k = bo_mount(r.fl_dev, r.mnt, bo_fs_name(sc->fs), sc->mount_options, err);
+	if (k < 0)
+		goto down;
+	r.mounted = true;
+	{
+		struct bo_ctl_server_config cfg = {
+			.path = r.sock, .mark = insert_mark, .ctx = &r, .reserved = reserved};
+
+		k = bo_ctl_server_start(&cfg, &srv, err);
+	}
+	if (k >= 0)
+		k = run_workload(&r, srv, err);
+	if (srv) {
+		bo_ctl_server_stop(srv);
+		/* A protocol error (an op id repeated or going back) fails the run even when the
+		 * workload carried on. */
+		if (k >= 0 && bo_ctl_server_failure(srv, err) < 0)
+			k = bo_err_prefix(err, "control channel");
+	}
+	if (k < 0)
+		goto down;
+	k = bo_umount(r.mnt, 0, err);
+	if (k < 0)
+		goto down;
+	r.mounted = false;
+	/* A full or failing log device turns logging off for good: every later state would
+	 * be fiction. */
+	k = bo_lw_status(r.lw, &lws, err);
+	if (k >= 0)
+		k = bo_lw_status_check(r.lw, &lws, err);
+down:
+	if (stack_down(&r, k < 0 ? &derr : err) < 0 && k >= 0)
+		k = -EIO;
+	else if (k < 0 && derr.msg[0])
+		emit(&r, "teardown-error", "error", bo_err_str(&derr));
+	if (k >= 0 && srv)
+		k = check_acks(&r, bo_ctl_server_state(srv), err);
+	bo_ctl_server_free(srv);
+	bo_logtail_free(r.tail);
+	rmdir(r.mnt);
+	unlink(r.image);
+	return k;
+}
