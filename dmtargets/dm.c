@@ -116,17 +116,24 @@ int bo_dm_device_path(const char *name, char *buf, size_t len)
 	return n < 0 || (size_t) n >= len ? -ENAMETOOLONG : 0;
 }
 
+/*
+ * Why libdm could not even talk to the kernel: it has no errno for that, so look at the
+ * control node. Missing (or no driver behind it): -ENODEV; not ours to open: -EACCES.
+ */
+static int no_dm_errno(void)
+{
+	if (access("/dev/mapper/control", R_OK | W_OK) < 0 && errno == EACCES)
+		return -EACCES;
+	return -ENODEV;
+}
+
 /* The error of a failed dm_task_run(), as -errno. */
 static int task_errno(struct dm_task *dmt)
 {
 	int e = dm_task_get_errno(dmt);
 
-	if (e > 0)
-		return -e;
-	/* libdm failed before any ioctl: most often there is no device-mapper at all. */
-	if (access("/dev/mapper/control", F_OK) < 0)
-		return -ENODEV;
-	return -EIO;
+	/* Without an ioctl errno libdm failed before any ioctl was made. */
+	return e > 0 ? -e : no_dm_errno();
 }
 
 /* Fill @err for operation @op on @name that failed with @r. */
@@ -150,8 +157,9 @@ static int run_with_cookie(struct dm_task *dmt)
 	uint32_t cookie = 0;
 	int r = 0;
 
+	/* Fails only when the udev semaphore cannot be made (see dm_task_set_cookie()). */
 	if (!dm_task_set_cookie(dmt, &cookie, 0))
-		return -ENOMEM;
+		return -EIO;
 	if (!dm_task_run(dmt))
 		r = task_errno(dmt);
 	if (!dm_udev_wait(cookie) && r == 0)
@@ -164,19 +172,27 @@ static int run_plain(struct dm_task *dmt)
 	return dm_task_run(dmt) ? 0 : task_errno(dmt);
 }
 
-static struct dm_task *task_new(int type, const char *name)
+/*
+ * A task of @type for device @name (NULL: none) into *@ret, or -errno with @err filled for
+ * operation @op. dm_task_create() also fails when libdm cannot talk to the kernel's driver.
+ */
+static int task_new(int type, const char *name, const char *op, struct dm_task **ret,
+		    struct bo_err *err)
 {
 	struct dm_task *dmt;
 
 	bo_dm_init();
+	errno = 0;
 	dmt = dm_task_create(type);
 	if (!dmt)
-		return NULL;
+		return task_fail(errno == ENOMEM ? -ENOMEM : no_dm_errno(), err, op,
+				 name ? name : "(all)");
 	if (name && !dm_task_set_name(dmt, name)) {
 		dm_task_destroy(dmt);
-		return NULL;
+		return task_fail(-ENOMEM, err, op, name);
 	}
-	return dmt;
+	*ret = dmt;
+	return 0;
 }
 
 int bo_dm_parse_line(const char *line, struct bo_dm_target_line *ret, struct bo_err *err)
@@ -256,8 +272,10 @@ int bo_dm_create(const char *name, const char *uuid, const char *table, struct b
 	r = check_name(name, "create", err);
 	if (r < 0)
 		return r;
-	dmt = task_new(DM_DEVICE_CREATE, name);
-	if (!dmt || (uuid && !dm_task_set_uuid(dmt, uuid)))
+	r = task_new(DM_DEVICE_CREATE, name, "create", &dmt, err);
+	if (r < 0)
+		return r;
+	if (uuid && !dm_task_set_uuid(dmt, uuid))
 		return bo_err_set(err, ENOMEM, "dm create '%s': out of memory", name);
 	if (table) {
 		r = add_table(dmt, name, table, err);
@@ -285,9 +303,9 @@ int bo_dm_load(const char *name, const char *table, struct bo_err *err)
 	r = check_name(name, "load", err);
 	if (r < 0)
 		return r;
-	dmt = task_new(DM_DEVICE_RELOAD, name);
-	if (!dmt)
-		return bo_err_set(err, ENOMEM, "dm load '%s': out of memory", name);
+	r = task_new(DM_DEVICE_RELOAD, name, "load", &dmt, err);
+	if (r < 0)
+		return r;
 	r = add_table(dmt, name, table, err);
 	if (r < 0)
 		return r;
@@ -304,11 +322,12 @@ int bo_dm_load(const char *name, const char *table, struct bo_err *err)
 
 int bo_dm_suspend(const char *name, unsigned flags, struct bo_err *err)
 {
-	_cleanup_dm_task_ struct dm_task *dmt = task_new(DM_DEVICE_SUSPEND, name);
+	_cleanup_dm_task_ struct dm_task *dmt = NULL;
 	int r;
 
-	if (!dmt)
-		return bo_err_set(err, ENOMEM, "dm suspend '%s': out of memory", name);
+	r = task_new(DM_DEVICE_SUSPEND, name, "suspend", &dmt, err);
+	if (r < 0)
+		return r;
 	if ((flags & BO_DM_SUSPEND_NOFLUSH) && !dm_task_no_flush(dmt))
 		return bo_err_set(err, ENOMEM, "dm suspend '%s': out of memory", name);
 	if ((flags & BO_DM_SUSPEND_SKIP_LOCKFS) && !dm_task_skip_lockfs(dmt))
@@ -324,11 +343,12 @@ int bo_dm_suspend(const char *name, unsigned flags, struct bo_err *err)
 
 int bo_dm_resume(const char *name, struct bo_err *err)
 {
-	_cleanup_dm_task_ struct dm_task *dmt = task_new(DM_DEVICE_RESUME, name);
+	_cleanup_dm_task_ struct dm_task *dmt = NULL;
 	int r;
 
-	if (!dmt)
-		return bo_err_set(err, ENOMEM, "dm resume '%s': out of memory", name);
+	r = task_new(DM_DEVICE_RESUME, name, "resume", &dmt, err);
+	if (r < 0)
+		return r;
 	r = run_with_cookie(dmt);
 	if (r < 0)
 		return task_fail(r, err, "resume", name);
@@ -338,10 +358,13 @@ int bo_dm_resume(const char *name, struct bo_err *err)
 
 int bo_dm_message(const char *name, const char *msg, struct bo_err *err)
 {
-	_cleanup_dm_task_ struct dm_task *dmt = task_new(DM_DEVICE_TARGET_MSG, name);
+	_cleanup_dm_task_ struct dm_task *dmt = NULL;
 	int r;
 
-	if (!dmt || !dm_task_set_sector(dmt, 0) || !dm_task_set_message(dmt, msg))
+	r = task_new(DM_DEVICE_TARGET_MSG, name, "message", &dmt, err);
+	if (r < 0)
+		return r;
+	if (!dm_task_set_sector(dmt, 0) || !dm_task_set_message(dmt, msg))
 		return bo_err_set(err, ENOMEM, "dm message '%s' to '%s': out of memory", msg, name);
 	r = run_plain(dmt);
 	if (r < 0) {
@@ -366,15 +389,16 @@ void bo_dm_lines_free(struct bo_dm_target_line *lines, size_t n)
 static int get_lines(int type, const char *op, const char *name,
 		     struct bo_dm_target_line **ret_lines, size_t *ret_n, struct bo_err *err)
 {
-	_cleanup_dm_task_ struct dm_task *dmt = task_new(type, name);
+	_cleanup_dm_task_ struct dm_task *dmt = NULL;
 	struct bo_dm_target_line *lines = NULL;
 	struct dm_info info;
 	void *next = NULL;
 	size_t n = 0;
 	int r;
 
-	if (!dmt)
-		return bo_err_set(err, ENOMEM, "dm %s '%s': out of memory", op, name);
+	r = task_new(type, name, op, &dmt, err);
+	if (r < 0)
+		return r;
 	r = run_plain(dmt);
 	if (r < 0)
 		return task_fail(r, err, op, name);
@@ -457,14 +481,15 @@ int bo_dm_table_one(const char *name, const char *type, char *buf, size_t len, s
 
 int bo_dm_info(const char *name, struct bo_dm_info *ret, struct bo_err *err)
 {
-	_cleanup_dm_task_ struct dm_task *dmt = task_new(DM_DEVICE_INFO, name);
+	_cleanup_dm_task_ struct dm_task *dmt = NULL;
 	struct bo_dm_info out = {0};
 	struct dm_info info;
 	const char *uuid;
 	int r;
 
-	if (!dmt)
-		return bo_err_set(err, ENOMEM, "dm info '%s': out of memory", name);
+	r = task_new(DM_DEVICE_INFO, name, "info", &dmt, err);
+	if (r < 0)
+		return r;
 	r = run_plain(dmt);
 	if (r < 0)
 		return task_fail(r, err, "info", name);
@@ -487,12 +512,13 @@ int bo_dm_info(const char *name, struct bo_dm_info *ret, struct bo_err *err)
 
 int bo_dm_remove(const char *name, struct bo_err *err)
 {
-	_cleanup_dm_task_ struct dm_task *dmt = task_new(DM_DEVICE_REMOVE, name);
+	_cleanup_dm_task_ struct dm_task *dmt = NULL;
 	struct bo_dm_info info;
 	int r;
 
-	if (!dmt)
-		return bo_err_set(err, ENOMEM, "dm remove '%s': out of memory", name);
+	r = task_new(DM_DEVICE_REMOVE, name, "remove", &dmt, err);
+	if (r < 0)
+		return r;
 	/*
 	 * The kernel refuses to remove an open device (EBUSY). Right after the last holder
 	 * closed it, an asynchronous opener may still hold it for a moment: udev's blkid scan
@@ -569,9 +595,9 @@ int bo_dm_list(const char *prefix, char ***ret, struct bo_err *err)
 		return bo_err_set(err, EINVAL,
 				  "dm list: refusing an empty prefix (it matches "
 				  "devices blackout did not make)");
-	dmt = task_new(DM_DEVICE_LIST, NULL);
-	if (!dmt)
-		return bo_err_set(err, ENOMEM, "dm list '%s': out of memory", prefix);
+	r = task_new(DM_DEVICE_LIST, NULL, "list", &dmt, err);
+	if (r < 0)
+		return r;
 	r = run_plain(dmt);
 	if (r < 0)
 		return task_fail(r, err, "list", prefix);
@@ -613,11 +639,12 @@ int bo_dm_versions_from_list(const struct dm_versions *first, struct bo_dm_targe
 
 int bo_dm_target_versions(struct bo_dm_target_version **ret, size_t *ret_n, struct bo_err *err)
 {
-	_cleanup_dm_task_ struct dm_task *dmt = task_new(DM_DEVICE_LIST_VERSIONS, NULL);
+	_cleanup_dm_task_ struct dm_task *dmt = NULL;
 	int r;
 
-	if (!dmt)
-		return bo_err_set(err, ENOMEM, "dm target versions: out of memory");
+	r = task_new(DM_DEVICE_LIST_VERSIONS, NULL, "list versions", &dmt, err);
+	if (r < 0)
+		return r;
 	r = run_plain(dmt);
 	if (r < 0)
 		return task_fail(r, err, "list versions", "(all targets)");
