@@ -172,6 +172,15 @@ static int run_plain(struct dm_task *dmt)
 	return dm_task_run(dmt) ? 0 : task_errno(dmt);
 }
 
+static int check_name(const char *name, const char *op, struct bo_err *err)
+{
+	if (!name || !*name || strlen(name) >= BO_DM_NAME_MAX || strchr(name, '/'))
+		return bo_err_set(err, EINVAL,
+				  "dm %s: '%s' is not a device-mapper name (1..%d bytes, no '/')",
+				  op, name ? name : "", BO_DM_NAME_MAX - 1);
+	return 0;
+}
+
 /*
  * A task of @type for device @name (NULL: none) into *@ret, or -errno with @err filled for
  * operation @op. dm_task_create() also fails when libdm cannot talk to the kernel's driver.
@@ -181,6 +190,12 @@ static int task_new(int type, const char *name, const char *op, struct dm_task *
 {
 	struct dm_task *dmt;
 
+	if (name) {
+		int r = check_name(name, op, err);
+
+		if (r < 0)
+			return r;
+	}
 	bo_dm_init();
 	errno = 0;
 	dmt = dm_task_create(type);
@@ -225,7 +240,10 @@ int bo_dm_parse_line(const char *line, struct bo_dm_target_line *ret, struct bo_
 	return 0;
 }
 
-/* Add every line of @table to @dmt. */
+/*
+ * Add every line of @table to @dmt; with @dmt NULL only check them, so that a malformed table
+ * is reported as such even where libdm could not be reached.
+ */
 static int add_table(struct dm_task *dmt, const char *name, const char *table, struct bo_err *err)
 {
 	_cleanup_free_ char *copy = strdup(table);
@@ -243,7 +261,7 @@ static int add_table(struct dm_task *dmt, const char *name, const char *table, s
 		r = bo_dm_parse_line(l, &t, err);
 		if (r < 0)
 			return bo_err_prefix(err, "dm table for '%s'", name);
-		r = dm_task_add_target(dmt, t.start, t.length, t.type, t.params);
+		r = !dmt || dm_task_add_target(dmt, t.start, t.length, t.type, t.params);
 		free(t.type);
 		free(t.params);
 		if (!r)
@@ -255,23 +273,16 @@ static int add_table(struct dm_task *dmt, const char *name, const char *table, s
 	return 0;
 }
 
-static int check_name(const char *name, const char *op, struct bo_err *err)
-{
-	if (!name || !*name || strlen(name) >= BO_DM_NAME_MAX || strchr(name, '/'))
-		return bo_err_set(err, EINVAL,
-				  "dm %s: '%s' is not a device-mapper name (1..%d bytes, no '/')",
-				  op, name ? name : "", BO_DM_NAME_MAX - 1);
-	return 0;
-}
-
 int bo_dm_create(const char *name, const char *uuid, const char *table, struct bo_err *err)
 {
 	_cleanup_dm_task_ struct dm_task *dmt = NULL;
 	int r;
 
-	r = check_name(name, "create", err);
-	if (r < 0)
-		return r;
+	if (table) {
+		r = add_table(NULL, name, table, err);
+		if (r < 0)
+			return r;
+	}
 	r = task_new(DM_DEVICE_CREATE, name, "create", &dmt, err);
 	if (r < 0)
 		return r;
@@ -283,13 +294,14 @@ int bo_dm_create(const char *name, const char *uuid, const char *table, struct b
 			return r;
 	}
 	r = run_with_cookie(dmt);
-	if (r < 0) {
-		task_fail(r, err, "create", name);
-		/* The kernel writes why a table was refused (ti->error) to the kernel log only. */
-		if (table && r == -EINVAL)
-			bo_err_prefix(err, "table '%s' refused (the reason is in dmesg)", table);
-		return r;
-	}
+	/* The kernel writes why it refused a table (ti->error) to the kernel log only. */
+	if (table && r == -EINVAL)
+		return bo_err_set(err, EINVAL,
+				  "dm create '%s': table '%s' refused (the kernel's reason is in "
+				  "dmesg)",
+				  name, table);
+	if (r < 0)
+		return task_fail(r, err, "create", name);
 	bo_debug(BO_DBG_DM, "created '%s' uuid '%s'%s%s", name, uuid ? uuid : "",
 		 table ? " table " : "", table ? table : "");
 	return 0;
@@ -300,7 +312,7 @@ int bo_dm_load(const char *name, const char *table, struct bo_err *err)
 	_cleanup_dm_task_ struct dm_task *dmt = NULL;
 	int r;
 
-	r = check_name(name, "load", err);
+	r = add_table(NULL, name, table, err);
 	if (r < 0)
 		return r;
 	r = task_new(DM_DEVICE_RELOAD, name, "load", &dmt, err);
@@ -310,12 +322,13 @@ int bo_dm_load(const char *name, const char *table, struct bo_err *err)
 	if (r < 0)
 		return r;
 	r = run_plain(dmt);
-	if (r < 0) {
-		task_fail(r, err, "load", name);
-		if (r == -EINVAL)
-			bo_err_prefix(err, "table '%s' refused (the reason is in dmesg)", table);
-		return r;
-	}
+	if (r == -EINVAL)
+		return bo_err_set(
+			err, EINVAL,
+			"dm load '%s': table '%s' refused (the kernel's reason is in dmesg)", name,
+			table);
+	if (r < 0)
+		return task_fail(r, err, "load", name);
 	bo_debug(BO_DBG_DM, "loaded '%s': %s", name, table);
 	return 0;
 }
@@ -367,10 +380,9 @@ int bo_dm_message(const char *name, const char *msg, struct bo_err *err)
 	if (!dm_task_set_sector(dmt, 0) || !dm_task_set_message(dmt, msg))
 		return bo_err_set(err, ENOMEM, "dm message '%s' to '%s': out of memory", msg, name);
 	r = run_plain(dmt);
-	if (r < 0) {
-		task_fail(r, err, "message", name);
-		return bo_err_prefix(err, "message '%s'", msg);
-	}
+	if (r < 0)
+		return bo_err_set(err, -r, "dm message '%s' to '%s': %s", msg, name,
+				  r == -ENODEV ? "no device-mapper here" : strerror(-r));
 	bo_debug(BO_DBG_DM, "message '%s' to '%s'", msg, name);
 	return 0;
 }

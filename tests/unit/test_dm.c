@@ -173,6 +173,27 @@ static void test_names_list(void)
 	CU_ASSERT(strstr(err.msg, "empty prefix") != NULL);
 }
 
+static void test_refused_before_libdm(void)
+{
+	struct bo_dm_info info;
+	struct bo_err err = {0};
+	char longname[200];
+
+	/* Bad names and malformed tables are errors of their own, device-mapper or not. */
+	CU_ASSERT(bo_dm_remove("a/b", &err) == -EINVAL);
+	CU_ASSERT(strstr(err.msg, "dm remove: 'a/b' is not a device-mapper name") != NULL);
+	memset(longname, 'n', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	CU_ASSERT(bo_dm_info(longname, &info, &err) == -EINVAL);
+	CU_ASSERT(bo_dm_suspend("", 0, &err) == -EINVAL);
+	CU_ASSERT(bo_dm_create("blackout-r1-lw", NULL, "0 2048", &err) == -EINVAL);
+	CU_ASSERT(strstr(err.msg, "dm table for 'blackout-r1-lw': table line '0 2048'") != NULL);
+	CU_ASSERT(bo_dm_create("blackout-r1-lw", NULL, "\n  \n", &err) == -EINVAL);
+	CU_ASSERT(strstr(err.msg, "empty table") != NULL);
+	CU_ASSERT(bo_dm_load("blackout-r1-lw", "0 8 zero\nx 8 zero", &err) == -EINVAL);
+	CU_ASSERT(strstr(err.msg, "table line 'x 8 zero'") != NULL);
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
@@ -181,6 +202,8 @@ int main(void)
 		{"table lines split into start, length, type, params", test_parse_line},
 		{"target version list walk and compare", test_versions},
 		{"device name list walk filters by prefix", test_names_list},
+		{"bad names and tables are refused before libdm is asked",
+		 test_refused_before_libdm},
 		{NULL, NULL},
 	};
 
