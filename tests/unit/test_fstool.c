@@ -4,6 +4,7 @@
  * PATH, so that every exit code, signal and hang can be produced on purpose; no real fsck runs.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,13 +243,25 @@ static void test_background_child_does_not_hang(void)
 	struct bo_tool_result res = {0};
 	struct bo_err err = {0};
 
+	const char *pidfile = bo_test_path("grandchild.pid");
+	char script[600];
+	FILE *f;
+	int pid = 0;
+
 	/* A grandchild keeps the output pipe open after the tool exits. */
-	fake("e2fsck", "echo started; sleep 20 & exit 0");
+	snprintf(script, sizeof(script), "echo started; sleep 30 & echo $! > %s; exit 0", pidfile);
+	fake("e2fsck", script);
 	CU_ASSERT_FATAL(bo_tool_run(argv, 10000, NULL, &res, &err) == 0);
 	CU_ASSERT(res.exited && res.exit_code == 0 && !res.timed_out);
 	CU_ASSERT(res.elapsed_ms < 5000);
 	CU_ASSERT(strstr(res.output, "started") != NULL);
 	bo_tool_result_clear(&res);
+	f = fopen(pidfile, "r");
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT(fscanf(f, "%d", &pid) == 1 && pid > 0);
+	fclose(f);
+	if (pid > 0)
+		kill(pid, SIGKILL);
 	CU_ASSERT(bo_tool_run(argv, 0, NULL, &res, &err) == -EINVAL);
 }
 
