@@ -42,17 +42,17 @@ static inline void bo_fclosep(FILE **f)
 #define _cleanup_fclose_ _cleanup_(bo_fclosep)
 
 /* Hand ownership out of a cleanup-managed variable. */
-#define BO_TAKE_PTR(p)                                                                             \
-	({                                                                                         \
-		typeof(p) _p = (p);                                                                \
-		(p) = NULL;                                                                        \
-		_p;                                                                                \
+#define BO_TAKE_PTR(p)              \
+	({                          \
+		typeof(p) _p = (p); \
+		(p) = NULL;         \
+		_p;                 \
 	})
-#define BO_TAKE_FD(fd)                                                                             \
-	({                                                                                         \
-		int _fd = (fd);                                                                    \
-		(fd) = -1;                                                                         \
-		_fd;                                                                               \
+#define BO_TAKE_FD(fd)          \
+	({                      \
+		int _fd = (fd); \
+		(fd) = -1;      \
+		_fd;            \
 	})
 
 #define BO_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -33,9 +33,12 @@ static void help(void)
 int bo_cmd_replay(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"onto", required_argument, NULL, 'o'},	 {"to", required_argument, NULL, 't'},
-		{"from", required_argument, NULL, 'f'},	 {"size", required_argument, NULL, 'S'},
-		{"salvage", no_argument, NULL, 's'},	 {"help", no_argument, NULL, 'h'},
+		{"onto", required_argument, NULL, 'o'},
+		{"to", required_argument, NULL, 't'},
+		{"from", required_argument, NULL, 'f'},
+		{"size", required_argument, NULL, 'S'},
+		{"salvage", no_argument, NULL, 's'},
+		{"help", no_argument, NULL, 'h'},
 		{},
 	};
 	const char *onto = NULL, *to = NULL, *from = "start";
@@ -97,9 +100,12 @@ int bo_cmd_replay(int argc, char **argv)
 		bo_cli_error("replay '%s': %s", argv[optind], bo_err_str(&err));
 		goto out;
 	}
-	printf("replayed entries %" PRIu64 "..%" PRIu64 " (%" PRIu64 " entries, %" PRIu64
-	       " bytes) of '%s' onto '%s'\n",
-	       a, b ? b - 1 : 0, b - a, bo_replay_bytes(rp), argv[optind], onto);
+	if (b == a)
+		printf("nothing to replay: '%s' already holds the state at %s\n", onto, to);
+	else
+		printf("replayed entries %" PRIu64 "..%" PRIu64 " (%" PRIu64 " entries, %" PRIu64
+		       " bytes) of '%s' onto '%s'\n",
+		       a, b - 1, b - a, bo_replay_bytes(rp), argv[optind], onto);
 	ret = BO_EXIT_OK;
 out:
 	bo_replay_free(rp);

@@ -24,7 +24,7 @@ struct bo_log_stats {
 	uint64_t entries;
 	uint64_t writes, flush, fua, discard, mark, metadata;
 	uint64_t bytes_written, bytes_discarded;
-	bool touched; /* any write or discard */
+	bool touched;			 /* any write or discard */
 	uint64_t sector_min, sector_end; /* blocks [min, end) touched */
 	struct bo_epoch *epochs;
 	uint64_t n_epochs;

@@ -130,14 +130,11 @@ static int add_entry(struct bo_log *log, const struct bo_log_entry *e)
 	return 0;
 }
 
-/*
- * Validate the header of entry @n at byte offset @off, read into @blk (one block). Fills @e
- * and returns 0, or returns -EBADMSG with @err naming the entry and offset.
- */
-static int check_header(const struct bo_log *log, uint64_t n, uint64_t off, const uint8_t *blk,
-			struct bo_log_entry *e, uint64_t *ret_next, struct bo_err *err)
+int bo_log_parse_header(const uint8_t *blk, uint32_t sectorsize, uint64_t log_size, uint64_t n,
+			uint64_t off, struct bo_log_entry *e, uint64_t *ret_next,
+			struct bo_err *err)
 {
-	const uint64_t ss = log->sectorsize;
+	const uint64_t ss = sectorsize;
 	struct bo_log_disk_entry d;
 	uint64_t sector, nr, flags, dlen, data_bytes = 0;
 
@@ -199,13 +196,13 @@ static int check_header(const struct bo_log *log, uint64_t n, uint64_t off, cons
 					  (unsigned long long) data_bytes);
 	}
 	/* The data, then the next header, must lie inside the log. */
-	if (data_bytes > log->size - off - ss)
+	if (off > log_size || log_size - off < ss || data_bytes > log_size - off - ss)
 		return bo_err_set(err, EBADMSG,
 				  "entry %llu at offset %llu: data runs past end of log (offset "
 				  "%llu, %llu bytes, log size %llu)",
 				  (unsigned long long) n, (unsigned long long) off,
 				  (unsigned long long) (off + ss), (unsigned long long) data_bytes,
-				  (unsigned long long) log->size);
+				  (unsigned long long) log_size);
 	e->offset = off;
 	e->sector = (flags & BO_LOG_MARK) ? 0 : sector;
 	e->nr_sectors = (flags & BO_LOG_MARK) ? 0 : nr;
@@ -228,7 +225,7 @@ static int index_entries(struct bo_log *log, unsigned flags, struct bo_err *err)
 				  (unsigned long long) ss);
 	for (n = 0; salvage || n < log->super_entries; n++) {
 		struct bo_log_entry e;
-		uint64_t next;
+		uint64_t next = 0;
 		ssize_t got;
 
 		if (off > log->size || log->size - off < ss) {
@@ -250,7 +247,8 @@ static int index_entries(struct bo_log *log, unsigned flags, struct bo_err *err)
 			return bo_err_set(err, EIO,
 					  "entry %llu at offset %llu: log shrank while being read",
 					  (unsigned long long) n, (unsigned long long) off);
-		r = check_header(log, n, off, blk, &e, &next, salvage ? NULL : err);
+		r = bo_log_parse_header(blk, log->sectorsize, log->size, n, off, &e, &next,
+					salvage ? NULL : err);
 		if (r < 0) {
 			if (salvage)
 				break;
@@ -325,8 +323,7 @@ int bo_log_open(const char *path, unsigned flags, struct bo_log **ret, struct bo
 	r = file_size(log->fd, &log->size);
 	if (r < 0) {
 		r = bo_err_set(err, -r, "'%s': %s", path,
-			       r == -EINVAL ? "not a regular file or block device"
-					    : strerror(-r));
+			       r == -EINVAL ? "not a regular file or block device" : strerror(-r));
 		goto fail;
 	}
 	r = read_super(log, err);

@@ -27,13 +27,13 @@
 
 #include "harness/util.h"
 
-#define BO_LOG_MAGIC	       0x6a736677736872ULL
-#define BO_LOG_VERSION	       1
-#define BO_LOG_MIN_SECTORSIZE  512u
-#define BO_LOG_MAX_SECTORSIZE  (1u << 20)
-#define BO_LOG_ENTRY_HDR_SIZE  32u
+#define BO_LOG_MAGIC	      0x6a736677736872ULL
+#define BO_LOG_VERSION	      1
+#define BO_LOG_MIN_SECTORSIZE 512u
+#define BO_LOG_MAX_SECTORSIZE (1u << 20)
+#define BO_LOG_ENTRY_HDR_SIZE 32u
 /* log_mark() keeps at most sectorsize - sizeof(entry) - 1 bytes of a mark's name. */
-#define BO_LOG_MARK_MAX(ss)    ((ss) - BO_LOG_ENTRY_HDR_SIZE - 1)
+#define BO_LOG_MARK_MAX(ss) ((ss) -BO_LOG_ENTRY_HDR_SIZE - 1)
 
 /* Entry flags, LOG_*_FLAG in drivers/md/dm-log-writes.c. */
 enum bo_log_flag {
@@ -154,6 +154,16 @@ static inline uint64_t bo_log_data_bytes(const struct bo_log *log, const struct 
 		return 0;
 	return e->nr_sectors * bo_log_sectorsize(log);
 }
+
+/*
+ * Validate the header block @blk of entry @n found at byte offset @off of a log of @log_size
+ * bytes with @sectorsize-byte blocks. Fills @e (its mark field is left 0) and the offset of the
+ * next header, or returns -EBADMSG/-EOVERFLOW with @err naming the entry and offset. For
+ * readers of a log that is still being written (see logtail.h).
+ */
+int bo_log_parse_header(const uint8_t *blk, uint32_t sectorsize, uint64_t log_size, uint64_t n,
+			uint64_t off, struct bo_log_entry *e, uint64_t *ret_next,
+			struct bo_err *err);
 
 /* Render @flags as "FLUSH|FUA|..." into @buf; returns @buf ("-" for no flags). */
 const char *bo_log_flags_str(uint32_t flags, char *buf, size_t len);

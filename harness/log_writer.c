@@ -137,8 +137,7 @@ int bo_log_writer_close(struct bo_log_writer *w, struct bo_err *err)
 	memcpy(w->blk, &s, sizeof(s));
 	r = bo_pwrite_full(w->fd, w->blk, w->ss, 0);
 	if (r < 0) {
-		r = bo_err_set(err, -r, "log '%s': writing super block: %s", w->path,
-			       strerror(-r));
+		r = bo_err_set(err, -r, "log '%s': writing super block: %s", w->path, strerror(-r));
 	} else if (close(w->fd) < 0) {
 		r = bo_err_set(err, errno, "log '%s': close: %s", w->path, strerror(errno));
 	}

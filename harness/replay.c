@@ -23,11 +23,12 @@ struct bo_replay {
 	uint64_t position;
 	uint64_t bytes;
 	bool dirty;
+	bool no_copy_range; /* copy_file_range() refused once: use pread/pwrite */
 	uint8_t *buf;
 };
 
-int bo_replay_new(const struct bo_log *log, const char *target, unsigned flags,
-		  uint64_t min_size, struct bo_replay **ret, struct bo_err *err)
+int bo_replay_new(const struct bo_log *log, const char *target, unsigned flags, uint64_t min_size,
+		  struct bo_replay **ret, struct bo_err *err)
 {
 	struct bo_replay *r;
 	struct stat st;
@@ -41,6 +42,7 @@ int bo_replay_new(const struct bo_log *log, const char *target, unsigned flags,
 		return bo_err_set(err, ENOMEM, "allocating replay");
 	r->fd = -1;
 	r->log = log;
+	r->no_copy_range = flags & BO_REPLAY_BUFFERED;
 	r->target = strdup(target);
 	r->buf = malloc(BO_REPLAY_BUF);
 	if (!r->target || !r->buf) {
@@ -78,8 +80,8 @@ int bo_replay_new(const struct bo_log *log, const char *target, unsigned flags,
 	} else if (min_size > (uint64_t) st.st_size && ftruncate(r->fd, (off_t) min_size) < 0) {
 		e = errno;
 		bo_replay_free(r);
-		return bo_err_set(err, e, "replay target '%s': extending to %llu bytes: %s",
-				  target, (unsigned long long) min_size, strerror(e));
+		return bo_err_set(err, e, "replay target '%s': extending to %llu bytes: %s", target,
+				  (unsigned long long) min_size, strerror(e));
 	}
 	*ret = r;
 	return 0;
@@ -148,6 +150,39 @@ static int zero_range(struct bo_replay *r, uint64_t off, uint64_t len)
 	return 0;
 }
 
+/*
+ * Copy @len bytes of entry @e's data, from @src bytes into it, to @dst in the target with
+ * copy_file_range(): the data never passes through user space. Returns -EOPNOTSUPP when the
+ * kernel cannot do it for this pair of files (block device targets, old kernels, some
+ * filesystems), and the caller copies through a buffer instead.
+ */
+static int copy_range(struct bo_replay *r, const struct bo_log_entry *e, uint64_t src, uint64_t dst,
+		      uint64_t len)
+{
+	loff_t in = (loff_t) (bo_log_data_offset(r->log, e) + src), out = (loff_t) dst;
+	uint64_t done = 0;
+
+	if (r->no_copy_range || r->blockdev)
+		return -EOPNOTSUPP;
+	while (done < len) {
+		ssize_t n = copy_file_range(bo_log_fd(r->log), &in, r->fd, &out, len - done, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && done == 0 &&
+		    (errno == EINVAL || errno == EXDEV || errno == EOPNOTSUPP || errno == ENOSYS)) {
+			r->no_copy_range = true;
+			return -EOPNOTSUPP;
+		}
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO; /* the log shrank after it was indexed */
+		done += (uint64_t) n;
+	}
+	return 0;
+}
+
 int bo_replay_apply(struct bo_replay *r, uint64_t n, uint64_t first, uint64_t count,
 		    struct bo_err *err)
 {
@@ -178,12 +213,22 @@ int bo_replay_apply(struct bo_replay *r, uint64_t n, uint64_t first, uint64_t co
 	if (e->flags & BO_LOG_DISCARD) {
 		ret = zero_range(r, off, len);
 		if (ret < 0)
-			return bo_err_set(err, -ret, "entry %llu: zeroing %llu bytes at %llu of '%s': %s",
+			return bo_err_set(err, -ret,
+					  "entry %llu: zeroing %llu bytes at %llu of '%s': %s",
 					  (unsigned long long) n, (unsigned long long) len,
 					  (unsigned long long) off, r->target, strerror(-ret));
 		return 0;
 	}
 	src = first * ss;
+	ret = copy_range(r, e, src, off, len);
+	if (ret == 0) {
+		r->bytes += len;
+		return 0;
+	}
+	if (ret != -EOPNOTSUPP)
+		return bo_err_set(err, -ret, "entry %llu: copying %llu bytes to %llu of '%s': %s",
+				  (unsigned long long) n, (unsigned long long) len,
+				  (unsigned long long) off, r->target, strerror(-ret));
 	for (uint64_t done = 0; done < len;) {
 		size_t chunk = len - done < BO_REPLAY_BUF ? (size_t) (len - done) : BO_REPLAY_BUF;
 
@@ -192,10 +237,10 @@ int bo_replay_apply(struct bo_replay *r, uint64_t n, uint64_t first, uint64_t co
 			return ret;
 		ret = bo_pwrite_full(r->fd, r->buf, chunk, off + done);
 		if (ret < 0)
-			return bo_err_set(err, -ret, "entry %llu: writing %zu bytes at %llu of '%s': %s",
-					  (unsigned long long) n, chunk,
-					  (unsigned long long) (off + done), r->target,
-					  strerror(-ret));
+			return bo_err_set(
+				err, -ret, "entry %llu: writing %zu bytes at %llu of '%s': %s",
+				(unsigned long long) n, chunk, (unsigned long long) (off + done),
+				r->target, strerror(-ret));
 		done += chunk;
 	}
 	r->bytes += len;
@@ -218,8 +263,9 @@ int bo_replay_to(struct bo_replay *r, uint64_t applied, struct bo_err *err)
 	int ret;
 
 	if (applied > bo_log_count(r->log))
-		return bo_err_set(err, ERANGE, "cut after %llu entries is past the end of the log "
-					       "(%llu entries)",
+		return bo_err_set(err, ERANGE,
+				  "cut after %llu entries is past the end of the log "
+				  "(%llu entries)",
 				  (unsigned long long) applied,
 				  (unsigned long long) bo_log_count(r->log));
 	if (applied < r->position)

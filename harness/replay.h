@@ -20,6 +20,8 @@ struct bo_replay;
 enum bo_replay_flags {
 	/* Create the target file if it does not exist. */
 	BO_REPLAY_CREATE = 1u << 0,
+	/* Copy data through a user-space buffer even where copy_file_range() would work. */
+	BO_REPLAY_BUFFERED = 1u << 1,
 };
 
 /*
@@ -27,8 +29,8 @@ enum bo_replay_flags {
  * (nothing applied) until bo_replay_set_position() says otherwise. A regular file target
  * smaller than @min_size bytes is extended to it (0: leave the size alone).
  */
-int bo_replay_new(const struct bo_log *log, const char *target, unsigned flags,
-		  uint64_t min_size, struct bo_replay **ret, struct bo_err *err);
+int bo_replay_new(const struct bo_log *log, const char *target, unsigned flags, uint64_t min_size,
+		  struct bo_replay **ret, struct bo_err *err);
 
 /* Free a replay and close its target; NULL is fine. Does not sync: see bo_replay_sync(). */
 void bo_replay_free(struct bo_replay *r);

@@ -44,7 +44,8 @@ int bo_synth_log(const char *path, const struct bo_synth_params *p, struct bo_er
 		return bo_err_set(err, EINVAL, "synthetic log: bad device or write size");
 	data = malloc((size_t) p->max_blocks * ss);
 	if (!data)
-		return bo_err_set(err, ENOMEM, "synthetic log: allocating %u blocks", p->max_blocks);
+		return bo_err_set(err, ENOMEM, "synthetic log: allocating %u blocks",
+				  p->max_blocks);
 	r = bo_log_writer_new(path, ss, &w, err);
 	if (r < 0)
 		return (int) r;
@@ -56,8 +57,7 @@ int bo_synth_log(const char *path, const struct bo_synth_params *p, struct bo_er
 
 		if (p->flush_every && roll % p->flush_every == 0) {
 			r = bo_log_writer_add(w, 0, 0, BO_LOG_FLUSH, NULL, err);
-		} else if (p->mark_every && roll % p->mark_every == 1 &&
-			   n + 2 <= p->entries) {
+		} else if (p->mark_every && roll % p->mark_every == 1 && n + 2 <= p->entries) {
 			snprintf(name, sizeof(name), "issue:%llu", (unsigned long long) ++op);
 			r = bo_log_writer_mark(w, name, err);
 			snprintf(name, sizeof(name), "ack:%llu", (unsigned long long) op);

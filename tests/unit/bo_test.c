@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char scratch[PATH_MAX];
+static char scratch[PATH_MAX - 64];
 
 static void remove_scratch(void)
 {
@@ -40,7 +40,8 @@ const char *bo_test_path(const char *name)
 	static unsigned next;
 	char *b = bufs[next++ % 8];
 
-	snprintf(b, PATH_MAX, "%s/%s", bo_test_dir(), name);
+	if ((size_t) snprintf(b, PATH_MAX, "%s/%s", bo_test_dir(), name) >= PATH_MAX)
+		abort();
 	return b;
 }
 

@@ -10,6 +10,7 @@
 #include "bo_test.h"
 #include "harness/log.h"
 #include "harness/log_writer.h"
+#include "harness/logtail.h"
 
 static void patch(const char *path, uint64_t off, const void *buf, size_t len)
 {
@@ -322,6 +323,45 @@ static void test_not_a_file(void)
 	CU_ASSERT(strstr(err.msg, "missing") != NULL);
 }
 
+static int count_marks(void *ctx, uint64_t entry, const char *name)
+{
+	(*(int *) ctx)++;
+	return 0;
+}
+
+static void test_tail(void)
+{
+	const char *p = bo_test_path("tail.log");
+	struct bo_log_writer *w;
+	struct bo_logtail *t;
+	struct bo_err err = {0};
+	uint8_t blk[512] = {7};
+	uint64_t n = 0;
+	int marks = 0;
+
+	/* The log device is a preallocated, zeroed file the kernel fills entry by entry. */
+	CU_ASSERT_FATAL(bo_log_writer_new(p, 512, &w, &err) == 0);
+	CU_ASSERT_FATAL(truncate(p, 1 << 20) == 0);
+	CU_ASSERT_FATAL(bo_logtail_open(p, 512, &t, &err) == 0);
+	CU_ASSERT(bo_logtail_scan(t, count_marks, &marks, &err) == 0);
+	CU_ASSERT(bo_logtail_count(t) == 0);
+	CU_ASSERT(bo_log_writer_mark(w, "mkfs", &err) == 0);
+	CU_ASSERT(bo_log_writer_add(w, 3, 1, 0, blk, &err) == 1);
+	CU_ASSERT(bo_logtail_scan(t, count_marks, &marks, &err) == 0);
+	CU_ASSERT(bo_logtail_count(t) == 2 && marks == 1);
+	CU_ASSERT(bo_log_writer_mark(w, "ack:1", &err) == 2);
+	CU_ASSERT(bo_log_writer_add(w, 0, 0, BO_LOG_FLUSH, NULL, &err) == 3);
+	CU_ASSERT(bo_log_writer_mark(w, "ack:2", &err) == 4);
+	CU_ASSERT(bo_logtail_wait_mark(t, "ack:1", 100, &n, &err) == 0 && n == 2);
+	CU_ASSERT(bo_logtail_wait_mark(t, "ack:2", 100, &n, &err) == 0 && n == 4);
+	/* Marks already passed do not match again; a mark never written times out. */
+	CU_ASSERT(bo_logtail_wait_mark(t, "ack:1", 20, &n, &err) == -ETIMEDOUT);
+	CU_ASSERT(strstr(err.msg, "'ack:1' did not appear") != NULL);
+	CU_ASSERT(bo_logtail_count(t) == 5);
+	bo_logtail_free(t);
+	bo_log_writer_free(w);
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
@@ -339,6 +379,7 @@ int main(void)
 		{"duplicate mark names", test_duplicate_mark},
 		{"writer rejects bad input", test_writer_rejects},
 		{"not a log file", test_not_a_file},
+		{"following a log being written", test_tail},
 		{NULL, NULL},
 	};
 

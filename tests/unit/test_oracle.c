@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The oracle on sets, the checker output contract, the class order and cut selection. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bo_test.h"
+#include "harness/classify.h"
+#include "harness/cutsel.h"
+#include "harness/log_writer.h"
+#include "harness/oracle.h"
+
+/* A log of marks only: each string is a mark name, "F" a flush, "W" a one-block write. */
+static struct bo_log *log_of(const char *const *items)
+{
+	const char *p = bo_test_path("oracle.log");
+	struct bo_log_writer *w;
+	struct bo_log *log;
+	struct bo_err err = {0};
+	char blk[512] = {0};
+
+	CU_ASSERT_FATAL(bo_log_writer_new(p, 512, &w, &err) == 0);
+	for (; *items; items++) {
+		int64_t r;
+
+		if (!strcmp(*items, "F"))
+			r = bo_log_writer_add(w, 0, 0, BO_LOG_FLUSH, NULL, &err);
+		else if (!strcmp(*items, "W"))
+			r = bo_log_writer_add(w, 1, 1, 0, blk, &err);
+		else if (!strcmp(*items, "U"))
+			r = bo_log_writer_add(w, 2, 1, BO_LOG_FUA, blk, &err);
+		else
+			r = bo_log_writer_mark(w, *items, &err);
+		CU_ASSERT(r >= 0);
+	}
+	CU_ASSERT_FATAL(bo_log_writer_close(w, &err) == 0);
+	CU_ASSERT_FATAL(bo_log_open(p, 0, &log, &err) == 0);
+	return log;
+}
+
+static void report_of(const char *out, struct bo_checker_report *rep)
+{
+	CU_ASSERT_FATAL(bo_checker_parse(out, strlen(out), rep) == 0);
+}
+
+static void test_checker_contract(void)
+{
+	struct bo_checker_report rep;
+
+	report_of("", &rep);
+	CU_ASSERT(!rep.done && strstr(rep.problem, "no output"));
+	bo_checker_report_clear(&rep);
+	report_of("present 1\npresent 2\n", &rep);
+	CU_ASSERT(!rep.done && strstr(rep.problem, "without a final line 'done'"));
+	bo_checker_report_clear(&rep);
+	/* `done` alone is a valid answer: nothing present. */
+	report_of("done\n", &rep);
+	CU_ASSERT(rep.done && rep.present.n == 0);
+	bo_checker_report_clear(&rep);
+	report_of("# scanning\n\npresent 3 abc\npresent 1\ndone", &rep);
+	CU_ASSERT(rep.done && rep.present.n == 2 && rep.present.v[0] == 1 && rep.present.v[1] == 3);
+	CU_ASSERT(rep.digests[0] == NULL && rep.digests[1] && !strcmp(rep.digests[1], "abc"));
+	bo_checker_report_clear(&rep);
+	report_of("done\npresent 1\n", &rep);
+	CU_ASSERT(!rep.done && strstr(rep.problem, "after 'done'"));
+	bo_checker_report_clear(&rep);
+	report_of("present x\ndone\n", &rep);
+	CU_ASSERT(!rep.done && strstr(rep.problem, "malformed"));
+	bo_checker_report_clear(&rep);
+	report_of("present 1\npresent 1\ndone\n", &rep);
+	CU_ASSERT(!rep.done && strstr(rep.problem, "twice"));
+	bo_checker_report_clear(&rep);
+	report_of("all good\ndone\n", &rep);
+	CU_ASSERT(!rep.done && strstr(rep.problem, "unexpected line"));
+	bo_checker_report_clear(&rep);
+	CU_ASSERT(bo_checker_parse("present 1\0\ndone\n", 16, &rep) == 0);
+	CU_ASSERT(!rep.done && strstr(rep.problem, "NUL"));
+	bo_checker_report_clear(&rep);
+}
+
+static void test_ops_from_log(void)
+{
+	static const char *const good[] = {"mkfs",    "issue:1", "issue:2", "F", "ack:1:d1",
+					   "issue:5", "ack:2",	 "ack:5",   NULL};
+	static const char *const back[] = {"issue:1", "issue:2", "ack:2", "ack:1", NULL};
+	static const char *const rep[] = {"issue:3", "issue:3", NULL};
+	static const char *const bad[] = {"issue:1x", NULL};
+	struct bo_ops ops;
+	struct bo_log *log;
+	struct bo_err err = {0};
+
+	log = log_of(good);
+	CU_ASSERT_FATAL(bo_ops_from_log(log, &ops, &err) == 0);
+	CU_ASSERT(ops.n == 3 && ops.n_acks == 3);
+	CU_ASSERT(bo_ops_find(&ops, 1)->issue_entry == 1 && bo_ops_find(&ops, 1)->ack_entry == 4);
+	CU_ASSERT(!strcmp(bo_ops_find(&ops, 1)->digest, "d1"));
+	CU_ASSERT(bo_ops_find(&ops, 5)->ack_entry == 7);
+	CU_ASSERT(bo_ops_find(&ops, 4) == NULL);
+	bo_ops_clear(&ops);
+	bo_log_free(log);
+
+	/* The protocol's "ack 5 after ack 7" in a saved log. */
+	log = log_of(back);
+	CU_ASSERT(bo_ops_from_log(log, &ops, &err) == -EBADMSG);
+	CU_ASSERT(strstr(err.msg, "entry 3") && strstr(err.msg, "must increase"));
+	bo_log_free(log);
+	log = log_of(rep);
+	CU_ASSERT(bo_ops_from_log(log, &ops, &err) == -EBADMSG);
+	bo_log_free(log);
+	log = log_of(bad);
+	CU_ASSERT(bo_ops_from_log(log, &ops, &err) == -EBADMSG);
+	CU_ASSERT(strstr(err.msg, "malformed op mark 'issue:1x'") != NULL);
+	bo_log_free(log);
+}
+
+/* Judge "checker output" at "cut" and return the class. */
+static enum bo_class judge(const struct bo_ops *ops, uint64_t cut, const char *out, bool ordered,
+			   struct bo_verdict *v)
+{
+	struct bo_checker_report rep;
+	struct bo_observation o = {
+		.mounted = true,
+		.fsck = BO_FSCK_CLEAN,
+		.checker = BO_CHECKER_EXITED,
+	};
+	enum bo_class c;
+
+	report_of(out, &rep);
+	CU_ASSERT_FATAL(rep.done);
+	CU_ASSERT_FATAL(bo_oracle_judge(ops, cut, &rep, ordered, v) == 0);
+	o.report = &rep;
+	o.verdict = v;
+	c = bo_classify(&o);
+	bo_checker_report_clear(&rep);
+	return c;
+}
+
+static void test_judge(void)
+{
+	/* entries: 0 issue:1, 1 W, 2 F, 3 ack:1, 4 issue:2, 5 W, 6 issue:3, 7 F, 8 ack:3,
+	 * 9 issue:4 */
+	static const char *const items[] = {"issue:1", "W", "F",	"ack:1:aa", "issue:2", "W",
+					    "issue:3", "F", "ack:3:x9", "issue:4",  NULL};
+	struct bo_log *log = log_of(items);
+	struct bo_verdict v;
+	struct bo_ops ops;
+	struct bo_err err = {0};
+	char buf[64];
+
+	CU_ASSERT_FATAL(bo_ops_from_log(log, &ops, &err) == 0);
+	/* Before ack:1 nothing is promised; op 1 may or may not be there. */
+	CU_ASSERT(judge(&ops, 3, "done\n", false, &v) == BO_CLASS_CONSISTENT);
+	bo_verdict_clear(&v);
+	CU_ASSERT(judge(&ops, 3, "present 1\ndone\n", false, &v) == BO_CLASS_CONSISTENT);
+	bo_verdict_clear(&v);
+	/* After ack:1, op 1 must be present. */
+	CU_ASSERT(judge(&ops, 4, "done\n", false, &v) == BO_CLASS_LOST_ACK);
+	CU_ASSERT(!strcmp(bo_opset_str(&v.lost, buf, sizeof(buf)), "1"));
+	bo_verdict_clear(&v);
+	/* Wrong content is lost-ack too. */
+	CU_ASSERT(judge(&ops, 4, "present 1 bb\ndone\n", false, &v) == BO_CLASS_LOST_ACK);
+	CU_ASSERT(v.wrong.n == 1 && v.lost.n == 0);
+	bo_verdict_clear(&v);
+	CU_ASSERT(judge(&ops, 4, "present 1 aa\ndone\n", false, &v) == BO_CLASS_CONSISTENT);
+	bo_verdict_clear(&v);
+	/* Op 2 was not issued before cut 4: present is a phantom; so is an unknown op. */
+	CU_ASSERT(judge(&ops, 4, "present 1\npresent 2\ndone\n", false, &v) == BO_CLASS_PHANTOM);
+	CU_ASSERT(!strcmp(bo_opset_str(&v.phantom, buf, sizeof(buf)), "2"));
+	bo_verdict_clear(&v);
+	CU_ASSERT(judge(&ops, 10, "present 1\npresent 3\npresent 77\ndone\n", false, &v) ==
+		  BO_CLASS_PHANTOM);
+	bo_verdict_clear(&v);
+	/* lost-ack outranks phantom. */
+	CU_ASSERT(judge(&ops, 10, "present 9\ndone\n", false, &v) == BO_CLASS_LOST_ACK);
+	CU_ASSERT(!strcmp(bo_opset_str(&v.lost, buf, sizeof(buf)), "1,3"));
+	bo_verdict_clear(&v);
+	/* Ordered: op 3 present while op 2 (issued before it) is missing. */
+	CU_ASSERT(judge(&ops, 10, "present 1\npresent 3\ndone\n", false, &v) ==
+		  BO_CLASS_CONSISTENT);
+	bo_verdict_clear(&v);
+	CU_ASSERT(judge(&ops, 10, "present 1\npresent 3\ndone\n", true, &v) == BO_CLASS_PHANTOM);
+	CU_ASSERT(!strcmp(bo_opset_str(&v.unordered, buf, sizeof(buf)), "2"));
+	bo_verdict_clear(&v);
+	CU_ASSERT(judge(&ops, 10, "present 1\npresent 2\npresent 3\ndone\n", true, &v) ==
+		  BO_CLASS_CONSISTENT);
+	bo_verdict_clear(&v);
+	bo_ops_clear(&ops);
+	bo_log_free(log);
+}
+
+static void test_class_order(void)
+{
+	struct bo_checker_report done = {.done = true}, cut_short = {.done = false};
+	struct bo_verdict lost = {0}, none = {0};
+	struct bo_observation o;
+
+	CU_ASSERT(bo_opset_add(&lost.lost, 4) == 1);
+	o = (struct bo_observation){.harness_failed = true};
+	CU_ASSERT(bo_classify(&o) == BO_CLASS_HARNESS_ERROR);
+	o = (struct bo_observation){.mounted = false, .fsck = BO_FSCK_DIRTY};
+	CU_ASSERT(bo_classify(&o) == BO_CLASS_UNMOUNTABLE);
+	o = (struct bo_observation){.mounted = true,
+				    .fsck = BO_FSCK_DIRTY,
+				    .checker = BO_CHECKER_EXITED,
+				    .report = &done,
+				    .verdict = &lost};
+	CU_ASSERT(bo_classify(&o) == BO_CLASS_FSCK_DIRTY);
+	o.fsck = BO_FSCK_TOOL_ERROR;
+	CU_ASSERT(bo_classify(&o) == BO_CLASS_HARNESS_ERROR);
+	o.fsck = BO_FSCK_CLEAN;
+	CU_ASSERT(bo_classify(&o) == BO_CLASS_LOST_ACK);
+	/* A checker that stopped before `done`, crashed, hung or never ran proves nothing. */
+	o.report = &cut_short;
+	CU_ASSERT(bo_classify(&o) == BO_CLASS_CHECKER_ERROR);
+	o.report = &done;
+	o.checker = BO_CHECKER_SIGNALED;
+	CU_ASSERT(bo_classify(&o) == BO_CLASS_CHECKER_ERROR);
+	o.checker = BO_CHECKER_TIMEOUT;
+	CU_ASSERT(bo_classify(&o) == BO_CLASS_CHECKER_ERROR);
+	o.checker = BO_CHECKER_NOT_RUN;
+	CU_ASSERT(bo_classify(&o) == BO_CLASS_CHECKER_ERROR);
+	o.checker = BO_CHECKER_EXITED;
+	o.verdict = &none;
+	o.checker_status = 3;
+	CU_ASSERT(bo_classify(&o) == BO_CLASS_APP_RECOVERY_FAILED);
+	o.checker_status = 0;
+	CU_ASSERT(bo_classify(&o) == BO_CLASS_CONSISTENT);
+	o.checker = BO_CHECKER_NONE;
+	CU_ASSERT(bo_classify(&o) == BO_CLASS_CONSISTENT);
+	for (int c = 0; c < BO_CLASS_COUNT; c++) {
+		enum bo_class back;
+
+		CU_ASSERT(bo_class_from_name(bo_class_name((enum bo_class) c), &back) == 0 &&
+			  back == (enum bo_class) c);
+	}
+	bo_verdict_clear(&lost);
+}
+
+static void test_cutsel(void)
+{
+	/* 0 mkfs, 1 W, 2 F, 3 U, 4 ack:1, 5 W, 6 F, 7 W */
+	static const char *const items[] = {"mkfs", "W", "F", "U", "issue:1", "W", "F", "W", NULL};
+	struct bo_log *log = log_of(items);
+	struct bo_err err = {0};
+	struct bo_cuts c;
+
+	CU_ASSERT_FATAL(bo_cutsel_select(log, "flush", 1, &c, &err) == 0);
+	CU_ASSERT(c.n == 3 && c.v[0] == 3 && c.v[1] == 7 && c.v[2] == 8);
+	bo_cuts_clear(&c);
+	CU_ASSERT_FATAL(bo_cutsel_select(log, "mark,fua", 1, &c, &err) == 0);
+	CU_ASSERT(c.n == 4 && c.v[0] == 1 && c.v[1] == 4 && c.v[2] == 5 && c.v[3] == 8);
+	bo_cuts_clear(&c);
+	/* Cuts before `first` are left out. */
+	CU_ASSERT_FATAL(bo_cutsel_select(log, "all", 4, &c, &err) == 0);
+	CU_ASSERT(c.n == 5 && c.v[0] == 4 && c.v[4] == 8);
+	bo_cuts_clear(&c);
+	CU_ASSERT_FATAL(bo_cutsel_select(log, "every:3", 0, &c, &err) == 0);
+	CU_ASSERT(c.n == 3 && c.v[0] == 3 && c.v[1] == 6 && c.v[2] == 8);
+	bo_cuts_clear(&c);
+	CU_ASSERT_FATAL(bo_cutsel_select(log, "entry:2-3", 0, &c, &err) == 0);
+	CU_ASSERT(c.n == 3 && c.v[0] == 3 && c.v[1] == 4 && c.v[2] == 8);
+	bo_cuts_clear(&c);
+	CU_ASSERT(bo_cutsel_select(log, "flush,bogus", 0, &c, &err) == -EINVAL);
+	CU_ASSERT(strstr(err.msg, "'bogus'") != NULL);
+	CU_ASSERT(bo_cutsel_validate("every:0", &err) == -EINVAL);
+	CU_ASSERT(bo_cutsel_validate("entry:5-2", &err) == -EINVAL);
+	CU_ASSERT(bo_cutsel_validate("", &err) == -EINVAL);
+	CU_ASSERT(bo_cutsel_validate("flush,", &err) == -EINVAL);
+	CU_ASSERT(bo_cutsel_validate("flush,fua,mark,every:10,all,entry:1-5", &err) == 0);
+	bo_log_free(log);
+}
+
+int main(void)
+{
+	static const struct bo_test tests[] = {
+		{"checker output contract", test_checker_contract},
+		{"ops from issue:/ack: marks", test_ops_from_log},
+		{"oracle on sets: lost, wrong content, phantom, ordered", test_judge},
+		{"class order", test_class_order},
+		{"cut selection policies", test_cutsel},
+		{NULL, NULL},
+	};
+
+	return bo_test_run("oracle", tests);
+}

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Child processes: status, signals, timeouts, output capture, environment, leftovers. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bo_test.h"
+#include "harness/proc.h"
+
+static struct bo_proc_result run_sh(const char *script, unsigned timeout_ms, bool merge,
+				    char *const *env)
+{
+	char *argv[] = {"sh", "-c", (char *) script, NULL};
+	struct bo_proc_opts o = {
+		.argv = argv, .env_add = env, .timeout_ms = timeout_ms, .merge_stderr = merge};
+	struct bo_proc_result r = {0};
+	struct bo_err err = {0};
+
+	CU_ASSERT_FATAL(bo_proc_run(&o, &r, &err) == 0);
+	return r;
+}
+
+static void test_status(void)
+{
+	static const int codes[] = {0, 1, 42};
+	char script[32];
+
+	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
+		struct bo_proc_result r;
+
+		snprintf(script, sizeof(script), "exit %d", codes[i]);
+		r = run_sh(script, 0, false, NULL);
+		CU_ASSERT(r.end == BO_PROC_EXITED && r.status == codes[i]);
+		bo_proc_result_clear(&r);
+	}
+}
+
+static void test_signal_and_timeout(void)
+{
+	struct bo_proc_result r = run_sh("kill -SEGV $$", 0, false, NULL);
+	char buf[64];
+
+	CU_ASSERT(r.end == BO_PROC_SIGNALED && r.status == SIGSEGV);
+	bo_proc_result_clear(&r);
+	r = run_sh("echo started; exec sleep 30", 300, false, NULL);
+	CU_ASSERT(r.end == BO_PROC_TIMEOUT);
+	CU_ASSERT(r.seconds < 5);
+	CU_ASSERT(!strcmp(r.out, "started\n"));
+	CU_ASSERT(strstr(bo_proc_describe(&r, &(struct bo_proc_opts){.timeout_ms = 300}, buf,
+					  sizeof(buf)),
+			 "timed out after 0.3 s") != NULL);
+	bo_proc_result_clear(&r);
+	/* A silent child that never writes is timed out as well. */
+	r = run_sh("exec sleep 30 >/dev/null 2>&1", 200, false, NULL);
+	CU_ASSERT(r.end == BO_PROC_TIMEOUT && r.seconds < 5);
+	bo_proc_result_clear(&r);
+}
+
+static void test_leftovers_killed(void)
+{
+	/* A background grandchild holding the output pipe does not keep us waiting. */
+	struct bo_proc_result r = run_sh("sleep 30 & echo hi", 20000, false, NULL);
+
+	CU_ASSERT(r.end == BO_PROC_EXITED && r.status == 0);
+	CU_ASSERT(r.seconds < 5);
+	CU_ASSERT(!strcmp(r.out, "hi\n"));
+	bo_proc_result_clear(&r);
+}
+
+static void test_output(void)
+{
+	char *env[] = {"BO_TEST_X=42", "HOME=/nowhere", NULL};
+	struct bo_proc_result r =
+		run_sh("echo out; echo err >&2; echo $BO_TEST_X $HOME", 0, false, env);
+	char *argv[] = {"sh", "-c", "head -c 100000 /dev/zero | tr '\\0' x; pwd", NULL};
+	struct bo_proc_opts o = {.argv = argv, .max_output = 1000, .cwd = "/"};
+	struct bo_err err = {0};
+
+	CU_ASSERT(!strcmp(r.out, "out\n42 /nowhere\n"));
+	CU_ASSERT(!strcmp(r.err, "err\n"));
+	bo_proc_result_clear(&r);
+	r = run_sh("echo a; echo b >&2", 0, true, NULL);
+	CU_ASSERT(strstr(r.out, "a\n") && strstr(r.out, "b\n") && r.err_len == 0);
+	bo_proc_result_clear(&r);
+	CU_ASSERT_FATAL(bo_proc_run(&o, &r, &err) == 0);
+	CU_ASSERT(r.out_len == 1000 && r.truncated);
+	bo_proc_result_clear(&r);
+}
+
+static void test_not_found(void)
+{
+	char *argv[] = {"bo-no-such-program", NULL};
+	char *argv2[] = {"true", NULL};
+	struct bo_proc_opts o = {.argv = argv};
+	struct bo_proc_result r = {0};
+	struct bo_err err = {0};
+
+	CU_ASSERT(bo_proc_run(&o, &r, &err) == -ENOENT);
+	CU_ASSERT(strstr(err.msg, "'bo-no-such-program' not found") != NULL);
+	o.argv = argv2;
+	o.cwd = "/no/such/dir";
+	CU_ASSERT(bo_proc_run(&o, &r, &err) == -ENOENT);
+}
+
+int main(void)
+{
+	static const struct bo_test tests[] = {
+		{"exit status comes back as is", test_status},
+		{"signals and timeouts", test_signal_and_timeout},
+		{"leftover descendants are killed", test_leftovers_killed},
+		{"output capture, environment, cwd", test_output},
+		{"a program that cannot start", test_not_found},
+		{NULL, NULL},
+	};
+
+	return bo_test_run("proc", tests);
+}

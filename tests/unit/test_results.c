@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The results directory: never reused, paths stay inside, stream records are whole JSON. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bo_test.h"
+#include "harness/results.h"
+#include "harness/summary.h"
+
+static void test_rel_ok(void)
+{
+	CU_ASSERT(bo_results_rel_ok("summary.json"));
+	CU_ASSERT(bo_results_rel_ok("states/c12/fsck.out"));
+	CU_ASSERT(bo_results_rel_ok("states/..x/y"));
+	CU_ASSERT(!bo_results_rel_ok(""));
+	CU_ASSERT(!bo_results_rel_ok("/etc/passwd"));
+	CU_ASSERT(!bo_results_rel_ok(".."));
+	CU_ASSERT(!bo_results_rel_ok("states/../../x"));
+	CU_ASSERT(!bo_results_rel_ok("states//x"));
+	CU_ASSERT(!bo_results_rel_ok("./x"));
+	CU_ASSERT(!bo_results_rel_ok("x/"));
+}
+
+static void test_create_once(void)
+{
+	const char *d = bo_test_path("res1");
+	struct bo_results *r;
+	struct bo_err err = {0};
+	struct stat st;
+
+	CU_ASSERT_FATAL(bo_results_create(d, &r, &err) == 0);
+	CU_ASSERT(stat(bo_test_path("res1/states"), &st) == 0 && S_ISDIR(st.st_mode));
+	CU_ASSERT(stat(bo_test_path("res1/diagnostics/pre"), &st) == 0);
+	CU_ASSERT(stat(bo_test_path("res1/stream.jsonl"), &st) == 0);
+	bo_results_free(r);
+	CU_ASSERT(bo_results_create(d, &r, &err) == -EEXIST);
+	CU_ASSERT(strstr(err.msg, "never reused") != NULL);
+	CU_ASSERT_FATAL(bo_results_open(d, &r, &err) == 0);
+	bo_results_free(r);
+}
+
+static void test_stream_and_files(void)
+{
+	const char *d = bo_test_path("res2");
+	struct bo_results *r;
+	struct bo_err err = {0};
+	struct json_object *o, *line;
+	char buf[4096], *path = NULL, *save = NULL, *l;
+	int fd, n, lines = 0;
+
+	CU_ASSERT_FATAL(bo_results_create(d, &r, &err) == 0);
+	for (int i = 0; i < 3; i++) {
+		o = json_object_new_object();
+		json_object_object_add(o, "state", json_object_new_string("c1\"2\n"));
+		CU_ASSERT(bo_results_emit(r, "state", o, &err) == 0);
+	}
+	CU_ASSERT(bo_results_emit(r, "end", NULL, &err) == 0);
+	fd = open(bo_test_path("res2/stream.jsonl"), O_RDONLY);
+	n = (int) read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	CU_ASSERT_FATAL(n > 0);
+	buf[n] = '\0';
+	for (l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save), lines++) {
+		line = json_tokener_parse(l);
+		CU_ASSERT_FATAL(line != NULL);
+		CU_ASSERT(json_object_get_int(json_object_object_get(line, "seq")) == lines);
+		CU_ASSERT(json_object_object_get(line, "time") != NULL);
+		json_object_put(line);
+	}
+	CU_ASSERT(lines == 4);
+
+	o = json_object_new_object();
+	json_object_object_add(o, "verdict", json_object_new_string("consistent"));
+	CU_ASSERT(bo_results_write_json(r, "summary.json", o, &err) == 0);
+	json_object_put(o);
+	o = json_object_from_file(bo_test_path("res2/summary.json"));
+	CU_ASSERT(o && !strcmp(json_object_get_string(json_object_object_get(o, "verdict")),
+			       "consistent"));
+	json_object_put(o);
+	CU_ASSERT(bo_results_mkdir(r, "states/c7", &path, &err) == 0);
+	CU_ASSERT(path && strstr(path, "res2/states/c7"));
+	free(path);
+	CU_ASSERT(bo_results_write_file(r, "states/c7/fsck.out", "x\n", 2, &err) == 0);
+	CU_ASSERT(bo_results_write_file(r, "../escape", "x", 1, &err) == -EINVAL);
+	CU_ASSERT(bo_results_mkdir(r, "/tmp/x", NULL, &err) == -EINVAL);
+	/* A symlink planted where a file goes is not followed. */
+	CU_ASSERT(symlink("/etc/hostname", bo_test_path("res2/stream.jsonl.tmp")) == 0);
+	bo_results_free(r);
+	CU_ASSERT(unlink(bo_test_path("res2/stream.jsonl")) == 0);
+	CU_ASSERT(symlink(bo_test_path("elsewhere"), bo_test_path("res2/stream.jsonl")) == 0);
+	CU_ASSERT(bo_results_open(d, &r, &err) == -ELOOP);
+}
+
+static void test_summary(void)
+{
+	struct bo_summary s = {0}, back;
+	struct bo_err err = {0};
+	struct json_object *o;
+
+	/* Nothing checked is an error, never a pass. */
+	CU_ASSERT(bo_summary_verdict(&s) == BO_VERDICT_ERROR);
+	CU_ASSERT(bo_verdict_exit(bo_summary_verdict(&s)) == 3);
+	bo_summary_add(&s, BO_CLASS_CONSISTENT, "c10", 0.5);
+	bo_summary_add(&s, BO_CLASS_CONSISTENT, "c11", 0.5);
+	CU_ASSERT(bo_summary_verdict(&s) == BO_VERDICT_CONSISTENT);
+	CU_ASSERT(bo_verdict_exit(bo_summary_verdict(&s)) == 0);
+	bo_summary_add(&s, BO_CLASS_LOST_ACK, "c12", 0.5);
+	bo_summary_add(&s, BO_CLASS_LOST_ACK, "c13", 0.5);
+	CU_ASSERT(bo_summary_verdict(&s) == BO_VERDICT_FAILED);
+	CU_ASSERT(bo_verdict_exit(bo_summary_verdict(&s)) == 1);
+	CU_ASSERT(!strcmp(s.first[BO_CLASS_LOST_ACK], "c12"));
+	/* A checker-error is never counted as a pass, nor hidden behind a failure. */
+	bo_summary_add(&s, BO_CLASS_CHECKER_ERROR, "c14", 0.5);
+	CU_ASSERT(bo_summary_verdict(&s) == BO_VERDICT_ERROR);
+	o = bo_summary_json(&s);
+	CU_ASSERT_FATAL(o != NULL);
+	CU_ASSERT(bo_summary_from_json(o, &back, &err) == 0);
+	CU_ASSERT(back.states == 5 && back.counts[BO_CLASS_LOST_ACK] == 2);
+	CU_ASSERT(!strcmp(back.first[BO_CLASS_CHECKER_ERROR], "c14"));
+	CU_ASSERT(bo_summary_verdict(&back) == BO_VERDICT_ERROR);
+	json_object_put(o);
+	/* Untrusted summaries: missing or negative counts are refused. */
+	o = json_tokener_parse("{\"counts\": {\"consistent\": -1}}");
+	CU_ASSERT(bo_summary_from_json(o, &back, &err) == -EBADMSG);
+	json_object_put(o);
+	o = json_tokener_parse("[]");
+	CU_ASSERT(bo_summary_from_json(o, &back, &err) == -EBADMSG);
+	json_object_put(o);
+	memset(&s, 0, sizeof(s));
+	bo_summary_error(&s, "log has no entries");
+	bo_summary_error(&s, "second");
+	o = bo_summary_json(&s);
+	CU_ASSERT(bo_summary_from_json(o, &back, &err) == 0);
+	CU_ASSERT(!strcmp(back.error, "log has no entries"));
+	json_object_put(o);
+}
+
+int main(void)
+{
+	static const struct bo_test tests[] = {
+		{"relative paths stay inside", test_rel_ok},
+		{"a results directory is never reused", test_create_once},
+		{"stream records, atomic files, no symlinks followed", test_stream_and_files},
+		{"summary verdicts and the vacuous-pass rule", test_summary},
+		{NULL, NULL},
+	};
+
+	return bo_test_run("results", tests);
+}
