@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fstool.h — mkfs and fsck per filesystem, run as child processes (posix_spawnp, no shell)
- * with their output captured and a timeout that kills them.
+ * fstool.h — mkfs and fsck per filesystem, run through harness/proc.h: a child process (no
+ * shell) in its own process group, stdout and stderr captured together, LC_ALL=C, and a
+ * timeout that kills it and everything it started.
  *
  *   ext4   mkfs.ext4 -F -q [opts] DEV     e2fsck -fn DEV
  *   xfs    mkfs.xfs -f -q [opts] DEV      xfs_repair -n DEV
@@ -13,10 +14,9 @@
 #ifndef BO_FSTOOL_H
 #define BO_FSTOOL_H
 
-#include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
+#include "harness/proc.h"
 #include "harness/util.h"
 
 enum bo_fs {
@@ -36,20 +36,8 @@ enum bo_fs_tool {
 	BO_TOOL_FSCK,
 };
 
-/* How a child process ended. */
-struct bo_tool_result {
-	bool exited;	 /* it called exit(): exit_code is valid */
-	int exit_code;	 /* 0..255 */
-	int term_signal; /* the signal that killed it, or 0 */
-	bool timed_out;	 /* blackout killed it when the timeout passed */
-	uint64_t elapsed_ms;
-	char *output; /* stdout and stderr interleaved, NUL-terminated; free with clear */
-	size_t output_len;
-	bool output_truncated; /* more than BO_TOOL_OUTPUT_MAX bytes; the rest was dropped */
-};
-
-/* Output kept in memory per run (a file given to bo_tool_run() gets all of it). */
-#define BO_TOOL_OUTPUT_MAX (1u << 20)
+/* Output kept in memory of an fsck run (mkfs keeps bo_proc_run()'s default). */
+#define BO_FSCK_OUTPUT_MAX (8u << 20)
 
 /* The most arguments a mkfs command line may have, options included. */
 #define BO_TOOL_ARGV_MAX 64
@@ -59,19 +47,6 @@ const char *bo_fs_name(enum bo_fs fs);
 
 /* The filesystem named @name; -EINVAL for one blackout does not drive. */
 int bo_fs_from_name(const char *name, enum bo_fs *ret);
-
-/*
- * Run @argv[0] (looked up in PATH) with @argv, stdin from /dev/null, stdout and stderr both
- * captured into ret->output and, when @out_path is not NULL, also written to that file. After
- * @timeout_ms (> 0) the child's process group is killed with SIGKILL and ret->timed_out is
- * set. Returns 0 whenever the child was started and reaped, whatever its exit status; -errno
- * when it could not be started (e.g. -ENOENT: no such program) or reaped.
- */
-int bo_tool_run(const char *const argv[], unsigned timeout_ms, const char *out_path,
-		struct bo_tool_result *ret, struct bo_err *err);
-
-/* Free ret->output and zero @r; NULL is fine. */
-void bo_tool_result_clear(struct bo_tool_result *r);
 
 /*
  * The command line of mkfs for @fs on @dev with extra options @opts (NULL-terminated, or NULL)
@@ -84,12 +59,13 @@ int bo_mkfs_argv(enum bo_fs fs, const char *dev, const char *const *opts, const 
 int bo_fsck_argv(enum bo_fs fs, const char *dev, const char **argv, struct bo_err *err);
 
 /*
- * Make filesystem @fs on @dev with extra options @opts. 0 only if mkfs exited 0; otherwise
- * -EIO (it failed: @err has its exit code and last output), -ETIMEDOUT or -errno. @ret (may be
- * NULL) receives the run's result; clear it with bo_tool_result_clear().
+ * Make filesystem @fs on @dev with extra options @opts, killing mkfs after @timeout_ms (> 0).
+ * 0 only if mkfs exited 0; otherwise -EIO (it failed: @err has its status and last output),
+ * -ETIMEDOUT, or -errno when it could not be run (-ENOENT: not installed). @ret (may be NULL)
+ * receives the run's result whenever mkfs ran; clear it with bo_proc_result_clear().
  */
 int bo_mkfs(enum bo_fs fs, const char *dev, const char *const *opts, unsigned timeout_ms,
-	    struct bo_tool_result *ret, struct bo_err *err);
+	    struct bo_proc_result *ret, struct bo_err *err);
 
 /*
  * Interpret how the fsck of @fs ended: the tools' documented exit codes (e2fsck(8): 0 clean,
@@ -98,7 +74,7 @@ int bo_mkfs(enum bo_fs fs, const char *dev, const char *const *opts, unsigned ti
  * non-zero errors) with everything else, and every death by signal or timeout, a tool error.
  * When @why is not NULL it gets a short static explanation.
  */
-enum bo_fsck_verdict bo_fsck_interpret(enum bo_fs fs, const struct bo_tool_result *r,
+enum bo_fsck_verdict bo_fsck_interpret(enum bo_fs fs, const struct bo_proc_result *r,
 				       const char **why);
 
 /* "clean", "dirty", "tool-error". */
@@ -109,10 +85,11 @@ const char *bo_fsck_verdict_name(enum bo_fsck_verdict v);
  * a missing device nor a mounted filesystem turn into a checker's "errors found"). Returns 0
  * with *@verdict CLEAN or DIRTY when the checker gave a verdict; on a tool error *@verdict is
  * BO_FSCK_TOOL_ERROR and the return is -errno (-ETIMEDOUT, -ENOENT, -EIO, ...) with @err
- * saying why. The output goes to @out_path too when it is not NULL; @ret as for bo_mkfs().
+ * saying why. When @out_path is not NULL the output (up to BO_FSCK_OUTPUT_MAX, then a line
+ * saying it was cut) is also written there; @ret as for bo_mkfs().
  */
 int bo_fsck(enum bo_fs fs, const char *dev, unsigned timeout_ms, const char *out_path,
-	    enum bo_fsck_verdict *verdict, struct bo_tool_result *ret, struct bo_err *err);
+	    enum bo_fsck_verdict *verdict, struct bo_proc_result *ret, struct bo_err *err);
 
 /* The first line of the version output of @fs's mkfs or fsck tool into @buf. */
 int bo_fs_tool_version(enum bo_fs fs, enum bo_fs_tool tool, char *buf, size_t len,

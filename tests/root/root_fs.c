@@ -74,7 +74,7 @@ static void fs_cycle(enum bo_fs fs, const char *mkfs_tool, const char *fsck_tool
 {
 	const char *name = bo_fs_name(fs);
 	enum bo_fsck_verdict v = BO_FSCK_CLEAN;
-	struct bo_tool_result res = {0};
+	struct bo_proc_result res = {0};
 	struct bo_loop_dev dev;
 	struct bo_err err = {0};
 	char type[32] = "", version[128] = "", file[PATH_MAX], out[PATH_MAX];
@@ -118,17 +118,17 @@ static void fs_cycle(enum bo_fs fs, const char *mkfs_tool, const char *fsck_tool
 	CU_ASSERT(bo_fsck(fs, dev.path, TIMEOUT_MS, out, &v, &res, &err) == 0);
 	CU_ASSERT(v == BO_FSCK_CLEAN);
 	if (v != BO_FSCK_CLEAN)
-		fprintf(stderr, "%s\n", res.output);
-	CU_ASSERT(stat(out, &st) == 0 && (size_t) st.st_size == res.output_len);
-	bo_tool_result_clear(&res);
+		fprintf(stderr, "%s\n", res.out);
+	CU_ASSERT(stat(out, &st) == 0 && (size_t) st.st_size == res.out_len && res.out_len > 0);
+	bo_proc_result_clear(&res);
 
 	/* The positive control: damage must be found. */
 	CU_ASSERT_FATAL(damage(fs, dev.path, ino) == 0);
 	CU_ASSERT(bo_fsck(fs, dev.path, TIMEOUT_MS, NULL, &v, &res, &err) == 0);
 	CU_ASSERT(v == BO_FSCK_DIRTY);
 	if (v != BO_FSCK_DIRTY)
-		fprintf(stderr, "%s\n%s\n", err.msg, res.output);
-	bo_tool_result_clear(&res);
+		fprintf(stderr, "%s\n%s\n", err.msg, res.out);
+	bo_proc_result_clear(&res);
 	detach(&dev);
 }
 

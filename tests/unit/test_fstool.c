@@ -100,7 +100,7 @@ static void test_btrfs_check_codes(void)
 static void test_deaths_are_never_clean(void)
 {
 	enum bo_fsck_verdict v = BO_FSCK_CLEAN;
-	struct bo_tool_result res = {0};
+	struct bo_proc_result res = {0};
 	struct bo_err err = {0};
 	struct timespec a, b;
 	int r;
@@ -115,16 +115,16 @@ static void test_deaths_are_never_clean(void)
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	CU_ASSERT(r == -ETIMEDOUT);
 	CU_ASSERT(v == BO_FSCK_TOOL_ERROR);
-	CU_ASSERT(res.timed_out && !res.exited);
-	CU_ASSERT(strstr(err.msg, "timed out and was killed") != NULL);
+	CU_ASSERT(res.end == BO_PROC_TIMEOUT);
+	CU_ASSERT(strstr(err.msg, "timed out after 0.3 s") != NULL);
 	CU_ASSERT(b.tv_sec - a.tv_sec < 5);
-	bo_tool_result_clear(&res);
+	bo_proc_result_clear(&res);
 	/* Not there at all. */
 	unlink(bo_test_path("bin/btrfs"));
 	r = bo_fsck(BO_FS_BTRFS, image(), 5000, NULL, &v, NULL, &err);
 	CU_ASSERT(r == -ENOENT);
 	CU_ASSERT(v == BO_FSCK_TOOL_ERROR);
-	CU_ASSERT(strstr(err.msg, "fsck btrfs on") != NULL);
+	CU_ASSERT(strstr(err.msg, "fsck btrfs on") != NULL && strstr(err.msg, "not found") != NULL);
 	/* The device cannot be opened: the checker is not even asked. */
 	fake("e2fsck", "exit 0");
 	r = bo_fsck(BO_FS_EXT4, bo_test_path("no-such-dev"), 5000, NULL, &v, NULL, &err);
@@ -135,22 +135,21 @@ static void test_deaths_are_never_clean(void)
 
 static void test_interpret(void)
 {
-	struct bo_tool_result ok = {.exited = true}, sig = {.term_signal = 9};
-	struct bo_tool_result late = {.exited = true, .timed_out = true};
+	struct bo_proc_result ok = {.end = BO_PROC_EXITED}, sig = {.end = BO_PROC_SIGNALED};
+	struct bo_proc_result late = {.end = BO_PROC_TIMEOUT};
 	const char *why = NULL;
 
 	CU_ASSERT(bo_fsck_interpret(BO_FS_EXT4, &ok, &why) == BO_FSCK_CLEAN);
 	CU_ASSERT_STRING_EQUAL(why, "no errors");
+	/* A signal or a timeout is a tool error even with a status that looks clean. */
 	CU_ASSERT(bo_fsck_interpret(BO_FS_BTRFS, &sig, &why) == BO_FSCK_TOOL_ERROR);
-	/* A timed-out run is a tool error even if the exit status looks clean. */
 	CU_ASSERT(bo_fsck_interpret(BO_FS_XFS, &late, &why) == BO_FSCK_TOOL_ERROR);
 	CU_ASSERT_STRING_EQUAL(why, "timed out");
-	ok.exit_code = 4;
+	ok.status = 4;
 	CU_ASSERT(bo_fsck_interpret(BO_FS_EXT4, &ok, NULL) == BO_FSCK_DIRTY);
 	CU_ASSERT_STRING_EQUAL(bo_fsck_verdict_name(BO_FSCK_TOOL_ERROR), "tool-error");
 	CU_ASSERT_STRING_EQUAL(bo_fsck_verdict_name(BO_FSCK_DIRTY), "dirty");
 }
-
 static void test_argv(void)
 {
 	static const char *const opts[] = {"-b", "4096", "-E", "lazy_itable_init=0", NULL};
@@ -189,7 +188,7 @@ static void test_argv(void)
 static void test_mkfs_runs_the_tool(void)
 {
 	static const char *const opts[] = {"-b", "4096", NULL};
-	struct bo_tool_result res = {0};
+	struct bo_proc_result res = {0};
 	struct bo_err err = {0};
 	char want[600];
 
@@ -197,74 +196,80 @@ static void test_mkfs_runs_the_tool(void)
 	fake("mkfs.ext4", "echo \"$@\"");
 	CU_ASSERT_FATAL(bo_mkfs(BO_FS_EXT4, "/dev/my dev", opts, 5000, &res, &err) == 0);
 	snprintf(want, sizeof(want), "-F -q -b 4096 /dev/my dev\n");
-	CU_ASSERT_STRING_EQUAL(res.output, want);
-	bo_tool_result_clear(&res);
+	CU_ASSERT_STRING_EQUAL(res.out, want);
+	bo_proc_result_clear(&res);
 
 	fake("mkfs.xfs", "echo 'mkfs.xfs: size 12m too small' >&2; echo line2 >&2; exit 1");
 	CU_ASSERT(bo_mkfs(BO_FS_XFS, "/dev/x", NULL, 5000, NULL, &err) == -EIO);
-	CU_ASSERT(strstr(err.msg, "mkfs xfs on '/dev/x': mkfs.xfs exited with 1: "
+	CU_ASSERT(strstr(err.msg, "mkfs xfs on '/dev/x': mkfs.xfs exited with status 1: "
 				  "mkfs.xfs: size 12m too small; line2") != NULL);
+	/* No timeout, no run. */
+	CU_ASSERT(bo_mkfs(BO_FS_XFS, "/dev/x", NULL, 0, NULL, &err) == -EINVAL);
 }
 
 static void test_output_capture(void)
 {
 	const char *out = bo_test_path("fsck.out");
 	enum bo_fsck_verdict v;
-	struct bo_tool_result res = {0};
+	struct bo_proc_result res = {0};
 	struct bo_err err = {0};
 	struct stat st;
-	char buf[64] = "";
+	char buf[64] = "", note[80];
 	FILE *f;
 
-	/* stdout and stderr both, also into the file. */
-	fake("e2fsck", "echo to-stdout; echo to-stderr >&2; exit 4");
+	/* stdout and stderr both, also into the file; in the C locale. */
+	fake("e2fsck", "echo to-stdout; echo \"to-stderr $LC_ALL\" >&2; exit 4");
 	CU_ASSERT_FATAL(bo_fsck(BO_FS_EXT4, image(), 5000, out, &v, &res, &err) == 0);
 	CU_ASSERT(v == BO_FSCK_DIRTY);
-	CU_ASSERT_STRING_EQUAL(res.output, "to-stdout\nto-stderr\n");
-	bo_tool_result_clear(&res);
+	CU_ASSERT_STRING_EQUAL(res.out, "to-stdout\nto-stderr C\n");
+	bo_proc_result_clear(&res);
 	f = fopen(out, "r");
 	CU_ASSERT_FATAL(f != NULL);
-	CU_ASSERT(fread(buf, 1, sizeof(buf) - 1, f) == 20);
+	CU_ASSERT(fread(buf, 1, sizeof(buf) - 1, f) == 22);
 	fclose(f);
-	CU_ASSERT_STRING_EQUAL(buf, "to-stdout\nto-stderr\n");
+	CU_ASSERT_STRING_EQUAL(buf, "to-stdout\nto-stderr C\n");
 
-	/* 2 MiB of output: 1 MiB kept in memory, all of it in the file. */
-	fake("e2fsck", "head -c 2097152 /dev/zero | tr '\\0' x; exit 0");
-	CU_ASSERT_FATAL(bo_fsck(BO_FS_EXT4, image(), 10000, out, &v, &res, &err) == 0);
+	/* 9 MiB of output: 8 MiB kept and saved, and the file says it was cut. */
+	fake("e2fsck", "head -c 9437184 /dev/zero | tr '\\0' x; exit 0");
+	CU_ASSERT_FATAL(bo_fsck(BO_FS_EXT4, image(), 20000, out, &v, &res, &err) == 0);
 	CU_ASSERT(v == BO_FSCK_CLEAN);
-	CU_ASSERT(res.output_len == BO_TOOL_OUTPUT_MAX && res.output_truncated);
-	CU_ASSERT(stat(out, &st) == 0 && st.st_size == 2097152);
-	bo_tool_result_clear(&res);
+	CU_ASSERT(res.out_len == BO_FSCK_OUTPUT_MAX && res.truncated);
+	bo_proc_result_clear(&res);
+	snprintf(note, sizeof(note), "\nblackout: output cut after %u bytes\n", BO_FSCK_OUTPUT_MAX);
+	CU_ASSERT(stat(out, &st) == 0 && st.st_size == (off_t) (BO_FSCK_OUTPUT_MAX + strlen(note)));
+	f = fopen(out, "r");
+	CU_ASSERT_FATAL(f != NULL);
+	memset(buf, 0, sizeof(buf));
+	CU_ASSERT(fseek(f, BO_FSCK_OUTPUT_MAX, SEEK_SET) == 0);
+	CU_ASSERT(fread(buf, 1, sizeof(buf) - 1, f) == strlen(note));
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(buf, note);
 }
-
 static void test_background_child_does_not_hang(void)
 {
-	const char *argv[] = {"e2fsck", NULL};
-	struct bo_tool_result res = {0};
-	struct bo_err err = {0};
-
 	const char *pidfile = bo_test_path("grandchild.pid");
+	enum bo_fsck_verdict v;
+	struct bo_proc_result res = {0};
+	struct bo_err err = {0};
 	char script[600];
 	FILE *f;
 	int pid = 0;
 
-	/* A grandchild keeps the output pipe open after the tool exits. */
+	/* A grandchild would keep the output pipe open after the checker exits. */
 	snprintf(script, sizeof(script), "echo started; sleep 30 & echo $! > %s; exit 0", pidfile);
 	fake("e2fsck", script);
-	CU_ASSERT_FATAL(bo_tool_run(argv, 10000, NULL, &res, &err) == 0);
-	CU_ASSERT(res.exited && res.exit_code == 0 && !res.timed_out);
-	CU_ASSERT(res.elapsed_ms < 5000);
-	CU_ASSERT(strstr(res.output, "started") != NULL);
-	bo_tool_result_clear(&res);
+	CU_ASSERT_FATAL(bo_fsck(BO_FS_EXT4, image(), 20000, NULL, &v, &res, &err) == 0);
+	CU_ASSERT(v == BO_FSCK_CLEAN && res.end == BO_PROC_EXITED);
+	CU_ASSERT(res.seconds < 5);
+	CU_ASSERT(strstr(res.out, "started") != NULL);
+	bo_proc_result_clear(&res);
 	f = fopen(pidfile, "r");
 	CU_ASSERT_FATAL(f != NULL);
 	CU_ASSERT(fscanf(f, "%d", &pid) == 1 && pid > 0);
 	fclose(f);
 	if (pid > 0)
 		kill(pid, SIGKILL);
-	CU_ASSERT(bo_tool_run(argv, 0, NULL, &res, &err) == -EINVAL);
 }
-
 static void test_versions(void)
 {
 	struct bo_err err = {0};
@@ -281,7 +286,7 @@ static void test_versions(void)
 	CU_ASSERT_STRING_EQUAL(v, "mkfs.btrfs, part of btrfs-progs v6.2");
 	fake("xfs_repair", "exit 1");
 	CU_ASSERT(bo_fs_tool_version(BO_FS_XFS, BO_TOOL_FSCK, v, sizeof(v), &err) == -EIO);
-	CU_ASSERT(strstr(err.msg, "'xfs_repair -V' exited with 1") != NULL);
+	CU_ASSERT(strstr(err.msg, "'xfs_repair -V' exited with status 1") != NULL);
 	fake("mkfs.xfs", "exit 0");
 	CU_ASSERT(bo_fs_tool_version(BO_FS_XFS, BO_TOOL_MKFS, v, sizeof(v), &err) == -EIO);
 	CU_ASSERT(strstr(err.msg, "no output") != NULL);
@@ -308,7 +313,7 @@ int main(void)
 		{"command lines", test_argv},
 		{"mkfs runs the tool and reports its failure", test_mkfs_runs_the_tool},
 		{"output capture, file copy and cap", test_output_capture},
-		{"a lingering grandchild does not hang the runner",
+		{"a lingering grandchild does not hang the check",
 		 test_background_child_does_not_hang},
 		{"tool versions", test_versions},
 		{"filesystem names", test_names},
