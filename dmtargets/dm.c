@@ -276,6 +276,7 @@ static int add_table(struct dm_task *dmt, const char *name, const char *table, s
 int bo_dm_create(const char *name, const char *uuid, const char *table, struct bo_err *err)
 {
 	_cleanup_dm_task_ struct dm_task *dmt = NULL;
+	struct bo_err undo = {0};
 	int r;
 
 	if (table) {
@@ -288,20 +289,35 @@ int bo_dm_create(const char *name, const char *uuid, const char *table, struct b
 		return r;
 	if (uuid && !dm_task_set_uuid(dmt, uuid))
 		return bo_err_set(err, ENOMEM, "dm create '%s': out of memory", name);
-	if (table) {
-		r = add_table(dmt, name, table, err);
-		if (r < 0)
-			return r;
-	}
-	r = run_with_cookie(dmt);
-	/* The kernel writes why it refused a table (ti->error) to the kernel log only. */
-	if (table && r == -EINVAL)
-		return bo_err_set(err, EINVAL,
-				  "dm create '%s': table '%s' refused (the kernel's reason is in "
-				  "dmesg)",
-				  name, table);
+	/*
+	 * Create, load and resume as three tasks, not as libdm's create-with-table: that one
+	 * loses the kernel's errno (the load runs in an inner task whose error is not copied
+	 * back, and the removal that reverts the creation resets it to 0), so a refused table
+	 * could not be told from a missing device-mapper. A bare create sends no dm uevent and
+	 * makes no node (that happens at resume), so it takes no udev cookie.
+	 */
+	r = run_plain(dmt);
+	if (r == -EBUSY || r == -EEXIST)
+		return bo_err_set(err, -r, "dm create '%s': a device with this name or uuid exists",
+				  name);
 	if (r < 0)
 		return task_fail(r, err, "create", name);
+	if (table) {
+		r = bo_dm_load(name, table, err);
+		if (r == 0)
+			r = bo_dm_resume(name, err);
+		if (r < 0) {
+			char first[sizeof(err->msg)];
+
+			snprintf(first, sizeof(first), "%s", bo_err_str(err));
+			if (bo_dm_remove(name, &undo) < 0)
+				bo_err_set(err, -r,
+					   "%s; removing the half-made device failed too, so it is "
+					   "left behind: %s",
+					   first, bo_err_str(&undo));
+			return r;
+		}
+	}
 	bo_debug(BO_DBG_DM, "created '%s' uuid '%s'%s%s", name, uuid ? uuid : "",
 		 table ? " table " : "", table ? table : "");
 	return 0;
