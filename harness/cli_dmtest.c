@@ -255,10 +255,11 @@ static int log_writes_stage(struct smoke *s)
 	    check(holds(s->data.path, OFF_A, 'A'), "A reached the data device") < 0 ||
 	    check(!holds(s->data.path, OFF_B, 'B'), "B did not reach the data device") < 0)
 		return -1;
+	/* The entry count is not checked here: the target logs from a kernel thread, so only the
+	 * log read back after removal (which waits for it) says what was logged. */
 	if (step(bo_lw_status(s->lw, &st, &err), "log-writes status", &err) < 0 ||
 	    step(bo_lw_status_check(s->lw, &st, &err), "log complete (no logging_disabled)", &err) <
-		    0 ||
-	    check(st.logged_entries > 0, "entries were logged") < 0)
+		    0)
 		return -1;
 	/* flakey then log-writes: log-writes appends its end mark when it goes. */
 	if (step(bo_teardown_undo_top(s->td, &err), "remove flakey", &err) < 0 ||
