@@ -25,5 +25,6 @@ int bo_cli_usage_error(const char *cmd, const char *fmt, ...) _printf_(2, 3);
 int bo_cmd_inspect(int argc, char **argv);
 int bo_cmd_replay(int argc, char **argv);
 int bo_cmd_synth(int argc, char **argv);
+int bo_cmd_dmtest(int argc, char **argv);
 
 #endif

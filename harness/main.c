@@ -11,13 +11,14 @@
 struct bo_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
-	const char *summary;
+	const char *summary; /* NULL: a hidden command, left out of the usage text */
 };
 
 static const struct bo_cmd commands[] = {
 	{"inspect", bo_cmd_inspect, "describe a dm-log-writes log: entries, marks, epochs"},
 	{"replay", bo_cmd_replay, "replay a log onto a file or device up to a cut point"},
 	{"synth", bo_cmd_synth, "write a synthetic log (for tests, benchmarks, examples)"},
+	{"__dmtest", bo_cmd_dmtest, NULL}, /* self-test of the dm layer, run in the VM */
 };
 
 void bo_cli_error(const char *fmt, ...)
@@ -51,7 +52,8 @@ static void usage(FILE *f)
 	      "Commands:\n",
 	      f);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+		if (commands[i].summary)
+			fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fputs("\nExit status: 0 all consistent, 1 a failure was found, 2 usage error,\n"
 	      "3 harness error (blackout could not evaluate: bad input, I/O error).\n"
 	      "Debug output: BLACKOUT_DEBUG=log,replay,dm,loop,mount,vm,run or all.\n",

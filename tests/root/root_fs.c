@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Real filesystems on real loop devices: mkfs, blkid detection, mount and umount with their
+ * errors, and fsck verdicts on a clean and on a deliberately damaged filesystem of each kind.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bo_test.h"
+#include "harness/fsdetect.h"
+#include "harness/fstool.h"
+#include "harness/loop.h"
+#include "harness/mount.h"
+#include "root_util.h"
+
+#define TIMEOUT_MS 120000
+
+static const char *run, *mnt;
+
+/* A fresh image file @name of @mib MiB in the run directory, bound to a loop device. */
+static struct bo_loop_dev attach_image(const char *name, int mib)
+{
+	struct bo_loop_dev dev = {.fd = -1};
+	struct bo_err err = {0};
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", run, name);
+	root_make_file(path, (off_t) mib << 20);
+	if (bo_loop_attach(path, run, 0, 0, &dev, &err) < 0) {
+		fprintf(stderr, "attach: %s\n", err.msg);
+		CU_FAIL_FATAL("attach");
+	}
+	return dev;
+}
+
+static void detach(struct bo_loop_dev *dev)
+{
+	struct bo_err err = {0};
+
+	CU_ASSERT(bo_loop_detach(dev->path, &err) == 0);
+	if (err.msg[0])
+		fprintf(stderr, "detach: %s\n", err.msg);
+}
+
+/* Damage what fsck of @fs must notice; @ino is the inode of a file on it. */
+static int damage(enum bo_fs fs, const char *dev, unsigned long ino)
+{
+	switch (fs) {
+	case BO_FS_EXT4:
+		/* Clear the file's inode: its directory entry now points at nothing. */
+		return root_sh("debugfs -w -R 'clri <%lu>' %s >/dev/null 2>&1", ino, dev);
+	case BO_FS_XFS:
+		/* A wrong link count. */
+		return root_sh("xfs_db -x -c 'inode %lu' -c 'write -d core.nlinkv2 5' %s "
+			       ">/dev/null 2>&1",
+			       ino, dev);
+	case BO_FS_BTRFS:
+		/* A flipped byte in the primary super block (at 64 KiB): its checksum fails. */
+		return root_sh("printf '\\377' | dd of=%s bs=1 seek=%d conv=notrunc "
+			       "status=none",
+			       dev, 65536 + 200);
+	}
+	return -1;
+}
+
+static void fs_cycle(enum bo_fs fs, const char *mkfs_tool, const char *fsck_tool,
+		     const char *damage_tool, const char *const *mkfs_opts, const char *mount_opts)
+{
+	const char *name = bo_fs_name(fs);
+	enum bo_fsck_verdict v = BO_FSCK_CLEAN;
+	struct bo_proc_result res = {0};
+	struct bo_loop_dev dev;
+	struct bo_err err = {0};
+	char type[32] = "", version[128] = "", file[PATH_MAX], out[PATH_MAX];
+	unsigned long ino;
+	struct stat st;
+	int fd;
+
+	if (!root_have(mkfs_tool) || !root_have(fsck_tool) || !root_have(damage_tool)) {
+		fprintf(stderr, "\n*** SKIP %s: %s, %s or %s not installed ***\n", name, mkfs_tool,
+			fsck_tool, damage_tool);
+		return;
+	}
+	dev = attach_image(name, 320);
+	CU_ASSERT_FATAL(bo_mkfs(fs, dev.path, mkfs_opts, TIMEOUT_MS, NULL, &err) == 0);
+	CU_ASSERT(bo_fs_tool_version(fs, BO_TOOL_MKFS, version, sizeof(version), &err) == 0);
+	CU_ASSERT(bo_fs_tool_version(fs, BO_TOOL_FSCK, version, sizeof(version), &err) == 0);
+	fprintf(stderr, "(%s) ", version);
+	CU_ASSERT(bo_fs_detect(dev.path, type, sizeof(type), &err) == 0);
+	CU_ASSERT_STRING_EQUAL(type, name);
+
+	CU_ASSERT_FATAL(bo_mount(dev.path, mnt, name, mount_opts, &err) == 0);
+	CU_ASSERT(bo_mount_is_mounted(mnt, &err) == 1);
+	snprintf(file, sizeof(file), "%s/file", mnt);
+	fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT(write(fd, "data\n", 5) == 5 && fsync(fd) == 0 && fstat(fd, &st) == 0);
+	ino = (unsigned long) st.st_ino;
+
+	/* Mounted: the checker is not even run, and that is no verdict. */
+	CU_ASSERT(bo_fsck(fs, dev.path, TIMEOUT_MS, NULL, &v, NULL, &err) == -EBUSY);
+	CU_ASSERT(v == BO_FSCK_TOOL_ERROR);
+	/* Busy: umount fails and says so. */
+	CU_ASSERT(bo_umount(mnt, 0, &err) == -EBUSY);
+	CU_ASSERT(strstr(err.msg, "umount '") != NULL);
+	CU_ASSERT(bo_mount_is_mounted(mnt, &err) == 1);
+	close(fd);
+	CU_ASSERT(bo_umount(mnt, 0, &err) == 0);
+	CU_ASSERT(bo_mount_is_mounted(mnt, &err) == 0);
+
+	snprintf(out, sizeof(out), "%s/%s.fsck", run, name);
+	CU_ASSERT(bo_fsck(fs, dev.path, TIMEOUT_MS, out, &v, &res, &err) == 0);
+	CU_ASSERT(v == BO_FSCK_CLEAN);
+	if (v != BO_FSCK_CLEAN)
+		fprintf(stderr, "%s\n", res.out);
+	CU_ASSERT(stat(out, &st) == 0 && (size_t) st.st_size == res.out_len && res.out_len > 0);
+	bo_proc_result_clear(&res);
+
+	/* The positive control: damage must be found. */
+	CU_ASSERT_FATAL(damage(fs, dev.path, ino) == 0);
+	CU_ASSERT(bo_fsck(fs, dev.path, TIMEOUT_MS, NULL, &v, &res, &err) == 0);
+	CU_ASSERT(v == BO_FSCK_DIRTY);
+	if (v != BO_FSCK_DIRTY)
+		fprintf(stderr, "%s\n%s\n", err.msg, res.out);
+	bo_proc_result_clear(&res);
+	detach(&dev);
+}
+
+static void test_ext4(void)
+{
+	static const char *const opts[] = {"-b", "4096", "-E", "lazy_itable_init=0", NULL};
+
+	fs_cycle(BO_FS_EXT4, "mkfs.ext4", "e2fsck", "debugfs", opts, "noinit_itable");
+}
+
+static void test_xfs(void)
+{
+	fs_cycle(BO_FS_XFS, "mkfs.xfs", "xfs_repair", "xfs_db", NULL, NULL);
+}
+
+static void test_btrfs(void)
+{
+	fs_cycle(BO_FS_BTRFS, "mkfs.btrfs", "btrfs", "dd", NULL, NULL);
+}
+
+static void test_mount_errors(void)
+{
+	struct bo_loop_dev dev = attach_image("blank.img", 16);
+	struct bo_err err = {0};
+	char want[PATH_MAX + 64];
+	int r;
+
+	/* Nothing on it. */
+	r = bo_mount(dev.path, mnt, "ext4", NULL, &err);
+	CU_ASSERT(r == -EINVAL);
+	snprintf(want, sizeof(want), "mount '%s' on '%s' (type ext4, options '')", dev.path, mnt);
+	CU_ASSERT(strstr(err.msg, want) != NULL);
+	fprintf(stderr, "(%s) ", err.msg);
+	/* An option ext4 does not know. */
+	CU_ASSERT_FATAL(bo_mkfs(BO_FS_EXT4, dev.path, NULL, TIMEOUT_MS, NULL, &err) == 0);
+	CU_ASSERT(bo_mount(dev.path, mnt, "ext4", "no_such_option", &err) == -EINVAL);
+	CU_ASSERT(strstr(err.msg, "options 'no_such_option'") != NULL);
+	CU_ASSERT(bo_mount_is_mounted(mnt, &err) == 0);
+	/* Not mounted. */
+	CU_ASSERT(bo_umount(mnt, 0, &err) < 0);
+	CU_ASSERT(strstr(err.msg, "umount '") != NULL);
+	/* Type detection when no type is given. */
+	CU_ASSERT(bo_mount(dev.path, mnt, NULL, NULL, &err) == 0);
+	CU_ASSERT(bo_umount(mnt, 0, &err) == 0);
+	detach(&dev);
+}
+
+static void test_lazy_detach(void)
+{
+	struct bo_loop_dev dev = attach_image("lazy.img", 16);
+	struct bo_err err = {0};
+	char file[PATH_MAX];
+	int fd;
+
+	CU_ASSERT_FATAL(bo_mkfs(BO_FS_EXT4, dev.path, NULL, TIMEOUT_MS, NULL, &err) == 0);
+	CU_ASSERT_FATAL(bo_mount(dev.path, mnt, "ext4", NULL, &err) == 0);
+	snprintf(file, sizeof(file), "%s/held", mnt);
+	fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT(bo_umount(mnt, BO_UMOUNT_DETACH_ON_FAILURE, &err) == 1);
+	CU_ASSERT(strstr(err.msg, "detached lazily") != NULL);
+	CU_ASSERT(bo_mount_is_mounted(mnt, &err) == 0);
+	/* The filesystem is still alive behind the open file, and so is the loop under it. */
+	CU_ASSERT(bo_loop_detach(dev.path, &err) == -EBUSY);
+	close(fd);
+	/* The detach asked for above happens once the last user is gone. */
+	CU_ASSERT(bo_loop_backing_file(dev.path, file, sizeof(file), &err) == -ENXIO);
+}
+
+static void test_ambivalent(void)
+{
+	struct bo_loop_dev dev = attach_image("both.img", 320);
+	struct bo_err err = {0};
+	char type[32] = "";
+
+	if (!root_have("mkfs.xfs")) {
+		fprintf(stderr, "\n*** SKIP ambivalent: mkfs.xfs not installed ***\n");
+		detach(&dev);
+		return;
+	}
+	/* An XFS super block (sector 0) over an ext4 one (byte 1024): which is it? */
+	CU_ASSERT_FATAL(bo_mkfs(BO_FS_XFS, dev.path, NULL, TIMEOUT_MS, NULL, &err) == 0);
+	CU_ASSERT_FATAL(
+		root_sh("dd if=%s of=%s/xfs.sb bs=512 count=1 status=none", dev.path, run) == 0);
+	CU_ASSERT_FATAL(bo_mkfs(BO_FS_EXT4, dev.path, NULL, TIMEOUT_MS, NULL, &err) == 0);
+	CU_ASSERT_FATAL(root_sh("dd if=%s/xfs.sb of=%s bs=512 count=1 conv=notrunc status=none",
+				run, dev.path) == 0);
+	CU_ASSERT(bo_fs_detect(dev.path, type, sizeof(type), &err) == -ENOTUNIQ);
+	CU_ASSERT(strstr(err.msg, "contradict") != NULL);
+	detach(&dev);
+}
+
+static void test_nothing_left(void)
+{
+	CU_ASSERT(root_leftovers() == 0);
+}
+
+int main(void)
+{
+	static const struct bo_test tests[] = {
+		{"ext4: mkfs, detect, mount, fsck clean and dirty", test_ext4},
+		{"xfs: mkfs, detect, mount, fsck clean and dirty", test_xfs},
+		{"btrfs: mkfs, detect, mount, fsck clean and dirty", test_btrfs},
+		{"mount and umount errors say what failed", test_mount_errors},
+		{"umount detaches lazily only when asked", test_lazy_detach},
+		{"contradicting signatures are ambivalent", test_ambivalent},
+		{"nothing left behind", test_nothing_left},
+		{NULL, NULL},
+	};
+	int r = root_require("root_fs");
+
+	if (r)
+		return r;
+	if (!root_have("mkfs.ext4") || !root_have("e2fsck")) {
+		fprintf(stderr, "\n*** SKIP root_fs: e2fsprogs not installed ***\n\n");
+		return ROOT_SKIP;
+	}
+	run = root_dir("run");
+	mnt = root_dir("run/mnt");
+	r = bo_test_run("root_fs", tests);
+	if (root_leftovers() > 0)
+		r = 1;
+	return r;
+}
