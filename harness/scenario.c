@@ -430,9 +430,9 @@ static char *reader(char *buf, int num, void *stream)
 		fail(p, EINVAL, "NUL byte in the file");
 		return NULL;
 	}
-	skip = strspn(line, " \t");
-	if (skip > len)
-		skip = len;
+	/* The text need not be NUL-terminated: stay within the line. */
+	for (skip = 0; skip < len && (line[skip] == ' ' || line[skip] == '\t'); skip++)
+		;
 	s = line + skip;
 	len -= skip;
 	if (len > (size_t) num - 1 || (!nl && len == (size_t) num - 1)) {
@@ -447,7 +447,7 @@ static char *reader(char *buf, int num, void *stream)
 		fail(p, EINVAL, "syntax error: expected '[section]' or 'key = value'");
 		return NULL;
 	}
-	if (*s == '[') {
+	if (len && *s == '[') {
 		const char *end = memchr(s, ']', len);
 		bool known = false;
 

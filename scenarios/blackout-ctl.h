@@ -55,6 +55,7 @@ static inline const char *bo_ctl_error(void)
 	return bo_ctl_client_get()->error;
 }
 
+/* Record "WHAT: DETAIL" (DETAIL defaults to strerror) as the last failure; return -@errnum. */
 static inline int bo_ctl_fail(int errnum, const char *what, const char *detail)
 {
 	snprintf(bo_ctl_client_get()->error, sizeof(bo_ctl_client_get()->error), "%s: %s", what,
@@ -174,6 +175,7 @@ static inline int bo_ctl_request(const char *verb, const char *arg, uint64_t *re
 	return 0;
 }
 
+/* "VERB <opid>" through bo_ctl_request(). */
 static inline int bo_ctl_opid_request(const char *verb, uint64_t opid)
 {
 	char arg[24];

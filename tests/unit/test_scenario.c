@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bo_test.h"
@@ -252,6 +253,29 @@ static void errors(void)
 		  "t.ini:7: [scenario]: unknown key 'two'");
 }
 
+/* Text that is not NUL-terminated (what the fuzzer found): read only within its bounds. */
+static void unterminated_text(void)
+{
+	static const char *const inputs[] = {" ", "[",	      "  \t",
+					     "x", "[device]", MIN "[run]\nseed = 5"};
+
+	for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+		size_t n = strlen(inputs[i]);
+		char *exact = malloc(n); /* no room for a terminator: ASan catches an over-read */
+		struct bo_scenario *sc = NULL;
+		int r;
+
+		CU_ASSERT_FATAL(exact != NULL);
+		memcpy(exact, inputs[i], n);
+		r = bo_scenario_parse(exact, n, "u.ini", &sc, NULL);
+		CU_ASSERT((r == 0) == (i == 5));
+		if (r == 0)
+			CU_ASSERT(sc->seed == 5);
+		bo_scenario_free(sc);
+		free(exact);
+	}
+}
+
 static void json(void)
 {
 	struct bo_scenario *sc = parse_ok(MIN "[check]\ncuts = entry:5-\n[run]\nseed = "
@@ -312,6 +336,7 @@ int main(void)
 		{"command_workload", command_workload},
 		{"cuts", cuts},
 		{"errors", errors},
+		{"unterminated_text", unterminated_text},
 		{"json", json},
 		{"load", load},
 		{},
