@@ -160,8 +160,8 @@ static inline int bo_ctl_request(const char *verb, const char *arg, uint64_t *re
 	}
 	reply[len] = '\0';
 	if (!strncmp(reply, "err ", 4)) {
-		snprintf(c->error, sizeof(c->error), "blackout ctl: '%s %s' refused: %s", verb, arg,
-			 reply + 4);
+		snprintf(c->error, sizeof(c->error), "blackout ctl: '%.16s %.64s' refused: %.500s",
+			 verb, arg, reply + 4);
 		return -EPROTO;
 	}
 	if (strncmp(reply, "ok ", 3) || reply[3] < '0' || reply[3] > '9')
