@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 
+#include "harness/fstool.h"
 #include "harness/oracle.h"
 
 enum bo_class {
@@ -27,13 +28,6 @@ const char *bo_class_name(enum bo_class c);
 /* Parse a class name; -EINVAL if unknown. */
 int bo_class_from_name(const char *name, enum bo_class *ret);
 
-enum bo_fsck_result {
-	BO_FSCK_CLEAN,
-	BO_FSCK_DIRTY,
-	BO_FSCK_TOOL_ERROR, /* fsck could not run or gave an operational error */
-	BO_FSCK_SKIPPED,    /* not run (nothing mounted, or the scenario says so) */
-};
-
 enum bo_checker_end {
 	BO_CHECKER_NONE,     /* no checker configured */
 	BO_CHECKER_EXITED,   /* exited with a status */
@@ -46,7 +40,7 @@ enum bo_checker_end {
 struct bo_observation {
 	bool harness_failed; /* blackout itself could not build or evaluate the state */
 	bool mounted;	     /* mount (with the filesystem's recovery) succeeded */
-	enum bo_fsck_result fsck;
+	enum bo_fsck_verdict fsck;
 	enum bo_checker_end checker;
 	int checker_status;			/* exit status when checker == EXITED */
 	const struct bo_checker_report *report; /* parsed output, when a checker ran */

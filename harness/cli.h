@@ -22,6 +22,8 @@ void bo_cli_error(const char *fmt, ...) _printf_(1, 2);
 /* Print "blackout CMD: usage error: ...", a hint to --help, and return BO_EXIT_USAGE. */
 int bo_cli_usage_error(const char *cmd, const char *fmt, ...) _printf_(2, 3);
 
+/* blackout ctl: the control-channel client for shell workloads (cli_ctl.c). */
+int bo_cmd_ctl(int argc, char **argv);
 int bo_cmd_inspect(int argc, char **argv);
 int bo_cmd_replay(int argc, char **argv);
 int bo_cmd_synth(int argc, char **argv);

@@ -32,11 +32,13 @@ struct vm_args {
 
 enum { OPT_KERNEL = 0x100, OPT_MODULES, OPT_MEMORY, OPT_TIMEOUT };
 
-#define VM_OPTIONS                                                                                 \
-	{"kernel", required_argument, NULL, OPT_KERNEL},                                           \
-		{"modules", required_argument, NULL, OPT_MODULES},                                 \
-		{"memory", required_argument, NULL, OPT_MEMORY},                                   \
-		{"timeout", required_argument, NULL, OPT_TIMEOUT}
+#define VM_OPTIONS                                                 \
+	{"kernel", required_argument, NULL, OPT_KERNEL},           \
+		{"modules", required_argument, NULL, OPT_MODULES}, \
+		{"memory", required_argument, NULL, OPT_MEMORY},   \
+	{                                                          \
+		"timeout", required_argument, NULL, OPT_TIMEOUT    \
+	}
 
 /* Handle one VM option; 1 if @c was one, 0 if not, -1 on a bad value. */
 static int vm_option(int c, struct vm_args *v)
@@ -253,7 +255,8 @@ int bo_cmd_run(int argc, char **argv)
 		json_object_object_add(cfg, "run_id", json_object_new_string(runid));
 		json_object_object_add(cfg, "blackout", json_object_new_string(BO_VERSION));
 		if (uname(&u) == 0)
-			json_object_object_add(cfg, "host_kernel", json_object_new_string(u.release));
+			json_object_object_add(cfg, "host_kernel",
+					       json_object_new_string(u.release));
 		r = bo_results_write_json(res, "config.json", cfg, &err);
 	}
 	if (r < 0) {
@@ -264,9 +267,11 @@ int bo_cmd_run(int argc, char **argv)
 	snprintf(guest_dir, sizeof(guest_dir), "%s", BO_VM_SHARE_GUEST);
 	snprintf(guest_sc, sizeof(guest_sc), "%s/scenario.ini", BO_VM_SHARE_GUEST);
 	{
-		char *gargv[] = {"blackout", "__guest-run", "--results", guest_dir, "--scenario",
-				 guest_sc,   "--run-id",    runid,	     "--seed",	seed_s,
-				 "--libexec", (char *) bo_libexec_dir(), NULL};
+		char *gargv[] = {"blackout", "__guest-run", "--results",
+				 guest_dir,  "--scenario",  guest_sc,
+				 "--run-id", runid,	    "--seed",
+				 seed_s,     "--libexec",   (char *) bo_libexec_dir(),
+				 NULL};
 		/* The workload and its checks, generously: a VM that outlives this is hung. */
 		timeout = sc->workload_timeout + 600 +
 			  (unsigned) (sc->ops ? sc->ops : 500) *
@@ -298,7 +303,8 @@ static void check_help(void)
 	     "                          [--checker CMD] [--state ID [--expect CLASS]]\n"
 	     "                          [--results DIR] [VM OPTIONS]\n\n"
 	     "Check the crash states of a saved dm-log-writes log in a fresh VM: no workload\n"
-	     "runs, the log is the whole input (a log from a bug report, or write.log of a run).\n\n"
+	     "runs, the log is the whole input (a log from a bug report, or write.log of a "
+	     "run).\n\n"
 	     "  --scenario FILE  take fs, size, mount options, cuts and checker from a scenario\n"
 	     "  --fs FS          the filesystem (default: from --scenario)\n"
 	     "  --size BYTES     size of the logged device (default: from --scenario, else the\n"
@@ -475,12 +481,12 @@ int bo_cmd_check(int argc, char **argv)
 	gargv[n++] = runid;
 	gargv[n++] = "--libexec";
 	gargv[n++] = (char *) bo_libexec_dir();
-#define PASS(flag, val)                                                                            \
-	do {                                                                                       \
-		if (val) {                                                                         \
-			gargv[n++] = flag;                                                         \
-			gargv[n++] = (char *) (val);                                               \
-		}                                                                                  \
+#define PASS(flag, val)                              \
+	do {                                         \
+		if (val) {                           \
+			gargv[n++] = flag;           \
+			gargv[n++] = (char *) (val); \
+		}                                    \
 	} while (0)
 	PASS("--scenario", scen ? BO_VM_SHARE_GUEST "/scenario.ini" : NULL);
 	PASS("--fs", fs);

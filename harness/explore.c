@@ -34,6 +34,7 @@ struct explore {
 	const struct bo_explore_opts *o;
 	struct bo_results *res;
 	struct bo_summary *sum;
+	enum bo_fs fs;
 	struct bo_ops ops;
 	struct bo_replay *replay;
 	uint64_t sectors; /* of the data device, in 512-byte sectors */
@@ -116,7 +117,8 @@ static int write_op_files(struct explore *x, uint64_t applied, struct bo_err *er
 		int r;
 
 		if (fd < 0)
-			return bo_err_set(err, errno, "writing '%s': %s", paths[i], strerror(errno));
+			return bo_err_set(err, errno, "writing '%s': %s", paths[i],
+					  strerror(errno));
 		r = bo_ops_write_before(&x->ops, applied, i == 1, fd);
 		if (r < 0)
 			return bo_err_set(err, -r, "writing '%s': %s", paths[i], strerror(-r));
@@ -161,7 +163,7 @@ static void run_checker(struct explore *x, struct state_run *s)
 		return;
 	}
 	bo_proc_describe(&r, &po, s->checker_how, sizeof(s->checker_how));
-	s->obs.checker = r.end == BO_PROC_EXITED	 ? BO_CHECKER_EXITED
+	s->obs.checker = r.end == BO_PROC_EXITED     ? BO_CHECKER_EXITED
 			 : r.end == BO_PROC_SIGNALED ? BO_CHECKER_SIGNALED
 						     : BO_CHECKER_TIMEOUT;
 	s->obs.checker_status = r.status;
@@ -196,7 +198,7 @@ static int check_state(struct explore *x, struct state_run *s, struct bo_err *fa
 	_cleanup_free_ char *table = NULL;
 	struct bo_kmsg *km = NULL;
 	struct bo_snap_status st;
-	struct bo_fsck_result fr = {0};
+	struct bo_proc_result fr = {0};
 	struct bo_err err = {0};
 	double t0 = now_s();
 	bool snap = false;
@@ -223,13 +225,14 @@ static int check_state(struct explore *x, struct state_run *s, struct bo_err *fa
 			goto drop;
 		}
 	}
-	if (bo_fsck(o->fs, x->snap_dev, o->fsck_timeout, &fr, &err) < 0) {
-		s->obs.fsck = BO_FSCK_TOOL_ERROR;
+	/* On a state that did not mount, fsck's output is evidence, its verdict is not: xfs_repair
+	 * refuses a log that was never replayed. */
+	if (bo_fsck(x->fs, x->snap_dev, o->fsck_timeout * 1000u, NULL, &s->obs.fsck, &fr, &err) <
+		    0 &&
+	    s->obs.mounted)
 		harness_fail(s, &err);
-	} else {
-		s->obs.fsck = fr.result;
-		s->fsck_out = BO_TAKE_PTR(fr.output);
-	}
+	s->fsck_out = BO_TAKE_PTR(fr.out);
+	bo_proc_result_clear(&fr);
 	/* A CoW store that overflowed makes everything read from the snapshot suspect. */
 	if (bo_snap_status(x->snap, &st, &err) < 0 || bo_snap_status_check(x->snap, &st, &err) < 0)
 		harness_fail(s, &err);
@@ -265,15 +268,7 @@ static struct json_object *opset_json(const struct bo_opset *set)
 	return a;
 }
 
-static const char *fsck_name(enum bo_fsck_result f)
-{
-	static const char *const names[] = {"clean", "dirty", "error", "skipped"};
-
-	return f <= BO_FSCK_SKIPPED ? names[f] : "?";
-}
-
-static int record_state(struct explore *x, struct state_run *s, enum bo_class c,
-			struct bo_err *err)
+static int record_state(struct explore *x, struct state_run *s, enum bo_class c, struct bo_err *err)
 {
 	struct json_object *rec = json_object_new_object();
 
@@ -284,7 +279,8 @@ static int record_state(struct explore *x, struct state_run *s, enum bo_class c,
 	json_object_object_add(rec, "class", json_object_new_string(bo_class_name(c)));
 	json_object_object_add(rec, "seconds", json_object_new_double(s->seconds));
 	json_object_object_add(rec, "mounted", json_object_new_boolean(s->obs.mounted));
-	json_object_object_add(rec, "fsck", json_object_new_string(fsck_name(s->obs.fsck)));
+	json_object_object_add(rec, "fsck",
+			       json_object_new_string(bo_fsck_verdict_name(s->obs.fsck)));
 	if (x->o->checker)
 		json_object_object_add(rec, "checker", json_object_new_string(s->checker_how));
 	if (s->have_report && !s->report.done)
@@ -298,8 +294,7 @@ static int record_state(struct explore *x, struct state_run *s, enum bo_class c,
 		if (s->verdict.phantom.n)
 			json_object_object_add(rec, "phantom", opset_json(&s->verdict.phantom));
 		if (s->verdict.unordered.n)
-			json_object_object_add(rec, "unordered",
-					       opset_json(&s->verdict.unordered));
+			json_object_object_add(rec, "unordered", opset_json(&s->verdict.unordered));
 	}
 	if (s->harness_msg[0])
 		json_object_object_add(rec, "error", json_object_new_string(s->harness_msg));
@@ -332,7 +327,8 @@ static int write_byproducts(struct explore *x, struct state_run *s, enum bo_clas
 		     "mounted: %s\nfsck: %s\nchecker: %s\n",
 		     s->id, s->applied, bo_class_name(c), s->harness_msg[0] ? "error: " : "",
 		     s->harness_msg, s->harness_msg[0] ? "\n" : "", s->obs.mounted ? "yes" : "no",
-		     fsck_name(s->obs.fsck), x->o->checker ? s->checker_how : "none") < 0)
+		     bo_fsck_verdict_name(s->obs.fsck),
+		     x->o->checker ? s->checker_how : "none") < 0)
 		return bo_err_set(err, ENOMEM, "state %s", s->id);
 	if (s->have_verdict) {
 		_cleanup_free_ char *more = NULL;
@@ -536,6 +532,11 @@ int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct
 		goto out_sum;
 	}
 	x.sectors = o->image_size / 512;
+	r = bo_fs_from_name(o->fs, &x.fs);
+	if (r < 0) {
+		r = bo_err_set(err, EINVAL, "unknown filesystem '%s' (ext4, xfs, btrfs)", o->fs);
+		goto out_sum;
+	}
 	r = bo_ops_from_log(log, &x.ops, err);
 	if (r < 0)
 		goto out_sum;
@@ -546,8 +547,9 @@ int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct
 		if (r < 0)
 			goto out_sum;
 		if (applied > bo_log_count(log)) {
-			r = bo_err_set(err, ERANGE, "state '%s' is past the end of the log (%" PRIu64
-						    " entries)",
+			r = bo_err_set(err, ERANGE,
+				       "state '%s' is past the end of the log (%" PRIu64
+				       " entries)",
 				       o->only_state, bo_log_count(log));
 			goto out_sum;
 		}

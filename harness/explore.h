@@ -19,21 +19,21 @@
 #include "harness/summary.h"
 
 struct bo_explore_opts {
-	const char *runid;	    /* names the dm devices: blackout-<runid>-... */
-	const char *workdir;	    /* directory (tmpfs) for the base image and the CoW store */
-	const char *fs;		    /* "ext4", "xfs" or "btrfs" */
-	const char *mount_options;  /* "" for the defaults */
-	const char *cuts;	    /* cut policy, see cutsel.h */
-	uint64_t first_cut;	    /* cuts with fewer entries applied are skipped */
-	const char *only_state;	    /* check only the state with this id, or NULL */
-	const char *checker;	    /* command line run by /bin/sh -c, or NULL for none */
-	char *const *checker_env;   /* extra KEY=VALUE for the checker, NULL-terminated */
-	bool ordered;		    /* the `ordered` property of the oracle */
-	unsigned fsck_timeout;	    /* seconds */
-	unsigned checker_timeout;   /* seconds */
-	uint64_t image_size;	    /* bytes of the data device */
-	const char *log_name;	    /* the log as the results name it, for repro.sh */
-	const char *repro_args;	    /* extra arguments repro.sh passes to `blackout check` */
+	const char *runid;	   /* names the dm devices: blackout-<runid>-... */
+	const char *workdir;	   /* directory (tmpfs) for the base image and the CoW store */
+	const char *fs;		   /* "ext4", "xfs" or "btrfs" */
+	const char *mount_options; /* "" for the defaults */
+	const char *cuts;	   /* cut policy, see cutsel.h */
+	uint64_t first_cut;	   /* cuts with fewer entries applied are skipped */
+	const char *only_state;	   /* check only the state with this id, or NULL */
+	const char *checker;	   /* command line run by /bin/sh -c, or NULL for none */
+	char *const *checker_env;  /* extra KEY=VALUE for the checker, NULL-terminated */
+	bool ordered;		   /* the `ordered` property of the oracle */
+	unsigned fsck_timeout;	   /* seconds */
+	unsigned checker_timeout;  /* seconds */
+	uint64_t image_size;	   /* bytes of the data device */
+	const char *log_name;	   /* the log as the results name it, for repro.sh */
+	const char *repro_args;	   /* extra arguments repro.sh passes to `blackout check` */
 };
 
 /*

@@ -19,7 +19,6 @@
 static char *const c_locale[] = {"LC_ALL=C", NULL};
 
 static const struct {
-	const char *name;
 	const char *mkfs;
 	const char *mkfs_args[3];
 	const char *fsck;
@@ -27,43 +26,25 @@ static const struct {
 	const char *mkfs_version[3];
 	const char *fsck_version[3];
 } tools[] = {
-	[BO_FS_EXT4] = {"ext4",
-			"mkfs.ext4",
+	[BO_FS_EXT4] = {"mkfs.ext4",
 			{"-F", "-q"},
 			"e2fsck",
 			{"-fn"},
 			{"mkfs.ext4", "-V"},
 			{"e2fsck", "-V"}},
-	[BO_FS_XFS] = {"xfs",
-		       "mkfs.xfs",
+	[BO_FS_XFS] = {"mkfs.xfs",
 		       {"-f", "-q"},
 		       "xfs_repair",
 		       {"-n"},
 		       {"mkfs.xfs", "-V"},
 		       {"xfs_repair", "-V"}},
-	[BO_FS_BTRFS] = {"btrfs",
-			 "mkfs.btrfs",
+	[BO_FS_BTRFS] = {"mkfs.btrfs",
 			 {"-f", "-q"},
 			 "btrfs",
 			 {"check", "--readonly"},
 			 {"mkfs.btrfs", "--version"},
 			 {"btrfs", "--version"}},
 };
-
-const char *bo_fs_name(enum bo_fs fs)
-{
-	return (unsigned) fs < BO_ARRAY_SIZE(tools) ? tools[fs].name : "?";
-}
-
-int bo_fs_from_name(const char *name, enum bo_fs *ret)
-{
-	for (size_t i = 0; i < BO_ARRAY_SIZE(tools); i++)
-		if (!strcmp(name, tools[i].name)) {
-			*ret = (enum bo_fs) i;
-			return 0;
-		}
-	return -EINVAL;
-}
 
 /* Run @argv with the merged output kept (up to @max bytes, 0: the default). */
 static int run(const char *const *argv, unsigned timeout_ms, size_t max, struct bo_proc_result *ret,
@@ -102,7 +83,7 @@ int bo_mkfs_argv(enum bo_fs fs, const char *dev, const char *const *opts, const 
 	argv[n++] = tools[fs].mkfs;
 	if (append(argv, &n, tools[fs].mkfs_args) < 0 || append(argv, &n, opts) < 0)
 		return bo_err_set(err, E2BIG, "mkfs.%s '%s': more than %d arguments",
-				  tools[fs].name, dev, BO_TOOL_ARGV_MAX);
+				  bo_fs_name(fs), dev, BO_TOOL_ARGV_MAX);
 	argv[n++] = dev;
 	argv[n] = NULL;
 	return 0;
@@ -156,16 +137,16 @@ int bo_mkfs(enum bo_fs fs, const char *dev, const char *const *opts, unsigned ti
 		return r;
 	r = run(argv, timeout_ms, 0, &res, err);
 	if (r < 0)
-		return bo_err_prefix(err, "mkfs %s on '%s'", tools[fs].name, dev);
+		return bo_err_prefix(err, "mkfs %s on '%s'", bo_fs_name(fs), dev);
 	if (res.end == BO_PROC_EXITED && res.status == 0) {
-		bo_debug(BO_DBG_MOUNT, "mkfs %s on '%s': done in %.2f s", tools[fs].name, dev,
+		bo_debug(BO_DBG_MOUNT, "mkfs %s on '%s': done in %.2f s", bo_fs_name(fs), dev,
 			 res.seconds);
 		r = 0;
 	} else {
 		struct bo_proc_opts o = {.timeout_ms = timeout_ms};
 
 		r = bo_err_set(err, res.end == BO_PROC_TIMEOUT ? ETIMEDOUT : EIO,
-			       "mkfs %s on '%s': %s %s: %s", tools[fs].name, dev, argv[0],
+			       "mkfs %s on '%s': %s %s: %s", bo_fs_name(fs), dev, argv[0],
 			       bo_proc_describe(&res, &o, how, sizeof(how)),
 			       tail(&res, out, sizeof(out)));
 	}
@@ -228,6 +209,8 @@ enum bo_fsck_verdict bo_fsck_interpret(enum bo_fs fs, const struct bo_proc_resul
 		}
 		*why = "btrfs check: errors found";
 		return BO_FSCK_DIRTY;
+	case BO_FS_COUNT:
+		break;
 	}
 	*why = "unknown filesystem";
 	return BO_FSCK_TOOL_ERROR;
@@ -282,16 +265,16 @@ int bo_fsck(enum bo_fs fs, const char *dev, unsigned timeout_ms, const char *out
 	fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return bo_err_set(err, errno, "fsck %s on '%s': cannot open it exclusively: %s",
-				  tools[fs].name, dev, strerror(errno));
+				  bo_fs_name(fs), dev, strerror(errno));
 	(void) close(fd);
 	r = run(argv, timeout_ms, BO_FSCK_OUTPUT_MAX, &res, err);
 	if (r < 0)
-		return bo_err_prefix(err, "fsck %s on '%s'", tools[fs].name, dev);
+		return bo_err_prefix(err, "fsck %s on '%s'", bo_fs_name(fs), dev);
 	if (out_path) {
 		r = save_output(&res, out_path, err);
 		if (r < 0) {
 			bo_proc_result_clear(&res);
-			return bo_err_prefix(err, "fsck %s on '%s'", tools[fs].name, dev);
+			return bo_err_prefix(err, "fsck %s on '%s'", bo_fs_name(fs), dev);
 		}
 	}
 	*verdict = bo_fsck_interpret(fs, &res, &why);
@@ -300,11 +283,11 @@ int bo_fsck(enum bo_fs fs, const char *dev, unsigned timeout_ms, const char *out
 
 		r = bo_err_set(err, res.end == BO_PROC_TIMEOUT ? ETIMEDOUT : EIO,
 			       "fsck %s on '%s': %s %s (%s), so there is no verdict: %s",
-			       tools[fs].name, dev, argv[0],
+			       bo_fs_name(fs), dev, argv[0],
 			       bo_proc_describe(&res, &o, how, sizeof(how)), why,
 			       tail(&res, out, sizeof(out)));
 	}
-	bo_debug(BO_DBG_MOUNT, "fsck %s '%s': %s (%s) in %.2f s", tools[fs].name, dev,
+	bo_debug(BO_DBG_MOUNT, "fsck %s '%s': %s (%s) in %.2f s", bo_fs_name(fs), dev,
 		 bo_fsck_verdict_name(*verdict), why, res.seconds);
 	if (ret)
 		*ret = res;

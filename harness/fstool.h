@@ -16,14 +16,9 @@
 
 #include <stddef.h>
 
+#include "harness/fs.h"
 #include "harness/proc.h"
 #include "harness/util.h"
-
-enum bo_fs {
-	BO_FS_EXT4,
-	BO_FS_XFS,
-	BO_FS_BTRFS,
-};
 
 enum bo_fsck_verdict {
 	BO_FSCK_CLEAN,	    /* the checker ran to the end and found nothing */
@@ -41,12 +36,6 @@ enum bo_fs_tool {
 
 /* The most arguments a mkfs command line may have, options included. */
 #define BO_TOOL_ARGV_MAX 64
-
-/* "ext4", "xfs", "btrfs". */
-const char *bo_fs_name(enum bo_fs fs);
-
-/* The filesystem named @name; -EINVAL for one blackout does not drive. */
-int bo_fs_from_name(const char *name, enum bo_fs *ret);
 
 /*
  * The command line of mkfs for @fs on @dev with extra options @opts (NULL-terminated, or NULL)

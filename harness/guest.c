@@ -254,7 +254,8 @@ int bo_cmd_guest_run(int argc, char **argv)
 			r = bo_err_set(&err, ENOMEM, "repro arguments");
 		eo.repro_args = repro;
 		snprintf(seed_env, sizeof(seed_env), "BLACKOUT_SEED=%" PRIu64, sc->workload_seed);
-		if (r >= 0 && asprintf(&path_env, "PATH=%s:/usr/sbin:/usr/bin:/sbin:/bin", libexec) < 0)
+		if (r >= 0 &&
+		    asprintf(&path_env, "PATH=%s:/usr/sbin:/usr/bin:/sbin:/bin", libexec) < 0)
 			r = bo_err_set(&err, ENOMEM, "checker environment");
 		if (r >= 0) {
 			checker_env[1] = path_env;

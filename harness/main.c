@@ -15,6 +15,7 @@ struct bo_cmd {
 };
 
 static const struct bo_cmd commands[] = {
+	{"ctl", bo_cmd_ctl, "tell the harness about a workload operation (for shell workloads)"},
 	{"inspect", bo_cmd_inspect, "describe a dm-log-writes log: entries, marks, epochs"},
 	{"replay", bo_cmd_replay, "replay a log onto a file or device up to a cut point"},
 	{"synth", bo_cmd_synth, "write a synthetic log (for tests, benchmarks, examples)"},

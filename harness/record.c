@@ -126,10 +126,10 @@ static int stack_down(struct recorder *r, struct bo_err *err)
 	struct bo_err e = {0};
 	int first = 0;
 
-#define STEP(cond, call)                                                                           \
-	do {                                                                                       \
-		if ((cond) && (call) < 0 && first == 0)                                            \
-			first = bo_err_set(err, e.errnum, "%s", bo_err_str(&e));                   \
+#define STEP(cond, call)                                                         \
+	do {                                                                     \
+		if ((cond) && (call) < 0 && first == 0)                          \
+			first = bo_err_set(err, e.errnum, "%s", bo_err_str(&e)); \
 	} while (0)
 	STEP(r->mounted, bo_umount(r->mnt, 0, &e));
 	r->mounted = false;
@@ -154,7 +154,8 @@ static int run_workload(struct recorder *r, struct bo_ctl_server *srv, struct bo
 	char ctl_env[PATH_MAX + 16], mnt_env[PATH_MAX + 16], seed_env[48];
 	char *argv[] = {"/bin/sh", "-c", NULL, NULL};
 	char *env[] = {ctl_env, mnt_env, seed_env, NULL, NULL};
-	struct bo_proc_opts po = {.argv = argv, .env_add = env, .cwd = r->mnt, .merge_stderr = true};
+	struct bo_proc_opts po = {
+		.argv = argv, .env_add = env, .cwd = r->mnt, .merge_stderr = true};
 	struct bo_proc_result pr = {0};
 	struct json_object *rec;
 	char how[128];
@@ -208,7 +209,8 @@ static int check_acks(struct recorder *r, const struct bo_ctl_state *st, struct 
 
 		if (!op || op->ack_entry == BO_NO_ENTRY)
 			k = bo_err_set(err, EBADMSG,
-				       "the workload acknowledged op %" PRIu64 " but the log has no "
+				       "the workload acknowledged op %" PRIu64
+				       " but the log has no "
 				       "'ack:%" PRIu64 "' mark (%zu acks reported, %" PRIu64
 				       " in the log)",
 				       acked[i], acked[i], n, ops.n_acks);
@@ -220,6 +222,23 @@ static int check_acks(struct recorder *r, const struct bo_ctl_state *st, struct 
 	return k;
 }
 
+/*
+ * The scenario's mkfs options. For ext4, unless the scenario says otherwise, inode tables and
+ * the journal are zeroed by mkfs: lazy initialisation would write them later from a kernel
+ * thread, on its own schedule, and the same seed would give a different log each time.
+ */
+static int mkfs_options(const struct bo_scenario *sc, char ***ret, struct bo_err *err)
+{
+	_cleanup_free_ char *all = NULL;
+	const char *extra = "";
+
+	if (sc->fs == BO_FS_EXT4 && !strstr(sc->mkfs_options, "-E"))
+		extra = " -E lazy_itable_init=0,lazy_journal_init=0";
+	if (asprintf(&all, "%s%s", sc->mkfs_options, extra) < 0 || !(*ret = bo_strv_split(all)))
+		return bo_err_set(err, ENOMEM, "mkfs options");
+	return 0;
+}
+
 int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_err *err)
 {
 	static const char *const reserved[] = {"mkfs", "dm-log-writes-end", NULL};
@@ -228,7 +247,8 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 	struct bo_ctl_server *srv = NULL;
 	struct bo_lw_status lws;
 	struct bo_err derr = {0};
-	_cleanup_free_ char *mkfs_out = NULL;
+	struct bo_proc_result mr = {0};
+	char **mkfs_opts = NULL;
 	uint64_t entry;
 	int k;
 
@@ -243,10 +263,14 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 	k = stack_up(&r, err);
 	if (k < 0)
 		goto down;
-	k = bo_mkfs(bo_fs_name(sc->fs), r.fl_dev, sc->mkfs_options, sc->workload_timeout,
-		    &mkfs_out, err);
-	if (mkfs_out)
-		bo_results_write_file(res, "mkfs.out", mkfs_out, strlen(mkfs_out), &derr);
+	k = mkfs_options(sc, &mkfs_opts, err);
+	if (k >= 0)
+		k = bo_mkfs(sc->fs, r.fl_dev, (const char *const *) mkfs_opts,
+			    sc->workload_timeout * 1000u, &mr, err);
+	if (mr.out)
+		bo_results_write_file(res, "mkfs.out", mr.out, mr.out_len, &derr);
+	bo_proc_result_clear(&mr);
+	bo_strv_free(mkfs_opts);
 	if (k < 0)
 		goto down;
 	k = bo_logtail_open(r.log, r.ss, &r.tail, err);

@@ -21,8 +21,8 @@
 struct bo_record_opts {
 	const struct bo_scenario *sc;
 	const char *runid;
-	const char *workdir;   /* tmpfs directory for the image, the log and the mount point */
-	const char *libexec;   /* directory holding blackout's workload programs */
+	const char *workdir; /* tmpfs directory for the image, the log and the mount point */
+	const char *libexec; /* directory holding blackout's workload programs */
 };
 
 /*

@@ -65,7 +65,7 @@ int bo_parse_u64(const char *s, uint64_t *ret)
 	if (!s || !*s || !isdigit((unsigned char) *s))
 		return -EINVAL;
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, 10);
 	if (errno == ERANGE)
 		return -ERANGE;
 	if (errno || *end)
@@ -206,4 +206,42 @@ const char *bo_libexec_dir(void)
 	self[n] = '\0';
 	snprintf(dir, sizeof(dir), "%s", dirname(self));
 	return dir;
+}
+
+char **bo_strv_split(const char *s)
+{
+	size_t n = 0, cap = 8;
+	char **v = calloc(cap, sizeof(*v));
+
+	while (v && s && *s) {
+		size_t skip = strspn(s, " \t\n"), len;
+
+		s += skip;
+		len = strcspn(s, " \t\n");
+		if (!len)
+			break;
+		if (n + 2 > cap) {
+			char **nv = realloc(v, (cap *= 2) * sizeof(*v));
+
+			if (!nv)
+				goto fail;
+			v = nv;
+		}
+		v[n] = strndup(s, len);
+		if (!v[n])
+			goto fail;
+		v[++n] = NULL;
+		s += len;
+	}
+	return v;
+fail:
+	bo_strv_free(v);
+	return NULL;
+}
+
+void bo_strv_free(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
 }

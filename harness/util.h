@@ -31,7 +31,7 @@ int bo_err_prefix(struct bo_err *err, const char *fmt, ...) _printf_(2, 3);
 /* The text of @err, or strerror of its errno when no text was set. */
 const char *bo_err_str(const struct bo_err *err);
 
-/* Parse a whole string as an unsigned decimal (or 0x hex) number; -EINVAL or -ERANGE. */
+/* Parse a whole string of decimal digits (no sign, no hex, no octal); -EINVAL or -ERANGE. */
 int bo_parse_u64(const char *s, uint64_t *ret);
 
 /* Parse "A-B" (both inclusive; "A-" means to the end, "A" means just A). */
@@ -41,6 +41,11 @@ int bo_parse_range(const char *s, uint64_t *ret_a, uint64_t *ret_b);
  * only at end of file), pwrite returns 0; both return -errno on failure. */
 ssize_t bo_pread_full(int fd, void *buf, size_t len, uint64_t off);
 int bo_pwrite_full(int fd, const void *buf, size_t len, uint64_t off);
+
+/* Split @s on blanks into a NULL-terminated array (no quoting); NULL when memory runs out.
+ * Free with bo_strv_free(). */
+char **bo_strv_split(const char *s);
+void bo_strv_free(char **v);
 
 /* The directory of the running blackout binary, where its workload programs live too. */
 const char *bo_libexec_dir(void);

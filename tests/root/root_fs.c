@@ -65,6 +65,8 @@ static int damage(enum bo_fs fs, const char *dev, unsigned long ino)
 		return root_sh("printf '\\377' | dd of=%s bs=1 seek=%d conv=notrunc "
 			       "status=none",
 			       dev, 65536 + 200);
+	case BO_FS_COUNT:
+		break;
 	}
 	return -1;
 }

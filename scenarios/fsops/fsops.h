@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fsops.h — the builtin fsops workload: a seeded random sequence of file and directory
+ * operations over a small fixed namespace, and the model both the workload and its checker
+ * replay. docs/checkers.md describes the op model and what each acknowledgement promises.
+ *
+ * The namespace: directories d0..d3 under the working directory (the root), and file names
+ * f0..f7 in the root and in each directory — 40 file names ("slots"). Slot s lives in
+ * directory s / 8 (0 is the root, 1..4 are d0..d3) under the name f<s % 8>.
+ *
+ * Every byte a data op writes is derived from (seed, op id, file offset), so that data found
+ * in a file names the op that wrote it.
+ */
+#ifndef BO_FSOPS_H
+#define BO_FSOPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FSOPS_NDIRS	    4
+#define FSOPS_FILES_PER_DIR 8
+#define FSOPS_NSLOTS	    ((FSOPS_NDIRS + 1) * FSOPS_FILES_PER_DIR)
+#define FSOPS_MAX_SIZE	    (128u * 1024)
+#define FSOPS_MIN_WRITE	    16u
+#define FSOPS_MAX_WRITE	    16384u
+#define FSOPS_MAX_OPS	    1000000u
+
+enum fsops_type {
+	FSOPS_CREATE,	 /* a: new empty file */
+	FSOPS_WRITE,	 /* a: pwrite [off, off+len), may extend or leave a hole */
+	FSOPS_APPEND,	 /* a: pwrite at the current size */
+	FSOPS_OVERWRITE, /* a: pwrite inside the current size */
+	FSOPS_TRUNCATE,	 /* a: truncate to off */
+	FSOPS_RENAME,	 /* a -> b; b may exist and is then replaced */
+	FSOPS_LINK,	 /* a -> b; b does not exist */
+	FSOPS_UNLINK,	 /* a */
+	FSOPS_MKDIR,	 /* directory a */
+	FSOPS_RMDIR,	 /* directory a, empty */
+	FSOPS_FSYNC,	 /* a: fsync the file, its directory and the root; acked */
+	FSOPS_FDATASYNC, /* a (a name already durable): fdatasync; acked */
+	FSOPS_SYNC,	 /* syncfs of the filesystem; acked */
+	FSOPS_NTYPES,
+};
+
+enum fsops_bug {
+	FSOPS_BUG_NONE,
+	FSOPS_BUG_ACK_WITHOUT_FSYNC, /* ack sync-class ops without syncing */
+};
+
+struct fsops_params {
+	uint64_t seed;
+	uint64_t ops;
+	enum fsops_bug bug;
+};
+
+struct fsops_op {
+	uint64_t id;
+	enum fsops_type type;
+	int a, b;	     /* file slots, or directory indexes for mkdir/rmdir; -1 if unused */
+	uint64_t ino;	     /* the inode acted on: created, written, synced, moved, unlinked */
+	uint64_t victim;     /* rename: the inode whose name b was replaced, or 0 */
+	uint64_t off, len;   /* data ops: the range written; truncate: off is the new size */
+	uint64_t size_after; /* data ops and truncate: the inode's size afterwards */
+};
+
+struct fsops_inode {
+	uint64_t ino; /* the id of the op that created it */
+	uint32_t nlink;
+	uint64_t size;
+	uint8_t *data; /* FSOPS_MAX_SIZE bytes */
+};
+
+struct fsops_model {
+	uint64_t seed;
+	uint64_t rng;
+	uint64_t next_id;
+	bool dir_exists[FSOPS_NDIRS];
+	uint64_t slot_ino[FSOPS_NSLOTS]; /* 0: no file of that name */
+	bool slot_durable[FSOPS_NSLOTS]; /* the name was made durable and not changed since */
+	struct fsops_inode *inodes[FSOPS_NSLOTS]; /* live inodes (never more than names) */
+	size_t ninodes;
+};
+
+/* Whether an op of @type is acknowledged (fsync, fdatasync, sync). */
+bool fsops_is_sync(enum fsops_type type);
+
+/* Whether @type writes data derived from (seed, op id, offset). */
+bool fsops_is_data(enum fsops_type type);
+
+/* "create", "write", ... */
+const char *fsops_type_name(enum fsops_type type);
+
+/* The byte op @id writes at file offset @off. */
+uint8_t fsops_byte(uint64_t seed, uint64_t id, uint64_t off);
+
+/* Fill @buf with the @len bytes op @id writes from offset @off. */
+void fsops_fill(uint64_t seed, uint64_t id, uint64_t off, uint8_t *buf, size_t len);
+
+/* Path of file slot @s ("f3", "d1/f0") and of directory @d ("d2"), into @buf. */
+const char *fsops_slot_path(int s, char *buf, size_t len);
+const char *fsops_dir_path(int d, char *buf, size_t len);
+
+/* The directory index of slot @s: -1 for the root, else 0..FSOPS_NDIRS-1. */
+int fsops_slot_dir(int s);
+
+/* Start a model: an empty root, the generator seeded with @seed. */
+void fsops_model_init(struct fsops_model *m, uint64_t seed);
+
+/* Release what a model holds. */
+void fsops_model_release(struct fsops_model *m);
+
+/* The live inode @ino, or NULL. */
+struct fsops_inode *fsops_model_inode(const struct fsops_model *m, uint64_t ino);
+
+/*
+ * Draw the next op from the generator (a pure function of the seed and the ops before it)
+ * into *@op, without applying it. Returns 0 or -ENOMEM.
+ */
+int fsops_model_next(struct fsops_model *m, struct fsops_op *op);
+
+/* Apply @op to the model. Returns 0 or -ENOMEM. */
+int fsops_model_apply(struct fsops_model *m, const struct fsops_op *op);
+
+/*
+ * Generate the whole sequence of @p->ops ops into a new array *@ret. Returns 0 or -ENOMEM.
+ */
+int fsops_generate(const struct fsops_params *p, struct fsops_op **ret);
+
+/* Run the workload in the current directory (fsops_run.c). Returns a process exit status. */
+int fsops_run(const struct fsops_params *p);
+
+/* Run the checker on BLACKOUT_MNT or the current directory (fsops_check.c). Exit status. */
+int fsops_check(const struct fsops_params *p);
+
+#endif

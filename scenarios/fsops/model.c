@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The fsops model: the generator of the op sequence and the in-memory tree it describes.
+ * Generation depends only on the seed and on the model, never on what a filesystem did, so
+ * the workload and the checker derive the same sequence.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenarios/fsops/fsops.h"
+
+static const char *const type_names[FSOPS_NTYPES] = {
+	[FSOPS_CREATE] = "create",     [FSOPS_WRITE] = "write",
+	[FSOPS_APPEND] = "append",     [FSOPS_OVERWRITE] = "overwrite",
+	[FSOPS_TRUNCATE] = "truncate", [FSOPS_RENAME] = "rename",
+	[FSOPS_LINK] = "link",	       [FSOPS_UNLINK] = "unlink",
+	[FSOPS_MKDIR] = "mkdir",       [FSOPS_RMDIR] = "rmdir",
+	[FSOPS_FSYNC] = "fsync",       [FSOPS_FDATASYNC] = "fdatasync",
+	[FSOPS_SYNC] = "sync",
+};
+
+/* Relative weights of the op types in the generator. */
+static const unsigned weights[FSOPS_NTYPES] = {
+	[FSOPS_CREATE] = 12,  [FSOPS_WRITE] = 10, [FSOPS_APPEND] = 10, [FSOPS_OVERWRITE] = 8,
+	[FSOPS_TRUNCATE] = 5, [FSOPS_RENAME] = 7, [FSOPS_LINK] = 3,    [FSOPS_UNLINK] = 6,
+	[FSOPS_MKDIR] = 3,    [FSOPS_RMDIR] = 2,  [FSOPS_FSYNC] = 12,  [FSOPS_FDATASYNC] = 6,
+	[FSOPS_SYNC] = 3,
+};
+
+bool fsops_is_sync(enum fsops_type type)
+{
+	return type == FSOPS_FSYNC || type == FSOPS_FDATASYNC || type == FSOPS_SYNC;
+}
+
+bool fsops_is_data(enum fsops_type type)
+{
+	return type == FSOPS_WRITE || type == FSOPS_APPEND || type == FSOPS_OVERWRITE;
+}
+
+const char *fsops_type_name(enum fsops_type type)
+{
+	return (unsigned) type < FSOPS_NTYPES ? type_names[type] : "?";
+}
+
+/* splitmix64's finaliser: a good 64-bit mix. */
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+static uint64_t word(uint64_t seed, uint64_t id, uint64_t w)
+{
+	return mix(mix(seed ^ 0x9e3779b97f4a7c15ULL) ^ mix(id + 0x632be59bd9b4e019ULL) ^
+		   (w * 0xd6e8feb86659fd93ULL));
+}
+
+uint8_t fsops_byte(uint64_t seed, uint64_t id, uint64_t off)
+{
+	return (uint8_t) (word(seed, id, off >> 3) >> ((off & 7) * 8));
+}
+
+void fsops_fill(uint64_t seed, uint64_t id, uint64_t off, uint8_t *buf, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		uint64_t w = word(seed, id, (off + i) >> 3);
+
+		for (unsigned b = (unsigned) ((off + i) & 7); b < 8 && i < len; b++)
+			buf[i++] = (uint8_t) (w >> (b * 8));
+	}
+}
+
+int fsops_slot_dir(int s)
+{
+	return s / FSOPS_FILES_PER_DIR - 1;
+}
+
+const char *fsops_slot_path(int s, char *buf, size_t len)
+{
+	int d = fsops_slot_dir(s);
+
+	if (d < 0)
+		snprintf(buf, len, "f%d", s % FSOPS_FILES_PER_DIR);
+	else
+		snprintf(buf, len, "d%d/f%d", d, s % FSOPS_FILES_PER_DIR);
+	return buf;
+}
+
+const char *fsops_dir_path(int d, char *buf, size_t len)
+{
+	snprintf(buf, len, "d%d", d);
+	return buf;
+}
+
+void fsops_model_init(struct fsops_model *m, uint64_t seed)
+{
+	memset(m, 0, sizeof(*m));
+	m->seed = seed;
+	m->rng = seed;
+	m->next_id = 1;
+}
+
+void fsops_model_release(struct fsops_model *m)
+{
+	for (size_t i = 0; i < m->ninodes; i++) {
+		free(m->inodes[i]->data);
+		free(m->inodes[i]);
+	}
+	m->ninodes = 0;
+}
+
+struct fsops_inode *fsops_model_inode(const struct fsops_model *m, uint64_t ino)
+{
+	for (size_t i = 0; i < m->ninodes; i++)
+		if (m->inodes[i]->ino == ino)
+			return m->inodes[i];
+	return NULL;
+}
+
+/* splitmix64 */
+static uint64_t rnd(struct fsops_model *m)
+{
+	m->rng += 0x9e3779b97f4a7c15ULL;
+	return mix(m->rng);
+}
+
+/* Uniform in [lo, hi]. */
+static uint64_t rnd_range(struct fsops_model *m, uint64_t lo, uint64_t hi)
+{
+	return lo + rnd(m) % (hi - lo + 1);
+}
+
+static bool slot_dir_exists(const struct fsops_model *m, int s)
+{
+	int d = fsops_slot_dir(s);
+
+	return d < 0 || m->dir_exists[d];
+}
+
+/* Pick a slot satisfying @want; -1 if none does. */
+static int pick_slot(struct fsops_model *m, bool (*want)(const struct fsops_model *, int, int),
+		     int other)
+{
+	int cand[FSOPS_NSLOTS], n = 0;
+
+	for (int s = 0; s < FSOPS_NSLOTS; s++)
+		if (want(m, s, other))
+			cand[n++] = s;
+	return n ? cand[rnd(m) % (uint64_t) n] : -1;
+}
+
+static bool is_file(const struct fsops_model *m, int s, int other)
+{
+	return m->slot_ino[s] != 0;
+}
+
+static bool is_free(const struct fsops_model *m, int s, int other)
+{
+	return !m->slot_ino[s] && slot_dir_exists(m, s);
+}
+
+static bool is_durable_file(const struct fsops_model *m, int s, int other)
+{
+	return m->slot_ino[s] && m->slot_durable[s];
+}
+
+/* A rename target: any name in an existing directory but the source and its other links
+ * (renaming a file onto one of its own links does nothing). */
+static bool is_rename_target(const struct fsops_model *m, int s, int src)
+{
+	return slot_dir_exists(m, s) && m->slot_ino[s] != m->slot_ino[src];
+}
+
+static bool dir_is_empty(const struct fsops_model *m, int d)
+{
+	for (int f = 0; f < FSOPS_FILES_PER_DIR; f++)
+		if (m->slot_ino[(d + 1) * FSOPS_FILES_PER_DIR + f])
+			return false;
+	return true;
+}
+
+static int pick_dir(struct fsops_model *m, bool exists, bool need_empty)
+{
+	int cand[FSOPS_NDIRS], n = 0;
+
+	for (int d = 0; d < FSOPS_NDIRS; d++)
+		if (m->dir_exists[d] == exists && (!need_empty || dir_is_empty(m, d)))
+			cand[n++] = d;
+	return n ? cand[rnd(m) % (uint64_t) n] : -1;
+}
+
+static enum fsops_type draw_type(struct fsops_model *m)
+{
+	unsigned total = 0, r;
+
+	for (int t = 0; t < FSOPS_NTYPES; t++)
+		total += weights[t];
+	r = (unsigned) (rnd(m) % total);
+	for (int t = 0; t < FSOPS_NTYPES; t++) {
+		if (r < weights[t])
+			return (enum fsops_type) t;
+		r -= weights[t];
+	}
+	return FSOPS_SYNC;
+}
+
+/* Fill the op's details for @type; false if no op of that type is possible now. */
+static bool draw_op(struct fsops_model *m, enum fsops_type type, struct fsops_op *op)
+{
+	struct fsops_inode *in = NULL;
+	uint64_t size = 0, max_len;
+
+	op->type = type;
+	op->a = op->b = -1;
+	op->ino = op->victim = op->off = op->len = op->size_after = 0;
+	switch (type) {
+	case FSOPS_CREATE:
+		op->a = pick_slot(m, is_free, 0);
+		op->ino = op->id;
+		return op->a >= 0;
+	case FSOPS_MKDIR:
+	case FSOPS_RMDIR:
+		op->a = pick_dir(m, type == FSOPS_RMDIR, type == FSOPS_RMDIR);
+		return op->a >= 0;
+	case FSOPS_SYNC:
+		return true;
+	case FSOPS_FDATASYNC:
+		op->a = pick_slot(m, is_durable_file, 0);
+		break;
+	default:
+		op->a = pick_slot(m, is_file, 0);
+		break;
+	}
+	if (op->a < 0)
+		return false;
+	op->ino = m->slot_ino[op->a];
+	in = fsops_model_inode(m, op->ino);
+	size = in->size;
+	switch (type) {
+	case FSOPS_WRITE:
+		op->off = rnd_range(m, 0,
+				    size + 4096 < FSOPS_MAX_SIZE - FSOPS_MIN_WRITE
+					    ? size + 4096
+					    : FSOPS_MAX_SIZE - FSOPS_MIN_WRITE);
+		break;
+	case FSOPS_APPEND:
+		if (size > FSOPS_MAX_SIZE - FSOPS_MIN_WRITE)
+			return false;
+		op->off = size;
+		break;
+	case FSOPS_OVERWRITE:
+		if (size < FSOPS_MIN_WRITE)
+			return false;
+		op->off = rnd_range(m, 0, size - FSOPS_MIN_WRITE);
+		break;
+	case FSOPS_TRUNCATE:
+		op->off = rnd(m) % 2 && size
+				  ? rnd_range(m, 0, size - 1)
+				  : rnd_range(m, size,
+					      size + 8192 < FSOPS_MAX_SIZE ? size + 8192
+									   : FSOPS_MAX_SIZE);
+		op->size_after = op->off;
+		return true;
+	case FSOPS_RENAME:
+		op->b = pick_slot(m, is_rename_target, op->a);
+		op->victim = op->b >= 0 ? m->slot_ino[op->b] : 0;
+		return op->b >= 0;
+	case FSOPS_LINK:
+		op->b = pick_slot(m, is_free, 0);
+		return op->b >= 0;
+	default:
+		return true;
+	}
+	max_len = FSOPS_MAX_SIZE - op->off;
+	if (type == FSOPS_OVERWRITE)
+		max_len = size - op->off;
+	if (max_len > FSOPS_MAX_WRITE)
+		max_len = FSOPS_MAX_WRITE;
+	op->len = rnd_range(m, FSOPS_MIN_WRITE, max_len);
+	op->size_after = op->off + op->len > size ? op->off + op->len : size;
+	return true;
+}
+
+int fsops_model_next(struct fsops_model *m, struct fsops_op *op)
+{
+	op->id = m->next_id;
+	/* Types that are impossible right now are drawn again; sync always is possible. */
+	for (int tries = 0; tries < 64; tries++)
+		if (draw_op(m, draw_type(m), op))
+			return 0;
+	draw_op(m, FSOPS_SYNC, op);
+	return 0;
+}
+
+static int inode_new(struct fsops_model *m, uint64_t ino)
+{
+	struct fsops_inode *in = calloc(1, sizeof(*in));
+
+	if (!in || m->ninodes == FSOPS_NSLOTS || !(in->data = calloc(1, FSOPS_MAX_SIZE))) {
+		free(in);
+		return -ENOMEM;
+	}
+	in->ino = ino;
+	in->nlink = 1;
+	m->inodes[m->ninodes++] = in;
+	return 0;
+}
+
+static void inode_unref(struct fsops_model *m, uint64_t ino)
+{
+	for (size_t i = 0; i < m->ninodes; i++) {
+		struct fsops_inode *in = m->inodes[i];
+
+		if (in->ino != ino || --in->nlink)
+			continue;
+		free(in->data);
+		free(in);
+		m->inodes[i] = m->inodes[--m->ninodes];
+		return;
+	}
+}
+
+int fsops_model_apply(struct fsops_model *m, const struct fsops_op *op)
+{
+	struct fsops_inode *in = op->ino ? fsops_model_inode(m, op->ino) : NULL;
+
+	m->next_id = op->id + 1;
+	switch (op->type) {
+	case FSOPS_CREATE:
+		m->slot_ino[op->a] = op->ino;
+		m->slot_durable[op->a] = false;
+		return inode_new(m, op->ino);
+	case FSOPS_WRITE:
+	case FSOPS_APPEND:
+	case FSOPS_OVERWRITE:
+		/* A write past the end leaves a hole: the zeros are already there, because
+		 * truncation zeroes what it cuts off (below). */
+		fsops_fill(m->seed, op->id, op->off, in->data + op->off, op->len);
+		in->size = op->size_after;
+		return 0;
+	case FSOPS_TRUNCATE:
+		if (op->off < in->size)
+			memset(in->data + op->off, 0, in->size - op->off);
+		in->size = op->off;
+		return 0;
+	case FSOPS_RENAME:
+		if (op->victim)
+			inode_unref(m, op->victim);
+		m->slot_ino[op->b] = op->ino;
+		m->slot_ino[op->a] = 0;
+		m->slot_durable[op->a] = m->slot_durable[op->b] = false;
+		return 0;
+	case FSOPS_LINK:
+		m->slot_ino[op->b] = op->ino;
+		m->slot_durable[op->b] = false;
+		in->nlink++;
+		return 0;
+	case FSOPS_UNLINK:
+		m->slot_ino[op->a] = 0;
+		m->slot_durable[op->a] = false;
+		inode_unref(m, op->ino);
+		return 0;
+	case FSOPS_MKDIR:
+	case FSOPS_RMDIR:
+		m->dir_exists[op->a] = op->type == FSOPS_MKDIR;
+		return 0;
+	case FSOPS_FSYNC:
+		m->slot_durable[op->a] = true;
+		return 0;
+	case FSOPS_FDATASYNC:
+		return 0;
+	case FSOPS_SYNC:
+		for (int s = 0; s < FSOPS_NSLOTS; s++)
+			m->slot_durable[s] = m->slot_ino[s] != 0;
+		return 0;
+	case FSOPS_NTYPES:
+		break;
+	}
+	return -EINVAL;
+}
+
+int fsops_generate(const struct fsops_params *p, struct fsops_op **ret)
+{
+	struct fsops_op *ops = calloc(p->ops, sizeof(*ops));
+	struct fsops_model m;
+	int r = 0;
+
+	if (!ops)
+		return -ENOMEM;
+	fsops_model_init(&m, p->seed);
+	for (uint64_t i = 0; i < p->ops && r == 0; i++) {
+		r = fsops_model_next(&m, &ops[i]);
+		if (r == 0)
+			r = fsops_model_apply(&m, &ops[i]);
+	}
+	fsops_model_release(&m);
+	if (r < 0) {
+		free(ops);
+		return r;
+	}
+	*ret = ops;
+	return 0;
+}

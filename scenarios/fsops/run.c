@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The fsops workload: perform the generated ops in the current directory, announcing each
+ * with "issue <id>" before it starts and acknowledging each sync-class op with "ack <id>"
+ * once the sync returned. The only link to the harness is scenarios/blackout-ctl.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "scenarios/blackout-ctl.h"
+#include "scenarios/fsops/fsops.h"
+
+struct runner {
+	const struct fsops_params *p;
+	uint8_t buf[FSOPS_MAX_WRITE];
+	char what[160]; /* the call that failed, for the message */
+};
+
+static int fail(struct runner *r, const char *call, const char *path)
+{
+	int e = errno;
+
+	snprintf(r->what, sizeof(r->what), "%s '%s': %s", call, path, strerror(e));
+	return -e;
+}
+
+/* fsync @path (a file or a directory). */
+static int sync_path(struct runner *r, const char *path, bool data_only)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int rc;
+
+	if (fd < 0)
+		return fail(r, "open", path);
+	rc = data_only ? fdatasync(fd) : fsync(fd);
+	if (rc < 0) {
+		rc = fail(r, data_only ? "fdatasync" : "fsync", path);
+		close(fd);
+		return rc;
+	}
+	close(fd);
+	return 0;
+}
+
+static int do_write(struct runner *r, const struct fsops_op *op, const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	size_t done = 0;
+
+	if (fd < 0)
+		return fail(r, "open", path);
+	fsops_fill(r->p->seed, op->id, op->off, r->buf, op->len);
+	while (done < op->len) {
+		ssize_t n = pwrite(fd, r->buf + done, op->len - done, (off_t) (op->off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			n = fail(r, "pwrite", path);
+			close(fd);
+			return (int) n;
+		}
+		done += (size_t) n;
+	}
+	if (close(fd) < 0)
+		return fail(r, "close", path);
+	return 0;
+}
+
+/* Perform @op on the filesystem. */
+static int perform(struct runner *r, const struct fsops_op *op)
+{
+	bool bug = r->p->bug == FSOPS_BUG_ACK_WITHOUT_FSYNC;
+	char a[16] = "", b[16] = "";
+	int fd, rc;
+
+	if (op->type == FSOPS_MKDIR || op->type == FSOPS_RMDIR)
+		fsops_dir_path(op->a, a, sizeof(a));
+	else if (op->a >= 0)
+		fsops_slot_path(op->a, a, sizeof(a));
+	if (op->b >= 0)
+		fsops_slot_path(op->b, b, sizeof(b));
+
+	switch (op->type) {
+	case FSOPS_CREATE:
+		fd = open(a, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return fail(r, "create", a);
+		return close(fd) < 0 ? fail(r, "close", a) : 0;
+	case FSOPS_WRITE:
+	case FSOPS_APPEND:
+	case FSOPS_OVERWRITE:
+		return do_write(r, op, a);
+	case FSOPS_TRUNCATE:
+		return truncate(a, (off_t) op->off) < 0 ? fail(r, "truncate", a) : 0;
+	case FSOPS_RENAME:
+		return rename(a, b) < 0 ? fail(r, "rename", a) : 0;
+	case FSOPS_LINK:
+		return link(a, b) < 0 ? fail(r, "link", a) : 0;
+	case FSOPS_UNLINK:
+		return unlink(a) < 0 ? fail(r, "unlink", a) : 0;
+	case FSOPS_MKDIR:
+		return mkdir(a, 0755) < 0 ? fail(r, "mkdir", a) : 0;
+	case FSOPS_RMDIR:
+		return rmdir(a) < 0 ? fail(r, "rmdir", a) : 0;
+	case FSOPS_FSYNC:
+		if (bug)
+			return 0;
+		/* The file, then the directory holding its name, then the root holding the
+		 * directory's name: what makes both the data and the name durable. */
+		rc = sync_path(r, a, false);
+		if (rc == 0 && fsops_slot_dir(op->a) >= 0)
+			rc = sync_path(r, fsops_dir_path(fsops_slot_dir(op->a), b, sizeof(b)),
+				       false);
+		return rc < 0 ? rc : sync_path(r, ".", false);
+	case FSOPS_FDATASYNC:
+		return bug ? 0 : sync_path(r, a, true);
+	case FSOPS_SYNC:
+		if (bug)
+			return 0;
+		/* syncfs rather than sync: the same promise for this filesystem, and since
+		 * Linux 5.8 it reports writeback errors, which sync(2) never does. */
+		fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return fail(r, "open", ".");
+		rc = syncfs(fd) < 0 ? fail(r, "syncfs", ".") : 0;
+		close(fd);
+		return rc;
+	case FSOPS_NTYPES:
+		break;
+	}
+	errno = EINVAL;
+	return fail(r, "unknown op", a);
+}
+
+/* Refuse to start over an existing tree: the model assumes an empty namespace. */
+static int check_empty(void)
+{
+	char path[16];
+	struct stat st;
+
+	for (int d = 0; d < FSOPS_NDIRS; d++)
+		if (lstat(fsops_dir_path(d, path, sizeof(path)), &st) == 0)
+			goto exists;
+	for (int s = 0; s < FSOPS_FILES_PER_DIR; s++)
+		if (lstat(fsops_slot_path(s, path, sizeof(path)), &st) == 0)
+			goto exists;
+	return 0;
+exists:
+	fprintf(stderr, "blackout-fsops: '%s' already exists: start in a fresh directory\n", path);
+	return -EEXIST;
+}
+
+int fsops_run(const struct fsops_params *p)
+{
+	struct runner *r = calloc(1, sizeof(*r));
+	struct fsops_model m;
+	struct fsops_op op;
+	int rc = 0;
+
+	if (!r) {
+		fputs("blackout-fsops: out of memory\n", stderr);
+		return 1;
+	}
+	r->p = p;
+	if (check_empty() < 0) {
+		free(r);
+		return 1;
+	}
+	fsops_model_init(&m, p->seed);
+	for (uint64_t i = 0; i < p->ops; i++) {
+		if (fsops_model_next(&m, &op) < 0 || fsops_model_apply(&m, &op) < 0) {
+			fputs("blackout-fsops: out of memory\n", stderr);
+			rc = 1;
+			break;
+		}
+		if (bo_ctl_issue(op.id) < 0) {
+			fprintf(stderr, "blackout-fsops: op %llu: %s\n", (unsigned long long) op.id,
+				bo_ctl_error());
+			rc = 1;
+			break;
+		}
+		if (perform(r, &op) < 0) {
+			fprintf(stderr, "blackout-fsops: op %llu (%s): %s\n",
+				(unsigned long long) op.id, fsops_type_name(op.type), r->what);
+			rc = 1;
+			break;
+		}
+		if (fsops_is_sync(op.type) && bo_ctl_ack(op.id) < 0) {
+			fprintf(stderr, "blackout-fsops: op %llu: %s\n", (unsigned long long) op.id,
+				bo_ctl_error());
+			rc = 1;
+			break;
+		}
+	}
+	bo_ctl_close();
+	fsops_model_release(&m);
+	free(r);
+	return rc;
+}

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# blackout-fsops on the command line, without a harness: the checker's contract on trees it
+# cannot recognise and on bad input, usage errors, and the determinism of the op sequence.
+# Usage: fsops.sh BLACKOUT-FSOPS BLACKOUT
+set -uo pipefail
+
+fsops=$1
+blackout=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+	echo "FAIL: $*" >&2
+	failures=$((failures + 1))
+}
+
+# expect STATUS DESCRIPTION COMMAND...: run COMMAND, compare its exit status.
+expect() {
+	local want=$1 what=$2 got
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	[ "$got" -eq "$want" ] || fail "$what: exit $got, expected $want ($(head -c 300 "$tmp/err"))"
+}
+
+last_line_is_done() {
+	[ "$(tail -n 1 "$tmp/out")" = done ] || fail "$1: output does not end with 'done'"
+}
+
+check() {
+	(cd "$1" && "$fsops" check --seed 4 --ops 200)
+}
+
+seq 1 200 >"$tmp/issued"
+"$fsops" list --seed 4 --ops 200 | awk '/ ack$/ {print $1}' >"$tmp/acked"
+[ -s "$tmp/acked" ] || fail "list: no acknowledged ops in 200"
+: >"$tmp/none"
+
+# An empty directory with nothing issued: exactly "done".
+mkdir "$tmp/empty"
+export BLACKOUT_ISSUED=$tmp/none BLACKOUT_ACKED=$tmp/none
+expect 0 "empty tree" check "$tmp/empty"
+[ "$(cat "$tmp/out")" = done ] || fail "empty tree: output is '$(cat "$tmp/out")', not 'done'"
+
+# The same empty directory when everything was issued and acked: the checker finishes
+# normally, and the last ack (whose promise no later op can excuse) is not present — the
+# harness turns that into lost-ack. Earlier acks may be excused: with all 200 ops issued, any
+# file may since have been unlinked.
+last_ack=$(tail -n 1 "$tmp/acked")
+export BLACKOUT_ISSUED=$tmp/issued BLACKOUT_ACKED=$tmp/acked
+expect 0 "empty tree, all acked" check "$tmp/empty"
+last_line_is_done "empty tree, all acked"
+grep -qx "present $last_ack" "$tmp/out" && fail "empty tree: last ack $last_ack reported present"
+sed 's/^/present /' "$tmp/acked" >"$tmp/acked-lines"
+[ "$(grep -cxFf "$tmp/acked-lines" "$tmp/out")" -lt "$(wc -l <"$tmp/acked")" ] ||
+	fail "empty tree: every acked op reported present"
+
+# Garbage where the namespace is: wrong types, a device, a FIFO, a huge sparse file, random
+# bytes, a symlink loop. The checker must neither crash nor hang nor report a sync op.
+g=$tmp/garbage
+mkdir -p "$g/f0" "$g/d1/f3"
+echo not-a-dir >"$g/d0"
+ln -s /dev/zero "$g/f1"
+mkfifo "$g/f2"
+truncate -s 1G "$g/f3"
+head -c 200000 /dev/urandom >"$g/f4"
+head -c 1000 /dev/urandom >"$g/d1/f0"
+ln -s f5 "$g/f5"
+mkdir -p "$g/d2" && chmod 000 "$g/d2"
+expect 0 "garbage tree" timeout 60 bash -c "cd '$g' && '$fsops' check --seed 4 --ops 200"
+last_line_is_done "garbage tree"
+grep -qx "present $last_ack" "$tmp/out" && fail "garbage tree: last ack $last_ack reported present"
+expect 0 "garbage tree via BLACKOUT_MNT" env BLACKOUT_MNT="$g" "$fsops" check --seed 4 --ops 200
+last_line_is_done "garbage tree via BLACKOUT_MNT"
+
+# Input the checker cannot work with: an error (exit 3) with a message, never "done".
+bad() {
+	local what=$1
+	shift
+	expect 3 "$what" env "$@" bash -c "cd '$tmp/empty' && '$fsops' check --seed 4 --ops 200"
+	[ -s "$tmp/err" ] || fail "$what: no message"
+	grep -q done "$tmp/out" && fail "$what: printed 'done'"
+}
+bad "unreadable BLACKOUT_ACKED" BLACKOUT_ACKED="$tmp/no-such-file"
+grep -q "BLACKOUT_ACKED" "$tmp/err" || fail "unreadable BLACKOUT_ACKED: message does not say which"
+bad "BLACKOUT_ACKED is a directory" BLACKOUT_ACKED="$tmp"
+bad "BLACKOUT_ISSUED unset" -u BLACKOUT_ISSUED
+echo 7x >"$tmp/junk"
+bad "garbage in BLACKOUT_ISSUED" BLACKOUT_ISSUED="$tmp/junk"
+echo 201 >"$tmp/big"
+bad "op id past --ops" BLACKOUT_ISSUED="$tmp/big"
+"$fsops" list --seed 4 --ops 200 | awk '!/ ack$/ {print $1; exit}' >"$tmp/notsync"
+bad "acked op that is not sync-class" BLACKOUT_ACKED="$tmp/notsync"
+grep -q "wrong --seed" "$tmp/err" || fail "non-sync ack: message does not suggest the cause"
+bad "acked but not issued" BLACKOUT_ISSUED="$tmp/none"
+bad "missing mount point" BLACKOUT_MNT="$tmp/no-such-dir"
+
+# Usage errors.
+expect 2 "--ops 0" "$fsops" list --ops 0
+expect 2 "--ops too big" "$fsops" list --ops 1000001
+expect 2 "bad --seed" "$fsops" list --seed -1
+expect 2 "unknown --bug" "$fsops" list --bug=eat-data
+expect 2 "unknown mode" "$fsops" frobnicate
+expect 0 "--help" "$fsops" --help
+
+# The sequence is a pure function of the seed, and a shorter run is a prefix of a longer one.
+"$fsops" list --seed 9 --ops 300 >"$tmp/a"
+"$fsops" list --seed 9 --ops 300 >"$tmp/b"
+"$fsops" list --seed 9 --ops 120 >"$tmp/c"
+"$fsops" list --seed 10 --ops 300 >"$tmp/d"
+cmp -s "$tmp/a" "$tmp/b" || fail "list is not deterministic"
+head -n 120 "$tmp/a" | cmp -s - "$tmp/c" || fail "--ops 120 is not a prefix of --ops 300"
+cmp -s "$tmp/a" "$tmp/d" && fail "seeds 9 and 10 give the same sequence"
+"$fsops" list --seed 3 --ops 300 >"$tmp/e"
+for t in create write append overwrite truncate rename link unlink mkdir rmdir fsync fdatasync sync; do
+	grep -q " $t " "$tmp/e" || fail "300 ops of seed 3 contain no $t"
+done
+
+# The workload refuses to run without a harness or over an existing tree.
+mkdir "$tmp/wl"
+expect 1 "workload without BLACKOUT_CTL" env -u BLACKOUT_CTL bash -c "cd '$tmp/wl' && '$fsops'"
+grep -q BLACKOUT_CTL "$tmp/err" || fail "workload without BLACKOUT_CTL: unclear message"
+mkdir "$tmp/wl/d0"
+expect 1 "workload over an existing tree" bash -c "cd '$tmp/wl' && '$fsops'"
+grep -q "'d0' already exists" "$tmp/err" || fail "existing tree: unclear message"
+
+# blackout ctl without a harness.
+expect 3 "blackout ctl without BLACKOUT_CTL" env -u BLACKOUT_CTL "$blackout" ctl issue 1
+expect 2 "blackout ctl without an argument" "$blackout" ctl issue
+expect 0 "blackout ctl --help" "$blackout" ctl --help
+
+chmod 755 "$g/d2"
+if [ "$failures" -ne 0 ]; then
+	echo "$failures failure(s)" >&2
+	exit 1
+fi
+echo "fsops CLI: all checks passed"

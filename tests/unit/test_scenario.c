@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Scenario files: defaults, every key, every error class with its file:line message, JSON. */
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bo_test.h"
+#include "harness/cleanup.h"
+#include "harness/cutsel.h"
+#include "harness/scenario.h"
+
+static struct bo_scenario *parse_ok(const char *text)
+{
+	struct bo_scenario *sc = NULL;
+	struct bo_err err = {0};
+
+	if (bo_scenario_parse(text, strlen(text), "dir/t.ini", &sc, &err) < 0) {
+		fprintf(stderr, "unexpected error: %s\n", bo_err_str(&err));
+		CU_FAIL("parse");
+	}
+	return sc;
+}
+
+/* Parsing @text must fail with a message containing @needle. */
+static void parse_bad(const char *text, const char *needle)
+{
+	struct bo_scenario *sc = NULL;
+	struct bo_err err = {0};
+	int r = bo_scenario_parse(text, strlen(text), "dir/t.ini", &sc, &err);
+
+	CU_ASSERT(r < 0);
+	CU_ASSERT(sc == NULL);
+	if (r < 0 && !strstr(bo_err_str(&err), needle)) {
+		fprintf(stderr, "\nmessage '%s'\n   lacks '%s'\n", bo_err_str(&err), needle);
+		CU_FAIL("error message");
+	}
+	if (r == 0) {
+		fprintf(stderr, "\naccepted: %s\n", text);
+		bo_scenario_free(sc);
+	}
+}
+
+#define MIN "[device]\nfs = ext4\n[workload]\nbuiltin = fsops\n"
+
+static void defaults(void)
+{
+	struct bo_scenario *sc = parse_ok(MIN);
+
+	CU_ASSERT_FATAL(sc != NULL);
+	CU_ASSERT_STRING_EQUAL(sc->name, "t");
+	CU_ASSERT_STRING_EQUAL(sc->description, "");
+	CU_ASSERT(sc->fs == BO_FS_EXT4);
+	CU_ASSERT(sc->size == 256ULL << 20);
+	CU_ASSERT(sc->sector_size == 4096);
+	CU_ASSERT_STRING_EQUAL(sc->mkfs_options, "");
+	CU_ASSERT_STRING_EQUAL(sc->mount_options, "");
+	CU_ASSERT(sc->workload == BO_WORKLOAD_BUILTIN);
+	CU_ASSERT_STRING_EQUAL(sc->builtin, "fsops");
+	CU_ASSERT(sc->ops == 200 && sc->bug == NULL);
+	CU_ASSERT(sc->seed == 1 && sc->workload_seed == 1);
+	CU_ASSERT(sc->workload_timeout == 600);
+	CU_ASSERT_STRING_EQUAL(sc->cuts_spec, "mark");
+	CU_ASSERT(sc->checker == BO_CHECKER_BUILTIN);
+	CU_ASSERT_STRING_EQUAL(sc->checker_command, "fsops");
+	CU_ASSERT(sc->mount_timeout == 60 && sc->fsck_timeout == 300 && sc->checker_timeout == 120);
+	CU_ASSERT(sc->log_size == 512ULL << 20);
+	bo_scenario_free(sc);
+}
+
+static void every_key(void)
+{
+	struct bo_scenario *sc = parse_ok("; a comment\n"
+					  "# another\n"
+					  "[scenario]\n"
+					  "name = my.test-1\n"
+					  "description = fsync ordering on xfs ; inline comment\n"
+					  "\n"
+					  "  [device]\r\n"
+					  "  fs = xfs\r\n"
+					  "size = 1G\n"
+					  "sector_size = 512\n"
+					  "mkfs_options = -m crc=1 -K\n"
+					  "mount_options = noatime,logbsize=256k\n"
+					  "[workload]\n"
+					  "builtin = fsops\n"
+					  "ops = 50\n"
+					  "bug = ack-without-fsync\n"
+					  "seed = 010\n"
+					  "timeout = 30\n"
+					  "[check]\n"
+					  "cuts = entry:3-90\n"
+					  "checker = fsops\n"
+					  "mount_timeout = 5\n"
+					  "fsck_timeout = 6\n"
+					  "checker_timeout = 7\n"
+					  "[run]\n"
+					  "seed = 99\n"
+					  "log_size = 64M\n");
+	char *cmd = NULL;
+
+	CU_ASSERT_FATAL(sc != NULL);
+	CU_ASSERT_STRING_EQUAL(sc->name, "my.test-1");
+	CU_ASSERT_STRING_EQUAL(sc->description, "fsync ordering on xfs");
+	CU_ASSERT(sc->fs == BO_FS_XFS && sc->size == 1ULL << 30 && sc->sector_size == 512);
+	CU_ASSERT_STRING_EQUAL(sc->mkfs_options, "-m crc=1 -K");
+	CU_ASSERT_STRING_EQUAL(sc->mount_options, "noatime,logbsize=256k");
+	CU_ASSERT(sc->ops == 50);
+	CU_ASSERT_STRING_EQUAL(sc->bug, "ack-without-fsync");
+	CU_ASSERT(sc->workload_seed == 10); /* decimal, not octal */
+	CU_ASSERT(sc->seed == 99);
+	CU_ASSERT(sc->workload_timeout == 30);
+	CU_ASSERT_STRING_EQUAL(sc->cuts_spec, "entry:3-90");
+	CU_ASSERT(sc->mount_timeout == 5 && sc->fsck_timeout == 6 && sc->checker_timeout == 7);
+	CU_ASSERT(sc->log_size == 64ULL << 20);
+	CU_ASSERT(bo_scenario_workload_command(sc, &cmd) == 0);
+	CU_ASSERT_STRING_EQUAL(cmd, "blackout-fsops --seed 10 --ops 50 --bug=ack-without-fsync");
+	free(cmd);
+	CU_ASSERT(bo_scenario_checker_command(sc, &cmd) == 0);
+	CU_ASSERT_STRING_EQUAL(cmd,
+			       "blackout-fsops check --seed 10 --ops 50 --bug=ack-without-fsync");
+	free(cmd);
+	bo_scenario_free(sc);
+}
+
+static void command_workload(void)
+{
+	struct bo_scenario *sc = parse_ok("[device]\nfs = btrfs\nsize = 128M\n"
+					  "[workload]\ncommand = ./kv-bench --durable 100\n"
+					  "[check]\nchecker = /usr/local/bin/kv-check --strict\n");
+	char *cmd = NULL;
+
+	CU_ASSERT_FATAL(sc != NULL);
+	CU_ASSERT(sc->workload == BO_WORKLOAD_COMMAND && sc->checker == BO_CHECKER_COMMAND);
+	CU_ASSERT(bo_scenario_workload_command(sc, &cmd) == 0);
+	CU_ASSERT_STRING_EQUAL(cmd, "./kv-bench --durable 100");
+	free(cmd);
+	CU_ASSERT(bo_scenario_checker_command(sc, &cmd) == 0);
+	CU_ASSERT_STRING_EQUAL(cmd, "/usr/local/bin/kv-check --strict");
+	free(cmd);
+	bo_scenario_free(sc);
+
+	sc = parse_ok("[device]\nfs = ext4\n[workload]\ncommand = sh -c true\n[check]\n"
+		      "checker = none\n");
+	CU_ASSERT_FATAL(sc != NULL);
+	CU_ASSERT(sc->checker == BO_CHECKER_NONE);
+	CU_ASSERT(bo_scenario_checker_command(sc, &cmd) == 0 && cmd == NULL);
+	bo_scenario_free(sc);
+}
+
+static void cuts(void)
+{
+	static const char *const good[] = {"flush",    "fua",	    "all",
+					   "mark",     "every:10",  "entry:7",
+					   "entry:3-", "entry:0-0", "flush,mark"};
+	static const char *const bad[] = {"every:0",  "every:",	   "every:0x10", "entry:5-3",
+					  "entry:-3", "entry:a-b", "entry:",	 "Flush"};
+	struct bo_err err = {0};
+
+	for (size_t i = 0; i < BO_ARRAY_SIZE(good); i++)
+		CU_ASSERT(bo_cutsel_validate(good[i], &err) == 0);
+	for (size_t i = 0; i < BO_ARRAY_SIZE(bad); i++)
+		CU_ASSERT(bo_cutsel_validate(bad[i], &err) == -EINVAL);
+	CU_ASSERT(strstr(bo_err_str(&err), "unknown cut policy 'Flush'") != NULL);
+}
+
+static void errors(void)
+{
+	char longline[400];
+
+	parse_bad("[device]\nfs = ext4\n[bogus]\nx = 1\n", "t.ini:3: unknown section '[bogus]'");
+	parse_bad(MIN "[empty]\n", "t.ini:5: unknown section '[empty]'");
+	parse_bad("[device]\nfstype = ext4\n", "t.ini:2: [device]: unknown key 'fstype'");
+	parse_bad("[device]\nfs = ext5\n", "t.ini:2: [device] fs: bad value 'ext5' (expected");
+	parse_bad("fs = ext4\n", "t.ini:1: key 'fs' outside of a section");
+	parse_bad(MIN "just some words\n", "t.ini:5: syntax error");
+	parse_bad("[device\nfs = ext4\n", "t.ini:1: syntax error");
+	parse_bad("[device]\nfs = ext4\nfs = xfs\n",
+		  "t.ini:3: [device] fs: given twice (first on line 2)");
+	parse_bad(MIN "[device]\nfs = xfs\n", "t.ini:6: [device] fs: given twice");
+	parse_bad("[device]\nfs = ext4\nsize = 12X\n", "t.ini:3: [device] size: bad value '12X'");
+	parse_bad("[device]\nsize = 1.5G\n", "[device] size: bad value '1.5G'");
+	parse_bad("[device]\nsize = 0\n", "[device] size: bad value '0'");
+	parse_bad("[device]\nsize = 99999999999999999999G\n", "bad value '99999999999999999999G'");
+	parse_bad("[device]\nsize = 17179869184G\n", "bad value '17179869184G'");
+	parse_bad("[device]\nsize = 1GB\n", "bad value '1GB'");
+	parse_bad("[device]\nsize = -1\n", "bad value '-1'");
+	parse_bad("[device]\nsector_size = 1024\n", "[device] sector_size: bad value '1024'");
+	parse_bad("[device]\nmkfs_options = -L 'my label'\n", "[device] mkfs_options: bad value");
+	parse_bad("[device]\nmount_options = noatime, sync\n", "[device] mount_options: bad");
+	parse_bad("[scenario]\nname = my scenario\n", "[scenario] name: bad value 'my scenario'");
+	parse_bad("[workload]\nbuiltin = fsop\n", "[workload] builtin: bad value 'fsop'");
+	parse_bad("[workload]\ncommand =\n", "[workload] command: bad value ''");
+	parse_bad("[workload]\nops = 0\n", "[workload] ops: bad value '0'");
+	parse_bad("[workload]\nseed = 0x10\n", "[workload] seed: bad value '0x10'");
+	parse_bad("[workload]\ntimeout = 5s\n", "[workload] timeout: bad value '5s'");
+	parse_bad("[check]\nfsck_timeout = 0\n", "[check] fsck_timeout: bad value '0'");
+	parse_bad("[check]\nmount_timeout = 86401\n", "bad value '86401'");
+	parse_bad("[check]\ncuts = every:0\n", "t.ini:2: [check] cuts: cut policy 'every:0'");
+	parse_bad("[check]\ncuts = entry:9-3\n", "[check] cuts: cut policy 'entry:9-3'");
+	parse_bad("[check]\ncuts = sometimes\n", "unknown cut policy 'sometimes'");
+	parse_bad("[check]\nchecker = fsop\n", "t.ini:2: [check] checker: bad value 'fsop'");
+	parse_bad("[run]\nlog_size = 1T\n", "[run] log_size: bad value '1T'");
+
+	/* Whole-file checks: no line, or the line of the key at fault. */
+	parse_bad("[workload]\nbuiltin = fsops\n", "dir/t.ini: [device] fs: required");
+	parse_bad("[device]\nfs = ext4\n", "[workload] builtin: exactly one of");
+	parse_bad("[device]\nfs = ext4\n[workload]\nbuiltin = fsops\ncommand = ./x\n",
+		  "t.ini:5: [workload] command: exactly one of");
+	parse_bad("[device]\nfs = ext4\n[workload]\ncommand = ./x\nops = 5\n[check]\n"
+		  "checker = none\n",
+		  "t.ini:5: [workload] ops: only builtin workloads");
+	parse_bad("[device]\nfs = ext4\n[workload]\ncommand = ./x\nbug = ack-without-fsync\n"
+		  "[check]\nchecker = none\n",
+		  "t.ini:5: [workload] bug: only builtin workloads");
+	parse_bad(MIN "bug = eat-data\n", "t.ini:5: [workload] bug: bad value 'eat-data'");
+	parse_bad("[device]\nfs = ext4\n[workload]\ncommand = ./x\n",
+		  "[check] checker: required with a command workload");
+	parse_bad("[device]\nfs = ext4\n[workload]\ncommand = ./x\n[check]\nchecker = fsops\n",
+		  "t.ini:6: [check] checker: builtin checker 'fsops' needs the builtin workload");
+	parse_bad("[device]\nfs = xfs\n[workload]\nbuiltin = fsops\n",
+		  "[device] size: 268435456 bytes is outside 300M..64G for xfs");
+	parse_bad("[device]\nfs = btrfs\nsize = 100M\n[workload]\nbuiltin = fsops\n",
+		  "t.ini:3: [device] size: 104857600 bytes is outside 110M..64G for btrfs");
+	parse_bad("[device]\nfs = ext4\nsize = 65G\n[workload]\nbuiltin = fsops\n",
+		  "outside 16M..64G");
+	parse_bad("[device]\nfs = ext4\nsize = 16777728\n[workload]\nbuiltin = fsops\n",
+		  "t.ini:3: [device] size: 16777728 is not a multiple of sector_size 4096");
+	parse_bad(MIN "[run]\nlog_size = 512K\n", "t.ini:6: [run] log_size: 524288 must be");
+
+	/* What inih would silently mangle. */
+	memset(longline, 'x', sizeof(longline));
+	memcpy(longline, MIN "description = ", strlen(MIN "description = "));
+	memcpy(longline + sizeof(longline) - 2, "\n", 2);
+	parse_bad(longline, "t.ini:5: line longer than 198 bytes");
+	{
+		static const char nul[] = "[device]\nfs = ext4\0xfs\n";
+		struct bo_scenario *sc = NULL;
+		struct bo_err err = {0};
+
+		CU_ASSERT(bo_scenario_parse(nul, sizeof(nul) - 1, "n.ini", &sc, &err) == -EINVAL);
+		CU_ASSERT(strstr(bo_err_str(&err), "n.ini:2: NUL byte") != NULL);
+	}
+	/* A continuation-looking line is a line of its own, not part of the value above. */
+	parse_bad(MIN "[scenario]\ndescription = one\n   two = three\n",
+		  "t.ini:7: [scenario]: unknown key 'two'");
+}
+
+/* Text that is not NUL-terminated (what the fuzzer found): read only within its bounds. */
+static void unterminated_text(void)
+{
+	static const char *const inputs[] = {" ", "[",	      "  \t",
+					     "x", "[device]", MIN "[run]\nseed = 5"};
+
+	for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+		size_t n = strlen(inputs[i]);
+		char *exact = malloc(n); /* no room for a terminator: ASan catches an over-read */
+		struct bo_scenario *sc = NULL;
+		int r;
+
+		CU_ASSERT_FATAL(exact != NULL);
+		memcpy(exact, inputs[i], n);
+		r = bo_scenario_parse(exact, n, "u.ini", &sc, NULL);
+		CU_ASSERT((r == 0) == (i == 5));
+		if (r == 0)
+			CU_ASSERT(sc->seed == 5);
+		bo_scenario_free(sc);
+		free(exact);
+	}
+}
+
+static void json(void)
+{
+	struct bo_scenario *sc = parse_ok(MIN "[check]\ncuts = entry:5-\n[run]\nseed = "
+					      "18446744073709551615\n");
+	struct json_object *j = NULL, *v;
+	const char *s;
+
+	CU_ASSERT_FATAL(sc != NULL);
+	CU_ASSERT_FATAL(bo_scenario_to_json(sc, &j) == 0);
+	s = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
+	CU_ASSERT(strstr(s, "\"fs\":\"ext4\"") != NULL);
+	CU_ASSERT(strstr(s, "\"size\":268435456") != NULL);
+	CU_ASSERT(strstr(s, "\"command\":\"blackout-fsops --seed 18446744073709551615 --ops "
+			    "200\"") != NULL);
+	CU_ASSERT(strstr(s, "\"cuts\":{\"policy\":\"entry:5-\"}") != NULL);
+	CU_ASSERT(strstr(s, "\"checker\":\"blackout-fsops check --seed 18446744073709551615") !=
+		  NULL);
+	CU_ASSERT(strstr(s, "\"bug\":\"none\"") != NULL);
+	CU_ASSERT(json_object_object_get_ex(j, "run", &v));
+	CU_ASSERT(json_object_object_get_ex(v, "seed", &v));
+	CU_ASSERT(json_object_get_uint64(v) == UINT64_MAX);
+	json_object_put(j);
+	bo_scenario_free(sc);
+}
+
+static void load(void)
+{
+	static const char *const shipped[] = {"ext4-fsops", "xfs-fsops", "btrfs-fsops",
+					      "ext4-fsops-bug"};
+	struct bo_scenario *sc = NULL;
+	struct bo_err err = {0};
+	char path[512];
+
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/scenarios/%s.ini", BO_SOURCE_DIR, shipped[i]);
+		if (bo_scenario_load(path, &sc, &err) < 0) {
+			fprintf(stderr, "%s\n", bo_err_str(&err));
+			CU_FAIL("shipped scenario");
+			continue;
+		}
+		CU_ASSERT_STRING_EQUAL(sc->name, shipped[i]);
+		CU_ASSERT(sc->workload == BO_WORKLOAD_BUILTIN);
+		CU_ASSERT((sc->bug != NULL) == (i == 3)); /* the positive control plants a bug */
+		bo_scenario_free(sc);
+	}
+	CU_ASSERT(bo_scenario_load(bo_test_path("missing.ini"), &sc, &err) == -ENOENT);
+	CU_ASSERT(strstr(bo_err_str(&err), "missing.ini': No such file") != NULL);
+	CU_ASSERT(bo_scenario_load(bo_test_dir(), &sc, &err) == -EINVAL);
+	CU_ASSERT(strstr(bo_err_str(&err), "not a regular file") != NULL);
+}
+
+int main(void)
+{
+	static const struct bo_test tests[] = {
+		{"defaults", defaults},
+		{"every_key", every_key},
+		{"command_workload", command_workload},
+		{"cuts", cuts},
+		{"errors", errors},
+		{"unterminated_text", unterminated_text},
+		{"json", json},
+		{"load", load},
+		{},
+	};
+
+	return bo_test_run("scenario", tests);
+}
