@@ -40,7 +40,7 @@ enum bo_class bo_classify(const struct bo_observation *o)
 		return BO_CLASS_HARNESS_ERROR;
 	if (o->fsck == BO_FSCK_DIRTY)
 		return BO_CLASS_FSCK_DIRTY;
-	if (o->checker == BO_CHECKER_NONE)
+	if (o->checker == BO_CHECKER_NOT_CONFIGURED)
 		return BO_CLASS_CONSISTENT;
 	/* "Found nothing" and "did not look" must differ: only a report ending in `done` from
 	 * a checker that exited on its own is evidence. */

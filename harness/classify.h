@@ -29,11 +29,11 @@ const char *bo_class_name(enum bo_class c);
 int bo_class_from_name(const char *name, enum bo_class *ret);
 
 enum bo_checker_end {
-	BO_CHECKER_NONE,     /* no checker configured */
-	BO_CHECKER_EXITED,   /* exited with a status */
-	BO_CHECKER_SIGNALED, /* killed by a signal: crashed */
-	BO_CHECKER_TIMEOUT,  /* killed by blackout at its timeout */
-	BO_CHECKER_NOT_RUN,  /* could not be started */
+	BO_CHECKER_NOT_CONFIGURED, /* no checker configured */
+	BO_CHECKER_EXITED,	   /* exited with a status */
+	BO_CHECKER_SIGNALED,	   /* killed by a signal: crashed */
+	BO_CHECKER_TIMEOUT,	   /* killed by blackout at its timeout */
+	BO_CHECKER_NOT_RUN,	   /* could not be started */
 };
 
 /* Everything observed about one crash state. */

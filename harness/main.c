@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "harness/cli.h"
+#include "harness/guest.h"
 
 struct bo_cmd {
 	const char *name;
@@ -20,6 +21,9 @@ static const struct bo_cmd commands[] = {
 	{"replay", bo_cmd_replay, "replay a log onto a file or device up to a cut point"},
 	{"synth", bo_cmd_synth, "write a synthetic log (for tests, benchmarks, examples)"},
 	{"__dmtest", bo_cmd_dmtest, NULL}, /* self-test of the dm layer, run in the VM */
+	/* The guest sides of run and check, started by the host in the VM. */
+	{"__guest-run", bo_cmd_guest_run, NULL},
+	{"__guest-check", bo_cmd_guest_check, NULL},
 };
 
 void bo_cli_error(const char *fmt, ...)

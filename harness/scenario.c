@@ -467,7 +467,8 @@ static int finish(struct parser *p)
 		return invalid(p, "run", "log_size",
 			       "%" PRIu64 " must be at least 1M and a multiple of sector_size %u",
 			       sc->log_size, sc->sector_size);
-	if (!key_line(p, "workload", "seed"))
+	sc->workload_seed_set = key_line(p, "workload", "seed");
+	if (!sc->workload_seed_set)
 		sc->workload_seed = sc->seed;
 
 	if (sc->builtin) {
@@ -581,6 +582,13 @@ int bo_scenario_load(const char *path, struct bo_scenario **ret, struct bo_err *
 	if (n < 0)
 		return bo_err_set(err, (int) -n, "scenario '%s': %s", path, strerror((int) -n));
 	return bo_scenario_parse(buf, (size_t) n, path, ret, err);
+}
+
+void bo_scenario_set_seed(struct bo_scenario *sc, uint64_t seed)
+{
+	sc->seed = seed;
+	if (!sc->workload_seed_set)
+		sc->workload_seed = seed;
 }
 
 void bo_scenario_free(struct bo_scenario *sc)

@@ -16,6 +16,7 @@
 #ifndef BO_SCENARIO_H
 #define BO_SCENARIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -58,6 +59,7 @@ struct bo_scenario {
 	uint64_t ops;		   /* builtin: number of operations */
 	char *bug;		   /* builtin: planted bug, or NULL for none */
 	uint64_t workload_seed;	   /* default: the run seed */
+	bool workload_seed_set;	   /* the scenario gave [workload] seed */
 	unsigned workload_timeout; /* seconds */
 
 	/* [check] */
@@ -87,6 +89,10 @@ int bo_scenario_parse(const char *text, size_t len, const char *origin, struct b
 
 /* Release a scenario; NULL is fine. */
 void bo_scenario_free(struct bo_scenario *sc);
+
+/* Override the run seed (blackout run --seed); the workload's seed follows it unless the
+ * scenario set [workload] seed. */
+void bo_scenario_set_seed(struct bo_scenario *sc, uint64_t seed);
 
 /*
  * The shell command line that runs the workload (for a builtin, its executable from PATH with

@@ -225,7 +225,7 @@ static void test_class_order(void)
 	CU_ASSERT(bo_classify(&o) == BO_CLASS_APP_RECOVERY_FAILED);
 	o.checker_status = 0;
 	CU_ASSERT(bo_classify(&o) == BO_CLASS_CONSISTENT);
-	o.checker = BO_CHECKER_NONE;
+	o.checker = BO_CHECKER_NOT_CONFIGURED;
 	CU_ASSERT(bo_classify(&o) == BO_CLASS_CONSISTENT);
 	for (int c = 0; c < BO_CLASS_COUNT; c++) {
 		enum bo_class back;

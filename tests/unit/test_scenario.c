@@ -321,6 +321,24 @@ static void load(void)
 	CU_ASSERT(strstr(bo_err_str(&err), "not a regular file") != NULL);
 }
 
+static void seed_override(void)
+{
+	struct bo_scenario *sc = NULL;
+	struct bo_err err = {0};
+	static const char a[] = "[run]\nseed = 5\n";
+	static const char b[] = "[run]\nseed = 5\n[workload]\nseed = 9\n";
+
+	CU_ASSERT_FATAL(bo_scenario_parse(a, sizeof(a) - 1, "a.ini", &sc, &err) == 0);
+	CU_ASSERT(sc->seed == 5 && sc->workload_seed == 5);
+	bo_scenario_set_seed(sc, 77);
+	CU_ASSERT(sc->seed == 77 && sc->workload_seed == 77);
+	bo_scenario_free(sc);
+	CU_ASSERT_FATAL(bo_scenario_parse(b, sizeof(b) - 1, "b.ini", &sc, &err) == 0);
+	bo_scenario_set_seed(sc, 77);
+	CU_ASSERT(sc->seed == 77 && sc->workload_seed == 9);
+	bo_scenario_free(sc);
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
@@ -332,6 +350,7 @@ int main(void)
 		{"unterminated_text", unterminated_text},
 		{"json", json},
 		{"load", load},
+		{"seed override", seed_override},
 		{},
 	};
 
