@@ -323,17 +323,16 @@ static void load(void)
 
 static void seed_override(void)
 {
-	struct bo_scenario *sc = NULL;
-	struct bo_err err = {0};
-	static const char a[] = "[run]\nseed = 5\n";
-	static const char b[] = "[run]\nseed = 5\n[workload]\nseed = 9\n";
+	struct bo_scenario *sc = parse_ok(MIN "[run]\nseed = 5\n");
 
-	CU_ASSERT_FATAL(bo_scenario_parse(a, sizeof(a) - 1, "a.ini", &sc, &err) == 0);
+	CU_ASSERT_FATAL(sc != NULL);
 	CU_ASSERT(sc->seed == 5 && sc->workload_seed == 5);
 	bo_scenario_set_seed(sc, 77);
 	CU_ASSERT(sc->seed == 77 && sc->workload_seed == 77);
 	bo_scenario_free(sc);
-	CU_ASSERT_FATAL(bo_scenario_parse(b, sizeof(b) - 1, "b.ini", &sc, &err) == 0);
+	sc = parse_ok(
+		"[device]\nfs = ext4\n[workload]\nbuiltin = fsops\nseed = 9\n[run]\nseed = 5\n");
+	CU_ASSERT_FATAL(sc != NULL);
 	bo_scenario_set_seed(sc, 77);
 	CU_ASSERT(sc->seed == 77 && sc->workload_seed == 9);
 	bo_scenario_free(sc);
