@@ -151,11 +151,11 @@ static int boot(const struct vm_args *v, const char *dir, char *const gargv[], u
 	struct bo_vm_opts o = {
 		.kernel = v->kernel,
 		.modules = v->modules,
-		.memory_mb = v->memory_mb,
+		.memory_mib = v->memory_mb,
 		.timeout_s = v->timeout_s ? v->timeout_s : timeout_s,
-		.share_dir = dir,
-		.extra_files = files,
-		.console_path = console,
+		.share = dir,
+		.files = files,
+		.console = console,
 	};
 	int status = BO_EXIT_HARNESS, r;
 
