@@ -18,6 +18,11 @@ static const struct bo_cmd commands[] = {
 	{"inspect", bo_cmd_inspect, "describe a dm-log-writes log: entries, marks, epochs"},
 	{"replay", bo_cmd_replay, "replay a log onto a file or device up to a cut point"},
 	{"synth", bo_cmd_synth, "write a synthetic log (for tests, benchmarks, examples)"},
+	{"vm", bo_cmd_vm, "run a command as root in a disposable QEMU VM (run, shell, info)"},
+	/* Hidden (no summary): used inside blackout's own VMs. */
+	{"__init", bo_cmd_guest_init, NULL},
+	{"__modprobe", bo_cmd_guest_modprobe, NULL},
+	{"__vm-info", bo_cmd_guest_vm_info, NULL},
 };
 
 void bo_cli_error(const char *fmt, ...)
@@ -51,7 +56,8 @@ static void usage(FILE *f)
 	      "Commands:\n",
 	      f);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+		if (commands[i].summary)
+			fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fputs("\nExit status: 0 all consistent, 1 a failure was found, 2 usage error,\n"
 	      "3 harness error (blackout could not evaluate: bad input, I/O error).\n"
 	      "Debug output: BLACKOUT_DEBUG=log,replay,dm,loop,mount,vm,run or all.\n",
@@ -60,6 +66,13 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	const char *base = argv[0] ? strrchr(argv[0], '/') : NULL;
+
+	/* In a blackout VM this binary is also /init (PID 1) and /sbin/modprobe. */
+	if (argv[0] && !strcmp(argv[0], "/init"))
+		return bo_cmd_guest_init(argc, argv);
+	if (base && !strcmp(base, "/modprobe"))
+		return bo_cmd_guest_modprobe(argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return BO_EXIT_USAGE;
