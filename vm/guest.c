@@ -3,9 +3,8 @@
  * guest.c — PID 1 of a blackout VM.
  *
  * It mounts the API file systems, loads the modules the way out needs (virtio, 9p, the
- * virtio-serial ports) plus loop and dm-mod, mounts the results share, runs the command of the
- * launch description as root and powers off. Everything else (dm targets, file systems) is
- * loaded on demand: the kernel's request_module() runs blackout as modprobe.
+ * virtio-serial ports), mounts the results share, runs the command of the launch description
+ * as root and powers off. Everything else is loaded on demand (see boot_modules).
  */
 #include "vm/guest.h"
 
@@ -25,6 +24,8 @@
 #include <sys/reboot.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,13 +43,17 @@ extern char **environ;
  * (drivers/char/virtio_console.c, VIRTIO_CONSOLE_PORT_NAME). */
 #define PORT_WAIT_MS 10000
 
-/* Loaded at boot, in this order: crc32c first, or ext4, btrfs and dm-thin-pool find only the
- * soft dependency through request_module(), which is slower (VM-NOTES). */
+/*
+ * Loaded at boot, in this order: what the way in and out needs, and crc32c first (VM-NOTES:
+ * ext4 and dm-thin-pool want it as a soft dependency). Everything else — loop, dm-mod, the dm
+ * targets, the file systems — loads on demand: request_module() runs blackout as modprobe,
+ * and the static nodes from modules.devname (/dev/loop-control, /dev/mapper/control) make
+ * their first open load the driver, as kmod's static-nodes do on a normal system.
+ */
 static const char *const boot_modules[] = {
-	"crc32c-generic", "virtio-pci", "virtio-rng", "virtio-console", "9pnet-virtio", "9p",
-	"loop",		  "dm-mod",	NULL,
+	"crc32c-generic", "virtio-pci", "virtio-rng", "virtio-console", NULL,
 };
-
+static const char *const share_modules[] = {"9pnet-virtio", "9p", NULL};
 static const char *const optional_boot_modules[] = {"crc32c-generic", "virtio-rng", NULL};
 
 struct launch {
@@ -137,7 +142,24 @@ static int write_string(const char *path, const char *s)
 	return write(fd, s, strlen(s)) == (ssize_t) strlen(s) ? 0 : -EIO;
 }
 
-static int load_boot_modules(void)
+static int load_list(struct bo_modload *l, const char *const *list, struct bo_err *err)
+{
+	for (const char *const *p = list; *p; p++) {
+		bool optional = false;
+		int r;
+
+		for (const char *const *o = optional_boot_modules; *o; o++)
+			optional |= !strcmp(*o, *p);
+		r = bo_modload_load(l, *p, err);
+		if (r < 0 && !optional)
+			return r;
+		if (r < 0)
+			bo_debug(BO_DBG_VM, "%s", bo_err_str(err));
+	}
+	return 0;
+}
+
+static int load_boot_modules(bool share)
 {
 	struct bo_modload *l = NULL;
 	struct bo_err err = {0};
@@ -146,21 +168,45 @@ static int load_boot_modules(void)
 	/* request_module() runs this path; blackout answers as modprobe (bo_guest_modprobe). */
 	(void) write_string("/proc/sys/kernel/modprobe", "/sbin/modprobe");
 	r = bo_modload_open(&l, &err);
-	for (const char *const *p = boot_modules; r >= 0 && *p; p++) {
-		bool optional = false;
-
-		for (const char *const *o = optional_boot_modules; *o; o++)
-			optional |= !strcmp(*o, *p);
-		r = bo_modload_load(l, *p, &err);
-		if (r < 0 && optional) {
-			bo_debug(BO_DBG_VM, "%s", bo_err_str(&err));
-			r = 0;
-		}
-	}
+	if (r >= 0)
+		r = load_list(l, boot_modules, &err);
+	if (r >= 0 && share)
+		r = load_list(l, share_modules, &err);
 	bo_modload_free(l);
 	if (r < 0)
 		say("%s", bo_err_str(&err));
 	return r;
+}
+
+/* Create the device nodes modules.devname lists ("module devname c|bMAJ:MIN"), so that
+ * opening one loads its module. */
+static void static_nodes(void)
+{
+	_cleanup_free_ char *text = NULL;
+	char path[PATH_MAX], *save = NULL;
+	struct utsname u;
+
+	uname(&u);
+	snprintf(path, sizeof(path), "/lib/modules/%s/modules.devname", u.release);
+	if (bo_read_file(path, 1u << 20, &text, NULL) < 0)
+		return;
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char mod[64], name[128], type;
+		unsigned maj, min;
+		char *slash;
+
+		if (sscanf(l, "%63s %127s %c%u:%u", mod, name, &type, &maj, &min) != 5 ||
+		    (type != 'c' && type != 'b') || strstr(name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "/dev/%s", name);
+		slash = strrchr(path, '/');
+		*slash = '\0';
+		(void) mkdir(path, 0755);
+		*slash = '/';
+		if (mknod(path, (type == 'c' ? S_IFCHR : S_IFBLK) | 0600, makedev(maj, min)) < 0 &&
+		    errno != EEXIST)
+			bo_debug(BO_DBG_VM, "guest: mknod %s: %m", path);
+	}
 }
 
 /* Find the /dev node of the virtio-serial port named @name, or -ENOENT. */
@@ -360,10 +406,14 @@ static int run(const char *nonce)
 	uev = uevent_socket();
 	if (r >= 0 && uev < 0)
 		say("uevent socket: %s", strerror(-(r = uev)));
+	bo_debug(BO_DBG_VM, "guest: init at %.3f s", uptime());
+	static_nodes();
 	if (r >= 0)
-		r = load_boot_modules();
+		r = load_boot_modules(l.share);
+	bo_debug(BO_DBG_VM, "guest: boot modules loaded at %.3f s", uptime());
 	if (r >= 0)
 		r = open_ports(uev, ports);
+	bo_debug(BO_DBG_VM, "guest: ports open at %.3f s", uptime());
 	if (uev >= 0)
 		close(uev);
 	if (r >= 0 && l.share)

@@ -27,7 +27,7 @@
 #include "vm/vmutil.h"
 
 /* Bump when the layout of the base archive changes, so that cached archives are rebuilt. */
-#define BASE_FORMAT "blackout-initramfs-base-1"
+#define BASE_FORMAT "blackout-initramfs-base-3"
 
 #define MAX_HELPER_OUTPUT (256u << 20)
 
@@ -95,8 +95,25 @@ static bool elf_dynamic(const char *path)
 	return false;
 }
 
+/*
+ * The libraries of the base archive, one path per line between newlines: the launch archive
+ * leaves them out (the kernel unpacks both archives into one tree), which keeps it small.
+ */
+struct libs {
+	char *known; /* of the base, when building a launch archive; "\n/a\n/b\n" */
+	FILE *seen;  /* collects the base's, when building it */
+};
+
+static bool known_lib(const struct libs *l, const char *lib)
+{
+	char key[PATH_MAX + 2];
+
+	snprintf(key, sizeof(key), "\n%s\n", lib);
+	return l && l->known && strstr(l->known, key);
+}
+
 /* Add the shared libraries @path loads, as ldd (the dynamic loader itself) lists them. */
-static int add_libs(struct bo_cpio *c, const char *path, struct bo_err *err)
+static int add_libs(struct bo_cpio *c, const char *path, struct libs *l, struct bo_err *err)
 {
 	char *argv[] = {(char *) "ldd", (char *) path, NULL};
 	_cleanup_free_ char *out = NULL;
@@ -110,27 +127,32 @@ static int add_libs(struct bo_cpio *c, const char *path, struct bo_err *err)
 		return bo_err_set(err, -r, "run ldd '%s': %s", path, strerror(-r));
 	if (r != 0)
 		return bo_err_set(err, EINVAL, "ldd '%s' failed (exit %d)", path, r);
-	for (char *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		char *arrow = strstr(l, "=> "), *lib = arrow ? arrow + 3 : l + strspn(l, " \t");
+	for (char *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *arrow = strstr(line, "=> ");
+		char *lib = arrow ? arrow + 3 : line + strspn(line, " \t");
 
 		if (arrow && !strncmp(lib, "not found", 9))
 			return bo_err_set(err, ENOENT, "'%s' needs '%.*s', which is not installed",
-					  path, (int) (arrow - l), l + strspn(l, " \t"));
+					  path, (int) (arrow - line), line + strspn(line, " \t"));
 		if (*lib != '/')
 			continue; /* the vDSO */
 		lib[strcspn(lib, " \t(")] = '\0';
+		if (known_lib(l, lib))
+			continue;
 		r = bo_cpio_add_host(c, lib, err);
 		if (r < 0)
 			return r;
+		if (l && l->seen)
+			fprintf(l->seen, "%s\n", lib);
 	}
 	return 0;
 }
 
-static int add_with_libs(struct bo_cpio *c, const char *path, struct bo_err *err)
+static int add_with_libs(struct bo_cpio *c, const char *path, struct libs *l, struct bo_err *err)
 {
 	int r = bo_cpio_add_host(c, path, err);
 
-	return r < 0 ? r : add_libs(c, path, err);
+	return r < 0 ? r : add_libs(c, path, l, err);
 }
 
 static int add_skeleton(struct bo_cpio *c, struct bo_err *err)
@@ -229,6 +251,36 @@ static int add_module(struct bo_cpio *c, const struct bo_moddir *m, const char *
 	return bo_cpio_add_data(c, dst, data, len, 0644, err);
 }
 
+/* The modules.devname lines of the modules in the archive: the guest makes these nodes so
+ * that their first open loads the module. */
+static int add_devnames(struct bo_cpio *c, const struct bo_kernel *k, const struct bo_moddir *m,
+			const bool *in, struct bo_err *err)
+{
+	_cleanup_free_ char *text = NULL, *out = NULL;
+	char path[PATH_MAX], *save = NULL;
+	size_t len = 0;
+	int r;
+
+	snprintf(path, sizeof(path), "%s/modules.devname", bo_moddir_path(m));
+	r = bo_read_file(path, 1u << 20, &text, NULL);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0)
+		return bo_err_set(err, -r, "read '%s': %s", path, strerror(-r));
+	if (!(out = calloc(1, strlen(text) + 1)))
+		return bo_err_set(err, ENOMEM, "out of memory");
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char mod[64];
+		size_t i;
+
+		if (sscanf(l, "%63s", mod) == 1 && bo_moddir_find(m, mod, &i) == BO_MOD_MODULE &&
+		    in[i])
+			len += (size_t) sprintf(out + len, "%s\n", l);
+	}
+	snprintf(path, sizeof(path), "/lib/modules/%s/modules.devname", k->release);
+	return bo_cpio_add_data(c, path, out, len, 0644, err);
+}
+
 static int add_modules(struct bo_cpio *c, const struct bo_kernel *k, const struct bo_moddir *m,
 		       const bool *in, struct bo_err *err)
 {
@@ -250,6 +302,8 @@ static int add_modules(struct bo_cpio *c, const struct bo_kernel *k, const struc
 	snprintf(dst, sizeof(dst), "/lib/modules/%s/modules.alias", k->release);
 	if (r >= 0)
 		r = bo_cpio_add_data(c, dst, alias, strlen(alias), 0644, err);
+	if (r >= 0)
+		r = add_devnames(c, k, m, in, err);
 	for (size_t i = 0; r >= 0 && i < BO_ARRAY_SIZE(copied); i++) {
 		snprintf(src, sizeof(src), "%s/%s", bo_moddir_path(m), copied[i]);
 		snprintf(dst, sizeof(dst), "/lib/modules/%s/%s", k->release, copied[i]);
@@ -287,18 +341,45 @@ static int add_applets(struct bo_cpio *c, const char *busybox, struct bo_err *er
 	return 0;
 }
 
-static int build_base(const struct bo_kernel *k, const struct bo_moddir *m, const bool *in,
-		      char paths[][PATH_MAX], const char *dest, struct bo_err *err)
+/* Write @len bytes of @data to @path atomically (a temporary file renamed over it). */
+static int write_atomic(const char *path, const char *data, size_t len, struct bo_err *err)
 {
-	struct bo_cpio *c = NULL;
 	char tmp[PATH_MAX];
 	int fd, r;
 
-	if (bo_cpio_new(&c) < 0)
+	if (bo_pathf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int) getpid()) < 0)
+		return bo_err_set(err, ENAMETOOLONG, "'%s': path too long", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return bo_err_set(err, errno, "create '%s': %m", tmp);
+	r = bo_pwrite_full(fd, data, len, 0);
+	close(fd);
+	if (r < 0 || rename(tmp, path) < 0) {
+		r = bo_err_set(err, r < 0 ? -r : errno, "write '%s': %s", path,
+			       strerror(r < 0 ? -r : errno));
+		(void) unlink(tmp);
+	}
+	return r;
+}
+
+static int build_base(const struct bo_kernel *k, const struct bo_moddir *m, const bool *in,
+		      char paths[][PATH_MAX], const char *dest, struct bo_err *err)
+{
+	_cleanup_free_ char *manifest = NULL;
+	struct bo_cpio *c = NULL;
+	struct libs libs = {0};
+	char tmp[PATH_MAX];
+	size_t mlen = 0;
+	int fd, r;
+
+	if (bo_cpio_new(&c) < 0 || !(libs.seen = open_memstream(&manifest, &mlen))) {
+		bo_cpio_free(c);
 		return bo_err_set(err, ENOMEM, "out of memory");
+	}
+	fputc('\n', libs.seen);
 	r = add_skeleton(c, err);
 	for (size_t i = 0; r >= 0 && i < BO_ARRAY_SIZE(tools); i++)
-		r = add_with_libs(c, paths[i], err);
+		r = add_with_libs(c, paths[i], &libs, err);
 	for (const char *const *p = config_files; r >= 0 && *p; p++)
 		if (access(*p, R_OK) == 0)
 			r = bo_cpio_add_host(c, *p, err);
@@ -306,6 +387,12 @@ static int build_base(const struct bo_kernel *k, const struct bo_moddir *m, cons
 		r = add_modules(c, k, m, in, err);
 	if (r >= 0) /* tools[0] is busybox */
 		r = add_applets(c, paths[0], err);
+	fclose(libs.seen);
+	/* The manifest goes first: whoever sees the archive may rely on it. */
+	if (r >= 0 && bo_pathf(tmp, sizeof(tmp), "%s.libs", dest) < 0)
+		r = bo_err_set(err, ENAMETOOLONG, "'%s': path too long", dest);
+	if (r >= 0)
+		r = write_atomic(tmp, manifest, mlen, err);
 	if (r < 0) {
 		bo_cpio_free(c);
 		return bo_err_prefix(err, "build initramfs");
@@ -359,7 +446,7 @@ int bo_initramfs_base(const struct bo_kernel *k, const struct bo_moddir *m, char
 	for (const char *const *p = config_files; *p; p++)
 		hash_stat(&s, *p);
 	for (const char *idx = "modules.dep\0modules.softdep\0modules.alias\0modules.builtin\0"
-			       "modules.builtin.modinfo\0";
+			       "modules.builtin.modinfo\0modules.devname\0";
 	     *idx; idx += strlen(idx) + 1) {
 		char path[PATH_MAX];
 
@@ -395,6 +482,7 @@ int bo_initramfs_base(const struct bo_kernel *k, const struct bo_moddir *m, char
 
 /* nftw has no user pointer: the tree being filled while one extra directory is walked. */
 static struct bo_cpio *walk_cpio;
+static struct libs *walk_libs;
 static struct bo_err *walk_err;
 
 static int walk_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
@@ -402,11 +490,11 @@ static int walk_one(const char *path, const struct stat *st, int type, struct FT
 	int r = bo_cpio_add_host(walk_cpio, path, walk_err);
 
 	if (r >= 0 && type == FTW_F && (st->st_mode & 0111))
-		r = add_libs(walk_cpio, path, walk_err);
+		r = add_libs(walk_cpio, path, walk_libs, walk_err);
 	return r < 0 ? 1 : 0;
 }
 
-static int add_extra(struct bo_cpio *c, const char *path, struct bo_err *err)
+static int add_extra(struct bo_cpio *c, const char *path, struct libs *l, struct bo_err *err)
 {
 	_cleanup_free_ char *abs = realpath(path, NULL);
 	struct stat st;
@@ -416,8 +504,9 @@ static int add_extra(struct bo_cpio *c, const char *path, struct bo_err *err)
 	if (path[0] != '/')
 		return bo_err_set(err, EINVAL, "extra file '%s' is not an absolute path", path);
 	if (!S_ISDIR(st.st_mode))
-		return add_with_libs(c, path, err);
+		return add_with_libs(c, path, l, err);
 	walk_cpio = c;
+	walk_libs = l;
 	walk_err = err;
 	if (nftw(path, walk_one, 16, FTW_PHYS) != 0)
 		return err && err->errnum ? -err->errnum
@@ -425,26 +514,33 @@ static int add_extra(struct bo_cpio *c, const char *path, struct bo_err *err)
 	return 0;
 }
 
-int bo_initramfs_launch(int fd, const char *const *files, const void *launch, size_t launch_len,
-			struct bo_err *err)
+int bo_initramfs_launch(int fd, const char *base, const char *const *files, const void *launch,
+			size_t launch_len, struct bo_err *err)
 {
 	struct bo_cpio *c = NULL;
 	_cleanup_free_ char *self = realpath("/proc/self/exe", NULL);
+	_cleanup_free_ char *known = NULL;
+	char path[PATH_MAX];
+	struct libs libs = {0};
 	int r;
 
+	/* Without the manifest the launch archive just carries every library itself. */
+	if (bo_pathf(path, sizeof(path), "%s.libs", base) >= 0 &&
+	    bo_read_file(path, 1u << 20, &known, NULL) >= 0)
+		libs.known = known;
 	if (!self)
 		return bo_err_set(err, errno, "find this program (/proc/self/exe): %m");
 	if (bo_cpio_new(&c) < 0)
 		return bo_err_set(err, ENOMEM, "out of memory");
 	r = add_skeleton(c, err);
 	if (r >= 0)
-		r = add_with_libs(c, self, err);
+		r = add_with_libs(c, self, &libs, err);
 	if (r >= 0)
 		r = bo_cpio_add_symlink(c, "/init", self, err);
 	if (r >= 0)
 		r = bo_cpio_add_symlink(c, "/sbin/modprobe", self, err);
 	for (const char *const *p = files; r >= 0 && p && *p; p++)
-		r = add_extra(c, *p, err);
+		r = add_extra(c, *p, &libs, err);
 	if (r >= 0)
 		r = bo_cpio_add_data(c, BO_GUEST_LAUNCH, launch, launch_len, 0644, err);
 	if (r >= 0)

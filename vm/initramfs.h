@@ -28,9 +28,10 @@ int bo_initramfs_base(const struct bo_kernel *k, const struct bo_moddir *m, char
  * Write the per-launch archive at @fd's offset: this program (/proc/self/exe) at its own
  * path with its libraries, /init and /sbin/modprobe linked to it, the host paths in @files
  * (NULL-terminated, may be NULL; directories recursively, executables with their libraries)
- * at the same paths, and @launch_len bytes of @launch at BO_GUEST_LAUNCH.
+ * at the same paths, and @launch_len bytes of @launch at BO_GUEST_LAUNCH. Libraries that
+ * the base archive @base already holds are left out.
  */
-int bo_initramfs_launch(int fd, const char *const *files, const void *launch, size_t launch_len,
-			struct bo_err *err);
+int bo_initramfs_launch(int fd, const char *base, const char *const *files, const void *launch,
+			size_t launch_len, struct bo_err *err);
 
 #endif

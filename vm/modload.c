@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness/cleanup.h"
@@ -100,7 +101,13 @@ static int load_index(struct bo_modload *l, size_t i, unsigned depth, struct bo_
 		return bo_err_set(err, errno, "module %s: open '%s': %m", name, path);
 	if (syscall(SYS_finit_module, fd, "", 0) < 0 && errno != EEXIST)
 		return bo_err_set(err, errno, "module %s: load '%s': %m", name, path);
-	bo_debug(BO_DBG_VM, "module %s loaded", name);
+	if (bo_debug_on(BO_DBG_VM)) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_BOOTTIME, &ts);
+		bo_debug(BO_DBG_VM, "module %s loaded (uptime %ld.%03ld s)", name, (long) ts.tv_sec,
+			 ts.tv_nsec / 1000000);
+	}
 	load_softdeps(l, i, false, depth);
 	return 0;
 }

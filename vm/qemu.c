@@ -29,6 +29,7 @@
 
 #define QEMU	 "qemu-system-x86_64"
 #define MAX_ARGS 64
+#define QBOOT	 "/usr/share/qemu/qboot.rom"
 
 enum { P_OUT, P_ERR, P_CTL, P_QERR, NPIPES };
 
@@ -71,6 +72,15 @@ static void build_args(const struct bo_qemu_launch *l, struct args *a)
 	char esc[2 * 4096 + 1];
 
 	arg(a, QEMU);
+	/* q35: on the i440fx machine every virtio-pci device costs ~0.3 s of ACPI interrupt
+	 * routing under TCG at probe time; on q35 the three probe in ~0.1 s. */
+	arg(a, "-machine");
+	arg(a, "q35");
+	/* qboot starts a PVH or bzImage kernel ~0.25 s sooner than SeaBIOS under TCG. */
+	if (access(QBOOT, R_OK) == 0) {
+		arg(a, "-bios");
+		arg(a, QBOOT);
+	}
 	arg(a, "-nodefaults");
 	arg(a, "-no-user-config");
 	arg(a, "-nographic");
