@@ -18,6 +18,7 @@
 #include "harness/cli.h"
 #include "vm/guest.h"
 #include "vm/modload.h"
+#include "vm/share.h"
 #include "vm/vm.h"
 
 #define MAX_FILES 256
@@ -93,7 +94,7 @@ static int parse(int argc, char **argv, struct bo_vm_opts *o, const char **files
 								     : "timeout",
 							  optarg);
 			if (c == 'm')
-				o->memory_mib = (unsigned) v;
+				o->memory_mb = (unsigned) v;
 			else if (c == 'c')
 				o->cpus = (unsigned) v;
 			else
@@ -103,7 +104,7 @@ static int parse(int argc, char **argv, struct bo_vm_opts *o, const char **files
 			o->accel = optarg;
 			break;
 		case 's':
-			o->share = optarg;
+			o->share_dir = optarg;
 			break;
 		case 'f':
 			if (nfiles == MAX_FILES)
@@ -124,7 +125,7 @@ static int parse(int argc, char **argv, struct bo_vm_opts *o, const char **files
 			}
 			break;
 		case 'C':
-			o->console = optarg;
+			o->console_path = optarg;
 			break;
 		case 'h':
 			help();
@@ -134,7 +135,7 @@ static int parse(int argc, char **argv, struct bo_vm_opts *o, const char **files
 		}
 	}
 	files[nfiles] = NULL;
-	o->files = files;
+	o->extra_files = files;
 	*ret_end = optind;
 	return 0;
 }
@@ -164,6 +165,19 @@ static int vm_run(int argc, char **argv, bool shell)
 	r = bo_vm_run(&o, shell ? sh : argv + end, &status, &err);
 	if (r < 0)
 		return report(shell ? "shell" : "run", &err);
+	/* What the guest left in the share is untrusted: no host tool may follow a link out. */
+	if (o.share_dir) {
+		struct bo_share_report rep;
+
+		if (bo_share_check(o.share_dir, true, &rep, &err) < 0)
+			return report(shell ? "shell" : "run", &err);
+		if (rep.rejected)
+			fprintf(stderr,
+				"blackout: warning: removed %zu symlinks or special files the "
+				"guest "
+				"left in '%s' (first: '%s')\n",
+				rep.rejected, o.share_dir, rep.first_rejected);
+	}
 	return status;
 }
 
@@ -269,7 +283,7 @@ int bo_cmd_guest_vm_info(int argc, char **argv)
 	}
 	puts("dm targets:");
 	for (size_t i = 0; i < n; i++)
-		printf("  %-12s v%u.%u.%u\n", v[i].name, v[i].version[0], v[i].version[1],
+		printf("  %-16s v%u.%u.%u\n", v[i].name, v[i].version[0], v[i].version[1],
 		       v[i].version[2]);
 	free(v);
 	return ret;

@@ -73,7 +73,7 @@ static int launch_record(const struct bo_vm_opts *o, char *const argv[], char **
 	int r;
 
 	r = append_record(&buf, &len, "mode=", o->interactive ? "shell" : "run");
-	if (r >= 0 && o->share)
+	if (r >= 0 && o->share_dir)
 		r = append_record(&buf, &len, "share=", "1");
 	if (r >= 0)
 		r = append_record(
@@ -127,7 +127,7 @@ static int make_initrd(const struct launch *L, char *const argv[], const char *p
 	}
 	if (launch_record(L->opts, argv, &rec, &reclen) < 0)
 		return bo_err_set(err, ENOMEM, "out of memory");
-	r = bo_initramfs_launch(out, L->base, L->opts->files, rec, reclen, err);
+	r = bo_initramfs_launch(out, L->base, L->opts->extra_files, rec, reclen, err);
 	if (r < 0)
 		return r;
 	*ret_size = lseek(out, 0, SEEK_CUR);
@@ -192,9 +192,9 @@ static int boot(const struct launch *L, char *const argv[], const char *accel, d
 			.initrd = initrd,
 			.cmdline = cmdline,
 			.accel = accel,
-			.memory_mib = o->memory_mib ? o->memory_mib : BO_VM_DEFAULT_MEMORY_MIB,
+			.memory_mib = o->memory_mb ? o->memory_mb : BO_VM_DEFAULT_MEMORY_MB,
 			.cpus = o->cpus ? o->cpus : 1,
-			.share = o->share,
+			.share = o->share_dir,
 			.console = console,
 			.interactive = o->interactive,
 			.out_fd = o->stdout_fd > 0 ? o->stdout_fd : 1,
@@ -209,8 +209,18 @@ static int boot(const struct launch *L, char *const argv[], const char *accel, d
 		/* The kernel hands parameters without a dot to init as its environment. */
 		snprintf(cmdline, sizeof(cmdline), "%s %s%s%s", CMDLINE, BO_VM_PARAM, nonce,
 			 bo_debug_on(BO_DBG_VM) ? " BLACKOUT_DEBUG=vm" : "");
-		/* "A new file per boot": never append to an old console log. */
-		if (unlink(console) < 0 && errno != ENOENT)
+		/* A new file per boot, in a directory made if need be: never append to an old
+		 * console log. */
+		if (strrchr(console, '/') && strrchr(console, '/') != console) {
+			char parent[PATH_MAX];
+
+			snprintf(parent, sizeof(parent), "%.*s",
+				 (int) (strrchr(console, '/') - console), console);
+			if (bo_mkdir_p(parent) < 0)
+				r = bo_err_set(err, errno, "create '%s' for the console log: %m",
+					       parent);
+		}
+		if (r >= 0 && unlink(console) < 0 && errno != ENOENT)
 			r = bo_err_set(err, errno, "remove old console log '%s': %m", console);
 		if (r >= 0)
 			r = bo_qemu_run(&q, ret, err);
@@ -224,7 +234,7 @@ static int probe_kvm(void *ctx)
 	const struct launch *L = ctx;
 	char console[PATH_MAX];
 	char *const argv[] = {(char *) "true", NULL};
-	struct bo_vm_opts o = {.memory_mib = 512};
+	struct bo_vm_opts o = {.memory_mb = 512};
 	struct launch P = *L;
 	struct bo_qemu_outcome out;
 	struct bo_err err = {0};
@@ -312,11 +322,11 @@ int bo_vm_run_result(const struct bo_vm_opts *opts, char *const argv[], struct b
 	if (r < 0)
 		goto out_dir;
 	snprintf(res.accel, sizeof(res.accel), "%s", accel);
-	if (opts->console)
-		snprintf(res.console, sizeof(res.console), "%s", opts->console);
+	if (opts->console_path)
+		snprintf(res.console_path, sizeof(res.console_path), "%s", opts->console_path);
 	else
-		snprintf(res.console, sizeof(res.console), "%s/console.log", L.dir);
-	r = boot(&L, argv, accel, opts->timeout_s, res.console, &out, err);
+		snprintf(res.console_path, sizeof(res.console_path), "%s/console.log", L.dir);
+	r = boot(&L, argv, accel, opts->timeout_s, res.console_path, &out, err);
 	if (r < 0)
 		goto out_dir;
 	res.boot_s = out.boot_s;
@@ -324,11 +334,11 @@ int bo_vm_run_result(const struct bo_vm_opts *opts, char *const argv[], struct b
 	if (out.reported) {
 		res.status = out.status;
 	} else {
-		r = fail(&out, res.console, err);
+		r = fail(&out, res.console_path, err);
 	}
 out_dir:
-	if (r >= 0 && !opts->console && unlink(res.console) == 0)
-		res.console[0] = '\0';
+	if (r >= 0 && !opts->console_path && unlink(res.console_path) == 0)
+		res.console_path[0] = '\0';
 	(void) rmdir(L.dir); /* stays when it keeps the console log of a failure */
 out:
 	*ret = res;

@@ -17,37 +17,52 @@
 
 #include "harness/util.h"
 
-#define BO_VM_DEFAULT_MEMORY_MIB 2048
+#define BO_VM_DEFAULT_MEMORY_MB 2048
 /* Seconds a command may run when the caller sets no timeout (the boot allowance is added). */
 #define BO_VM_DEFAULT_COMMAND_S 600
 
 struct bo_vm_opts {
-	const char *kernel;  /* kernel image (vmlinux or bzImage); NULL: newest cached */
-	const char *modules; /* its module directory (.../lib/modules/<release>), with kernel */
-	unsigned memory_mib; /* guest memory; 0: BO_VM_DEFAULT_MEMORY_MIB (tmpfs lives here) */
-	unsigned cpus;	     /* vCPUs; 0: 1 (several 1-vCPU VMs beat one 2-vCPU VM) */
-	unsigned timeout_s;  /* whole VM, boot included; 0: boot allowance + 600 s;
-				     ignored when interactive */
-	const char *accel;   /* "kvm", "tcg", or NULL/"auto": KVM if a probe boot works */
-	const char *share;   /* host directory mounted read-write at /results; NULL: none */
-	const char *const *files; /* NULL-terminated host paths copied into the guest at the same
-				     paths (directories recursively, executables with their
-				     libraries); NULL: none */
-	const char *console;	  /* serial console log, created anew; NULL: console.log in a
-				     new temporary directory, kept only when the VM fails */
-	bool interactive;	  /* console and command on this terminal (vm shell) */
-	int stdout_fd;		  /* where the command's stdout goes; 0: this process's stdout */
-	int stderr_fd;		  /* where the command's stderr goes; 0: this process's stderr */
+	/* Kernel image (vmlinux, booted via PVH, or a bzImage); NULL: the newest cached one. */
+	const char *kernel;
+	/* Its module directory (.../lib/modules/<release>, after depmod); with kernel only. */
+	const char *modules;
+	/* Guest memory in MiB; 0: BO_VM_DEFAULT_MEMORY_MB. tmpfs-backed images live in it. */
+	unsigned memory_mb;
+	/* vCPUs; 0: 1 (two 1-vCPU VMs beat one 2-vCPU VM, VM-NOTES). */
+	unsigned cpus;
+	/* Seconds for the whole VM, boot included; 0: a boot allowance plus
+	 * BO_VM_DEFAULT_COMMAND_S. Ignored when interactive. */
+	unsigned timeout_s;
+	/* "kvm", "tcg", or NULL / "auto": KVM if a probe boot works on this host. */
+	const char *accel;
+	/* Host directory mounted read-write at /results in the guest; NULL: none. */
+	const char *share_dir;
+	/* NULL-terminated host paths copied into the guest at the same absolute paths
+	 * (directories recursively, executables with their libraries); NULL: none. */
+	const char *const *extra_files;
+	/* Serial console log, created anew; NULL: console.log in a new temporary directory,
+	 * kept only when the VM fails (the error names it). */
+	const char *console_path;
+	/* Console and command on this process's terminal (vm shell); no timeout. */
+	bool interactive;
+	/* Where the command's stdout and stderr go; 0: this process's stdout / stderr. */
+	int stdout_fd;
+	int stderr_fd;
 };
 
 struct bo_vm_result {
-	int status;		    /* the command's exit status; 128+N when killed by signal N */
-	char accel[8];		    /* "kvm" or "tcg" */
-	char release[NAME_MAX + 1]; /* the guest kernel's release */
-	char package[256];	    /* its Debian package and version, or "" for a user kernel */
-	double boot_s;		    /* from starting QEMU to the command starting */
-	double total_s;		    /* from starting QEMU to QEMU exiting */
-	char console[PATH_MAX];	    /* the console log, or "" when it was removed */
+	/* The command's exit status; 128+N when a signal N killed it. */
+	int status;
+	/* "kvm" or "tcg". */
+	char accel[8];
+	/* The guest kernel's release, and its Debian package and version ("" if a user's). */
+	char release[NAME_MAX + 1];
+	char package[256];
+	/* Seconds from starting QEMU to the command starting, and to QEMU exiting. */
+	double boot_s;
+	double total_s;
+	/* The console log, or "" when it was a temporary one and was removed. */
+	char console_path[PATH_MAX];
 };
 
 /*
