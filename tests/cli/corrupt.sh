@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# `blackout inspect` and `blackout replay` reject every corruption class with a message naming
+# the entry and the byte offset, exit 3, and never write the replay target.
+. "$(dirname "$0")/lib.sh"
+
+good=$T/good.log
+"$BO" synth --out "$good" --entries 200 --sectorsize 512 --device-size 1048576 \
+	--max-write 8 >/dev/null || { echo "synth failed"; exit 1; }
+expect 0 -- "$BO" inspect "$good"
+
+# Layout of the synthetic log: super at 0, entry 0 (mark "mkfs") at 512, entry 1 at 1024.
+e1=1024
+
+# case NAME PATCH... -- NEEDLES...: copy the good log, patch it, expect both commands to fail.
+check() {
+	local name=$1 log=$T/$1.log needles=()
+	shift
+	cp "$good" "$log"
+	while [ "$1" != "--" ]; do
+		"$1" "$log" "$2" "$3"
+		shift 3
+	done
+	shift
+	needles=("$@")
+	expect 3 "${needles[@]}" -- "$BO" inspect "$log"
+	expect 3 "${needles[@]}" -- "$BO" inspect --json "$log"
+	expect 3 "${needles[@]}" -- "$BO" replay "$log" --onto "$T/$name.img" --to end
+	[ -e "$T/$name.img" ] && bad "$name: replay created its target from a corrupt log" || ok
+}
+
+check magic put_u64 0 42 -- "bad magic" "offset 0"
+check version put_u64 8 7 -- "unknown version 7" "offset 8"
+check sectorsize put_u32 24 1000 -- "sectorsize 1000" "offset 24"
+check sectorsize-small put_u32 24 256 -- "sectorsize 256" "offset 24"
+check count put_u64 16 100000 -- "past end of log" "claims 100000 entries"
+check mark-long put_u64 $((512 + 24)) 480 -- "entry 0 at offset 512" "data_len 480"
+check overflow put_u64 $((e1 + 8)) 36028797018963968 -- "entry 1 at offset 1024" "overflows"
+check data-past-end put_u64 $((e1 + 8)) 1099511627776 -- "entry 1 at offset 1024" \
+	"data runs past end of log"
+check flags put_u64 $((e1 + 16)) 256 -- "entry 1 at offset 1024" "unknown flags 0x100"
+
+# Truncation inside the data of the last entry.
+cp "$good" "$T/trunc.log"
+truncate -s -100 "$T/trunc.log"
+expect 3 "data runs past end of log" "offset" -- "$BO" inspect "$T/trunc.log"
+# ... which --salvage reads up to the last whole entry.
+expect 0 -- "$BO" inspect --salvage "$T/trunc.log"
+
+expect 3 "not a regular file or block device" -- "$BO" inspect "$T"
+expect 3 "No such file" -- "$BO" inspect "$T/missing.log"
+expect 2 "expected exactly one LOG" -- "$BO" inspect
+expect 2 "--entries" -- "$BO" inspect --entries x-y "$good"
+expect 2 "--onto and --to are required" -- "$BO" replay "$good"
+expect 2 "unknown command" -- "$BO" frobnicate
+finish
