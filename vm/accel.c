@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "harness/cleanup.h"
+#include "vm/qemu.h"
 #include "vm/sha256.h"
 #include "vm/vmutil.h"
 
@@ -25,35 +26,19 @@
  */
 static int cache_key(char hex[BO_SHA256_HEX])
 {
-	const char *path = getenv("PATH");
-	char line[PATH_MAX + 256];
+	char line[PATH_MAX + 512], qemu[PATH_MAX];
 	struct bo_sha256 s;
 	struct utsname u;
 	struct stat st;
-	bool found = false;
 
+	if (bo_qemu_path(qemu, sizeof(qemu)) < 0 || stat(qemu, &st) < 0)
+		return -ENOPKG;
 	uname(&u);
 	bo_sha256_init(&s);
-	snprintf(line, sizeof(line), "%s\n%s\n%s\n%s\n", u.sysname, u.release, u.version,
-		 u.machine);
+	snprintf(line, sizeof(line), "%s\n%s\n%s\n%s\n%s %lu %lld %lld.%09ld\n", u.sysname,
+		 u.release, u.version, u.machine, qemu, (unsigned long) st.st_ino,
+		 (long long) st.st_size, (long long) st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
 	bo_sha256_update(&s, line, strlen(line));
-	for (const char *p = path ? path : "/usr/bin:/bin"; *p && !found;) {
-		size_t n = strcspn(p, ":");
-
-		snprintf(line, sizeof(line), "%.*s/qemu-system-x86_64", (int) n, p);
-		if (stat(line, &st) == 0 && S_ISREG(st.st_mode)) {
-			found = true;
-			snprintf(line + strlen(line), sizeof(line) - strlen(line),
-				 " %lu %lld %lld.%09ld\n", (unsigned long) st.st_ino,
-				 (long long) st.st_size, (long long) st.st_mtim.tv_sec,
-				 st.st_mtim.tv_nsec);
-			bo_sha256_update(&s, line, strlen(line));
-		}
-		p += n;
-		p += *p == ':';
-	}
-	if (!found)
-		return -ENOENT;
 	bo_sha256_final_hex(&s, hex);
 	return 0;
 }

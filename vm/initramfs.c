@@ -436,7 +436,7 @@ int bo_initramfs_base(const struct bo_kernel *k, const struct bo_moddir *m, char
 	 * archive. */
 	for (size_t i = 0; i < BO_ARRAY_SIZE(tools); i++) {
 		if (find_tool(tools[i].name, paths[i], sizeof(paths[i])) < 0)
-			return bo_err_set(err, ENOENT,
+			return bo_err_set(err, ENOPKG,
 					  "initramfs: '%s' is not installed (package %s; "
 					  "scripts/setup installs it)",
 					  tools[i].name, tools[i].package);

@@ -76,7 +76,7 @@ static int from_cache(struct bo_kernel *k, struct bo_err *err)
 			memcpy(best, de->d_name, strlen(de->d_name) + 1);
 	}
 	if (!*best)
-		return bo_err_set(err, ENOENT,
+		return bo_err_set(err, ENOPKG,
 				  "no kernel in '%s': run scripts/fetch-kernel, or give --kernel "
 				  "IMAGE --modules DIR",
 				  dir);

@@ -33,6 +33,21 @@
 
 enum { P_OUT, P_ERR, P_CTL, P_QERR, NPIPES };
 
+int bo_qemu_path(char *buf, size_t len)
+{
+	const char *path = getenv("PATH");
+
+	for (const char *p = path && *path ? path : "/usr/bin:/bin"; *p;) {
+		size_t n = strcspn(p, ":");
+
+		if (bo_pathf(buf, len, "%.*s/%s", (int) n, p, QEMU) >= 0 && access(buf, X_OK) == 0)
+			return 0;
+		p += n;
+		p += *p == ':';
+	}
+	return -ENOPKG;
+}
+
 struct args {
 	char *v[MAX_ARGS + 1];
 	size_t n;

@@ -7,6 +7,7 @@
 #define BO_QEMU_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "harness/util.h"
 
@@ -33,6 +34,9 @@ struct bo_qemu_outcome {
 	int wait_status;
 	char qemu_err[1024]; /* the end of QEMU's own stderr */
 };
+
+/* The QEMU binary this host has, looked up in PATH, into @buf; -ENOPKG when there is none. */
+int bo_qemu_path(char *buf, size_t len);
 
 /* Run QEMU for @l to the end and describe what happened in *@ret. Fails only when QEMU could
  * not be started; everything after that is in *@ret. */

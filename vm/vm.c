@@ -299,6 +299,10 @@ int bo_vm_run_result(const struct bo_vm_opts *opts, char *const argv[], struct b
 
 	if (!argv || !argv[0])
 		return bo_err_set(err, EINVAL, "no command to run in the VM");
+	if (bo_qemu_path(base, sizeof(base)) < 0)
+		return bo_err_set(err, ENOPKG,
+				  "qemu-system-x86_64 is not installed (package "
+				  "qemu-system-x86; scripts/setup installs it)");
 	r = bo_kernel_find(opts->kernel, opts->modules, &k, err);
 	if (r < 0)
 		return r;

@@ -69,8 +69,9 @@ struct bo_vm_result {
  * Boot a VM per @opts, run @argv (argv[0] looked up in the guest's PATH) in it as root with
  * its working directory /results (with a share) or /root, and store the command's exit status
  * in *@ret_status. Returns 0 when the command ran and reported its status, whatever that
- * status; -errno when the VM could not be made, failed to boot, panicked (-EIO) or hit the
- * timeout (-ETIMEDOUT): then @err says so and names the console log with its last lines.
+ * status; -errno when the VM could not be made (-ENOPKG: QEMU, a cached kernel or a guest
+ * tool is not installed), failed to boot or panicked (-EIO) or hit the timeout (-ETIMEDOUT):
+ * then @err says so, and for the last two names the console log and quotes its last lines.
  */
 int bo_vm_run(const struct bo_vm_opts *opts, char *const argv[], int *ret_status,
 	      struct bo_err *err);
