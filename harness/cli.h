@@ -24,9 +24,17 @@ int bo_cli_usage_error(const char *cmd, const char *fmt, ...) _printf_(2, 3);
 
 /* blackout ctl: the control-channel client for shell workloads (cli_ctl.c). */
 int bo_cmd_ctl(int argc, char **argv);
+int bo_cmd_run(int argc, char **argv);
+int bo_cmd_check(int argc, char **argv);
 int bo_cmd_inspect(int argc, char **argv);
 int bo_cmd_replay(int argc, char **argv);
 int bo_cmd_synth(int argc, char **argv);
 int bo_cmd_dmtest(int argc, char **argv);
+int bo_cmd_vm(int argc, char **argv);
+
+/* Hidden: blackout inside its own VM (/init, modprobe, the guest side of "vm info"). */
+int bo_cmd_guest_init(int argc, char **argv);
+int bo_cmd_guest_modprobe(int argc, char **argv);
+int bo_cmd_guest_vm_info(int argc, char **argv);
 
 #endif

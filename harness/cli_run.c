@@ -63,6 +63,14 @@ static int vm_option(int c, struct vm_args *v)
 	}
 }
 
+/* "@a/@b" into @buf; false when it does not fit. */
+static bool join(char *buf, size_t len, const char *a, const char *b)
+{
+	int n = snprintf(buf, len, "%s/%s", a, b);
+
+	return n >= 0 && (size_t) n < len;
+}
+
 /* YYYYMMDD-HHMMSS-<seed>-<nonce>: sortable, and never the same twice. */
 static void make_runid(uint64_t seed, char *buf, size_t len)
 {
@@ -151,17 +159,18 @@ static int boot(const struct vm_args *v, const char *dir, char *const gargv[], u
 	struct bo_vm_opts o = {
 		.kernel = v->kernel,
 		.modules = v->modules,
-		.memory_mib = v->memory_mb,
+		.memory_mb = v->memory_mb,
 		.timeout_s = v->timeout_s ? v->timeout_s : timeout_s,
-		.share = dir,
-		.files = files,
-		.console = console,
+		.share_dir = dir,
+		.extra_files = files,
+		.console_path = console,
 	};
 	int status = BO_EXIT_HARNESS, r;
 
 	/* The built-in workloads live next to the blackout binary, and so they do in the guest. */
-	snprintf(fsops, sizeof(fsops), "%s/blackout-fsops", bo_libexec_dir());
-	snprintf(console, sizeof(console), "%s/vm/console.log", dir);
+	if (!join(fsops, sizeof(fsops), bo_libexec_dir(), "blackout-fsops") ||
+	    !join(console, sizeof(console), dir, "vm/console.log"))
+		return bo_err_set(err, ENAMETOOLONG, "results directory '%s': path too long", dir);
 	r = bo_vm_run(&o, gargv, &status, err);
 	if (r < 0)
 		return r;
@@ -199,7 +208,7 @@ int bo_cmd_run(int argc, char **argv)
 	struct bo_results *res = NULL;
 	struct bo_err err = {0};
 	struct json_object *cfg = NULL;
-	char runid[96], dir[PATH_MAX], seed_s[32], path[PATH_MAX + 32];
+	char runid[96], dir[PATH_MAX], seed_s[32], path[PATH_MAX];
 	char guest_dir[PATH_MAX + 8], guest_sc[PATH_MAX + 32];
 	uint64_t seed = 0;
 	bool seed_set = false;
@@ -236,16 +245,16 @@ int bo_cmd_run(int argc, char **argv)
 		bo_cli_error("creating '%s': %s", parent, strerror(errno));
 		goto out;
 	}
-	snprintf(dir, sizeof(dir), "%s/%s", parent, runid);
 	if (!realpath(parent, path)) {
 		bo_cli_error("'%s': %s", parent, strerror(errno));
 		goto out;
 	}
-	snprintf(dir, sizeof(dir), "%s/%s", path, runid);
-	r = bo_results_create(dir, &res, &err);
+	r = join(dir, sizeof(dir), path, runid) ? bo_results_create(dir, &res, &err)
+						: bo_err_set(&err, ENAMETOOLONG, "path too long");
 	if (r >= 0) {
-		snprintf(path, sizeof(path), "%s/scenario.ini", dir);
-		r = copy_file(argv[optind], path, &err);
+		r = join(path, sizeof(path), dir, "scenario.ini")
+			    ? copy_file(argv[optind], path, &err)
+			    : -ENAMETOOLONG;
 	}
 	if (r >= 0 && bo_scenario_to_json(sc, &cfg) < 0)
 		r = bo_err_set(&err, ENOMEM, "config.json");
@@ -393,7 +402,7 @@ int bo_cmd_check(int argc, char **argv)
 	struct vm_args v = {0};
 	struct bo_results *res = NULL;
 	struct bo_err err = {0};
-	char runid[96], dir[PATH_MAX], path[PATH_MAX + 32];
+	char runid[96], dir[PATH_MAX], path[PATH_MAX];
 	char *gargv[40];
 	int c, r, n = 0, ret = BO_EXIT_HARNESS;
 
@@ -459,15 +468,15 @@ int bo_cmd_check(int argc, char **argv)
 		bo_cli_error("'%s': %s", parent, strerror(errno));
 		return BO_EXIT_HARNESS;
 	}
-	snprintf(dir, sizeof(dir), "%s/%s", path, runid);
-	r = bo_results_create(dir, &res, &err);
+	r = join(dir, sizeof(dir), path, runid) ? bo_results_create(dir, &res, &err)
+						: bo_err_set(&err, ENAMETOOLONG, "path too long");
 	if (r >= 0) {
-		snprintf(path, sizeof(path), "%s/write.log", dir);
-		r = copy_file(argv[optind], path, &err);
+		r = join(path, sizeof(path), dir, "write.log") ? copy_file(argv[optind], path, &err)
+							       : -ENAMETOOLONG;
 	}
 	if (r >= 0 && scen) {
-		snprintf(path, sizeof(path), "%s/scenario.ini", dir);
-		r = copy_file(scen, path, &err);
+		r = join(path, sizeof(path), dir, "scenario.ini") ? copy_file(scen, path, &err)
+								  : -ENAMETOOLONG;
 	}
 	if (r < 0) {
 		bo_cli_error("check: %s", bo_err_str(&err));

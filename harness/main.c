@@ -17,6 +17,8 @@ struct bo_cmd {
 
 static const struct bo_cmd commands[] = {
 	{"ctl", bo_cmd_ctl, "tell the harness about a workload operation (for shell workloads)"},
+	{"run", bo_cmd_run, "record a scenario's workload in a VM and check every crash state"},
+	{"check", bo_cmd_check, "check the crash states of a saved log in a VM"},
 	{"inspect", bo_cmd_inspect, "describe a dm-log-writes log: entries, marks, epochs"},
 	{"replay", bo_cmd_replay, "replay a log onto a file or device up to a cut point"},
 	{"synth", bo_cmd_synth, "write a synthetic log (for tests, benchmarks, examples)"},
@@ -24,6 +26,11 @@ static const struct bo_cmd commands[] = {
 	/* The guest sides of run and check, started by the host in the VM. */
 	{"__guest-run", bo_cmd_guest_run, NULL},
 	{"__guest-check", bo_cmd_guest_check, NULL},
+	{"vm", bo_cmd_vm, "run a command as root in a disposable QEMU VM (run, shell, info)"},
+	/* Hidden (no summary): used inside blackout's own VMs. */
+	{"__init", bo_cmd_guest_init, NULL},
+	{"__modprobe", bo_cmd_guest_modprobe, NULL},
+	{"__vm-info", bo_cmd_guest_vm_info, NULL},
 };
 
 void bo_cli_error(const char *fmt, ...)
@@ -67,6 +74,13 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	const char *base = argv[0] ? strrchr(argv[0], '/') : NULL;
+
+	/* In a blackout VM this binary is also /init (PID 1) and /sbin/modprobe. */
+	if (argv[0] && !strcmp(argv[0], "/init"))
+		return bo_cmd_guest_init(argc, argv);
+	if (base && !strcmp(base, "/modprobe"))
+		return bo_cmd_guest_modprobe(argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return BO_EXIT_USAGE;

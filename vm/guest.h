@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * guest.h — blackout as the guest's PID 1 and as its modprobe.
+ *
+ * The launch description (BO_GUEST_LAUNCH) is a sequence of NUL-terminated "key=value"
+ * records, so arguments survive any bytes but NUL: "mode=run" or "mode=shell",
+ * "share=1" when the results share is attached, "env=NAME=VALUE" for the command's
+ * environment, and "arg=..." once per argument, in order.
+ *
+ * The virtio-serial ports the host attaches, by name: BO_PORT_OUT and BO_PORT_ERR carry the
+ * command's stdout and stderr, BO_PORT_CTL the lines "blackout <nonce> start <uptime>" and
+ * "blackout <nonce> exit <status>".
+ */
+#ifndef BO_GUEST_H
+#define BO_GUEST_H
+
+#define BO_PORT_OUT "blackout.out"
+#define BO_PORT_ERR "blackout.err"
+#define BO_PORT_CTL "blackout.ctl"
+
+/* The 9p mount tag of the results share and where the guest mounts it. */
+#define BO_SHARE_TAG   "results"
+#define BO_SHARE_GUEST "/results"
+/* The largest 9p message the virtio transport takes in Linux 6.1 (VIRTQUEUE_NUM - 3 pages;
+ * net/9p/trans_virtio.c): big messages are what make 9p fast. */
+#define BO_SHARE_MSIZE 512000
+
+/* The kernel command-line parameter that marks a blackout VM; its value is the launch's nonce. */
+#define BO_VM_PARAM "blackout.vm="
+
+/* Run as the guest's PID 1: set the system up, run the launch's command, report its status
+ * to the host and power off. Returns (with an exit code) only when not PID 1 in a VM. */
+int bo_guest_init(void);
+
+/* Run as modprobe ("modprobe [-q] [--] NAME..."), as the kernel's request_module() does. */
+int bo_guest_modprobe(int argc, char **argv);
+
+#endif

@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * initramfs.c — build the guest's root: a cached base archive and a per-launch archive.
+ *
+ * The kernel unpacks concatenated cpio archives in order into its rootfs (the kernel's
+ * Documentation/driver-api/early-userspace/buffer-format.rst), so the big, slowly changing
+ * part is built once per set of inputs and the per-launch part stays a few megabytes.
+ * Archives are uncompressed: under TCG the guest decompresses far slower than the host
+ * copies.
+ */
+#include "vm/initramfs.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness/cleanup.h"
+#include "vm/cpio.h"
+#include "vm/sha256.h"
+#include "vm/vmutil.h"
+
+/* Bump when the layout of the base archive changes, so that cached archives are rebuilt. */
+#define BASE_FORMAT "blackout-initramfs-base-3"
+
+#define MAX_HELPER_OUTPUT (256u << 20)
+
+/* The tools a run needs in the guest, and the Debian package that has each. */
+static const struct {
+	const char *name, *package;
+} tools[] = {
+	{"busybox", "busybox-static"}, {"mke2fs", "e2fsprogs"},	   {"mkfs.ext4", "e2fsprogs"},
+	{"e2fsck", "e2fsprogs"},       {"fsck.ext4", "e2fsprogs"}, {"dumpe2fs", "e2fsprogs"},
+	{"mkfs.xfs", "xfsprogs"},      {"xfs_repair", "xfsprogs"}, {"mkfs.btrfs", "btrfs-progs"},
+	{"btrfs", "btrfs-progs"},
+};
+
+/* Configuration the tools read: mke2fs takes its defaults (features, inode size) from it. */
+static const char *const config_files[] = {"/etc/mke2fs.conf", NULL};
+
+/* Modules included besides bo_kernel_required when the kernel has them: crc32c before
+ * ext4/btrfs/dm-thin-pool (their crc32c soft dependency), the RNG, the file systems. */
+static const char *const optional_modules[] = {
+	"crc32c-generic", "virtio-rng", "ext4", "xfs", "btrfs", NULL,
+};
+
+/* busybox applets left out: blackout is the guest's modprobe, and these would shadow it. */
+static const char *const skipped_applets[] = {"modprobe", "depmod", "insmod", "rmmod", NULL};
+
+/* The host's top-level links (merged /usr), so guest paths resolve as host paths do. */
+static const char *const root_links[] = {"/bin", "/sbin", "/lib", "/lib64", NULL};
+
+static const char *const guest_dirs[] = {
+	"/proc", "/sys", "/dev", "/tmp", "/run", "/results", "/root", "/mnt", "/etc", NULL,
+};
+
+static int find_tool(const char *name, char *buf, size_t len)
+{
+	static const char *const dirs[] = {"/usr/local/sbin", "/usr/local/bin", "/usr/sbin",
+					   "/usr/bin",	      "/sbin",		"/bin"};
+
+	for (size_t i = 0; i < BO_ARRAY_SIZE(dirs); i++) {
+		snprintf(buf, len, "%s/%s", dirs[i], name);
+		if (access(buf, X_OK) == 0)
+			return 0;
+	}
+	return -ENOENT;
+}
+
+/* Whether @path is a dynamically linked ELF file: one with a program interpreter. */
+static bool elf_dynamic(const char *path)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf64_Ehdr eh;
+
+	if (fd < 0 || bo_pread_full(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(Elf64_Phdr))
+		return false;
+	for (unsigned i = 0; i < eh.e_phnum; i++) {
+		Elf64_Phdr ph;
+
+		if (bo_pread_full(fd, &ph, sizeof(ph), eh.e_phoff + (uint64_t) i * sizeof(ph)) !=
+		    sizeof(ph))
+			return false;
+		if (ph.p_type == PT_INTERP)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The libraries of the base archive, one path per line between newlines: the launch archive
+ * leaves them out (the kernel unpacks both archives into one tree), which keeps it small.
+ */
+struct libs {
+	char *known; /* of the base, when building a launch archive; "\n/a\n/b\n" */
+	FILE *seen;  /* collects the base's, when building it */
+};
+
+static bool known_lib(const struct libs *l, const char *lib)
+{
+	char key[PATH_MAX + 2];
+
+	snprintf(key, sizeof(key), "\n%s\n", lib);
+	return l && l->known && strstr(l->known, key);
+}
+
+/* Add the shared libraries @path loads, as ldd (the dynamic loader itself) lists them. */
+static int add_libs(struct bo_cpio *c, const char *path, struct libs *l, struct bo_err *err)
+{
+	char *argv[] = {(char *) "ldd", (char *) path, NULL};
+	_cleanup_free_ char *out = NULL;
+	char *save = NULL;
+	int r;
+
+	if (!elf_dynamic(path))
+		return 0;
+	r = bo_run_capture(argv, 1u << 20, &out, NULL);
+	if (r < 0)
+		return bo_err_set(err, -r, "run ldd '%s': %s", path, strerror(-r));
+	if (r != 0)
+		return bo_err_set(err, EINVAL, "ldd '%s' failed (exit %d)", path, r);
+	for (char *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *arrow = strstr(line, "=> ");
+		char *lib = arrow ? arrow + 3 : line + strspn(line, " \t");
+
+		if (arrow && !strncmp(lib, "not found", 9))
+			return bo_err_set(err, ENOENT, "'%s' needs '%.*s', which is not installed",
+					  path, (int) (arrow - line), line + strspn(line, " \t"));
+		if (*lib != '/')
+			continue; /* the vDSO */
+		lib[strcspn(lib, " \t(")] = '\0';
+		if (known_lib(l, lib))
+			continue;
+		r = bo_cpio_add_host(c, lib, err);
+		if (r < 0)
+			return r;
+		if (l && l->seen)
+			fprintf(l->seen, "%s\n", lib);
+	}
+	return 0;
+}
+
+static int add_with_libs(struct bo_cpio *c, const char *path, struct libs *l, struct bo_err *err)
+{
+	int r = bo_cpio_add_host(c, path, err);
+
+	return r < 0 ? r : add_libs(c, path, l, err);
+}
+
+static int add_skeleton(struct bo_cpio *c, struct bo_err *err)
+{
+	int r;
+
+	for (const char *const *p = root_links; *p; p++)
+		if (access(*p, F_OK) == 0 && (r = bo_cpio_add_host(c, *p, err)) < 0)
+			return r;
+	for (const char *const *p = guest_dirs; *p; p++)
+		if ((r = bo_cpio_add_dir(c, *p, 0755, err)) < 0)
+			return r;
+	return 0;
+}
+
+static void hash_stat(struct bo_sha256 *s, const char *path)
+{
+	char line[PATH_MAX + 128];
+	struct stat st;
+	int n;
+
+	if (stat(path, &st) < 0)
+		n = snprintf(line, sizeof(line), "%s missing\n", path);
+	else
+		n = snprintf(line, sizeof(line), "%s %lu %lu %lld %lld.%09ld\n", path,
+			     (unsigned long) st.st_dev, (unsigned long) st.st_ino,
+			     (long long) st.st_size, (long long) st.st_mtim.tv_sec,
+			     st.st_mtim.tv_nsec);
+	bo_sha256_update(s, line, (size_t) n);
+}
+
+/* The path of a module in the guest: compressed modules are stored decompressed. */
+static const char *plain_name(const char *path, char *buf, size_t len)
+{
+	static const char *const ext[] = {".ko.xz", ".ko.zst", ".ko.gz"};
+	size_t n = strlen(path);
+
+	snprintf(buf, len, "%s", path);
+	for (size_t i = 0; i < BO_ARRAY_SIZE(ext); i++) {
+		size_t e = strlen(ext[i]);
+
+		if (n > e && n < len && !strcmp(path + n - e, ext[i]))
+			strcpy(buf + n - e, ".ko");
+	}
+	return buf;
+}
+
+/* The modules that go into the archive: required and optional ones, with their closure. */
+static int pick_modules(const struct bo_moddir *m, bool **ret, struct bo_err *err)
+{
+	_cleanup_free_ bool *in = calloc(bo_moddir_count(m) + 1, sizeof(bool));
+
+	if (!in)
+		return bo_err_set(err, ENOMEM, "out of memory");
+	for (int pass = 0; pass < 2; pass++)
+		for (const char *const *p = pass ? optional_modules : bo_kernel_required; *p; p++) {
+			size_t i;
+
+			if (bo_moddir_find(m, *p, &i) == BO_MOD_MODULE)
+				in[i] = true;
+		}
+	bo_moddir_closure(m, in);
+	*ret = BO_TAKE_PTR(in);
+	return 0;
+}
+
+static int add_module(struct bo_cpio *c, const struct bo_moddir *m, const char *release, size_t i,
+		      struct bo_err *err)
+{
+	const char *file = bo_moddir_file(m, i);
+	char src[PATH_MAX], dst[PATH_MAX], plain[PATH_MAX];
+	const char *tool = NULL;
+	_cleanup_free_ char *data = NULL;
+	size_t len;
+	int r;
+
+	snprintf(src, sizeof(src), "%s/%s", bo_moddir_path(m), file);
+	snprintf(dst, sizeof(dst), "/lib/modules/%s/%s", release,
+		 plain_name(file, plain, sizeof(plain)));
+	if (strstr(file, ".ko.xz"))
+		tool = "xz";
+	else if (strstr(file, ".ko.zst"))
+		tool = "zstd";
+	else if (strstr(file, ".ko.gz"))
+		tool = "gzip";
+	if (!tool)
+		return bo_cpio_add_file(c, dst, src, 0644, err);
+	{
+		char *argv[] = {(char *) tool, (char *) "-dc", src, NULL};
+
+		r = bo_run_capture(argv, MAX_HELPER_OUTPUT, &data, &len);
+	}
+	if (r != 0)
+		return bo_err_set(err, r < 0 ? -r : EIO, "decompress module '%s' with %s: %s", src,
+				  tool, r < 0 ? strerror(-r) : "failed");
+	return bo_cpio_add_data(c, dst, data, len, 0644, err);
+}
+
+/* The modules.devname lines of the modules in the archive: the guest makes these nodes so
+ * that their first open loads the module. */
+static int add_devnames(struct bo_cpio *c, const struct bo_kernel *k, const struct bo_moddir *m,
+			const bool *in, struct bo_err *err)
+{
+	_cleanup_free_ char *text = NULL, *out = NULL;
+	char path[PATH_MAX], *save = NULL;
+	size_t len = 0;
+	int r;
+
+	snprintf(path, sizeof(path), "%s/modules.devname", bo_moddir_path(m));
+	r = bo_read_file(path, 1u << 20, &text, NULL);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0)
+		return bo_err_set(err, -r, "read '%s': %s", path, strerror(-r));
+	if (!(out = calloc(1, strlen(text) + 1)))
+		return bo_err_set(err, ENOMEM, "out of memory");
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char mod[64];
+		size_t i;
+
+		if (sscanf(l, "%63s", mod) == 1 && bo_moddir_find(m, mod, &i) == BO_MOD_MODULE &&
+		    in[i])
+			len += (size_t) sprintf(out + len, "%s\n", l);
+	}
+	snprintf(path, sizeof(path), "/lib/modules/%s/modules.devname", k->release);
+	return bo_cpio_add_data(c, path, out, len, 0644, err);
+}
+
+static int add_modules(struct bo_cpio *c, const struct bo_kernel *k, const struct bo_moddir *m,
+		       const bool *in, struct bo_err *err)
+{
+	static const char *const copied[] = {"modules.builtin", "modules.builtin.modinfo"};
+	_cleanup_free_ char *dep = NULL, *soft = NULL, *alias = NULL;
+	char dst[PATH_MAX], src[PATH_MAX];
+	int r;
+
+	for (size_t i = 0; i < bo_moddir_count(m); i++)
+		if (in[i] && (r = add_module(c, m, k->release, i, err)) < 0)
+			return r;
+	if (bo_moddir_write_subset(m, in, plain_name, &dep, &soft, &alias) < 0)
+		return bo_err_set(err, ENOMEM, "out of memory");
+	snprintf(dst, sizeof(dst), "/lib/modules/%s/modules.dep", k->release);
+	r = bo_cpio_add_data(c, dst, dep, strlen(dep), 0644, err);
+	snprintf(dst, sizeof(dst), "/lib/modules/%s/modules.softdep", k->release);
+	if (r >= 0)
+		r = bo_cpio_add_data(c, dst, soft, strlen(soft), 0644, err);
+	snprintf(dst, sizeof(dst), "/lib/modules/%s/modules.alias", k->release);
+	if (r >= 0)
+		r = bo_cpio_add_data(c, dst, alias, strlen(alias), 0644, err);
+	if (r >= 0)
+		r = add_devnames(c, k, m, in, err);
+	for (size_t i = 0; r >= 0 && i < BO_ARRAY_SIZE(copied); i++) {
+		snprintf(src, sizeof(src), "%s/%s", bo_moddir_path(m), copied[i]);
+		snprintf(dst, sizeof(dst), "/lib/modules/%s/%s", k->release, copied[i]);
+		if (access(src, R_OK) == 0)
+			r = bo_cpio_add_file(c, dst, src, 0644, err);
+	}
+	return r;
+}
+
+static int add_applets(struct bo_cpio *c, const char *busybox, struct bo_err *err)
+{
+	char *argv[] = {(char *) busybox, (char *) "--list-full", NULL};
+	_cleanup_free_ char *out = NULL;
+	char *save = NULL;
+	int r;
+
+	r = bo_run_capture(argv, 1u << 20, &out, NULL);
+	if (r != 0)
+		return bo_err_set(err, r < 0 ? -r : EIO, "'%s --list-full' failed", busybox);
+	for (char *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		const char *base = strrchr(l, '/') ? strrchr(l, '/') + 1 : l;
+		char path[PATH_MAX];
+		bool skip = false;
+
+		for (const char *const *s = skipped_applets; *s; s++)
+			skip |= !strcmp(base, *s);
+		snprintf(path, sizeof(path), "/%s", l);
+		/* Real tools win over applets of the same name (mkfs.ext4, fsck, ...). */
+		if (skip || bo_cpio_has(c, path))
+			continue;
+		r = bo_cpio_add_symlink(c, path, busybox, err);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Write @len bytes of @data to @path atomically (a temporary file renamed over it). */
+static int write_atomic(const char *path, const char *data, size_t len, struct bo_err *err)
+{
+	char tmp[PATH_MAX];
+	int fd, r;
+
+	if (bo_pathf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int) getpid()) < 0)
+		return bo_err_set(err, ENAMETOOLONG, "'%s': path too long", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return bo_err_set(err, errno, "create '%s': %m", tmp);
+	r = bo_pwrite_full(fd, data, len, 0);
+	close(fd);
+	if (r < 0 || rename(tmp, path) < 0) {
+		r = bo_err_set(err, r < 0 ? -r : errno, "write '%s': %s", path,
+			       strerror(r < 0 ? -r : errno));
+		(void) unlink(tmp);
+	}
+	return r;
+}
+
+static int build_base(const struct bo_kernel *k, const struct bo_moddir *m, const bool *in,
+		      char paths[][PATH_MAX], const char *dest, struct bo_err *err)
+{
+	_cleanup_free_ char *manifest = NULL;
+	struct bo_cpio *c = NULL;
+	struct libs libs = {0};
+	char tmp[PATH_MAX];
+	size_t mlen = 0;
+	int fd, r;
+
+	if (bo_cpio_new(&c) < 0 || !(libs.seen = open_memstream(&manifest, &mlen))) {
+		bo_cpio_free(c);
+		return bo_err_set(err, ENOMEM, "out of memory");
+	}
+	fputc('\n', libs.seen);
+	r = add_skeleton(c, err);
+	for (size_t i = 0; r >= 0 && i < BO_ARRAY_SIZE(tools); i++)
+		r = add_with_libs(c, paths[i], &libs, err);
+	for (const char *const *p = config_files; r >= 0 && *p; p++)
+		if (access(*p, R_OK) == 0)
+			r = bo_cpio_add_host(c, *p, err);
+	if (r >= 0)
+		r = add_modules(c, k, m, in, err);
+	if (r >= 0) /* tools[0] is busybox */
+		r = add_applets(c, paths[0], err);
+	fclose(libs.seen);
+	/* The manifest goes first: whoever sees the archive may rely on it. */
+	if (r >= 0 && bo_pathf(tmp, sizeof(tmp), "%s.libs", dest) < 0)
+		r = bo_err_set(err, ENAMETOOLONG, "'%s': path too long", dest);
+	if (r >= 0)
+		r = write_atomic(tmp, manifest, mlen, err);
+	if (r < 0) {
+		bo_cpio_free(c);
+		return bo_err_prefix(err, "build initramfs");
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", dest, (int) getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		bo_cpio_free(c);
+		return bo_err_set(err, errno, "create '%s': %m", tmp);
+	}
+	r = bo_cpio_write(c, fd, err);
+	bo_cpio_free(c);
+	if (r >= 0 && fsync(fd) < 0)
+		r = bo_err_set(err, errno, "write '%s': %m", tmp);
+	close(fd);
+	if (r >= 0 && rename(tmp, dest) < 0)
+		r = bo_err_set(err, errno, "rename '%s' to '%s': %m", tmp, dest);
+	if (r < 0)
+		(void) unlink(tmp);
+	return r;
+}
+
+int bo_initramfs_base(const struct bo_kernel *k, const struct bo_moddir *m, char *buf, size_t len,
+		      struct bo_err *err)
+{
+	char dir[PATH_MAX - 128], paths[BO_ARRAY_SIZE(tools)][PATH_MAX], hex[BO_SHA256_HEX];
+	char lock[PATH_MAX];
+	_cleanup_free_ bool *in = NULL;
+	_cleanup_close_ int lockfd = -1;
+	struct bo_sha256 s;
+	int r;
+
+	r = pick_modules(m, &in, err);
+	if (r < 0)
+		return r;
+	bo_sha256_init(&s);
+	bo_sha256_update(&s, BASE_FORMAT "\n", sizeof(BASE_FORMAT));
+	bo_sha256_update(&s, k->release, strlen(k->release) + 1);
+	/* Inputs are identified by their metadata: a changed module, tool or library
+	 * (ldconfig rewrites ld.so.cache whenever a library package changes) means a new
+	 * archive. */
+	for (size_t i = 0; i < BO_ARRAY_SIZE(tools); i++) {
+		if (find_tool(tools[i].name, paths[i], sizeof(paths[i])) < 0)
+			return bo_err_set(err, ENOPKG,
+					  "initramfs: '%s' is not installed (package %s; "
+					  "scripts/setup installs it)",
+					  tools[i].name, tools[i].package);
+		hash_stat(&s, paths[i]);
+	}
+	hash_stat(&s, "/etc/ld.so.cache");
+	for (const char *const *p = config_files; *p; p++)
+		hash_stat(&s, *p);
+	for (const char *idx = "modules.dep\0modules.softdep\0modules.alias\0modules.builtin\0"
+			       "modules.builtin.modinfo\0modules.devname\0";
+	     *idx; idx += strlen(idx) + 1) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/%s", bo_moddir_path(m), idx);
+		hash_stat(&s, path);
+	}
+	for (size_t i = 0; i < bo_moddir_count(m); i++) {
+		char path[PATH_MAX];
+
+		if (!in[i])
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", bo_moddir_path(m), bo_moddir_file(m, i));
+		hash_stat(&s, path);
+	}
+	bo_sha256_final_hex(&s, hex);
+
+	r = bo_cache_dir("initramfs", true, dir, sizeof(dir), err);
+	if (r < 0)
+		return r;
+	if ((size_t) snprintf(buf, len, "%s/%s.cpio", dir, hex) >= len)
+		return bo_err_set(err, ENAMETOOLONG, "initramfs path is too long");
+	if (access(buf, R_OK) == 0)
+		return 0;
+	snprintf(lock, sizeof(lock), "%s/.lock", dir);
+	lockfd = bo_lock_file(lock, err);
+	if (lockfd < 0)
+		return lockfd;
+	if (access(buf, R_OK) == 0) /* another VM built it while we waited */
+		return 0;
+	bo_debug(BO_DBG_VM, "building initramfs '%s'", buf);
+	return build_base(k, m, in, paths, buf, err);
+}
+
+/* nftw has no user pointer: the tree being filled while one extra directory is walked. */
+static struct bo_cpio *walk_cpio;
+static struct libs *walk_libs;
+static struct bo_err *walk_err;
+
+static int walk_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	int r = bo_cpio_add_host(walk_cpio, path, walk_err);
+
+	if (r >= 0 && type == FTW_F && (st->st_mode & 0111))
+		r = add_libs(walk_cpio, path, walk_libs, walk_err);
+	return r < 0 ? 1 : 0;
+}
+
+static int add_extra(struct bo_cpio *c, const char *path, struct libs *l, struct bo_err *err)
+{
+	_cleanup_free_ char *abs = realpath(path, NULL);
+	struct stat st;
+
+	if (!abs || stat(abs, &st) < 0)
+		return bo_err_set(err, errno, "extra file '%s': %m", path);
+	if (path[0] != '/')
+		return bo_err_set(err, EINVAL, "extra file '%s' is not an absolute path", path);
+	if (!S_ISDIR(st.st_mode))
+		return add_with_libs(c, path, l, err);
+	walk_cpio = c;
+	walk_libs = l;
+	walk_err = err;
+	if (nftw(path, walk_one, 16, FTW_PHYS) != 0)
+		return err && err->errnum ? -err->errnum
+					  : bo_err_set(err, errno, "walk '%s': %m", path);
+	return 0;
+}
+
+int bo_initramfs_launch(int fd, const char *base, const char *const *files, const void *launch,
+			size_t launch_len, struct bo_err *err)
+{
+	struct bo_cpio *c = NULL;
+	_cleanup_free_ char *self = realpath("/proc/self/exe", NULL);
+	_cleanup_free_ char *known = NULL;
+	char path[PATH_MAX];
+	struct libs libs = {0};
+	int r;
+
+	/* Without the manifest the launch archive just carries every library itself. */
+	if (bo_pathf(path, sizeof(path), "%s.libs", base) >= 0 &&
+	    bo_read_file(path, 1u << 20, &known, NULL) >= 0)
+		libs.known = known;
+	if (!self)
+		return bo_err_set(err, errno, "find this program (/proc/self/exe): %m");
+	if (bo_cpio_new(&c) < 0)
+		return bo_err_set(err, ENOMEM, "out of memory");
+	r = add_skeleton(c, err);
+	if (r >= 0)
+		r = add_with_libs(c, self, &libs, err);
+	if (r >= 0)
+		r = bo_cpio_add_symlink(c, "/init", self, err);
+	if (r >= 0)
+		r = bo_cpio_add_symlink(c, "/sbin/modprobe", self, err);
+	for (const char *const *p = files; r >= 0 && p && *p; p++)
+		r = add_extra(c, *p, &libs, err);
+	if (r >= 0)
+		r = bo_cpio_add_data(c, BO_GUEST_LAUNCH, launch, launch_len, 0644, err);
+	if (r >= 0)
+		r = bo_cpio_write(c, fd, err);
+	bo_cpio_free(c);
+	return r;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * initramfs.h — the guest's root file system, as two concatenated cpio archives: a cached
+ * base (modules, busybox, file system tools) and a small per-launch part (this blackout
+ * binary as /init, extra files, the command to run).
+ */
+#ifndef BO_INITRAMFS_H
+#define BO_INITRAMFS_H
+
+#include <stddef.h>
+
+#include "harness/util.h"
+#include "vm/kernel.h"
+#include "vm/moddir.h"
+
+/* Where the per-launch archive puts the launch description (see guest_init.c). */
+#define BO_GUEST_LAUNCH "/blackout/launch"
+
+/*
+ * The path of the base archive for kernel @k with module directory @m in @buf, building it
+ * when no archive for the same inputs is cached (initramfs/<sha256 of the inputs>.cpio).
+ * Concurrent callers wait for one another with a lock.
+ */
+int bo_initramfs_base(const struct bo_kernel *k, const struct bo_moddir *m, char *buf, size_t len,
+		      struct bo_err *err);
+
+/*
+ * Write the per-launch archive at @fd's offset: this program (/proc/self/exe) at its own
+ * path with its libraries, /init and /sbin/modprobe linked to it, the host paths in @files
+ * (NULL-terminated, may be NULL; directories recursively, executables with their libraries)
+ * at the same paths, and @launch_len bytes of @launch at BO_GUEST_LAUNCH. Libraries that
+ * the base archive @base already holds are left out.
+ */
+int bo_initramfs_launch(int fd, const char *base, const char *const *files, const void *launch,
+			size_t launch_len, struct bo_err *err);
+
+#endif

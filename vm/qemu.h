@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * qemu.h — start QEMU for one launch and watch it: forward the command's output, read the
+ * control port, enforce the timeouts.
+ */
+#ifndef BO_QEMU_H
+#define BO_QEMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "harness/util.h"
+
+struct bo_qemu_launch {
+	const char *image, *initrd, *cmdline;
+	const char *accel; /* "kvm" or "tcg" */
+	unsigned memory_mib, cpus;
+	const char *share;   /* host directory for the results share, or NULL */
+	const char *console; /* serial console log; QEMU creates it anew */
+	bool interactive;    /* console on this process's terminal */
+	int out_fd, err_fd;  /* where the command's stdout and stderr go */
+	const char *nonce;   /* control lines carry it */
+	double timeout_s;    /* whole run; 0: none */
+	double boot_s;	     /* until the command starts; 0: none */
+};
+
+struct bo_qemu_outcome {
+	bool started;	/* the guest reported the command's start */
+	bool reported;	/* ... and its exit status */
+	bool timed_out; /* killed at a timeout */
+	int status;	/* the command's exit status, when reported */
+	double boot_s;	/* QEMU start to command start */
+	double total_s; /* QEMU start to QEMU exit */
+	int wait_status;
+	char qemu_err[1024]; /* the end of QEMU's own stderr */
+};
+
+/* The QEMU binary this host has, looked up in PATH, into @buf; -ENOPKG when there is none. */
+int bo_qemu_path(char *buf, size_t len);
+
+/* Run QEMU for @l to the end and describe what happened in *@ret. Fails only when QEMU could
+ * not be started; everything after that is in *@ret. */
+int bo_qemu_run(const struct bo_qemu_launch *l, struct bo_qemu_outcome *ret, struct bo_err *err);
+
+#endif

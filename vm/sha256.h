@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sha256.h — SHA-256 (FIPS 180-4), for cache keys. Not for anything secret.
+ */
+#ifndef BO_SHA256_H
+#define BO_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BO_SHA256_LEN 32
+#define BO_SHA256_HEX (2 * BO_SHA256_LEN + 1)
+
+struct bo_sha256 {
+	uint32_t h[8];
+	uint64_t len;
+	uint8_t buf[64];
+	size_t used;
+};
+
+/* Start a new digest in @s. */
+void bo_sha256_init(struct bo_sha256 *s);
+
+/* Feed @len bytes at @data into the digest. */
+void bo_sha256_update(struct bo_sha256 *s, const void *data, size_t len);
+
+/* Finish the digest and write it to @out (32 bytes); @s must be re-initialised to reuse it. */
+void bo_sha256_final(struct bo_sha256 *s, uint8_t out[BO_SHA256_LEN]);
+
+/* Finish the digest and write it as 64 lowercase hex digits and a NUL to @hex. */
+void bo_sha256_final_hex(struct bo_sha256 *s, char hex[BO_SHA256_HEX]);
+
+#endif

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * vm.c — one launch, from kernel to exit status.
+ */
+#include "vm/vm.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness/cleanup.h"
+#include "vm/accel.h"
+#include "vm/guest.h"
+#include "vm/initramfs.h"
+#include "vm/kernel.h"
+#include "vm/moddir.h"
+#include "vm/qemu.h"
+#include "vm/vmutil.h"
+
+/* A KVM guest that works prints its start line within a second or two; one that does not
+ * hangs or dies with "emulation failure" (VM-NOTES). */
+#define KVM_PROBE_S 10
+
+/*
+ * Kernel parameters. norandmaps: under TCG every exec under ASLR retranslates its code
+ * (VM-NOTES: 36 -> 10 ms per exec). cryptomgr.notests and rodata=off skip the crypto self
+ * tests and the read-only/W+X pass at boot; the initcall blacklist skips kprobe tracing, the
+ * module signing keys (modules then load unverified, tainting the kernel):
+ * together over a second under TCG that no throwaway VM needs. mitigations=off spares
+ * entry/exit overhead, init_on_alloc=0 the zeroing of every page allocated (Debian turns it
+ * on), which TCG pays for in every tmpfs-backed image. panic=-1 with -no-reboot ends QEMU at a panic instead of hanging to
+ * the timeout.
+ */
+#define CMDLINE                                                                                 \
+	"console=ttyS0 quiet panic=-1 norandmaps cryptomgr.notests rodata=off mitigations=off " \
+	"initcall_blacklist=init_kprobe_trace,load_system_certificate_list"
+
+#define CONSOLE_TAIL_LINES 6
+
+struct launch {
+	const struct bo_vm_opts *opts;
+	const struct bo_kernel *k;
+	const char *base;
+	char dir[PATH_MAX - 64]; /* the launch's temporary directory */
+};
+
+static int append_record(char **buf, size_t *len, const char *key, const char *value)
+{
+	size_t n = strlen(key) + strlen(value) + 1; /* with the NUL that ends the record */
+	char *nb = realloc(*buf, *len + n);
+
+	if (!nb)
+		return -ENOMEM;
+	memcpy(nb + *len, key, strlen(key));
+	memcpy(nb + *len + strlen(key), value, strlen(value) + 1);
+	*buf = nb;
+	*len += n;
+	return 0;
+}
+
+static int launch_record(const struct bo_vm_opts *o, char *const argv[], char **ret,
+			 size_t *ret_len)
+{
+	const char *term = getenv("TERM");
+	char *buf = NULL;
+	size_t len = 0;
+	int r;
+
+	r = append_record(&buf, &len, "mode=", o->interactive ? "shell" : "run");
+	if (r >= 0 && o->share_dir)
+		r = append_record(&buf, &len, "share=", "1");
+	if (r >= 0)
+		r = append_record(
+			&buf, &len, "env=",
+			"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+	if (r >= 0)
+		r = append_record(&buf, &len, "env=", "HOME=/root");
+	if (r >= 0 && o->interactive)
+		r = append_record(&buf, &len, "env=", "PS1=blackout-vm:\\w# ");
+	if (r >= 0 && o->interactive && term) {
+		char t[256];
+
+		snprintf(t, sizeof(t), "TERM=%s", term);
+		r = append_record(&buf, &len, "env=", t);
+	}
+	for (size_t i = 0; r >= 0 && argv[i]; i++)
+		r = append_record(&buf, &len, "arg=", argv[i]);
+	if (r < 0) {
+		free(buf);
+		return r;
+	}
+	*ret = buf;
+	*ret_len = len;
+	return 0;
+}
+
+/* The launch's initrd: a copy of the cached base with the launch archive appended. */
+static int make_initrd(const struct launch *L, char *const argv[], const char *path,
+		       off_t *ret_size, struct bo_err *err)
+{
+	_cleanup_close_ int in = open(L->base, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int out = -1;
+	_cleanup_free_ char *rec = NULL;
+	size_t reclen;
+	struct stat st;
+	off_t left;
+	int r;
+
+	if (in < 0 || fstat(in, &st) < 0)
+		return bo_err_set(err, errno, "open initramfs '%s': %m", L->base);
+	out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (out < 0)
+		return bo_err_set(err, errno, "create '%s': %m", path);
+	for (left = st.st_size; left > 0;) {
+		ssize_t n = copy_file_range(in, NULL, out, NULL, (size_t) left, 0);
+
+		if (n <= 0)
+			return bo_err_set(err, n < 0 ? errno : EIO, "copy '%s' to '%s': %m",
+					  L->base, path);
+		left -= n;
+	}
+	if (launch_record(L->opts, argv, &rec, &reclen) < 0)
+		return bo_err_set(err, ENOMEM, "out of memory");
+	r = bo_initramfs_launch(out, L->base, L->opts->extra_files, rec, reclen, err);
+	if (r < 0)
+		return r;
+	*ret_size = lseek(out, 0, SEEK_CUR);
+	return 0;
+}
+
+/* The last lines of the console log, indented, for an error message, and the kernel's panic
+ * line if it has one (it scrolls away under the backtrace that follows it). */
+static void console_tail(const char *path, char *buf, size_t len, char *panic, size_t plen)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t n = 0, lines = 0, o = 0;
+	const char *pl;
+	char *p;
+
+	buf[0] = panic[0] = '\0';
+	if (bo_read_file(path, 64u << 20, &text, &n) < 0 || !n) {
+		snprintf(buf, len, " (none: the console is empty)");
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (text[i] == '\r' || text[i] == '\0')
+			text[i] = ' ';
+	pl = strstr(text, "Kernel panic - not syncing");
+	if (pl)
+		snprintf(panic, plen, "%.*s", (int) strcspn(pl, "\n"), pl);
+	while (n && (text[n - 1] == '\n' || text[n - 1] == ' '))
+		text[--n] = '\0';
+	for (p = text + n; p > text; p--)
+		if (p[-1] == '\n' && ++lines == CONSOLE_TAIL_LINES)
+			break;
+	for (; *p && o + 4 < len; p++) {
+		if (p == text || p[-1] == '\n')
+			buf[o++] = '\n', buf[o++] = ' ', buf[o++] = ' ';
+		if (*p != '\n')
+			buf[o++] = *p;
+	}
+	buf[o] = '\0';
+}
+
+static int boot(const struct launch *L, char *const argv[], const char *accel, double timeout,
+		const char *console, struct bo_qemu_outcome *ret, struct bo_err *err)
+{
+	char initrd[PATH_MAX], cmdline[512], nonce[17];
+	const struct bo_vm_opts *o = L->opts;
+	uint8_t rnd[8];
+	off_t size = 0;
+	int r;
+
+	if (getrandom(rnd, sizeof(rnd), 0) != sizeof(rnd))
+		return bo_err_set(err, errno, "getrandom: %m");
+	for (int i = 0; i < 8; i++)
+		snprintf(nonce + 2 * i, 3, "%02x", rnd[i]);
+	snprintf(initrd, sizeof(initrd), "%s/initrd-%s.cpio", L->dir, nonce);
+	r = make_initrd(L, argv, initrd, &size, err);
+	bo_debug(BO_DBG_VM, "initrd '%s': %lld bytes", initrd, (long long) size);
+	if (r >= 0) {
+		/* The boot allowance grows with what the guest has to unpack and load. */
+		double allow = (!strcmp(accel, "kvm") ? 20.0 : 60.0) + (double) size / (16 << 20);
+		struct bo_qemu_launch q = {
+			.image = L->k->image,
+			.initrd = initrd,
+			.cmdline = cmdline,
+			.accel = accel,
+			.memory_mib = o->memory_mb ? o->memory_mb : BO_VM_DEFAULT_MEMORY_MB,
+			.cpus = o->cpus ? o->cpus : 1,
+			.share = o->share_dir,
+			.console = console,
+			.interactive = o->interactive,
+			.out_fd = o->stdout_fd > 0 ? o->stdout_fd : 1,
+			.err_fd = o->stderr_fd > 0 ? o->stderr_fd : 2,
+			.nonce = nonce,
+		};
+
+		if (!o->interactive) {
+			q.timeout_s = timeout ? timeout : allow + BO_VM_DEFAULT_COMMAND_S;
+			q.boot_s = allow < q.timeout_s ? allow : q.timeout_s;
+		}
+		/* The kernel hands parameters without a dot to init as its environment. */
+		snprintf(cmdline, sizeof(cmdline), "%s %s%s%s", CMDLINE, BO_VM_PARAM, nonce,
+			 bo_debug_on(BO_DBG_VM) ? " BLACKOUT_DEBUG=vm" : "");
+		/* A new file per boot, in a directory made if need be: never append to an old
+		 * console log. */
+		if (strrchr(console, '/') && strrchr(console, '/') != console) {
+			char parent[PATH_MAX];
+
+			snprintf(parent, sizeof(parent), "%.*s",
+				 (int) (strrchr(console, '/') - console), console);
+			if (bo_mkdir_p(parent) < 0)
+				r = bo_err_set(err, errno, "create '%s' for the console log: %m",
+					       parent);
+		}
+		if (r >= 0 && unlink(console) < 0 && errno != ENOENT)
+			r = bo_err_set(err, errno, "remove old console log '%s': %m", console);
+		if (r >= 0)
+			r = bo_qemu_run(&q, ret, err);
+	}
+	(void) unlink(initrd);
+	return r;
+}
+
+static int probe_kvm(void *ctx)
+{
+	const struct launch *L = ctx;
+	char console[PATH_MAX];
+	char *const argv[] = {(char *) "true", NULL};
+	struct bo_vm_opts o = {.memory_mb = 512};
+	struct launch P = *L;
+	struct bo_qemu_outcome out;
+	struct bo_err err = {0};
+	int r;
+
+	P.opts = &o;
+	snprintf(console, sizeof(console), "%s/kvm-probe.log", L->dir);
+	r = boot(&P, argv, "kvm", KVM_PROBE_S, console, &out, &err);
+	(void) unlink(console);
+	if (r < 0)
+		return r;
+	bo_debug(BO_DBG_VM, "KVM probe: %s (%s)",
+		 out.reported && out.status == 0 ? "works" : "does not work", out.qemu_err);
+	return out.reported && out.status == 0;
+}
+
+static int fail(const struct bo_qemu_outcome *out, const char *console, struct bo_err *err)
+{
+	char tail[400], qerr[160], panic[120], why[200];
+	const char *q;
+	char *nl;
+
+	console_tail(console, tail, sizeof(tail), panic, sizeof(panic));
+	/* The end of QEMU's stderr says why it stopped; its start is often noise. */
+	q = out->qemu_err + strlen(out->qemu_err);
+	q -= q - out->qemu_err < (ptrdiff_t) sizeof(qerr) ? q - out->qemu_err
+							  : (ptrdiff_t) sizeof(qerr) - 1;
+	memcpy(qerr, q, strlen(q) + 1);
+	while ((nl = strchr(qerr, '\n')))
+		*nl = nl[1] ? ' ' : '\0';
+	if (out->timed_out)
+		return bo_err_set(err, ETIMEDOUT,
+				  "VM killed at its timeout after %.0f s (%s); console '%s', last "
+				  "lines:%s",
+				  out->total_s,
+				  out->started ? "the command was running"
+					       : "still booting: the command never started",
+				  console, tail);
+	if (*panic)
+		snprintf(why, sizeof(why), "the kernel panicked: %s", panic);
+	else if (*qerr)
+		snprintf(why, sizeof(why), "qemu: %s", qerr);
+	else
+		snprintf(why, sizeof(why), "a kernel panic or a failed guest init?");
+	return bo_err_set(err, EIO,
+			  "VM stopped before the command reported its status (%s); console '%s', "
+			  "last lines:%s",
+			  why, console, tail);
+}
+
+int bo_vm_run_result(const struct bo_vm_opts *opts, char *const argv[], struct bo_vm_result *ret,
+		     struct bo_err *err)
+{
+	struct bo_vm_result res = {.status = -1};
+	struct bo_moddir *m = NULL;
+	struct bo_kernel k;
+	char base[PATH_MAX], accel[8];
+	struct launch L = {.opts = opts, .k = &k, .base = base};
+	struct bo_qemu_outcome out = {0};
+	const char *tmp = getenv("TMPDIR");
+	int r;
+
+	if (!argv || !argv[0])
+		return bo_err_set(err, EINVAL, "no command to run in the VM");
+	if (bo_qemu_path(base, sizeof(base)) < 0)
+		return bo_err_set(err, ENOPKG,
+				  "qemu-system-x86_64 is not installed (package "
+				  "qemu-system-x86; scripts/setup installs it)");
+	r = bo_kernel_find(opts->kernel, opts->modules, &k, err);
+	if (r < 0)
+		return r;
+	snprintf(res.release, sizeof(res.release), "%s", k.release);
+	snprintf(res.package, sizeof(res.package), "%s", k.package);
+	r = bo_moddir_open(k.modules, &m, err);
+	if (r >= 0)
+		r = bo_kernel_check(&k, m, err);
+	if (r >= 0)
+		r = bo_initramfs_base(&k, m, base, sizeof(base), err);
+	bo_moddir_free(m);
+	if (r < 0)
+		goto out;
+	snprintf(L.dir, sizeof(L.dir), "%s/blackout-vm-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(L.dir)) {
+		r = bo_err_set(err, errno, "create a temporary directory in '%s': %m",
+			       tmp && *tmp ? tmp : "/tmp");
+		goto out;
+	}
+	r = bo_accel_pick(opts->accel, probe_kvm, &L, accel, sizeof(accel), err);
+	if (r < 0)
+		goto out_dir;
+	snprintf(res.accel, sizeof(res.accel), "%s", accel);
+	if (opts->console_path)
+		snprintf(res.console_path, sizeof(res.console_path), "%s", opts->console_path);
+	else
+		snprintf(res.console_path, sizeof(res.console_path), "%s/console.log", L.dir);
+	r = boot(&L, argv, accel, opts->timeout_s, res.console_path, &out, err);
+	if (r < 0)
+		goto out_dir;
+	res.boot_s = out.boot_s;
+	res.total_s = out.total_s;
+	if (out.reported) {
+		res.status = out.status;
+	} else {
+		r = fail(&out, res.console_path, err);
+	}
+out_dir:
+	if (r >= 0 && !opts->console_path && unlink(res.console_path) == 0)
+		res.console_path[0] = '\0';
+	(void) rmdir(L.dir); /* stays when it keeps the console log of a failure */
+out:
+	*ret = res;
+	return r;
+}
+
+int bo_vm_run(const struct bo_vm_opts *opts, char *const argv[], int *ret_status,
+	      struct bo_err *err)
+{
+	struct bo_vm_result res;
+	int r = bo_vm_run_result(opts, argv, &res, err);
+
+	if (r >= 0)
+		*ret_status = res.status;
+	return r;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vm.h — run a command as root in a fresh, disposable QEMU VM.
+ *
+ * The VM boots a Debian kernel (scripts/fetch-kernel caches one) or a kernel of the caller's,
+ * from an initramfs blackout writes itself: the kernel's modules for loop, device-mapper
+ * (log-writes, flakey, snapshot, thin-pool), 9p and virtio, busybox, the ext4/xfs/btrfs
+ * tools, and this very blackout binary, which is the guest's PID 1. The command's stdout
+ * and stderr come back live; its exit status is returned; files it writes under /results
+ * land in the host's share directory. docs/vm.md describes it all.
+ */
+#ifndef BO_VM_H
+#define BO_VM_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include "harness/util.h"
+
+/* Where the guest sees the shared directory (struct bo_vm_opts.share_dir). */
+#define BO_VM_SHARE_GUEST "/results"
+
+#define BO_VM_DEFAULT_MEMORY_MB 2048
+/* Seconds a command may run when the caller sets no timeout (the boot allowance is added). */
+#define BO_VM_DEFAULT_COMMAND_S 600
+
+struct bo_vm_opts {
+	/* Kernel image (vmlinux, booted via PVH, or a bzImage); NULL: the newest cached one. */
+	const char *kernel;
+	/* Its module directory (.../lib/modules/<release>, after depmod); with kernel only. */
+	const char *modules;
+	/* Guest memory in MiB; 0: BO_VM_DEFAULT_MEMORY_MB. tmpfs-backed images live in it. */
+	unsigned memory_mb;
+	/* vCPUs; 0: 1 (two 1-vCPU VMs beat one 2-vCPU VM, VM-NOTES). */
+	unsigned cpus;
+	/* Seconds for the whole VM, boot included; 0: a boot allowance plus
+	 * BO_VM_DEFAULT_COMMAND_S. Ignored when interactive. */
+	unsigned timeout_s;
+	/* "kvm", "tcg", or NULL / "auto": KVM if a probe boot works on this host. */
+	const char *accel;
+	/* Host directory mounted read-write at /results in the guest; NULL: none. */
+	const char *share_dir;
+	/* NULL-terminated host paths copied into the guest at the same absolute paths
+	 * (directories recursively, executables with their libraries); NULL: none. */
+	const char *const *extra_files;
+	/* Serial console log, created anew; NULL: console.log in a new temporary directory,
+	 * kept only when the VM fails (the error names it). */
+	const char *console_path;
+	/* Console and command on this process's terminal (vm shell); no timeout. */
+	bool interactive;
+	/* Where the command's stdout and stderr go; 0: this process's stdout / stderr. */
+	int stdout_fd;
+	int stderr_fd;
+};
+
+struct bo_vm_result {
+	/* The command's exit status; 128+N when a signal N killed it. */
+	int status;
+	/* "kvm" or "tcg". */
+	char accel[8];
+	/* The guest kernel's release, and its Debian package and version ("" if a user's). */
+	char release[NAME_MAX + 1];
+	char package[256];
+	/* Seconds from starting QEMU to the command starting, and to QEMU exiting. */
+	double boot_s;
+	double total_s;
+	/* The console log, or "" when it was a temporary one and was removed. */
+	char console_path[PATH_MAX];
+};
+
+/*
+ * Boot a VM per @opts, run @argv (argv[0] looked up in the guest's PATH) in it as root with
+ * its working directory /results (with a share) or /root, and store the command's exit status
+ * in *@ret_status. Returns 0 when the command ran and reported its status, whatever that
+ * status; -errno when the VM could not be made (-ENOPKG: QEMU, a cached kernel or a guest
+ * tool is not installed), failed to boot or panicked (-EIO) or hit the timeout (-ETIMEDOUT):
+ * then @err says so, and for the last two names the console log and quotes its last lines.
+ */
+int bo_vm_run(const struct bo_vm_opts *opts, char *const argv[], int *ret_status,
+	      struct bo_err *err);
+
+/* bo_vm_run(), filling *@ret with the status and what the launch measured. On failure *@ret
+ * still says which kernel, accelerator and console log were used, as far as known. */
+int bo_vm_run_result(const struct bo_vm_opts *opts, char *const argv[], struct bo_vm_result *ret,
+		     struct bo_err *err);
+
+/* Whether this process runs inside a VM that blackout made (its kernel command line carries
+ * blackout.vm=<nonce>). Code that needs device-mapper checks it before touching devices. */
+bool bo_vm_inside(void);
+
+#endif
