@@ -75,13 +75,6 @@ int bo_flakey_probe(const char *runid, const char *dev, struct bo_flakey_caps *r
 	r = bo_dm_name(runid, "flakeyprobe", name, uuid, err);
 	if (r < 0)
 		return r;
-	r = bo_dm_target_versions(&versions, &nv, err);
-	if (r < 0)
-		return r;
-	r = bo_flakey_caps_from_versions(versions, nv, &caps, err);
-	free(versions);
-	if (r < 0)
-		return r;
 	/* 8 sectors: aligned to any logical block size up to 4 KiB. */
 	r = bo_target_format(&base, err, TARGET, "0 8 " TARGET " %s 0 1 0", dev);
 	if (r < 0)
@@ -95,6 +88,14 @@ int bo_flakey_probe(const char *runid, const char *dev, struct bo_flakey_caps *r
 				   "no feature can be probed");
 		goto out;
 	}
+	/* Only now is the version known for sure: loading a flakey table is what makes the
+	 * kernel load dm-flakey (dm_get_target_type() -> request_module()). */
+	r = bo_dm_target_versions(&versions, &nv, err);
+	if (r >= 0)
+		r = bo_flakey_caps_from_versions(versions, nv, &caps, err);
+	free(versions);
+	if (r < 0)
+		goto out;
 	for (int f = 0; f < BO_FLAKEY_NR_FEATURES; f++) {
 		_cleanup_free_ char *trial = NULL;
 		struct bo_err trial_err = {0};

@@ -63,6 +63,22 @@ static int vm_option(int c, struct vm_args *v)
 	}
 }
 
+/* This binary, which the VM carries at the same path. */
+static char *self_exe(void)
+{
+	static char self[PATH_MAX];
+	ssize_t n;
+
+	if (self[0])
+		return self;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		snprintf(self, sizeof(self), "blackout");
+	else
+		self[n] = '\0';
+	return self;
+}
+
 /* "@a/@b" into @buf; false when it does not fit. */
 static bool join(char *buf, size_t len, const char *a, const char *b)
 {
@@ -276,7 +292,7 @@ int bo_cmd_run(int argc, char **argv)
 	snprintf(guest_dir, sizeof(guest_dir), "%s", BO_VM_SHARE_GUEST);
 	snprintf(guest_sc, sizeof(guest_sc), "%s/scenario.ini", BO_VM_SHARE_GUEST);
 	{
-		char *gargv[] = {"blackout", "__guest-run", "--results",
+		char *gargv[] = {self_exe(), "__guest-run", "--results",
 				 guest_dir,  "--scenario",  guest_sc,
 				 "--run-id", runid,	    "--seed",
 				 seed_s,     "--libexec",   (char *) bo_libexec_dir(),
@@ -482,7 +498,7 @@ int bo_cmd_check(int argc, char **argv)
 		bo_cli_error("check: %s", bo_err_str(&err));
 		goto out;
 	}
-	gargv[n++] = "blackout";
+	gargv[n++] = self_exe();
 	gargv[n++] = "__guest-check";
 	gargv[n++] = "--results";
 	gargv[n++] = BO_VM_SHARE_GUEST;

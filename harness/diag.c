@@ -118,7 +118,8 @@ int bo_diag_leftovers(const char *runid, const char *workdir, char *buf, size_t 
 	while (m && fgets(line, sizeof(line), m)) {
 		char *mp = strchr(line, ' ');
 
-		if (!mp || !bo_path_within(workdir, strtok(mp + 1, " ")))
+		if (!mp || !strtok(mp + 1, " ") || !bo_path_within(workdir, mp + 1) ||
+		    !strcmp(workdir, mp + 1))
 			continue;
 		used += (size_t) snprintf(buf + used, used < len ? len - used : 0, "mount %s\n",
 					  mp + 1);

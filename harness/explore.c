@@ -62,6 +62,7 @@ struct state_run {
 	char checker_how[128];
 	char *dmesg;
 	double seconds;
+	double t_snap, t_mount, t_checker, t_umount, t_fsck; /* where the time went */
 };
 
 static double now_s(void)
@@ -200,7 +201,7 @@ static int check_state(struct explore *x, struct state_run *s, struct bo_err *fa
 	struct bo_snap_status st;
 	struct bo_proc_result fr = {0};
 	struct bo_err err = {0};
-	double t0 = now_s();
+	double t0 = now_s(), t;
 	bool snap = false;
 	int r = 0;
 
@@ -214,17 +215,25 @@ static int check_state(struct explore *x, struct state_run *s, struct bo_err *fa
 		goto out;
 	}
 	snap = true;
+	s->t_snap = now_s() - t0;
+	t = now_s();
 	if (bo_mount(x->snap_dev, x->mnt, o->fs, o->mount_options, &err) < 0) {
 		snprintf(s->mount_msg, sizeof(s->mount_msg), "%s", bo_err_str(&err));
 	} else {
 		s->obs.mounted = true;
+		s->t_mount = now_s() - t;
+		t = now_s();
 		if (o->checker)
 			run_checker(x, s);
+		s->t_checker = now_s() - t;
+		t = now_s();
 		if (bo_umount(x->mnt, 0, &err) < 0) {
 			harness_fail(s, &err);
 			goto drop;
 		}
+		s->t_umount = now_s() - t;
 	}
+	t = now_s();
 	/* On a state that did not mount, fsck's output is evidence, its verdict is not: xfs_repair
 	 * refuses a log that was never replayed. */
 	if (bo_fsck(x->fs, x->snap_dev, o->fsck_timeout * 1000u, NULL, &s->obs.fsck, &fr, &err) <
@@ -233,6 +242,7 @@ static int check_state(struct explore *x, struct state_run *s, struct bo_err *fa
 		harness_fail(s, &err);
 	s->fsck_out = BO_TAKE_PTR(fr.out);
 	bo_proc_result_clear(&fr);
+	s->t_fsck = now_s() - t;
 	/* A CoW store that overflowed makes everything read from the snapshot suspect. */
 	if (bo_snap_status(x->snap, &st, &err) < 0 || bo_snap_status_check(x->snap, &st, &err) < 0)
 		harness_fail(s, &err);
@@ -278,6 +288,16 @@ static int record_state(struct explore *x, struct state_run *s, enum bo_class c,
 	json_object_object_add(rec, "cut", json_object_new_uint64(s->applied));
 	json_object_object_add(rec, "class", json_object_new_string(bo_class_name(c)));
 	json_object_object_add(rec, "seconds", json_object_new_double(s->seconds));
+	{
+		struct json_object *t = json_object_new_object();
+
+		json_object_object_add(t, "snapshot", json_object_new_double(s->t_snap));
+		json_object_object_add(t, "mount", json_object_new_double(s->t_mount));
+		json_object_object_add(t, "checker", json_object_new_double(s->t_checker));
+		json_object_object_add(t, "umount", json_object_new_double(s->t_umount));
+		json_object_object_add(t, "fsck", json_object_new_double(s->t_fsck));
+		json_object_object_add(rec, "timings", t);
+	}
 	json_object_object_add(rec, "mounted", json_object_new_boolean(s->obs.mounted));
 	json_object_object_add(rec, "fsck",
 			       json_object_new_string(bo_fsck_verdict_name(s->obs.fsck)));

@@ -129,16 +129,13 @@ static int save_log(const char *src, struct bo_results *res, struct bo_err *err)
 	return 0;
 }
 
-/* Finish a guest command: summary.json, post diagnostics, the leftover assertion. */
-static int finish(struct bo_results *res, struct bo_summary *sum, const char *runid,
-		  const char *workdir)
+/* Nothing of the run may be left in the kernel: assert it, then drop the work directory. */
+static void check_leftovers(struct bo_summary *sum, const char *runid, const char *workdir)
 {
-	struct json_object *o;
 	struct bo_err err = {0};
 	char left[2048];
-	int n;
+	int n = bo_diag_leftovers(runid, workdir, left, sizeof(left), &err);
 
-	n = bo_diag_leftovers(runid, workdir, left, sizeof(left), &err);
 	if (n < 0) {
 		bo_summary_error(sum, bo_err_str(&err));
 	} else if (n > 0) {
@@ -148,6 +145,16 @@ static int finish(struct bo_results *res, struct bo_summary *sum, const char *ru
 			 left);
 		bo_summary_error(sum, msg);
 	}
+	if (drop_workdir(workdir, &err) < 0)
+		bo_summary_error(sum, bo_err_str(&err));
+}
+
+/* Finish a guest command: summary.json and the post diagnostics. */
+static int finish(struct bo_results *res, struct bo_summary *sum)
+{
+	struct json_object *o;
+	struct bo_err err = {0};
+
 	bo_diag_capture(res, "post", &err);
 	o = bo_summary_json(sum);
 	if (!o || bo_results_write_json(res, "summary.json", o, &err) < 0) {
@@ -266,9 +273,9 @@ out:
 	if (r < 0)
 		bo_summary_error(&sum, bo_err_str(&err));
 	bo_log_free(log);
-	if (have_workdir && drop_workdir(workdir, &err) < 0)
-		bo_summary_error(&sum, bo_err_str(&err));
-	ret = finish(res, &sum, runid, have_workdir ? workdir : "/nonexistent");
+	if (have_workdir)
+		check_leftovers(&sum, runid, workdir);
+	ret = finish(res, &sum);
 	bo_scenario_free(sc);
 	bo_results_free(res);
 	return ret;
@@ -445,9 +452,9 @@ int bo_cmd_guest_check(int argc, char **argv)
 	if (r < 0)
 		bo_summary_error(&sum, bo_err_str(&err));
 	bo_log_free(log);
-	if (have_workdir && drop_workdir(workdir, &err) < 0)
-		bo_summary_error(&sum, bo_err_str(&err));
-	ret = finish(res, &sum, runid, have_workdir ? workdir : "/nonexistent");
+	if (have_workdir)
+		check_leftovers(&sum, runid, workdir);
+	ret = finish(res, &sum);
 	bo_scenario_free(sc);
 	bo_results_free(res);
 	return ret;
