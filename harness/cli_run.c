@@ -341,6 +341,7 @@ static void check_help(void)
 	     "  --seed N         with --scenario: the seed the run used\n"
 	     "  --state ID       check only the state ID (e.g. c1234)\n"
 	     "  --expect CLASS   with --state: exit 0 if the state's class is CLASS, else 1\n"
+	     "  --hash           record each state's image sha256 in stream.jsonl\n"
 	     "  --results DIR    parent of the results directory (default ./results)\n\n"
 	     "Exit status: 0 every state consistent, 1 a state failed, 3 harness error.");
 }
@@ -394,6 +395,7 @@ int bo_cmd_check(int argc, char **argv)
 		O_EXPECT,
 		O_RESULTS,
 		O_SEED,
+		O_HASH,
 	};
 	static const struct option opts[] = {
 		{"scenario", required_argument, NULL, O_SCEN},
@@ -407,11 +409,13 @@ int bo_cmd_check(int argc, char **argv)
 		{"expect", required_argument, NULL, O_EXPECT},
 		{"results", required_argument, NULL, O_RESULTS},
 		{"seed", required_argument, NULL, O_SEED},
+		{"hash", no_argument, NULL, O_HASH},
 		{"help", no_argument, NULL, 'h'},
 		VM_OPTIONS,
 		{},
 	};
 	const char *seed = NULL;
+	bool hash = false;
 	const char *scen = NULL, *fs = NULL, *size_s = NULL, *mopt = NULL, *cuts = NULL;
 	const char *from = NULL, *checker = NULL, *state = NULL, *expect = NULL;
 	const char *parent = "results";
@@ -459,6 +463,9 @@ int bo_cmd_check(int argc, char **argv)
 			break;
 		case O_SEED:
 			seed = optarg;
+			break;
+		case O_HASH:
+			hash = true;
 			break;
 		default:
 			if (vm_option(c, &v) <= 0)
@@ -523,6 +530,8 @@ int bo_cmd_check(int argc, char **argv)
 	PASS("--state", state);
 	PASS("--seed", seed);
 #undef PASS
+	if (hash)
+		gargv[n++] = "--hash";
 	gargv[n] = NULL;
 	fprintf(stderr, "blackout: check %s: booting a VM (results in %s)\n", runid, dir);
 	r = boot(&v, dir, gargv, state ? 600 : 4 * 3600, &err);

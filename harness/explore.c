@@ -25,6 +25,7 @@
 #include "harness/oracle.h"
 #include "harness/proc.h"
 #include "harness/replay.h"
+#include "vm/sha256.h"
 
 /* 4 KiB CoW chunks: small enough that a mount's metadata writes copy little. */
 #define SNAP_CHUNK 8u
@@ -63,6 +64,7 @@ struct state_run {
 	char *dmesg;
 	double seconds;
 	double t_snap, t_mount, t_checker, t_umount, t_fsck; /* where the time went */
+	char sha256[BO_SHA256_HEX];			     /* of the image, when asked */
 };
 
 static double now_s(void)
@@ -107,6 +109,31 @@ static void harness_fail(struct state_run *s, const struct bo_err *err)
 	s->obs.harness_failed = true;
 	if (!s->harness_msg[0])
 		snprintf(s->harness_msg, sizeof(s->harness_msg), "%s", bo_err_str(err));
+}
+
+/* The sha256 of the base image as it stands: the crash state before any recovery. */
+static int hash_base(struct explore *x, char hex[BO_SHA256_HEX], struct bo_err *err)
+{
+	_cleanup_close_ int fd = open(x->base, O_RDONLY | O_CLOEXEC);
+	_cleanup_free_ uint8_t *buf = malloc(1 << 20);
+	struct bo_sha256 h;
+	uint64_t off = 0;
+
+	if (fd < 0 || !buf)
+		return bo_err_set(err, fd < 0 ? errno : ENOMEM, "hashing '%s'", x->base);
+	bo_sha256_init(&h);
+	for (;;) {
+		ssize_t n = bo_pread_full(fd, buf, 1 << 20, off);
+
+		if (n < 0)
+			return bo_err_set(err, (int) -n, "hashing '%s'", x->base);
+		if (n == 0)
+			break;
+		bo_sha256_update(&h, buf, (size_t) n);
+		off += (uint64_t) n;
+	}
+	bo_sha256_final_hex(&h, hex);
+	return 0;
 }
 
 static int write_op_files(struct explore *x, uint64_t applied, struct bo_err *err)
@@ -205,6 +232,8 @@ static int check_state(struct explore *x, struct state_run *s, struct bo_err *fa
 	bool snap = false;
 	int r = 0;
 
+	if (o->hash_image && hash_base(x, s->sha256, &err) < 0)
+		harness_fail(s, &err);
 	if (bo_kmsg_begin(s->id, &km, &err) < 0)
 		harness_fail(s, &err);
 	if (write_op_files(x, s->applied, &err) < 0 ||
@@ -318,6 +347,8 @@ static int record_state(struct explore *x, struct state_run *s, enum bo_class c,
 	}
 	if (s->harness_msg[0])
 		json_object_object_add(rec, "error", json_object_new_string(s->harness_msg));
+	if (s->sha256[0])
+		json_object_object_add(rec, "image_sha256", json_object_new_string(s->sha256));
 	return bo_results_emit(x->res, "state", rec, err);
 }
 

@@ -34,6 +34,7 @@ struct bo_explore_opts {
 	uint64_t image_size;	   /* bytes of the data device */
 	const char *log_name;	   /* the log as the results name it, for repro.sh */
 	const char *repro_args;	   /* extra arguments repro.sh passes to `blackout check` */
+	bool hash_image;	   /* record each state's image sha256 (costs a full read) */
 };
 
 /*

@@ -311,6 +311,7 @@ int bo_cmd_guest_check(int argc, char **argv)
 		{"checker", required_argument, NULL, 'k'},
 		{"state", required_argument, NULL, 'S'},
 		{"seed", required_argument, NULL, 'e'},
+		{"hash", no_argument, NULL, 'H'},
 		{},
 	};
 	const char *results = NULL, *runid = NULL, *libexec = bo_libexec_dir(), *scen = NULL;
@@ -327,7 +328,7 @@ int bo_cmd_guest_check(int argc, char **argv)
 	char workdir[PATH_MAX] = "", logpath[PATH_MAX + 16], seed_env[48] = "BLACKOUT_SEED=0";
 	char *checker_env[3] = {seed_env, NULL, NULL};
 	uint64_t size = 0, first = 0;
-	bool have_workdir = false;
+	bool have_workdir = false, hash = false;
 	int c, r = 0, ret;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -367,6 +368,9 @@ int bo_cmd_guest_check(int argc, char **argv)
 			break;
 		case 'e':
 			seed_s = optarg;
+			break;
+		case 'H':
+			hash = true;
 			break;
 		default:
 			return BO_EXIT_USAGE;
@@ -408,11 +412,15 @@ int bo_cmd_guest_check(int argc, char **argv)
 		r = bo_log_open(logpath, 0, &log, &err);
 	if (r >= 0 && !size)
 		size = size_from_log(log);
-	/* Before the mkfs mark of a recording there is no filesystem to check. */
+	/* Before the mkfs mark of a recording there is no filesystem to check. A log without
+	 * one must say where the filesystem begins: never guess "from the start". */
 	if (r >= 0 && from)
 		r = bo_cut_resolve(log, from, &first, &err);
 	else if (r >= 0 && bo_cut_resolve(log, "mark:mkfs", &first, NULL) < 0)
-		first = 0;
+		r = bo_err_set(&err, ENOENT,
+			       "log '%s' has no 'mkfs' mark: say from which cut on the filesystem "
+			       "exists with --from CUT (e.g. --from start)",
+			       logpath);
 	/* repro.sh re-runs a state with exactly this configuration. */
 	snprintf(size_buf, sizeof(size_buf), "%" PRIu64, size);
 	if (r >= 0 && (add_arg(&repro, "--scenario", scen ? "scenario.ini" : NULL) < 0 ||
@@ -439,6 +447,7 @@ int bo_cmd_guest_check(int argc, char **argv)
 			.image_size = size,
 			.log_name = "write.log",
 			.repro_args = repro,
+			.hash_image = hash,
 		};
 
 		have_workdir = true;

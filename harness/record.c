@@ -56,8 +56,16 @@ static int emit(struct recorder *r, const char *event, const char *key, const ch
 static int insert_mark(void *ctx, const char *name, uint64_t *ret_entry, struct bo_err *err)
 {
 	struct recorder *r = ctx;
-	int k = bo_lw_mark(r->lw, name, r->ss, err);
+	struct bo_lw_status st;
+	int k;
 
+	/* With logging off (the log device filled up) the mark would never appear: say why
+	 * now rather than after the wait. */
+	k = bo_lw_status(r->lw, &st, err);
+	if (k >= 0)
+		k = bo_lw_status_check(r->lw, &st, err);
+	if (k >= 0)
+		k = bo_lw_mark(r->lw, name, r->ss, err);
 	if (k < 0)
 		return k;
 	return bo_logtail_wait_mark(r->tail, name, MARK_TIMEOUT_MS, ret_entry, err);

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# tests/vm/guards.sh BLACKOUT — vacuous-pass guards and the saved log as the artifact:
+#  - a log device too small trips the logging_disabled guard (exit 3, never a pass);
+#  - a state re-checked from write.log has exactly the image `blackout replay` makes;
+#  - a mark removed from a saved log makes a mark: cut an error, and `check` refuses to guess
+#    where the filesystem begins.
+. "$(dirname "$0")/lib.sh"
+need_vm
+
+scenario "$SRC/scenarios/ext4-fsops.ini" "$T/tiny.ini" ops=20 run.log_size=1M
+if run_bo 3 run "$T/tiny.ini" --results "$T/results"; then
+	grep -q logging_disabled "$RESULTS/summary.json" && ok ||
+		bad "tiny log: summary does not name logging_disabled: $(cat "$RESULTS/summary.json")"
+	[ "$(json "$RESULTS/summary.json" 'j["verdict"]')" = error ] && ok || bad "tiny log: verdict"
+fi
+
+scenario "$SRC/scenarios/ext4-fsops.ini" "$T/small.ini" ops=12 seed=5
+run_bo 0 run "$T/small.ini" --results "$T/results" || { finish; exit 1; }
+run=$RESULTS
+log=$run/write.log
+size=$(json "$run/config.json" 'j["device"]["size"]')
+state=$(python3 -c 'import json,sys
+st=[json.loads(l) for l in open(sys.argv[1]) if "\"event\":\"state\"" in l]
+print(st[len(st)//2]["state"])' "$run/stream.jsonl")
+
+# The checked image equals a plain replay of write.log to the same cut.
+if run_bo 0 check "$log" --scenario "$run/scenario.ini" --seed 5 --state "$state" --hash \
+	--results "$T/results"; then
+	want=$(python3 -c 'import json,sys
+print([json.loads(l) for l in open(sys.argv[1]) if "image_sha256" in l][0]["image_sha256"])' \
+		"$RESULTS/stream.jsonl")
+	"$BO" replay "$log" --onto "$T/img" --to "entry:${state#c}" --size "$size" >/dev/null &&
+		ok || bad "replay to $state failed"
+	got=$(sha256sum "$T/img" | cut -d' ' -f1)
+	[ "$want" = "$got" ] && ok || bad "state $state: checked image $want, replayed image $got"
+fi
+
+# Remove the mkfs mark (rename it) from a copy of the log.
+off=$("$BO" inspect --json --entries 0- "$log" | python3 -c 'import json,sys
+j=json.load(sys.stdin); m=[m for m in j["marks"] if m["name"]=="mkfs"][0]
+print(j["entry_list"][m["entry"]]["offset"])')
+cp "$log" "$T/nomark.log"
+printf 'mkfz' | dd of="$T/nomark.log" bs=1 seek=$((off + 32)) conv=notrunc status=none
+"$BO" replay "$T/nomark.log" --onto "$T/x.img" --to mark:mkfs >"$T/out" 2>&1
+[ $? -eq 3 ] && grep -q "mark 'mkfs' is not in log" "$T/out" && ok ||
+	bad "replay to a removed mark: $(cat "$T/out")"
+[ -e "$T/x.img" ] && bad "replay to a removed mark wrote its target" || ok
+if run_bo 3 check "$T/nomark.log" --fs ext4 --results "$T/results"; then
+	grep -q "has no 'mkfs' mark" "$RESULTS/summary.json" && ok ||
+		bad "check of a log without mkfs mark: $(cat "$RESULTS/summary.json")"
+fi
+finish

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# tests/vm/run_fsops.sh BLACKOUT FS — `blackout run` end to end on a real kernel: the fsops
+# workload on FS is consistent at every one of >= 100 crash states, and its planted-bug twin
+# (acks without fsync: the positive control) is flagged lost-ack.
+. "$(dirname "$0")/lib.sh"
+fs=${2:?usage: run_fsops.sh BLACKOUT FS}
+need_vm
+
+scenario "$SRC/scenarios/$fs-fsops.ini" "$T/good.ini" ops=90 seed=3
+if run_bo 0 run "$T/good.ini" --results "$T/results"; then
+	s=$RESULTS/summary.json
+	n=$(json "$s" 'j["states_checked"]')
+	[ "$n" -ge 100 ] && ok || bad "$fs: only $n states checked"
+	[ "$(json "$s" 'j["counts"]["consistent"]')" = "$n" ] && ok || bad "$fs: not all consistent"
+	[ -s "$RESULTS/write.log" ] && ok || bad "$fs: no write.log"
+	[ -s "$RESULTS/vm/console.log" ] && ok || bad "$fs: no console log"
+	grep -q '"event":"state"' "$RESULTS/stream.jsonl" && ok || bad "$fs: no state records"
+fi
+
+scenario "$SRC/scenarios/$fs-fsops.ini" "$T/bug.ini" ops=90 seed=3 \
+	workload.bug=ack-without-fsync
+if run_bo 1 run "$T/bug.ini" --results "$T/results"; then
+	s=$RESULTS/summary.json
+	lost=$(json "$s" 'j["counts"]["lost-ack"]')
+	[ "$lost" -ge 1 ] && ok || bad "$fs: the planted bug was not flagged lost-ack"
+	first=$(json "$s" 'j["first_state"]["lost-ack"]')
+	[ -x "$RESULTS/states/$first/repro.sh" ] && ok || bad "$fs: no repro.sh for $first"
+	grep -q "lost: [0-9]" "$RESULTS/states/$first/verdict.txt" && ok ||
+		bad "$fs: verdict of $first names no lost op"
+fi
+finish
