@@ -107,6 +107,8 @@ bool bo_vm_inside(void)
 	return inside;
 }
 
+/* /tmp stays on the rootfs (itself a tmpfs): the launch archive may hold the blackout binary
+ * or --file paths under /tmp, and a mount there would hide them. */
 static int mount_api(void)
 {
 	static const struct {
@@ -119,7 +121,6 @@ static int mount_api(void)
 		{"devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755"},
 		{"devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "ptmxmode=0666"},
 		{"tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, NULL},
-		{"tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, NULL},
 		{"tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755"},
 	};
 

@@ -27,7 +27,7 @@
 #include "vm/vmutil.h"
 
 /* Bump when the layout of the base archive changes, so that cached archives are rebuilt. */
-#define BASE_FORMAT "blackout-initramfs-base-3"
+#define BASE_FORMAT "blackout-initramfs-base-4"
 
 #define MAX_HELPER_OUTPUT (256u << 20)
 
@@ -163,7 +163,7 @@ static int add_skeleton(struct bo_cpio *c, struct bo_err *err)
 		if (access(*p, F_OK) == 0 && (r = bo_cpio_add_host(c, *p, err)) < 0)
 			return r;
 	for (const char *const *p = guest_dirs; *p; p++)
-		if ((r = bo_cpio_add_dir(c, *p, 0755, err)) < 0)
+		if ((r = bo_cpio_add_dir(c, *p, strcmp(*p, "/tmp") ? 0755 : 01777, err)) < 0)
 			return r;
 	return 0;
 }
