@@ -27,7 +27,7 @@
 #include "vm/vmutil.h"
 
 /* Bump when the layout of the base archive changes, so that cached archives are rebuilt. */
-#define BASE_FORMAT "blackout-initramfs-base-4"
+#define BASE_FORMAT "blackout-initramfs-base-5"
 
 #define MAX_HELPER_OUTPUT (256u << 20)
 
@@ -41,8 +41,10 @@ static const struct {
 	{"btrfs", "btrfs-progs"},
 };
 
-/* Configuration the tools read: mke2fs takes its defaults (features, inode size) from it. */
-static const char *const config_files[] = {"/etc/mke2fs.conf", NULL};
+/* Configuration the guest reads: mke2fs takes its defaults (features, inode size) from
+ * mke2fs.conf; the dynamic loader finds libraries outside its built-in directories (those of
+ * --file executables, say) only through ld.so.cache. */
+static const char *const config_files[] = {"/etc/mke2fs.conf", "/etc/ld.so.cache", NULL};
 
 /* Modules included besides bo_kernel_required when the kernel has them: crc32c before
  * ext4/btrfs/dm-thin-pool (their crc32c soft dependency), the RNG, the file systems. */
