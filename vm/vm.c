@@ -26,12 +26,12 @@
 #include "vm/vmutil.h"
 
 /* A KVM guest that works prints its start line within a second or two; one that does not
- * hangs or dies with "emulation failure" (VM-NOTES). */
+ * hangs or dies with "emulation failure" (seen on nested hosts). */
 #define KVM_PROBE_S 10
 
 /*
  * Kernel parameters, each for a reason measured under TCG. norandmaps: under ASLR every exec
- * retranslates its code (VM-NOTES: 36 -> 10 ms per exec). cryptomgr.notests and rodata=off
+ * retranslates its code (measured: 36 -> 10 ms per exec). cryptomgr.notests and rodata=off
  * skip the crypto self-tests and the read-only/W+X pass. The initcall blacklist skips kprobe
  * tracing, the module signing keys (modules then load unverified, tainting the kernel), the
  * KDF self-test and the encrypted-keys type; ipv6.disable=1 the IPv6 stack: together over a
