@@ -45,10 +45,11 @@ extern char **environ;
 
 /*
  * Loaded at boot, in this order: what the way in and out needs, and crc32c first (ext4,
- * btrfs and dm-thin-pool want it as a soft dependency, through a crypto alias). Everything else — loop, dm-mod, the dm
- * targets, the file systems — loads on demand: request_module() runs blackout as modprobe,
- * and the static nodes from modules.devname (/dev/loop-control, /dev/mapper/control) make
- * their first open load the driver, as kmod's static-nodes do on a normal system.
+ * btrfs and dm-thin-pool want it as a soft dependency, through a crypto alias). Everything
+ * else — loop, dm-mod, the dm targets, the file systems — loads on demand: request_module()
+ * runs blackout as modprobe, and the static nodes from modules.devname (/dev/loop-control,
+ * /dev/mapper/control) make their first open load the driver, as kmod's static-nodes do on a
+ * normal system.
  */
 static const char *const boot_modules[] = {
 	"crc32c-generic", "virtio-pci", "virtio-rng", "virtio-console", NULL,
