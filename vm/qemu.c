@@ -4,9 +4,9 @@
  *
  * The serial console goes straight to its log file. The command's stdout, stderr and the
  * control lines come over three virtio-serial ports, each a pipe to this process; QEMU gets
- * the pipes as fds 3-5 (and the initrd as fd 6) and opens them as /proc/self/fd/N. Reading them here, rather than
- * handing QEMU our own stdout, keeps a regular file from being truncated by QEMU's open and
- * lets the control port be parsed as it arrives.
+ * the pipes as fds 3-5 (and the initrd as fd 6) and opens them as /proc/self/fd/N. Reading
+ * them here, rather than handing QEMU our own stdout, keeps a regular file from being
+ * truncated by QEMU's open and lets the control port be parsed as it arrives.
  */
 #include "vm/qemu.h"
 
@@ -134,7 +134,8 @@ static void build_args(const struct bo_qemu_launch *l, struct args *a)
 		arg(a, "-mon");
 		arg(a, "chardev=con,mode=readline");
 	}
-	/* Without an entropy source the guest's getrandom() blocks and mkfs spins (4.2 s vs 0.1 s). */
+	/* Without an entropy source the guest's getrandom() blocks: mkfs.ext4 took 4.2 s, not
+	 * 0.1 s. */
 	arg(a, "-device");
 	arg(a, "virtio-rng-pci");
 	arg(a, "-device");
