@@ -269,6 +269,8 @@ static int fail(const struct bo_qemu_outcome *out, const char *console, struct b
 	q = out->qemu_err + strlen(out->qemu_err);
 	q -= q - out->qemu_err < (ptrdiff_t) sizeof(qerr) ? q - out->qemu_err
 							  : (ptrdiff_t) sizeof(qerr) - 1;
+	if (q > out->qemu_err && q[-1] != '\n' && strchr(q, '\n') && strchr(q, '\n')[1])
+		q = strchr(q, '\n') + 1; /* start at a line */
 	memcpy(qerr, q, strlen(q) + 1);
 	while ((nl = strchr(qerr, '\n')))
 		*nl = nl[1] ? ' ' : '\0';
