@@ -102,6 +102,10 @@ static int parse(int argc, char **argv, struct bo_vm_opts *o, const char **files
 				o->timeout_s = (unsigned) v;
 			break;
 		case 'a':
+			if (strcmp(optarg, "kvm") && strcmp(optarg, "tcg") &&
+			    strcmp(optarg, "auto"))
+				return bo_cli_usage_error(
+					"vm", "--accel '%s': expected kvm, tcg or auto", optarg);
 			o->accel = optarg;
 			break;
 		case 's':
