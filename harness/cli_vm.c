@@ -102,6 +102,10 @@ static int parse(int argc, char **argv, struct bo_vm_opts *o, const char **files
 				o->timeout_s = (unsigned) v;
 			break;
 		case 'a':
+			if (strcmp(optarg, "kvm") && strcmp(optarg, "tcg") &&
+			    strcmp(optarg, "auto"))
+				return bo_cli_usage_error(
+					"vm", "--accel '%s': expected kvm, tcg or auto", optarg);
 			o->accel = optarg;
 			break;
 		case 's':
@@ -170,18 +174,19 @@ static int vm_run(int argc, char **argv, bool shell)
 	r = bo_vm_run(&o, shell ? sh : argv + end, &status, &err);
 	if (r < 0)
 		return report(shell ? "shell" : "run", &err);
-	/* What the guest left in the share is untrusted: no host tool may follow a link out. */
+	/* What the guest left in the share is untrusted: say so when it holds anything a host
+	 * tool could follow out of it. Only reported: the entries may have been there before. */
 	if (o.share_dir) {
 		struct bo_share_report rep;
 
-		if (bo_share_check(o.share_dir, true, &rep, &err) < 0)
+		if (bo_share_check(o.share_dir, false, &rep, &err) < 0 && err.errnum != ELOOP)
 			return report(shell ? "shell" : "run", &err);
 		if (rep.rejected)
 			fprintf(stderr,
-				"blackout: warning: removed %zu symlinks or special files the "
-				"guest "
-				"left in '%s' (first: '%s')\n",
-				rep.rejected, o.share_dir, rep.first_rejected);
+				"blackout: warning: '%s' holds %zu symlinks or special files "
+				"(first: "
+				"'%s'); blackout never follows them\n",
+				o.share_dir, rep.rejected, rep.first_rejected);
 	}
 	return status;
 }

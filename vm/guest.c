@@ -44,11 +44,12 @@ extern char **environ;
 #define PORT_WAIT_MS 10000
 
 /*
- * Loaded at boot, in this order: what the way in and out needs, and crc32c first (VM-NOTES:
- * ext4 and dm-thin-pool want it as a soft dependency). Everything else — loop, dm-mod, the dm
- * targets, the file systems — loads on demand: request_module() runs blackout as modprobe,
- * and the static nodes from modules.devname (/dev/loop-control, /dev/mapper/control) make
- * their first open load the driver, as kmod's static-nodes do on a normal system.
+ * Loaded at boot, in this order: what the way in and out needs, and crc32c first (ext4,
+ * btrfs and dm-thin-pool want it as a soft dependency, through a crypto alias). Everything
+ * else — loop, dm-mod, the dm targets, the file systems — loads on demand: request_module()
+ * runs blackout as modprobe, and the static nodes from modules.devname (/dev/loop-control,
+ * /dev/mapper/control) make their first open load the driver, as kmod's static-nodes do on a
+ * normal system.
  */
 static const char *const boot_modules[] = {
 	"crc32c-generic", "virtio-pci", "virtio-rng", "virtio-console", NULL,
@@ -107,6 +108,8 @@ bool bo_vm_inside(void)
 	return inside;
 }
 
+/* /tmp stays on the rootfs (itself a tmpfs): the launch archive may hold the blackout binary
+ * or --file paths under /tmp, and a mount there would hide them. */
 static int mount_api(void)
 {
 	static const struct {
@@ -119,7 +122,6 @@ static int mount_api(void)
 		{"devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755"},
 		{"devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "ptmxmode=0666"},
 		{"tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, NULL},
-		{"tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, NULL},
 		{"tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755"},
 	};
 

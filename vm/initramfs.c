@@ -27,7 +27,7 @@
 #include "vm/vmutil.h"
 
 /* Bump when the layout of the base archive changes, so that cached archives are rebuilt. */
-#define BASE_FORMAT "blackout-initramfs-base-3"
+#define BASE_FORMAT "blackout-initramfs-base-5"
 
 #define MAX_HELPER_OUTPUT (256u << 20)
 
@@ -41,8 +41,10 @@ static const struct {
 	{"btrfs", "btrfs-progs"},
 };
 
-/* Configuration the tools read: mke2fs takes its defaults (features, inode size) from it. */
-static const char *const config_files[] = {"/etc/mke2fs.conf", NULL};
+/* Configuration the guest reads: mke2fs takes its defaults (features, inode size) from
+ * mke2fs.conf; the dynamic loader finds libraries outside its built-in directories (those of
+ * --file executables, say) only through ld.so.cache. */
+static const char *const config_files[] = {"/etc/mke2fs.conf", "/etc/ld.so.cache", NULL};
 
 /* Modules included besides bo_kernel_required when the kernel has them: crc32c before
  * ext4/btrfs/dm-thin-pool (their crc32c soft dependency), the RNG, the file systems. */
@@ -163,7 +165,7 @@ static int add_skeleton(struct bo_cpio *c, struct bo_err *err)
 		if (access(*p, F_OK) == 0 && (r = bo_cpio_add_host(c, *p, err)) < 0)
 			return r;
 	for (const char *const *p = guest_dirs; *p; p++)
-		if ((r = bo_cpio_add_dir(c, *p, 0755, err)) < 0)
+		if ((r = bo_cpio_add_dir(c, *p, strcmp(*p, "/tmp") ? 0755 : 01777, err)) < 0)
 			return r;
 	return 0;
 }

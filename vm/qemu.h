@@ -12,7 +12,8 @@
 #include "harness/util.h"
 
 struct bo_qemu_launch {
-	const char *image, *initrd, *cmdline;
+	const char *image, *cmdline;
+	int initrd_fd;	   /* the initrd, readable from its start */
 	const char *accel; /* "kvm" or "tcg" */
 	unsigned memory_mib, cpus;
 	const char *share;   /* host directory for the results share, or NULL */

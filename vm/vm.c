@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,22 +26,24 @@
 #include "vm/vmutil.h"
 
 /* A KVM guest that works prints its start line within a second or two; one that does not
- * hangs or dies with "emulation failure" (VM-NOTES). */
+ * hangs or dies with "emulation failure" (seen on nested hosts). */
 #define KVM_PROBE_S 10
 
 /*
- * Kernel parameters. norandmaps: under TCG every exec under ASLR retranslates its code
- * (VM-NOTES: 36 -> 10 ms per exec). cryptomgr.notests and rodata=off skip the crypto self
- * tests and the read-only/W+X pass at boot; the initcall blacklist skips kprobe tracing, the
- * module signing keys (modules then load unverified, tainting the kernel):
- * together over a second under TCG that no throwaway VM needs. mitigations=off spares
- * entry/exit overhead, init_on_alloc=0 the zeroing of every page allocated (Debian turns it
- * on), which TCG pays for in every tmpfs-backed image. panic=-1 with -no-reboot ends QEMU at a panic instead of hanging to
- * the timeout.
+ * Kernel parameters, each for a reason measured under TCG. norandmaps: under ASLR every exec
+ * retranslates its code (measured: 36 -> 10 ms per exec). cryptomgr.notests and rodata=off
+ * skip the crypto self-tests and the read-only/W+X pass. The initcall blacklist skips kprobe
+ * tracing, the module signing keys (modules then load unverified, tainting the kernel), the
+ * KDF self-test and the encrypted-keys type; ipv6.disable=1 the IPv6 stack: together over a
+ * second of boot that no throwaway VM needs. mitigations=off spares entry/exit overhead,
+ * init_on_alloc=0 the zeroing of every allocated page (Debian turns it on), which TCG pays
+ * for in every tmpfs-backed image. panic=-1 with -no-reboot ends QEMU at a panic instead of
+ * hanging to the timeout.
  */
 #define CMDLINE                                                                                 \
 	"console=ttyS0 quiet panic=-1 norandmaps cryptomgr.notests rodata=off mitigations=off " \
-	"initcall_blacklist=init_kprobe_trace,load_system_certificate_list"
+	"init_on_alloc=0 ipv6.disable=1 initcall_blacklist=init_kprobe_trace,"                  \
+	"load_system_certificate_list,crypto_kdf108_init,init_encrypted"
 
 #define CONSOLE_TAIL_LINES 6
 
@@ -100,12 +104,16 @@ static int launch_record(const struct bo_vm_opts *o, char *const argv[], char **
 	return 0;
 }
 
-/* The launch's initrd: a copy of the cached base with the launch archive appended. */
-static int make_initrd(const struct launch *L, char *const argv[], const char *path,
-		       off_t *ret_size, struct bo_err *err)
+/*
+ * The launch's initrd, in memory: a copy of the cached base with the launch archive appended.
+ * A memfd leaves nothing on disk, and nothing behind when blackout is killed; QEMU reads it
+ * through /proc/self/fd.
+ */
+static int make_initrd(const struct launch *L, char *const argv[], off_t *ret_size,
+		       struct bo_err *err)
 {
 	_cleanup_close_ int in = open(L->base, O_RDONLY | O_CLOEXEC);
-	_cleanup_close_ int out = -1;
+	_cleanup_close_ int out = memfd_create("blackout-initrd", MFD_CLOEXEC);
 	_cleanup_free_ char *rec = NULL;
 	size_t reclen;
 	struct stat st;
@@ -114,15 +122,14 @@ static int make_initrd(const struct launch *L, char *const argv[], const char *p
 
 	if (in < 0 || fstat(in, &st) < 0)
 		return bo_err_set(err, errno, "open initramfs '%s': %m", L->base);
-	out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (out < 0)
-		return bo_err_set(err, errno, "create '%s': %m", path);
+		return bo_err_set(err, errno, "memfd_create: %m");
 	for (left = st.st_size; left > 0;) {
-		ssize_t n = copy_file_range(in, NULL, out, NULL, (size_t) left, 0);
+		ssize_t n = sendfile(out, in, NULL, (size_t) left);
 
 		if (n <= 0)
-			return bo_err_set(err, n < 0 ? errno : EIO, "copy '%s' to '%s': %m",
-					  L->base, path);
+			return bo_err_set(err, n < 0 ? errno : EIO, "copy '%s': %s", L->base,
+					  n < 0 ? strerror(errno) : "it shrank");
 		left -= n;
 	}
 	if (launch_record(L->opts, argv, &rec, &reclen) < 0)
@@ -131,7 +138,7 @@ static int make_initrd(const struct launch *L, char *const argv[], const char *p
 	if (r < 0)
 		return r;
 	*ret_size = lseek(out, 0, SEEK_CUR);
-	return 0;
+	return BO_TAKE_FD(out);
 }
 
 /* The last lines of the console log, indented, for an error message, and the kernel's panic
@@ -171,8 +178,9 @@ static void console_tail(const char *path, char *buf, size_t len, char *panic, s
 static int boot(const struct launch *L, char *const argv[], const char *accel, double timeout,
 		const char *console, struct bo_qemu_outcome *ret, struct bo_err *err)
 {
-	char initrd[PATH_MAX], cmdline[512], nonce[17];
 	const struct bo_vm_opts *o = L->opts;
+	_cleanup_close_ int initrd = -1;
+	char cmdline[512], nonce[17];
 	uint8_t rnd[8];
 	off_t size = 0;
 	int r;
@@ -181,15 +189,14 @@ static int boot(const struct launch *L, char *const argv[], const char *accel, d
 		return bo_err_set(err, errno, "getrandom: %m");
 	for (int i = 0; i < 8; i++)
 		snprintf(nonce + 2 * i, 3, "%02x", rnd[i]);
-	snprintf(initrd, sizeof(initrd), "%s/initrd-%s.cpio", L->dir, nonce);
-	r = make_initrd(L, argv, initrd, &size, err);
-	bo_debug(BO_DBG_VM, "initrd '%s': %lld bytes", initrd, (long long) size);
+	r = initrd = make_initrd(L, argv, &size, err);
+	bo_debug(BO_DBG_VM, "initrd: %lld bytes", (long long) size);
 	if (r >= 0) {
 		/* The boot allowance grows with what the guest has to unpack and load. */
 		double allow = (!strcmp(accel, "kvm") ? 20.0 : 60.0) + (double) size / (16 << 20);
 		struct bo_qemu_launch q = {
 			.image = L->k->image,
-			.initrd = initrd,
+			.initrd_fd = initrd,
 			.cmdline = cmdline,
 			.accel = accel,
 			.memory_mib = o->memory_mb ? o->memory_mb : BO_VM_DEFAULT_MEMORY_MB,
@@ -216,16 +223,16 @@ static int boot(const struct launch *L, char *const argv[], const char *accel, d
 
 			snprintf(parent, sizeof(parent), "%.*s",
 				 (int) (strrchr(console, '/') - console), console);
-			if (bo_mkdir_p(parent) < 0)
-				r = bo_err_set(err, errno, "create '%s' for the console log: %m",
-					       parent);
+			r = bo_mkdir_p(parent);
+			if (r < 0)
+				r = bo_err_set(err, -r, "create '%s' for the console log: %s",
+					       parent, strerror(-r));
 		}
 		if (r >= 0 && unlink(console) < 0 && errno != ENOENT)
 			r = bo_err_set(err, errno, "remove old console log '%s': %m", console);
 		if (r >= 0)
 			r = bo_qemu_run(&q, ret, err);
 	}
-	(void) unlink(initrd);
 	return r;
 }
 
@@ -262,6 +269,8 @@ static int fail(const struct bo_qemu_outcome *out, const char *console, struct b
 	q = out->qemu_err + strlen(out->qemu_err);
 	q -= q - out->qemu_err < (ptrdiff_t) sizeof(qerr) ? q - out->qemu_err
 							  : (ptrdiff_t) sizeof(qerr) - 1;
+	if (q > out->qemu_err && q[-1] != '\n' && strchr(q, '\n') && strchr(q, '\n')[1])
+		q = strchr(q, '\n') + 1; /* start at a line */
 	memcpy(qerr, q, strlen(q) + 1);
 	while ((nl = strchr(qerr, '\n')))
 		*nl = nl[1] ? ' ' : '\0';

@@ -7,7 +7,8 @@
  * (log-writes, flakey, snapshot, thin-pool), 9p and virtio, busybox, the ext4/xfs/btrfs
  * tools, and this very blackout binary, which is the guest's PID 1. The command's stdout
  * and stderr come back live; its exit status is returned; files it writes under /results
- * land in the host's share directory. docs/vm.md describes it all.
+ * land in the host's share directory; read them with vm/share.h, which never follows a link
+ * the guest left. docs/vm.md describes it all.
  */
 #ifndef BO_VM_H
 #define BO_VM_H
@@ -31,7 +32,7 @@ struct bo_vm_opts {
 	const char *modules;
 	/* Guest memory in MiB; 0: BO_VM_DEFAULT_MEMORY_MB. tmpfs-backed images live in it. */
 	unsigned memory_mb;
-	/* vCPUs; 0: 1 (two 1-vCPU VMs beat one 2-vCPU VM, VM-NOTES). */
+	/* vCPUs; 0: 1 (under TCG two 1-vCPU VMs outrun one 2-vCPU VM). */
 	unsigned cpus;
 	/* Seconds for the whole VM, boot included; 0: a boot allowance plus
 	 * BO_VM_DEFAULT_COMMAND_S. Ignored when interactive. */

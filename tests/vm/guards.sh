@@ -4,7 +4,7 @@
 #  - a state re-checked from write.log has exactly the image `blackout replay` makes;
 #  - a mark removed from a saved log makes a mark: cut an error, and `check` refuses to guess
 #    where the filesystem begins.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/run_lib.sh"
 need_vm
 
 scenario "$SRC/scenarios/ext4-fsops.ini" "$T/tiny.ini" ops=20 run.log_size=1M

@@ -1,72 +1,35 @@
-# Shared helpers of the VM integration tests (sourced). Each test gets a scratch directory
-# removed at exit, counts its assertions and ends with "N passed, N failed". A test exits 77,
-# loudly, when no VM can be booted here.
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/vm/lib.sh — shared by the VM tests: skip loudly without QEMU or a kernel, fail loudly,
+# clean up what a test made.
 set -u
-BO=${1:?usage: $0 PATH-TO-blackout}
-SRC=$(cd "$(dirname "$0")/../.." && pwd)
-T=$(mktemp -d "${TMPDIR:-/var/tmp}/bo-vmtest-XXXXXX")
-trap 'rm -rf "$T"' EXIT
-export PATH="$(dirname "$BO"):$PATH"
-pass=0
-fail=0
 
-ok() { pass=$((pass + 1)); }
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL: $*" >&2
+blackout=${1:?usage: $0 BLACKOUT}
+name=$(basename "$0" .sh)
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/blackout
+
+skip() {
+	echo "*** SKIP $name: $* — the VM was NOT tested ***" >&2
+	exit 77
 }
 
-need_vm() {
-	if ! command -v qemu-system-x86_64 >/dev/null 2>&1 ||
-		! ls "${XDG_CACHE_HOME:-$HOME/.cache}"/blackout/kernels/*/vmlinux >/dev/null 2>&1; then
-		echo "*** SKIP $(basename "$0"): no QEMU or no cached kernel (run scripts/setup):" \
-			"nothing was tested against a real kernel ***" >&2
-		exit 77
-	fi
+fail() {
+	echo "FAIL $name: $*" >&2
+	exit 1
 }
 
-# scenario SRC.ini OUT.ini KEY=VALUE...: a copy of SRC with keys replaced (or added to their
-# section when absent, as "section.key=value").
-scenario() {
-	python3 - "$@" <<'PY'
-import sys, re
-src, out, *sets = sys.argv[1:]
-text = open(src).read()
-for kv in sets:
-    key, val = kv.split("=", 1)
-    sect, _, name = key.rpartition(".")
-    pat = re.compile(r"^%s\s*=.*$" % re.escape(name), re.M)
-    if pat.search(text) and not sect:
-        text = pat.sub("%s = %s" % (name, val), text, count=1)
-    else:
-        text = re.sub(r"^\[%s\]\s*$" % re.escape(sect), "[%s]\n%s = %s" % (sect, name, val),
-                      text, count=1, flags=re.M)
-open(out, "w").write(text)
-PY
-}
+command -v qemu-system-x86_64 >/dev/null 2>&1 ||
+	skip "qemu-system-x86_64 is not installed (scripts/setup installs it)"
+ls "$cache"/kernels/*/vmlinux >/dev/null 2>&1 ||
+	skip "no kernel in $cache/kernels (scripts/fetch-kernel fetches one)"
 
-# run_bo STATUS ARGS...: run blackout, which must exit with STATUS; sets $RESULTS to the
-# results directory it printed.
-run_bo() {
-	local want=$1 got
-	shift
-	"$BO" "$@" >"$T/out" 2>"$T/err"
-	got=$?
-	RESULTS=$(sed -n 's/^results: //p' "$T/out" "$T/err" | tail -1)
-	if [ "$got" != "$want" ]; then
-		bad "'blackout $*' exited $got, expected $want"
-		sed 's/^/  | /' "$T/out" "$T/err" >&2
-		return 1
-	fi
-	ok
-}
+# A scratch directory, removed on every exit path.
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/bo-vmtest-$name.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
 
-# json FILE EXPR: evaluate a Python expression over the JSON object j in FILE.
-json() {
-	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"
-}
-
-finish() {
-	echo "$pass passed, $fail failed"
-	[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
+# Run "blackout vm run ARGS..." with stdout and stderr captured in $scratch/out and
+# $scratch/err; sets $rc.
+# shellcheck disable=SC2034 # rc is for the test that sources this
+vm_run() {
+	"$blackout" vm run "$@" >"$scratch/out" 2>"$scratch/err"
+	rc=$?
 }

@@ -2,7 +2,7 @@
 # tests/vm/run_fsops.sh BLACKOUT FS — `blackout run` end to end on a real kernel: the fsops
 # workload on FS is consistent at every one of >= 100 crash states, and its planted-bug twin
 # (acks without fsync: the positive control) is flagged lost-ack.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/run_lib.sh"
 fs=${2:?usage: run_fsops.sh BLACKOUT FS}
 need_vm
 

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* SHA-256: the FIPS 180-4 example vectors, and feeding in pieces changes nothing. */
+#include <string.h>
+
+#include "bo_test.h"
+#include "vm/sha256.h"
+
+static void hex_of(const void *data, size_t len, size_t piece, char out[BO_SHA256_HEX])
+{
+	struct bo_sha256 s;
+
+	bo_sha256_init(&s);
+	for (size_t off = 0; off < len; off += piece)
+		bo_sha256_update(&s, (const char *) data + off,
+				 len - off < piece ? len - off : piece);
+	bo_sha256_final_hex(&s, out);
+}
+
+static void test_vectors(void)
+{
+	static const char two_blocks[] = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+	char hex[BO_SHA256_HEX];
+
+	hex_of("", 0, 1, hex);
+	CU_ASSERT_STRING_EQUAL(hex,
+			       "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	hex_of("abc", 3, 3, hex);
+	CU_ASSERT_STRING_EQUAL(hex,
+			       "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	hex_of(two_blocks, strlen(two_blocks), 64, hex);
+	CU_ASSERT_STRING_EQUAL(hex,
+			       "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+static void test_pieces(void)
+{
+	static char million[1000000];
+	char a[BO_SHA256_HEX], b[BO_SHA256_HEX];
+
+	memset(million, 'a', sizeof(million));
+	hex_of(million, sizeof(million), sizeof(million), a);
+	CU_ASSERT_STRING_EQUAL(a,
+			       "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+	/* 55, 56 and 63 bytes straddle the padding boundary; odd pieces cross blocks. */
+	hex_of(million, sizeof(million), 997, b);
+	CU_ASSERT_STRING_EQUAL(a, b);
+	hex_of(million, 56, 56, a);
+	hex_of(million, 56, 7, b);
+	CU_ASSERT_STRING_EQUAL(a, b);
+	hex_of(million, 55, 55, a);
+	hex_of(million, 63, 63, b);
+	CU_ASSERT_STRING_NOT_EQUAL(a, b);
+}
+
+int main(void)
+{
+	static const struct bo_test tests[] = {
+		{"FIPS 180-4 vectors", test_vectors},
+		{"feeding in pieces", test_pieces},
+		{NULL, NULL},
+	};
+
+	return bo_test_run("vm_sha256", tests);
+}

@@ -1,0 +1,72 @@
+# Shared helpers of the VM integration tests (sourced). Each test gets a scratch directory
+# removed at exit, counts its assertions and ends with "N passed, N failed". A test exits 77,
+# loudly, when no VM can be booted here.
+set -u
+BO=${1:?usage: $0 PATH-TO-blackout}
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+T=$(mktemp -d "${TMPDIR:-/var/tmp}/bo-vmtest-XXXXXX")
+trap 'rm -rf "$T"' EXIT
+export PATH="$(dirname "$BO"):$PATH"
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() {
+	fail=$((fail + 1))
+	echo "FAIL: $*" >&2
+}
+
+need_vm() {
+	if ! command -v qemu-system-x86_64 >/dev/null 2>&1 ||
+		! ls "${XDG_CACHE_HOME:-$HOME/.cache}"/blackout/kernels/*/vmlinux >/dev/null 2>&1; then
+		echo "*** SKIP $(basename "$0"): no QEMU or no cached kernel (run scripts/setup):" \
+			"nothing was tested against a real kernel ***" >&2
+		exit 77
+	fi
+}
+
+# scenario SRC.ini OUT.ini KEY=VALUE...: a copy of SRC with keys replaced (or added to their
+# section when absent, as "section.key=value").
+scenario() {
+	python3 - "$@" <<'PY'
+import sys, re
+src, out, *sets = sys.argv[1:]
+text = open(src).read()
+for kv in sets:
+    key, val = kv.split("=", 1)
+    sect, _, name = key.rpartition(".")
+    pat = re.compile(r"^%s\s*=.*$" % re.escape(name), re.M)
+    if pat.search(text) and not sect:
+        text = pat.sub("%s = %s" % (name, val), text, count=1)
+    else:
+        text = re.sub(r"^\[%s\]\s*$" % re.escape(sect), "[%s]\n%s = %s" % (sect, name, val),
+                      text, count=1, flags=re.M)
+open(out, "w").write(text)
+PY
+}
+
+# run_bo STATUS ARGS...: run blackout, which must exit with STATUS; sets $RESULTS to the
+# results directory it printed.
+run_bo() {
+	local want=$1 got
+	shift
+	"$BO" "$@" >"$T/out" 2>"$T/err"
+	got=$?
+	RESULTS=$(sed -n 's/^results: //p' "$T/out" "$T/err" | tail -1)
+	if [ "$got" != "$want" ]; then
+		bad "'blackout $*' exited $got, expected $want"
+		sed 's/^/  | /' "$T/out" "$T/err" >&2
+		return 1
+	fi
+	ok
+}
+
+# json FILE EXPR: evaluate a Python expression over the JSON object j in FILE.
+json() {
+	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"
+}
+
+finish() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
+}

@@ -1,0 +1,31 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/vm/timeout.sh BLACKOUT — a guest that hangs is killed at its timeout, the failure is
+# an error (exit 3) that names the console log, and the log is there to read.
+# shellcheck source=tests/vm/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+start=$(date +%s)
+vm_run --timeout 20 -- sleep 1000
+took=$(($(date +%s) - start))
+cat "$scratch/err"
+[ "$rc" -eq 3 ] || fail "a hung guest gave exit $rc, not 3"
+# 20 s, plus the host's own start and QEMU's exit; far from the 1000 s of the command.
+if [ "$took" -lt 19 ] || [ "$took" -gt 30 ]; then
+	fail "killed after ${took}s, not ~20s"
+fi
+console=$(sed -n "s/.*console '\([^']*\)'.*/\1/p" "$scratch/err")
+[ -n "$console" ] || fail "the error does not name the console log"
+[ -f "$console" ] || fail "the console log '$console' does not exist"
+grep -q 'killed at its timeout' "$scratch/err" || fail "the error does not say it timed out"
+rm -rf "$(dirname "$console")"
+
+# A kernel panic ends the VM at once (panic=-1, -no-reboot) and is named as one.
+vm_run --timeout 120 -- sh -c 'echo c >/proc/sysrq-trigger'
+cat "$scratch/err"
+[ "$rc" -eq 3 ] || fail "a panicking guest gave exit $rc, not 3"
+grep -q 'the kernel panicked' "$scratch/err" || fail "the error does not name the panic"
+console=$(sed -n "s/.*console '\([^']*\)'.*/\1/p" "$scratch/err")
+[ -f "$console" ] || fail "the console log '$console' does not exist"
+rm -rf "$(dirname "$console")"
+echo "PASS $name"
