@@ -226,6 +226,23 @@ static bool acked_before(const struct bo_op *op, uint64_t cut)
 	return op->ack_entry != BO_NO_ENTRY && op->ack_entry < cut;
 }
 
+int bo_ops_check_acked(const struct bo_ops *ops, const uint64_t *acked, size_t n,
+		       struct bo_err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct bo_op *op = bo_ops_find(ops, acked[i]);
+
+		if (!op || op->ack_entry == BO_NO_ENTRY)
+			return bo_err_set(err, EBADMSG,
+					  "the workload acknowledged op %" PRIu64
+					  " but the log has "
+					  "no 'ack:%" PRIu64 "' mark (%zu acks reported, %" PRIu64
+					  " in the log)",
+					  acked[i], acked[i], n, ops->n_acks);
+	}
+	return 0;
+}
+
 int bo_ops_write_before(const struct bo_ops *ops, uint64_t cut, bool acked, int fd)
 {
 	_cleanup_free_ char *buf = NULL;

@@ -91,6 +91,14 @@ int bo_oracle_judge(const struct bo_ops *ops, uint64_t cut, const struct bo_chec
 		    bool ordered, struct bo_verdict *ret);
 void bo_verdict_clear(struct bo_verdict *v);
 
+/*
+ * Every op the workload got an acknowledgement for (@acked, from the control channel) must be
+ * an ack: mark of @ops: a log that lost one would let a lost write pass unnoticed. Compared as
+ * sets; -EBADMSG names the first op missing.
+ */
+int bo_ops_check_acked(const struct bo_ops *ops, const uint64_t *acked, size_t n,
+		       struct bo_err *err);
+
 /* The ids issued / acknowledged before the cut, one per line, for the checker's files. */
 int bo_ops_write_before(const struct bo_ops *ops, uint64_t cut, bool acked, int fd);
 

@@ -188,6 +188,27 @@ static void test_judge(void)
 	bo_log_free(log);
 }
 
+static void test_acked_guard(void)
+{
+	static const char *const items[] = {"issue:1", "ack:1", "issue:2",
+					    "issue:3", "ack:3", NULL};
+	static const uint64_t all[] = {1, 3}, more[] = {1, 2, 3}, ghost[] = {1, 9};
+	struct bo_log *log = log_of(items);
+	struct bo_ops ops;
+	struct bo_err err = {0};
+
+	CU_ASSERT_FATAL(bo_ops_from_log(log, &ops, &err) == 0);
+	CU_ASSERT(bo_ops_check_acked(&ops, all, 2, &err) == 0);
+	CU_ASSERT(bo_ops_check_acked(&ops, NULL, 0, &err) == 0);
+	/* The workload was told op 2 was acknowledged; the log never got the mark. */
+	CU_ASSERT(bo_ops_check_acked(&ops, more, 3, &err) == -EBADMSG);
+	CU_ASSERT(strstr(err.msg, "op 2 but the log has no 'ack:2' mark (3 acks reported, 2 in "
+				  "the log)") != NULL);
+	CU_ASSERT(bo_ops_check_acked(&ops, ghost, 2, &err) == -EBADMSG);
+	bo_ops_clear(&ops);
+	bo_log_free(log);
+}
+
 static void test_class_order(void)
 {
 	struct bo_checker_report done = {.done = true}, cut_short = {.done = false};
@@ -276,6 +297,7 @@ int main(void)
 		{"checker output contract", test_checker_contract},
 		{"ops from issue:/ack: marks", test_ops_from_log},
 		{"oracle on sets: lost, wrong content, phantom, ordered", test_judge},
+		{"ack guard: every acknowledged op has its mark", test_acked_guard},
 		{"class order", test_class_order},
 		{"cut selection policies", test_cutsel},
 		{NULL, NULL},

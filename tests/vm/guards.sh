@@ -49,4 +49,13 @@ if run_bo 3 check "$T/nomark.log" --fs ext4 --results "$T/results"; then
 	grep -q "has no 'mkfs' mark" "$RESULTS/summary.json" && ok ||
 		bad "check of a log without mkfs mark: $(cat "$RESULTS/summary.json")"
 fi
+
+# A log with no entries could not have failed: an error, never a pass.
+python3 -c 'import struct,sys
+open(sys.argv[1],"wb").write(struct.pack("<QQQI", 0x6a736677736872, 1, 0, 4096).ljust(4096, b"\0"))' \
+	"$T/empty.log"
+if run_bo 3 check "$T/empty.log" --fs ext4 --from start --size 268435456 --results "$T/results"; then
+	grep -q "has no entries" "$RESULTS/summary.json" && ok ||
+		bad "empty log: $(cat "$RESULTS/summary.json")"
+fi
 finish
