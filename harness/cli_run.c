@@ -63,6 +63,14 @@ static int vm_option(int c, struct vm_args *v)
 	}
 }
 
+/* "@a/@b" into @buf; false when it does not fit. */
+static bool join(char *buf, size_t len, const char *a, const char *b)
+{
+	int n = snprintf(buf, len, "%s/%s", a, b);
+
+	return n >= 0 && (size_t) n < len;
+}
+
 /* This binary, which the VM carries at the same path. */
 static char *self_exe(void)
 {
@@ -77,14 +85,6 @@ static char *self_exe(void)
 	else
 		self[n] = '\0';
 	return self;
-}
-
-/* "@a/@b" into @buf; false when it does not fit. */
-static bool join(char *buf, size_t len, const char *a, const char *b)
-{
-	int n = snprintf(buf, len, "%s/%s", a, b);
-
-	return n >= 0 && (size_t) n < len;
 }
 
 /* YYYYMMDD-HHMMSS-<seed>-<nonce>: sortable, and never the same twice. */
@@ -139,8 +139,7 @@ static int report(const char *dir, const char *what)
 	struct bo_err err = {0};
 	enum bo_verdict_kind v;
 
-	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	o = json_object_from_file(path);
+	o = join(path, sizeof(path), dir, "summary.json") ? json_object_from_file(path) : NULL;
 	if (!o || bo_summary_from_json(o, &s, &err) < 0) {
 		bo_cli_error("%s: no valid summary in '%s'%s%s", what, path, o ? ": " : "",
 			     o ? bo_err_str(&err) : "");
@@ -359,8 +358,7 @@ static int compare_expected(const char *dir, const char *state, const char *expe
 		bo_cli_error("--expect '%s' is not a class name", expect);
 		return BO_EXIT_USAGE;
 	}
-	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	o = json_object_from_file(path);
+	o = join(path, sizeof(path), dir, "summary.json") ? json_object_from_file(path) : NULL;
 	if (!o || bo_summary_from_json(o, &s, &err) < 0 || s.states != 1) {
 		json_object_put(o);
 		bo_cli_error("state %s was not checked (see %s)", state, dir);
