@@ -23,6 +23,7 @@
 #include "harness/results.h"
 #include "harness/scenario.h"
 #include "harness/summary.h"
+#include "vm/share.h"
 #include "vm/vm.h"
 
 struct vm_args {
@@ -180,6 +181,7 @@ static int boot(const struct vm_args *v, const char *dir, char *const gargv[], u
 		.extra_files = files,
 		.console_path = console,
 	};
+	struct bo_share_report rep;
 	int status = BO_EXIT_HARNESS, r;
 
 	/* The built-in workloads live next to the blackout binary, and so they do in the guest. */
@@ -189,6 +191,17 @@ static int boot(const struct vm_args *v, const char *dir, char *const gargv[], u
 	r = bo_vm_run(&o, gargv, &status, err);
 	if (r < 0)
 		return r;
+	/* The guest wrote this directory: nothing in it may lead the host elsewhere. Symlinks
+	 * and special files are removed before anything is read back. */
+	r = bo_share_check(dir, true, &rep, err);
+	if (r < 0)
+		return r;
+	if (rep.rejected)
+		fprintf(stderr,
+			"blackout: warning: removed %zu symlinks or special files the guest left "
+			"in "
+			"'%s' (first: %s)\n",
+			rep.rejected, dir, rep.first_rejected);
 	return status;
 }
 
