@@ -149,11 +149,22 @@ static void check_leftovers(struct bo_summary *sum, const char *runid, const cha
 		bo_summary_error(sum, bo_err_str(&err));
 }
 
-/* Finish a guest command: summary.json and the post diagnostics. */
-static int finish(struct bo_results *res, struct bo_summary *sum)
+/*
+ * Finish a guest command: record its error @r/@rerr, close the log (it lives in the work
+ * directory), assert no leftovers and drop the work directory (when @workdir), then write
+ * summary.json and the post diagnostics. Returns the exit status.
+ */
+static int finish(struct bo_results *res, struct bo_summary *sum, int r, const struct bo_err *rerr,
+		  struct bo_log *log, const char *runid, const char *workdir)
 {
 	struct json_object *o;
 	struct bo_err err = {0};
+
+	if (r < 0)
+		bo_summary_error(sum, bo_err_str(rerr));
+	bo_log_free(log);
+	if (workdir)
+		check_leftovers(sum, runid, workdir);
 
 	bo_diag_capture(res, "post", &err);
 	o = bo_summary_json(sum);
@@ -270,12 +281,7 @@ int bo_cmd_guest_run(int argc, char **argv)
 		}
 	}
 out:
-	if (r < 0)
-		bo_summary_error(&sum, bo_err_str(&err));
-	bo_log_free(log);
-	if (have_workdir)
-		check_leftovers(&sum, runid, workdir);
-	ret = finish(res, &sum);
+	ret = finish(res, &sum, r, &err, log, runid, have_workdir ? workdir : NULL);
 	bo_scenario_free(sc);
 	bo_results_free(res);
 	return ret;
@@ -458,12 +464,7 @@ int bo_cmd_guest_check(int argc, char **argv)
 			r = bo_explore(log, &eo, res, &sum, &err);
 		}
 	}
-	if (r < 0)
-		bo_summary_error(&sum, bo_err_str(&err));
-	bo_log_free(log);
-	if (have_workdir)
-		check_leftovers(&sum, runid, workdir);
-	ret = finish(res, &sum);
+	ret = finish(res, &sum, r, &err, log, runid, have_workdir ? workdir : NULL);
 	bo_scenario_free(sc);
 	bo_results_free(res);
 	return ret;
