@@ -256,7 +256,14 @@ static int check_state(struct explore *x, struct state_run *s, struct bo_err *fa
 			run_checker(x, s);
 		s->t_checker = now_s() - t;
 		t = now_s();
-		if (bo_umount(x->mnt, 0, &err) < 0) {
+		/* Something the checker started may still hold the mount: detach it lazily so
+		 * the next state gets a free mount point, and count this state as not evaluated. */
+		r = bo_umount(x->mnt, BO_UMOUNT_DETACH_ON_FAILURE, &err);
+		if (r != 0) {
+			if (r > 0)
+				bo_err_set(&err, EBUSY, "'%s' was busy and had to be detached lazily",
+					   x->mnt);
+			r = 0;
 			harness_fail(s, &err);
 			goto drop;
 		}
