@@ -9,6 +9,7 @@
 #ifndef BO_CLEANUP_H
 #define BO_CLEANUP_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,12 @@ static inline void bo_fclosep(FILE **f)
 {
 	if (*f)
 		(void) fclose(*f);
+}
+
+static inline void bo_closedirp(DIR **d)
+{
+	if (*d)
+		(void) closedir(*d);
 }
 
 #define _cleanup_free_	 _cleanup_(bo_freep)

@@ -26,6 +26,7 @@ int bo_cli_usage_error(const char *cmd, const char *fmt, ...) _printf_(2, 3);
 int bo_cmd_ctl(int argc, char **argv);
 int bo_cmd_run(int argc, char **argv);
 int bo_cmd_check(int argc, char **argv);
+int bo_cmd_merge(int argc, char **argv);
 int bo_cmd_inspect(int argc, char **argv);
 int bo_cmd_replay(int argc, char **argv);
 int bo_cmd_synth(int argc, char **argv);

@@ -14,6 +14,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,7 +23,9 @@
 #include "harness/cli.h"
 #include "harness/results.h"
 #include "harness/scenario.h"
+#include "harness/merge.h"
 #include "harness/summary.h"
+#include "vm/sha256.h"
 #include "vm/share.h"
 #include "vm/vm.h"
 
@@ -101,34 +104,6 @@ static void make_runid(uint64_t seed, char *buf, size_t len)
 	if (getrandom(&nonce, sizeof(nonce), 0) != sizeof(nonce))
 		nonce = (uint32_t) getpid() ^ (uint32_t) t;
 	snprintf(buf, len, "%s-%" PRIu64 "-%06x", when, seed, nonce & 0xffffff);
-}
-
-static int copy_file(const char *src, const char *dst, struct bo_err *err)
-{
-	_cleanup_close_ int in = open(src, O_RDONLY | O_CLOEXEC);
-	_cleanup_close_ int out = -1;
-	char buf[1 << 16];
-	uint64_t off = 0;
-
-	if (in < 0)
-		return bo_err_set(err, errno, "opening '%s': %s", src, strerror(errno));
-	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (out < 0)
-		return bo_err_set(err, errno, "creating '%s': %s", dst, strerror(errno));
-	for (;;) {
-		ssize_t n = bo_pread_full(in, buf, sizeof(buf), off);
-		int r;
-
-		if (n < 0)
-			return bo_err_set(err, (int) -n, "reading '%s': %s", src,
-					  strerror((int) -n));
-		if (n == 0)
-			return 0;
-		r = bo_pwrite_full(out, buf, (size_t) n, off);
-		if (r < 0)
-			return bo_err_set(err, -r, "writing '%s': %s", dst, strerror(-r));
-		off += (uint64_t) n;
-	}
 }
 
 /* Print the class table of a results directory and return the exit status it implies. */
@@ -281,7 +256,7 @@ int bo_cmd_run(int argc, char **argv)
 						: bo_err_set(&err, ENAMETOOLONG, "path too long");
 	if (r >= 0) {
 		r = join(path, sizeof(path), dir, "scenario.ini")
-			    ? copy_file(argv[optind], path, &err)
+			    ? bo_copy_file(argv[optind], path, &err)
 			    : -ENAMETOOLONG;
 	}
 	if (r >= 0 && bo_scenario_to_json(sc, &cfg) < 0)
@@ -352,6 +327,8 @@ static void check_help(void)
 	     "  --checker CMD    run CMD in each mounted state (see docs/checkers.md)\n"
 	     "  --seed N         with --scenario: the seed the run used\n"
 	     "  --state ID       check only the state ID (e.g. c1234)\n"
+	     "  --shard I/N      check only shard I of N (by state id; see blackout merge)\n"
+	     "  --jobs N         split the states over N VMs at once and merge them\n"
 	     "  --expect CLASS   with --state: exit 0 if the state's class is CLASS, else 1\n"
 	     "  --hash           record each state's image sha256 in stream.jsonl\n"
 	     "  --results DIR    parent of the results directory (default ./results)\n\n"
@@ -392,6 +369,169 @@ static int compare_expected(const char *dir, const char *state, const char *expe
 	return BO_EXIT_HARNESS;
 }
 
+struct check_args {
+	const char *scen, *fs, *size, *mopt, *cuts, *from, *checker, *state, *seed;
+	bool hash;
+};
+
+/* The guest command of one check VM; @shard is "I/N" or NULL. Returns the argument count. */
+static int check_argv(const struct check_args *a, const char *runid, const char *shard,
+		      char **gargv)
+{
+	int n = 0;
+
+	gargv[n++] = self_exe();
+	gargv[n++] = "__guest-check";
+	gargv[n++] = "--results";
+	gargv[n++] = BO_VM_SHARE_GUEST;
+	gargv[n++] = "--run-id";
+	gargv[n++] = (char *) runid;
+	gargv[n++] = "--libexec";
+	gargv[n++] = (char *) bo_libexec_dir();
+#define PASS(flag, val)                              \
+	do {                                         \
+		if (val) {                           \
+			gargv[n++] = flag;           \
+			gargv[n++] = (char *) (val); \
+		}                                    \
+	} while (0)
+	PASS("--scenario", a->scen ? BO_VM_SHARE_GUEST "/scenario.ini" : NULL);
+	PASS("--fs", a->fs);
+	PASS("--size", a->size);
+	PASS("--mount-options", a->mopt);
+	PASS("--cuts", a->cuts);
+	PASS("--from", a->from);
+	PASS("--checker", a->checker);
+	PASS("--state", a->state);
+	PASS("--seed", a->seed);
+	PASS("--shard", shard);
+#undef PASS
+	if (a->hash)
+		gargv[n++] = "--hash";
+	gargv[n] = NULL;
+	return n;
+}
+
+/* config.json of a check: what shards must agree on to be merged. */
+static int check_config(struct bo_results *res, const struct check_args *a, const char *runid,
+			const char *shard, struct bo_err *err)
+{
+	struct json_object *o = json_object_new_object(), *opt = json_object_new_object();
+	char path[PATH_MAX], hex[BO_SHA256_HEX];
+	int r;
+
+	if (!o || !opt) {
+		json_object_put(o);
+		json_object_put(opt);
+		return bo_err_set(err, ENOMEM, "config.json");
+	}
+	r = join(path, sizeof(path), bo_results_dir(res), "write.log")
+		    ? bo_sha256_file(path, hex, err)
+		    : bo_err_set(err, ENAMETOOLONG, "path too long");
+#define OPT(k, v) json_object_object_add(opt, k, (v) ? json_object_new_string(v) : NULL)
+	OPT("fs", a->fs);
+	OPT("size", a->size);
+	OPT("mount_options", a->mopt);
+	OPT("cuts", a->cuts);
+	OPT("from", a->from);
+	OPT("checker", a->checker);
+	OPT("state", a->state);
+	OPT("seed", a->seed);
+#undef OPT
+	json_object_object_add(opt, "hash", json_object_new_boolean(a->hash));
+	if (a->scen && r >= 0 && join(path, sizeof(path), bo_results_dir(res), "scenario.ini")) {
+		char sc[BO_SHA256_HEX];
+
+		r = bo_sha256_file(path, sc, err);
+		json_object_object_add(opt, "scenario_sha256", json_object_new_string(sc));
+	}
+	json_object_object_add(o, "kind", json_object_new_string("check"));
+	json_object_object_add(o, "run_id", json_object_new_string(runid));
+	json_object_object_add(o, "log_sha256", json_object_new_string(r >= 0 ? hex : ""));
+	json_object_object_add(o, "blackout", json_object_new_string(BO_VERSION));
+	json_object_object_add(o, "options", opt);
+	if (shard)
+		json_object_object_add(o, "shard", json_object_new_string(shard));
+	if (r >= 0)
+		r = bo_results_write_json(res, "config.json", o, err);
+	json_object_put(o);
+	return r;
+}
+
+/* A results directory for shard @i of @n inside @dir, sharing its log and scenario. */
+static int make_shard_dir(const char *dir, const struct check_args *a, const char *runid,
+			  unsigned i, unsigned n, char *sdir, size_t len, struct bo_err *err)
+{
+	struct bo_results *res = NULL;
+	char from[PATH_MAX], to[PATH_MAX], shard[32];
+	int r;
+
+	snprintf(shard, sizeof(shard), "%u/%u", i, n);
+	if (snprintf(sdir, len, "%s/shards", dir) >= (int) len ||
+	    (mkdir(sdir, 0755) < 0 && errno != EEXIST) ||
+	    snprintf(sdir, len, "%s/shards/%u", dir, i) >= (int) len)
+		return bo_err_set(err, errno ? errno : ENAMETOOLONG, "creating shard directories");
+	r = bo_results_create(sdir, &res, err);
+	for (int k = 0; r >= 0 && k < (a->scen ? 2 : 1); k++) {
+		const char *f = k ? "scenario.ini" : "write.log";
+
+		if (!join(from, sizeof(from), dir, f) || !join(to, sizeof(to), sdir, f))
+			r = bo_err_set(err, ENAMETOOLONG, "path too long");
+		else if (link(from, to) < 0)
+			r = bo_copy_file(from, to, err);
+	}
+	if (r >= 0)
+		r = check_config(res, a, runid, shard, err);
+	bo_results_free(res);
+	return r;
+}
+
+/* check --jobs N: N single-vCPU VMs, one shard each, at once; then one merged directory. */
+static int check_jobs(const struct vm_args *v, const char *dir, const struct check_args *a,
+		      const char *runid, unsigned jobs, unsigned timeout, struct bo_err *err)
+{
+	char sdirs[64][PATH_MAX];
+	char *dirs[64];
+	pid_t pids[64];
+	int r = 0;
+
+	for (unsigned i = 0; i < jobs && r >= 0; i++) {
+		r = make_shard_dir(dir, a, runid, i, jobs, sdirs[i], sizeof(sdirs[i]), err);
+		dirs[i] = sdirs[i];
+	}
+	if (r < 0)
+		return r;
+	for (unsigned i = 0; i < jobs; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			char shard[32], *gargv[40];
+			struct bo_err e = {0};
+			int st;
+
+			snprintf(shard, sizeof(shard), "%u/%u", i, jobs);
+			check_argv(a, runid, shard, gargv);
+			st = boot(v, sdirs[i], gargv, timeout, &e);
+			if (st < 0)
+				bo_cli_error("check %s shard %s: %s", runid, shard, bo_err_str(&e));
+			_exit(st < 0 ? 100 : st);
+		}
+		if (pids[i] < 0)
+			return bo_err_set(err, errno, "starting VM %u: %s", i, strerror(errno));
+	}
+	for (unsigned i = 0; i < jobs; i++) {
+		int st = 0;
+
+		while (waitpid(pids[i], &st, 0) < 0 && errno == EINTR)
+			;
+		if (!WIFEXITED(st) || WEXITSTATUS(st) == 100)
+			r = r < 0 ? r
+				  : bo_err_set(err, EIO, "the VM of shard %u/%u failed", i, jobs);
+	}
+	if (r >= 0)
+		r = bo_merge_into(dir, dirs, jobs, err);
+	return r;
+}
+
 int bo_cmd_check(int argc, char **argv)
 {
 	enum {
@@ -407,6 +547,8 @@ int bo_cmd_check(int argc, char **argv)
 		O_RESULTS,
 		O_SEED,
 		O_HASH,
+		O_SHARD,
+		O_JOBS,
 	};
 	static const struct option opts[] = {
 		{"scenario", required_argument, NULL, O_SCEN},
@@ -421,21 +563,22 @@ int bo_cmd_check(int argc, char **argv)
 		{"results", required_argument, NULL, O_RESULTS},
 		{"seed", required_argument, NULL, O_SEED},
 		{"hash", no_argument, NULL, O_HASH},
+		{"shard", required_argument, NULL, O_SHARD},
+		{"jobs", required_argument, NULL, O_JOBS},
 		{"help", no_argument, NULL, 'h'},
 		VM_OPTIONS,
 		{},
 	};
-	const char *seed = NULL;
-	bool hash = false;
-	const char *scen = NULL, *fs = NULL, *size_s = NULL, *mopt = NULL, *cuts = NULL;
-	const char *from = NULL, *checker = NULL, *state = NULL, *expect = NULL;
-	const char *parent = "results";
+	struct check_args a = {0};
+	const char *expect = NULL, *shard = NULL, *parent = "results";
 	struct vm_args v = {0};
 	struct bo_results *res = NULL;
 	struct bo_err err = {0};
 	char runid[96], dir[PATH_MAX], path[PATH_MAX];
 	char *gargv[40];
-	int c, r, n = 0, ret = BO_EXIT_HARNESS;
+	unsigned jobs = 1, si, sn;
+	uint64_t nj;
+	int c, r, ret = BO_EXIT_HARNESS;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -443,28 +586,28 @@ int bo_cmd_check(int argc, char **argv)
 			check_help();
 			return BO_EXIT_OK;
 		case O_SCEN:
-			scen = optarg;
+			a.scen = optarg;
 			break;
 		case O_FS:
-			fs = optarg;
+			a.fs = optarg;
 			break;
 		case O_SIZE:
-			size_s = optarg;
+			a.size = optarg;
 			break;
 		case O_MOPT:
-			mopt = optarg;
+			a.mopt = optarg;
 			break;
 		case O_CUTS:
-			cuts = optarg;
+			a.cuts = optarg;
 			break;
 		case O_FROM:
-			from = optarg;
+			a.from = optarg;
 			break;
 		case O_CHECKER:
-			checker = optarg;
+			a.checker = optarg;
 			break;
 		case O_STATE:
-			state = optarg;
+			a.state = optarg;
 			break;
 		case O_EXPECT:
 			expect = optarg;
@@ -473,10 +616,23 @@ int bo_cmd_check(int argc, char **argv)
 			parent = optarg;
 			break;
 		case O_SEED:
-			seed = optarg;
+			a.seed = optarg;
 			break;
 		case O_HASH:
-			hash = true;
+			a.hash = true;
+			break;
+		case O_SHARD:
+			if (sscanf(optarg, "%u/%u", &si, &sn) != 2 || !sn || si >= sn)
+				return bo_cli_usage_error("check",
+							  "--shard '%s': expected I/N with "
+							  "0 <= I < N",
+							  optarg);
+			shard = optarg;
+			break;
+		case O_JOBS:
+			if (bo_parse_u64(optarg, &nj) < 0 || nj == 0 || nj > 64)
+				return bo_cli_usage_error("check", "--jobs '%s': 1 to 64", optarg);
+			jobs = (unsigned) nj;
 			break;
 		default:
 			if (vm_option(c, &v) <= 0)
@@ -485,10 +641,13 @@ int bo_cmd_check(int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		return bo_cli_usage_error("check", "expected exactly one LOG");
-	if (expect && !state)
+	if (expect && !a.state)
 		return bo_cli_usage_error("check", "--expect needs --state");
-	if (!scen && !fs)
+	if (!a.scen && !a.fs)
 		return bo_cli_usage_error("check", "--fs or --scenario is required");
+	if (jobs > 1 && (shard || a.state))
+		return bo_cli_usage_error("check", "--jobs splits the states itself: not with "
+						   "--shard or --state");
 	if (access(argv[optind], R_OK) < 0) {
 		bo_cli_error("check: '%s': %s", argv[optind], strerror(errno));
 		return BO_EXIT_HARNESS;
@@ -505,47 +664,28 @@ int bo_cmd_check(int argc, char **argv)
 	r = join(dir, sizeof(dir), path, runid) ? bo_results_create(dir, &res, &err)
 						: bo_err_set(&err, ENAMETOOLONG, "path too long");
 	if (r >= 0) {
-		r = join(path, sizeof(path), dir, "write.log") ? copy_file(argv[optind], path, &err)
-							       : -ENAMETOOLONG;
+		r = join(path, sizeof(path), dir, "write.log")
+			    ? bo_copy_file(argv[optind], path, &err)
+			    : -ENAMETOOLONG;
 	}
-	if (r >= 0 && scen) {
-		r = join(path, sizeof(path), dir, "scenario.ini") ? copy_file(scen, path, &err)
+	if (r >= 0 && a.scen) {
+		r = join(path, sizeof(path), dir, "scenario.ini") ? bo_copy_file(a.scen, path, &err)
 								  : -ENAMETOOLONG;
 	}
+	if (r >= 0)
+		r = check_config(res, &a, runid, shard, &err);
 	if (r < 0) {
 		bo_cli_error("check: %s", bo_err_str(&err));
 		goto out;
 	}
-	gargv[n++] = self_exe();
-	gargv[n++] = "__guest-check";
-	gargv[n++] = "--results";
-	gargv[n++] = BO_VM_SHARE_GUEST;
-	gargv[n++] = "--run-id";
-	gargv[n++] = runid;
-	gargv[n++] = "--libexec";
-	gargv[n++] = (char *) bo_libexec_dir();
-#define PASS(flag, val)                              \
-	do {                                         \
-		if (val) {                           \
-			gargv[n++] = flag;           \
-			gargv[n++] = (char *) (val); \
-		}                                    \
-	} while (0)
-	PASS("--scenario", scen ? BO_VM_SHARE_GUEST "/scenario.ini" : NULL);
-	PASS("--fs", fs);
-	PASS("--size", size_s);
-	PASS("--mount-options", mopt);
-	PASS("--cuts", cuts);
-	PASS("--from", from);
-	PASS("--checker", checker);
-	PASS("--state", state);
-	PASS("--seed", seed);
-#undef PASS
-	if (hash)
-		gargv[n++] = "--hash";
-	gargv[n] = NULL;
-	fprintf(stderr, "blackout: check %s: booting a VM (results in %s)\n", runid, dir);
-	r = boot(&v, dir, gargv, state ? 600 : 4 * 3600, &err);
+	fprintf(stderr, "blackout: check %s: booting %u VM%s (results in %s)\n", runid, jobs,
+		jobs > 1 ? "s" : "", dir);
+	if (jobs > 1) {
+		r = check_jobs(&v, dir, &a, runid, jobs, 4 * 3600, &err);
+	} else {
+		check_argv(&a, runid, shard, gargv);
+		r = boot(&v, dir, gargv, a.state ? 600 : 4 * 3600, &err);
+	}
 	if (r < 0) {
 		bo_cli_error("check %s: %s", runid, bo_err_str(&err));
 		fprintf(stderr, "results: %s\n", dir);
@@ -553,8 +693,47 @@ int bo_cmd_check(int argc, char **argv)
 	}
 	ret = report(dir, argv[optind]);
 	if (expect && ret != BO_EXIT_HARNESS)
-		ret = compare_expected(dir, state, expect);
+		ret = compare_expected(dir, a.state, expect);
 out:
 	bo_results_free(res);
 	return ret;
+}
+
+static void merge_help(void)
+{
+	puts("usage: blackout merge --out DIR SHARD-DIR...\n\n"
+	     "Combine the results directories of `blackout check --shard I/N` (run on any\n"
+	     "machines) into DIR, with the summary one unsharded check gives. Shards of\n"
+	     "different logs, seeds or configurations are refused, as are missing or repeated\n"
+	     "shards. Exit status as for check: 0 consistent, 1 failures, 3 error.");
+}
+
+int bo_cmd_merge(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"out", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},
+		{},
+	};
+	const char *out = NULL;
+	struct bo_err err = {0};
+	char abs[PATH_MAX];
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			merge_help();
+			return BO_EXIT_OK;
+		}
+		if (c != 'o')
+			return bo_cli_usage_error("merge", "bad option");
+		out = optarg;
+	}
+	if (!out || optind >= argc)
+		return bo_cli_usage_error("merge", "expected --out DIR and at least one SHARD-DIR");
+	if (bo_merge(out, argv + optind, (size_t) (argc - optind), &err) < 0) {
+		bo_cli_error("merge: %s", bo_err_str(&err));
+		return BO_EXIT_HARNESS;
+	}
+	return report(realpath(out, abs) ? abs : out, "merged");
 }

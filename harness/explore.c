@@ -111,31 +111,6 @@ static void harness_fail(struct state_run *s, const struct bo_err *err)
 		snprintf(s->harness_msg, sizeof(s->harness_msg), "%s", bo_err_str(err));
 }
 
-/* The sha256 of the base image as it stands: the crash state before any recovery. */
-static int hash_base(struct explore *x, char hex[BO_SHA256_HEX], struct bo_err *err)
-{
-	_cleanup_close_ int fd = open(x->base, O_RDONLY | O_CLOEXEC);
-	_cleanup_free_ uint8_t *buf = malloc(1 << 20);
-	struct bo_sha256 h;
-	uint64_t off = 0;
-
-	if (fd < 0 || !buf)
-		return bo_err_set(err, fd < 0 ? errno : ENOMEM, "hashing '%s'", x->base);
-	bo_sha256_init(&h);
-	for (;;) {
-		ssize_t n = bo_pread_full(fd, buf, 1 << 20, off);
-
-		if (n < 0)
-			return bo_err_set(err, (int) -n, "hashing '%s'", x->base);
-		if (n == 0)
-			break;
-		bo_sha256_update(&h, buf, (size_t) n);
-		off += (uint64_t) n;
-	}
-	bo_sha256_final_hex(&h, hex);
-	return 0;
-}
-
 static int write_op_files(struct explore *x, uint64_t applied, struct bo_err *err)
 {
 	const char *paths[2] = {x->issued, x->acked};
@@ -232,7 +207,8 @@ static int check_state(struct explore *x, struct state_run *s, struct bo_err *fa
 	bool snap = false;
 	int r = 0;
 
-	if (o->hash_image && hash_base(x, s->sha256, &err) < 0)
+	/* The crash state before any recovery touched it. */
+	if (o->hash_image && bo_sha256_file(x->base, s->sha256, &err) < 0)
 		harness_fail(s, &err);
 	if (bo_kmsg_begin(s->id, &km, &err) < 0)
 		harness_fail(s, &err);
@@ -261,8 +237,8 @@ static int check_state(struct explore *x, struct state_run *s, struct bo_err *fa
 		r = bo_umount(x->mnt, BO_UMOUNT_DETACH_ON_FAILURE, &err);
 		if (r != 0) {
 			if (r > 0)
-				bo_err_set(&err, EBUSY, "'%s' was busy and had to be detached lazily",
-					   x->mnt);
+				bo_err_set(&err, EBUSY,
+					   "'%s' was busy and had to be detached lazily", x->mnt);
 			r = 0;
 			harness_fail(s, &err);
 			goto drop;
@@ -524,11 +500,43 @@ static int teardown(struct explore *x, struct bo_err *err)
 	return r;
 }
 
+bool bo_state_in_shard(const char *id, unsigned index, unsigned count)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	if (count <= 1)
+		return true;
+	/* FNV-1a of the id: the same share on every machine, for every run of the same log. */
+	for (const char *p = id; *p; p++)
+		h = (h ^ (uint8_t) *p) * 0x100000001b3ULL;
+	return h % count == index;
+}
+
+static int emit_alias(struct explore *x, const char *id, uint64_t cut, const char *of,
+		      enum bo_class c, struct bo_err *err)
+{
+	struct json_object *rec = json_object_new_object();
+
+	json_object_object_add(rec, "state", json_object_new_string(id));
+	json_object_object_add(rec, "cut", json_object_new_uint64(cut));
+	json_object_object_add(rec, "alias_of", json_object_new_string(of));
+	json_object_object_add(rec, "class", json_object_new_string(bo_class_name(c)));
+	x->sum->aliases++;
+	return bo_results_emit(x->res, "alias", rec, err);
+}
+
+/*
+ * Check every cut in order. A cut whose image and op sets did not change since the last
+ * state checked (its representative) is an alias of it. Representatives are found over the
+ * whole cut list before any sharding, and a shard takes a representative with its aliases, so
+ * shards merged give exactly what one run gives.
+ */
 static int explore_cuts(struct explore *x, const struct bo_cuts *cuts, struct bo_err *err)
 {
-	char prev_id[64] = "";
-	enum bo_class prev_class = BO_CLASS_HARNESS_ERROR;
-	uint64_t prev = 0;
+	char rep_id[64] = "";
+	enum bo_class rep_class = BO_CLASS_HARNESS_ERROR;
+	uint64_t rep_cut = 0;
+	bool rep_mine = false;
 	int r;
 
 	for (size_t i = 0; i < cuts->n; i++) {
@@ -536,19 +544,17 @@ static int explore_cuts(struct explore *x, const struct bo_cuts *cuts, struct bo
 		enum bo_class c;
 
 		bo_state_id(s.applied, s.id, sizeof(s.id));
-		if (prev_id[0] && !state_changes(x->log, prev, s.applied)) {
-			struct json_object *rec = json_object_new_object();
-
-			json_object_object_add(rec, "state", json_object_new_string(s.id));
-			json_object_object_add(rec, "alias_of", json_object_new_string(prev_id));
-			json_object_object_add(rec, "class",
-					       json_object_new_string(bo_class_name(prev_class)));
-			x->sum->aliases++;
-			r = bo_results_emit(x->res, "alias", rec, err);
+		if (rep_id[0] && !state_changes(x->log, rep_cut, s.applied)) {
+			r = rep_mine ? emit_alias(x, s.id, s.applied, rep_id, rep_class, err) : 0;
 			if (r < 0)
 				return r;
 			continue;
 		}
+		snprintf(rep_id, sizeof(rep_id), "%s", s.id);
+		rep_cut = s.applied;
+		rep_mine = bo_state_in_shard(s.id, x->o->shard_index, x->o->shard_count);
+		if (!rep_mine)
+			continue;
 		r = bo_replay_to(x->replay, s.applied, err);
 		if (r < 0)
 			return bo_err_prefix(err, "replaying to state %s", s.id);
@@ -561,9 +567,7 @@ static int explore_cuts(struct explore *x, const struct bo_cuts *cuts, struct bo
 		state_run_clear(&s);
 		if (r < 0)
 			return r;
-		snprintf(prev_id, sizeof(prev_id), "%s", s.id);
-		prev_class = c;
-		prev = s.applied;
+		rep_class = c;
 	}
 	return 0;
 }

@@ -35,6 +35,8 @@ struct bo_explore_opts {
 	const char *log_name;	   /* the log as the results name it, for repro.sh */
 	const char *repro_args;	   /* extra arguments repro.sh passes to `blackout check` */
 	bool hash_image;	   /* record each state's image sha256 (costs a full read) */
+	unsigned shard_index;	   /* check only the states of shard shard_index of shard_count */
+	unsigned shard_count;	   /* (0 or 1: all of them) */
 };
 
 /*
@@ -45,6 +47,9 @@ struct bo_explore_opts {
  */
 int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct bo_results *res,
 	       struct bo_summary *sum, struct bo_err *err);
+
+/* Is the state @id in shard @index of @count? Stable across machines and runs. */
+bool bo_state_in_shard(const char *id, unsigned index, unsigned count);
 
 /* The canonical id of the prefix state after @applied entries: "c<last entry>". */
 void bo_state_id(uint64_t applied, char *buf, size_t len);

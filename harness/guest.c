@@ -318,6 +318,7 @@ int bo_cmd_guest_check(int argc, char **argv)
 		{"state", required_argument, NULL, 'S'},
 		{"seed", required_argument, NULL, 'e'},
 		{"hash", no_argument, NULL, 'H'},
+		{"shard", required_argument, NULL, 'D'},
 		{},
 	};
 	const char *results = NULL, *runid = NULL, *libexec = bo_libexec_dir(), *scen = NULL;
@@ -335,6 +336,7 @@ int bo_cmd_guest_check(int argc, char **argv)
 	char *checker_env[3] = {seed_env, NULL, NULL};
 	uint64_t size = 0, first = 0;
 	bool have_workdir = false, hash = false;
+	unsigned shard_i = 0, shard_n = 0;
 	int c, r = 0, ret;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -377,6 +379,11 @@ int bo_cmd_guest_check(int argc, char **argv)
 			break;
 		case 'H':
 			hash = true;
+			break;
+		case 'D':
+			if (sscanf(optarg, "%u/%u", &shard_i, &shard_n) != 2 || !shard_n ||
+			    shard_i >= shard_n)
+				return bo_cli_usage_error("__guest-check", "--shard I/N");
 			break;
 		default:
 			return BO_EXIT_USAGE;
@@ -454,6 +461,8 @@ int bo_cmd_guest_check(int argc, char **argv)
 			.log_name = "write.log",
 			.repro_args = repro,
 			.hash_image = hash,
+			.shard_index = shard_i,
+			.shard_count = shard_n,
 		};
 
 		have_workdir = true;

@@ -16,12 +16,6 @@
 
 #include "harness/cleanup.h"
 
-static inline void bo_closedirp(DIR **d)
-{
-	if (*d)
-		(void) closedir(*d);
-}
-
 /* Loop majors are fixed (LOOP_MAJOR in include/uapi/linux/major.h). */
 #define LOOP_MAJOR_NR 7
 

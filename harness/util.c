@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "harness/util.h"
 
+#include "harness/cleanup.h"
+
 #include <ctype.h>
 #include <libgen.h>
 #include <limits.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,4 +247,32 @@ void bo_strv_free(char **v)
 	for (size_t i = 0; v && v[i]; i++)
 		free(v[i]);
 	free(v);
+}
+
+int bo_copy_file(const char *src, const char *dst, struct bo_err *err)
+{
+	_cleanup_close_ int in = open(src, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int out = -1;
+	char buf[1 << 16];
+	uint64_t off = 0;
+
+	if (in < 0)
+		return bo_err_set(err, errno, "opening '%s': %s", src, strerror(errno));
+	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (out < 0)
+		return bo_err_set(err, errno, "creating '%s': %s", dst, strerror(errno));
+	for (;;) {
+		ssize_t n = bo_pread_full(in, buf, sizeof(buf), off);
+		int r;
+
+		if (n < 0)
+			return bo_err_set(err, (int) -n, "reading '%s': %s", src,
+					  strerror((int) -n));
+		if (n == 0)
+			return 0;
+		r = bo_pwrite_full(out, buf, (size_t) n, off);
+		if (r < 0)
+			return bo_err_set(err, -r, "writing '%s': %s", dst, strerror(-r));
+		off += (uint64_t) n;
+	}
 }

@@ -47,6 +47,9 @@ int bo_pwrite_full(int fd, const void *buf, size_t len, uint64_t off);
 char **bo_strv_split(const char *s);
 void bo_strv_free(char **v);
 
+/* Copy the file @src to @dst, which must not exist yet. */
+int bo_copy_file(const char *src, const char *dst, struct bo_err *err);
+
 /* The directory of the running blackout binary, where its workload programs live too. */
 const char *bo_libexec_dir(void);
 

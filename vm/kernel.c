@@ -34,12 +34,6 @@ const char *const bo_kernel_required[] = {
 	NULL,
 };
 
-static void closedirp(DIR **d)
-{
-	if (*d)
-		closedir(*d);
-}
-
 static bool is_file(const char *path)
 {
 	struct stat st;
@@ -57,7 +51,7 @@ static bool is_dir(const char *path)
 static int from_cache(struct bo_kernel *k, struct bo_err *err)
 {
 	char dir[PATH_MAX - 64], best[NAME_MAX + 1] = "", path[PATH_MAX];
-	_cleanup_(closedirp) DIR *d = NULL;
+	_cleanup_(bo_closedirp) DIR *d = NULL;
 	_cleanup_free_ char *pkg = NULL;
 	struct dirent *de;
 	int r;

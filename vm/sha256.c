@@ -4,8 +4,13 @@
  */
 #include "vm/sha256.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "harness/cleanup.h"
 
 static const uint32_t k[64] = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
@@ -112,4 +117,30 @@ void bo_sha256_final_hex(struct bo_sha256 *s, char hex[BO_SHA256_HEX])
 	bo_sha256_final(s, d);
 	for (int i = 0; i < BO_SHA256_LEN; i++)
 		snprintf(hex + 2 * i, 3, "%02x", d[i]);
+}
+
+int bo_sha256_file(const char *path, char hex[BO_SHA256_HEX], struct bo_err *err)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_free_ uint8_t *buf = malloc(1 << 20);
+	struct bo_sha256 h;
+	uint64_t off = 0;
+
+	if (fd < 0 || !buf)
+		return bo_err_set(err, fd < 0 ? errno : ENOMEM, "hashing '%s': %s", path,
+				  strerror(fd < 0 ? errno : ENOMEM));
+	bo_sha256_init(&h);
+	for (;;) {
+		ssize_t n = bo_pread_full(fd, buf, 1 << 20, off);
+
+		if (n < 0)
+			return bo_err_set(err, (int) -n, "hashing '%s': %s", path,
+					  strerror((int) -n));
+		if (n == 0)
+			break;
+		bo_sha256_update(&h, buf, (size_t) n);
+		off += (uint64_t) n;
+	}
+	bo_sha256_final_hex(&h, hex);
+	return 0;
 }

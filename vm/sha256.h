@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "harness/util.h"
+
 #define BO_SHA256_LEN 32
 #define BO_SHA256_HEX (2 * BO_SHA256_LEN + 1)
 
@@ -29,5 +31,8 @@ void bo_sha256_final(struct bo_sha256 *s, uint8_t out[BO_SHA256_LEN]);
 
 /* Finish the digest and write it as 64 lowercase hex digits and a NUL to @hex. */
 void bo_sha256_final_hex(struct bo_sha256 *s, char hex[BO_SHA256_HEX]);
+
+/* The sha256 of the file at @path, as lowercase hex. */
+int bo_sha256_file(const char *path, char hex[BO_SHA256_HEX], struct bo_err *err);
 
 #endif
