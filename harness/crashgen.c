@@ -91,13 +91,13 @@ static unsigned __int128 subsets(uint64_t n, unsigned k)
 /* A uniform number in [0, @bound), @bound >= 1: reject the 2^128 mod bound lowest draws. */
 static unsigned __int128 uniform(uint64_t *st, unsigned __int128 bound)
 {
-	unsigned __int128 floor = (0 - bound) % bound;
+	unsigned __int128 skip = (0 - bound) % bound;
 
 	for (;;) {
 		unsigned __int128 x =
 			(unsigned __int128) bo_synth_rand(st) << 64 | bo_synth_rand(st);
 
-		if (x >= floor)
+		if (x >= skip)
 			return x % bound;
 	}
 }
