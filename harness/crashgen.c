@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/cleanup.h"
 #include "harness/synth.h"
 
 /*
@@ -119,9 +120,11 @@ static int cut_states(const struct bo_crashgen_opts *o, uint64_t n, uint64_t nm,
 		return -EOVERFLOW;
 	if (o->budget && m > o->budget)
 		m = o->budget;
+	if (!o->torn)
+		nm = 0;
 	if (m > UINT64_MAX - 1 - nm)
 		return -EOVERFLOW;
-	*ret = 1 + (uint64_t) m + (o->torn ? nm : 0);
+	*ret = 1 + (uint64_t) m + nm;
 	return 0;
 }
 
@@ -226,15 +229,49 @@ static int advance_to(struct bo_crashgen *g, uint64_t cut)
 	return 0;
 }
 
+static int rank_cmp(const void *a, const void *b)
+{
+	unsigned __int128 x = *(const unsigned __int128 *) a, y = *(const unsigned __int128 *) b;
+
+	return x < y ? -1 : x > y;
+}
+
 /*
- * Draw @b distinct ranks of [0, @m) into g->ranks, ascending (Floyd's algorithm: exactly @b
- * draws). The stream depends on the seed and the cut only, so a state's presence does not
- * depend on which other cuts were selected.
+ * Insert @t into the open-addressing set @slots (@mask + 1 of them, each 0 or 1 + an index into
+ * @ranks) unless it is there; true when inserted.
+ */
+static bool rank_insert(size_t *slots, size_t mask, unsigned __int128 *ranks, size_t *n,
+			unsigned __int128 t)
+{
+	uint64_t h = ((uint64_t) t ^ (uint64_t) (t >> 64)) * CUT_STREAM;
+
+	for (size_t i = (size_t) (h >> 32) & mask;; i = (i + 1) & mask) {
+		if (!slots[i]) {
+			ranks[*n] = t;
+			slots[i] = ++*n;
+			return true;
+		}
+		if (ranks[slots[i] - 1] == t)
+			return false;
+	}
+}
+
+/*
+ * Draw @b distinct ranks of [0, @m) into g->ranks, ascending: Floyd's algorithm (exactly @b
+ * draws, a uniform @b-subset) with a hash set, then a sort. The stream depends on the seed and
+ * the cut only, so a state's presence does not depend on which other cuts were selected.
  */
 static int sample_ranks(struct bo_crashgen *g, unsigned __int128 m, size_t b, uint64_t cut)
 {
 	uint64_t st = g->o.seed ^ (cut * CUT_STREAM);
+	_cleanup_free_ size_t *slots = NULL;
+	size_t nslots = 16;
 
+	while (nslots < 2 * b)
+		nslots *= 2;
+	slots = calloc(nslots, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
 	if (b > g->cap_ranks) {
 		unsigned __int128 *v = realloc(g->ranks, b * sizeof(*v));
 
@@ -246,26 +283,11 @@ static int sample_ranks(struct bo_crashgen *g, unsigned __int128 m, size_t b, ui
 	g->n_ranks = 0;
 	for (unsigned __int128 j = m - b; j < m; j++) {
 		unsigned __int128 t = uniform(&st, j + 1);
-		size_t lo = 0, hi = g->n_ranks;
 
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (g->ranks[mid] < t)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < g->n_ranks && g->ranks[lo] == t) {
-			/* Every rank so far is below j: it goes last. */
-			g->ranks[g->n_ranks++] = j;
-		} else {
-			memmove(g->ranks + lo + 1, g->ranks + lo,
-				(g->n_ranks - lo) * sizeof(*g->ranks));
-			g->ranks[lo] = t;
-			g->n_ranks++;
-		}
+		if (!rank_insert(slots, nslots - 1, g->ranks, &g->n_ranks, t))
+			rank_insert(slots, nslots - 1, g->ranks, &g->n_ranks, j);
 	}
+	qsort(g->ranks, g->n_ranks, sizeof(*g->ranks), rank_cmp);
 	g->rank_pos = 0;
 	return 0;
 }
