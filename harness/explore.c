@@ -17,6 +17,7 @@
 #include "dmtargets/snapshot.h"
 #include "harness/classify.h"
 #include "harness/cleanup.h"
+#include "harness/crashgen.h"
 #include "harness/cutsel.h"
 #include "harness/fstool.h"
 #include "harness/kmsg.h"
@@ -81,17 +82,6 @@ void bo_state_id(uint64_t applied, char *buf, size_t len)
 		snprintf(buf, len, "c-start");
 	else
 		snprintf(buf, len, "c%" PRIu64, applied - 1);
-}
-
-/* "c1234" -> 1235 entries applied. Only prefix states exist so far. */
-static int parse_state_id(const char *id, uint64_t *ret, struct bo_err *err)
-{
-	uint64_t n;
-
-	if (id[0] != 'c' || bo_parse_u64(id + 1, &n) < 0 || n == UINT64_MAX)
-		return bo_err_set(err, EINVAL, "state id '%s': expected c<entry>, e.g. c1234", id);
-	*ret = n + 1;
-	return 0;
 }
 
 static void state_run_clear(struct state_run *s)
@@ -603,16 +593,16 @@ int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct
 	if (r < 0)
 		goto out_sum;
 	if (o->only_state) {
-		uint64_t applied;
+		struct bo_crash_state st;
 
-		r = parse_state_id(o->only_state, &applied, err);
+		r = bo_crash_state_parse(log, o->only_state, &st, err);
 		if (r < 0)
 			goto out_sum;
-		if (applied > bo_log_count(log)) {
-			r = bo_err_set(err, ERANGE,
-				       "state '%s' is past the end of the log (%" PRIu64
-				       " entries)",
-				       o->only_state, bo_log_count(log));
+		/* Replay applies prefixes only; dropped and torn states wait for a replayer. */
+		if (st.n_dropped > 0 || st.torn) {
+			r = bo_err_set(err, EOPNOTSUPP,
+				       "state '%s': only prefix states (c<entry>) are checked so far",
+				       o->only_state);
 			goto out_sum;
 		}
 		cuts.v = malloc(sizeof(*cuts.v));
@@ -620,7 +610,7 @@ int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct
 			r = bo_err_set(err, ENOMEM, "selecting cuts");
 			goto out_sum;
 		}
-		cuts.v[0] = applied;
+		cuts.v[0] = st.cut;
 		cuts.n = 1;
 	} else {
 		r = bo_cutsel_select(log, o->cuts, o->first_cut, &cuts, err);
