@@ -325,8 +325,14 @@ static void check_help(void)
 	     "                   (default: from --scenario, else flush)\n"
 	     "  --from CUT       skip cuts before CUT (default: mark:mkfs if the log has it)\n"
 	     "  --checker CMD    run CMD in each mounted state (see docs/checkers.md)\n"
-	     "  --seed N         with --scenario: the seed the run used\n"
-	     "  --state ID       check only the state ID (e.g. c1234)\n"
+	     "  --seed N         the seed of the run (checker, sampling, tearing)\n"
+	     "  --reorder K      also every state that drops up to K writes of the cut's epoch\n"
+	     "                   (writes since the last flush; FUA writes are never dropped)\n"
+	     "  --torn           also every multi-block write of the epoch torn at a seeded block\n"
+	     "  --budget N       sample N dropped sets per cut (seeded) when there are more\n"
+	     "  --state ID       check only the state ID: c1234 (the prefix after entry 1234),\n"
+	     "                   c1234-d5,9 (entries 5 and 9 dropped), c1234-t7:3 (entry 7 torn\n"
+	     "                   after 3 blocks)\n"
 	     "  --shard I/N      check only shard I of N (by state id; see blackout merge)\n"
 	     "  --jobs N         split the states over N VMs at once and merge them\n"
 	     "  --expect CLASS   with --state: exit 0 if the state's class is CLASS, else 1\n"
@@ -371,7 +377,8 @@ static int compare_expected(const char *dir, const char *state, const char *expe
 
 struct check_args {
 	const char *scen, *fs, *size, *mopt, *cuts, *from, *checker, *state, *seed;
-	bool hash;
+	const char *reorder, *budget;
+	bool hash, torn;
 };
 
 /* The guest command of one check VM; @shard is "I/N" or NULL. Returns the argument count. */
@@ -405,9 +412,13 @@ static int check_argv(const struct check_args *a, const char *runid, const char 
 	PASS("--state", a->state);
 	PASS("--seed", a->seed);
 	PASS("--shard", shard);
+	PASS("--reorder", a->reorder);
+	PASS("--budget", a->budget);
 #undef PASS
 	if (a->hash)
 		gargv[n++] = "--hash";
+	if (a->torn)
+		gargv[n++] = "--torn";
 	gargv[n] = NULL;
 	return n;
 }
@@ -437,8 +448,11 @@ static int check_config(struct bo_results *res, const struct check_args *a, cons
 	OPT("checker", a->checker);
 	OPT("state", a->state);
 	OPT("seed", a->seed);
+	OPT("reorder", a->reorder);
+	OPT("budget", a->budget);
 #undef OPT
 	json_object_object_add(opt, "hash", json_object_new_boolean(a->hash));
+	json_object_object_add(opt, "torn", json_object_new_boolean(a->torn));
 	if (a->scen && r >= 0 && join(path, sizeof(path), bo_results_dir(res), "scenario.ini")) {
 		char sc[BO_SHA256_HEX];
 
@@ -549,6 +563,9 @@ int bo_cmd_check(int argc, char **argv)
 		O_HASH,
 		O_SHARD,
 		O_JOBS,
+		O_REORDER,
+		O_TORN,
+		O_BUDGET,
 	};
 	static const struct option opts[] = {
 		{"scenario", required_argument, NULL, O_SCEN},
@@ -565,6 +582,9 @@ int bo_cmd_check(int argc, char **argv)
 		{"hash", no_argument, NULL, O_HASH},
 		{"shard", required_argument, NULL, O_SHARD},
 		{"jobs", required_argument, NULL, O_JOBS},
+		{"reorder", required_argument, NULL, O_REORDER},
+		{"torn", no_argument, NULL, O_TORN},
+		{"budget", required_argument, NULL, O_BUDGET},
 		{"help", no_argument, NULL, 'h'},
 		VM_OPTIONS,
 		{},
@@ -628,6 +648,21 @@ int bo_cmd_check(int argc, char **argv)
 							  "0 <= I < N",
 							  optarg);
 			shard = optarg;
+			break;
+		case O_REORDER:
+			if (bo_parse_u64(optarg, &nj) < 0 || nj > 8)
+				return bo_cli_usage_error("check", "--reorder '%s': K from 0 to 8",
+							  optarg);
+			a.reorder = optarg;
+			break;
+		case O_TORN:
+			a.torn = true;
+			break;
+		case O_BUDGET:
+			if (bo_parse_u64(optarg, &nj) < 0)
+				return bo_cli_usage_error("check", "--budget '%s' is not a number",
+							  optarg);
+			a.budget = optarg;
 			break;
 		case O_JOBS:
 			if (bo_parse_u64(optarg, &nj) < 0 || nj == 0 || nj > 64)

@@ -18,6 +18,7 @@
 #include "harness/classify.h"
 #include "harness/cleanup.h"
 #include "harness/crashgen.h"
+#include "harness/crashgen.h"
 #include "harness/cutsel.h"
 #include "harness/fstool.h"
 #include "harness/kmsg.h"
@@ -50,8 +51,9 @@ struct explore {
 
 /* What one check saw, for the record and the by-products. */
 struct state_run {
-	char id[64];
+	char id[BO_CRASH_ID_MAX];
 	uint64_t applied;
+	const struct bo_crash_state *cs; /* a generated state, built on a snapshot; or NULL */
 	struct bo_observation obs;
 	struct bo_checker_report report;
 	struct bo_verdict verdict;
@@ -123,7 +125,8 @@ static void run_checker(struct explore *x, struct state_run *s)
 {
 	const struct bo_explore_opts *o = x->o;
 	char *argv[] = {"/bin/sh", "-c", (char *) o->checker, NULL};
-	char e_mnt[PATH_MAX + 16], e_state[96], e_iss[PATH_MAX + 20], e_ack[PATH_MAX + 20];
+	char e_mnt[PATH_MAX + 16], e_state[BO_CRASH_ID_MAX + 16], e_iss[PATH_MAX + 20],
+		e_ack[PATH_MAX + 20];
 	char e_cut[48];
 	char *env[32];
 	size_t n = 0;
@@ -182,6 +185,32 @@ static void run_checker(struct explore *x, struct state_run *s)
 }
 
 /*
+ * Make the snapshot hold generated state @cs: the base holds the epoch's opening state; apply
+ * the epoch's entries up to the cut in log order, but for the dropped ones, and only the first
+ * blocks of a torn one. Writes go through the snapshot, so the base stays at the epoch start.
+ */
+static int build_state(struct explore *x, const struct bo_crash_state *cs, struct bo_err *err)
+{
+	struct bo_replay *r = NULL;
+	unsigned d = 0;
+	int k;
+
+	k = bo_replay_new(x->log, x->snap_dev, 0, 0, &r, err);
+	for (uint64_t n = cs->epoch_start; k >= 0 && n < cs->cut; n++) {
+		if (d < cs->n_dropped && cs->dropped[d] == n) {
+			d++;
+			continue;
+		}
+		k = bo_replay_apply(
+			r, n, 0, cs->torn && cs->torn_entry == n ? cs->torn_keep : UINT64_MAX, err);
+	}
+	if (k >= 0)
+		k = bo_replay_sync(r, err);
+	bo_replay_free(r);
+	return k < 0 ? bo_err_prefix(err, "building state on '%s'", x->snap_dev) : 0;
+}
+
+/*
  * Check the state the base holds now. Returns -errno only when the exploration cannot go on
  * (the snapshot could not be removed: every later state would be built on a wrong device).
  */
@@ -210,6 +239,10 @@ static int check_state(struct explore *x, struct state_run *s, struct bo_err *fa
 		goto out;
 	}
 	snap = true;
+	if (s->cs && build_state(x, s->cs, &err) < 0) {
+		harness_fail(s, &err);
+		goto drop;
+	}
 	s->t_snap = now_s() - t0;
 	t = now_s();
 	if (bo_mount(x->snap_dev, x->mnt, o->fs, o->mount_options, &err) < 0) {
@@ -339,7 +372,7 @@ static int write_byproducts(struct explore *x, struct state_run *s, enum bo_clas
 			    struct bo_err *err)
 {
 	_cleanup_free_ char *repro = NULL, *checker = NULL, *verdict = NULL;
-	char dir[128], buf[1024];
+	char dir[BO_CRASH_ID_MAX + 8], buf[1024];
 	int r;
 
 	snprintf(dir, sizeof(dir), "states/%s", s->id);
@@ -523,7 +556,7 @@ static int emit_alias(struct explore *x, const char *id, uint64_t cut, const cha
  */
 static int explore_cuts(struct explore *x, const struct bo_cuts *cuts, struct bo_err *err)
 {
-	char rep_id[64] = "";
+	char rep_id[BO_CRASH_ID_MAX] = "";
 	enum bo_class rep_class = BO_CLASS_HARNESS_ERROR;
 	uint64_t rep_cut = 0;
 	bool rep_mine = false;
@@ -562,6 +595,76 @@ static int explore_cuts(struct explore *x, const struct bo_cuts *cuts, struct bo
 	return 0;
 }
 
+/* Check the one generated state @cs (check --state c12-d5,9). */
+static int explore_one(struct explore *x, const struct bo_crash_state *cs, struct bo_err *err)
+{
+	struct state_run s = {.applied = cs->cut, .cs = cs};
+	enum bo_class c;
+	int r;
+
+	bo_crash_state_id(cs, s.id, sizeof(s.id));
+	r = bo_replay_to(x->replay, cs->epoch_start, err);
+	if (r < 0)
+		return r;
+	r = check_state(x, &s, err);
+	c = bo_classify(&s.obs);
+	bo_summary_add(x->sum, c, s.id, s.seconds);
+	if (record_state(x, &s, c, err) < 0 ||
+	    (c != BO_CLASS_CONSISTENT && write_byproducts(x, &s, c, err) < 0))
+		r = r < 0 ? r : -EIO;
+	state_run_clear(&s);
+	return r;
+}
+
+/*
+ * Check the generated states (reordered within an epoch, torn writes, and the prefix states
+ * among them). The base rolls forward to each state's epoch start; the rest is applied on the
+ * snapshot. No aliasing here: different drop sets may still give one image (issue of
+ * de-duplication by content, not by log position).
+ */
+static int explore_states(struct explore *x, const struct bo_cuts *cuts, struct bo_err *err)
+{
+	struct bo_crashgen_opts go = {
+		.reorder_k = x->o->reorder_k,
+		.torn = x->o->torn,
+		.seed = x->o->seed,
+		.budget = x->o->budget,
+	};
+	struct bo_crashgen *g = NULL;
+	struct bo_crash_state cs;
+	int r, k;
+
+	r = bo_crashgen_new(x->log, cuts, &go, &g, err);
+	if (r < 0)
+		return r;
+	while (r >= 0 && (k = bo_crashgen_next(g, &cs)) != 0) {
+		struct state_run s = {.applied = cs.cut, .cs = &cs};
+		enum bo_class c;
+
+		if (k < 0) {
+			r = bo_err_set(err, -k, "generating crash states");
+			break;
+		}
+		bo_crash_state_id(&cs, s.id, sizeof(s.id));
+		if (!bo_state_in_shard(s.id, x->o->shard_index, x->o->shard_count))
+			continue;
+		r = bo_replay_to(x->replay, cs.epoch_start, err);
+		if (r < 0) {
+			bo_err_prefix(err, "replaying to the epoch of state %s", s.id);
+			break;
+		}
+		r = check_state(x, &s, err);
+		c = bo_classify(&s.obs);
+		bo_summary_add(x->sum, c, s.id, s.seconds);
+		if (record_state(x, &s, c, err) < 0 ||
+		    (c != BO_CLASS_CONSISTENT && write_byproducts(x, &s, c, err) < 0))
+			r = r < 0 ? r : -EIO;
+		state_run_clear(&s);
+	}
+	bo_crashgen_free(g);
+	return r;
+}
+
 int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct bo_results *res,
 	       struct bo_summary *sum, struct bo_err *err)
 {
@@ -598,12 +701,11 @@ int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct
 		r = bo_crash_state_parse(log, o->only_state, &st, err);
 		if (r < 0)
 			goto out_sum;
-		/* Replay applies prefixes only; dropped and torn states wait for a replayer. */
 		if (st.n_dropped > 0 || st.torn) {
-			r = bo_err_set(err, EOPNOTSUPP,
-				       "state '%s': only prefix states (c<entry>) are checked so far",
-				       o->only_state);
-			goto out_sum;
+			r = setup(&x, err);
+			if (r >= 0)
+				r = explore_one(&x, &st, err);
+			goto out_teardown;
 		}
 		cuts.v = malloc(sizeof(*cuts.v));
 		if (!cuts.v) {
@@ -624,7 +726,9 @@ int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct
 	}
 	r = setup(&x, err);
 	if (r >= 0)
-		r = explore_cuts(&x, &cuts, err);
+		r = o->reorder_k || o->torn ? explore_states(&x, &cuts, err)
+					    : explore_cuts(&x, &cuts, err);
+out_teardown:
 	if (teardown(&x, &terr) < 0 && r >= 0)
 		r = bo_err_set(err, terr.errnum, "tearing down: %s", bo_err_str(&terr));
 out_sum:

@@ -35,6 +35,10 @@ struct bo_explore_opts {
 	const char *log_name;	   /* the log as the results name it, for repro.sh */
 	const char *repro_args;	   /* extra arguments repro.sh passes to `blackout check` */
 	bool hash_image;	   /* record each state's image sha256 (costs a full read) */
+	unsigned reorder_k;	   /* drop subsets of up to K writes of each epoch (crashgen.h) */
+	bool torn;		   /* tear each multi-block write of each epoch once */
+	uint64_t budget;	   /* sample dropped sets above this many per cut (0: all) */
+	uint64_t seed;		   /* for sampling and tearing */
 	unsigned shard_index;	   /* check only the states of shard shard_index of shard_count */
 	unsigned shard_count;	   /* (0 or 1: all of them) */
 };

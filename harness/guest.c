@@ -319,6 +319,9 @@ int bo_cmd_guest_check(int argc, char **argv)
 		{"seed", required_argument, NULL, 'e'},
 		{"hash", no_argument, NULL, 'H'},
 		{"shard", required_argument, NULL, 'D'},
+		{"reorder", required_argument, NULL, 'R'},
+		{"torn", no_argument, NULL, 'T'},
+		{"budget", required_argument, NULL, 'B'},
 		{},
 	};
 	const char *results = NULL, *runid = NULL, *libexec = bo_libexec_dir(), *scen = NULL;
@@ -337,6 +340,8 @@ int bo_cmd_guest_check(int argc, char **argv)
 	uint64_t size = 0, first = 0;
 	bool have_workdir = false, hash = false;
 	unsigned shard_i = 0, shard_n = 0;
+	uint64_t reorder = 0, budget = 0, gen_seed = 0;
+	bool torn = false;
 	int c, r = 0, ret;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -384,6 +389,17 @@ int bo_cmd_guest_check(int argc, char **argv)
 			if (sscanf(optarg, "%u/%u", &shard_i, &shard_n) != 2 || !shard_n ||
 			    shard_i >= shard_n)
 				return bo_cli_usage_error("__guest-check", "--shard I/N");
+			break;
+		case 'R':
+			if (bo_parse_u64(optarg, &reorder) < 0 || reorder > 8)
+				return bo_cli_usage_error("__guest-check", "--reorder 0..8");
+			break;
+		case 'T':
+			torn = true;
+			break;
+		case 'B':
+			if (bo_parse_u64(optarg, &budget) < 0)
+				return bo_cli_usage_error("__guest-check", "--budget N");
 			break;
 		default:
 			return BO_EXIT_USAGE;
@@ -434,11 +450,16 @@ int bo_cmd_guest_check(int argc, char **argv)
 			       "log '%s' has no 'mkfs' mark: say from which cut on the filesystem "
 			       "exists with --from CUT (e.g. --from start)",
 			       logpath);
+	/* Sampling and tearing draw from the run's seed, as the checker does. */
+	if (sc)
+		gen_seed = sc->seed;
+	else if (seed_s && bo_parse_u64(seed_s, &gen_seed) < 0)
+		r = bo_err_set(&err, EINVAL, "--seed '%s' is not a number", seed_s);
 	/* repro.sh re-runs a state with exactly this configuration. */
 	snprintf(size_buf, sizeof(size_buf), "%" PRIu64, size);
 	if (r >= 0 && (add_arg(&repro, "--scenario", scen ? "scenario.ini" : NULL) < 0 ||
-		       add_arg(&repro, "--seed", scen ? seed_s : NULL) < 0 ||
-		       add_arg(&repro, "--fs", fs) < 0 || add_arg(&repro, "--size", size_buf) < 0 ||
+		       add_arg(&repro, "--seed", seed_s) < 0 || add_arg(&repro, "--fs", fs) < 0 ||
+		       add_arg(&repro, "--size", size_buf) < 0 ||
 		       add_arg(&repro, "--mount-options", mopt) < 0 ||
 		       add_arg(&repro, "--checker", checker) < 0))
 		r = bo_err_set(&err, ENOMEM, "repro arguments");
@@ -463,6 +484,10 @@ int bo_cmd_guest_check(int argc, char **argv)
 			.hash_image = hash,
 			.shard_index = shard_i,
 			.shard_count = shard_n,
+			.reorder_k = (unsigned) reorder,
+			.torn = torn,
+			.budget = budget,
+			.seed = gen_seed,
 		};
 
 		have_workdir = true;
