@@ -17,7 +17,7 @@ if run_bo 0 run "$T/good.ini" --results "$T/results"; then
 	grep -q '"event":"state"' "$RESULTS/stream.jsonl" && ok || bad "$fs: no state records"
 fi
 
-scenario "$SRC/scenarios/$fs-fsops.ini" "$T/bug.ini" ops=90 seed=3 \
+scenario "$SRC/scenarios/$fs-fsops.ini" "$T/bug.ini" ops=40 seed=3 \
 	workload.bug=ack-without-fsync
 if run_bo 1 run "$T/bug.ini" --results "$T/results"; then
 	s=$RESULTS/summary.json
