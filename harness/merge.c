@@ -2,6 +2,8 @@
 #include "harness/merge.h"
 
 #include <dirent.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -16,6 +18,20 @@
 #include "harness/cleanup.h"
 #include "harness/results.h"
 #include "harness/summary.h"
+
+/* printf into a path buffer; false when it does not fit. */
+static bool pathf(char *buf, size_t len, const char *fmt, ...) _printf_(3, 4);
+
+static bool pathf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return n >= 0 && (size_t) n < len;
+}
 
 struct rec {
 	uint64_t cut;
@@ -37,7 +53,7 @@ static int shard_config(const char *dir, struct json_object **ret_cfg, unsigned 
 	struct json_object *cfg, *shard;
 	unsigned i, n;
 
-	if (snprintf(path, sizeof(path), "%s/config.json", dir) >= (int) sizeof(path))
+	if (!pathf(path, sizeof(path), "%s/config.json", dir))
 		return bo_err_set(err, ENAMETOOLONG, "'%s': path too long", dir);
 	cfg = json_object_from_file(path);
 	if (!cfg || !json_object_is_type(cfg, json_type_object)) {
@@ -71,8 +87,7 @@ static int read_records(const char *dir, struct rec **v, size_t *n, size_t *cap,
 	_cleanup_fclose_ FILE *f = NULL;
 	int r = 0;
 
-	snprintf(path, sizeof(path), "%s/stream.jsonl", dir);
-	f = fopen(path, "re");
+	f = pathf(path, sizeof(path), "%s/stream.jsonl", dir) ? fopen(path, "re") : NULL;
 	if (!f)
 		return bo_err_set(err, errno, "reading '%s': %s", path, strerror(errno));
 	while (getline(&line, &len, f) > 0) {
@@ -129,8 +144,12 @@ static int copy_dir(const char *src, const char *dst, struct bo_err *err)
 
 		if (de->d_type != DT_REG)
 			continue;
-		snprintf(from, sizeof(from), "%s/%s", src, de->d_name);
-		snprintf(to, sizeof(to), "%s/%s", dst, de->d_name);
+		if (!pathf(from, sizeof(from), "%s/%s", src, de->d_name) ||
+		    !pathf(to, sizeof(to), "%s/%s", dst, de->d_name)) {
+			r = bo_err_set(err, ENAMETOOLONG, "'%s/%s': path too long", src,
+				       de->d_name);
+			break;
+		}
 		r = bo_copy_file(from, to, err);
 		if (r >= 0 && !strcmp(de->d_name, "repro.sh") && chmod(to, 0755) < 0)
 			r = bo_err_set(err, errno, "chmod '%s': %s", to, strerror(errno));
@@ -178,8 +197,9 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write
 				       dirs[d]);
 		if (r >= 0)
 			r = read_records(dirs[d], &v, &nv, &cap, err);
-		snprintf(path, sizeof(path), "%s/summary.json", dirs[d]);
-		s = r >= 0 ? json_object_from_file(path) : NULL;
+		s = r >= 0 && pathf(path, sizeof(path), "%s/summary.json", dirs[d])
+			    ? json_object_from_file(path)
+			    : NULL;
 		if (r >= 0 && (!s || bo_summary_from_json(s, &ss, err) < 0))
 			r = bo_err_set(err, EBADMSG, "'%s': no valid summary.json", dirs[d]);
 		json_object_put(s);
@@ -225,14 +245,17 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write
 		_cleanup_(bo_closedirp) DIR *sd = NULL;
 		struct dirent *de;
 
-		snprintf(src, sizeof(src), "%s/states", dirs[d]);
-		sd = opendir(src);
+		sd = pathf(src, sizeof(src), "%s/states", dirs[d]) ? opendir(src) : NULL;
 		while (sd && (de = readdir(sd)) && r >= 0) {
 			if (de->d_type != DT_DIR || de->d_name[0] == '.')
 				continue;
-			snprintf(src, sizeof(src), "%s/states/%s", dirs[d], de->d_name);
-			snprintf(dst, sizeof(dst), "%s/states/%s", bo_results_dir(res), de->d_name);
-			r = copy_dir(src, dst, err);
+			if (!pathf(src, sizeof(src), "%s/states/%s", dirs[d], de->d_name) ||
+			    !pathf(dst, sizeof(dst), "%s/states/%s", bo_results_dir(res),
+				   de->d_name))
+				r = bo_err_set(err, ENAMETOOLONG, "state '%s': path too long",
+					       de->d_name);
+			else
+				r = copy_dir(src, dst, err);
 		}
 	}
 	if (r >= 0 && write_config) {
@@ -277,9 +300,11 @@ int bo_merge(const char *out, char *const *dirs, size_t n, struct bo_err *err)
 		r = merge(res, dirs, n, true, err);
 	/* The log is the artifact: the merged directory carries it like a single run's. */
 	if (r >= 0) {
-		snprintf(src, sizeof(src), "%s/write.log", dirs[0]);
-		snprintf(dst, sizeof(dst), "%s/write.log", out);
-		r = bo_copy_file(src, dst, err);
+		if (!pathf(src, sizeof(src), "%s/write.log", dirs[0]) ||
+		    !pathf(dst, sizeof(dst), "%s/write.log", out))
+			r = bo_err_set(err, ENAMETOOLONG, "'%s': path too long", out);
+		else
+			r = bo_copy_file(src, dst, err);
 	}
 	bo_results_free(res);
 	return r;
