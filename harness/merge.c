@@ -170,7 +170,7 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write
 
 	for (size_t d = 0; d < n && r >= 0; d++) {
 		struct json_object *cfg = NULL, *s;
-		unsigned i, k;
+		unsigned i = 0, k = 0;
 		char path[PATH_MAX];
 		struct bo_summary ss;
 
