@@ -231,9 +231,10 @@ static int add_module(struct bo_cpio *c, const struct bo_moddir *m, const char *
 	size_t len;
 	int r;
 
-	snprintf(src, sizeof(src), "%s/%s", bo_moddir_path(m), file);
-	snprintf(dst, sizeof(dst), "/lib/modules/%s/%s", release,
-		 plain_name(file, plain, sizeof(plain)));
+	if (snprintf(src, sizeof(src), "%s/%s", bo_moddir_path(m), file) >= (int) sizeof(src) ||
+	    snprintf(dst, sizeof(dst), "/lib/modules/%s/%s", release,
+		     plain_name(file, plain, sizeof(plain))) >= (int) sizeof(dst))
+		return bo_err_set(err, ENAMETOOLONG, "module '%s': path too long", file);
 	if (strstr(file, ".ko.xz"))
 		tool = "xz";
 	else if (strstr(file, ".ko.zst"))
