@@ -98,7 +98,7 @@ static const struct builtin {
 	{"sqlite-wal", "blackout-sqlite", " --journal=wal",
 	 (const char *const[]){"synchronous-off", NULL}},
 	{"sqlite-rollback", "blackout-sqlite", " --journal=delete",
-	 (const char *const[]){"synchronous-off", NULL}},
+	 (const char *const[]){"synchronous-off", "synchronous-full", NULL}},
 	{"kvd", "blackout-kvd", "", (const char *const[]){"skip-fsync", NULL}},
 };
 

@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * blackout-sqlite — SQLite (the system's libsqlite3) as the application under test, in WAL or
- * rollback-journal mode with synchronous=FULL: each op inserts one row in its own transaction
- * and is acknowledged once COMMIT returned, which SQLite promises is durable.
+ * blackout-sqlite — SQLite (the system's libsqlite3) as the application under test, in WAL
+ * mode with synchronous=FULL or rollback-journal (DELETE) mode with synchronous=EXTRA: each op
+ * inserts one row in its own transaction and is acknowledged once COMMIT returned, which
+ * SQLite then promises is durable.
+ *
+ * Why EXTRA in DELETE mode: a DELETE-mode transaction commits by unlinking its journal, and
+ * FULL does not sync the directory after that unlink. After a power cut the journal can come
+ * back, SQLite takes it for a hot journal and rolls the last committed transaction back —
+ * blackout finds exactly that (twin synchronous-full). EXTRA adds the directory sync
+ * (https://www.sqlite.org/pragma.html#pragma_synchronous).
  *
  * The checker opens the crash state's database — SQLite's own recovery replays the WAL or
  * rolls back a hot journal — runs PRAGMA integrity_check, and prints "present <id>" for each
  * row whose content is right. A failed integrity check is the application's recovery failing:
  * the checker still ends with "done" and exits 1 (app-recovery-failed).
  *
- * Planted bug synchronous-off: PRAGMA synchronous=OFF, so COMMIT returns before anything is
- * synced and acknowledged rows can be lost.
+ * Planted bugs: synchronous-off (COMMIT returns before anything is synced, either mode) and
+ * synchronous-full (DELETE mode only: the journal's unlink is not synced, see above).
  */
 #include <errno.h>
 #include <sqlite3.h>
@@ -24,13 +31,13 @@
 #define DB_NAME	  "test.db"
 #define VALUE_LEN 600u
 
-enum { BUG_SYNCHRONOUS_OFF };
+enum { BUG_SYNCHRONOUS_OFF, BUG_SYNCHRONOUS_FULL };
 
-static const char *const bugs[] = {"synchronous-off", NULL};
+static const char *const bugs[] = {"synchronous-off", "synchronous-full", NULL};
 
 static const char usage[] =
 	"usage: blackout-sqlite [run|check] --journal=wal|delete [--seed N] [--ops N]\n"
-	"                       [--bug=synchronous-off]\n\n"
+	"                       [--bug=synchronous-off|synchronous-full]\n\n"
 	"run    insert --ops rows into " DB_NAME " in the current directory, one transaction\n"
 	"       each, acknowledging each after COMMIT\n"
 	"check  open the database (SQLite recovers it), PRAGMA integrity_check, print\n"
@@ -60,7 +67,8 @@ static int exec(const struct family_args *a, sqlite3 *db, const char *sql)
 static int run(const struct family_args *a)
 {
 	static unsigned char value[VALUE_LEN];
-	char sql[128];
+	const char *sync = strcmp(journal, "delete") ? "FULL" : "EXTRA";
+	char sql[128], pragma[64];
 	sqlite3_stmt *ins = NULL;
 	sqlite3 *db = NULL;
 	int status = 1;
@@ -68,8 +76,9 @@ static int run(const struct family_args *a)
 	if (sqlite3_open(DB_NAME, &db) != SQLITE_OK)
 		return family_die(1, a->prog, "opening '%s': %s", DB_NAME, sqlite3_errmsg(db));
 	snprintf(sql, sizeof(sql), "PRAGMA journal_mode=%s", journal);
-	/* The table is created with synchronous=FULL in every variant: the bug is in the ops. */
-	if (exec(a, db, sql) < 0 || exec(a, db, "PRAGMA synchronous=FULL") < 0 ||
+	snprintf(pragma, sizeof(pragma), "PRAGMA synchronous=%s", sync);
+	/* The table is created durably in every variant: the bug is in the ops. */
+	if (exec(a, db, sql) < 0 || exec(a, db, pragma) < 0 ||
 	    exec(a, db, "CREATE TABLE rows(id INTEGER PRIMARY KEY, value BLOB NOT NULL)") < 0)
 		goto out;
 	if (family_fsync_dir(".") < 0) {
@@ -77,6 +86,8 @@ static int run(const struct family_args *a)
 		goto out;
 	}
 	if (a->bug == BUG_SYNCHRONOUS_OFF && exec(a, db, "PRAGMA synchronous=OFF") < 0)
+		goto out;
+	if (a->bug == BUG_SYNCHRONOUS_FULL && exec(a, db, "PRAGMA synchronous=FULL") < 0)
 		goto out;
 	if (sqlite3_prepare_v2(db, "INSERT INTO rows(id, value) VALUES (?, ?)", -1, &ins, NULL) !=
 	    SQLITE_OK) {
@@ -198,5 +209,7 @@ int main(int argc, char **argv)
 		return r;
 	if (!journal)
 		return family_die(2, a.prog, "--journal=wal|delete is required");
+	if (a.bug == BUG_SYNCHRONOUS_FULL && strcmp(journal, "delete"))
+		return family_die(2, a.prog, "--bug=synchronous-full needs --journal=delete");
 	return a.check ? check(&a) : run(&a);
 }

@@ -35,6 +35,7 @@ twin applog ack-before-fsync lost-ack
 twin replace no-dir-fsync lost-ack
 twin sqlite-wal synchronous-off lost-ack
 twin sqlite-rollback synchronous-off lost-ack
+twin sqlite-rollback synchronous-full lost-ack
 twin kvd skip-fsync lost-ack
 case $fs in
 ext4 | xfs) twin replace no-fsync-before-rename lost-ack ;;
