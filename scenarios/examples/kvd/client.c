@@ -80,8 +80,12 @@ static int daemon_start(const struct family_args *a, struct daemon *d)
 		return -1;
 	memcpy(sa.sun_path, d->sock, strlen(d->sock) + 1);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *) &sa, sizeof(sa)) < 0)
+	if (fd < 0)
 		return -1;
+	if (connect(fd, (struct sockaddr *) &sa, sizeof(sa)) < 0) {
+		close(fd);
+		return -1;
+	}
 	d->in = fdopen(fd, "r");
 	d->out = fdopen(fcntl(fd, F_DUPFD_CLOEXEC, 0), "w");
 	return d->in && d->out ? 0 : -1;
@@ -105,6 +109,9 @@ static int daemon_stop(struct daemon *d)
 
 	if (d->in && d->out)
 		(void) request(d, "quit", reply, sizeof(reply));
+	else if (d->pid > 0)
+		/* Up but not connected to: it would wait for a client forever. */
+		kill(d->pid, SIGTERM);
 	if (d->in)
 		fclose(d->in);
 	if (d->out)
