@@ -3,7 +3,7 @@
 # control channel's rules fail the run:
 #  - a checker that prints nothing, one that stops before 'done', one that hangs past
 #    checker_timeout and one that crashes (SIGSEGV) each make checker-error states and a
-#    non-zero exit;
+#    non-zero exit, while one that exits 1 after 'done' makes app-recovery-failed states;
 #  - a workload that acknowledges op 5 after op 7 (through `blackout ctl`) fails the run with
 #    a protocol error: exit 3 and a message naming the request.
 . "$(dirname "$0")/run_lib.sh"
@@ -46,6 +46,14 @@ for checker in '/bin/true' 'echo present 1' 'sleep 600' 'echo present 1; kill -S
 		sed 's/^/  | /' "$T/out" >&2
 	fi
 done
+
+# The application's own recovery failing is reported as such, not as a checker error.
+cmd_scenario "$T/app.ini" "$wl" 'echo present 1; echo done; exit 1'
+if run_bo 1 run "$T/app.ini" --results "$T/results"; then
+	n=$(json "$RESULTS/summary.json" 'j["states_checked"]')
+	a=$(json "$RESULTS/summary.json" 'j["counts"].get("app-recovery-failed", 0)')
+	[ "$a" -ge 1 ] && ok || bad "exit 1 after done: $a of $n states app-recovery-failed"
+fi
 
 cmd_scenario "$T/proto.ini" \
 	'blackout ctl issue 5 && blackout ctl issue 7 && blackout ctl ack 7 && blackout ctl ack 5' \

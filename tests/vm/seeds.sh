@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/vm/seeds.sh BLACKOUT — the long run (label vm-long, not in the default CI set): every
 # correct scenario of the library (applog, replace, sqlite-wal, sqlite-rollback, kvd) on
-# ext4, xfs and btrfs, over seeds 1..5, must be consistent at every crash state. Prints one
-# line per run: scenario, seed, states, classes.
+# ext4, xfs and btrfs, over seeds 1..5, must be consistent at every crash state (one line
+# per run: scenario, seed, states, classes); then every planted-bug twin on all three
+# filesystems (tests/vm/library.sh with BO_TWINS=all).
 . "$(dirname "$0")/run_lib.sh"
 need_vm
 
@@ -19,5 +20,8 @@ for fs in ext4 xfs btrfs; do
 			rm -rf "$T/results"
 		done
 	done
+done
+for fs in ext4 xfs btrfs; do
+	BO_TWINS=all "$SRC/tests/vm/library.sh" "$BO" "$fs" && ok || bad "library.sh $fs"
 done
 finish
