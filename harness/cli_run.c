@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -27,6 +28,7 @@
 #include "harness/summary.h"
 #include "vm/sha256.h"
 #include "vm/share.h"
+#include "harness/util.h"
 #include "vm/vm.h"
 
 struct vm_args {
@@ -141,29 +143,82 @@ static int report(const char *dir, const char *what)
 	return bo_verdict_exit(v);
 }
 
+/*
+ * Every executable "blackout-*" in @dir, as a NULL-terminated malloc'd array of malloc'd
+ * paths: the built-in workload programs, which the VM must carry.
+ */
+static int libexec_programs(const char *dir, char ***ret, struct bo_err *err)
+{
+	DIR *d = opendir(dir);
+	char **v = NULL;
+	size_t n = 0;
+	struct dirent *de;
+
+	if (!d)
+		return bo_err_set(err, errno, "listing '%s': %s", dir, strerror(errno));
+	v = calloc(1, sizeof(*v));
+	if (!v) {
+		closedir(d);
+		return bo_err_set(err, ENOMEM, "out of memory");
+	}
+	while ((de = readdir(d))) {
+		struct stat st;
+		char **nv;
+		char *path;
+
+		if (strncmp(de->d_name, "blackout-", 9))
+			continue;
+		if (asprintf(&path, "%s/%s", dir, de->d_name) < 0) {
+			closedir(d);
+			bo_strv_free(v);
+			return bo_err_set(err, ENOMEM, "out of memory");
+		}
+		if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || access(path, X_OK) < 0) {
+			free(path);
+			continue;
+		}
+		nv = realloc(v, (n + 2) * sizeof(*v));
+		if (!nv) {
+			closedir(d);
+			free(path);
+			bo_strv_free(v);
+			return bo_err_set(err, ENOMEM, "out of memory");
+		}
+		v = nv;
+		v[n++] = path;
+		v[n] = NULL;
+	}
+	closedir(d);
+	*ret = v;
+	return 0;
+}
+
 /* Boot a VM sharing @dir and run the guest command @gargv; returns the guest's status. */
 static int boot(const struct vm_args *v, const char *dir, char *const gargv[], unsigned timeout_s,
 		struct bo_err *err)
 {
-	char console[PATH_MAX], fsops[PATH_MAX];
-	const char *files[] = {fsops, NULL};
+	char console[PATH_MAX];
+	char **files = NULL;
 	struct bo_vm_opts o = {
 		.kernel = v->kernel,
 		.modules = v->modules,
 		.memory_mb = v->memory_mb,
 		.timeout_s = v->timeout_s ? v->timeout_s : timeout_s,
 		.share_dir = dir,
-		.extra_files = files,
 		.console_path = console,
 	};
 	struct bo_share_report rep;
 	int status = BO_EXIT_HARNESS, r;
 
-	/* The built-in workloads live next to the blackout binary, and so they do in the guest. */
-	if (!join(fsops, sizeof(fsops), bo_libexec_dir(), "blackout-fsops") ||
-	    !join(console, sizeof(console), dir, "vm/console.log"))
+	if (!join(console, sizeof(console), dir, "vm/console.log"))
 		return bo_err_set(err, ENAMETOOLONG, "results directory '%s': path too long", dir);
+	/* The built-in workloads live next to the blackout binary, and so they do in the guest. */
+	r = libexec_programs(bo_libexec_dir(), &files, err);
+	if (r < 0)
+		return r;
+	o.extra_files = (const char *const *) files;
 	r = bo_vm_run(&o, gargv, &status, err);
+	bo_strv_free(files);
 	if (r < 0)
 		return r;
 	/* The guest wrote this directory: nothing in it may lead the host elsewhere. Symlinks
@@ -174,8 +229,7 @@ static int boot(const struct vm_args *v, const char *dir, char *const gargv[], u
 	if (rep.rejected)
 		fprintf(stderr,
 			"blackout: warning: removed %zu symlinks or special files the guest left "
-			"in "
-			"'%s' (first: %s)\n",
+			"in '%s' (first: %s)\n",
 			rep.rejected, dir, rep.first_rejected);
 	return status;
 }

@@ -46,6 +46,7 @@ enum key_type {
 	K_SECONDS,    /* 1..MAX_TIMEOUT */
 	K_CUTS,	      /* a cut policy */
 	K_CHECKER,    /* none | a builtin | a command line */
+	K_BOOL,	      /* yes | no */
 };
 
 struct key {
@@ -72,6 +73,7 @@ static const struct key keys[] = {
 	{"workload", "timeout", K_SECONDS, F(workload_timeout)},
 	{"check", "cuts", K_CUTS, F(cuts_spec)},
 	{"check", "checker", K_CHECKER, F(checker)},
+	{"check", "ordered", K_BOOL, F(ordered)},
 	{"check", "mount_timeout", K_SECONDS, F(mount_timeout)},
 	{"check", "fsck_timeout", K_SECONDS, F(fsck_timeout)},
 	{"check", "checker_timeout", K_SECONDS, F(checker_timeout)},
@@ -81,13 +83,27 @@ static const struct key keys[] = {
 
 static const char *const sections[] = {"scenario", "device", "workload", "check", "run"};
 
-/* Builtin workloads: scenarios/<name>/, executable blackout-<name>, its checker mode. */
+/*
+ * Builtin workloads: scenarios/<family>/, executable blackout-<family> with its checker mode;
+ * @args (may be "") selects a variant of the family, e.g. SQLite's journal mode.
+ */
 static const struct builtin {
-	const char *name, *exe;
+	const char *name, *exe, *args;
 	const char *const *bugs;
 } builtins[] = {
-	{"fsops", "blackout-fsops", (const char *const[]){"ack-without-fsync", NULL}},
+	{"fsops", "blackout-fsops", "", (const char *const[]){"ack-without-fsync", NULL}},
+	{"applog", "blackout-applog", "", (const char *const[]){"ack-before-fsync", NULL}},
+	{"replace", "blackout-replace", "",
+	 (const char *const[]){"no-fsync-before-rename", "no-dir-fsync", NULL}},
+	{"sqlite-wal", "blackout-sqlite", " --journal=wal",
+	 (const char *const[]){"synchronous-off", NULL}},
+	{"sqlite-rollback", "blackout-sqlite", " --journal=delete",
+	 (const char *const[]){"synchronous-off", "synchronous-full", NULL}},
+	{"kvd", "blackout-kvd", "", (const char *const[]){"skip-fsync", NULL}},
 };
+
+/* The builtins' names, for messages. */
+#define BUILTIN_NAMES "fsops, applog, replace, sqlite-wal, sqlite-rollback, kvd"
 
 /* Smallest device each mkfs accepts (measured: e2fsprogs 1.47, xfsprogs 6.1, btrfs-progs 6.2),
  * floored at 16M so that there is room for a workload. */
@@ -264,7 +280,7 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 		return set_string(p, k, v);
 	case K_BUILTIN:
 		if (!find_builtin(v))
-			return BAD("known builtins: fsops");
+			return BAD("known builtins: " BUILTIN_NAMES);
 		return set_string(p, k, v);
 	case K_U64:
 		if (parse_dec(v, &n) < 0)
@@ -292,6 +308,11 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 		free(sc->cuts_spec);
 		sc->cuts_spec = strdup(v);
 		return sc->cuts_spec ? 1 : fail(p, ENOMEM, "out of memory");
+	case K_BOOL:
+		if (strcmp(v, "yes") && strcmp(v, "no"))
+			return BAD("expected yes or no");
+		*(bool *) field = !strcmp(v, "yes");
+		return 1;
 	case K_CHECKER:
 		if (!strcmp(v, "none")) {
 			sc->checker = BO_CHECKER_NONE;
@@ -302,9 +323,8 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 			 * misspelt builtin is an error here rather than "command not found" in every
 			 * crash state. */
 			if (!find_builtin(v))
-				return BAD("a bare word must be a builtin (fsops) or 'none'; a "
-					   "command "
-					   "needs a path, like ./check");
+				return BAD("a bare word must be a builtin (" BUILTIN_NAMES
+					   ") or 'none'; a command needs a path, like ./check");
 			sc->checker = BO_CHECKER_BUILTIN;
 		} else {
 			sc->checker = BO_CHECKER_COMMAND;
@@ -478,11 +498,16 @@ static int finish(struct parser *p)
 			free(sc->bug);
 			sc->bug = NULL;
 		}
-		if (sc->bug && !builtin_has_bug(b, sc->bug))
-			return invalid(
-				p, "workload", "bug",
-				"bad value '%s' (builtin %s plants: none, ack-without-fsync)",
-				sc->bug, b->name);
+		if (sc->bug && !builtin_has_bug(b, sc->bug)) {
+			char known[200] = "none";
+
+			for (const char *const *q = b->bugs; *q; q++)
+				snprintf(known + strlen(known), sizeof(known) - strlen(known),
+					 ", %s", *q);
+			return invalid(p, "workload", "bug",
+				       "bad value '%s' (builtin %s plants: %s)", sc->bug, b->name,
+				       known);
+		}
 		if (!key_line(p, "check", "checker")) {
 			sc->checker = BO_CHECKER_BUILTIN;
 			sc->checker_command = strdup(b->name);
@@ -614,7 +639,7 @@ static int builtin_command(const struct bo_scenario *sc, const char *mode, char 
 	const struct builtin *b = find_builtin(sc->builtin);
 	int n;
 
-	n = asprintf(ret, "%s%s --seed %" PRIu64 " --ops %" PRIu64 "%s%s", b->exe, mode,
+	n = asprintf(ret, "%s%s%s --seed %" PRIu64 " --ops %" PRIu64 "%s%s", b->exe, mode, b->args,
 		     sc->workload_seed, sc->ops, sc->bug ? " --bug=" : "", sc->bug ? sc->bug : "");
 	return n < 0 ? -ENOMEM : 0;
 }

@@ -6,7 +6,7 @@
  *   [scenario]  name, description
  *   [device]    fs, size, sector_size, mkfs_options, mount_options
  *   [workload]  builtin (+ ops, bug) or command; seed, timeout
- *   [check]     cuts, checker, mount_timeout, fsck_timeout, checker_timeout
+ *   [check]     cuts, checker, ordered, mount_timeout, fsck_timeout, checker_timeout
  *   [run]       seed, log_size
  *
  * Parsing is strict: an unknown section or key, a key given twice, a bad value or a missing
@@ -66,6 +66,7 @@ struct bo_scenario {
 	char *cuts_spec; /* cut policy as written (see harness/cutsel.h) */
 	enum bo_checker_kind checker;
 	char *checker_command; /* BO_CHECKER_COMMAND: the command line; BUILTIN: the builtin */
+	bool ordered;	       /* the oracle's `ordered` property (logs, WALs); default no */
 	unsigned mount_timeout, fsck_timeout, checker_timeout; /* seconds */
 
 	/* [run] */

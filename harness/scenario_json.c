@@ -67,7 +67,8 @@ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 	ok = ok && json_object_object_add(chk, "checker", str_or_null(ccmd)) == 0 &&
 	     put(chk, "mount_timeout", json_object_new_int64(sc->mount_timeout)) &&
 	     put(chk, "fsck_timeout", json_object_new_int64(sc->fsck_timeout)) &&
-	     put(chk, "checker_timeout", json_object_new_int64(sc->checker_timeout));
+	     put(chk, "checker_timeout", json_object_new_int64(sc->checker_timeout)) &&
+	     put(chk, "ordered", json_object_new_boolean(sc->ordered));
 	ok = ok && put(run, "seed", json_object_new_uint64(sc->seed)) &&
 	     put(run, "log_size", json_object_new_uint64(sc->log_size));
 	if (!ok) {

@@ -321,6 +321,40 @@ static void load(void)
 	CU_ASSERT(strstr(bo_err_str(&err), "not a regular file") != NULL);
 }
 
+/* [check] ordered: default no, yes/no, nothing else; a family's variant args. */
+static void ordered_and_variants(void)
+{
+	_cleanup_free_ char *cmd = NULL, *chk = NULL;
+	struct bo_scenario *sc = parse_ok(MIN);
+
+	CU_ASSERT_FATAL(sc != NULL);
+	CU_ASSERT(sc->ordered == false);
+	bo_scenario_free(sc);
+	sc = parse_ok(MIN "[check]\nordered = yes\n");
+	CU_ASSERT_FATAL(sc != NULL);
+	CU_ASSERT(sc->ordered == true);
+	bo_scenario_free(sc);
+	sc = parse_ok(MIN "[check]\nordered = no\n");
+	CU_ASSERT_FATAL(sc != NULL);
+	CU_ASSERT(sc->ordered == false);
+	bo_scenario_free(sc);
+	parse_bad(MIN "[check]\nordered = 1\n", "t.ini:6: [check] ordered: bad value '1'");
+	parse_bad(MIN "[check]\nordered = yes\nordered = no\n", "ordered: given twice");
+
+	sc = parse_ok("[device]\nfs = ext4\n[workload]\nbuiltin = sqlite-wal\nops = 5\n"
+		      "bug = synchronous-off\n");
+	CU_ASSERT_FATAL(sc != NULL);
+	CU_ASSERT(bo_scenario_workload_command(sc, &cmd) == 0);
+	CU_ASSERT_STRING_EQUAL(cmd, "blackout-sqlite --journal=wal --seed 1 --ops 5 "
+				    "--bug=synchronous-off");
+	CU_ASSERT(bo_scenario_checker_command(sc, &chk) == 0);
+	CU_ASSERT_STRING_EQUAL(chk, "blackout-sqlite check --journal=wal --seed 1 --ops 5 "
+				    "--bug=synchronous-off");
+	bo_scenario_free(sc);
+	parse_bad("[device]\nfs = ext4\n[workload]\nbuiltin = replace\nbug = eat-data\n",
+		  "plants: none, no-fsync-before-rename, no-dir-fsync");
+}
+
 static void seed_override(void)
 {
 	struct bo_scenario *sc = parse_ok(MIN "[run]\nseed = 5\n");
@@ -350,6 +384,7 @@ int main(void)
 		{"json", json},
 		{"load", load},
 		{"seed override", seed_override},
+		{"ordered and variants", ordered_and_variants},
 		{},
 	};
 

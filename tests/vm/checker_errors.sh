@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# tests/vm/checker_errors.sh BLACKOUT — a checker that did not look is never a pass, and the
+# control channel's rules fail the run:
+#  - a checker that prints nothing, one that stops before 'done', one that hangs past
+#    checker_timeout and one that crashes (SIGSEGV) each make checker-error states and a
+#    non-zero exit, while one that exits 1 after 'done' makes app-recovery-failed states;
+#  - a workload that acknowledges op 5 after op 7 (through `blackout ctl`) fails the run with
+#    a protocol error: exit 3 and a message naming the request.
+. "$(dirname "$0")/run_lib.sh"
+need_vm
+
+# cmd_scenario OUT.ini WORKLOAD CHECKER: a tiny ext4 scenario with a command workload.
+cmd_scenario() {
+	cat >"$1" <<INI
+[device]
+fs = ext4
+size = 16M
+
+[workload]
+command = $2
+timeout = 60
+
+[check]
+cuts = mark
+checker = $3
+checker_timeout = 3
+INI
+}
+
+wl='echo data > f && blackout ctl issue 1 && sync && blackout ctl ack 1'
+i=0
+for checker in '/bin/true' 'echo present 1' 'sleep 600' 'echo present 1; kill -SEGV $$'; do
+	i=$((i + 1))
+	cmd_scenario "$T/c$i.ini" "$wl" "$checker"
+	"$BO" run "$T/c$i.ini" --results "$T/results" >"$T/out" 2>&1
+	rc=$?
+	RESULTS=$(sed -n 's/^results: //p' "$T/out" | tail -1)
+	[ "$rc" -ne 0 ] && ok || bad "checker '$checker': exit 0"
+	if [ -f "$RESULTS/summary.json" ]; then
+		n=$(json "$RESULTS/summary.json" 'j["states_checked"]')
+		e=$(json "$RESULTS/summary.json" 'j["counts"].get("checker-error", 0)')
+		[ "$n" -ge 1 ] && [ "$e" = "$n" ] && ok ||
+			bad "checker '$checker': $e of $n states checker-error"
+	else
+		bad "checker '$checker': no summary.json"
+		sed 's/^/  | /' "$T/out" >&2
+	fi
+done
+
+# The application's own recovery failing is reported as such, not as a checker error.
+cmd_scenario "$T/app.ini" "$wl" 'echo present 1; echo done; exit 1'
+if run_bo 1 run "$T/app.ini" --results "$T/results"; then
+	n=$(json "$RESULTS/summary.json" 'j["states_checked"]')
+	a=$(json "$RESULTS/summary.json" 'j["counts"].get("app-recovery-failed", 0)')
+	[ "$a" -ge 1 ] && ok || bad "exit 1 after done: $a of $n states app-recovery-failed"
+fi
+
+cmd_scenario "$T/proto.ini" \
+	'blackout ctl issue 5 && blackout ctl issue 7 && blackout ctl ack 7 && blackout ctl ack 5' \
+	'none'
+if run_bo 3 run "$T/proto.ini" --results "$T/results"; then
+	grep -q "ack 5" "$T/out" "$T/err" "$RESULTS/summary.json" && ok ||
+		bad "protocol error: no message naming 'ack 5': $(cat "$T/out" "$T/err")"
+fi
+finish
