@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * blackout run — record a scenario's workload in a fresh VM and check every crash state.
- * blackout check — check the crash states of a saved log in a fresh VM.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <dirent.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -15,39 +14,21 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "harness/classify.h"
 #include "harness/cleanup.h"
 #include "harness/cli.h"
+#include "harness/cli_vmrun.h"
 #include "harness/results.h"
 #include "harness/scenario.h"
-#include "harness/merge.h"
 #include "harness/summary.h"
-#include "vm/sha256.h"
 #include "vm/share.h"
-#include "harness/util.h"
 #include "vm/vm.h"
 
-struct vm_args {
-	const char *kernel, *modules;
-	unsigned memory_mb, timeout_s;
-};
-
-enum { OPT_KERNEL = 0x100, OPT_MODULES, OPT_MEMORY, OPT_TIMEOUT };
-
-#define VM_OPTIONS                                                 \
-	{"kernel", required_argument, NULL, OPT_KERNEL},           \
-		{"modules", required_argument, NULL, OPT_MODULES}, \
-		{"memory", required_argument, NULL, OPT_MEMORY},   \
-	{                                                          \
-		"timeout", required_argument, NULL, OPT_TIMEOUT    \
-	}
-
 /* Handle one VM option; 1 if @c was one, 0 if not, -1 on a bad value. */
-static int vm_option(int c, struct vm_args *v)
+int bo_cli_vm_option(int c, struct vm_args *v)
 {
 	uint64_t n;
 
@@ -70,7 +51,7 @@ static int vm_option(int c, struct vm_args *v)
 }
 
 /* "@a/@b" into @buf; false when it does not fit. */
-static bool join(char *buf, size_t len, const char *a, const char *b)
+bool bo_path_join(char *buf, size_t len, const char *a, const char *b)
 {
 	int n = snprintf(buf, len, "%s/%s", a, b);
 
@@ -78,7 +59,7 @@ static bool join(char *buf, size_t len, const char *a, const char *b)
 }
 
 /* This binary, which the VM carries at the same path. */
-static char *self_exe(void)
+char *bo_self_exe(void)
 {
 	static char self[PATH_MAX];
 	ssize_t n;
@@ -94,7 +75,7 @@ static char *self_exe(void)
 }
 
 /* YYYYMMDD-HHMMSS-<seed>-<nonce>: sortable, and never the same twice. */
-static void make_runid(uint64_t seed, char *buf, size_t len)
+void bo_runid_make(uint64_t seed, char *buf, size_t len)
 {
 	time_t t = time(NULL);
 	struct tm tm;
@@ -109,7 +90,7 @@ static void make_runid(uint64_t seed, char *buf, size_t len)
 }
 
 /* Print the class table of a results directory and return the exit status it implies. */
-static int report(const char *dir, const char *what)
+int bo_results_report(const char *dir, const char *what)
 {
 	char path[PATH_MAX];
 	struct json_object *o;
@@ -117,7 +98,8 @@ static int report(const char *dir, const char *what)
 	struct bo_err err = {0};
 	enum bo_verdict_kind v;
 
-	o = join(path, sizeof(path), dir, "summary.json") ? json_object_from_file(path) : NULL;
+	o = bo_path_join(path, sizeof(path), dir, "summary.json") ? json_object_from_file(path)
+								  : NULL;
 	if (!o || bo_summary_from_json(o, &s, &err) < 0) {
 		bo_cli_error("%s: no valid summary in '%s'%s%s", what, path, o ? ": " : "",
 			     o ? bo_err_str(&err) : "");
@@ -193,9 +175,48 @@ static int libexec_programs(const char *dir, char ***ret, struct bo_err *err)
 	return 0;
 }
 
-/* Boot a VM sharing @dir and run the guest command @gargv; returns the guest's status. */
-static int boot(const struct vm_args *v, const char *dir, char *const gargv[], unsigned timeout_s,
-		struct bo_err *err)
+/*
+ * Add to @files (a NULL-terminated array built by libexec_programs()) every absolute path that
+ * the command line @cmd names and that exists on the host: a checker or workload given as a
+ * host path runs in the guest at that same path.
+ */
+static int add_named_files(char ***files, const char *cmd, struct bo_err *err)
+{
+	char **words = cmd ? bo_strv_split(cmd) : NULL;
+	size_t n = 0;
+	int r = 0;
+
+	if (cmd && !words)
+		return bo_err_set(err, ENOMEM, "out of memory");
+	while ((*files)[n])
+		n++;
+	for (size_t i = 0; words && words[i] && r >= 0; i++) {
+		struct stat st;
+		char **nv;
+
+		if (words[i][0] != '/' || stat(words[i], &st) < 0 ||
+		    !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
+			continue;
+		nv = realloc(*files, (n + 2) * sizeof(**files));
+		if (!nv || !(nv[n] = strdup(words[i]))) {
+			if (nv)
+				*files = nv;
+			r = bo_err_set(err, ENOMEM, "out of memory");
+			break;
+		}
+		*files = nv;
+		(*files)[++n] = NULL;
+	}
+	bo_strv_free(words);
+	return r;
+}
+
+/*
+ * Boot a VM sharing @dir and run the guest command @gargv; returns the guest's status. The
+ * command lines @cmds (NULL-terminated, or NULL) name host files the guest needs too.
+ */
+int bo_guest_boot(const struct vm_args *v, const char *dir, char *const gargv[],
+		  const char *const *cmds, unsigned timeout_s, struct bo_err *err)
 {
 	char console[PATH_MAX];
 	char **files = NULL;
@@ -210,12 +231,16 @@ static int boot(const struct vm_args *v, const char *dir, char *const gargv[], u
 	struct bo_share_report rep;
 	int status = BO_EXIT_HARNESS, r;
 
-	if (!join(console, sizeof(console), dir, "vm/console.log"))
+	if (!bo_path_join(console, sizeof(console), dir, "vm/console.log"))
 		return bo_err_set(err, ENAMETOOLONG, "results directory '%s': path too long", dir);
 	/* The built-in workloads live next to the blackout binary, and so they do in the guest. */
 	r = libexec_programs(bo_libexec_dir(), &files, err);
-	if (r < 0)
+	for (size_t i = 0; r >= 0 && cmds && cmds[i]; i++)
+		r = add_named_files(&files, cmds[i], err);
+	if (r < 0) {
+		bo_strv_free(files);
 		return r;
+	}
 	o.extra_files = (const char *const *) files;
 	r = bo_vm_run(&o, gargv, &status, err);
 	bo_strv_free(files);
@@ -284,7 +309,7 @@ int bo_cmd_run(int argc, char **argv)
 			seed_set = true;
 		} else if (c == 'r') {
 			parent = optarg;
-		} else if (vm_option(c, &v) <= 0) {
+		} else if (bo_cli_vm_option(c, &v) <= 0) {
 			return bo_cli_usage_error("run", "bad option");
 		}
 	}
@@ -297,7 +322,7 @@ int bo_cmd_run(int argc, char **argv)
 	}
 	if (seed_set)
 		bo_scenario_set_seed(sc, seed);
-	make_runid(sc->seed, runid, sizeof(runid));
+	bo_runid_make(sc->seed, runid, sizeof(runid));
 	if (mkdir(parent, 0755) < 0 && errno != EEXIST) {
 		bo_cli_error("creating '%s': %s", parent, strerror(errno));
 		goto out;
@@ -306,10 +331,11 @@ int bo_cmd_run(int argc, char **argv)
 		bo_cli_error("'%s': %s", parent, strerror(errno));
 		goto out;
 	}
-	r = join(dir, sizeof(dir), path, runid) ? bo_results_create(dir, &res, &err)
-						: bo_err_set(&err, ENAMETOOLONG, "path too long");
+	r = bo_path_join(dir, sizeof(dir), path, runid)
+		    ? bo_results_create(dir, &res, &err)
+		    : bo_err_set(&err, ENAMETOOLONG, "path too long");
 	if (r >= 0) {
-		r = join(path, sizeof(path), dir, "scenario.ini")
+		r = bo_path_join(path, sizeof(path), dir, "scenario.ini")
 			    ? bo_copy_file(argv[optind], path, &err)
 			    : -ENAMETOOLONG;
 	}
@@ -333,24 +359,34 @@ int bo_cmd_run(int argc, char **argv)
 	snprintf(guest_dir, sizeof(guest_dir), "%s", BO_VM_SHARE_GUEST);
 	snprintf(guest_sc, sizeof(guest_sc), "%s/scenario.ini", BO_VM_SHARE_GUEST);
 	{
-		char *gargv[] = {self_exe(), "__guest-run", "--results",
-				 guest_dir,  "--scenario",  guest_sc,
-				 "--run-id", runid,	    "--seed",
-				 seed_s,     "--libexec",   (char *) bo_libexec_dir(),
+		char *gargv[] = {bo_self_exe(), "__guest-run", "--results",
+				 guest_dir,	"--scenario",  guest_sc,
+				 "--run-id",	runid,	       "--seed",
+				 seed_s,	"--libexec",   (char *) bo_libexec_dir(),
 				 NULL};
 		/* The workload and its checks, generously: a VM that outlives this is hung. */
 		timeout = sc->workload_timeout + 600 +
 			  (unsigned) (sc->ops ? sc->ops : 500) *
 				  (sc->checker_timeout / 10 + sc->fsck_timeout / 10 + 4);
+		_cleanup_free_ char *wcmd = NULL, *ccmd = NULL;
+		const char *cmds[3] = {NULL};
+
+		if (bo_scenario_workload_command(sc, &wcmd) < 0 ||
+		    bo_scenario_checker_command(sc, &ccmd) < 0) {
+			bo_cli_error("run: out of memory");
+			goto out;
+		}
+		cmds[0] = wcmd;
+		cmds[1] = ccmd;
 		fprintf(stderr, "blackout: run %s: booting a VM (results in %s)\n", runid, dir);
-		r = boot(&v, dir, gargv, timeout, &err);
+		r = bo_guest_boot(&v, dir, gargv, cmds[0] ? cmds : cmds + 1, timeout, &err);
 	}
 	if (r < 0) {
 		bo_cli_error("run %s: %s", runid, bo_err_str(&err));
 		fprintf(stderr, "results: %s\n", dir);
 		goto out;
 	}
-	ret = report(dir, sc->name);
+	ret = bo_results_report(dir, sc->name);
 	if (r != ret && ret != BO_EXIT_HARNESS) {
 		bo_cli_error("run %s: the guest exited %d but its summary says %d", runid, r, ret);
 		ret = BO_EXIT_HARNESS;
@@ -360,469 +396,4 @@ out:
 	bo_results_free(res);
 	bo_scenario_free(sc);
 	return ret;
-}
-
-static void check_help(void)
-{
-	puts("usage: blackout check LOG [--scenario FILE] [--fs ext4|xfs|btrfs] [--size BYTES]\n"
-	     "                          [--mount-options OPTS] [--cuts POLICY] [--from CUT]\n"
-	     "                          [--checker CMD] [--state ID [--expect CLASS]]\n"
-	     "                          [--results DIR] [VM OPTIONS]\n\n"
-	     "Check the crash states of a saved dm-log-writes log in a fresh VM: no workload\n"
-	     "runs, the log is the whole input (a log from a bug report, or write.log of a "
-	     "run).\n\n"
-	     "  --scenario FILE  take fs, size, mount options, cuts and checker from a scenario\n"
-	     "  --fs FS          the filesystem (default: from --scenario)\n"
-	     "  --size BYTES     size of the logged device (default: from --scenario, else the\n"
-	     "                   highest sector the log touches, rounded up to 1 MiB)\n"
-	     "  --cuts POLICY    flush, fua, mark, every:N, all, entry:A-B, comma-separated\n"
-	     "                   (default: from --scenario, else flush)\n"
-	     "  --from CUT       skip cuts before CUT (default: mark:mkfs if the log has it)\n"
-	     "  --checker CMD    run CMD in each mounted state (see docs/checkers.md)\n"
-	     "  --seed N         the seed of the run (checker, sampling, tearing)\n"
-	     "  --reorder K      also every state that drops up to K writes of the cut's epoch\n"
-	     "                   (writes since the last flush; FUA writes are never dropped)\n"
-	     "  --torn           also every multi-block write of the epoch torn at a seeded block\n"
-	     "  --budget N       sample N dropped sets per cut (seeded) when there are more\n"
-	     "  --state ID       check only the state ID: c1234 (the prefix after entry 1234),\n"
-	     "                   c1234-d5,9 (entries 5 and 9 dropped), c1234-t7:3 (entry 7 torn\n"
-	     "                   after 3 blocks)\n"
-	     "  --shard I/N      check only shard I of N (by state id; see blackout merge)\n"
-	     "  --jobs N         split the states over N VMs at once and merge them\n"
-	     "  --expect CLASS   with --state: exit 0 if the state's class is CLASS, else 1\n"
-	     "  --hash           record each state's image sha256 in stream.jsonl\n"
-	     "  --results DIR    parent of the results directory (default ./results)\n\n"
-	     "Exit status: 0 every state consistent, 1 a state failed, 3 harness error.");
-}
-
-/* With --state and --expect: did the one state checked get the expected class? */
-static int compare_expected(const char *dir, const char *state, const char *expect)
-{
-	char path[PATH_MAX];
-	struct json_object *o;
-	struct bo_summary s;
-	struct bo_err err = {0};
-	enum bo_class want;
-
-	if (bo_class_from_name(expect, &want) < 0) {
-		bo_cli_error("--expect '%s' is not a class name", expect);
-		return BO_EXIT_USAGE;
-	}
-	o = join(path, sizeof(path), dir, "summary.json") ? json_object_from_file(path) : NULL;
-	if (!o || bo_summary_from_json(o, &s, &err) < 0 || s.states != 1) {
-		json_object_put(o);
-		bo_cli_error("state %s was not checked (see %s)", state, dir);
-		return BO_EXIT_HARNESS;
-	}
-	json_object_put(o);
-	for (int c = 0; c < BO_CLASS_COUNT; c++) {
-		if (!s.counts[c])
-			continue;
-		if ((enum bo_class) c == want) {
-			printf("state %s: %s, as expected: reproduced\n", state, expect);
-			return BO_EXIT_OK;
-		}
-		printf("state %s: %s, expected %s: not reproduced\n", state,
-		       bo_class_name((enum bo_class) c), expect);
-		return BO_EXIT_FAILURE;
-	}
-	return BO_EXIT_HARNESS;
-}
-
-struct check_args {
-	const char *scen, *fs, *size, *mopt, *cuts, *from, *checker, *state, *seed;
-	const char *reorder, *budget;
-	bool hash, torn;
-};
-
-/* The guest command of one check VM; @shard is "I/N" or NULL. Returns the argument count. */
-static int check_argv(const struct check_args *a, const char *runid, const char *shard,
-		      char **gargv)
-{
-	int n = 0;
-
-	gargv[n++] = self_exe();
-	gargv[n++] = "__guest-check";
-	gargv[n++] = "--results";
-	gargv[n++] = BO_VM_SHARE_GUEST;
-	gargv[n++] = "--run-id";
-	gargv[n++] = (char *) runid;
-	gargv[n++] = "--libexec";
-	gargv[n++] = (char *) bo_libexec_dir();
-#define PASS(flag, val)                              \
-	do {                                         \
-		if (val) {                           \
-			gargv[n++] = flag;           \
-			gargv[n++] = (char *) (val); \
-		}                                    \
-	} while (0)
-	PASS("--scenario", a->scen ? BO_VM_SHARE_GUEST "/scenario.ini" : NULL);
-	PASS("--fs", a->fs);
-	PASS("--size", a->size);
-	PASS("--mount-options", a->mopt);
-	PASS("--cuts", a->cuts);
-	PASS("--from", a->from);
-	PASS("--checker", a->checker);
-	PASS("--state", a->state);
-	PASS("--seed", a->seed);
-	PASS("--shard", shard);
-	PASS("--reorder", a->reorder);
-	PASS("--budget", a->budget);
-#undef PASS
-	if (a->hash)
-		gargv[n++] = "--hash";
-	if (a->torn)
-		gargv[n++] = "--torn";
-	gargv[n] = NULL;
-	return n;
-}
-
-/* config.json of a check: what shards must agree on to be merged. */
-static int check_config(struct bo_results *res, const struct check_args *a, const char *runid,
-			const char *shard, struct bo_err *err)
-{
-	struct json_object *o = json_object_new_object(), *opt = json_object_new_object();
-	char path[PATH_MAX], hex[BO_SHA256_HEX];
-	int r;
-
-	if (!o || !opt) {
-		json_object_put(o);
-		json_object_put(opt);
-		return bo_err_set(err, ENOMEM, "config.json");
-	}
-	r = join(path, sizeof(path), bo_results_dir(res), "write.log")
-		    ? bo_sha256_file(path, hex, err)
-		    : bo_err_set(err, ENAMETOOLONG, "path too long");
-#define OPT(k, v) json_object_object_add(opt, k, (v) ? json_object_new_string(v) : NULL)
-	OPT("fs", a->fs);
-	OPT("size", a->size);
-	OPT("mount_options", a->mopt);
-	OPT("cuts", a->cuts);
-	OPT("from", a->from);
-	OPT("checker", a->checker);
-	OPT("state", a->state);
-	OPT("seed", a->seed);
-	OPT("reorder", a->reorder);
-	OPT("budget", a->budget);
-#undef OPT
-	json_object_object_add(opt, "hash", json_object_new_boolean(a->hash));
-	json_object_object_add(opt, "torn", json_object_new_boolean(a->torn));
-	if (a->scen && r >= 0 && join(path, sizeof(path), bo_results_dir(res), "scenario.ini")) {
-		char sc[BO_SHA256_HEX];
-
-		r = bo_sha256_file(path, sc, err);
-		json_object_object_add(opt, "scenario_sha256", json_object_new_string(sc));
-	}
-	json_object_object_add(o, "kind", json_object_new_string("check"));
-	json_object_object_add(o, "run_id", json_object_new_string(runid));
-	json_object_object_add(o, "log_sha256", json_object_new_string(r >= 0 ? hex : ""));
-	json_object_object_add(o, "blackout", json_object_new_string(BO_VERSION));
-	json_object_object_add(o, "options", opt);
-	if (shard)
-		json_object_object_add(o, "shard", json_object_new_string(shard));
-	if (r >= 0)
-		r = bo_results_write_json(res, "config.json", o, err);
-	json_object_put(o);
-	return r;
-}
-
-/* A results directory for shard @i of @n inside @dir, sharing its log and scenario. */
-static int make_shard_dir(const char *dir, const struct check_args *a, const char *runid,
-			  unsigned i, unsigned n, char *sdir, size_t len, struct bo_err *err)
-{
-	struct bo_results *res = NULL;
-	char from[PATH_MAX], to[PATH_MAX], shard[32];
-	int r;
-
-	snprintf(shard, sizeof(shard), "%u/%u", i, n);
-	if (snprintf(sdir, len, "%s/shards", dir) >= (int) len ||
-	    (mkdir(sdir, 0755) < 0 && errno != EEXIST) ||
-	    snprintf(sdir, len, "%s/shards/%u", dir, i) >= (int) len)
-		return bo_err_set(err, errno ? errno : ENAMETOOLONG, "creating shard directories");
-	r = bo_results_create(sdir, &res, err);
-	for (int k = 0; r >= 0 && k < (a->scen ? 2 : 1); k++) {
-		const char *f = k ? "scenario.ini" : "write.log";
-
-		if (!join(from, sizeof(from), dir, f) || !join(to, sizeof(to), sdir, f))
-			r = bo_err_set(err, ENAMETOOLONG, "path too long");
-		else if (link(from, to) < 0)
-			r = bo_copy_file(from, to, err);
-	}
-	if (r >= 0)
-		r = check_config(res, a, runid, shard, err);
-	bo_results_free(res);
-	return r;
-}
-
-/* check --jobs N: N single-vCPU VMs, one shard each, at once; then one merged directory. */
-static int check_jobs(const struct vm_args *v, const char *dir, const struct check_args *a,
-		      const char *runid, unsigned jobs, unsigned timeout, struct bo_err *err)
-{
-	char sdirs[64][PATH_MAX];
-	char *dirs[64];
-	pid_t pids[64];
-	int r = 0;
-
-	for (unsigned i = 0; i < jobs && r >= 0; i++) {
-		r = make_shard_dir(dir, a, runid, i, jobs, sdirs[i], sizeof(sdirs[i]), err);
-		dirs[i] = sdirs[i];
-	}
-	if (r < 0)
-		return r;
-	for (unsigned i = 0; i < jobs; i++) {
-		pids[i] = fork();
-		if (pids[i] == 0) {
-			char shard[32], *gargv[40];
-			struct bo_err e = {0};
-			int st;
-
-			snprintf(shard, sizeof(shard), "%u/%u", i, jobs);
-			check_argv(a, runid, shard, gargv);
-			st = boot(v, sdirs[i], gargv, timeout, &e);
-			if (st < 0)
-				bo_cli_error("check %s shard %s: %s", runid, shard, bo_err_str(&e));
-			_exit(st < 0 ? 100 : st);
-		}
-		if (pids[i] < 0)
-			return bo_err_set(err, errno, "starting VM %u: %s", i, strerror(errno));
-	}
-	for (unsigned i = 0; i < jobs; i++) {
-		int st = 0;
-
-		while (waitpid(pids[i], &st, 0) < 0 && errno == EINTR)
-			;
-		if (!WIFEXITED(st) || WEXITSTATUS(st) == 100)
-			r = r < 0 ? r
-				  : bo_err_set(err, EIO, "the VM of shard %u/%u failed", i, jobs);
-	}
-	if (r >= 0)
-		r = bo_merge_into(dir, dirs, jobs, err);
-	return r;
-}
-
-int bo_cmd_check(int argc, char **argv)
-{
-	enum {
-		O_SCEN = 0x200,
-		O_FS,
-		O_SIZE,
-		O_MOPT,
-		O_CUTS,
-		O_FROM,
-		O_CHECKER,
-		O_STATE,
-		O_EXPECT,
-		O_RESULTS,
-		O_SEED,
-		O_HASH,
-		O_SHARD,
-		O_JOBS,
-		O_REORDER,
-		O_TORN,
-		O_BUDGET,
-	};
-	static const struct option opts[] = {
-		{"scenario", required_argument, NULL, O_SCEN},
-		{"fs", required_argument, NULL, O_FS},
-		{"size", required_argument, NULL, O_SIZE},
-		{"mount-options", required_argument, NULL, O_MOPT},
-		{"cuts", required_argument, NULL, O_CUTS},
-		{"from", required_argument, NULL, O_FROM},
-		{"checker", required_argument, NULL, O_CHECKER},
-		{"state", required_argument, NULL, O_STATE},
-		{"expect", required_argument, NULL, O_EXPECT},
-		{"results", required_argument, NULL, O_RESULTS},
-		{"seed", required_argument, NULL, O_SEED},
-		{"hash", no_argument, NULL, O_HASH},
-		{"shard", required_argument, NULL, O_SHARD},
-		{"jobs", required_argument, NULL, O_JOBS},
-		{"reorder", required_argument, NULL, O_REORDER},
-		{"torn", no_argument, NULL, O_TORN},
-		{"budget", required_argument, NULL, O_BUDGET},
-		{"help", no_argument, NULL, 'h'},
-		VM_OPTIONS,
-		{},
-	};
-	struct check_args a = {0};
-	const char *expect = NULL, *shard = NULL, *parent = "results";
-	struct vm_args v = {0};
-	struct bo_results *res = NULL;
-	struct bo_err err = {0};
-	char runid[96], dir[PATH_MAX], path[PATH_MAX];
-	char *gargv[40];
-	unsigned jobs = 1, si, sn;
-	uint64_t nj;
-	int c, r, ret = BO_EXIT_HARNESS;
-
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			check_help();
-			return BO_EXIT_OK;
-		case O_SCEN:
-			a.scen = optarg;
-			break;
-		case O_FS:
-			a.fs = optarg;
-			break;
-		case O_SIZE:
-			a.size = optarg;
-			break;
-		case O_MOPT:
-			a.mopt = optarg;
-			break;
-		case O_CUTS:
-			a.cuts = optarg;
-			break;
-		case O_FROM:
-			a.from = optarg;
-			break;
-		case O_CHECKER:
-			a.checker = optarg;
-			break;
-		case O_STATE:
-			a.state = optarg;
-			break;
-		case O_EXPECT:
-			expect = optarg;
-			break;
-		case O_RESULTS:
-			parent = optarg;
-			break;
-		case O_SEED:
-			a.seed = optarg;
-			break;
-		case O_HASH:
-			a.hash = true;
-			break;
-		case O_SHARD:
-			if (sscanf(optarg, "%u/%u", &si, &sn) != 2 || !sn || si >= sn)
-				return bo_cli_usage_error("check",
-							  "--shard '%s': expected I/N with "
-							  "0 <= I < N",
-							  optarg);
-			shard = optarg;
-			break;
-		case O_REORDER:
-			if (bo_parse_u64(optarg, &nj) < 0 || nj > 8)
-				return bo_cli_usage_error("check", "--reorder '%s': K from 0 to 8",
-							  optarg);
-			a.reorder = optarg;
-			break;
-		case O_TORN:
-			a.torn = true;
-			break;
-		case O_BUDGET:
-			if (bo_parse_u64(optarg, &nj) < 0)
-				return bo_cli_usage_error("check", "--budget '%s' is not a number",
-							  optarg);
-			a.budget = optarg;
-			break;
-		case O_JOBS:
-			if (bo_parse_u64(optarg, &nj) < 0 || nj == 0 || nj > 64)
-				return bo_cli_usage_error("check", "--jobs '%s': 1 to 64", optarg);
-			jobs = (unsigned) nj;
-			break;
-		default:
-			if (vm_option(c, &v) <= 0)
-				return bo_cli_usage_error("check", "bad option");
-		}
-	}
-	if (optind + 1 != argc)
-		return bo_cli_usage_error("check", "expected exactly one LOG");
-	if (expect && !a.state)
-		return bo_cli_usage_error("check", "--expect needs --state");
-	if (!a.scen && !a.fs)
-		return bo_cli_usage_error("check", "--fs or --scenario is required");
-	if (jobs > 1 && (shard || a.state))
-		return bo_cli_usage_error("check", "--jobs splits the states itself: not with "
-						   "--shard or --state");
-	if (access(argv[optind], R_OK) < 0) {
-		bo_cli_error("check: '%s': %s", argv[optind], strerror(errno));
-		return BO_EXIT_HARNESS;
-	}
-	make_runid(0, runid, sizeof(runid));
-	if (mkdir(parent, 0755) < 0 && errno != EEXIST) {
-		bo_cli_error("creating '%s': %s", parent, strerror(errno));
-		return BO_EXIT_HARNESS;
-	}
-	if (!realpath(parent, path)) {
-		bo_cli_error("'%s': %s", parent, strerror(errno));
-		return BO_EXIT_HARNESS;
-	}
-	r = join(dir, sizeof(dir), path, runid) ? bo_results_create(dir, &res, &err)
-						: bo_err_set(&err, ENAMETOOLONG, "path too long");
-	if (r >= 0) {
-		r = join(path, sizeof(path), dir, "write.log")
-			    ? bo_copy_file(argv[optind], path, &err)
-			    : -ENAMETOOLONG;
-	}
-	if (r >= 0 && a.scen) {
-		r = join(path, sizeof(path), dir, "scenario.ini") ? bo_copy_file(a.scen, path, &err)
-								  : -ENAMETOOLONG;
-	}
-	if (r >= 0)
-		r = check_config(res, &a, runid, shard, &err);
-	if (r < 0) {
-		bo_cli_error("check: %s", bo_err_str(&err));
-		goto out;
-	}
-	fprintf(stderr, "blackout: check %s: booting %u VM%s (results in %s)\n", runid, jobs,
-		jobs > 1 ? "s" : "", dir);
-	if (jobs > 1) {
-		r = check_jobs(&v, dir, &a, runid, jobs, 4 * 3600, &err);
-	} else {
-		check_argv(&a, runid, shard, gargv);
-		r = boot(&v, dir, gargv, a.state ? 600 : 4 * 3600, &err);
-	}
-	if (r < 0) {
-		bo_cli_error("check %s: %s", runid, bo_err_str(&err));
-		fprintf(stderr, "results: %s\n", dir);
-		goto out;
-	}
-	ret = report(dir, argv[optind]);
-	if (expect && ret != BO_EXIT_HARNESS)
-		ret = compare_expected(dir, a.state, expect);
-out:
-	bo_results_free(res);
-	return ret;
-}
-
-static void merge_help(void)
-{
-	puts("usage: blackout merge --out DIR SHARD-DIR...\n\n"
-	     "Combine the results directories of `blackout check --shard I/N` (run on any\n"
-	     "machines) into DIR, with the summary one unsharded check gives. Shards of\n"
-	     "different logs, seeds or configurations are refused, as are missing or repeated\n"
-	     "shards. Exit status as for check: 0 consistent, 1 failures, 3 error.");
-}
-
-int bo_cmd_merge(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{"out", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{},
-	};
-	const char *out = NULL;
-	struct bo_err err = {0};
-	char abs[PATH_MAX];
-	int c;
-
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			merge_help();
-			return BO_EXIT_OK;
-		}
-		if (c != 'o')
-			return bo_cli_usage_error("merge", "bad option");
-		out = optarg;
-	}
-	if (!out || optind >= argc)
-		return bo_cli_usage_error("merge", "expected --out DIR and at least one SHARD-DIR");
-	if (bo_merge(out, argv + optind, (size_t) (argc - optind), &err) < 0) {
-		bo_cli_error("merge: %s", bo_err_str(&err));
-		return BO_EXIT_HARNESS;
-	}
-	return report(realpath(out, abs) ? abs : out, "merged");
 }
