@@ -523,6 +523,23 @@ static int teardown(struct explore *x, struct bo_err *err)
 	return r;
 }
 
+/* Check state @s, classify it, count it and record it with its by-products; *@ret_class
+ * is its class. Returns -errno when the exploration cannot go on. */
+static int check_and_record(struct explore *x, struct state_run *s, enum bo_class *ret_class,
+			    struct bo_err *err)
+{
+	int r = check_state(x, s, err);
+	enum bo_class c = bo_classify(&s->obs);
+
+	bo_summary_add(x->sum, c, s->id, s->seconds);
+	if (record_state(x, s, c, err) < 0 ||
+	    (c != BO_CLASS_CONSISTENT && write_byproducts(x, s, c, err) < 0))
+		r = r < 0 ? r : -EIO;
+	state_run_clear(s);
+	*ret_class = c;
+	return r;
+}
+
 bool bo_state_in_shard(const char *id, unsigned index, unsigned count)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
@@ -581,13 +598,7 @@ static int explore_cuts(struct explore *x, const struct bo_cuts *cuts, struct bo
 		r = bo_replay_to(x->replay, s.applied, err);
 		if (r < 0)
 			return bo_err_prefix(err, "replaying to state %s", s.id);
-		r = check_state(x, &s, err);
-		c = bo_classify(&s.obs);
-		bo_summary_add(x->sum, c, s.id, s.seconds);
-		if (record_state(x, &s, c, err) < 0 ||
-		    (c != BO_CLASS_CONSISTENT && write_byproducts(x, &s, c, err) < 0))
-			r = r < 0 ? r : -EIO;
-		state_run_clear(&s);
+		r = check_and_record(x, &s, &c, err);
 		if (r < 0)
 			return r;
 		rep_class = c;
@@ -606,21 +617,14 @@ static int explore_one(struct explore *x, const struct bo_crash_state *cs, struc
 	r = bo_replay_to(x->replay, cs->epoch_start, err);
 	if (r < 0)
 		return r;
-	r = check_state(x, &s, err);
-	c = bo_classify(&s.obs);
-	bo_summary_add(x->sum, c, s.id, s.seconds);
-	if (record_state(x, &s, c, err) < 0 ||
-	    (c != BO_CLASS_CONSISTENT && write_byproducts(x, &s, c, err) < 0))
-		r = r < 0 ? r : -EIO;
-	state_run_clear(&s);
-	return r;
+	return check_and_record(x, &s, &c, err);
 }
 
 /*
  * Check the generated states (reordered within an epoch, torn writes, and the prefix states
  * among them). The base rolls forward to each state's epoch start; the rest is applied on the
- * snapshot. No aliasing here: different drop sets may still give one image (issue of
- * de-duplication by content, not by log position).
+ * snapshot. No aliasing here: two drop sets may still give one image, which only a comparison
+ * by content would find.
  */
 static int explore_states(struct explore *x, const struct bo_cuts *cuts, struct bo_err *err)
 {
@@ -653,13 +657,7 @@ static int explore_states(struct explore *x, const struct bo_cuts *cuts, struct 
 			bo_err_prefix(err, "replaying to the epoch of state %s", s.id);
 			break;
 		}
-		r = check_state(x, &s, err);
-		c = bo_classify(&s.obs);
-		bo_summary_add(x->sum, c, s.id, s.seconds);
-		if (record_state(x, &s, c, err) < 0 ||
-		    (c != BO_CLASS_CONSISTENT && write_byproducts(x, &s, c, err) < 0))
-			r = r < 0 ? r : -EIO;
-		state_run_clear(&s);
+		r = check_and_record(x, &s, &c, err);
 	}
 	bo_crashgen_free(g);
 	return r;
