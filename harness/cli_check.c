@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,23 @@ struct check_args {
 	const char *files_cmd; /* the checker the guest will run, for the files it names */
 };
 
+/* The options a check passes to its guest as they are, and records in config.json. */
+static const struct {
+	const char *flag, *key;
+	size_t off;
+} passed[] = {
+	{"--fs", "fs", offsetof(struct check_args, fs)},
+	{"--size", "size", offsetof(struct check_args, size)},
+	{"--mount-options", "mount_options", offsetof(struct check_args, mopt)},
+	{"--cuts", "cuts", offsetof(struct check_args, cuts)},
+	{"--from", "from", offsetof(struct check_args, from)},
+	{"--checker", "checker", offsetof(struct check_args, checker)},
+	{"--state", "state", offsetof(struct check_args, state)},
+	{"--seed", "seed", offsetof(struct check_args, seed)},
+	{"--reorder", "reorder", offsetof(struct check_args, reorder)},
+	{"--budget", "budget", offsetof(struct check_args, budget)},
+};
+
 /* The guest command of one check VM; @shard is "I/N" or NULL. Returns the argument count. */
 static int check_argv(const struct check_args *a, const char *runid, const char *shard,
 		      char **gargv)
@@ -114,26 +132,22 @@ static int check_argv(const struct check_args *a, const char *runid, const char 
 	gargv[n++] = (char *) runid;
 	gargv[n++] = "--libexec";
 	gargv[n++] = (char *) bo_libexec_dir();
-#define PASS(flag, val)                              \
-	do {                                         \
-		if (val) {                           \
-			gargv[n++] = flag;           \
-			gargv[n++] = (char *) (val); \
-		}                                    \
-	} while (0)
-	PASS("--scenario", a->scen ? BO_VM_SHARE_GUEST "/scenario.ini" : NULL);
-	PASS("--fs", a->fs);
-	PASS("--size", a->size);
-	PASS("--mount-options", a->mopt);
-	PASS("--cuts", a->cuts);
-	PASS("--from", a->from);
-	PASS("--checker", a->checker);
-	PASS("--state", a->state);
-	PASS("--seed", a->seed);
-	PASS("--shard", shard);
-	PASS("--reorder", a->reorder);
-	PASS("--budget", a->budget);
-#undef PASS
+	for (size_t i = 0; i < BO_ARRAY_SIZE(passed); i++) {
+		const char *val = *(const char *const *) ((const char *) a + passed[i].off);
+
+		if (val) {
+			gargv[n++] = (char *) passed[i].flag;
+			gargv[n++] = (char *) val;
+		}
+	}
+	if (a->scen) {
+		gargv[n++] = "--scenario";
+		gargv[n++] = BO_VM_SHARE_GUEST "/scenario.ini";
+	}
+	if (shard) {
+		gargv[n++] = "--shard";
+		gargv[n++] = (char *) shard;
+	}
 	if (a->hash)
 		gargv[n++] = "--hash";
 	if (a->torn)
@@ -158,18 +172,12 @@ static int check_config(struct bo_results *res, const struct check_args *a, cons
 	r = bo_path_join(path, sizeof(path), bo_results_dir(res), "write.log")
 		    ? bo_sha256_file(path, hex, err)
 		    : bo_err_set(err, ENAMETOOLONG, "path too long");
-#define OPT(k, v) json_object_object_add(opt, k, (v) ? json_object_new_string(v) : NULL)
-	OPT("fs", a->fs);
-	OPT("size", a->size);
-	OPT("mount_options", a->mopt);
-	OPT("cuts", a->cuts);
-	OPT("from", a->from);
-	OPT("checker", a->checker);
-	OPT("state", a->state);
-	OPT("seed", a->seed);
-	OPT("reorder", a->reorder);
-	OPT("budget", a->budget);
-#undef OPT
+	for (size_t i = 0; i < BO_ARRAY_SIZE(passed); i++) {
+		const char *val = *(const char *const *) ((const char *) a + passed[i].off);
+
+		json_object_object_add(opt, passed[i].key,
+				       val ? json_object_new_string(val) : NULL);
+	}
 	json_object_object_add(opt, "hash", json_object_new_boolean(a->hash));
 	json_object_object_add(opt, "torn", json_object_new_boolean(a->torn));
 	if (a->scen && r >= 0 &&
