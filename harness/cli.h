@@ -27,6 +27,7 @@ int bo_cmd_ctl(int argc, char **argv);
 int bo_cmd_run(int argc, char **argv);
 int bo_cmd_check(int argc, char **argv);
 int bo_cmd_merge(int argc, char **argv);
+int bo_cmd_report(int argc, char **argv);
 int bo_cmd_inspect(int argc, char **argv);
 int bo_cmd_replay(int argc, char **argv);
 int bo_cmd_synth(int argc, char **argv);

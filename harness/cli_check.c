@@ -20,6 +20,7 @@
 #include "harness/cli.h"
 #include "harness/cli_vmrun.h"
 #include "harness/merge.h"
+#include "harness/report.h"
 #include "harness/results.h"
 #include "harness/scenario.h"
 #include "harness/summary.h"
@@ -234,7 +235,7 @@ static int check_jobs(const struct vm_args *v, const char *dir, const struct che
 		      const char *runid, unsigned jobs, unsigned timeout, struct bo_err *err)
 {
 	char sdirs[64][PATH_MAX];
-	char *dirs[64];
+	char *dirs[64] = {0};
 	pid_t pids[64];
 	int r = 0;
 
@@ -274,6 +275,13 @@ static int check_jobs(const struct vm_args *v, const char *dir, const struct che
 	}
 	if (r >= 0)
 		r = bo_merge_into(dir, dirs, jobs, err);
+	/* Each shard is a results directory of its own, with its own report. */
+	for (unsigned i = 0; r >= 0 && i < jobs; i++) {
+		struct bo_err e = {0};
+
+		if (bo_report_write(sdirs[i], NULL, &e) < 0)
+			fprintf(stderr, "blackout: warning: %s\n", bo_err_str(&e));
+	}
 	return r;
 }
 

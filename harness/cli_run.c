@@ -21,6 +21,7 @@
 #include "harness/cleanup.h"
 #include "harness/cli.h"
 #include "harness/cli_vmrun.h"
+#include "harness/report.h"
 #include "harness/results.h"
 #include "harness/scenario.h"
 #include "harness/summary.h"
@@ -98,6 +99,10 @@ int bo_results_report(const char *dir, const char *what)
 	struct bo_err err = {0};
 	enum bo_verdict_kind v;
 
+	/* report.html and junit.xml first: they also describe a run without a valid summary. */
+	if (bo_report_write(dir, NULL, &err) < 0)
+		fprintf(stderr, "blackout: warning: %s\n", bo_err_str(&err));
+	err = (struct bo_err){0};
 	o = bo_path_join(path, sizeof(path), dir, "summary.json") ? json_object_from_file(path)
 								  : NULL;
 	if (!o || bo_summary_from_json(o, &s, &err) < 0) {
@@ -121,7 +126,8 @@ int bo_results_report(const char *dir, const char *what)
 	}
 	if (s.error[0])
 		printf("error: %s\n", s.error);
-	printf("verdict: %s\nresults: %s\n", bo_verdict_name(v), dir);
+	printf("verdict: %s\n", bo_verdict_name(v));
+	printf("report: %s/report.html\nresults: %s\n", dir, dir);
 	return bo_verdict_exit(v);
 }
 

@@ -20,6 +20,7 @@ static const struct bo_cmd commands[] = {
 	{"run", bo_cmd_run, "record a scenario's workload in a VM and check every crash state"},
 	{"check", bo_cmd_check, "check the crash states of a saved log in a VM"},
 	{"merge", bo_cmd_merge, "combine the results of check --shard I/N into one"},
+	{"report", bo_cmd_report, "write report.html and junit.xml of a results directory again"},
 	{"inspect", bo_cmd_inspect, "describe a dm-log-writes log: entries, marks, epochs"},
 	{"replay", bo_cmd_replay, "replay a log onto a file or device up to a cut point"},
 	{"synth", bo_cmd_synth, "write a synthetic log (for tests, benchmarks, examples)"},

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# tests/cli/report.sh BLACKOUT — `blackout report` on a results directory built by hand (no
+# VM): report.html escapes what the guest wrote, caps by-products, draws the timeline and
+# every failing state; junit.xml validates against tests/junit.xsd, which in turn rejects
+# malformed reports (the positive control of the validator).
+. "$(dirname "$0")/lib.sh"
+XSD=$(cd "$(dirname "$0")/.." && pwd)/junit.xsd
+command -v xmllint >/dev/null || {
+	echo "*** SKIP: no xmllint (package libxml2-utils; scripts/setup installs it) ***" >&2
+	exit 77
+}
+
+# A results directory as a run leaves it: a log, config, stream, summary, state by-products.
+R=$T/results/20260101-000000-7-abcdef
+mkdir -p "$R/states" "$R/diagnostics/pre"
+"$BO" synth --out "$R/write.log" --entries 300 --seed 2 >/dev/null || bad "synth failed"
+cat >"$R/config.json" <<'J'
+{"scenario":{"name":"evil<scenario>","description":"a & b"},"device":{"fs":"ext4",
+ "mount_options":"data=journal"},"run":{"seed":7},"run_id":"20260101-000000-7-abcdef",
+ "blackout":"0.1.0","host_kernel":"6.1.0"}
+J
+printf 'kernel: Linux 6.1.0 <b>guest</b>\n' >"$R/diagnostics/pre/versions.txt"
+{
+	printf '{"seq":0,"time":"t","event":"workload-start","command":"x"}\n'
+	for c in 10 20 30 40 50 60 70; do
+		printf '{"seq":1,"time":"t","event":"state","state":"c%d","cut":%d,"class":"consistent","seconds":0.5}\n' $((c - 1)) $c
+	done
+	printf '{"seq":2,"time":"t","event":"state","state":"c99","cut":100,"class":"lost-ack","seconds":1.5,"lost":[3,4]}\n'
+	printf '{"seq":3,"time":"t","event":"state","state":"c149","cut":150,"class":"unmountable","seconds":1,"mounted":false}\n'
+	printf '{"seq":4,"time":"t","event":"alias","state":"c150","cut":151,"alias_of":"c149","class":"unmountable"}\n'
+	printf '{"seq":5,"time":"t","event":"state","state":"../../etc","cut":200,"class":"phantom","seconds":1}\n'
+	printf 'not json at all\n'
+	printf '{"seq":6,"time":"t","event":"end"}\n'
+} >"$R/stream.jsonl"
+cat >"$R/summary.json" <<'J'
+{"verdict":"failed","exit_status":1,"states_checked":10,"states_aliased":1,
+ "counts":{"consistent":7,"unmountable":1,"fsck-dirty":0,"lost-ack":1,"phantom":1,
+ "app-recovery-failed":0,"checker-error":0,"harness-error":0},
+ "first_state":{"consistent":"c9","lost-ack":"c99","unmountable":"c149","phantom":"../../etc"},
+ "seconds_total":12.5,"seconds_checking":10}
+J
+for s in c99 c149; do
+	mkdir "$R/states/$s"
+	printf 'state %s: lost\n' "$s" >"$R/states/$s/verdict.txt"
+	printf '#!/bin/sh\ncd "$(dirname "$0")/../.." || exit 3\nexec blackout check write.log --state %s --expect lost-ack\n' "$s" >"$R/states/$s/repro.sh"
+done
+# What a hostile or broken guest could leave: markup, invalid UTF-8, control characters,
+# a symlink out of the directory, a huge file.
+printf '<script>alert(1)</script> & "q" \xff\xfe bad \x01 ctl \xc3\xa9t\xc3\xa9\n' >"$R/states/c99/mount.err"
+printf 'x%.0s' $(seq 1 40000) >"$R/states/c99/dmesg.txt"
+ln -s /etc/passwd "$R/states/c99/fsck.out"
+printf 'checker said </pre><img src=x onerror=alert(2)>\n' >"$R/states/c149/checker.out"
+
+if "$BO" report "$R" >"$T/out" 2>"$T/err"; then ok; else bad "report failed: $(cat "$T/err")"; fi
+H=$R/report.html
+J=$R/junit.xml
+[ -s "$H" ] && [ -s "$J" ] && ok || bad "no report.html or junit.xml"
+grep -q '<script>' "$H" && bad "an unescaped <script> reached report.html" || ok
+grep -q '<img' "$H" && bad "an unescaped <img> reached report.html" || ok
+grep -qF '&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;q&quot;' "$H" && ok ||
+	bad "the mount error is not shown escaped"
+grep -qF 'été' "$H" && ok || bad "valid UTF-8 was not kept"
+LC_ALL=C grep -q $'\xff' "$H" && bad "invalid UTF-8 reached report.html" || ok
+LC_ALL=C grep -q $'\x01' "$H" && bad "a control character reached report.html" || ok
+grep -q 'root:' "$H" && bad "report.html followed a symlink out of the directory" || ok
+grep -q 'more bytes in states/c99/dmesg.txt' "$H" && ok || bad "the large by-product was not capped"
+grep -qF 'evil&lt;scenario&gt;' "$H" && ok || bad "the scenario name is not escaped"
+grep -qF '&lt;b&gt;guest&lt;/b&gt;' "$H" && ok || bad "the guest kernel is not escaped"
+grep -q '<svg id="timeline"' "$H" && ok || bad "no timeline"
+grep -q 'id="s-c99"' "$H" && grep -q 'id="s-c149"' "$H" && ok || bad "failing states not shown"
+grep -q 'href="#s-c99"' "$H" && ok || bad "the timeline does not link the failing state"
+grep -q 'id="s-\.\./' "$H" && bad "a state id with .. was used as an anchor" || ok
+grep -q 'href="states/\.\./' "$H" && bad "a state id with .. was used as a link" || ok
+grep -q 'sh states/c99/repro.sh' "$H" && ok || bad "no repro command"
+grep -q 'data=journal' "$H" && grep -q '20260101-000000-7-abcdef' "$H" && ok ||
+	bad "environment (mount options, run id) missing"
+grep -q '1 lines of stream.jsonl could not be read' "$H" && ok || bad "bad stream line not noted"
+xmllint --html --noout "$H" 2>"$T/html" && ok || bad "report.html does not parse: $(head -5 "$T/html")"
+
+# junit.xml
+xmllint --noout --schema "$XSD" "$J" 2>"$T/xsd" && ok || bad "junit.xml invalid: $(cat "$T/xsd")"
+n=$(grep -c '<testcase ' "$J")
+[ "$n" = 8 ] && ok || bad "expected one testcase per class (8), got $n"
+grep -q '<failure type="lost-ack" message="1 state lost-ack; first: c99">' "$J" && ok ||
+	bad "no lost-ack failure naming c99"
+grep -q 'which runs: blackout check write.log --state c99 --expect lost-ack' "$J" && ok ||
+	bad "the failure lacks the repro command"
+grep -q 'failures="3"' "$J" && ok || bad "expected 3 failing classes"
+grep -q '<testsuite name="evil&lt;scenario&gt;"' "$J" && ok || bad "suite name not escaped"
+
+# The schema is not vacuous: each of these breaks it.
+sed 's/ name="lost-ack"//' "$J" >"$T/b1.xml"
+sed 's/tests="8"/tests="eight"/' "$J" >"$T/b2.xml"
+sed 's|<system-out>1 state lost-ack</system-out>|<system-out>x</system-out><failure/>|' \
+	"$J" >"$T/b3.xml"
+sed 's/<testcase /<test /; s|</testcase>|</test>|' "$J" >"$T/b4.xml"
+for b in b1 b2 b3 b4; do
+	cmp -s "$J" "$T/$b.xml" && bad "$b: the mutation did not apply"
+	xmllint --noout --schema "$XSD" "$T/$b.xml" 2>/dev/null && bad "$b: the schema accepted it" ||
+		ok
+done
+
+# Regenerating gives the same report; a missing directory is an error.
+cp "$H" "$T/first.html"
+"$BO" report "$R" >/dev/null 2>&1 && cmp -s "$H" "$T/first.html" && ok || bad "not reproducible"
+expect 3 "results directory" -- "$BO" report "$T/nope"
+expect 2 "usage" -- "$BO" report
+# No temporary files are left behind.
+ls -a "$R" | grep -q 'tmp' && bad "temporary files left in $R" || ok
+finish
