@@ -20,6 +20,7 @@
 #include "harness/cli.h"
 #include "harness/cli_vmrun.h"
 #include "harness/merge.h"
+#include "harness/progress.h"
 #include "harness/report.h"
 #include "harness/results.h"
 #include "harness/scenario.h"
@@ -237,6 +238,8 @@ static int check_jobs(const struct vm_args *v, const char *dir, const struct che
 	char sdirs[64][PATH_MAX];
 	char *dirs[64] = {0};
 	pid_t pids[64];
+	int efds[64];
+	struct bo_progress_relay *relay = NULL;
 	int r = 0;
 
 	for (unsigned i = 0; i < jobs && r >= 0; i++) {
@@ -245,24 +248,33 @@ static int check_jobs(const struct vm_args *v, const char *dir, const struct che
 	}
 	if (r < 0)
 		return r;
+	/* The VMs' stderr through one relay, which sums their progress into one line. */
+	r = bo_progress_relay_start(jobs, 2, isatty(2), efds, &relay, err);
+	if (r < 0)
+		return r;
 	for (unsigned i = 0; i < jobs; i++) {
 		pids[i] = fork();
 		if (pids[i] == 0) {
 			char shard[32], *gargv[40];
 			struct bo_err e = {0};
+			struct vm_args vi = *v;
 			int st;
 
 			snprintf(shard, sizeof(shard), "%u/%u", i, jobs);
 			check_argv(a, runid, shard, gargv);
 			const char *cmds[] = {a->files_cmd, NULL};
 
-			st = bo_guest_boot(v, sdirs[i], gargv, cmds, timeout, &e);
+			vi.stderr_fd = efds[i];
+			st = bo_guest_boot(&vi, sdirs[i], gargv, cmds, timeout, &e);
 			if (st < 0)
 				bo_cli_error("check %s shard %s: %s", runid, shard, bo_err_str(&e));
 			_exit(st < 0 ? 100 : st);
 		}
-		if (pids[i] < 0)
-			return bo_err_set(err, errno, "starting VM %u: %s", i, strerror(errno));
+		if (pids[i] < 0) {
+			r = bo_err_set(err, errno, "starting VM %u: %s", i, strerror(errno));
+			jobs = i;
+			break;
+		}
 	}
 	for (unsigned i = 0; i < jobs; i++) {
 		int st = 0;
@@ -273,6 +285,7 @@ static int check_jobs(const struct vm_args *v, const char *dir, const struct che
 			r = r < 0 ? r
 				  : bo_err_set(err, EIO, "the VM of shard %u/%u failed", i, jobs);
 	}
+	bo_progress_relay_stop(relay);
 	if (r >= 0)
 		r = bo_merge_into(dir, dirs, jobs, err);
 	/* Each shard is a results directory of its own, with its own report. */

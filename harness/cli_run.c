@@ -21,6 +21,7 @@
 #include "harness/cleanup.h"
 #include "harness/cli.h"
 #include "harness/cli_vmrun.h"
+#include "harness/progress.h"
 #include "harness/report.h"
 #include "harness/results.h"
 #include "harness/scenario.h"
@@ -235,6 +236,7 @@ int bo_guest_boot(const struct vm_args *v, const char *dir, char *const gargv[],
 		.console_path = console,
 	};
 	struct bo_share_report rep;
+	struct bo_progress_relay *relay = NULL;
 	int status = BO_EXIT_HARNESS, r;
 
 	if (!bo_path_join(console, sizeof(console), dir, "vm/console.log"))
@@ -248,7 +250,17 @@ int bo_guest_boot(const struct vm_args *v, const char *dir, char *const gargv[],
 		return r;
 	}
 	o.extra_files = (const char *const *) files;
+	/* The guest's stderr through the relay that draws its progress lines; without a relay
+	 * it goes to stderr as it is. */
+	o.stderr_fd = v->stderr_fd;
+	if (!o.stderr_fd) {
+		struct bo_err e = {0};
+
+		if (bo_progress_relay_start(1, 2, isatty(2), &o.stderr_fd, &relay, &e) < 0)
+			o.stderr_fd = 0;
+	}
 	r = bo_vm_run(&o, gargv, &status, err);
+	bo_progress_relay_stop(relay);
 	bo_strv_free(files);
 	if (r < 0)
 		return r;

@@ -25,6 +25,7 @@
 #include "harness/loop.h"
 #include "harness/mount.h"
 #include "harness/oracle.h"
+#include "harness/progress.h"
 #include "harness/proc.h"
 #include "harness/replay.h"
 #include "vm/sha256.h"
@@ -532,6 +533,7 @@ static int check_and_record(struct explore *x, struct state_run *s, enum bo_clas
 	enum bo_class c = bo_classify(&s->obs);
 
 	bo_summary_add(x->sum, c, s->id, s->seconds);
+	bo_progress_step();
 	if (record_state(x, s, c, err) < 0 ||
 	    (c != BO_CLASS_CONSISTENT && write_byproducts(x, s, c, err) < 0))
 		r = r < 0 ? r : -EIO;
@@ -562,6 +564,7 @@ static int emit_alias(struct explore *x, const char *id, uint64_t cut, const cha
 	json_object_object_add(rec, "alias_of", json_object_new_string(of));
 	json_object_object_add(rec, "class", json_object_new_string(bo_class_name(c)));
 	x->sum->aliases++;
+	bo_progress_step();
 	return bo_results_emit(x->res, "alias", rec, err);
 }
 
@@ -571,6 +574,27 @@ static int emit_alias(struct explore *x, const char *id, uint64_t cut, const cha
  * whole cut list before any sharding, and a shard takes a representative with its aliases, so
  * shards merged give exactly what one run gives.
  */
+/* How many states and aliases explore_cuts() visits in this shard (for the progress line). */
+static uint64_t cuts_mine(const struct explore *x, const struct bo_cuts *cuts)
+{
+	char id[BO_CRASH_ID_MAX];
+	uint64_t n = 0, rep_cut = 0;
+	bool have_rep = false, rep_mine = false;
+
+	for (size_t i = 0; i < cuts->n; i++) {
+		if (have_rep && !state_changes(x->log, rep_cut, cuts->v[i])) {
+			n += rep_mine;
+			continue;
+		}
+		bo_state_id(cuts->v[i], id, sizeof(id));
+		have_rep = true;
+		rep_cut = cuts->v[i];
+		rep_mine = bo_state_in_shard(id, x->o->shard_index, x->o->shard_count);
+		n += rep_mine;
+	}
+	return n;
+}
+
 static int explore_cuts(struct explore *x, const struct bo_cuts *cuts, struct bo_err *err)
 {
 	char rep_id[BO_CRASH_ID_MAX] = "";
@@ -579,6 +603,7 @@ static int explore_cuts(struct explore *x, const struct bo_cuts *cuts, struct bo
 	bool rep_mine = false;
 	int r;
 
+	bo_progress_begin(cuts_mine(x, cuts));
 	for (size_t i = 0; i < cuts->n; i++) {
 		struct state_run s = {.applied = cuts->v[i]};
 		enum bo_class c;
@@ -614,6 +639,7 @@ static int explore_one(struct explore *x, const struct bo_crash_state *cs, struc
 	int r;
 
 	bo_crash_state_id(cs, s.id, sizeof(s.id));
+	bo_progress_begin(1);
 	r = bo_replay_to(x->replay, cs->epoch_start, err);
 	if (r < 0)
 		return r;
@@ -638,6 +664,23 @@ static int explore_states(struct explore *x, const struct bo_cuts *cuts, struct 
 	struct bo_crash_state cs;
 	int r, k;
 
+	/* A first pass counts the states of this shard, for the progress line. */
+	r = bo_crashgen_new(x->log, cuts, &go, &g, err);
+	if (r < 0)
+		return r;
+	{
+		uint64_t total = 0;
+
+		while ((k = bo_crashgen_next(g, &cs)) > 0) {
+			char id[BO_CRASH_ID_MAX];
+
+			bo_crash_state_id(&cs, id, sizeof(id));
+			total += bo_state_in_shard(id, x->o->shard_index, x->o->shard_count);
+		}
+		bo_crashgen_free(g);
+		g = NULL;
+		bo_progress_begin(total);
+	}
 	r = bo_crashgen_new(x->log, cuts, &go, &g, err);
 	if (r < 0)
 		return r;
@@ -727,6 +770,7 @@ int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct
 		r = o->reorder_k || o->torn ? explore_states(&x, &cuts, err)
 					    : explore_cuts(&x, &cuts, err);
 out_teardown:
+	bo_progress_end();
 	if (teardown(&x, &terr) < 0 && r >= 0)
 		r = bo_err_set(err, terr.errnum, "tearing down: %s", bo_err_str(&terr));
 out_sum:

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The progress line: its format, and the relay that sums the VMs' progress lines and passes
+ * everything else through. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bo_test.h"
+#include "harness/progress.h"
+
+static void test_format(void)
+{
+	char b[256];
+
+	bo_progress_format(b, sizeof(b), 30, 120, 10.0, 1);
+	CU_ASSERT_STRING_EQUAL(b, "checked 30/120 states (25%), 3.0 states/s, ETA 30s");
+	bo_progress_format(b, sizeof(b), 1, 4000, 2.0, 2);
+	CU_ASSERT_STRING_EQUAL(b, "checked 1/4000 states (0%) over 2 VMs, 0.5 states/s, "
+				  "ETA 2h13m");
+	bo_progress_format(b, sizeof(b), 7, 7, 1.0, 1);
+	CU_ASSERT(strstr(b, "(100%)") && strstr(b, "ETA done"));
+	bo_progress_format(b, sizeof(b), 0, 0, 0, 1);
+	CU_ASSERT(strstr(b, "0/0") && strstr(b, "ETA done"));
+}
+
+static char *relay_output(bool tty)
+{
+	const char *path = bo_test_path(tty ? "tty.out" : "plain.out");
+	int out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	struct bo_progress_relay *r = NULL;
+	struct bo_err err = {0};
+	int fds[2];
+	static char buf[8192];
+	ssize_t n;
+
+	CU_ASSERT_FATAL(out >= 0);
+	CU_ASSERT_FATAL(bo_progress_relay_start(2, out, tty, fds, &r, &err) == 0);
+	/* VM 0 halfway through 10, VM 1 through all of its 6; a line split over two writes, a
+	 * malformed progress line and a last line without a newline pass through. */
+	CU_ASSERT(write(fds[0], BO_PROGRESS_TAG "5 10\n", strlen(BO_PROGRESS_TAG) + 5) > 0);
+	CU_ASSERT(write(fds[1], "hello from ", 11) == 11);
+	CU_ASSERT(write(fds[1], "vm 1\n" BO_PROGRESS_TAG "6 6\n", 5 + strlen(BO_PROGRESS_TAG) + 4) >
+		  0);
+	CU_ASSERT(write(fds[0], BO_PROGRESS_TAG "x y\n", strlen(BO_PROGRESS_TAG) + 4) > 0);
+	CU_ASSERT(write(fds[0], "tail", 4) == 4);
+	bo_progress_relay_stop(r);
+	close(out);
+	out = open(path, O_RDONLY | O_CLOEXEC);
+	n = read(out, buf, sizeof(buf) - 1);
+	close(out);
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
+}
+
+static void test_relay_plain(void)
+{
+	char *s = relay_output(false);
+
+	CU_ASSERT(strstr(s, "hello from vm 1\n") != NULL);
+	CU_ASSERT(strstr(s, BO_PROGRESS_TAG "x y\n") != NULL);
+	CU_ASSERT(strstr(s, "tail") != NULL);
+	CU_ASSERT(strstr(s, "blackout: checked 11/16 states (68%) over 2 VMs") != NULL);
+	CU_ASSERT(strstr(s, BO_PROGRESS_TAG "5") == NULL);
+	CU_ASSERT(strchr(s, '\r') == NULL);
+}
+
+static void test_relay_tty(void)
+{
+	char *s = relay_output(true);
+
+	CU_ASSERT(strstr(s, "\r\033[Kblackout: checked 11/16 states") != NULL);
+	CU_ASSERT(strstr(s, "hello from vm 1\n") != NULL);
+	CU_ASSERT(s[strlen(s) - 1] == '\n');
+}
+
+int main(void)
+{
+	static const struct bo_test tests[] = {
+		{"format", test_format},
+		{"relay, plain lines", test_relay_plain},
+		{"relay, terminal", test_relay_tty},
+		{},
+	};
+
+	return bo_test_run("progress", tests);
+}
