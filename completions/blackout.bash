@@ -1,0 +1,191 @@
+# bash completion for blackout(1).
+#
+# Not installed by the build: source it from ~/.bashrc, or copy it to
+# /usr/share/bash-completion/completions/blackout (or ~/.local/share/bash-completion/
+# completions/blackout), where bash-completion loads it on first use. See README.md.
+
+_blackout_commands="ctl run check merge report explain reproduce shrink nightly cleanup inspect
+replay synth vm"
+
+# The options of each command. Those that take an argument end with "=".
+_blackout_vm_opts="--kernel= --modules= --memory= --timeout="
+_blackout_opts() {
+	case $1 in
+	run) echo "--seed= --results= $_blackout_vm_opts --help" ;;
+	check)
+		echo "--scenario= --fs= --size= --mount-options= --cuts= --from= --checker=
+			--seed= --reorder= --torn --budget= --state= --shard= --jobs= --expect=
+			--hash --results= $_blackout_vm_opts --help"
+		;;
+	merge) echo "--out= --help" ;;
+	report) echo "--help" ;;
+	explain) echo "--json --help" ;;
+	reproduce) echo "$_blackout_vm_opts --help" ;;
+	shrink) echo "$_blackout_vm_opts --help" ;;
+	nightly) echo "--baseline= --results= --help" ;;
+	cleanup) echo "--run= --list --help" ;;
+	inspect) echo "--json --entries= --salvage --help" ;;
+	replay) echo "--onto= --to= --from= --size= --salvage --help" ;;
+	synth)
+		echo "--out= --entries= --seed= --sectorsize= --device-size= --max-write=
+			--flush-every= --mark-every= --help"
+		;;
+	ctl) echo "--print-entry --help" ;;
+	vm-run | vm-shell | vm-info)
+		echo "--kernel= --modules= --memory= --cpus= --timeout= --accel= --share= --file=
+			--console= --help"
+		;;
+	esac
+}
+
+# State ids of a results directory: the directories under states/.
+_blackout_states() {
+	local d=$1/states
+	[ -d "$d" ] || return
+	compgen -W "$(cd "$d" && ls -1 2>/dev/null)" -- "$2"
+}
+
+_blackout() {
+	local cur prev cmd i words_n=${#COMP_WORDS[@]} args=()
+	COMPREPLY=()
+	cur=${COMP_WORDS[COMP_CWORD]}
+	prev=${COMP_WORDS[COMP_CWORD - 1]}
+
+	# The command: the first word after "blackout" that is not an option.
+	cmd=
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		-*) ;;
+		*)
+			cmd=${COMP_WORDS[i]}
+			break
+			;;
+		esac
+	done
+	if [ -z "$cmd" ]; then
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "--help" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "$_blackout_commands" -- "$cur"))
+		fi
+		return
+	fi
+	# vm has subcommands of its own.
+	if [ "$cmd" = vm ]; then
+		local sub=
+		for ((i = i + 1; i < COMP_CWORD; i++)); do
+			case ${COMP_WORDS[i]} in
+			run | shell | info)
+				sub=${COMP_WORDS[i]}
+				break
+				;;
+			esac
+		done
+		if [ -z "$sub" ]; then
+			COMPREPLY=($(compgen -W "run shell info" -- "$cur"))
+			return
+		fi
+		# After "--" comes the guest command: complete commands, then files.
+		for ((i = i + 1; i < COMP_CWORD; i++)); do
+			if [ "${COMP_WORDS[i]}" = -- ]; then
+				COMPREPLY=($(compgen -c -- "$cur"))
+				return
+			fi
+		done
+		cmd=vm-$sub
+	fi
+
+	# The argument of an option.
+	case $prev in
+	--fs) COMPREPLY=($(compgen -W "ext4 xfs btrfs" -- "$cur")) && return ;;
+	--expect)
+		COMPREPLY=($(compgen -W "consistent unmountable fsck-dirty lost-ack phantom
+			app-recovery-failed checker-error harness-error" -- "$cur"))
+		return
+		;;
+	--accel) COMPREPLY=($(compgen -W "kvm tcg auto" -- "$cur")) && return ;;
+	--cuts)
+		COMPREPLY=($(compgen -W "flush fua mark all every: entry:" -- "$cur"))
+		return
+		;;
+	--to | --from)
+		COMPREPLY=($(compgen -W "start end entry: mark: flush: fua:" -- "$cur"))
+		return
+		;;
+	--scenario) COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur")) && return ;;
+	--results | --out | --baseline | --share | --modules)
+		COMPREPLY=($(compgen -d -- "$cur"))
+		return
+		;;
+	--kernel | --onto | --file | --console | --checker)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return
+		;;
+	--state)
+		# check LOG --state: the states of the log's results directory.
+		for ((i = 2; i < COMP_CWORD; i++)); do
+			case ${COMP_WORDS[i]} in -*) ;; *)
+				COMPREPLY=($(_blackout_states "$(dirname "${COMP_WORDS[i]}")" "$cur"))
+				return
+				;;
+			esac
+		done
+		return
+		;;
+	--run)
+		local base=${BLACKOUT_RESULTS:-results}
+		[ -d "$base" ] && COMPREPLY=($(compgen -W "$(ls -1 "$base")" -- "$cur"))
+		return
+		;;
+	--seed | --size | --memory | --timeout | --cpus | --entries | --jobs | --shard | \
+		--reorder | --budget | --mount-options | --sectorsize | --device-size | \
+		--max-write | --flush-every | --mark-every)
+		return
+		;;
+	esac
+
+	if [[ $cur == -* ]]; then
+		local o words=()
+		for o in $(_blackout_opts "$cmd"); do
+			words+=("${o%=}")
+		done
+		COMPREPLY=($(compgen -W "${words[*]}" -- "$cur"))
+		return
+	fi
+
+	# Positional arguments.
+	local opts
+	opts=" $(echo $(_blackout_opts "$cmd")) "
+	for ((i = 2; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		-*)
+			# skip an option's separate argument
+			if [[ $opts == *" ${COMP_WORDS[i]}= "* ]]; then
+				((i++))
+			fi
+			;;
+		*) args+=("${COMP_WORDS[i]}") ;;
+		esac
+	done
+	case $cmd in
+	run) COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur")) ;;
+	nightly) COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur")) ;;
+	check | inspect | replay) COMPREPLY=($(compgen -f -- "$cur")) ;;
+	merge | report | shrink) COMPREPLY=($(compgen -d -- "$cur")) ;;
+	explain | reproduce)
+		if ((${#args[@]} == 0)); then
+			COMPREPLY=($(compgen -d -- "$cur"))
+		elif ((${#args[@]} == 1)); then
+			COMPREPLY=($(_blackout_states "${args[0]}" "$cur"))
+		fi
+		;;
+	ctl)
+		if ((${#args[@]} == 0)); then
+			COMPREPLY=($(compgen -W "issue ack mark" -- "$cur"))
+		fi
+		;;
+	esac
+	: "$words_n"
+}
+
+complete -o filenames -F _blackout blackout
