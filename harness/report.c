@@ -711,37 +711,50 @@ static void section_timeline(struct report *R, FILE *f)
 		double w = (double) SVG_W / (double) nb;
 
 		for (size_t b = 0; b < nb; b++) {
-			unsigned worst = NCLASS, total = 0;
+			unsigned total = 0;
+			double yy = y;
 
-			for (size_t k = 0; k < BO_ARRAY_SIZE(severity) && worst == NCLASS; k++)
-				if (bk[b].states[severity[k]])
-					worst = severity[k];
-			if (bk[b].states[UNKNOWN])
-				worst = UNKNOWN;
-			if (worst == NCLASS)
+			for (unsigned c = 0; c < NCLASS; c++)
+				total += bk[b].states[c];
+			if (!total)
 				continue;
 			if (bk[b].first_fail) {
 				fputs("<a href=\"#s-", f);
 				esc(f, bk[b].first_fail);
 				fputs("\">", f);
 			}
-			fprintf(f,
-				"<rect class=\"st\" x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" "
-				"height=\"24\" fill=\"%s\"><title>entries %" PRIu64 "-%" PRIu64 ":",
-				bx(b, nb), y, w < 1.5 ? 1.5 : w, class_color(worst), b * n / nb,
-				(b + 1) * n / nb - 1);
-			for (unsigned c = 0; c < NCLASS; c++) {
+			fprintf(f, "<g class=\"st\"><title>entries %" PRIu64 "-%" PRIu64 ":",
+				b * n / nb, (b + 1) * n / nb - 1);
+			for (unsigned c = 0, k = 0; c < NCLASS; c++) {
 				if (!bk[b].states[c])
 					continue;
-				fprintf(f, "%s %" PRIu32 " %s", total ? "," : "", bk[b].states[c],
+				fprintf(f, "%s %" PRIu32 " %s", k++ ? "," : "", bk[b].states[c],
 					class_name(c));
-				total += bk[b].states[c];
 			}
 			if (bk[b].first_fail) {
 				fputs("; first failing: ", f);
 				esc(f, bk[b].first_fail);
 			}
-			fputs(bk[b].first_fail ? "</title></rect></a>\n" : "</title></rect>\n", f);
+			fputs("</title>", f);
+			/* The column stacked by class, the worst on top, each at least 2 px. */
+			for (size_t k = 0; k <= BO_ARRAY_SIZE(severity); k++) {
+				unsigned c = k ? (unsigned) severity[k - 1] : UNKNOWN;
+				double hh = 24.0 * bk[b].states[c] / total;
+
+				if (!bk[b].states[c])
+					continue;
+				hh = hh < 2 ? 2 : hh;
+				hh = yy + hh > y + 24 ? y + 24 - yy : hh;
+				if (hh <= 0)
+					break;
+				fprintf(f,
+					"<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+					"height=\"%.2f\" "
+					"fill=\"%s\"/>",
+					bx(b, nb), yy, w < 1.5 ? 1.5 : w, hh, class_color(c));
+				yy += hh;
+			}
+			fputs(bk[b].first_fail ? "</g></a>\n" : "</g>\n", f);
 		}
 	}
 	y += 34;
