@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,7 +297,15 @@ int bo_progress_relay_start(unsigned n, int out_fd, bool tty, int *ret_fds,
 		r->src[i].rfd = fds[0];
 		r->wfds[i] = ret_fds[i] = fds[1];
 	}
-	e = pthread_create(&r->thread, NULL, relay_main, r);
+	{
+		/* The thread takes no signal: they stay with the threads that handle them. */
+		sigset_t all, old;
+
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		e = pthread_create(&r->thread, NULL, relay_main, r);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
 	if (e) {
 		bo_progress_relay_stop(r);
 		return bo_err_set(err, e, "progress: starting a thread: %s", strerror(e));
