@@ -104,6 +104,14 @@ done
 cp "$H" "$T/first.html"
 "$BO" report "$R" >/dev/null 2>&1 && cmp -s "$H" "$T/first.html" && ok || bad "not reproducible"
 expect 3 "results directory" -- "$BO" report "$T/nope"
+# A directory without a summary (a run that died) still gets both, with the error in them.
+mkdir "$T/dead"
+"$BO" report "$T/dead" >/dev/null 2>&1 && ok || bad "report of a directory without summary"
+grep -q '<testcase classname="blackout.check" name="run" time="0">' "$T/dead/junit.xml" &&
+	grep -q '<error type="harness" message="no readable summary.json">' "$T/dead/junit.xml" &&
+	xmllint --noout --schema "$XSD" "$T/dead/junit.xml" 2>/dev/null && ok ||
+	bad "junit.xml of a dead run has no valid error testcase"
+grep -q '>error</span>' "$T/dead/report.html" && ok || bad "report.html of a dead run: no error"
 expect 2 "usage" -- "$BO" report
 # No temporary files are left behind.
 ls -a "$R" | grep -q 'tmp' && bad "temporary files left in $R" || ok
