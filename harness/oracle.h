@@ -67,8 +67,9 @@ struct bo_ops {
 bool bo_fault_mark_drops_writes(const char *name);
 
 /*
- * Read the issue:/ack: marks of @log, and its fault: marks for the power-cut windows. A malformed id, a repeated issue or ack of one id, or
- * ids that do not increase in log order is an error naming the entry.
+ * Read the issue:/ack: marks of @log, and its fault: marks for the power-cut windows. A
+ * malformed id, a repeated issue or ack of one id, or ids that do not increase in log order is
+ * an error naming the entry.
  */
 int bo_ops_from_log(const struct bo_log *log, struct bo_ops *ret, struct bo_err *err);
 void bo_ops_clear(struct bo_ops *ops);
