@@ -13,6 +13,8 @@
 
 #define ISSUE_PREFIX "issue:"
 #define ACK_PREFIX   "ack:"
+/* The marks of fault switches (harness/faultplan.h): the oracle reads them back. */
+#define FAULT_PREFIX "fault:"
 
 /* An append-only set of op ids: strictly increasing ids keep the array sorted. */
 struct idset {
@@ -86,11 +88,13 @@ int bo_ctl_check_mark_name(const char *name, size_t len, struct bo_err *err)
 					  quote(name, len, q, sizeof(q)), i, c);
 	}
 	if ((len >= strlen(ISSUE_PREFIX) && !memcmp(name, ISSUE_PREFIX, strlen(ISSUE_PREFIX))) ||
-	    (len >= strlen(ACK_PREFIX) && !memcmp(name, ACK_PREFIX, strlen(ACK_PREFIX))))
-		return bo_err_set(err, EINVAL,
-				  "mark name '%s' uses a reserved prefix ('issue:' and 'ack:' "
-				  "belong to the issue and ack requests)",
-				  quote(name, len, q, sizeof(q)));
+	    (len >= strlen(ACK_PREFIX) && !memcmp(name, ACK_PREFIX, strlen(ACK_PREFIX))) ||
+	    (len >= strlen(FAULT_PREFIX) && !memcmp(name, FAULT_PREFIX, strlen(FAULT_PREFIX))))
+		return bo_err_set(
+			err, EINVAL,
+			"mark name '%s' uses a reserved prefix ('issue:' and 'ack:' "
+			"belong to the issue and ack requests, 'fault:' to fault switches)",
+			quote(name, len, q, sizeof(q)));
 	return 0;
 }
 

@@ -125,12 +125,24 @@ static int parse_op_mark(const char *s, uint64_t *ret_id, const char **ret_diges
 	return colon && !colon[1] ? -EINVAL : 0;
 }
 
+bool bo_fault_mark_drops_writes(const char *name)
+{
+	const char *what;
+
+	if (strncmp(name, "fault:", 6) || !(what = strchr(name + 6, ':')))
+		return false;
+	for (what++; *what; what += strcspn(what, ","), what += !!*what)
+		if (!strncmp(what, "drop_writes", 11) && (what[11] == ',' || !what[11]))
+			return true;
+	return false;
+}
+
 int bo_ops_from_log(const struct bo_log *log, struct bo_ops *ret, struct bo_err *err)
 {
 	struct bo_ops ops = {0};
 	size_t cap = 0;
 	uint64_t last_issue = 0, last_ack = 0;
-	bool any_issue = false, any_ack = false;
+	bool any_issue = false, any_ack = false, power_off = false;
 	int r = 0;
 
 	for (size_t i = 0; i < bo_log_mark_count(log); i++) {
@@ -140,6 +152,10 @@ int bo_ops_from_log(const struct bo_log *log, struct bo_ops *ret, struct bo_err 
 		struct bo_op *op = NULL;
 		uint64_t id;
 
+		if (!strncmp(m->name, "fault:", 6)) {
+			power_off = bo_fault_mark_drops_writes(m->name);
+			continue;
+		}
 		if (!is_ack && strncmp(m->name, "issue:", 6))
 			continue;
 		if (parse_op_mark(m->name + (is_ack ? 4 : 6), &id, &digest) < 0 ||
@@ -183,10 +199,15 @@ int bo_ops_from_log(const struct bo_log *log, struct bo_ops *ret, struct bo_err 
 				cap = c;
 			}
 			op = &ops.v[ops.n++];
-			*op = (struct bo_op){
-				.id = id, .issue_entry = BO_NO_ENTRY, .ack_entry = BO_NO_ENTRY};
+			*op = (struct bo_op){.id = id,
+					     .issue_entry = BO_NO_ENTRY,
+					     .ack_entry = BO_NO_ENTRY,
+					     .powercut_ack_entry = BO_NO_ENTRY};
 		}
-		if (is_ack) {
+		if (is_ack && power_off) {
+			op->powercut_ack_entry = m->entry;
+			ops.n_powercut_acks++;
+		} else if (is_ack) {
 			op->ack_entry = m->entry;
 			if (digest && !(op->digest = strdup(digest))) {
 				r = bo_err_set(err, ENOMEM, "reading op marks");
@@ -232,7 +253,7 @@ int bo_ops_check_acked(const struct bo_ops *ops, const uint64_t *acked, size_t n
 	for (size_t i = 0; i < n; i++) {
 		const struct bo_op *op = bo_ops_find(ops, acked[i]);
 
-		if (!op || op->ack_entry == BO_NO_ENTRY)
+		if (!op || (op->ack_entry == BO_NO_ENTRY && op->powercut_ack_entry == BO_NO_ENTRY))
 			return bo_err_set(err, EBADMSG,
 					  "the workload acknowledged op %" PRIu64
 					  " but the log has "

@@ -13,6 +13,14 @@
  * (else lost-ack, wrong content). With the `ordered` property (logs, WALs), present must also
  * be closed under issue order: if op B is present, every op issued before B is present —
  * recovery must stop at the first gap, never resurrect a record past a lost one.
+ *
+ * Fault switches (harness/faultplan.h) leave `fault:<n>:<what>` marks. From a switch whose
+ * features include drop_writes until the next switch, the device drops every write while
+ * reporting success: the power is off while the host keeps running. An op acknowledged in that
+ * window was acknowledged after the power cut, on the word of a device that no longer
+ * persisted anything; the application saw no error and had no way to know. Such an ack is not
+ * a promise any crash state can be held to: it is kept apart (powercut_ack_entry) and never
+ * judged. docs/crash-states.md, "Fault plans", says why.
  */
 #ifndef BO_ORACLE_H
 #define BO_ORACLE_H
@@ -40,21 +48,28 @@ const char *bo_opset_str(const struct bo_opset *s, char *buf, size_t len);
 /* One operation as the log's marks describe it. */
 struct bo_op {
 	uint64_t id;
-	uint64_t issue_entry; /* entry of its issue: mark, or BO_NO_ENTRY */
-	uint64_t ack_entry;   /* entry of its ack: mark, or BO_NO_ENTRY */
-	char *digest;	      /* from ack:<id>:<digest>, or NULL */
+	uint64_t issue_entry;	     /* entry of its issue: mark, or BO_NO_ENTRY */
+	uint64_t ack_entry;	     /* entry of its ack: mark, or BO_NO_ENTRY */
+	uint64_t powercut_ack_entry; /* entry of an ack: mark after a drop_writes switch (then
+				      * ack_entry is BO_NO_ENTRY), or BO_NO_ENTRY */
+	char *digest;		     /* from ack:<id>:<digest>, or NULL */
 };
 
 /* Every operation of a log, sorted by id. */
 struct bo_ops {
 	struct bo_op *v;
 	size_t n;
-	uint64_t n_acks; /* ack: marks in the log */
+	uint64_t n_acks;	  /* ack: marks in the log */
+	uint64_t n_powercut_acks; /* of which after a drop_writes switch (never judged) */
 };
 
+/* Whether fault mark @name (fault:<n>:<what>) switched to dropping writes. */
+bool bo_fault_mark_drops_writes(const char *name);
+
 /*
- * Read the issue:/ack: marks of @log. A malformed id, a repeated issue or ack of one id, or
- * ids that do not increase in log order is an error naming the entry.
+ * Read the issue:/ack: marks of @log, and its fault: marks for the power-cut windows. A
+ * malformed id, a repeated issue or ack of one id, or ids that do not increase in log order is
+ * an error naming the entry.
  */
 int bo_ops_from_log(const struct bo_log *log, struct bo_ops *ret, struct bo_err *err);
 void bo_ops_clear(struct bo_ops *ops);

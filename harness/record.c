@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "dmtargets/logwrites.h"
 #include "harness/cleanup.h"
 #include "harness/ctl.h"
+#include "harness/faultrun.h"
 #include "harness/fstool.h"
 #include "harness/log.h"
 #include "harness/logtail.h"
@@ -39,21 +41,34 @@ struct recorder {
 	char lw[BO_DM_NAME_MAX], lw_uuid[BO_DM_UUID_MAX], lw_dev[PATH_MAX];
 	char fl[BO_DM_NAME_MAX], fl_uuid[BO_DM_UUID_MAX], fl_dev[PATH_MAX];
 	struct bo_logtail *tail;
+	struct bo_faultrun *faults;
+	/* The control server's thread emits fault records while the main thread runs. */
+	pthread_mutex_t emit_lock;
 };
+
+static int emit_record(struct recorder *r, const char *event, struct json_object *o)
+{
+	struct bo_err err = {0};
+	int k;
+
+	pthread_mutex_lock(&r->emit_lock);
+	k = bo_results_emit(r->res, event, o, &err);
+	pthread_mutex_unlock(&r->emit_lock);
+	return k;
+}
 
 static int emit(struct recorder *r, const char *event, const char *key, const char *val)
 {
 	struct json_object *o = json_object_new_object();
-	struct bo_err err = {0};
 
 	if (o && key)
 		json_object_object_add(o, key, json_object_new_string(val));
-	return bo_results_emit(r->res, event, o, &err);
+	return emit_record(r, event, o);
 }
 
-/* The control channel's way of inserting a mark: a dm message, then wait for the mark to be
- * in the log, so that the workload's "ok <entry>" names a real entry. */
-static int insert_mark(void *ctx, const char *name, uint64_t *ret_entry, struct bo_err *err)
+/* Insert a mark: a dm message, then wait for the mark to be in the log, so that the
+ * workload's "ok <entry>" names a real entry. */
+static int put_mark(void *ctx, const char *name, uint64_t *ret_entry, struct bo_err *err)
 {
 	struct recorder *r = ctx;
 	struct bo_lw_status st;
@@ -69,6 +84,22 @@ static int insert_mark(void *ctx, const char *name, uint64_t *ret_entry, struct 
 	if (k < 0)
 		return k;
 	return bo_logtail_wait_mark(r->tail, name, MARK_TIMEOUT_MS, ret_entry, err);
+}
+
+/* The control channel's way of inserting a mark: put it in the log, then carry out the fault
+ * plan's switch it triggers, if any, before the workload gets its reply. */
+static int insert_mark(void *ctx, const char *name, uint64_t *ret_entry, struct bo_err *err)
+{
+	struct recorder *r = ctx;
+	struct json_object *rec = NULL;
+	int k;
+
+	k = put_mark(r, name, ret_entry, err);
+	if (k >= 0 && r->faults)
+		k = bo_faultrun_on_mark(r->faults, name, *ret_entry, &rec, err);
+	if (rec)
+		emit_record(r, "fault", rec);
+	return k;
 }
 
 static int make_file(const char *path, uint64_t size, struct bo_err *err)
@@ -120,6 +151,19 @@ static int stack_up(struct recorder *r, struct bo_err *err)
 	k = bo_flakey_probe(r->o->runid, r->lw_dev, &caps, err);
 	if (k >= 0)
 		k = bo_flakey_table(&fl, r->sectors, &caps, &fl_table, err);
+	/* Every table of the fault plan is built now, so that a feature this kernel lacks is
+	 * refused before the workload runs. */
+	if (k >= 0) {
+		struct bo_faultrun_config fc = {.sc = sc,
+						.caps = &caps,
+						.flakey = r->fl,
+						.below = r->lw_dev,
+						.sectors = r->sectors,
+						.mark = put_mark,
+						.ctx = r};
+
+		k = bo_faultrun_new(&fc, &r->faults, err);
+	}
 	if (k >= 0)
 		k = bo_dm_create(r->fl, r->fl_uuid, fl_table, err);
 	if (k < 0)
@@ -189,9 +233,15 @@ static int run_workload(struct recorder *r, struct bo_ctl_server *srv, struct bo
 	rec = json_object_new_object();
 	json_object_object_add(rec, "outcome", json_object_new_string(how));
 	json_object_object_add(rec, "seconds", json_object_new_double(pr.seconds));
-	bo_results_emit(r->res, "workload-end", rec, err);
+	emit_record(r, "workload-end", rec);
 	k = bo_results_write_file(r->res, "workload.out", pr.out, pr.out_len, err);
-	if (k >= 0 && (pr.end != BO_PROC_EXITED || pr.status != 0))
+	/* Once a fault went live, the workload failing is its reaction to the fault, recorded
+	 * for the oracle's judgement of the crash states, not a failure of the run. */
+	if (bo_faultrun_fired(r->faults))
+		emit_record(r, "fault-outcome",
+			    bo_faultrun_outcome(r->faults, how,
+						pr.end == BO_PROC_EXITED ? pr.status : -1));
+	else if (k >= 0 && (pr.end != BO_PROC_EXITED || pr.status != 0))
 		k = bo_err_set(err, ECANCELED, "workload '%s' %s (output in workload.out)", cmd,
 			       how);
 	bo_proc_result_clear(&pr);
@@ -250,6 +300,7 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 	uint64_t entry;
 	int k;
 
+	pthread_mutex_init(&r.emit_lock, NULL);
 	r.sectors = sc->size / 512;
 	snprintf(r.image, sizeof(r.image), "%s/image.img", o->workdir);
 	snprintf(r.log, sizeof(r.log), "%s/log.img", o->workdir);
@@ -289,6 +340,9 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 		k = run_workload(&r, srv, err);
 	if (srv) {
 		bo_ctl_server_stop(srv);
+		/* A plan that did not run in full must not pass for one that did. */
+		if (k >= 0)
+			k = bo_faultrun_check_fired(r.faults, err);
 		/* A protocol error (an op id repeated or going back) fails the run even when the
 		 * workload carried on. */
 		if (k >= 0 && bo_ctl_server_failure(srv, err) < 0)
@@ -313,6 +367,8 @@ down:
 	if (k >= 0 && srv)
 		k = check_acks(&r, bo_ctl_server_state(srv), err);
 	bo_ctl_server_free(srv);
+	bo_faultrun_free(r.faults);
+	pthread_mutex_destroy(&r.emit_lock);
 	bo_logtail_free(r.tail);
 	rmdir(r.mnt);
 	unlink(r.image);

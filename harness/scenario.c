@@ -10,6 +10,7 @@
 #include "harness/scenario.h"
 
 #include "harness/cutsel.h"
+#include "harness/faultplan.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -81,7 +82,7 @@ static const struct key keys[] = {
 	{"run", "log_size", K_SIZE, F(log_size)},
 };
 
-static const char *const sections[] = {"scenario", "device", "workload", "check", "run"};
+static const char *const sections[] = {"scenario", "device", "workload", "check", "run", "faults"};
 
 /*
  * Builtin workloads: scenarios/<family>/, executable blackout-<family> with its checker mode;
@@ -91,7 +92,8 @@ static const struct builtin {
 	const char *name, *exe, *args;
 	const char *const *bugs;
 } builtins[] = {
-	{"fsops", "blackout-fsops", "", (const char *const[]){"ack-without-fsync", NULL}},
+	{"fsops", "blackout-fsops", "",
+	 (const char *const[]){"ack-without-fsync", "ignore-fsync-error", NULL}},
 	{"applog", "blackout-applog", "", (const char *const[]){"ack-before-fsync", NULL}},
 	{"replace", "blackout-replace", "",
 	 (const char *const[]){"no-fsync-before-rename", "no-dir-fsync", NULL}},
@@ -337,6 +339,43 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 	return fail(p, EINVAL, "[%s] %s: unhandled key type", k->section, k->name);
 }
 
+/* [faults] at = TRIGGER FAULT...: the one key that may repeat, one line per switch. */
+static int add_fault(struct parser *p, const char *name, const char *value)
+{
+	struct bo_scenario *sc = p->sc;
+	struct bo_fault f = {0}, *v;
+	char why[300];
+	int r;
+
+	if (strcmp(name, "at"))
+		return fail(p, EINVAL,
+			    "[faults]: unknown key '%s' (each line is 'at = TRIGGER "
+			    "FAULT...')",
+			    name);
+	if (sc->nfaults == BO_FAULT_MAX)
+		return fail(p, EINVAL, "[faults] at: more than %d faults", BO_FAULT_MAX);
+	r = bo_fault_parse(value, &f, why, sizeof(why));
+	if (r < 0)
+		return fail(p, -r, "[faults] at: bad value '%s' (%s)", value, why);
+	for (size_t i = 0; i < sc->nfaults; i++)
+		if (!strcmp(sc->faults[i].trigger, f.trigger)) {
+			bo_fault_clear(&f);
+			return fail(p, EINVAL,
+				    "[faults] at: bad value '%s' (trigger already used on line %d: "
+				    "one switch per mark)",
+				    value, sc->faults[i].line);
+		}
+	v = realloc(sc->faults, (sc->nfaults + 1) * sizeof(*v));
+	if (!v) {
+		bo_fault_clear(&f);
+		return fail(p, ENOMEM, "out of memory");
+	}
+	f.line = p->lineno;
+	sc->faults = v;
+	sc->faults[sc->nfaults++] = f;
+	return 1;
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct parser *p = user;
@@ -345,6 +384,8 @@ static int handler(void *user, const char *section, const char *name, const char
 		return 0;
 	if (!*section)
 		return fail(p, EINVAL, "key '%s' outside of a section", name);
+	if (!strcmp(section, "faults"))
+		return add_fault(p, name, value);
 	for (size_t i = 0; i < BO_ARRAY_SIZE(keys); i++) {
 		if (strcmp(keys[i].section, section) || strcmp(keys[i].name, name))
 			continue;
@@ -407,7 +448,7 @@ static char *reader(char *buf, int num, void *stream)
 		if (!known) {
 			fail(p, EINVAL,
 			     "unknown section '%.*s' (expected scenario, device, workload, "
-			     "check or run)",
+			     "check, run or faults)",
 			     (int) (end - s + 1 > 80 ? 80 : end - s + 1), s);
 			return NULL;
 		}
@@ -630,6 +671,9 @@ void bo_scenario_free(struct bo_scenario *sc)
 	free(sc->bug);
 	free(sc->cuts_spec);
 	free(sc->checker_command);
+	for (size_t i = 0; i < sc->nfaults; i++)
+		bo_fault_clear(&sc->faults[i]);
+	free(sc->faults);
 	free(sc);
 }
 

@@ -8,6 +8,7 @@
  *   [workload]  builtin (+ ops, bug) or command; seed, timeout
  *   [check]     cuts, checker, ordered, mount_timeout, fsck_timeout, checker_timeout
  *   [run]       seed, log_size
+ *   [faults]    at = TRIGGER FAULT... (repeatable: a dm-flakey fault plan, faultplan.h)
  *
  * Parsing is strict: an unknown section or key, a key given twice, a bad value or a missing
  * required key is an error naming the file, the line, the key and the value. What parses is
@@ -20,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "harness/faultplan.h"
 #include "harness/fs.h"
 #include "harness/util.h"
 
@@ -72,6 +74,10 @@ struct bo_scenario {
 	/* [run] */
 	uint64_t seed;
 	uint64_t log_size; /* bytes of the dm-log-writes log device */
+
+	/* [faults], in file order */
+	struct bo_fault *faults;
+	size_t nfaults;
 };
 
 /*

@@ -22,6 +22,18 @@ static bool put(struct json_object *obj, const char *key, struct json_object *va
 	return true;
 }
 
+/* Append @val to array @arr; false (and @val released) when out of memory. */
+static bool put_item(struct json_object *arr, struct json_object *val)
+{
+	if (!val)
+		return false;
+	if (json_object_array_add(arr, val) < 0) {
+		json_object_put(val);
+		return false;
+	}
+	return true;
+}
+
 static struct json_object *str_or_null(const char *s)
 {
 	return s ? json_object_new_string(s) : NULL;
@@ -30,6 +42,7 @@ static struct json_object *str_or_null(const char *s)
 int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 {
 	struct json_object *root = json_object_new_object(), *scen, *dev, *wl, *chk, *cuts, *run;
+	struct json_object *faults;
 	_cleanup_free_ char *wcmd = NULL, *ccmd = NULL;
 	bool ok;
 
@@ -71,6 +84,15 @@ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 	     put(chk, "ordered", json_object_new_boolean(sc->ordered));
 	ok = ok && put(run, "seed", json_object_new_uint64(sc->seed)) &&
 	     put(run, "log_size", json_object_new_uint64(sc->log_size));
+	ok = ok && put(root, "faults", faults = json_object_new_array());
+	for (size_t i = 0; ok && i < sc->nfaults; i++) {
+		struct json_object *f = json_object_new_object();
+
+		ok = put_item(faults, f) &&
+		     put(f, "line", json_object_new_int(sc->faults[i].line)) &&
+		     put(f, "trigger", json_object_new_string(sc->faults[i].trigger)) &&
+		     put(f, "fault", json_object_new_string(sc->faults[i].what));
+	}
 	if (!ok) {
 		json_object_put(root);
 		return -ENOMEM;

@@ -46,6 +46,7 @@ enum fsops_type {
 enum fsops_bug {
 	FSOPS_BUG_NONE,
 	FSOPS_BUG_ACK_WITHOUT_FSYNC, /* ack sync-class ops without syncing */
+	FSOPS_BUG_IGNORE_SYNC_ERROR, /* ack sync-class ops whose sync failed (EIO) */
 };
 
 struct fsops_params {

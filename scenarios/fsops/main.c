@@ -25,8 +25,10 @@ static void help(void)
 	     "list   print the op sequence.\n\n"
 	     "  --seed N    seed of the sequence (default 1)\n"
 	     "  --ops N     number of operations, 1..1000000 (default 200)\n"
-	     "  --bug=BUG   plant a bug: none (default) or ack-without-fsync (acknowledge\n"
-	     "              without syncing; a positive control the harness must catch)\n\n"
+	     "  --bug=BUG   plant a bug: none (default), ack-without-fsync (acknowledge\n"
+	     "              without syncing) or ignore-fsync-error (acknowledge even when\n"
+	     "              fsync, fdatasync or syncfs failed); positive controls the harness\n"
+	     "              must catch\n\n"
 	     "Exit status: 0 done, 1 the workload failed, 2 usage error, 3 the checker could\n"
 	     "not check (bad BLACKOUT_* input or mount point). See docs/checkers.md.");
 }
@@ -103,6 +105,8 @@ int main(int argc, char **argv)
 		case 'b':
 			if (!strcmp(optarg, "ack-without-fsync"))
 				p.bug = FSOPS_BUG_ACK_WITHOUT_FSYNC;
+			else if (!strcmp(optarg, "ignore-fsync-error"))
+				p.bug = FSOPS_BUG_IGNORE_SYNC_ERROR;
 			else if (strcmp(optarg, "none"))
 				return usage_error("unknown --bug", optarg);
 			break;

@@ -190,8 +190,12 @@ int fsops_run(const struct fsops_params *p)
 		if (perform(r, &op) < 0) {
 			fprintf(stderr, "blackout-fsops: op %llu (%s): %s\n",
 				(unsigned long long) op.id, fsops_type_name(op.type), r->what);
-			rc = 1;
-			break;
+			/* The planted bug: a failed sync is reported, then acknowledged as if it
+			 * had worked — what an application that ignores fsync's EIO does. */
+			if (!(p->bug == FSOPS_BUG_IGNORE_SYNC_ERROR && fsops_is_sync(op.type))) {
+				rc = 1;
+				break;
+			}
 		}
 		if (fsops_is_sync(op.type) && bo_ctl_ack(op.id) < 0) {
 			fprintf(stderr, "blackout-fsops: op %llu: %s\n", (unsigned long long) op.id,

@@ -113,6 +113,64 @@ static void test_ops_from_log(void)
 	bo_log_free(log);
 }
 
+/*
+ * A drop_writes switch is a power cut while the host runs on: acks after it are kept apart
+ * and never judged; the next switch (here `up`) ends the window. Entries: 0 issue:1, 1 W,
+ * 2 F, 3 ack:1, 4 fault:1:drop_writes, 5 issue:2, 6 ack:2, 7 fault:2:up, 8 issue:3, 9 ack:3,
+ * 10 fault:3:error_reads,drop_writes, 11 issue:4, 12 ack:4.
+ */
+static void test_powercut_acks(void)
+{
+	static const char *const items[] = {"issue:1",
+					    "W",
+					    "F",
+					    "ack:1",
+					    "fault:1:drop_writes",
+					    "issue:2",
+					    "ack:2",
+					    "fault:2:up",
+					    "issue:3",
+					    "ack:3",
+					    "fault:3:error_reads,drop_writes",
+					    "issue:4",
+					    "ack:4",
+					    NULL};
+	static const uint64_t acked[] = {1, 2, 3, 4};
+	struct bo_log *log = log_of(items);
+	struct bo_checker_report rep;
+	struct bo_verdict v;
+	struct bo_ops ops;
+	struct bo_err err = {0};
+
+	CU_ASSERT(bo_fault_mark_drops_writes("fault:1:drop_writes"));
+	CU_ASSERT(bo_fault_mark_drops_writes("fault:7:error_reads,drop_writes"));
+	CU_ASSERT(!bo_fault_mark_drops_writes("fault:1:up"));
+	CU_ASSERT(!bo_fault_mark_drops_writes("fault:1:drop_writesx"));
+	CU_ASSERT(!bo_fault_mark_drops_writes("drop_writes"));
+	CU_ASSERT_FATAL(bo_ops_from_log(log, &ops, &err) == 0);
+	CU_ASSERT(ops.n_acks == 4 && ops.n_powercut_acks == 2);
+	CU_ASSERT(bo_ops_find(&ops, 1)->ack_entry == 3);
+	CU_ASSERT(bo_ops_find(&ops, 2)->ack_entry == BO_NO_ENTRY);
+	CU_ASSERT(bo_ops_find(&ops, 2)->powercut_ack_entry == 6);
+	CU_ASSERT(bo_ops_find(&ops, 3)->ack_entry == 9);
+	CU_ASSERT(bo_ops_find(&ops, 4)->powercut_ack_entry == 12);
+	/* The ack guard still finds every ack the workload got. */
+	CU_ASSERT(bo_ops_check_acked(&ops, acked, 4, &err) == 0);
+	/* At the end, ops 1 and 3 must be there; 2 and 4 are not demanded. */
+	report_of("present 1\npresent 3\ndone\n", &rep);
+	CU_ASSERT(bo_oracle_judge(&ops, 13, &rep, false, &v) == 0);
+	CU_ASSERT(v.lost.n == 0 && v.phantom.n == 0);
+	bo_verdict_clear(&v);
+	bo_checker_report_clear(&rep);
+	report_of("present 1\ndone\n", &rep);
+	CU_ASSERT(bo_oracle_judge(&ops, 13, &rep, false, &v) == 0);
+	CU_ASSERT(v.lost.n == 1 && v.lost.v[0] == 3);
+	bo_verdict_clear(&v);
+	bo_checker_report_clear(&rep);
+	bo_ops_clear(&ops);
+	bo_log_free(log);
+}
+
 /* Judge "checker output" at "cut" and return the class. */
 static enum bo_class judge(const struct bo_ops *ops, uint64_t cut, const char *out, bool ordered,
 			   struct bo_verdict *v)
@@ -296,6 +354,7 @@ int main(void)
 	static const struct bo_test tests[] = {
 		{"checker output contract", test_checker_contract},
 		{"ops from issue:/ack: marks", test_ops_from_log},
+		{"acks after a drop_writes switch are not judged", test_powercut_acks},
 		{"oracle on sets: lost, wrong content, phantom, ordered", test_judge},
 		{"ack guard: every acknowledged op has its mark", test_acked_guard},
 		{"class order", test_class_order},

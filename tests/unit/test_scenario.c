@@ -247,6 +247,64 @@ static void errors(void)
 		  "t.ini:7: [scenario]: unknown key 'two'");
 }
 
+/* [faults]: a plan of dm-flakey switches at marks, with file:line errors. */
+static void faults(void)
+{
+	struct bo_scenario *sc =
+		parse_ok(MIN "[faults]\nat = ack:040 drop_writes\nat = mark:phase2 up\n"
+			     "at: issue:7 error_writes error_reads ; both\n"
+			     "at = mark:p3 corrupt_bio_byte 32 w 1 0 random_read_corrupt 1000\n");
+	char *name = NULL;
+
+	CU_ASSERT_FATAL(sc != NULL && sc->nfaults == 4);
+	CU_ASSERT_STRING_EQUAL(sc->faults[0].trigger, "ack:40");
+	CU_ASSERT(sc->faults[0].drop_writes && sc->faults[0].line == 6);
+	CU_ASSERT_STRING_EQUAL(sc->faults[0].what, "drop_writes");
+	CU_ASSERT(sc->faults[1].up && !strcmp(sc->faults[1].trigger, "phase2"));
+	CU_ASSERT(sc->faults[2].error_writes && sc->faults[2].error_reads);
+	CU_ASSERT_STRING_EQUAL(sc->faults[2].what, "error_writes,error_reads");
+	CU_ASSERT(sc->faults[3].corrupt_bio_byte && sc->faults[3].corrupt_nth_byte == 32 &&
+		  sc->faults[3].corrupt_direction == 'w' && sc->faults[3].corrupt_value == 1);
+	CU_ASSERT(sc->faults[3].random_read_corrupt == 1000);
+	CU_ASSERT(bo_fault_mark_name(&sc->faults[3], 4, &name) == 0);
+	CU_ASSERT_STRING_EQUAL(name, "fault:4:corrupt_bio_byte,32,w,1,0,random_read_corrupt,1000");
+	free(name);
+	bo_scenario_free(sc);
+
+	parse_bad(MIN "[faults]\nwhen = ack:4 drop_writes\n",
+		  "t.ini:6: [faults]: unknown key 'when'");
+	parse_bad(MIN "[faults]\nat = ack:4\n",
+		  "t.ini:6: [faults] at: bad value 'ack:4' (expected 'TRIGGER FAULT...'");
+	parse_bad(MIN "[faults]\nat = 40 drop_writes\n",
+		  "t.ini:6: [faults] at: bad value '40 drop_writes' (the trigger must be");
+	parse_bad(MIN "[faults]\nat = ack:x drop_writes\n", "ack: needs a decimal op id");
+	parse_bad(MIN "[faults]\nat = ack:99999999999999999999 drop_writes\n",
+		  "needs a decimal op id");
+	parse_bad(MIN "[faults]\nat = mark:ack:3 drop_writes\n", "are not user marks");
+	parse_bad(MIN "[faults]\nat = mark:fault:1:up up\n", "are not user marks");
+	parse_bad(MIN "[faults]\nat = mark:mkfs drop_writes\n", "the harness's own mark");
+	parse_bad(MIN "[faults]\nat = mark: drop_writes\n", "mark: needs a name");
+	parse_bad(MIN "[faults]\nat = ack:4 drop_write\n", "unknown fault 'drop_write'");
+	parse_bad(MIN "[faults]\nat = ack:4 drop_writes error_writes\n",
+		  "t.ini:6: [faults] at: bad value 'ack:4 drop_writes error_writes' (drop_writes "
+		  "and error_writes exclude each other)");
+	parse_bad(MIN "[faults]\nat = ack:4 drop_writes drop_writes\n", "given twice");
+	parse_bad(MIN "[faults]\nat = ack:4 up drop_writes\n", "'up' stands alone");
+	parse_bad(MIN "[faults]\nat = ack:4 error_writes random_write_corrupt 5\n",
+		  "error_writes excludes corrupting writes");
+	parse_bad(MIN "[faults]\nat = ack:4 error_reads corrupt_bio_byte 1 r 0 0\n",
+		  "error_reads excludes corrupting reads");
+	parse_bad(MIN "[faults]\nat = ack:4 corrupt_bio_byte 1 w 0\n", "takes 4 arguments");
+	parse_bad(MIN "[faults]\nat = ack:4 corrupt_bio_byte 0 w 0 0\n", "counts from 1");
+	parse_bad(MIN "[faults]\nat = ack:4 corrupt_bio_byte 1 x 0 0\n", "r or w");
+	parse_bad(MIN "[faults]\nat = ack:4 corrupt_bio_byte 1 w 256 0\n", "0 to 255");
+	parse_bad(MIN "[faults]\nat = ack:4 random_write_corrupt\n", "units of 1e-9");
+	parse_bad(MIN "[faults]\nat = ack:4 random_write_corrupt 1000000001\n", "units of 1e-9");
+	parse_bad(MIN "[faults]\nat = ack:4 random_write_corrupt 0\n", "units of 1e-9");
+	parse_bad(MIN "[faults]\nat = ack:4 drop_writes\nat = ack:04 up\n",
+		  "t.ini:7: [faults] at: bad value 'ack:04 up' (trigger already used on line 6");
+}
+
 /* Text that is not NUL-terminated (what the fuzzer found): read only within its bounds. */
 static void unterminated_text(void)
 {
@@ -380,6 +438,7 @@ int main(void)
 		{"command_workload", command_workload},
 		{"cuts", cuts},
 		{"errors", errors},
+		{"faults", faults},
 		{"unterminated_text", unterminated_text},
 		{"json", json},
 		{"load", load},
