@@ -27,6 +27,7 @@
 #include "harness/oracle.h"
 #include "harness/proc.h"
 #include "harness/replay.h"
+#include "harness/safety.h"
 #include "vm/sha256.h"
 
 /* 4 KiB CoW chunks: small enough that a mount's metadata writes copy little. */
@@ -239,7 +240,7 @@ static int check_state(struct explore *x, struct state_run *s, struct bo_err *fa
 		goto out;
 	}
 	snap = true;
-	if (s->cs && build_state(x, s->cs, &err) < 0) {
+	if (bo_test_stall("snapshot", &err) < 0 || (s->cs && build_state(x, s->cs, &err) < 0)) {
 		harness_fail(s, &err);
 		goto drop;
 	}
@@ -251,7 +252,9 @@ static int check_state(struct explore *x, struct state_run *s, struct bo_err *fa
 		s->obs.mounted = true;
 		s->t_mount = now_s() - t;
 		t = now_s();
-		if (o->checker)
+		if (bo_test_stall("check", &err) < 0)
+			harness_fail(s, &err);
+		else if (o->checker)
 			run_checker(x, s);
 		s->t_checker = now_s() - t;
 		t = now_s();
@@ -269,6 +272,8 @@ static int check_state(struct explore *x, struct state_run *s, struct bo_err *fa
 		s->t_umount = now_s() - t;
 	}
 	t = now_s();
+	if (bo_test_stall("fsck", &err) < 0)
+		harness_fail(s, &err);
 	/* On a state that did not mount, fsck's output is evidence, its verdict is not: xfs_repair
 	 * refuses a log that was never replayed. */
 	if (bo_fsck(x->fs, x->snap_dev, o->fsck_timeout * 1000u, NULL, &s->obs.fsck, &fr, &err) <
@@ -494,7 +499,9 @@ static int setup(struct explore *x, struct bo_err *err)
 	if (r < 0)
 		return r;
 	x->cow_attached = true;
-	r = bo_dm_name(o->runid, "state", x->snap, x->snap_uuid, err);
+	r = bo_test_stall("replay", err);
+	if (r >= 0)
+		r = bo_dm_name(o->runid, "state", x->snap, x->snap_uuid, err);
 	if (r < 0)
 		return r;
 	return bo_dm_device_path(x->snap, x->snap_dev, sizeof(x->snap_dev)) < 0
@@ -529,7 +536,18 @@ static int check_and_record(struct explore *x, struct state_run *s, enum bo_clas
 			    struct bo_err *err)
 {
 	int r = check_state(x, s, err);
-	enum bo_class c = bo_classify(&s->obs);
+	enum bo_class c;
+
+	/* A state cut short by a stop request was not checked: it is not recorded. */
+	if (bo_stop_requested()) {
+		state_run_clear(s);
+		return r < 0 ? r : bo_stop_error(err, "checking crash states");
+	}
+	c = bo_classify(&s->obs);
+	if (bo_test_stall("results", err) < 0) {
+		state_run_clear(s);
+		return -EINTR;
+	}
 
 	bo_summary_add(x->sum, c, s->id, s->seconds);
 	if (record_state(x, s, c, err) < 0 ||
@@ -583,6 +601,8 @@ static int explore_cuts(struct explore *x, const struct bo_cuts *cuts, struct bo
 		struct state_run s = {.applied = cuts->v[i]};
 		enum bo_class c;
 
+		if (bo_stop_requested())
+			return bo_stop_error(err, "checking crash states");
 		bo_state_id(s.applied, s.id, sizeof(s.id));
 		if (rep_id[0] && !state_changes(x->log, rep_cut, s.applied)) {
 			r = rep_mine ? emit_alias(x, s.id, s.applied, rep_id, rep_class, err) : 0;
@@ -647,6 +667,10 @@ static int explore_states(struct explore *x, const struct bo_cuts *cuts, struct 
 
 		if (k < 0) {
 			r = bo_err_set(err, -k, "generating crash states");
+			break;
+		}
+		if (bo_stop_requested()) {
+			r = bo_stop_error(err, "checking crash states");
 			break;
 		}
 		bo_crash_state_id(&cs, s.id, sizeof(s.id));

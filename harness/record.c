@@ -23,6 +23,7 @@
 #include "harness/mount.h"
 #include "harness/oracle.h"
 #include "harness/proc.h"
+#include "harness/safety.h"
 
 /* A mark reaches the log when dm-log-writes' kthread gets to it; on a busy TCG guest that
  * can take a while, but never this long. */
@@ -58,6 +59,9 @@ static int insert_mark(void *ctx, const char *name, uint64_t *ret_entry, struct 
 	struct recorder *r = ctx;
 	struct bo_lw_status st;
 	int k;
+
+	if (strcmp(name, "mkfs") && bo_test_stall("workload", err) < 0)
+		return -EINTR;
 
 	/* With logging off (the log device filled up) the mark would never appear: say why
 	 * now rather than after the wait. */
@@ -101,7 +105,9 @@ static int stack_up(struct recorder *r, struct bo_err *err)
 	if (k < 0)
 		return k;
 	r->log_attached = true;
-	k = bo_dm_name(r->o->runid, "lw", r->lw, r->lw_uuid, err);
+	k = bo_test_stall("loops", err);
+	if (k >= 0)
+		k = bo_dm_name(r->o->runid, "lw", r->lw, r->lw_uuid, err);
 	if (k >= 0)
 		k = bo_dm_name(r->o->runid, "flakey", r->fl, r->fl_uuid, err);
 	if (k < 0)
@@ -125,7 +131,8 @@ static int stack_up(struct recorder *r, struct bo_err *err)
 	if (k < 0)
 		return k;
 	r->fl_created = true;
-	return emit(r, "stack", "device", r->fl_dev);
+	k = bo_test_stall("stack", err);
+	return k < 0 ? k : emit(r, "stack", "device", r->fl_dev);
 }
 
 /* Remove what stack_up() and the run made, in reverse, reporting the first failure. */
@@ -263,6 +270,8 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 		goto down;
 	k = mkfs_options(sc, &mkfs_opts, err);
 	if (k >= 0)
+		k = bo_test_stall("mkfs", err);
+	if (k >= 0)
 		k = bo_mkfs(sc->fs, r.fl_dev, (const char *const *) mkfs_opts,
 			    sc->workload_timeout * 1000u, &mr, err);
 	if (mr.out)
@@ -279,6 +288,9 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 	if (k < 0)
 		goto down;
 	r.mounted = true;
+	k = bo_test_stall("mounted", err);
+	if (k < 0)
+		goto down;
 	{
 		struct bo_ctl_server_config cfg = {
 			.path = r.sock, .mark = insert_mark, .ctx = &r, .reserved = reserved};
@@ -294,6 +306,8 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 		if (k >= 0 && bo_ctl_server_failure(srv, err) < 0)
 			k = bo_err_prefix(err, "control channel");
 	}
+	if (k >= 0)
+		k = bo_test_stall("unmount", err);
 	if (k < 0)
 		goto down;
 	k = bo_umount(r.mnt, 0, err);
