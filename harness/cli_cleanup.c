@@ -11,9 +11,9 @@
  * holding those files or devices open, and the directory itself. Nothing else is touched, and
  * an ID that is not a valid run id is refused before anything is looked at.
  *
- * Order: processes (they hold mounts and devices), mounts (deepest first, the work directory's
- * own tmpfs last), dm devices (a device held by another is retried after it), loops, the
- * directory. Every object removed is reported; the run is listed again at the end and anything
+ * Order: processes (they hold mounts and devices), mounts under the work directory (newest
+ * first), dm devices (a device held by another is retried after it), loops, the work
+ * directory's own tmpfs (the loops' files are on it), the directory. Every object removed is reported; the run is listed again at the end and anything
  * still there is an error.
  */
 #include <dirent.h>
@@ -216,17 +216,20 @@ static char **run_mounts(const struct sweep *s)
 	return v;
 }
 
-static void unmount_all(struct sweep *s)
+/* Unmount what is mounted under the work directory, newest first; the work directory's own
+ * tmpfs only when @top (after the loops over its files are gone). */
+static void unmount_all(struct sweep *s, bool top)
 {
 	char **m = run_mounts(s);
 	size_t n = 0;
 
 	while (m && m[n])
 		n++;
-	/* Newest first: a mount under the work directory before the tmpfs of the directory. */
 	for (size_t i = n; i-- > 0;) {
 		struct bo_err err = {0};
 
+		if ((strcmp(m[i], s->workdir) == 0) != top)
+			continue;
 		if (s->dry_run) {
 			say(s, "", "mount", m[i]);
 			continue;
@@ -390,10 +393,11 @@ static int cleanup_run(const char *runid, bool dry_run)
 		return BO_EXIT_HARNESS;
 	}
 	kill_processes(&s);
-	unmount_all(&s);
+	unmount_all(&s, false);
 	if (s.have_dm)
 		remove_dm(&s);
 	detach_loops(&s);
+	unmount_all(&s, true);
 	remove_workdir(&s);
 	bo_dm_list_free(s.dm);
 	bo_loop_list_free(s.loops);

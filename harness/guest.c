@@ -202,6 +202,9 @@ static int finish(struct bo_results *res, struct bo_summary *sum, int r, const s
 	bo_diag_capture(res, "post", &err);
 	o = bo_summary_json(sum);
 	if (!o || bo_results_write_json(res, "summary.json", o, &err) < 0) {
+		/* The run's own error first: a full results filesystem fails both. */
+		if (sum->error[0])
+			bo_cli_error("%s", sum->error);
 		bo_cli_error("writing summary.json: %s", o ? bo_err_str(&err) : "out of memory");
 		json_object_put(o);
 		return BO_EXIT_HARNESS;

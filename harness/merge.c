@@ -45,6 +45,9 @@ static int cmp_rec(const void *a, const void *b)
 	return (x->cut > y->cut) - (x->cut < y->cut);
 }
 
+/* A shard count is read from guest-written config.json: bounded before it sizes anything. */
+#define BO_MERGE_MAX_SHARDS 65536
+
 /* config.json without its run id and shard: what every shard must agree on. */
 static int shard_config(const char *dir, struct json_object **ret_cfg, unsigned *ret_i,
 			unsigned *ret_n, struct bo_err *err)
@@ -65,7 +68,8 @@ static int shard_config(const char *dir, struct json_object **ret_cfg, unsigned 
 	}
 	if (!json_object_object_get_ex(cfg, "shard", &shard) ||
 	    !json_object_is_type(shard, json_type_string) ||
-	    sscanf(json_object_get_string(shard), "%u/%u", &i, &n) != 2 || n == 0 || i >= n) {
+	    sscanf(json_object_get_string(shard), "%u/%u", &i, &n) != 2 || n == 0 || i >= n ||
+	    n > BO_MERGE_MAX_SHARDS) {
 		json_object_put(cfg);
 		return bo_err_set(err, EINVAL,
 				  "'%s' is not a shard (config.json has no \"shard\": "
@@ -226,7 +230,8 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write
 		if (!seen[i])
 			r = bo_err_set(err, EINVAL, "shard %u/%u is missing", i, count);
 	if (r >= 0) {
-		qsort(v, nv, sizeof(*v), cmp_rec);
+		if (nv)
+			qsort(v, nv, sizeof(*v), cmp_rec);
 		for (size_t i = 0; i < nv && r >= 0; i++) {
 			struct json_object *ev, *id, *cls, *sec;
 			enum bo_class c = BO_CLASS_HARNESS_ERROR;

@@ -159,6 +159,10 @@ static void put(const char *dir, const char *name, const char *text)
  * Records whose event, cut or state have the wrong type are errors naming file and line, and
  * a symlink the guest left in a state directory is not copied (nor followed).
  */
+#define FULL_SUMMARY                                                                       \
+	"{\"counts\":{\"consistent\":1,\"unmountable\":0,\"fsck-dirty\":0,\"lost-ack\":0," \
+	"\"phantom\":0,\"app-recovery-failed\":0,\"checker-error\":0,\"harness-error\":0}}"
+
 static void test_merge_hostile(void)
 {
 	static const char *const bad[] = {
@@ -184,15 +188,26 @@ static void test_merge_hostile(void)
 		CU_ASSERT(strstr(err.msg, "stream.jsonl:1:") != NULL);
 	}
 
+	/* Regression (fuzz_results, UBSan): a shard with no state record at all. */
+	snprintf(shard, sizeof(shard), "%s/hostile-empty", bo_test_dir());
+	snprintf(out, sizeof(out), "%s/hostile-empty.out", bo_test_dir());
+	CU_ASSERT_FATAL(mkdir(shard, 0755) == 0);
+	put(shard, "config.json", "{\"shard\":\"0/1\"}");
+	put(shard, "summary.json", FULL_SUMMARY);
+	put(shard, "stream.jsonl", "");
+	put(shard, "write.log", "");
+	CU_ASSERT(bo_merge(out, dirs, 1, &err) == 0);
+	/* A shard count nobody runs sizes nothing. */
+	snprintf(out, sizeof(out), "%s/hostile-empty.out2", bo_test_dir());
+	put(shard, "config.json", "{\"shard\":\"0/4294967295\"}");
+	CU_ASSERT(bo_merge(out, dirs, 1, &err) == -EINVAL);
+
 	/* A well-formed shard whose state directory holds a symlink to a host file. */
 	snprintf(shard, sizeof(shard), "%s/hostile-link", bo_test_dir());
 	snprintf(out, sizeof(out), "%s/hostile-link.out", bo_test_dir());
 	CU_ASSERT_FATAL(mkdir(shard, 0755) == 0);
 	put(shard, "config.json", "{\"shard\":\"0/1\"}");
-	put(shard, "summary.json",
-	    "{\"counts\":{\"consistent\":1,\"unmountable\":0,\"fsck-dirty\":0,"
-	    "\"lost-ack\":0,\"phantom\":0,\"app-recovery-failed\":0,\"checker-error\":0,"
-	    "\"harness-error\":0}}");
+	put(shard, "summary.json", FULL_SUMMARY);
 	put(shard, "stream.jsonl",
 	    "{\"event\":\"state\",\"cut\":1,\"state\":\"c1\",\"class\":\"consistent\"}\n");
 	put(shard, "write.log", "");

@@ -28,4 +28,27 @@ grep -q 'the kernel panicked' "$scratch/err" || fail "the error does not name th
 console=$(sed -n "s/.*console '\([^']*\)'.*/\1/p" "$scratch/err")
 [ -f "$console" ] || fail "the console log '$console' does not exist"
 rm -rf "$(dirname "$console")"
+# The host kills QEMU in the middle of a command: an error (exit 3) that says the VM stopped
+# before the command reported, with the console's last lines (docs/safety.md).
+"$blackout" vm run --timeout 300 -- sh -c 'echo guest-ready; sleep 1000' \
+	>"$scratch/out" 2>"$scratch/err" &
+bpid=$!
+i=0
+until grep -q guest-ready "$scratch/out"; do
+	i=$((i + 1))
+	[ "$i" -le 300 ] || { kill "$bpid"; fail "the guest command never started"; }
+	sleep 1
+done
+qpid=$(pgrep -P "$bpid" qemu) || fail "no QEMU child of blackout (pid $bpid)"
+kill -9 $qpid
+wait "$bpid"
+rc=$?
+cat "$scratch/err"
+[ "$rc" -eq 3 ] || fail "a killed QEMU gave exit $rc, not 3"
+grep -q 'VM stopped before the command reported its status' "$scratch/err" ||
+	fail "the error does not say the VM stopped"
+grep -q 'last lines:' "$scratch/err" || fail "the error has no console tail"
+console=$(sed -n "s/.*console '\([^']*\)'.*/\1/p" "$scratch/err")
+[ -f "$console" ] || fail "the console log '$console' does not exist"
+rm -rf "$(dirname "$console")"
 echo "PASS $name"
