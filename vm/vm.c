@@ -14,6 +14,7 @@
 #include <sys/random.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness/cleanup.h"
@@ -284,6 +285,9 @@ static int fail(const struct bo_qemu_outcome *out, const char *console, struct b
 				  console, tail);
 	if (*panic)
 		snprintf(why, sizeof(why), "the kernel panicked: %s", panic);
+	else if (WIFSIGNALED(out->wait_status))
+		snprintf(why, sizeof(why), "QEMU was killed by signal %d (%s)",
+			 WTERMSIG(out->wait_status), strsignal(WTERMSIG(out->wait_status)));
 	else if (*qerr)
 		snprintf(why, sizeof(why), "qemu: %s", qerr);
 	else

@@ -30,7 +30,8 @@ console=$(sed -n "s/.*console '\([^']*\)'.*/\1/p" "$scratch/err")
 rm -rf "$(dirname "$console")"
 # The host kills QEMU in the middle of a command: an error (exit 3) that says the VM stopped
 # before the command reported, with the console's last lines (docs/safety.md).
-"$blackout" vm run --timeout 300 -- sh -c 'echo guest-ready; sleep 1000' \
+"$blackout" vm run --timeout 300 -- \
+	sh -c 'echo console-before-kill >/dev/console; echo guest-ready; sleep 1000' \
 	>"$scratch/out" 2>"$scratch/err" &
 bpid=$!
 i=0
@@ -45,9 +46,10 @@ wait "$bpid"
 rc=$?
 cat "$scratch/err"
 [ "$rc" -eq 3 ] || fail "a killed QEMU gave exit $rc, not 3"
-grep -q 'VM stopped before the command reported its status' "$scratch/err" ||
-	fail "the error does not say the VM stopped"
-grep -q 'last lines:' "$scratch/err" || fail "the error has no console tail"
+grep -q 'VM stopped before the command reported its status (QEMU was killed by signal 9' \
+	"$scratch/err" || fail "the error does not say QEMU was killed"
+grep -A3 'last lines:' "$scratch/err" | grep -q console-before-kill ||
+	fail "the error has no console tail"
 console=$(sed -n "s/.*console '\([^']*\)'.*/\1/p" "$scratch/err")
 [ -f "$console" ] || fail "the console log '$console' does not exist"
 rm -rf "$(dirname "$console")"
