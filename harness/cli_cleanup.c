@@ -272,10 +272,11 @@ static void remove_dm(struct sweep *s)
 				continue;
 			}
 			if (info.uuid[0] && !(!strncmp(info.uuid, BO_DM_UUID_PREFIX, 9) &&
-					       !strncmp(info.uuid + 9, s->runid, strlen(s->runid)) &&
-					       info.uuid[9 + strlen(s->runid)] == '-')) {
-				bo_err_set(&err, EPERM, "its uuid '%s' is not of run %s: left alone",
-					   info.uuid, s->runid);
+					      !strncmp(info.uuid + 9, s->runid, strlen(s->runid)) &&
+					      info.uuid[9 + strlen(s->runid)] == '-')) {
+				bo_err_set(&err, EPERM,
+					   "its uuid '%s' is not of run %s: left alone", info.uuid,
+					   s->runid);
 				failed(s, "dm device", s->dm[i], &err);
 				done[i] = true;
 				continue;

@@ -150,8 +150,7 @@ static int save_log(const char *src, struct bo_results *res, struct bo_err *err)
 	return 0;
 }
 
-static void report_teardown(void *rctx, const char *kind, const char *arg,
-			    const struct bo_err *err)
+static void report_teardown(void *rctx, const char *kind, const char *arg, const struct bo_err *err)
 {
 	char msg[PATH_MAX + 1024];
 
@@ -221,8 +220,8 @@ static int finish(struct bo_results *res, struct bo_summary *sum, int r, const s
  * (unless --allow-host), catch SIGINT/SIGTERM/SIGHUP so that a stop unwinds the run, and make
  * the teardown stack of the guest's own objects.
  */
-static int guest_start(const char *cmd, const char *runid, bool allow_host,
-		       struct bo_summary *sum, struct bo_teardown **ret_td)
+static int guest_start(const char *cmd, const char *runid, bool allow_host, struct bo_summary *sum,
+		       struct bo_teardown **ret_td)
 {
 	struct bo_err err = {0};
 

@@ -20,8 +20,7 @@ bool bo_runid_valid(const char *id)
 
 	if (n == 0 || n > BO_RUNID_MAX || id[0] == '.' || id[0] == '-')
 		return false;
-	return strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
-	       n;
+	return strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == n;
 }
 
 /* Read sysfs attribute @attr of block device @rdev into @buf, without its trailing newline.
@@ -106,8 +105,8 @@ bool bo_own_blockdev(dev_t rdev, const char *runid, char *why, size_t len)
 		if (has_run_prefix(uuid, "BLACKOUT-", runid) &&
 		    has_run_prefix(name, "blackout-", runid))
 			return true;
-		snprintf(why, len, "%s is dm device '%s' (uuid '%s'), not one %s made", kname,
-			 name, uuid, runid ? "this run" : "blackout");
+		snprintf(why, len, "%s is dm device '%s' (uuid '%s'), not one %s made", kname, name,
+			 uuid, runid ? "this run" : "blackout");
 		return false;
 	}
 	if (sysfs_attr(rdev, "loop/backing_file", file, sizeof(file))) {
@@ -117,12 +116,10 @@ bool bo_own_blockdev(dev_t rdev, const char *runid, char *why, size_t len)
 		if (in_workdir(file, runid))
 			return true;
 		snprintf(why, len, "%s is a loop device over '%s', which is outside %s", kname,
-			 file,
-			 runid ? "this run's work directory" : "every run's work directory");
+			 file, runid ? "this run's work directory" : "every run's work directory");
 		return false;
 	}
-	snprintf(why, len, "%s is neither a dm device nor a loop device that blackout made",
-		 kname);
+	snprintf(why, len, "%s is neither a dm device nor a loop device that blackout made", kname);
 	return false;
 }
 
@@ -206,8 +203,7 @@ int bo_stop_error(struct bo_err *err, const char *what)
 {
 	int s = bo_stop_signal();
 
-	return bo_err_set(err, EINTR, "stopped by %s while %s",
-			  s ? strsignal(s) : "request", what);
+	return bo_err_set(err, EINTR, "stopped by %s while %s", s ? strsignal(s) : "request", what);
 }
 
 int bo_test_stall(const char *point, struct bo_err *err)

@@ -16,9 +16,8 @@
 static void test_runid(void)
 {
 	static const char *const good[] = {"20260101-120000-1-abcdef", "a", "dmtest-123", "x.y_z"};
-	static const char *const bad[] = {"",	  "*",	  "-x",	 ".hidden", "..",  "a/b",
-					  "a b",  "a*",	  "x?",	 "[ab]",    "a\n", "../etc",
-					  "é",	  "a;rm", "$(x)"};
+	static const char *const bad[] = {"",	"*",	"-x",  ".hidden", "..", "a/b",	"a b", "a*",
+					  "x?", "[ab]", "a\n", "../etc",  "é",	"a;rm", "$(x)"};
 	char longid[BO_RUNID_MAX + 2];
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
