@@ -77,17 +77,31 @@ for pc in workdir:run loops:run stack:run mkfs:run mounted:run workload:run unmo
 	before=$(left "$id")
 	# Positive control: the oracle sees the run's objects while it is stalled.
 	[ "$before" -gt 0 ] || bad "$point: no object of the run seen while stalled"
+	# A process the killed run left working in its mount (as a workload's child could be):
+	# cleanup must kill it, or the mount stays busy.
+	holder=
+	if [ "$point" = mounted ]; then
+		(cd "/run/blackout-$id/mnt" && exec sleep 1000) &
+		holder=$!
+	fi
 	kill -9 "$pid"
 	wait "$pid" 2>/dev/null
 	"$B" cleanup --run "$id" >"/tmp/$id.clean" 2>&1 || bad "$point: cleanup: $(cat "/tmp/$id.clean")"
+	if [ -n "$holder" ]; then
+		wait "$holder" 2>/dev/null
+		grep -q "^killed process $holder " "/tmp/$id.clean" ||
+			bad "$point: cleanup did not kill process $holder: $(cat "/tmp/$id.clean")"
+	fi
 	after=$(left "$id")
 	[ "$after" = 0 ] || bad "$point: $after objects left after cleanup"
 	[ ! -e "/run/blackout-$id" ] || bad "$point: /run/blackout-$id left after cleanup"
 	echo "kill -9 at $point: $before objects; cleanup: $(grep -c -e '^removed' -e '^unmounted' \
 		-e '^detached' -e '^killed' "/tmp/$id.clean") removed; $after left"
 done
-echo "cleanup's report after kill -9 at check:"
-sed 's/^/  /' /tmp/k-check.clean
+for p in check mounted; do
+	echo "cleanup's report after kill -9 at $p:"
+	sed 's/^/  /' "/tmp/k-$p.clean"
+done
 
 # SIGTERM, SIGINT, SIGHUP: the run unwinds by itself, exit 3, nothing left, no cleanup.
 for ps in workload:TERM:run mkfs:HUP:run check:INT:check snapshot:TERM:check; do
