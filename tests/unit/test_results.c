@@ -202,6 +202,23 @@ static void test_merge_hostile(void)
 	put(shard, "config.json", "{\"shard\":\"0/4294967295\"}");
 	CU_ASSERT(bo_merge(out, dirs, 1, &err) == -EINVAL);
 
+	/* Strings the report prints carry no terminal escape sequences. */
+	{
+		struct json_object *o = json_tokener_parse(
+			"{\"counts\":{\"consistent\":0,\"unmountable\":1,\"fsck-dirty\":0,"
+			"\"lost-ack\":0,\"phantom\":0,\"app-recovery-failed\":0,"
+			"\"checker-error\":0,\"harness-error\":0},"
+			"\"first_state\":{\"unmountable\":\"c1\\u001b[2J\"},"
+			"\"error\":\"a\\nb\\u001b]0;x\\u0007\"}");
+		struct bo_summary sum;
+
+		CU_ASSERT_FATAL(o != NULL);
+		CU_ASSERT(bo_summary_from_json(o, &sum, &err) == 0);
+		CU_ASSERT(!strcmp(sum.first[BO_CLASS_UNMOUNTABLE], "c1?[2J"));
+		CU_ASSERT(!strcmp(sum.error, "a\nb?]0;x?"));
+		json_object_put(o);
+	}
+
 	/* A well-formed shard whose state directory holds a symlink to a host file. */
 	snprintf(shard, sizeof(shard), "%s/hostile-link", bo_test_dir());
 	snprintf(out, sizeof(out), "%s/hostile-link.out", bo_test_dir());
