@@ -33,6 +33,8 @@ int bo_cmd_replay(int argc, char **argv);
 int bo_cmd_synth(int argc, char **argv);
 int bo_cmd_dmtest(int argc, char **argv);
 int bo_cmd_vm(int argc, char **argv);
+/* blackout cleanup: remove what a killed run left behind (cli_cleanup.c). */
+int bo_cmd_cleanup(int argc, char **argv);
 
 /* Hidden: blackout inside its own VM (/init, modprobe, the guest side of "vm info"). */
 int bo_cmd_guest_init(int argc, char **argv);

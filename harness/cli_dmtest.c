@@ -31,7 +31,9 @@
 #include "harness/log.h"
 #include "harness/loop.h"
 #include "harness/mount.h"
+#include "harness/safety.h"
 #include "harness/teardown.h"
+#include "vm/vm.h"
 
 #define MIB	     (1u << 20)
 #define BLOCK	     4096u
@@ -393,12 +395,14 @@ static int smoke(const char *dir)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	snprintf(s.runid, sizeof(s.runid), "dmtest-%d", (int) getpid());
 	if (bo_teardown_new(16, report, &s, &s.td) < 0)
 		return fail("teardown stack: out of memory", NULL);
 	if (own_dir) {
-		snprintf(s.dir, sizeof(s.dir), "/tmp/blackout-%s-XXXXXX", s.runid);
-		if (!mkdtemp(s.dir)) {
+		/* A run's work directory, so that `blackout cleanup --run dmtest-PID` finds all. */
+		snprintf(s.dir, sizeof(s.dir), "%s%s", BO_WORKDIR_PREFIX, s.runid);
+		if (mkdir(s.dir, 0700) < 0) {
 			bo_err_set(&err, errno, "'%s': %s", s.dir, strerror(errno));
 			fail("run directory", &err);
 			goto out;
@@ -465,18 +469,29 @@ int bo_cmd_dmtest(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"dir", required_argument, NULL, 'd'},
+		{"allow-host", no_argument, NULL, 'A'},
 		{},
 	};
 	const char *dir = NULL;
+	bool allow_host = false;
+	struct bo_err err = {0};
 	int c;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c != 'd')
+		if (c == 'A')
+			allow_host = true;
+		else if (c == 'd')
+			dir = optarg;
+		else
 			return bo_cli_usage_error("__dmtest", "unknown option");
-		dir = optarg;
 	}
-	if (optind < argc && !strcmp(argv[optind], "smoke") && optind + 1 == argc)
+	if (optind < argc && !strcmp(argv[optind], "smoke") && optind + 1 == argc) {
+		if (bo_own_dm_allowed("__dmtest smoke", bo_vm_inside(), allow_host, &err) < 0) {
+			bo_cli_error("%s", bo_err_str(&err));
+			return BO_EXIT_HARNESS;
+		}
 		return smoke(dir);
+	}
 	if (optind < argc && !strcmp(argv[optind], "list") && optind + 2 == argc)
 		return list(argv[optind + 1]);
 	if (optind < argc && !strcmp(argv[optind], "versions") && optind + 1 == argc)

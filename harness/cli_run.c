@@ -20,6 +20,7 @@
 #include "harness/classify.h"
 #include "harness/cleanup.h"
 #include "harness/cli.h"
+#include "harness/safety.h"
 #include "harness/cli_vmrun.h"
 #include "harness/progress.h"
 #include "harness/report.h"
@@ -238,6 +239,8 @@ int bo_guest_boot(const struct vm_args *v, const char *dir, char *const gargv[],
 	struct bo_share_report rep;
 	struct bo_progress_relay *relay = NULL;
 	int status = BO_EXIT_HARNESS, r;
+
+	bo_stop_install(); /* SIGINT, SIGTERM, SIGHUP kill the VM; the results are kept */
 
 	if (!bo_path_join(console, sizeof(console), dir, "vm/console.log"))
 		return bo_err_set(err, ENAMETOOLONG, "results directory '%s': path too long", dir);

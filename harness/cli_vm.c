@@ -16,6 +16,7 @@
 #include "dmtargets/dm.h"
 #include "harness/cleanup.h"
 #include "harness/cli.h"
+#include "harness/safety.h"
 #include "vm/guest.h"
 #include "vm/modload.h"
 #include "vm/share.h"
@@ -171,6 +172,8 @@ static int vm_run(int argc, char **argv, bool shell)
 	if (!shell && end >= argc)
 		return bo_cli_usage_error("vm", "'vm run' needs a command after '--'");
 	o.interactive = shell;
+	if (!shell)
+		bo_stop_install(); /* a stop kills the VM and still reports */
 	r = bo_vm_run(&o, shell ? sh : argv + end, &status, &err);
 	if (r < 0)
 		return report(shell ? "shell" : "run", &err);

@@ -28,6 +28,8 @@
 #include "harness/progress.h"
 #include "harness/proc.h"
 #include "harness/replay.h"
+#include "harness/safety.h"
+#include "harness/teardown.h"
 #include "vm/sha256.h"
 
 /* 4 KiB CoW chunks: small enough that a mount's metadata writes copy little. */
@@ -45,7 +47,10 @@ struct explore {
 	char base[PATH_MAX], cow[PATH_MAX], mnt[PATH_MAX];
 	char issued[PATH_MAX], acked[PATH_MAX];
 	struct bo_loop_dev base_loop, cow_loop;
-	bool base_attached, cow_attached;
+	/* The loops under every state, and the snapshot of the state being checked. */
+	struct bo_teardown *td;
+	struct bo_err *down_err; /* where unwinding reports its first failure */
+	int down_first;
 	char snap[BO_DM_NAME_MAX], snap_uuid[BO_DM_UUID_MAX], snap_dev[PATH_MAX];
 	int cow_fd;
 };
@@ -211,6 +216,30 @@ static int build_state(struct explore *x, const struct bo_crash_state *cs, struc
 	return k < 0 ? bo_err_prefix(err, "building state on '%s'", x->snap_dev) : 0;
 }
 
+static void down_report(void *rctx, const char *kind, const char *arg, const struct bo_err *e)
+{
+	struct explore *x = rctx;
+
+	if (x->down_first == 0)
+		x->down_first = bo_err_set(x->down_err, e->errnum, "%s", bo_err_str(e));
+}
+
+/*
+ * Record a loop or dm device just made on the teardown stack; should that fail (it has room
+ * for all exploring makes), the object is undone at once rather than lost.
+ */
+static int keep(struct explore *x, const char *kind, const char *name, struct bo_err *err)
+{
+	bool loop = !strcmp(kind, "loop");
+	int k = loop ? bo_teardown_push_loop(x->td, name, err)
+		     : bo_teardown_push_dm(x->td, name, err);
+	struct bo_err e2;
+
+	if (k < 0)
+		(void) (loop ? bo_loop_detach(name, &e2) : bo_dm_remove(name, &e2));
+	return k;
+}
+
 /*
  * Check the state the base holds now. Returns -errno only when the exploration cannot go on
  * (the snapshot could not be removed: every later state would be built on a wrong device).
@@ -235,12 +264,13 @@ static int check_state(struct explore *x, struct state_run *s, struct bo_err *fa
 	if (write_op_files(x, s->applied, &err) < 0 ||
 	    bo_snap_table(x->sectors, x->base_loop.path, x->cow_loop.path, SNAP_CHUNK, &table,
 			  &err) < 0 ||
-	    bo_dm_create(x->snap, x->snap_uuid, table, &err) < 0) {
+	    bo_dm_create(x->snap, x->snap_uuid, table, &err) < 0 ||
+	    keep(x, "dm", x->snap, &err) < 0) {
 		harness_fail(s, &err);
 		goto out;
 	}
 	snap = true;
-	if (s->cs && build_state(x, s->cs, &err) < 0) {
+	if (bo_test_stall("snapshot", &err) < 0 || (s->cs && build_state(x, s->cs, &err) < 0)) {
 		harness_fail(s, &err);
 		goto drop;
 	}
@@ -252,7 +282,9 @@ static int check_state(struct explore *x, struct state_run *s, struct bo_err *fa
 		s->obs.mounted = true;
 		s->t_mount = now_s() - t;
 		t = now_s();
-		if (o->checker)
+		if (bo_test_stall("check", &err) < 0)
+			harness_fail(s, &err);
+		else if (o->checker)
 			run_checker(x, s);
 		s->t_checker = now_s() - t;
 		t = now_s();
@@ -270,6 +302,8 @@ static int check_state(struct explore *x, struct state_run *s, struct bo_err *fa
 		s->t_umount = now_s() - t;
 	}
 	t = now_s();
+	if (bo_test_stall("fsck", &err) < 0)
+		harness_fail(s, &err);
 	/* On a state that did not mount, fsck's output is evidence, its verdict is not: xfs_repair
 	 * refuses a log that was never replayed. */
 	if (bo_fsck(x->fs, x->snap_dev, o->fsck_timeout * 1000u, NULL, &s->obs.fsck, &fr, &err) <
@@ -284,7 +318,9 @@ static int check_state(struct explore *x, struct state_run *s, struct bo_err *fa
 		harness_fail(s, &err);
 drop:
 	if (snap) {
-		r = bo_dm_remove(x->snap, fatal);
+		/* The snapshot is the top of the stack; on failure it stays there, and the
+		 * final unwind tries again. */
+		r = bo_teardown_undo_top(x->td, fatal);
 		if (r < 0) {
 			bo_err_prefix(fatal, "state %s: removing its snapshot", s->id);
 			harness_fail(s, fatal);
@@ -487,15 +523,23 @@ static int setup(struct explore *x, struct bo_err *err)
 		return r;
 	/* The replay writes the file through its page cache and the loop device reads the
 	 * same cache (no direct I/O), so a snapshot sees every write replayed before it. */
+	r = bo_teardown_new(4, down_report, x, &x->td);
+	if (r < 0)
+		return bo_err_set(err, -r, "exploring: out of memory");
 	r = bo_loop_attach(x->base, o->workdir, 0, bo_log_sectorsize(x->log), &x->base_loop, err);
 	if (r < 0)
 		return r;
-	x->base_attached = true;
-	r = bo_loop_attach(x->cow, o->workdir, 0, 0, &x->cow_loop, err);
+	r = keep(x, "loop", x->base_loop.path, err);
+	if (r >= 0)
+		r = bo_loop_attach(x->cow, o->workdir, 0, 0, &x->cow_loop, err);
 	if (r < 0)
 		return r;
-	x->cow_attached = true;
-	r = bo_dm_name(o->runid, "state", x->snap, x->snap_uuid, err);
+	r = keep(x, "loop", x->cow_loop.path, err);
+	if (r < 0)
+		return r;
+	r = bo_test_stall("replay", err);
+	if (r >= 0)
+		r = bo_dm_name(o->runid, "state", x->snap, x->snap_uuid, err);
 	if (r < 0)
 		return r;
 	return bo_dm_device_path(x->snap, x->snap_dev, sizeof(x->snap_dev)) < 0
@@ -506,13 +550,16 @@ static int setup(struct explore *x, struct bo_err *err)
 /* Undo setup() in reverse; every failure is reported in @err (the first one kept). */
 static int teardown(struct explore *x, struct bo_err *err)
 {
-	struct bo_err e2 = {0};
 	int r = 0;
 
-	if (x->cow_attached && bo_loop_detach(x->cow_loop.path, &e2) < 0 && r == 0)
-		r = bo_err_set(err, e2.errnum, "%s", bo_err_str(&e2));
-	if (x->base_attached && bo_loop_detach(x->base_loop.path, &e2) < 0 && r == 0)
-		r = bo_err_set(err, e2.errnum, "%s", bo_err_str(&e2));
+	if (x->td) {
+		x->down_err = err;
+		x->down_first = 0;
+		(void) bo_teardown_unwind(x->td);
+		r = x->down_first;
+		bo_teardown_free(x->td);
+		x->td = NULL;
+	}
 	bo_replay_free(x->replay);
 	if (x->cow_fd >= 0)
 		close(x->cow_fd);
@@ -530,7 +577,18 @@ static int check_and_record(struct explore *x, struct state_run *s, enum bo_clas
 			    struct bo_err *err)
 {
 	int r = check_state(x, s, err);
-	enum bo_class c = bo_classify(&s->obs);
+	enum bo_class c;
+
+	/* A state cut short by a stop request was not checked: it is not recorded. */
+	if (bo_stop_requested()) {
+		state_run_clear(s);
+		return r < 0 ? r : bo_stop_error(err, "checking crash states");
+	}
+	c = bo_classify(&s->obs);
+	if (bo_test_stall("results", err) < 0) {
+		state_run_clear(s);
+		return -EINTR;
+	}
 
 	bo_summary_add(x->sum, c, s->id, s->seconds);
 	bo_progress_step();
@@ -608,6 +666,8 @@ static int explore_cuts(struct explore *x, const struct bo_cuts *cuts, struct bo
 		struct state_run s = {.applied = cuts->v[i]};
 		enum bo_class c;
 
+		if (bo_stop_requested())
+			return bo_stop_error(err, "checking crash states");
 		bo_state_id(s.applied, s.id, sizeof(s.id));
 		if (rep_id[0] && !state_changes(x->log, rep_cut, s.applied)) {
 			r = rep_mine ? emit_alias(x, s.id, s.applied, rep_id, rep_class, err) : 0;
@@ -690,6 +750,10 @@ static int explore_states(struct explore *x, const struct bo_cuts *cuts, struct 
 
 		if (k < 0) {
 			r = bo_err_set(err, -k, "generating crash states");
+			break;
+		}
+		if (bo_stop_requested()) {
+			r = bo_stop_error(err, "checking crash states");
 			break;
 		}
 		bo_crash_state_id(&cs, s.id, sizeof(s.id));

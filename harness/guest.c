@@ -27,14 +27,28 @@
 #include "harness/log.h"
 #include "harness/record.h"
 #include "harness/results.h"
+#include "harness/safety.h"
 #include "harness/scenario.h"
 #include "harness/summary.h"
+#include "harness/teardown.h"
+#include "vm/vm.h"
+
+static int drop_workdir(const char *dir, struct bo_err *err);
+
+static int undo_workdir(const char *dir, void *ctx, struct bo_err *err)
+{
+	return drop_workdir(dir, err);
+}
 
 /* A tmpfs of its own for the images: RAM-backed, and gone with everything in it when it is
- * unmounted at the end. */
-static int make_workdir(const char *runid, char *buf, size_t len, struct bo_err *err)
+ * unmounted at the end. It goes on the teardown stack @td at once. */
+static int make_workdir(const char *runid, struct bo_teardown *td, char *buf, size_t len,
+			struct bo_err *err)
 {
-	snprintf(buf, len, "/run/blackout-%s", runid);
+	int r;
+
+	if (snprintf(buf, len, "%s%s", BO_WORKDIR_PREFIX, runid) >= (int) len)
+		return bo_err_set(err, ENAMETOOLONG, "work directory of run '%s'", runid);
 	if (mkdir(buf, 0700) < 0)
 		return bo_err_set(err, errno, "creating work directory '%s': %s", buf,
 				  strerror(errno));
@@ -44,7 +58,14 @@ static int make_workdir(const char *runid, char *buf, size_t len, struct bo_err 
 		rmdir(buf);
 		return bo_err_set(err, e, "mounting a tmpfs on '%s': %s", buf, strerror(e));
 	}
-	return 0;
+	r = bo_teardown_push(td, "workdir", buf, undo_workdir, NULL, err);
+	if (r < 0) {
+		struct bo_err e2;
+
+		(void) drop_workdir(buf, &e2);
+		return r;
+	}
+	return bo_test_stall("workdir", err);
 }
 
 static int drop_workdir(const char *dir, struct bo_err *err)
@@ -129,8 +150,18 @@ static int save_log(const char *src, struct bo_results *res, struct bo_err *err)
 	return 0;
 }
 
-/* Nothing of the run may be left in the kernel: assert it, then drop the work directory. */
-static void check_leftovers(struct bo_summary *sum, const char *runid, const char *workdir)
+static void report_teardown(void *rctx, const char *kind, const char *arg, const struct bo_err *err)
+{
+	char msg[PATH_MAX + 1024];
+
+	snprintf(msg, sizeof(msg), "teardown of %s '%s' failed: %s", kind, arg, bo_err_str(err));
+	bo_summary_error(rctx, msg);
+}
+
+/* Nothing of the run may be left in the kernel: assert it, then unwind the guest's own
+ * teardown stack (the work directory). */
+static void check_leftovers(struct bo_summary *sum, const char *runid, const char *workdir,
+			    struct bo_teardown *td)
 {
 	struct bo_err err = {0};
 	char left[2048];
@@ -145,8 +176,7 @@ static void check_leftovers(struct bo_summary *sum, const char *runid, const cha
 			 left);
 		bo_summary_error(sum, msg);
 	}
-	if (drop_workdir(workdir, &err) < 0)
-		bo_summary_error(sum, bo_err_str(&err));
+	(void) bo_teardown_unwind(td);
 }
 
 /*
@@ -155,7 +185,8 @@ static void check_leftovers(struct bo_summary *sum, const char *runid, const cha
  * summary.json and the post diagnostics. Returns the exit status.
  */
 static int finish(struct bo_results *res, struct bo_summary *sum, int r, const struct bo_err *rerr,
-		  struct bo_log *log, const char *runid, const char *workdir)
+		  struct bo_log *log, const char *runid, const char *workdir,
+		  struct bo_teardown *td)
 {
 	struct json_object *o;
 	struct bo_err err = {0};
@@ -164,11 +195,15 @@ static int finish(struct bo_results *res, struct bo_summary *sum, int r, const s
 		bo_summary_error(sum, bo_err_str(rerr));
 	bo_log_free(log);
 	if (workdir)
-		check_leftovers(sum, runid, workdir);
+		check_leftovers(sum, runid, workdir, td);
+	bo_teardown_free(td);
 
 	bo_diag_capture(res, "post", &err);
 	o = bo_summary_json(sum);
 	if (!o || bo_results_write_json(res, "summary.json", o, &err) < 0) {
+		/* The run's own error first: a full results filesystem fails both. */
+		if (sum->error[0])
+			bo_cli_error("%s", sum->error);
 		bo_cli_error("writing summary.json: %s", o ? bo_err_str(&err) : "out of memory");
 		json_object_put(o);
 		return BO_EXIT_HARNESS;
@@ -180,6 +215,33 @@ static int finish(struct bo_results *res, struct bo_summary *sum, int r, const s
 	return bo_verdict_exit(bo_summary_verdict(sum));
 }
 
+/*
+ * What both guest commands do first: refuse a bad run id and dm work outside blackout's VM
+ * (unless --allow-host), catch SIGINT/SIGTERM/SIGHUP so that a stop unwinds the run, and make
+ * the teardown stack of the guest's own objects.
+ */
+static int guest_start(const char *cmd, const char *runid, bool allow_host, struct bo_summary *sum,
+		       struct bo_teardown **ret_td)
+{
+	struct bo_err err = {0};
+
+	if (!bo_runid_valid(runid)) {
+		bo_cli_error("%s: '%s' is not a valid run id (letters, digits, '.', '_', '-')", cmd,
+			     runid);
+		return -EINVAL;
+	}
+	if (bo_own_dm_allowed(cmd, bo_vm_inside(), allow_host, &err) < 0) {
+		bo_cli_error("%s", bo_err_str(&err));
+		return -EPERM;
+	}
+	if (bo_teardown_new(4, report_teardown, sum, ret_td) < 0) {
+		bo_cli_error("%s: out of memory", cmd);
+		return -ENOMEM;
+	}
+	bo_stop_install();
+	return 0;
+}
+
 int bo_cmd_guest_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -188,9 +250,12 @@ int bo_cmd_guest_run(int argc, char **argv)
 		{"run-id", required_argument, NULL, 'i'},
 		{"seed", required_argument, NULL, 'S'},
 		{"libexec", required_argument, NULL, 'l'},
+		{"allow-host", no_argument, NULL, 'A'},
 		{},
 	};
 	const char *results = NULL, *scenario = NULL, *runid = NULL, *libexec = bo_libexec_dir();
+	struct bo_teardown *td = NULL;
+	bool allow_host = false;
 	struct bo_scenario *sc = NULL;
 	struct bo_results *res = NULL;
 	struct bo_summary sum = {0};
@@ -214,12 +279,17 @@ int bo_cmd_guest_run(int argc, char **argv)
 			libexec = optarg;
 		else if (c == 'S' && bo_parse_u64(optarg, &seed) == 0)
 			seed_set = true;
+		else if (c == 'A')
+			allow_host = true;
 		else
 			return BO_EXIT_USAGE;
 	}
 	if (!results || !scenario || !runid || optind != argc)
 		return bo_cli_usage_error("__guest-run", "--results, --scenario, --run-id");
+	if (guest_start("__guest-run", runid, allow_host, &sum, &td) < 0)
+		return BO_EXIT_HARNESS;
 	if (bo_results_open(results, &res, &err) < 0) {
+		bo_teardown_free(td);
 		bo_cli_error("%s", bo_err_str(&err));
 		return BO_EXIT_HARNESS;
 	}
@@ -228,9 +298,11 @@ int bo_cmd_guest_run(int argc, char **argv)
 	if (r >= 0 && seed_set)
 		bo_scenario_set_seed(sc, seed);
 	if (r >= 0)
-		r = make_workdir(runid, workdir, sizeof(workdir), &err);
-	if (r < 0)
+		r = make_workdir(runid, td, workdir, sizeof(workdir), &err);
+	if (r < 0) {
+		have_workdir = bo_teardown_depth(td) > 0;
 		goto out;
+	}
 	have_workdir = true;
 	{
 		struct bo_record_opts ro = {
@@ -282,7 +354,7 @@ int bo_cmd_guest_run(int argc, char **argv)
 		}
 	}
 out:
-	ret = finish(res, &sum, r, &err, log, runid, have_workdir ? workdir : NULL);
+	ret = finish(res, &sum, r, &err, log, runid, have_workdir ? workdir : NULL, td);
 	bo_scenario_free(sc);
 	bo_results_free(res);
 	return ret;
@@ -323,8 +395,11 @@ int bo_cmd_guest_check(int argc, char **argv)
 		{"reorder", required_argument, NULL, 'R'},
 		{"torn", no_argument, NULL, 'T'},
 		{"budget", required_argument, NULL, 'B'},
+		{"allow-host", no_argument, NULL, 'A'},
 		{},
 	};
+	struct bo_teardown *td = NULL;
+	bool allow_host = false;
 	const char *results = NULL, *runid = NULL, *libexec = bo_libexec_dir(), *scen = NULL;
 	const char *seed_s = NULL;
 	const char *fs = NULL, *size_s = NULL, *mopt = NULL, *cuts = NULL, *from = NULL;
@@ -398,6 +473,9 @@ int bo_cmd_guest_check(int argc, char **argv)
 		case 'T':
 			torn = true;
 			break;
+		case 'A':
+			allow_host = true;
+			break;
 		case 'B':
 			if (bo_parse_u64(optarg, &budget) < 0)
 				return bo_cli_usage_error("__guest-check", "--budget N");
@@ -408,7 +486,10 @@ int bo_cmd_guest_check(int argc, char **argv)
 	}
 	if (!results || !runid || optind != argc)
 		return bo_cli_usage_error("__guest-check", "--results and --run-id are required");
+	if (guest_start("__guest-check", runid, allow_host, &sum, &td) < 0)
+		return BO_EXIT_HARNESS;
 	if (bo_results_open(results, &res, &err) < 0) {
+		bo_teardown_free(td);
 		bo_cli_error("%s", bo_err_str(&err));
 		return BO_EXIT_HARNESS;
 	}
@@ -465,7 +546,9 @@ int bo_cmd_guest_check(int argc, char **argv)
 		       add_arg(&repro, "--checker", checker) < 0))
 		r = bo_err_set(&err, ENOMEM, "repro arguments");
 	if (r >= 0)
-		r = make_workdir(runid, workdir, sizeof(workdir), &err);
+		r = make_workdir(runid, td, workdir, sizeof(workdir), &err);
+	if (r < 0 && bo_teardown_depth(td) > 0)
+		have_workdir = true;
 	if (r >= 0) {
 		struct bo_explore_opts eo = {
 			.runid = runid,
@@ -500,7 +583,7 @@ int bo_cmd_guest_check(int argc, char **argv)
 			r = bo_explore(log, &eo, res, &sum, &err);
 		}
 	}
-	ret = finish(res, &sum, r, &err, log, runid, have_workdir ? workdir : NULL);
+	ret = finish(res, &sum, r, &err, log, runid, have_workdir ? workdir : NULL, td);
 	bo_scenario_free(sc);
 	bo_results_free(res);
 	return ret;

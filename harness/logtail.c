@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "harness/log.h"
+#include "harness/safety.h"
 
 struct bo_logtail {
 	char *path;
@@ -136,6 +137,8 @@ int bo_logtail_wait_mark(struct bo_logtail *t, const char *name, unsigned timeou
 		}
 		if (r < 0)
 			return r;
+		if (bo_stop_requested())
+			return bo_stop_error(err, "waiting for a mark");
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 >=
 		    (long) timeout_ms)

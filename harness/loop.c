@@ -328,7 +328,10 @@ int bo_loop_list_inside(const char *dir, char ***ret, struct bo_err *err)
 	size_t n = 0;
 	struct dirent *de;
 
-	if (!realpath(dir, real_dir))
+	/* A directory that is gone may still back loops (a killed run's): its name is enough. */
+	if (!realpath(dir, real_dir) &&
+	    (errno != ENOENT || dir[0] != '/' ||
+	     snprintf(real_dir, sizeof(real_dir), "%s", dir) >= (int) sizeof(real_dir)))
 		return bo_err_set(err, errno, "loop list '%s': %s", dir, strerror(errno));
 	list = calloc(1, sizeof(*list));
 	d = opendir("/sys/block");

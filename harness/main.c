@@ -28,6 +28,7 @@ static const struct bo_cmd commands[] = {
 	/* The guest sides of run and check, started by the host in the VM. */
 	{"__guest-run", bo_cmd_guest_run, NULL},
 	{"__guest-check", bo_cmd_guest_check, NULL},
+	{"cleanup", bo_cmd_cleanup, "remove what a killed run left behind; --list shows leftovers"},
 	{"vm", bo_cmd_vm, "run a command as root in a disposable QEMU VM (run, shell, info)"},
 	/* Hidden (no summary): used inside blackout's own VMs. */
 	{"__init", bo_cmd_guest_init, NULL},

@@ -45,6 +45,9 @@ static int cmp_rec(const void *a, const void *b)
 	return (x->cut > y->cut) - (x->cut < y->cut);
 }
 
+/* A shard count is read from guest-written config.json: bounded before it sizes anything. */
+#define BO_MERGE_MAX_SHARDS 65536
+
 /* config.json without its run id and shard: what every shard must agree on. */
 static int shard_config(const char *dir, struct json_object **ret_cfg, unsigned *ret_i,
 			unsigned *ret_n, struct bo_err *err)
@@ -65,7 +68,8 @@ static int shard_config(const char *dir, struct json_object **ret_cfg, unsigned 
 	}
 	if (!json_object_object_get_ex(cfg, "shard", &shard) ||
 	    !json_object_is_type(shard, json_type_string) ||
-	    sscanf(json_object_get_string(shard), "%u/%u", &i, &n) != 2 || n == 0 || i >= n) {
+	    sscanf(json_object_get_string(shard), "%u/%u", &i, &n) != 2 || n == 0 || i >= n ||
+	    n > BO_MERGE_MAX_SHARDS) {
 		json_object_put(cfg);
 		return bo_err_set(err, EINVAL,
 				  "'%s' is not a shard (config.json has no \"shard\": "
@@ -83,7 +87,7 @@ static int shard_config(const char *dir, struct json_object **ret_cfg, unsigned 
 static int read_records(const char *dir, struct rec **v, size_t *n, size_t *cap, struct bo_err *err)
 {
 	char path[PATH_MAX], *line = NULL;
-	size_t len = 0;
+	size_t len = 0, lineno = 0;
 	_cleanup_fclose_ FILE *f = NULL;
 	int r = 0;
 
@@ -91,12 +95,17 @@ static int read_records(const char *dir, struct rec **v, size_t *n, size_t *cap,
 	if (!f)
 		return bo_err_set(err, errno, "reading '%s': %s", path, strerror(errno));
 	while (getline(&line, &len, f) > 0) {
-		struct json_object *o = json_tokener_parse(line), *ev, *cut;
+		struct json_object *o = json_tokener_parse(line), *ev, *cut, *id;
 		const char *e;
 
-		if (!o || !json_object_object_get_ex(o, "event", &ev)) {
+		lineno++;
+		/* Written by the guest: every field is checked for presence and type before use. */
+		if (!o || !json_object_is_type(o, json_type_object) ||
+		    !json_object_object_get_ex(o, "event", &ev) ||
+		    !json_object_is_type(ev, json_type_string)) {
 			json_object_put(o);
-			r = bo_err_set(err, EBADMSG, "'%s': a line is not a JSON record", path);
+			r = bo_err_set(err, EBADMSG, "%s:%zu: not a JSON record with an \"event\"",
+				       path, lineno);
 			break;
 		}
 		e = json_object_get_string(ev);
@@ -105,9 +114,12 @@ static int read_records(const char *dir, struct rec **v, size_t *n, size_t *cap,
 			continue;
 		}
 		if (!json_object_object_get_ex(o, "cut", &cut) ||
-		    !json_object_is_type(cut, json_type_int)) {
+		    !json_object_is_type(cut, json_type_int) || json_object_get_int64(cut) < 0 ||
+		    !json_object_object_get_ex(o, "state", &id) ||
+		    !json_object_is_type(id, json_type_string)) {
+			r = bo_err_set(err, EBADMSG, "%s:%zu: a %s record without a cut or a state",
+				       path, lineno, e);
 			json_object_put(o);
-			r = bo_err_set(err, EBADMSG, "'%s': a %s record without a cut", path, e);
 			break;
 		}
 		if (*n == *cap) {
@@ -142,7 +154,11 @@ static int copy_dir(const char *src, const char *dst, struct bo_err *err)
 	while (r >= 0 && (de = readdir(d))) {
 		char from[PATH_MAX], to[PATH_MAX];
 
-		if (de->d_type != DT_REG)
+		struct stat st;
+
+		/* Guest-written: the type from lstat, never d_type alone, and never a symlink. */
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISREG(st.st_mode))
 			continue;
 		if (!pathf(from, sizeof(from), "%s/%s", src, de->d_name) ||
 		    !pathf(to, sizeof(to), "%s/%s", dst, de->d_name)) {
@@ -214,7 +230,8 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write
 		if (!seen[i])
 			r = bo_err_set(err, EINVAL, "shard %u/%u is missing", i, count);
 	if (r >= 0) {
-		qsort(v, nv, sizeof(*v), cmp_rec);
+		if (nv)
+			qsort(v, nv, sizeof(*v), cmp_rec);
 		for (size_t i = 0; i < nv && r >= 0; i++) {
 			struct json_object *ev, *id, *cls, *sec;
 			enum bo_class c = BO_CLASS_HARNESS_ERROR;
@@ -223,7 +240,8 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write
 			json_object_object_get_ex(v[i].o, "event", &ev);
 			event = strdup(json_object_get_string(ev));
 			json_object_object_get_ex(v[i].o, "state", &id);
-			if (json_object_object_get_ex(v[i].o, "class", &cls))
+			if (json_object_object_get_ex(v[i].o, "class", &cls) &&
+			    json_object_is_type(cls, json_type_string))
 				bo_class_from_name(json_object_get_string(cls), &c);
 			if (!strcmp(event, "alias")) {
 				sum.aliases++;
@@ -247,7 +265,11 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write
 
 		sd = pathf(src, sizeof(src), "%s/states", dirs[d]) ? opendir(src) : NULL;
 		while (sd && (de = readdir(sd)) && r >= 0) {
-			if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			struct stat st;
+
+			if (de->d_name[0] == '.' ||
+			    fstatat(dirfd(sd), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+			    !S_ISDIR(st.st_mode))
 				continue;
 			if (!pathf(src, sizeof(src), "%s/states/%s", dirs[d], de->d_name) ||
 			    !pathf(dst, sizeof(dst), "%s/states/%s", bo_results_dir(res),

@@ -8,12 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "harness/cleanup.h"
+#include "harness/safety.h"
 
 extern char **environ;
 
@@ -111,8 +113,8 @@ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct
 	struct bo_proc_result r = {0};
 	double start = now_s(), deadline;
 	int status = 0, exec_errno = 0, e, pidfd;
-	bool timed_out = false, exited = false;
-	pid_t pid;
+	bool timed_out = false, exited = false, stopped = false;
+	pid_t pid, parent = getpid();
 
 	if (!env)
 		return bo_err_set(err, ENOMEM, "starting '%s'", o->argv[0]);
@@ -131,6 +133,11 @@ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct
 		int devnull = open("/dev/null", O_RDONLY);
 
 		setpgid(0, 0);
+		/* A child must not outlive a blackout killed with -9: it would hold the run's
+		 * mounts and files (its own children are found by `blackout cleanup`). */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
 		signal(SIGPIPE, SIG_DFL);
 		if (devnull >= 0)
 			dup2(devnull, STDIN_FILENO);
@@ -186,6 +193,14 @@ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct
 		if (pidfd < 0 && !exited)
 			wait_ms = wait_ms < 0 || wait_ms > 10 ? 10
 							      : wait_ms; /* no pidfd: old kernel */
+		/* A stop request (SIGINT, SIGTERM, SIGHUP) ends the child at once. The signal may
+		 * land on another thread and not interrupt this poll: look at the flag often. */
+		if (!exited && !stopped && bo_stop_requested()) {
+			stopped = true;
+			kill(-pid, SIGKILL);
+		}
+		if (!exited && (wait_ms < 0 || wait_ms > 200))
+			wait_ms = 200;
 		k = poll(pfd, 3, wait_ms);
 		if (k < 0 && errno != EINTR)
 			break;
@@ -229,6 +244,13 @@ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct
 		return bo_err_set(err, exec_errno,
 				  exec_errno == ENOENT ? "'%s' not found" : "starting '%s': %s",
 				  o->argv[0], strerror(exec_errno));
+	}
+	if (stopped) {
+		char what[256];
+
+		bo_proc_result_clear(&r);
+		snprintf(what, sizeof(what), "running '%s'", o->argv[0]);
+		return bo_stop_error(err, what);
 	}
 	if (timed_out) {
 		r.end = BO_PROC_TIMEOUT;

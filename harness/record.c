@@ -25,6 +25,8 @@
 #include "harness/mount.h"
 #include "harness/oracle.h"
 #include "harness/proc.h"
+#include "harness/safety.h"
+#include "harness/teardown.h"
 
 /* A mark reaches the log when dm-log-writes' kthread gets to it; on a busy TCG guest that
  * can take a while, but never this long. */
@@ -37,7 +39,10 @@ struct recorder {
 	uint64_t sectors;
 	char image[PATH_MAX], log[PATH_MAX], mnt[PATH_MAX], sock[PATH_MAX];
 	struct bo_loop_dev img_loop, log_loop;
-	bool img_attached, log_attached, lw_created, fl_created, mounted;
+	/* What the recording made, undone in reverse (mount, flakey, log-writes, loops). */
+	struct bo_teardown *td;
+	struct bo_err *down_err; /* where unwinding reports its first failure */
+	int down_first;
 	char lw[BO_DM_NAME_MAX], lw_uuid[BO_DM_UUID_MAX], lw_dev[PATH_MAX];
 	char fl[BO_DM_NAME_MAX], fl_uuid[BO_DM_UUID_MAX], fl_dev[PATH_MAX];
 	struct bo_logtail *tail;
@@ -73,6 +78,9 @@ static int put_mark(void *ctx, const char *name, uint64_t *ret_entry, struct bo_
 	struct recorder *r = ctx;
 	struct bo_lw_status st;
 	int k;
+
+	if (strcmp(name, "mkfs") && bo_test_stall("workload", err) < 0)
+		return -EINTR;
 
 	/* With logging off (the log device filled up) the mark would never appear: say why
 	 * now rather than after the wait. */
@@ -112,6 +120,30 @@ static int make_file(const char *path, uint64_t size, struct bo_err *err)
 	return 0;
 }
 
+/*
+ * Record a loop or dm device just made on the teardown stack. The stack has room for all a
+ * recording makes; should recording fail anyway, the object is undone at once, not lost.
+ */
+static int keep_loop(struct recorder *r, const char *dev, struct bo_err *err)
+{
+	struct bo_err e2;
+	int k = bo_teardown_push_loop(r->td, dev, err);
+
+	if (k < 0)
+		(void) bo_loop_detach(dev, &e2);
+	return k;
+}
+
+static int keep_dm(struct recorder *r, const char *name, struct bo_err *err)
+{
+	struct bo_err e2;
+	int k = bo_teardown_push_dm(r->td, name, err);
+
+	if (k < 0)
+		(void) bo_dm_remove(name, &e2);
+	return k;
+}
+
 static int stack_up(struct recorder *r, struct bo_err *err)
 {
 	const struct bo_scenario *sc = r->o->sc;
@@ -127,12 +159,16 @@ static int stack_up(struct recorder *r, struct bo_err *err)
 		k = bo_loop_attach(r->image, r->o->workdir, 0, sc->sector_size, &r->img_loop, err);
 	if (k < 0)
 		return k;
-	r->img_attached = true;
-	k = bo_loop_attach(r->log, r->o->workdir, 0, 0, &r->log_loop, err);
+	k = keep_loop(r, r->img_loop.path, err);
+	if (k >= 0)
+		k = bo_loop_attach(r->log, r->o->workdir, 0, 0, &r->log_loop, err);
 	if (k < 0)
 		return k;
-	r->log_attached = true;
-	k = bo_dm_name(r->o->runid, "lw", r->lw, r->lw_uuid, err);
+	k = keep_loop(r, r->log_loop.path, err);
+	if (k >= 0)
+		k = bo_test_stall("loops", err);
+	if (k >= 0)
+		k = bo_dm_name(r->o->runid, "lw", r->lw, r->lw_uuid, err);
 	if (k >= 0)
 		k = bo_dm_name(r->o->runid, "flakey", r->fl, r->fl_uuid, err);
 	if (k < 0)
@@ -144,7 +180,12 @@ static int stack_up(struct recorder *r, struct bo_err *err)
 		k = bo_dm_create(r->lw, r->lw_uuid, lw_table, err);
 	if (k < 0)
 		return k;
-	r->lw_created = true;
+	/* Removing log-writes appends its final mark `dm-log-writes-end` and rewrites the super
+	 * block with the true entry count (log_writes_dtr()): it goes after flakey, before the
+	 * loops under it. */
+	k = keep_dm(r, r->lw, err);
+	if (k < 0)
+		return k;
 	/* flakey "up 1 s, down 0 s" is always up: a pass-through until a fault plan says
 	 * otherwise. */
 	fl.dev = r->lw_dev;
@@ -168,35 +209,27 @@ static int stack_up(struct recorder *r, struct bo_err *err)
 		k = bo_dm_create(r->fl, r->fl_uuid, fl_table, err);
 	if (k < 0)
 		return k;
-	r->fl_created = true;
-	return emit(r, "stack", "device", r->fl_dev);
+	k = keep_dm(r, r->fl, err);
+	if (k >= 0)
+		k = bo_test_stall("stack", err);
+	return k < 0 ? k : emit(r, "stack", "device", r->fl_dev);
+}
+
+static void down_report(void *rctx, const char *kind, const char *arg, const struct bo_err *e)
+{
+	struct recorder *r = rctx;
+
+	if (r->down_first == 0)
+		r->down_first = bo_err_set(r->down_err, e->errnum, "%s", bo_err_str(e));
 }
 
 /* Remove what stack_up() and the run made, in reverse, reporting the first failure. */
 static int stack_down(struct recorder *r, struct bo_err *err)
 {
-	struct bo_err e = {0};
-	int first = 0;
-
-#define STEP(cond, call)                                                         \
-	do {                                                                     \
-		if ((cond) && (call) < 0 && first == 0)                          \
-			first = bo_err_set(err, e.errnum, "%s", bo_err_str(&e)); \
-	} while (0)
-	STEP(r->mounted, bo_umount(r->mnt, 0, &e));
-	r->mounted = false;
-	STEP(r->fl_created, bo_dm_remove(r->fl, &e));
-	r->fl_created = false;
-	/* Removing log-writes appends its final mark `dm-log-writes-end` and rewrites the super
-	 * block with the true entry count (log_writes_dtr()). */
-	STEP(r->lw_created, bo_dm_remove(r->lw, &e));
-	r->lw_created = false;
-	STEP(r->log_attached, bo_loop_detach(r->log_loop.path, &e));
-	r->log_attached = false;
-	STEP(r->img_attached, bo_loop_detach(r->img_loop.path, &e));
-	r->img_attached = false;
-#undef STEP
-	return first;
+	r->down_err = err;
+	r->down_first = 0;
+	(void) bo_teardown_unwind(r->td);
+	return r->down_first;
 }
 
 static int run_workload(struct recorder *r, struct bo_ctl_server *srv, struct bo_err *err)
@@ -308,11 +341,15 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 	snprintf(r.sock, sizeof(r.sock), "%s/ctl.sock", o->workdir);
 	if (mkdir(r.mnt, 0755) < 0 && errno != EEXIST)
 		return bo_err_set(err, errno, "creating '%s': %s", r.mnt, strerror(errno));
+	if (bo_teardown_new(8, down_report, &r, &r.td) < 0)
+		return bo_err_set(err, ENOMEM, "recording: out of memory");
 
 	k = stack_up(&r, err);
 	if (k < 0)
 		goto down;
 	k = mkfs_options(sc, &mkfs_opts, err);
+	if (k >= 0)
+		k = bo_test_stall("mkfs", err);
 	if (k >= 0)
 		k = bo_mkfs(sc->fs, r.fl_dev, (const char *const *) mkfs_opts,
 			    sc->workload_timeout * 1000u, &mr, err);
@@ -327,9 +364,17 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 		k = insert_mark(&r, "mkfs", &entry, err);
 	if (k >= 0)
 		k = bo_mount(r.fl_dev, r.mnt, bo_fs_name(sc->fs), sc->mount_options, err);
+	if (k >= 0 && bo_teardown_push_mount(r.td, r.mnt, err) < 0) {
+		struct bo_err e2;
+
+		(void) bo_umount(r.mnt, 0, &e2);
+		k = -ENOSPC;
+	}
 	if (k < 0)
 		goto down;
-	r.mounted = true;
+	k = bo_test_stall("mounted", err);
+	if (k < 0)
+		goto down;
 	{
 		struct bo_ctl_server_config cfg = {
 			.path = r.sock, .mark = insert_mark, .ctx = &r, .reserved = reserved};
@@ -348,12 +393,13 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 		if (k >= 0 && bo_ctl_server_failure(srv, err) < 0)
 			k = bo_err_prefix(err, "control channel");
 	}
+	if (k >= 0)
+		k = bo_test_stall("unmount", err);
 	if (k < 0)
 		goto down;
-	k = bo_umount(r.mnt, 0, err);
+	k = bo_teardown_undo_top(r.td, err); /* the mount */
 	if (k < 0)
 		goto down;
-	r.mounted = false;
 	/* A full or failing log device turns logging off for good: every later state would
 	 * be fiction. */
 	k = bo_lw_status(r.lw, &lws, err);
@@ -370,6 +416,7 @@ down:
 	bo_faultrun_free(r.faults);
 	pthread_mutex_destroy(&r.emit_lock);
 	bo_logtail_free(r.tail);
+	bo_teardown_free(r.td);
 	rmdir(r.mnt);
 	unlink(r.image);
 	return k;

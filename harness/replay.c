@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/safety.h"
+
 #define BO_REPLAY_BUF (1u << 20)
 
 struct bo_replay {
@@ -49,6 +51,13 @@ int bo_replay_new(const struct bo_log *log, const char *target, unsigned flags, 
 		bo_replay_free(r);
 		return bo_err_set(err, ENOMEM, "allocating replay");
 	}
+	/* Only a file or a block device blackout made (harness/safety.h); checked again on
+	 * the open fd below, so a target swapped in between is caught too. */
+	e = bo_own_check_target(target, err);
+	if (e < 0) {
+		bo_replay_free(r);
+		return e;
+	}
 	/* A block device is opened exclusively: one that is mounted or held by device-mapper
 	 * fails with EBUSY instead of being overwritten under its user. */
 	if (stat(target, &st) == 0 && S_ISBLK(st.st_mode))
@@ -63,6 +72,11 @@ int bo_replay_new(const struct bo_log *log, const char *target, unsigned flags, 
 		e = errno;
 		bo_replay_free(r);
 		return bo_err_set(err, e, "replay target '%s': %s", target, strerror(e));
+	}
+	e = bo_own_check_fd(r->fd, target, err);
+	if (e < 0) {
+		bo_replay_free(r);
+		return e;
 	}
 	if (S_ISBLK(st.st_mode)) {
 		r->blockdev = true;

@@ -139,6 +139,7 @@ int bo_results_emit(struct bo_results *r, const char *event, struct json_object 
 	const char *line;
 	_cleanup_free_ char *buf = NULL;
 	size_t len;
+	off_t end;
 	int k;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -174,12 +175,18 @@ int bo_results_emit(struct bo_results *r, const char *event, struct json_object 
 	memcpy(buf, line, len);
 	buf[len++] = '\n';
 	json_object_put(rec);
-	/* One write per record: O_APPEND makes it land whole or not at all on local files. */
+	/* One write per record. A full filesystem can still take part of it: cut that part
+	 * off again, so that the stream stays whole records, however short. */
+	end = lseek(r->stream_fd, 0, SEEK_END);
 	k = (int) write(r->stream_fd, buf, len);
-	if (k < 0 || (size_t) k != len)
-		return bo_err_set(err, k < 0 ? errno : ENOSPC,
-				  "results '%s': appending to stream.jsonl: %s", r->dir,
-				  k < 0 ? strerror(errno) : "short write");
+	if (k < 0 || (size_t) k != len) {
+		int e = k < 0 ? errno : ENOSPC;
+
+		if (k > 0 && end >= 0)
+			(void) !ftruncate(r->stream_fd, end);
+		return bo_err_set(err, e, "results '%s': appending to stream.jsonl: %s", r->dir,
+				  strerror(e));
+	}
 	r->seq++;
 	return 0;
 }

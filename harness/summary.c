@@ -101,6 +101,15 @@ struct json_object *bo_summary_json(const struct bo_summary *s)
 	return o;
 }
 
+/* summary.json comes from the guest and is printed on the user's terminal: no control
+ * characters but newline and tab (an escape sequence could rewrite what the report says). */
+static void defang(char *s)
+{
+	for (; *s; s++)
+		if (((unsigned char) *s < 0x20 && *s != '\n' && *s != '\t') || *s == 0x7f)
+			*s = '?';
+}
+
 int bo_summary_from_json(struct json_object *o, struct bo_summary *ret, struct bo_err *err)
 {
 	struct bo_summary s = {0};
@@ -135,6 +144,9 @@ int bo_summary_from_json(struct json_object *o, struct bo_summary *ret, struct b
 		s.seconds_check = json_object_get_double(v);
 	if (json_object_object_get_ex(o, "error", &v) && json_object_is_type(v, json_type_string))
 		snprintf(s.error, sizeof(s.error), "%s", json_object_get_string(v));
+	defang(s.error);
+	for (int c = 0; c < BO_CLASS_COUNT; c++)
+		defang(s.first[c]);
 	*ret = s;
 	return 0;
 }

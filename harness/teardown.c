@@ -10,6 +10,7 @@
 #include "dmtargets/dm.h"
 #include "harness/loop.h"
 #include "harness/mount.h"
+#include "harness/safety.h"
 
 struct bo_teardown_entry {
 	char kind[16];
@@ -25,21 +26,20 @@ struct bo_teardown {
 	struct bo_teardown_entry entries[];
 };
 
-static volatile sig_atomic_t stop_signal;
-
+/* The stop flag is the run's one flag (harness/safety.h), so that every wait sees it. */
 void bo_teardown_request_stop(int signo)
 {
-	stop_signal = signo ? signo : -1;
+	bo_stop_request(signo);
 }
 
 bool bo_teardown_stop_requested(void)
 {
-	return stop_signal != 0;
+	return bo_stop_requested();
 }
 
 int bo_teardown_stop_signal(void)
 {
-	return stop_signal > 0 ? stop_signal : 0;
+	return bo_stop_signal();
 }
 
 int bo_teardown_new(size_t capacity, bo_teardown_report_fn report, void *rctx,

@@ -26,6 +26,7 @@
 #include "harness/cleanup.h"
 #include "vm/guest.h"
 #include "vm/vmutil.h"
+#include "harness/safety.h"
 
 #define QEMU	 "qemu-system-x86_64"
 #define MAX_ARGS 64
@@ -328,6 +329,13 @@ int bo_qemu_run(const struct bo_qemu_launch *l, struct bo_qemu_outcome *ret, str
 		if (!exited && !o.started && l->boot_s > 0 &&
 		    (!deadline || w.start + l->boot_s < deadline))
 			deadline = w.start + l->boot_s;
+		/* A stop request (harness/safety.h) ends the VM: it is disposable, and QEMU would
+		 * die with us anyway; this way the caller still reports and cleans up. */
+		if (!exited && !o.stopped && bo_stop_requested()) {
+			bo_debug(BO_DBG_VM, "stop requested: killing QEMU (pid %d)", (int) pid);
+			o.stopped = true;
+			kill(pid, SIGKILL);
+		}
 		if (deadline && !o.timed_out) {
 			if (now >= deadline) {
 				bo_debug(BO_DBG_VM, "timeout: killing QEMU (pid %d)", (int) pid);

@@ -29,6 +29,7 @@ struct bo_qemu_outcome {
 	bool started;	/* the guest reported the command's start */
 	bool reported;	/* ... and its exit status */
 	bool timed_out; /* killed at a timeout */
+	bool stopped;	/* killed because blackout was asked to stop (SIGINT, SIGTERM, SIGHUP) */
 	int status;	/* the command's exit status, when reported */
 	double boot_s;	/* QEMU start to command start */
 	double total_s; /* QEMU start to QEMU exit */

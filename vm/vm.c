@@ -14,9 +14,11 @@
 #include <sys/random.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness/cleanup.h"
+#include "harness/safety.h"
 #include "vm/accel.h"
 #include "vm/guest.h"
 #include "vm/initramfs.h"
@@ -282,8 +284,14 @@ static int fail(const struct bo_qemu_outcome *out, const char *console, struct b
 				  out->started ? "the command was running"
 					       : "still booting: the command never started",
 				  console, tail);
-	if (*panic)
+	if (out->stopped)
+		snprintf(why, sizeof(why), "blackout was stopped by %s",
+			 bo_stop_signal() ? strsignal(bo_stop_signal()) : "a signal");
+	else if (*panic)
 		snprintf(why, sizeof(why), "the kernel panicked: %s", panic);
+	else if (WIFSIGNALED(out->wait_status))
+		snprintf(why, sizeof(why), "QEMU was killed by signal %d (%s)",
+			 WTERMSIG(out->wait_status), strsignal(WTERMSIG(out->wait_status)));
 	else if (*qerr)
 		snprintf(why, sizeof(why), "qemu: %s", qerr);
 	else

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "bo_test.h"
+#include "harness/merge.h"
 #include "harness/results.h"
 #include "harness/summary.h"
 
@@ -140,6 +141,104 @@ static void test_summary(void)
 	json_object_put(o);
 }
 
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	CU_ASSERT_FATAL(f != NULL);
+	fputs(text, f);
+	fclose(f);
+}
+
+/*
+ * What a guest writes is untrusted. Regression (found by tests/fuzz/fuzz_results.c): a state
+ * record without a cut was reported through a string freed just before (use after free).
+ * Records whose event, cut or state have the wrong type are errors naming file and line, and
+ * a symlink the guest left in a state directory is not copied (nor followed).
+ */
+#define FULL_SUMMARY                                                                       \
+	"{\"counts\":{\"consistent\":1,\"unmountable\":0,\"fsck-dirty\":0,\"lost-ack\":0," \
+	"\"phantom\":0,\"app-recovery-failed\":0,\"checker-error\":0,\"harness-error\":0}}"
+
+static void test_merge_hostile(void)
+{
+	static const char *const bad[] = {
+		"{\"event\":\"state\",\"state\":\"c1\"}\n",
+		"{\"event\":null}\n",
+		"{\"event\":\"state\",\"cut\":-4,\"state\":\"c1\"}\n",
+		"{\"event\":\"alias\",\"cut\":3,\"state\":7}\n",
+		"[1,2]\n",
+	};
+	char shard[1024], out[1024], link[4096], copied[4096];
+	char *dirs[1] = {shard};
+	struct bo_err err = {0};
+	struct stat st;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(shard, sizeof(shard), "%s/hostile%zu", bo_test_dir(), i);
+		snprintf(out, sizeof(out), "%s/hostile%zu.out", bo_test_dir(), i);
+		CU_ASSERT_FATAL(mkdir(shard, 0755) == 0);
+		put(shard, "config.json", "{\"shard\":\"0/1\"}");
+		put(shard, "summary.json", "{\"counts\":{}}");
+		put(shard, "stream.jsonl", bad[i]);
+		CU_ASSERT(bo_merge(out, dirs, 1, &err) == -EBADMSG);
+		CU_ASSERT(strstr(err.msg, "stream.jsonl:1:") != NULL);
+	}
+
+	/* Regression (fuzz_results, UBSan): a shard with no state record at all. */
+	snprintf(shard, sizeof(shard), "%s/hostile-empty", bo_test_dir());
+	snprintf(out, sizeof(out), "%s/hostile-empty.out", bo_test_dir());
+	CU_ASSERT_FATAL(mkdir(shard, 0755) == 0);
+	put(shard, "config.json", "{\"shard\":\"0/1\"}");
+	put(shard, "summary.json", FULL_SUMMARY);
+	put(shard, "stream.jsonl", "");
+	put(shard, "write.log", "");
+	CU_ASSERT(bo_merge(out, dirs, 1, &err) == 0);
+	/* A shard count nobody runs sizes nothing. */
+	snprintf(out, sizeof(out), "%s/hostile-empty.out2", bo_test_dir());
+	put(shard, "config.json", "{\"shard\":\"0/4294967295\"}");
+	CU_ASSERT(bo_merge(out, dirs, 1, &err) == -EINVAL);
+
+	/* Strings the report prints carry no terminal escape sequences. */
+	{
+		struct json_object *o = json_tokener_parse(
+			"{\"counts\":{\"consistent\":0,\"unmountable\":1,\"fsck-dirty\":0,"
+			"\"lost-ack\":0,\"phantom\":0,\"app-recovery-failed\":0,"
+			"\"checker-error\":0,\"harness-error\":0},"
+			"\"first_state\":{\"unmountable\":\"c1\\u001b[2J\"},"
+			"\"error\":\"a\\nb\\u001b]0;x\\u0007\"}");
+		struct bo_summary sum;
+
+		CU_ASSERT_FATAL(o != NULL);
+		CU_ASSERT(bo_summary_from_json(o, &sum, &err) == 0);
+		CU_ASSERT(!strcmp(sum.first[BO_CLASS_UNMOUNTABLE], "c1?[2J"));
+		CU_ASSERT(!strcmp(sum.error, "a\nb?]0;x?"));
+		json_object_put(o);
+	}
+
+	/* A well-formed shard whose state directory holds a symlink to a host file. */
+	snprintf(shard, sizeof(shard), "%s/hostile-link", bo_test_dir());
+	snprintf(out, sizeof(out), "%s/hostile-link.out", bo_test_dir());
+	CU_ASSERT_FATAL(mkdir(shard, 0755) == 0);
+	put(shard, "config.json", "{\"shard\":\"0/1\"}");
+	put(shard, "summary.json", FULL_SUMMARY);
+	put(shard, "stream.jsonl",
+	    "{\"event\":\"state\",\"cut\":1,\"state\":\"c1\",\"class\":\"consistent\"}\n");
+	put(shard, "write.log", "");
+	snprintf(link, sizeof(link), "%s/states", shard);
+	CU_ASSERT_FATAL(mkdir(link, 0755) == 0);
+	snprintf(link, sizeof(link), "%s/states/c1", shard);
+	CU_ASSERT_FATAL(mkdir(link, 0755) == 0);
+	snprintf(link, sizeof(link), "%s/states/c1/passwd", shard);
+	CU_ASSERT_FATAL(symlink("/etc/passwd", link) == 0);
+	CU_ASSERT(bo_merge(out, dirs, 1, &err) == 0);
+	snprintf(copied, sizeof(copied), "%s/states/c1/passwd", out);
+	CU_ASSERT(lstat(copied, &st) < 0 && errno == ENOENT);
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
@@ -147,6 +246,7 @@ int main(void)
 		{"a results directory is never reused", test_create_once},
 		{"stream records, atomic files, no symlinks followed", test_stream_and_files},
 		{"summary verdicts and the vacuous-pass rule", test_summary},
+		{"merging hostile shard results", test_merge_hostile},
 		{NULL, NULL},
 	};
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/vm/timeout.sh BLACKOUT — a guest that hangs is killed at its timeout, the failure is
-# an error (exit 3) that names the console log, and the log is there to read.
+# an error (exit 3) that names the console log, and the log is there to read. The same for a
+# kernel panic, a QEMU the host kills, and blackout itself stopped by SIGTERM.
 # shellcheck source=tests/vm/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -28,4 +29,49 @@ grep -q 'the kernel panicked' "$scratch/err" || fail "the error does not name th
 console=$(sed -n "s/.*console '\([^']*\)'.*/\1/p" "$scratch/err")
 [ -f "$console" ] || fail "the console log '$console' does not exist"
 rm -rf "$(dirname "$console")"
+# The host kills QEMU in the middle of a command: an error (exit 3) that says the VM stopped
+# before the command reported, with the console's last lines (docs/safety.md).
+"$blackout" vm run --timeout 300 -- \
+	sh -c 'echo console-before-kill >/dev/console; echo guest-ready; sleep 1000' \
+	>"$scratch/out" 2>"$scratch/err" &
+bpid=$!
+i=0
+until grep -q guest-ready "$scratch/out"; do
+	i=$((i + 1))
+	[ "$i" -le 300 ] || { kill "$bpid"; fail "the guest command never started"; }
+	sleep 1
+done
+qpid=$(pgrep -P "$bpid" qemu) || fail "no QEMU child of blackout (pid $bpid)"
+kill -9 $qpid
+wait "$bpid"
+rc=$?
+cat "$scratch/err"
+[ "$rc" -eq 3 ] || fail "a killed QEMU gave exit $rc, not 3"
+grep -q 'VM stopped before the command reported its status (QEMU was killed by signal 9' \
+	"$scratch/err" || fail "the error does not say QEMU was killed"
+grep -A3 'last lines:' "$scratch/err" | grep -q console-before-kill ||
+	fail "the error has no console tail"
+console=$(sed -n "s/.*console '\([^']*\)'.*/\1/p" "$scratch/err")
+[ -f "$console" ] || fail "the console log '$console' does not exist"
+rm -rf "$(dirname "$console")"
+# SIGTERM to blackout on the host: the VM is killed, exit 3, the reason is the signal.
+"$blackout" vm run --timeout 300 -- sh -c 'echo guest-ready; sleep 1000' \
+	>"$scratch/out" 2>"$scratch/err" &
+bpid=$!
+i=0
+until grep -q guest-ready "$scratch/out"; do
+	i=$((i + 1))
+	[ "$i" -le 300 ] || { kill -9 "$bpid"; fail "the guest command never started"; }
+	sleep 1
+done
+qpid=$(pgrep -P "$bpid" qemu) || fail "no QEMU child of blackout (pid $bpid)"
+kill -TERM "$bpid"
+wait "$bpid"
+rc=$?
+cat "$scratch/err"
+[ "$rc" -eq 3 ] || fail "blackout stopped by SIGTERM gave exit $rc, not 3"
+grep -q 'blackout was stopped by Terminated' "$scratch/err" || fail "the error does not name the stop"
+! kill -0 $qpid 2>/dev/null || fail "QEMU (pid $qpid) outlived blackout"
+console=$(sed -n "s/.*console '\([^']*\)'.*/\1/p" "$scratch/err")
+[ -n "$console" ] && rm -rf "$(dirname "$console")"
 echo "PASS $name"
