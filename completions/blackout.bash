@@ -23,7 +23,7 @@ _blackout_opts() {
 	reproduce) echo "$_blackout_vm_opts --help" ;;
 	shrink) echo "$_blackout_vm_opts --help" ;;
 	nightly) echo "--baseline= --results= --help" ;;
-	cleanup) echo "--run= --list --help" ;;
+	cleanup) echo "--run= --dry-run --list --help" ;;
 	inspect) echo "--json --entries= --salvage --help" ;;
 	replay) echo "--onto= --to= --from= --size= --salvage --help" ;;
 	synth)
