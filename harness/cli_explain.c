@@ -335,6 +335,12 @@ static void print_text(const struct diary *d)
 			putchar(')');
 	}
 	putchar('\n');
+	if (json_object_object_get_ex(d->summary, "first_state", &x)) {
+		json_object_object_foreach(x, k, c) if (strcmp(k, "consistent"))
+			printf("first %s state: %s\n", k, json_object_get_string(c));
+	}
+	if (jstr(d->summary, "error"))
+		printf("run error: %s\n", jstr(d->summary, "error"));
 	if (!json_object_object_get_ex(d->out, "state", &st)) {
 		puts("no failing state: nothing to explain");
 		return;

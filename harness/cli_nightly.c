@@ -147,12 +147,12 @@ struct cell {
 	int status;
 };
 
-/* Letters, digits and ._- stay; anything else becomes '_'. */
+/* Letters, digits and ._-@+=, stay; anything else becomes '_'. */
 static void sanitize(char *s)
 {
 	for (; *s; s++)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || strchr("._-", *s)))
+		      (*s >= '0' && *s <= '9') || strchr("._-@+=,", *s)))
 			*s = '_';
 }
 

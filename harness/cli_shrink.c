@@ -524,6 +524,12 @@ int bo_cmd_guest_shrink(int argc, char **argv)
 	s.checker_env = env;
 	json_object_object_add(sum, "state", json_object_new_string(state));
 	json_object_object_add(sum, "class", json_object_new_string(cls));
+	/* Bisection walks prefix states; a state with dropped or torn writes has none below it. */
+	if (bisect_on && (state[0] != 'c' || strspn(state + 1, "0123456789") != strlen(state + 1))) {
+		json_object_object_add(sum, "bisect_skipped",
+				       json_object_new_string("not a prefix state"));
+		bisect_on = false;
+	}
 	if (bisect_on) {
 		char id[64];
 

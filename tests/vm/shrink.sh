@@ -30,8 +30,10 @@ run_bo 0 reproduce "$R" "$first" && grep -q "reproduced" "$T/out" && ok ||
 cp -a "$R" "$T/tampered"
 sed -i "s/\"state\":\"$first\",\\(.*\\)\"class\":\"lost-ack\"/\"state\":\"$first\",\\1\"class\":\"phantom\"/" \
 	"$T/tampered/stream.jsonl"
-run_bo 1 reproduce "$T/tampered" "$first" && grep -q "not reproduced" "$T/out" && ok ||
-	bad "reproduce: a wrong class was called reproduced"
+# ... through the state's repro.sh, which runs `blackout reproduce` from anywhere.
+(cd / && sh "$T/tampered/states/$first/repro.sh") >"$T/out" 2>"$T/err"
+[ $? = 1 ] && grep -q "not reproduced" "$T/out" && ok ||
+	bad "repro.sh: a wrong class was called reproduced: $(cat "$T/out" "$T/err")"
 rm -rf "$T/tampered"
 
 # shrink: bisection, then ddmin to <= 5 ops.
@@ -60,9 +62,11 @@ if run_bo 0 shrink "$R"; then
 fi
 # Positive control of the input check: a run without failures has nothing to shrink.
 mkdir "$T/clean"
-python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); j["counts"]={"consistent":3};
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))
+j["counts"]={k: 0 for k in j["counts"]}; j["counts"]["consistent"]=3
 j["first_state"]={}; j["verdict"]="consistent"; json.dump(j,open(sys.argv[2],"w"))' \
 	"$R/summary.json" "$T/clean/summary.json"
 cp "$R/scenario.ini" "$T/clean/"
-run_bo 1 shrink "$T/clean"
+run_bo 1 shrink "$T/clean" && grep -q "no failing state to shrink" "$T/err" && ok ||
+	bad "shrink of a consistent run: $(cat "$T/err")"
 finish
