@@ -10,8 +10,8 @@
 #include "harness/baseline.h"
 #include "harness/cleanup.h"
 
-int bo_failset_add(struct bo_failset *s, const char *scenario, const char *fs,
-		   const char *options, const char *state, const char *cls)
+int bo_failset_add(struct bo_failset *s, const char *scenario, const char *fs, const char *options,
+		   const char *state, const char *cls)
 {
 	struct bo_failure f;
 
@@ -204,8 +204,7 @@ static struct json_object *set_json(const struct bo_failset *s)
 			break;
 		json_object_object_add(o, "scenario", json_object_new_string(s->v[i].scenario));
 		json_object_object_add(o, "fs", json_object_new_string(s->v[i].fs));
-		json_object_object_add(o, "mount_options",
-				       json_object_new_string(s->v[i].options));
+		json_object_object_add(o, "mount_options", json_object_new_string(s->v[i].options));
 		json_object_object_add(o, "state", json_object_new_string(s->v[i].state));
 		json_object_object_add(o, "class", json_object_new_string(s->v[i].cls));
 		json_object_array_add(a, o);
@@ -246,8 +245,7 @@ static bool line_key(const char *line, char *buf, size_t len)
 	return true;
 }
 
-static void put_missing(FILE *out, const char *section, const char *const (*sets)[3],
-			bool *done)
+static void put_missing(FILE *out, const char *section, const char *const (*sets)[3], bool *done)
 {
 	for (size_t i = 0; sets[i][0]; i++)
 		if (!done[i] && !strcmp(sets[i][0], section)) {

@@ -26,8 +26,8 @@ struct bo_failset {
 };
 
 /* Add a failure (the strings are copied). 0 or -ENOMEM. */
-int bo_failset_add(struct bo_failset *s, const char *scenario, const char *fs,
-		   const char *options, const char *state, const char *cls);
+int bo_failset_add(struct bo_failset *s, const char *scenario, const char *fs, const char *options,
+		   const char *state, const char *cls);
 
 /* Release what @s holds; it is then empty. */
 void bo_failset_clear(struct bo_failset *s);

@@ -30,13 +30,13 @@
 
 struct diary {
 	const char *dir;
-	struct json_object *summary;  /* summary.json */
-	struct json_object *states;   /* array: the "state" records of stream.jsonl, in order */
-	struct json_object *state;    /* the one explained (borrowed from states) */
-	struct json_object *out;      /* what --json prints */
-	struct bo_log *log;	      /* write.log, or NULL without one */
-	struct bo_scenario *sc;	      /* scenario.ini, or NULL */
-	uint64_t seed;		      /* the run's seed (config.json) */
+	struct json_object *summary; /* summary.json */
+	struct json_object *states;  /* array: the "state" records of stream.jsonl, in order */
+	struct json_object *state;   /* the one explained (borrowed from states) */
+	struct json_object *out;     /* what --json prints */
+	struct bo_log *log;	     /* write.log, or NULL without one */
+	struct bo_scenario *sc;	     /* scenario.ini, or NULL */
+	uint64_t seed;		     /* the run's seed (config.json) */
 };
 
 static const char *jstr(struct json_object *o, const char *key)
@@ -350,7 +350,7 @@ static void print_text(const struct diary *d)
 	       jstr(st, "class"));
 	printf("  mounted: %s, fsck: %s, checker: %s\n",
 	       json_object_object_get_ex(st, "mounted", &v) && json_object_get_boolean(v) ? "yes"
-											   : "no",
+											  : "no",
 	       jstr(st, "fsck") ? jstr(st, "fsck") : "-",
 	       jstr(st, "checker") ? jstr(st, "checker") : "none");
 	if (jstr(st, "error"))
@@ -534,7 +534,7 @@ int bo_cmd_reproduce(int argc, char **argv)
 	cargv[n++] = "--results";
 	cargv[n++] = parent;
 	cfg = bo_path_join(path, sizeof(path), d.dir, "config.json") ? json_object_from_file(path)
-								       : NULL;
+								     : NULL;
 	if (cfg && jstr(cfg, "kind") && !strcmp(jstr(cfg, "kind"), "check")) {
 		/* A check: the options it was given, as it recorded them. */
 		static const char *const keys[][2] = {

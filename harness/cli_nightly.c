@@ -85,10 +85,11 @@ static int matrix_handler(void *user, const char *section, const char *name, con
 	}
 	if (!strcmp(name, "mount_options")) {
 		if (strpbrk(value, " \t'\"\\`$;|&<>")) {
-			snprintf(m->err, sizeof(m->err),
-				 "[matrix] mount_options: '%s': one comma-separated list, no blanks "
-				 "or shell characters",
-				 value);
+			snprintf(
+				m->err, sizeof(m->err),
+				"[matrix] mount_options: '%s': one comma-separated list, no blanks "
+				"or shell characters",
+				value);
 			return 0;
 		}
 		return add_axis(m, m->mopts, &m->nmo, name, value);
@@ -128,9 +129,9 @@ static int matrix_load(struct matrix *m, const char *path, struct bo_err *err)
 	if (line < 0)
 		return bo_err_set(err, errno ? errno : EIO, "cannot read matrix '%s'", path);
 	if (line > 0)
-		return bo_err_set(err, EINVAL, "%s:%d: %s", path, line,
-				  m->err[0] ? m->err
-					    : "syntax error: expected '[section]' or 'key = value'");
+		return bo_err_set(
+			err, EINVAL, "%s:%d: %s", path, line,
+			m->err[0] ? m->err : "syntax error: expected '[section]' or 'key = value'");
 	if (!m->nsc)
 		return bo_err_set(err, EINVAL, "%s: [matrix] needs at least one 'scenario'", path);
 	return 0;
@@ -138,7 +139,7 @@ static int matrix_load(struct matrix *m, const char *path, struct bo_err *err)
 
 /* One cell of the matrix. */
 struct cell {
-	char name[256];	      /* scenario@fs[+options]: its directory under runs/ */
+	char name[256];		  /* scenario@fs[+options]: its directory under runs/ */
 	char scen_path[PATH_MAX]; /* the scenario file run */
 	char scen_name[128];
 	char fs[16], mopts[256];
@@ -228,8 +229,9 @@ static int run_cell(struct cell *c, const char *out, const char *seed, struct bo
 		return bo_err_set(err, errno, "fork: %s", strerror(errno));
 	if (pid == 0) {
 		int fd = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		char *argv[] = {bo_self_exe(), "run", c->scen_path, "--results", parent,
-				seed ? "--seed" : NULL, (char *) seed, NULL};
+		char *argv[] = {bo_self_exe(), "run",  c->scen_path,
+				"--results",   parent, seed ? "--seed" : NULL,
+				(char *) seed, NULL};
 
 		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
 			_exit(BO_EXIT_HARNESS);
@@ -245,8 +247,7 @@ static int run_cell(struct cell *c, const char *out, const char *seed, struct bo
 		return bo_err_set(err, errno, "'%s': %s", parent, strerror(errno));
 	while ((de = readdir(d)))
 		if (de->d_type == DT_DIR && de->d_name[0] != '.')
-			snprintf(c->results, sizeof(c->results), "runs/%s/%s", c->name,
-				 de->d_name);
+			snprintf(c->results, sizeof(c->results), "runs/%s/%s", c->name, de->d_name);
 	closedir(d);
 	return 0;
 }
@@ -297,10 +298,9 @@ static struct json_object *cell_json(struct cell *c, const char *out, struct bo_
 		}
 		if (!bo_path_join(path, sizeof(path), out, c->results) ||
 		    strlen(path) + 14 >= sizeof(path) ||
-		    bo_failset_from_stream(fails, strcat(path, "/stream.jsonl"), c->scen_name, c->fs,
-					   c->mopts, err) < 0)
-			json_object_object_add(o, "error",
-					       json_object_new_string(bo_err_str(err)));
+		    bo_failset_from_stream(fails, strcat(path, "/stream.jsonl"), c->scen_name,
+					   c->fs, c->mopts, err) < 0)
+			json_object_object_add(o, "error", json_object_new_string(bo_err_str(err)));
 	}
 	if (!jstr(o, "verdict"))
 		json_object_object_add(o, "verdict", json_object_new_string("error"));
@@ -394,7 +394,8 @@ static int write_index(const char *out, struct json_object *sum, struct bo_err *
 		fputs("</td><td>", f);
 		if (json_object_object_get_ex(r, "failing", &failing))
 			for (size_t j = 0; j < json_object_array_length(failing) && j < 20; j++) {
-				html_escape(f, jstr(json_object_array_get_idx(failing, j), "state"));
+				html_escape(f,
+					    jstr(json_object_array_get_idx(failing, j), "state"));
 				fputc(' ', f);
 			}
 		fputs("</td><td>", f);
@@ -574,8 +575,7 @@ int bo_cmd_nightly(int argc, char **argv)
 	if (baseline) {
 		struct json_object *d;
 
-		if (bo_baseline_diff(&base, &cur, &diff) < 0 ||
-		    !(d = bo_baseline_diff_json(&diff)))
+		if (bo_baseline_diff(&base, &cur, &diff) < 0 || !(d = bo_baseline_diff_json(&diff)))
 			goto out;
 		json_object_object_add(d, "path", json_object_new_string(baseline));
 		json_object_object_add(sum, "baseline", d);

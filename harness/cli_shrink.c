@@ -45,6 +45,11 @@ static double mono_s(void)
 	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
 }
 
+struct seen {
+	char *ops;
+	int fails;
+};
+
 struct shrinker {
 	const char *runid, *libexec;
 	struct bo_scenario *sc;
@@ -52,11 +57,7 @@ struct shrinker {
 	enum bo_class want;	/* the class that must still show */
 	char *const *checker_env;
 	unsigned step;
-	/* Candidates already judged, by their performed op list. */
-	struct seen {
-		char *ops;
-		int fails;
-	} *seen;
+	struct seen *seen; /* candidates already judged, by their performed op list */
 	size_t nseen;
 };
 
@@ -140,7 +141,8 @@ static int bisect(struct shrinker *s, const char *results, const char *state, ui
 
 	if (state[0] != 'c' || bo_parse_u64(state + 1, &last) < 0)
 		return bo_err_set(err, EINVAL,
-				  "state '%s' is not a prefix state (c<N>): nothing to bisect", state);
+				  "state '%s' is not a prefix state (c<N>): nothing to bisect",
+				  state);
 	if (!bo_path_join(logpath, sizeof(logpath), results, "write.log"))
 		return bo_err_set(err, ENAMETOOLONG, "path too long");
 	r = bo_log_open(logpath, 0, &log, err);
@@ -199,8 +201,8 @@ static int bisect(struct shrinker *s, const char *results, const char *state, ui
 }
 
 /* The op ids @sc's workload performs: blackout-fsops list, which drops what cannot run. */
-static int performed_ops(const struct shrinker *s, const char *keep, uint64_t **ret,
-			 size_t *ret_n, struct bo_err *err)
+static int performed_ops(const struct shrinker *s, const char *keep, uint64_t **ret, size_t *ret_n,
+			 struct bo_err *err)
 {
 	_cleanup_free_ char *cmd = NULL;
 	uint64_t *v = NULL;
@@ -266,8 +268,7 @@ static int ack_states(const struct bo_log *log, uint64_t **ret, size_t *ret_n)
 }
 
 /* Record the workload with op list @keep and check its ack cuts; 1 when class want shows. */
-static int try_ops(struct shrinker *s, const char *keep, struct bo_summary *sum,
-		   struct bo_err *err)
+static int try_ops(struct shrinker *s, const char *keep, struct bo_summary *sum, struct bo_err *err)
 {
 	char runid[128], wd[PATH_MAX], rdir[PATH_MAX + 8], logpath[PATH_MAX + 16];
 	struct bo_results *cres = NULL;
@@ -356,7 +357,9 @@ static int candidate(const uint64_t *ids, size_t n, void *ctx)
 		json_object_object_add(o, "error", json_object_new_string(bo_err_str(&err)));
 	emit(s, "shrink-candidate", o);
 	fprintf(stderr, "blackout: shrink: candidate %u: %zu ops: %s\n", s->step, np,
-		fails > 0 ? "fails" : fails < 0 ? "error (counted as passing)" : "passes");
+		fails > 0   ? "fails"
+		: fails < 0 ? "error (counted as passing)"
+			    : "passes");
 	/* A candidate that could not be evaluated is no evidence of failure. */
 	if (fails < 0)
 		fails = 0;
@@ -525,7 +528,8 @@ int bo_cmd_guest_shrink(int argc, char **argv)
 	json_object_object_add(sum, "state", json_object_new_string(state));
 	json_object_object_add(sum, "class", json_object_new_string(cls));
 	/* Bisection walks prefix states; a state with dropped or torn writes has none below it. */
-	if (bisect_on && (state[0] != 'c' || strspn(state + 1, "0123456789") != strlen(state + 1))) {
+	if (bisect_on &&
+	    (state[0] != 'c' || strspn(state + 1, "0123456789") != strlen(state + 1))) {
 		json_object_object_add(sum, "bisect_skipped",
 				       json_object_new_string("not a prefix state"));
 		bisect_on = false;
@@ -551,7 +555,8 @@ int bo_cmd_guest_shrink(int argc, char **argv)
 		json_object_object_add(sum, "ops_after", json_object_new_uint64(after));
 		json_object_object_add(sum, "keep_ops", json_object_new_string(keep));
 		json_object_object_add(sum, "candidates", json_object_new_uint64(s.step));
-		json_object_object_add(sum, "minimal_scenario", json_object_new_string("minimal.ini"));
+		json_object_object_add(sum, "minimal_scenario",
+				       json_object_new_string("minimal.ini"));
 		r = write_minimal(&s, scen, keep, &err);
 	}
 out:
@@ -733,10 +738,12 @@ int bo_cmd_shrink(int argc, char **argv)
 	fprintf(stderr, "blackout: shrink: %s, state %s (%s): booting a VM\n", dir, state,
 		bo_class_name(want));
 	{
-		char *gargv[24] = {bo_self_exe(), "__guest-shrink", "--results", BO_VM_SHARE_GUEST,
-				   "--run-id",	  runid,	    "--state",	 state,
-				   "--class",	  (char *) bo_class_name(want), "--libexec",
-				   (char *) bo_libexec_dir()};
+		char *gargv[24] = {bo_self_exe(), "__guest-shrink",
+				   "--results",	  BO_VM_SHARE_GUEST,
+				   "--run-id",	  runid,
+				   "--state",	  state,
+				   "--class",	  (char *) bo_class_name(want),
+				   "--libexec",	  (char *) bo_libexec_dir()};
 		int n = 12;
 		_cleanup_free_ char *wcmd = NULL, *ccmd = NULL;
 		const char *cmds[3] = {NULL};
@@ -791,8 +798,9 @@ int bo_cmd_shrink(int argc, char **argv)
 		}
 		if (json_object_object_get_ex(cfg, "error", &x)) {
 			bo_cli_error("shrink: %s", json_object_get_string(x));
-			r = strstr(json_object_get_string(x), "does not reproduce") ? BO_EXIT_FAILURE
-										    : BO_EXIT_HARNESS;
+			r = strstr(json_object_get_string(x), "does not reproduce")
+				    ? BO_EXIT_FAILURE
+				    : BO_EXIT_HARNESS;
 		} else {
 			r = BO_EXIT_OK;
 		}

@@ -95,7 +95,7 @@ static void test_from_stream(void)
 	bo_failset_clear(&s);
 }
 
-static char *override(const char *text, const char *const (*sets)[3])
+static char * override(const char *text, const char *const (*sets)[3])
 {
 	FILE *in = fmemopen((void *) text, strlen(text), "r");
 	char *out = NULL;
@@ -121,9 +121,10 @@ static void test_ini_override(void)
 			     "[workload]\nops = 200\n\n[check]\ncuts = flush\n",
 			     sets);
 
-	CU_ASSERT_STRING_EQUAL(out, "; comment\n[device]\nfs = xfs\n\n"
-				    "[workload]\nops = 200\nkeep_ops = 3-4\n\n[check]\ncuts = flush\n"
-				    "\n[run]\nseed = 7\n");
+	CU_ASSERT_STRING_EQUAL(out,
+			       "; comment\n[device]\nfs = xfs\n\n"
+			       "[workload]\nops = 200\nkeep_ops = 3-4\n\n[check]\ncuts = flush\n"
+			       "\n[run]\nseed = 7\n");
 	free(out);
 }
 
