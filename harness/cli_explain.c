@@ -32,6 +32,7 @@ struct diary {
 	const char *dir;
 	struct json_object *summary; /* summary.json */
 	struct json_object *states;  /* array: the "state" records of stream.jsonl, in order */
+	struct json_object *aliases; /* array: its "alias" records */
 	struct json_object *state;   /* the one explained (borrowed from states) */
 	struct json_object *out;     /* what --json prints */
 	struct bo_log *log;	     /* write.log, or NULL without one */
@@ -63,7 +64,8 @@ static int read_stream(struct diary *d, struct bo_err *err)
 	if (!f)
 		return bo_err_set(err, errno, "reading '%s': %s", path, strerror(errno));
 	d->states = json_object_new_array();
-	if (!d->states)
+	d->aliases = json_object_new_array();
+	if (!d->states || !d->aliases)
 		return bo_err_set(err, ENOMEM, "out of memory");
 	while ((len = getline(&line, &cap, f)) > 0) {
 		struct json_object *o = json_tokener_parse(line), *ev;
@@ -92,6 +94,9 @@ static int read_stream(struct diary *d, struct bo_err *err)
 						  path, lineno);
 			}
 			json_object_array_add(d->states, o);
+		} else if (!strcmp(json_object_get_string(ev), "alias") && jstr(o, "state") &&
+			   jstr(o, "alias_of")) {
+			json_object_array_add(d->aliases, o);
 		} else {
 			json_object_put(o);
 		}
@@ -144,7 +149,8 @@ static int load(struct diary *d, struct bo_err *err)
 	return 0;
 }
 
-/* The state record named @id, or the first one that is not consistent. */
+/* The state record named @id, or the first one that is not consistent. An alias (a state
+ * not checked again: same image and op sets as an earlier one) stands for that one. */
 static struct json_object *find_state(const struct diary *d, const char *id)
 {
 	for (size_t i = 0; i < json_object_array_length(d->states); i++) {
@@ -152,6 +158,15 @@ static struct json_object *find_state(const struct diary *d, const char *id)
 
 		if (id ? !strcmp(jstr(o, "state"), id) : !!strcmp(jstr(o, "class"), "consistent"))
 			return o;
+	}
+	for (size_t i = 0; id && i < json_object_array_length(d->aliases); i++) {
+		struct json_object *o = json_object_array_get_idx(d->aliases, i);
+
+		if (!strcmp(jstr(o, "state"), id) && strcmp(jstr(o, "alias_of"), id)) {
+			fprintf(stderr, "blackout: state %s is an alias of %s: explaining %s\n", id,
+				jstr(o, "alias_of"), jstr(o, "alias_of"));
+			return find_state(d, jstr(o, "alias_of"));
+		}
 	}
 	return NULL;
 }
@@ -465,6 +480,7 @@ out:
 	json_object_put(d.out);
 	json_object_put(d.summary);
 	json_object_put(d.states);
+	json_object_put(d.aliases);
 	bo_log_free(d.log);
 	bo_scenario_free(d.sc);
 	return ret;
@@ -593,6 +609,7 @@ out:
 	json_object_put(cfg);
 	json_object_put(d.summary);
 	json_object_put(d.states);
+	json_object_put(d.aliases);
 	bo_log_free(d.log);
 	bo_scenario_free(d.sc);
 	return ret;

@@ -19,7 +19,8 @@ cat >"$R/stream.jsonl" <<'JSON'
 {"seq":0,"time":"2026-01-01T00:00:00.000Z","event":"stack","device":"/dev/mapper/x"}
 {"seq":1,"time":"2026-01-01T00:00:01.000Z","event":"state","state":"c30","cut":31,"class":"consistent","mounted":true,"fsck":"clean"}
 {"seq":2,"time":"2026-01-01T00:00:02.000Z","event":"state","state":"c45","cut":46,"class":"lost-ack","mounted":true,"fsck":"clean","checker":"exited with status 0","lost":[2,3]}
-{"seq":3,"time":"2026-01-01T00:00:03.000Z","event":"end"}
+{"seq":3,"time":"2026-01-01T00:00:03.000Z","event":"alias","state":"c46","alias_of":"c45","class":"lost-ack"}
+{"seq":4,"time":"2026-01-01T00:00:04.000Z","event":"end"}
 JSON
 printf 'EXT4-fs (dm-3): recovery complete\n' >"$R/states/c45/dmesg.txt"
 printf 'e2fsck 1.47.0\nclean\n' >"$R/states/c45/fsck.out"
@@ -64,6 +65,10 @@ assert "ack_entry" in j["evidence"]["lost"][0]' "$T/out" && ok || bad "explain -
 # A consistent state explains too (its record, no evidence of failure).
 "$BO" explain "$R" c30 >"$T/out" 2>&1 && grep -q "is consistent" "$T/out" && ok ||
 	bad "explain of a consistent state"
+
+# An alias stands for the state it repeats.
+"$BO" explain "$R" c46 >"$T/out" 2>"$T/err" && grep -q "symptom: state c45" "$T/out" &&
+	grep -q "alias of c45" "$T/err" && ok || bad "explain of an alias: $(cat "$T/out" "$T/err")"
 
 # Partial and corrupt results: clear errors naming the file (and line).
 expect 3 "no record of state 'c99'" -- "$BO" explain "$R" c99
