@@ -27,6 +27,7 @@
 #include "harness/cli_vmrun.h"
 #include "harness/cut.h"
 #include "harness/ddmin.h"
+#include "harness/diag.h"
 #include "harness/explore.h"
 #include "harness/log.h"
 #include "harness/record.h"
@@ -52,6 +53,7 @@ struct seen {
 
 struct shrinker {
 	const char *runid, *libexec;
+	char workdir[PATH_MAX]; /* /run/blackout-<run-id>: one tmpfs per probe or candidate */
 	struct bo_scenario *sc;
 	struct bo_results *res; /* RESULTS/shrink */
 	enum bo_class want;	/* the class that must still show */
@@ -62,9 +64,10 @@ struct shrinker {
 };
 
 /* A tmpfs work directory of its own, gone with everything in it when unmounted. */
-static int workdir_make(const char *name, char *buf, size_t len, struct bo_err *err)
+static int workdir_make(const struct shrinker *s, const char *name, char *buf, size_t len,
+			struct bo_err *err)
 {
-	int n = snprintf(buf, len, "/run/blackout-%s", name);
+	int n = snprintf(buf, len, "%s/%s", s->workdir, name);
 
 	if (n < 0 || (size_t) n >= len)
 		return bo_err_set(err, ENAMETOOLONG, "work directory name too long");
@@ -162,7 +165,7 @@ static int bisect(struct shrinker *s, const char *results, const char *state, ui
 
 		bo_state_id(mid, id, sizeof(id));
 		snprintf(runid, sizeof(runid), "%s-b%u", s->runid, probes);
-		r = workdir_make(runid, wd, sizeof(wd), err);
+		r = workdir_make(s, runid, wd, sizeof(wd), err);
 		if (r < 0)
 			break;
 		pr = check_log(s, log, wd, "all", id, lo, s->res, &sum, runid, &perr);
@@ -283,7 +286,7 @@ static int try_ops(struct shrinker *s, const char *keep, struct bo_summary *sum,
 	r = bo_scenario_set_keep_ops(s->sc, keep);
 	if (r < 0)
 		return bo_err_set(err, -r, "op list '%s'", keep);
-	r = workdir_make(runid, wd, sizeof(wd), err);
+	r = workdir_make(s, runid, wd, sizeof(wd), err);
 	if (r < 0)
 		return r;
 	snprintf(rdir, sizeof(rdir), "%s/res", wd);
@@ -512,6 +515,14 @@ int bo_cmd_guest_shrink(int argc, char **argv)
 	r = bo_results_open(path, &s.res, &err);
 	if (r >= 0)
 		r = bo_scenario_load(scen, &s.sc, &err);
+	if (r >= 0) {
+		snprintf(s.workdir, sizeof(s.workdir), "/run/blackout-%s", runid);
+		if (mkdir(s.workdir, 0700) < 0) {
+			r = bo_err_set(&err, errno, "creating '%s': %s", s.workdir,
+				       strerror(errno));
+			s.workdir[0] = '\0';
+		}
+	}
 	if (r >= 0 && seed_s) {
 		if (bo_parse_u64(seed_s, &seed) < 0)
 			r = bo_err_set(&err, EINVAL, "--seed '%s'", seed_s);
@@ -560,6 +571,21 @@ int bo_cmd_guest_shrink(int argc, char **argv)
 		r = write_minimal(&s, scen, keep, &err);
 	}
 out:
+	/* Every probe and candidate removed what it made; assert it (devices are named
+	 * blackout-<run-id>-b<N>-... and -k<N>-..., images live under s.workdir). */
+	if (s.workdir[0]) {
+		struct bo_err lerr = {0};
+		char left[1024];
+		int n = bo_diag_leftovers(runid, s.workdir, left, sizeof(left), &lerr);
+
+		if (n != 0 && r >= 0)
+			r = n < 0 ? bo_err_set(&err, lerr.errnum, "%s", bo_err_str(&lerr))
+				  : bo_err_set(&err, EBUSY, "%d objects were left behind:\n%s", n,
+					       left);
+		if (n == 0 && rmdir(s.workdir) < 0 && r >= 0)
+			r = bo_err_set(&err, errno, "removing '%s': %s", s.workdir,
+				       strerror(errno));
+	}
 	json_object_object_add(sum, "seconds", json_object_new_double(mono_s() - t0));
 	if (r < 0) {
 		json_object_object_add(sum, "error", json_object_new_string(bo_err_str(&err)));
