@@ -21,8 +21,8 @@ _blackout_opts() {
 	report) echo "--help" ;;
 	explain) echo "--json --help" ;;
 	reproduce) echo "$_blackout_vm_opts --help" ;;
-	shrink) echo "$_blackout_vm_opts --help" ;;
-	nightly) echo "--baseline= --results= --help" ;;
+	shrink) echo "--state= --no-bisect --max-tests= $_blackout_vm_opts --help" ;;
+	nightly) echo "--baseline= --out= --help" ;;
 	cleanup) echo "--run= --dry-run --list --help" ;;
 	inspect) echo "--json --entries= --salvage --help" ;;
 	replay) echo "--onto= --to= --from= --size= --salvage --help" ;;

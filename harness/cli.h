@@ -35,6 +35,12 @@ int bo_cmd_dmtest(int argc, char **argv);
 int bo_cmd_vm(int argc, char **argv);
 /* blackout cleanup: remove what a killed run left behind (cli_cleanup.c). */
 int bo_cmd_cleanup(int argc, char **argv);
+/* Diagnosis (cli_explain.c, cli_shrink.c, cli_nightly.c). */
+int bo_cmd_explain(int argc, char **argv);
+int bo_cmd_reproduce(int argc, char **argv);
+int bo_cmd_shrink(int argc, char **argv);
+int bo_cmd_nightly(int argc, char **argv);
+int bo_cmd_guest_shrink(int argc, char **argv);
 
 /* Hidden: blackout inside its own VM (/init, modprobe, the guest side of "vm info"). */
 int bo_cmd_guest_init(int argc, char **argv);

@@ -452,11 +452,13 @@ static int write_byproducts(struct explore *x, struct state_run *s, enum bo_clas
 	if (asprintf(&repro,
 		     "#!/bin/sh\n"
 		     "# Re-run crash state %s of this run in a fresh VM and compare its class\n"
-		     "# with the recorded one (%s).\n"
+		     "# with the recorded one (%s). 'blackout reproduce' runs\n"
+		     "#   blackout check %s --state %s --expect %s%s\n"
+		     "# with the configuration the results record.\n"
 		     "cd \"$(dirname \"$0\")/../..\" || exit 3\n"
-		     "exec blackout check %s --state %s --expect %s %s\n",
+		     "exec blackout reproduce . %s\n",
 		     s->id, bo_class_name(c), x->o->log_name, s->id, bo_class_name(c),
-		     x->o->repro_args ? x->o->repro_args : "") < 0)
+		     x->o->repro_args ? x->o->repro_args : "", s->id) < 0)
 		return bo_err_set(err, ENOMEM, "state %s", s->id);
 	r = write_byproduct(x, dir, "verdict.txt", verdict, err);
 	if (r >= 0)

@@ -29,6 +29,11 @@ static const struct bo_cmd commands[] = {
 	{"__guest-run", bo_cmd_guest_run, NULL},
 	{"__guest-check", bo_cmd_guest_check, NULL},
 	{"cleanup", bo_cmd_cleanup, "remove what a killed run left behind; --list shows leftovers"},
+	{"explain", bo_cmd_explain, "tell the story of a failed run: symptom, evidence, next step"},
+	{"reproduce", bo_cmd_reproduce, "re-run one state of a results directory in a fresh VM"},
+	{"shrink", bo_cmd_shrink, "find the earliest failing cut and a minimal op list"},
+	{"nightly", bo_cmd_nightly, "run a matrix of scenarios and compare with a baseline"},
+	{"__guest-shrink", bo_cmd_guest_shrink, NULL},
 	{"vm", bo_cmd_vm, "run a command as root in a disposable QEMU VM (run, shell, info)"},
 	/* Hidden (no summary): used inside blackout's own VMs. */
 	{"__init", bo_cmd_guest_init, NULL},

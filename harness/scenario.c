@@ -48,6 +48,7 @@ enum key_type {
 	K_CUTS,	      /* a cut policy */
 	K_CHECKER,    /* none | a builtin | a command line */
 	K_BOOL,	      /* yes | no */
+	K_OP_IDS,     /* op ids and ranges: 3,17,40-42 */
 };
 
 struct key {
@@ -70,6 +71,7 @@ static const struct key keys[] = {
 	{"workload", "command", K_COMMAND, F(command)},
 	{"workload", "ops", K_OPS, F(ops)},
 	{"workload", "bug", K_BUG, F(bug)},
+	{"workload", "keep_ops", K_OP_IDS, F(keep_ops)},
 	{"workload", "seed", K_U64, F(workload_seed)},
 	{"workload", "timeout", K_SECONDS, F(workload_timeout)},
 	{"check", "cuts", K_CUTS, F(cuts_spec)},
@@ -294,6 +296,11 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 			return BAD("expected a decimal number from 1 to 1000000");
 		*(uint64_t *) field = n;
 		return 1;
+	case K_OP_IDS:
+		/* The bounds depend on 'ops': checked once the section is complete. */
+		if (bo_scenario_op_ids_check(v, UINT64_MAX) < 0)
+			return BAD("expected op ids and ranges, e.g. 3,17,40-42");
+		return set_string(p, k, v);
 	case K_BUG:
 		/* Which bugs exist depends on the builtin: checked once the section is complete. */
 		if (!*v)
@@ -555,8 +562,16 @@ static int finish(struct parser *p)
 			if (!sc->checker_command)
 				return bo_err_set(p->err, ENOMEM, "out of memory");
 		}
+		if (sc->keep_ops && strcmp(b->name, "fsops"))
+			return invalid(p, "workload", "keep_ops", "only builtin fsops takes 'keep_ops'");
+		if (sc->keep_ops && bo_scenario_op_ids_check(sc->keep_ops, sc->ops) < 0)
+			return invalid(p, "workload", "keep_ops",
+				       "'%s': every op id must be from 1 to ops (%" PRIu64 ")",
+				       sc->keep_ops, sc->ops);
 	} else {
 		sc->workload = BO_WORKLOAD_COMMAND;
+		if (key_line(p, "workload", "keep_ops"))
+			return invalid(p, "workload", "keep_ops", "only builtin fsops takes 'keep_ops'");
 		if (key_line(p, "workload", "ops"))
 			return invalid(p, "workload", "ops", "only builtin workloads take 'ops'");
 		if (key_line(p, "workload", "bug"))
@@ -669,6 +684,7 @@ void bo_scenario_free(struct bo_scenario *sc)
 	free(sc->builtin);
 	free(sc->command);
 	free(sc->bug);
+	free(sc->keep_ops);
 	free(sc->cuts_spec);
 	free(sc->checker_command);
 	for (size_t i = 0; i < sc->nfaults; i++)
@@ -677,14 +693,57 @@ void bo_scenario_free(struct bo_scenario *sc)
 	free(sc);
 }
 
-/* The builtin's command line: "blackout-fsops [check] --seed S --ops N [--bug=B]". */
+int bo_scenario_op_ids_check(const char *s, uint64_t max)
+{
+	if (!*s)
+		return -EINVAL;
+	while (*s) {
+		uint64_t lo, hi;
+		char *end;
+
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		errno = 0;
+		lo = hi = strtoull(s, &end, 10);
+		if (*end == '-') {
+			if (end[1] < '0' || end[1] > '9')
+				return -EINVAL;
+			hi = strtoull(end + 1, &end, 10);
+		}
+		if (errno || lo == 0 || hi < lo || hi > max || (*end && *end != ','))
+			return -EINVAL;
+		s = *end ? end + 1 : end;
+		if (*end && !*s)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int bo_scenario_set_keep_ops(struct bo_scenario *sc, const char *ids)
+{
+	char *v = NULL;
+
+	if (ids && (bo_scenario_op_ids_check(ids, sc->ops) < 0 || !sc->builtin ||
+		    strcmp(sc->builtin, "fsops")))
+		return -EINVAL;
+	if (ids && !(v = strdup(ids)))
+		return -ENOMEM;
+	free(sc->keep_ops);
+	sc->keep_ops = v;
+	return 0;
+}
+
+/* The builtin's command line: "blackout-fsops [check] --seed S --ops N [--keep IDS]
+ * [--bug=B]". */
 static int builtin_command(const struct bo_scenario *sc, const char *mode, char **ret)
 {
 	const struct builtin *b = find_builtin(sc->builtin);
 	int n;
 
-	n = asprintf(ret, "%s%s%s --seed %" PRIu64 " --ops %" PRIu64 "%s%s", b->exe, mode, b->args,
-		     sc->workload_seed, sc->ops, sc->bug ? " --bug=" : "", sc->bug ? sc->bug : "");
+	n = asprintf(ret, "%s%s%s --seed %" PRIu64 " --ops %" PRIu64 "%s%s%s%s", b->exe, mode,
+		     b->args, sc->workload_seed, sc->ops, sc->keep_ops ? " --keep " : "",
+		     sc->keep_ops ? sc->keep_ops : "", sc->bug ? " --bug=" : "",
+		     sc->bug ? sc->bug : "");
 	return n < 0 ? -ENOMEM : 0;
 }
 

@@ -60,6 +60,7 @@ struct bo_scenario {
 	char *command;		   /* BO_WORKLOAD_COMMAND: the command line */
 	uint64_t ops;		   /* builtin: number of operations */
 	char *bug;		   /* builtin: planted bug, or NULL for none */
+	char *keep_ops;		   /* fsops: the op subset performed ("3,17,40-42"), or NULL */
 	uint64_t workload_seed;	   /* default: the run seed */
 	bool workload_seed_set;	   /* the scenario gave [workload] seed */
 	unsigned workload_timeout; /* seconds */
@@ -100,6 +101,12 @@ void bo_scenario_free(struct bo_scenario *sc);
 /* Override the run seed (blackout run --seed); the workload's seed follows it unless the
  * scenario set [workload] seed. */
 void bo_scenario_set_seed(struct bo_scenario *sc, uint64_t seed);
+
+/* Whether @s is a list of op ids and ranges ("3,17,40-42") within 1..@max: 0 or -EINVAL. */
+int bo_scenario_op_ids_check(const char *s, uint64_t max);
+
+/* Perform only the ops @ids of a builtin fsops workload (NULL: all). 0, -EINVAL or -ENOMEM. */
+int bo_scenario_set_keep_ops(struct bo_scenario *sc, const char *ids);
 
 /*
  * The shell command line that runs the workload (for a builtin, its executable from PATH with

@@ -75,7 +75,8 @@ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 	if (ok && sc->workload == BO_WORKLOAD_BUILTIN)
 		ok = put(wl, "builtin", json_object_new_string(sc->builtin)) &&
 		     put(wl, "ops", json_object_new_uint64(sc->ops)) &&
-		     put(wl, "bug", json_object_new_string(sc->bug ? sc->bug : "none"));
+		     put(wl, "bug", json_object_new_string(sc->bug ? sc->bug : "none")) &&
+		     (!sc->keep_ops || put(wl, "keep_ops", json_object_new_string(sc->keep_ops)));
 	ok = ok && put(cuts, "policy", json_object_new_string(sc->cuts_spec));
 	ok = ok && json_object_object_add(chk, "checker", str_or_null(ccmd)) == 0 &&
 	     put(chk, "mount_timeout", json_object_new_int64(sc->mount_timeout)) &&

@@ -54,8 +54,9 @@ struct oplist {
 
 struct checker {
 	const struct fsops_params *p;
-	struct fsops_op *ops; /* ops[i] has id i + 1 */
-	uint64_t n;
+	struct fsops_op *ops; /* the ops performed, in order (with an op subset, not all ids) */
+	uint64_t nops;
+	uint64_t n; /* the largest op id */
 	struct oplist *by_ino;		     /* indexed by inode number (the creating op's id) */
 	struct oplist by_slot[FSOPS_NSLOTS]; /* ops that change a file name */
 	struct oplist by_dir[FSOPS_NDIRS];   /* mkdir and rmdir */
@@ -224,7 +225,7 @@ static int index_ops(struct checker *c)
 	c->by_ino = calloc(c->n + 1, sizeof(*c->by_ino));
 	if (!c->by_ino)
 		return -ENOMEM;
-	for (uint64_t i = 0; i < c->n && r == 0; i++) {
+	for (uint64_t i = 0; i < c->nops && r == 0; i++) {
 		const struct fsops_op *op = &c->ops[i];
 
 		if (op->ino)
@@ -376,7 +377,7 @@ static int judge_syncs(struct checker *c)
 	int r = 0;
 
 	fsops_model_init(&md, c->p->seed);
-	for (uint64_t i = 0; i < c->n && r == 0; i++) {
+	for (uint64_t i = 0; i < c->nops && r == 0; i++) {
 		const struct fsops_op *op = &c->ops[i];
 
 		r = fsops_model_apply(&md, op);
@@ -397,7 +398,7 @@ static void judge_names(struct checker *c)
 {
 	uint64_t first_slot[FSOPS_NSLOTS] = {0}, first_dir[FSOPS_NDIRS] = {0};
 
-	for (uint64_t i = 0; i < c->n; i++) {
+	for (uint64_t i = 0; i < c->nops; i++) {
 		const struct fsops_op *op = &c->ops[i];
 		int s = op->type == FSOPS_CREATE			     ? op->a
 			: op->type == FSOPS_RENAME || op->type == FSOPS_LINK ? op->b
@@ -425,7 +426,7 @@ static int propagate(struct checker *c)
 
 	if (!ino_seen)
 		return -ENOMEM;
-	for (uint64_t i = c->n; i-- > 0;) {
+	for (uint64_t i = c->nops; i-- > 0;) {
 		const struct fsops_op *op = &c->ops[i];
 		bool dir_op = op->type == FSOPS_MKDIR || op->type == FSOPS_RMDIR;
 		int slots[2] = {dir_op ? -1 : op->a, op->b};
@@ -460,7 +461,7 @@ static int propagate(struct checker *c)
 
 static int validate_acks(const struct checker *c)
 {
-	for (uint64_t i = 0; i < c->n; i++) {
+	for (uint64_t i = 0; i < c->nops; i++) {
 		const struct fsops_op *op = &c->ops[i];
 
 		if (!c->acked[op->id])
@@ -479,7 +480,7 @@ static int check(struct checker *c)
 {
 	int r;
 
-	if (fsops_generate(c->p, &c->ops) < 0)
+	if (fsops_sequence(c->p, &c->ops, &c->nops) < 0)
 		return die("out of memory");
 	c->issued = calloc(c->n + 1, sizeof(bool));
 	c->acked = calloc(c->n + 1, sizeof(bool));
@@ -497,7 +498,7 @@ static int check(struct checker *c)
 		return r;
 	if (index_ops(c) < 0)
 		return die("out of memory");
-	for (uint64_t i = 0; i < c->n; i++)
+	for (uint64_t i = 0; i < c->nops; i++)
 		if (fsops_is_data(c->ops[i].type))
 			c->present[c->ops[i].id] = data_visible(c, &c->ops[i]);
 	judge_names(c);

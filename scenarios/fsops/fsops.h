@@ -53,6 +53,12 @@ struct fsops_params {
 	uint64_t seed;
 	uint64_t ops;
 	enum fsops_bug bug;
+	/* An op subset (the shrinker's candidates): only these ids of the generated sequence
+	 * are performed, sorted ascending; NULL for all. A kept op keeps its id, its names and
+	 * its data; one that no longer makes sense without the ops dropped before it (a write to
+	 * a file never created) is dropped too. */
+	const uint64_t *keep;
+	size_t nkeep;
 };
 
 struct fsops_op {
@@ -127,6 +133,26 @@ int fsops_model_apply(struct fsops_model *m, const struct fsops_op *op);
  * Generate the whole sequence of @p->ops ops into a new array *@ret. Returns 0 or -ENOMEM.
  */
 int fsops_generate(const struct fsops_params *p, struct fsops_op **ret);
+
+/* Whether op @id is in @p's op subset (always, without one). */
+bool fsops_kept(const struct fsops_params *p, uint64_t id);
+
+/*
+ * Fit generated op @op to model @m, which holds only the kept ops before it: re-derive what
+ * depends on the tree (the inode a name holds, a rename's victim, sizes) into *@ret. False
+ * when the op cannot be performed on that tree; it is then dropped.
+ */
+bool fsops_adapt(const struct fsops_model *m, const struct fsops_op *op, struct fsops_op *ret);
+
+/*
+ * The ops @p performs: the generated sequence, or with an op subset its kept and performable
+ * ops, with their original ids. Into a new array *@ret of *@ret_n ops. Returns 0 or -ENOMEM.
+ */
+int fsops_sequence(const struct fsops_params *p, struct fsops_op **ret, uint64_t *ret_n);
+
+/* Parse "3,17,42-45" (ids in 1..@max) into a sorted, deduplicated new array. 0 or -EINVAL,
+ * -ENOMEM. */
+int fsops_parse_ids(const char *s, uint64_t max, uint64_t **ret, size_t *ret_n);
 
 /* Run the workload in the current directory (fsops_run.c). Returns a process exit status. */
 int fsops_run(const struct fsops_params *p);

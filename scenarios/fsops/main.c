@@ -12,9 +12,9 @@
 
 static void help(void)
 {
-	puts("usage: blackout-fsops [run]   [--seed N] [--ops N] [--bug=BUG]\n"
-	     "       blackout-fsops check   [--seed N] [--ops N] [--bug=BUG]\n"
-	     "       blackout-fsops list    [--seed N] [--ops N]\n\n"
+	puts("usage: blackout-fsops [run]   [--seed N] [--ops N] [--keep IDS] [--bug=BUG]\n"
+	     "       blackout-fsops check   [--seed N] [--ops N] [--keep IDS] [--bug=BUG]\n"
+	     "       blackout-fsops list    [--seed N] [--ops N] [--keep IDS]\n\n"
 	     "run    perform a seeded random sequence of file and directory operations in the\n"
 	     "       current (empty) directory, announcing each through $BLACKOUT_CTL: 'issue'\n"
 	     "       before it starts, 'ack' once a fsync, fdatasync or syncfs returned.\n"
@@ -25,6 +25,9 @@ static void help(void)
 	     "list   print the op sequence.\n\n"
 	     "  --seed N    seed of the sequence (default 1)\n"
 	     "  --ops N     number of operations, 1..1000000 (default 200)\n"
+	     "  --keep IDS  perform only these ops of the sequence, e.g. 3,17,40-42 (ops that\n"
+	     "              need a dropped one, like a write to a file never created, are\n"
+	     "              dropped too; kept ops keep their ids and data)\n"
 	     "  --bug=BUG   plant a bug: none (default), ack-without-fsync (acknowledge\n"
 	     "              without syncing) or ignore-fsync-error (acknowledge even when\n"
 	     "              fsync, fdatasync or syncfs failed); positive controls the harness\n"
@@ -50,9 +53,9 @@ static int parse_u64(const char *s, uint64_t *ret)
 	return errno || *end ? -1 : 0;
 }
 
-static void list(const struct fsops_params *p, const struct fsops_op *ops)
+static void list(const struct fsops_op *ops, uint64_t n)
 {
-	for (uint64_t i = 0; i < p->ops; i++) {
+	for (uint64_t i = 0; i < n; i++) {
 		const struct fsops_op *op = &ops[i];
 		char a[16] = "-", b[16] = "-";
 
@@ -76,13 +79,15 @@ int main(int argc, char **argv)
 		{"seed", required_argument, NULL, 's'},
 		{"ops", required_argument, NULL, 'n'},
 		{"bug", required_argument, NULL, 'b'},
+		{"keep", required_argument, NULL, 'k'},
 		{"help", no_argument, NULL, 'h'},
 		{},
 	};
 	struct fsops_params p = {.seed = 1, .ops = 200, .bug = FSOPS_BUG_NONE};
-	const char *mode = "run";
+	const char *mode = "run", *keep = NULL;
+	uint64_t *keep_ids = NULL, n;
 	struct fsops_op *ops;
-	int c;
+	int c, rc;
 
 	if (argc > 1 && argv[1][0] != '-') {
 		mode = argv[1];
@@ -102,6 +107,9 @@ int main(int argc, char **argv)
 			if (parse_u64(optarg, &p.ops) < 0 || p.ops == 0 || p.ops > FSOPS_MAX_OPS)
 				return usage_error("bad --ops (1..1000000)", optarg);
 			break;
+		case 'k':
+			keep = optarg;
+			break;
 		case 'b':
 			if (!strcmp(optarg, "ack-without-fsync"))
 				p.bug = FSOPS_BUG_ACK_WITHOUT_FSYNC;
@@ -116,18 +124,34 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc)
 		return usage_error("unexpected argument", argv[optind]);
-	if (!strcmp(mode, "run"))
-		return fsops_run(&p);
-	if (!strcmp(mode, "check"))
-		return fsops_check(&p);
-	if (!strcmp(mode, "list")) {
-		if (fsops_generate(&p, &ops) < 0) {
+	/* After the loop: the ids are checked against the final --ops. */
+	if (keep) {
+		int r = fsops_parse_ids(keep, p.ops, &keep_ids, &p.nkeep);
+
+		if (r == -ENOMEM) {
 			fputs("blackout-fsops: out of memory\n", stderr);
 			return 1;
 		}
-		list(&p, ops);
-		free(ops);
-		return fflush(stdout) == 0 ? 0 : 1;
+		if (r < 0)
+			return usage_error("bad --keep (op ids 1..--ops, e.g. 3,17,40-42)", keep);
+		p.keep = keep_ids;
 	}
-	return usage_error("unknown mode", mode);
+	if (!strcmp(mode, "run")) {
+		rc = fsops_run(&p);
+	} else if (!strcmp(mode, "check")) {
+		rc = fsops_check(&p);
+	} else if (!strcmp(mode, "list")) {
+		if (fsops_sequence(&p, &ops, &n) < 0) {
+			fputs("blackout-fsops: out of memory\n", stderr);
+			free(keep_ids);
+			return 1;
+		}
+		list(ops, n);
+		free(ops);
+		rc = fflush(stdout) == 0 ? 0 : 1;
+	} else {
+		rc = usage_error("unknown mode", mode);
+	}
+	free(keep_ids);
+	return rc;
 }

@@ -409,3 +409,168 @@ int fsops_generate(const struct fsops_params *p, struct fsops_op **ret)
 	*ret = ops;
 	return 0;
 }
+
+bool fsops_kept(const struct fsops_params *p, uint64_t id)
+{
+	size_t lo = 0, hi = p->nkeep;
+
+	if (!p->keep)
+		return true;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->keep[mid] == id)
+			return true;
+		if (p->keep[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+bool fsops_adapt(const struct fsops_model *m, const struct fsops_op *op, struct fsops_op *ret)
+{
+	const struct fsops_inode *in = NULL;
+
+	*ret = *op;
+	switch (op->type) {
+	case FSOPS_CREATE:
+		return is_free(m, op->a, 0);
+	case FSOPS_MKDIR:
+		return !m->dir_exists[op->a];
+	case FSOPS_RMDIR:
+		return m->dir_exists[op->a] && dir_is_empty(m, op->a);
+	case FSOPS_SYNC:
+		return true;
+	case FSOPS_FDATASYNC:
+		if (!is_durable_file(m, op->a, 0))
+			return false;
+		break;
+	default:
+		if (!is_file(m, op->a, 0))
+			return false;
+		break;
+	}
+	ret->ino = m->slot_ino[op->a];
+	in = fsops_model_inode(m, ret->ino);
+	switch (op->type) {
+	case FSOPS_WRITE:
+	case FSOPS_APPEND:
+	case FSOPS_OVERWRITE:
+		/* Offsets and lengths stay as generated (they fit FSOPS_MAX_SIZE); an append or
+		 * overwrite may now land elsewhere relative to the end, which only the size
+		 * afterwards reflects. */
+		ret->type = FSOPS_WRITE;
+		ret->size_after = op->off + op->len > in->size ? op->off + op->len : in->size;
+		return true;
+	case FSOPS_TRUNCATE:
+		return true;
+	case FSOPS_RENAME:
+		if (!is_rename_target(m, op->b, op->a))
+			return false;
+		ret->victim = m->slot_ino[op->b];
+		return true;
+	case FSOPS_LINK:
+		return is_free(m, op->b, 0);
+	default:
+		return true;
+	}
+}
+
+int fsops_sequence(const struct fsops_params *p, struct fsops_op **ret, uint64_t *ret_n)
+{
+	struct fsops_model fm;
+	struct fsops_op *ops;
+	uint64_t n = 0;
+	int r;
+
+	r = fsops_generate(p, &ops);
+	if (r < 0)
+		return r;
+	if (!p->keep) {
+		*ret = ops;
+		*ret_n = p->ops;
+		return 0;
+	}
+	fsops_model_init(&fm, p->seed);
+	for (uint64_t i = 0; i < p->ops && r == 0; i++) {
+		struct fsops_op a;
+
+		if (!fsops_kept(p, ops[i].id) || !fsops_adapt(&fm, &ops[i], &a))
+			continue;
+		r = fsops_model_apply(&fm, &a);
+		ops[n++] = a;
+	}
+	fsops_model_release(&fm);
+	if (r < 0) {
+		free(ops);
+		return r;
+	}
+	*ret = ops;
+	*ret_n = n;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+int fsops_parse_ids(const char *s, uint64_t max, uint64_t **ret, size_t *ret_n)
+{
+	uint64_t *v = NULL;
+	size_t n = 0, cap = 0;
+
+	while (*s) {
+		uint64_t lo, hi;
+		char *end;
+
+		if (*s < '0' || *s > '9')
+			goto bad;
+		errno = 0;
+		lo = hi = strtoull(s, &end, 10);
+		if (*end == '-') {
+			if (end[1] < '0' || end[1] > '9')
+				goto bad;
+			hi = strtoull(end + 1, &end, 10);
+		}
+		if (errno || lo == 0 || hi < lo || hi > max || (*end && *end != ','))
+			goto bad;
+		for (uint64_t id = lo; id <= hi; id++) {
+			if (n == cap) {
+				size_t c2 = cap ? 2 * cap : 64;
+				uint64_t *nv = reallocarray(v, c2, sizeof(*v));
+
+				if (!nv) {
+					free(v);
+					return -ENOMEM;
+				}
+				v = nv;
+				cap = c2;
+			}
+			v[n++] = id;
+		}
+		s = *end ? end + 1 : end;
+		if (*end && !*s)
+			goto bad;
+	}
+	if (v)
+		qsort(v, n, sizeof(*v), cmp_u64);
+	{
+		size_t w = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (!w || v[w - 1] != v[i])
+				v[w++] = v[i];
+		n = w;
+	}
+	*ret = v;
+	*ret_n = n;
+	return 0;
+bad:
+	free(v);
+	return -EINVAL;
+}

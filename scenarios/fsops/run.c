@@ -158,11 +158,37 @@ exists:
 	return -EEXIST;
 }
 
+/* Announce, perform and acknowledge one op; -1 (after saying why) when the run must stop. */
+static int step(struct runner *r, const struct fsops_op *op)
+{
+	if (bo_ctl_issue(op->id) < 0) {
+		fprintf(stderr, "blackout-fsops: op %llu: %s\n", (unsigned long long) op->id,
+			bo_ctl_error());
+		return -1;
+	}
+	if (perform(r, op) < 0) {
+		fprintf(stderr, "blackout-fsops: op %llu (%s): %s\n", (unsigned long long) op->id,
+			fsops_type_name(op->type), r->what);
+		/* The planted bug: a failed sync is reported, then acknowledged as if it had
+		 * worked — what an application that ignores fsync's EIO does. */
+		if (!(r->p->bug == FSOPS_BUG_IGNORE_SYNC_ERROR && fsops_is_sync(op->type)))
+			return -1;
+	}
+	if (fsops_is_sync(op->type) && bo_ctl_ack(op->id) < 0) {
+		fprintf(stderr, "blackout-fsops: op %llu: %s\n", (unsigned long long) op->id,
+			bo_ctl_error());
+		return -1;
+	}
+	return 0;
+}
+
 int fsops_run(const struct fsops_params *p)
 {
 	struct runner *r = calloc(1, sizeof(*r));
+	struct fsops_op *seq = NULL;
 	struct fsops_model m;
 	struct fsops_op op;
+	uint64_t n = 0;
 	int rc = 0;
 
 	if (!r) {
@@ -174,38 +200,29 @@ int fsops_run(const struct fsops_params *p)
 		free(r);
 		return 1;
 	}
+	/* An op subset is small: it is derived whole. The full sequence is drawn as it goes. */
+	if (p->keep && fsops_sequence(p, &seq, &n) < 0) {
+		fputs("blackout-fsops: out of memory\n", stderr);
+		free(r);
+		return 1;
+	}
 	fsops_model_init(&m, p->seed);
-	for (uint64_t i = 0; i < p->ops; i++) {
-		if (fsops_model_next(&m, &op) < 0 || fsops_model_apply(&m, &op) < 0) {
+	for (uint64_t i = 0; i < (p->keep ? n : p->ops); i++) {
+		if (p->keep) {
+			op = seq[i];
+		} else if (fsops_model_next(&m, &op) < 0 || fsops_model_apply(&m, &op) < 0) {
 			fputs("blackout-fsops: out of memory\n", stderr);
 			rc = 1;
 			break;
 		}
-		if (bo_ctl_issue(op.id) < 0) {
-			fprintf(stderr, "blackout-fsops: op %llu: %s\n", (unsigned long long) op.id,
-				bo_ctl_error());
-			rc = 1;
-			break;
-		}
-		if (perform(r, &op) < 0) {
-			fprintf(stderr, "blackout-fsops: op %llu (%s): %s\n",
-				(unsigned long long) op.id, fsops_type_name(op.type), r->what);
-			/* The planted bug: a failed sync is reported, then acknowledged as if it
-			 * had worked — what an application that ignores fsync's EIO does. */
-			if (!(p->bug == FSOPS_BUG_IGNORE_SYNC_ERROR && fsops_is_sync(op.type))) {
-				rc = 1;
-				break;
-			}
-		}
-		if (fsops_is_sync(op.type) && bo_ctl_ack(op.id) < 0) {
-			fprintf(stderr, "blackout-fsops: op %llu: %s\n", (unsigned long long) op.id,
-				bo_ctl_error());
+		if (step(r, &op) < 0) {
 			rc = 1;
 			break;
 		}
 	}
 	bo_ctl_close();
 	fsops_model_release(&m);
+	free(seq);
 	free(r);
 	return rc;
 }

@@ -410,9 +410,64 @@ static void planted_bug_skips_syncs(void)
 	CU_ASSERT(bad == 0);
 }
 
+/* An op subset: kept ops keep their ids; ops that need a dropped one are dropped too. */
+static void keep_subset(void)
+{
+	struct fsops_params p = {.seed = 1, .ops = 300};
+	struct fsops_op *all, *v;
+	uint64_t n = 0;
+
+	CU_ASSERT_FATAL(fsops_generate(&p, &all) == 0);
+	for (uint64_t round = 0; round < 40; round++) {
+		uint64_t keep[300];
+		struct fsops_model m;
+		size_t nk = 0, j = 0;
+
+		/* Every k-th op, for several k and offsets. */
+		for (uint64_t id = 1 + round % 3; id <= p.ops; id += 1 + round % 7)
+			keep[nk++] = id;
+		p.keep = keep;
+		p.nkeep = nk;
+		CU_ASSERT_FATAL(fsops_sequence(&p, &v, &n) == 0);
+		CU_ASSERT(n <= nk);
+		fsops_model_init(&m, p.seed);
+		for (uint64_t i = 0; i < n; i++) {
+			struct fsops_op again;
+
+			/* A subset of the kept ids, ascending, each one performable in order. */
+			while (j < nk && keep[j] < v[i].id)
+				j++;
+			CU_ASSERT(j < nk && keep[j] == v[i].id);
+			CU_ASSERT(i == 0 || v[i - 1].id < v[i].id);
+			CU_ASSERT(fsops_adapt(&m, &all[v[i].id - 1], &again));
+			CU_ASSERT(fsops_model_apply(&m, &v[i]) == 0);
+		}
+		fsops_model_release(&m);
+		free(v);
+	}
+	p.keep = NULL;
+	/* Without a subset: the whole generated sequence. */
+	CU_ASSERT_FATAL(fsops_sequence(&p, &v, &n) == 0);
+	CU_ASSERT(n == p.ops && !memcmp(v, all, n * sizeof(*v)));
+	free(v);
+	/* A write alone has no file to go to: dropped. */
+	for (uint64_t i = 0; i < p.ops; i++)
+		if (fsops_is_data(all[i].type)) {
+			uint64_t one = all[i].id;
+
+			p.keep = &one;
+			p.nkeep = 1;
+			CU_ASSERT(fsops_sequence(&p, &v, &n) == 0 && n == 0);
+			free(v);
+			break;
+		}
+	free(all);
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
+		{"keep_subset", keep_subset},
 		{"clean_runs_keep_every_ack", clean_runs_keep_every_ack},
 		{"tamper_fsync", tamper_fsync},
 		{"tamper_sync", tamper_sync},

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Nightly baselines: failures compared by identity, never by counts; INI overrides. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bo_test.h"
+#include "harness/baseline.h"
+
+static bool in(const struct bo_failset *s, const char *sc, const char *state)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i].scenario, sc) && !strcmp(s->v[i].state, state))
+			return true;
+	return false;
+}
+
+static void test_diff_by_identity(void)
+{
+	struct bo_failset base = {0}, cur = {0};
+	struct bo_baseline_diff d;
+	struct json_object *o, *a;
+
+	CU_ASSERT(bo_failset_add(&base, "a", "ext4", "", "c10", "lost-ack") == 0);
+	CU_ASSERT(bo_failset_add(&base, "a", "ext4", "", "c20", "lost-ack") == 0);
+	CU_ASSERT(bo_failset_add(&base, "b", "xfs", "noatime", "c5", "phantom") == 0);
+	/* Same counts per scenario, different states: one fixed and one new for "a". */
+	CU_ASSERT(bo_failset_add(&cur, "a", "ext4", "", "c10", "lost-ack") == 0);
+	CU_ASSERT(bo_failset_add(&cur, "a", "ext4", "", "c30", "lost-ack") == 0);
+	CU_ASSERT(bo_failset_add(&cur, "b", "xfs", "noatime", "c5", "phantom") == 0);
+	/* The same state under other mount options is another failure. */
+	CU_ASSERT(bo_failset_add(&cur, "b", "xfs", "", "c5", "phantom") == 0);
+	CU_ASSERT_FATAL(bo_baseline_diff(&base, &cur, &d) == 0);
+	CU_ASSERT(d.added.n == 2 && in(&d.added, "a", "c30") && in(&d.added, "b", "c5"));
+	CU_ASSERT(d.fixed.n == 1 && in(&d.fixed, "a", "c20"));
+	CU_ASSERT(d.same.n == 2 && in(&d.same, "a", "c10"));
+	o = bo_baseline_diff_json(&d);
+	CU_ASSERT(json_object_object_get_ex(o, "new", &a) && json_object_array_length(a) == 2);
+	json_object_put(o);
+	bo_baseline_diff_clear(&d);
+	/* Against itself: nothing new, nothing fixed. */
+	CU_ASSERT_FATAL(bo_baseline_diff(&cur, &cur, &d) == 0);
+	CU_ASSERT(d.added.n == 0 && d.fixed.n == 0 && d.same.n == 4);
+	bo_baseline_diff_clear(&d);
+	bo_failset_clear(&base);
+	bo_failset_clear(&cur);
+}
+
+static void test_from_summary(void)
+{
+	struct bo_failset s = {0};
+	struct bo_err err = {0};
+	struct json_object *o = json_tokener_parse(
+		"{\"runs\":[{\"scenario\":\"a\",\"fs\":\"ext4\",\"mount_options\":\"\","
+		"\"failing\":[{\"state\":\"c1\",\"class\":\"lost-ack\"}]},"
+		"{\"scenario\":\"b\",\"fs\":\"xfs\",\"mount_options\":\"\",\"failing\":[]}]}");
+
+	CU_ASSERT_FATAL(bo_failset_from_summary(o, "s.json", &s, &err) == 0);
+	CU_ASSERT(s.n == 1 && in(&s, "a", "c1"));
+	bo_failset_clear(&s);
+	json_object_put(o);
+	o = json_tokener_parse("{\"runs\":[{\"scenario\":\"a\",\"fs\":\"ext4\"}]}");
+	CU_ASSERT(bo_failset_from_summary(o, "s.json", &s, &err) == -EINVAL);
+	CU_ASSERT(strstr(bo_err_str(&err), "s.json: runs[0]") != NULL);
+	json_object_put(o);
+	o = json_tokener_parse("{\"verdict\":\"failed\"}");
+	CU_ASSERT(bo_failset_from_summary(o, "s.json", &s, &err) == -EINVAL);
+	json_object_put(o);
+}
+
+static void test_from_stream(void)
+{
+	const char *p = bo_test_path("stream.jsonl");
+	struct bo_failset s = {0};
+	struct bo_err err = {0};
+	FILE *f = fopen(p, "w");
+
+	fputs("{\"seq\":0,\"event\":\"stack\"}\n"
+	      "{\"seq\":1,\"event\":\"state\",\"state\":\"c3\",\"class\":\"consistent\"}\n"
+	      "{\"seq\":2,\"event\":\"state\",\"state\":\"c7\",\"class\":\"lost-ack\"}\n"
+	      "{\"seq\":3,\"event\":\"alias\",\"state\":\"c8\",\"class\":\"lost-ack\"}\n"
+	      "{\"seq\":4,\"event\":\"sta",
+	      f);
+	fclose(f);
+	/* A torn last record is what a crash leaves: not an error. */
+	CU_ASSERT_FATAL(bo_failset_from_stream(&s, p, "a", "ext4", "", &err) == 0);
+	CU_ASSERT(s.n == 2 && in(&s, "a", "c7") && in(&s, "a", "c8"));
+	bo_failset_clear(&s);
+	f = fopen(p, "w");
+	fputs("{\"seq\":0,\"event\":\"stack\"}\nnot json\n{\"seq\":2,\"event\":\"end\"}\n", f);
+	fclose(f);
+	CU_ASSERT(bo_failset_from_stream(&s, p, "a", "ext4", "", &err) == -EINVAL);
+	CU_ASSERT(strstr(bo_err_str(&err), "stream.jsonl:2:") != NULL);
+	bo_failset_clear(&s);
+}
+
+static char * override(const char *text, const char *const (*sets)[3])
+{
+	FILE *in = fmemopen((void *) text, strlen(text), "r");
+	char *out = NULL;
+	size_t len = 0;
+	FILE *o = open_memstream(&out, &len);
+
+	CU_ASSERT(bo_ini_override(in, o, sets) == 0);
+	fclose(in);
+	fclose(o);
+	return out;
+}
+
+static void test_ini_override(void)
+{
+	const char *const sets[][3] = {
+		{"device", "fs", "xfs"},
+		{"device", "mount_options", NULL},
+		{"workload", "keep_ops", "3-4"},
+		{"run", "seed", "7"},
+		{NULL, NULL, NULL},
+	};
+	char *out = override("; comment\n[device]\nfs = ext4\nmount_options = noatime\n\n"
+			     "[workload]\nops = 200\n\n[check]\ncuts = flush\n",
+			     sets);
+
+	CU_ASSERT_STRING_EQUAL(out,
+			       "; comment\n[device]\nfs = xfs\n\n"
+			       "[workload]\nops = 200\nkeep_ops = 3-4\n\n[check]\ncuts = flush\n"
+			       "\n[run]\nseed = 7\n");
+	free(out);
+}
+
+int main(void)
+{
+	static const struct bo_test tests[] = {
+		{"failures are compared by identity, never by counts", test_diff_by_identity},
+		{"failures from a nightly summary, bad ones named", test_from_summary},
+		{"failures from a stream, a torn last record tolerated", test_from_stream},
+		{"INI keys replaced, added, removed", test_ini_override},
+		{NULL, NULL},
+	};
+
+	return bo_test_run("baseline", tests);
+}

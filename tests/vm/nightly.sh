@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# tests/vm/nightly.sh BLACKOUT — nightly runs against a baseline on a real kernel. A matrix of
+# two tiny fsops scenarios is consistent; when one of them is made to fail (the planted
+# ack-without-fsync bug), a nightly against that baseline reports exactly that scenario's
+# failures as new and exits 1; the same matrix against its own previous tree reports no change
+# and exits 0.
+. "$(dirname "$0")/run_lib.sh"
+need_vm
+
+mkdir "$T/m"
+scenario "$SRC/scenarios/ext4-fsops.ini" "$T/m/alpha.ini" ops=8 size=64M seed=3 \
+	scenario.name=alpha
+scenario "$SRC/scenarios/ext4-fsops.ini" "$T/m/beta.ini" ops=8 size=64M seed=4 \
+	scenario.name=beta
+cat >"$T/m/matrix.ini" <<'INI'
+; two tiny scenarios on ext4 with its default options
+[matrix]
+scenario = alpha.ini
+scenario = beta.ini
+fs = ext4
+mount_options = default
+INI
+
+t0=$(date +%s)
+run_bo 0 nightly "$T/m/matrix.ini" --out "$T/n1" || { finish; exit 1; }
+[ "$(json "$T/n1/summary.json" 'len(j["runs"])')" = 2 ] && ok || bad "n1: not 2 runs"
+[ "$(json "$T/n1/summary.json" 'j["verdict"]')" = consistent ] && ok || bad "n1 not consistent"
+grep -q 'href="runs/alpha@ext4/' "$T/n1/index.html" && ok || bad "index.html links no run"
+
+# beta gets the planted bug: its failures, and only those, are new.
+scenario "$T/m/beta.ini" "$T/m/beta-bug.ini" workload.bug=ack-without-fsync
+mv "$T/m/beta-bug.ini" "$T/m/beta.ini"
+if run_bo 1 nightly "$T/m/matrix.ini" --out "$T/n2" --baseline "$T/n1"; then
+	s=$T/n2/summary.json
+	[ "$(json "$s" 'len(j["baseline"]["new"])')" -ge 1 ] && ok || bad "n2: nothing new"
+	[ "$(json "$s" 'sorted(set(f["scenario"] for f in j["baseline"]["new"]))')" = "['beta']" ] &&
+		ok || bad "n2: new failures not exactly beta's"
+	[ "$(json "$s" 'len(j["baseline"]["fixed"])')" = 0 ] && ok || bad "n2: something fixed"
+	grep -q "^new failures: [1-9]" "$T/out" && ok || bad "n2: no new failures printed"
+	grep -q "New failures" "$T/n2/index.html" && ok || bad "n2: index.html has no diff"
+fi
+
+# The same matrix against its own previous tree: no change.
+if run_bo 0 nightly "$T/m/matrix.ini" --out "$T/n3" --baseline "$T/n2"; then
+	s=$T/n3/summary.json
+	[ "$(json "$s" 'len(j["baseline"]["new"]) + len(j["baseline"]["fixed"])')" = 0 ] && ok ||
+		bad "n3: changes against itself"
+	[ "$(json "$s" 'len(j["baseline"]["unchanged"])')" -ge 1 ] && ok || bad "n3: unchanged lost"
+fi
+echo "three nightly runs took $(($(date +%s) - t0)) s" >&2
+
+# Bad matrices are errors naming file and line, before any VM boots.
+printf '[matrix]\nscenario = alpha.ini\nfs = ext5\n' >"$T/m/bad.ini"
+run_bo 3 nightly "$T/m/bad.ini" --out "$T/n4" && grep -q "bad.ini:3: .*ext5" "$T/err" && ok ||
+	bad "a bad fs was not named with its line"
+finish
