@@ -1203,7 +1203,8 @@ int bo_report_write(const char *dir, const struct bo_report_opts *o, struct bo_e
 	load(&R);
 	r = read_stream(&R, err);
 	if (r >= 0) {
-		qsort(R.st, R.n, sizeof(*R.st), cmp_state);
+		if (R.n) /* qsort's base may not be NULL, even for no elements */
+			qsort(R.st, R.n, sizeof(*R.st), cmp_state);
 		r = render(&R, "report.html", write_html, err);
 	}
 	if (r >= 0)
