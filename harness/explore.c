@@ -17,7 +17,7 @@
 #include "dmtargets/snapshot.h"
 #include "harness/classify.h"
 #include "harness/cleanup.h"
-#include "harness/crashgen.h"
+#include "harness/crashdedup.h"
 #include "harness/crashgen.h"
 #include "harness/cutsel.h"
 #include "harness/fstool.h"
@@ -623,8 +623,9 @@ static int explore_one(struct explore *x, const struct bo_crash_state *cs, struc
 /*
  * Check the generated states (reordered within an epoch, torn writes, and the prefix states
  * among them). The base rolls forward to each state's epoch start; the rest is applied on the
- * snapshot. No aliasing here: two drop sets may still give one image, which only a comparison
- * by content would find.
+ * snapshot. A state that leaves the blocks and op sets of one generated before it in its epoch
+ * (crashdedup.h) is an alias of that one. Every shard sees every state in the same order, so
+ * all agree on the representatives; the shard of a representative records its aliases.
  */
 static int explore_states(struct explore *x, const struct bo_cuts *cuts, struct bo_err *err)
 {
@@ -635,21 +636,40 @@ static int explore_states(struct explore *x, const struct bo_cuts *cuts, struct 
 		.budget = x->o->budget,
 	};
 	struct bo_crashgen *g = NULL;
+	struct bo_crashdedup *dd = NULL;
 	struct bo_crash_state cs;
 	int r, k;
 
 	r = bo_crashgen_new(x->log, cuts, &go, &g, err);
-	if (r < 0)
+	if (r >= 0)
+		r = bo_crashdedup_new(x->log, &dd, err);
+	if (r < 0) {
+		bo_crashgen_free(g);
 		return r;
+	}
 	while (r >= 0 && (k = bo_crashgen_next(g, &cs)) != 0) {
 		struct state_run s = {.applied = cs.cut, .cs = &cs};
 		enum bo_class c;
+		size_t rep;
 
 		if (k < 0) {
 			r = bo_err_set(err, -k, "generating crash states");
 			break;
 		}
 		bo_crash_state_id(&cs, s.id, sizeof(s.id));
+		k = bo_crashdedup_add(dd, &cs, s.id, &rep, err);
+		if (k < 0) {
+			r = bo_err_prefix(err, "state %s", s.id);
+			break;
+		}
+		if (k > 0) {
+			const char *of = bo_crashdedup_id(dd, rep);
+
+			if (bo_state_in_shard(of, x->o->shard_index, x->o->shard_count))
+				r = emit_alias(x, s.id, s.applied, of,
+					       (enum bo_class) bo_crashdedup_tag(dd, rep), err);
+			continue;
+		}
 		if (!bo_state_in_shard(s.id, x->o->shard_index, x->o->shard_count))
 			continue;
 		r = bo_replay_to(x->replay, cs.epoch_start, err);
@@ -658,7 +678,9 @@ static int explore_states(struct explore *x, const struct bo_cuts *cuts, struct 
 			break;
 		}
 		r = check_and_record(x, &s, &c, err);
+		bo_crashdedup_set_tag(dd, rep, (int) c);
 	}
+	bo_crashdedup_free(dd);
 	bo_crashgen_free(g);
 	return r;
 }
