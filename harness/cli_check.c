@@ -52,7 +52,8 @@ static void check_help(void)
 	     "                   c1234-d5,9 (entries 5 and 9 dropped), c1234-t7:3 (entry 7 torn\n"
 	     "                   after 3 blocks)\n"
 	     "  --shard I/N      check only shard I of N (by state id; see blackout merge)\n"
-	     "  --jobs N         split the states over N VMs at once and merge them\n"
+	     "  --jobs N         split the states over N single-vCPU VMs at once and merge\n"
+	     "                   them (default: the number of online cores; 1: one VM)\n"
 	     "  --expect CLASS   with --state: exit 0 if the state's class is CLASS, else 1\n"
 	     "  --hash           record each state's image sha256 in stream.jsonl\n"
 	     "  --results DIR    parent of the results directory (default ./results)\n\n"
@@ -229,6 +230,50 @@ static int make_shard_dir(const char *dir, const struct check_args *a, const cha
 	return r;
 }
 
+/* The memory a check VM needs at least: the kernel, tools and the images on its tmpfs. */
+#define JOB_MIN_MEMORY_MB 1024u
+
+/* MemAvailable of the host in MiB, or 0 when unknown. */
+static uint64_t host_available_mb(void)
+{
+	_cleanup_fclose_ FILE *f = fopen("/proc/meminfo", "re");
+	char line[128];
+	uint64_t kb;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %" SCNu64 " kB", &kb) == 1)
+			return kb / 1024;
+	return 0;
+}
+
+/*
+ * How many VMs to boot and how much memory each gets. Without --jobs: one per online core.
+ * Without --memory: the default, but no more than three quarters of the host's available
+ * memory shared among them, and never below JOB_MIN_MEMORY_MB: fewer VMs then, not starved
+ * ones. An explicit --jobs or --memory is kept as given.
+ */
+static void plan_jobs(bool jobs_given, struct vm_args *v, unsigned *jobs)
+{
+	uint64_t avail = host_available_mb() * 3 / 4, per;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (!jobs_given)
+		*jobs = cores < 1 ? 1 : cores > 64 ? 64 : (unsigned) cores;
+	if (*jobs <= 1 || v->memory_mb || !avail)
+		return;
+	per = avail / *jobs;
+	if (per < JOB_MIN_MEMORY_MB && !jobs_given) {
+		*jobs = (unsigned) (avail / JOB_MIN_MEMORY_MB);
+		if (*jobs <= 1) {
+			*jobs = 1;
+			return;
+		}
+		per = avail / *jobs;
+	}
+	if (per < BO_VM_DEFAULT_MEMORY_MB)
+		v->memory_mb = (unsigned) (per < JOB_MIN_MEMORY_MB ? JOB_MIN_MEMORY_MB : per);
+}
+
 /* check --jobs N: N single-vCPU VMs, one shard each, at once; then one merged directory. */
 static int check_jobs(const struct vm_args *v, const char *dir, const struct check_args *a,
 		      const char *runid, unsigned jobs, unsigned timeout, struct bo_err *err)
@@ -330,6 +375,7 @@ int bo_cmd_check(int argc, char **argv)
 	char runid[96], dir[PATH_MAX], path[PATH_MAX];
 	char *gargv[40];
 	unsigned jobs = 1, si, sn;
+	bool jobs_given = false;
 	uint64_t nj;
 	int c, r, ret = BO_EXIT_HARNESS;
 
@@ -401,6 +447,7 @@ int bo_cmd_check(int argc, char **argv)
 			if (bo_parse_u64(optarg, &nj) < 0 || nj == 0 || nj > 64)
 				return bo_cli_usage_error("check", "--jobs '%s': 1 to 64", optarg);
 			jobs = (unsigned) nj;
+			jobs_given = true;
 			break;
 		default:
 			if (bo_cli_vm_option(c, &v) <= 0)
@@ -413,9 +460,13 @@ int bo_cmd_check(int argc, char **argv)
 		return bo_cli_usage_error("check", "--expect needs --state");
 	if (!a.scen && !a.fs)
 		return bo_cli_usage_error("check", "--fs or --scenario is required");
-	if (jobs > 1 && (shard || a.state))
+	if (jobs_given && jobs > 1 && (shard || a.state))
 		return bo_cli_usage_error("check", "--jobs splits the states itself: not with "
 						   "--shard or --state");
+	/* One shard or one state is one VM's work. */
+	if (shard || a.state)
+		jobs_given = true;
+	plan_jobs(jobs_given, &v, &jobs);
 	if (access(argv[optind], R_OK) < 0) {
 		bo_cli_error("check: '%s': %s", argv[optind], strerror(errno));
 		return BO_EXIT_HARNESS;
@@ -454,8 +505,10 @@ int bo_cmd_check(int argc, char **argv)
 		bo_cli_error("check: %s", bo_err_str(&err));
 		goto out;
 	}
-	fprintf(stderr, "blackout: check %s: booting %u VM%s (results in %s)\n", runid, jobs,
-		jobs > 1 ? "s" : "", dir);
+	fprintf(stderr, "blackout: check %s: booting %u VM%s", runid, jobs, jobs > 1 ? "s" : "");
+	if (jobs > 1)
+		fprintf(stderr, " of %u MiB", v.memory_mb ? v.memory_mb : BO_VM_DEFAULT_MEMORY_MB);
+	fprintf(stderr, " (results in %s)\n", dir);
 	if (jobs > 1) {
 		r = check_jobs(&v, dir, &a, runid, jobs, 4 * 3600, &err);
 	} else {

@@ -8,6 +8,7 @@
 #include "bo_test.h"
 #include "harness/crashdedup.h"
 #include "harness/crashgen.h"
+#include "harness/cutsel.h"
 #include "harness/log_writer.h"
 
 /*
@@ -210,6 +211,40 @@ static void test_epochs(void)
 	CU_ASSERT_EQUAL(n, 2);
 }
 
+/* The flush/N cut policy: N flush cuts evenly spread, the k-th at flush ceil(k * F / N). */
+static void test_flush_n(void)
+{
+	static const struct {
+		const char *policy;
+		const char *cuts;
+	} cases[] = {
+		{"flush/5", "4 8 12 16 20"},
+		{"flush/3", "8 14 20"},
+		{"flush/1", "20"},
+		{"flush/10", "2 4 6 8 10 12 14 16 18 20"},
+		{"flush/99", "2 4 6 8 10 12 14 16 18 20"},
+	};
+	struct bo_log *log = log_of("W0:1:a F W0:1:a F W0:1:a F W0:1:a F W0:1:a F "
+				    "W0:1:a F W0:1:a F W0:1:a F W0:1:a F W0:1:a F");
+	struct bo_err err = {0};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct bo_cuts c = {0};
+		char got[256] = "";
+		size_t off = 0;
+
+		CU_ASSERT_FATAL(bo_cutsel_select(log, cases[i].policy, 0, &c, &err) == 0);
+		for (size_t k = 0; k < c.n; k++)
+			off += (size_t) snprintf(got + off, sizeof(got) - off, "%s%llu",
+						 k ? " " : "", (unsigned long long) c.v[k]);
+		CU_ASSERT_STRING_EQUAL(got, cases[i].cuts);
+		bo_cuts_clear(&c);
+	}
+	CU_ASSERT(bo_cutsel_validate("flush/0", &err) == -EINVAL);
+	CU_ASSERT(bo_cutsel_validate("flush/x", &err) == -EINVAL);
+	bo_log_free(log);
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
@@ -219,6 +254,7 @@ int main(void)
 		{"torn", test_torn},
 		{"marks", test_marks},
 		{"epochs", test_epochs},
+		{"flush_n", test_flush_n},
 		{NULL, NULL},
 	};
 
