@@ -98,6 +98,7 @@ static int compare_expected(const char *dir, const char *state, const char *expe
 struct check_args {
 	const char *scen, *fs, *size, *mopt, *cuts, *from, *checker, *state, *seed;
 	const char *reorder, *budget;
+	const char *bench; /* hidden: scripts/bench-scale's naive and floor modes */
 	bool hash, torn;
 	const char *files_cmd; /* the checker the guest will run, for the files it names */
 };
@@ -117,6 +118,7 @@ static const struct {
 	{"--seed", "seed", offsetof(struct check_args, seed)},
 	{"--reorder", "reorder", offsetof(struct check_args, reorder)},
 	{"--budget", "budget", offsetof(struct check_args, budget)},
+	{"--bench-mode", "bench_mode", offsetof(struct check_args, bench)},
 };
 
 /* The guest command of one check VM; @shard is "I/N" or NULL. Returns the argument count. */
@@ -342,6 +344,7 @@ int bo_cmd_check(int argc, char **argv)
 		O_REORDER,
 		O_TORN,
 		O_BUDGET,
+		O_BENCH,
 	};
 	static const struct option opts[] = {
 		{"scenario", required_argument, NULL, O_SCEN},
@@ -361,6 +364,8 @@ int bo_cmd_check(int argc, char **argv)
 		{"reorder", required_argument, NULL, O_REORDER},
 		{"torn", no_argument, NULL, O_TORN},
 		{"budget", required_argument, NULL, O_BUDGET},
+		/* Not in the help: the baseline and floor of scripts/bench-scale. */
+		{"bench-mode", required_argument, NULL, O_BENCH},
 		{"help", no_argument, NULL, 'h'},
 		VM_OPTIONS,
 		{},
@@ -442,6 +447,11 @@ int bo_cmd_check(int argc, char **argv)
 				return bo_cli_usage_error("check", "--budget '%s' is not a number",
 							  optarg);
 			a.budget = optarg;
+			break;
+		case O_BENCH:
+			if (strcmp(optarg, "naive") && strcmp(optarg, "floor"))
+				return bo_cli_usage_error("check", "--bench-mode naive|floor");
+			a.bench = optarg;
 			break;
 		case O_JOBS:
 			if (bo_parse_u64(optarg, &nj) < 0 || nj == 0 || nj > 64)

@@ -37,8 +37,7 @@ static int parse_term(const char *s, size_t len, struct term *t, struct bo_err *
 		if (bo_parse_u64(buf + 6, &t->a) < 0 || t->a == 0)
 			return bo_err_set(err, EINVAL,
 					  "cut policy '%s': N must be a whole number >= 1", buf);
-	}
-	else if (!strncmp(buf, "every:", 6)) {
+	} else if (!strncmp(buf, "every:", 6)) {
 		t->kind = K_EVERY;
 		if (bo_parse_u64(buf + 6, &t->a) < 0 || t->a == 0)
 			return bo_err_set(err, EINVAL,
