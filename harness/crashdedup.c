@@ -208,7 +208,7 @@ static int state_key(struct bo_crashdedup *d, const struct bo_crash_state *s, st
 
 	for (uint64_t n = s->epoch_start; n < s->cut; n++) {
 		const struct bo_log_entry *e = bo_log_entry(d->log, n);
-		const struct hash128 *h;
+		const struct hash128 *h = NULL;
 		uint64_t keep = e->nr_sectors;
 		int r;
 
