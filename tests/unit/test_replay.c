@@ -272,8 +272,7 @@ static void test_read_window(void)
 
 		memset(data, 'a' + (int) i, blocks[i] * ss);
 		data[0] = (uint8_t) i;
-		CU_ASSERT_FATAL(bo_log_writer_add(w, at, blocks[i], 0, data, &err) ==
-				(int64_t) i);
+		CU_ASSERT_FATAL(bo_log_writer_add(w, at, blocks[i], 0, data, &err) == (int64_t) i);
 		memcpy(want + at * ss, data, blocks[i] * ss);
 		sector = at + blocks[i];
 	}
