@@ -41,8 +41,8 @@ static void check_help(void)
 	     "  --fs FS          the filesystem (default: from --scenario)\n"
 	     "  --size BYTES     size of the logged device (default: from --scenario, else the\n"
 	     "                   highest sector the log touches, rounded up to 1 MiB)\n"
-	     "  --cuts POLICY    flush, fua, mark, every:N, all, entry:A-B, comma-separated\n"
-	     "                   (default: from --scenario, else flush)\n"
+	     "  --cuts POLICY    flush, flush/N, fua, mark, every:N, all, entry:A-B,\n"
+	     "                   comma-separated (default: from --scenario, else flush)\n"
 	     "  --from CUT       skip cuts before CUT (default: mark:mkfs if the log has it)\n"
 	     "  --checker CMD    run CMD in each mounted state (see docs/checkers.md)\n"
 	     "  --seed N         the seed of the run (checker, sampling, tearing)\n"
@@ -54,7 +54,8 @@ static void check_help(void)
 	     "                   c1234-d5,9 (entries 5 and 9 dropped), c1234-t7:3 (entry 7 torn\n"
 	     "                   after 3 blocks)\n"
 	     "  --shard I/N      check only shard I of N (by state id; see blackout merge)\n"
-	     "  --jobs N         split the states over N VMs at once and merge them\n"
+	     "  --jobs N         split the states over N single-vCPU VMs at once and merge\n"
+	     "                   them (default: the number of online cores; 1: one VM)\n"
 	     "  --expect CLASS   with --state: exit 0 if the state's class is CLASS, else 1\n"
 	     "  --hash           record each state's image sha256 in stream.jsonl\n"
 	     "  --results DIR    parent of the results directory (default ./results)\n\n"
@@ -99,6 +100,7 @@ static int compare_expected(const char *dir, const char *state, const char *expe
 struct check_args {
 	const char *scen, *fs, *size, *mopt, *cuts, *from, *checker, *state, *seed;
 	const char *reorder, *budget;
+	const char *bench; /* hidden: scripts/bench-scale's naive and floor modes */
 	bool hash, torn;
 	const char *files_cmd; /* the checker the guest will run, for the files it names */
 };
@@ -118,6 +120,7 @@ static const struct {
 	{"--seed", "seed", offsetof(struct check_args, seed)},
 	{"--reorder", "reorder", offsetof(struct check_args, reorder)},
 	{"--budget", "budget", offsetof(struct check_args, budget)},
+	{"--bench-mode", "bench_mode", offsetof(struct check_args, bench)},
 };
 
 /* The guest command of one check VM; @shard is "I/N" or NULL. Returns the argument count. */
@@ -231,6 +234,50 @@ static int make_shard_dir(const char *dir, const struct check_args *a, const cha
 	return r;
 }
 
+/* The memory a check VM needs at least: the kernel, tools and the images on its tmpfs. */
+#define JOB_MIN_MEMORY_MB 1024u
+
+/* MemAvailable of the host in MiB, or 0 when unknown. */
+static uint64_t host_available_mb(void)
+{
+	_cleanup_fclose_ FILE *f = fopen("/proc/meminfo", "re");
+	char line[128];
+	uint64_t kb;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %" SCNu64 " kB", &kb) == 1)
+			return kb / 1024;
+	return 0;
+}
+
+/*
+ * How many VMs to boot and how much memory each gets. Without --jobs: one per online core.
+ * Without --memory: the default, but no more than three quarters of the host's available
+ * memory shared among them, and never below JOB_MIN_MEMORY_MB: fewer VMs then, not starved
+ * ones. An explicit --jobs or --memory is kept as given.
+ */
+static void plan_jobs(bool jobs_given, struct vm_args *v, unsigned *jobs)
+{
+	uint64_t avail = host_available_mb() * 3 / 4, per;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (!jobs_given)
+		*jobs = cores < 1 ? 1 : cores > 64 ? 64 : (unsigned) cores;
+	if (*jobs <= 1 || v->memory_mb || !avail)
+		return;
+	per = avail / *jobs;
+	if (per < JOB_MIN_MEMORY_MB && !jobs_given) {
+		*jobs = (unsigned) (avail / JOB_MIN_MEMORY_MB);
+		if (*jobs <= 1) {
+			*jobs = 1;
+			return;
+		}
+		per = avail / *jobs;
+	}
+	if (per < BO_VM_DEFAULT_MEMORY_MB)
+		v->memory_mb = (unsigned) (per < JOB_MIN_MEMORY_MB ? JOB_MIN_MEMORY_MB : per);
+}
+
 /* check --jobs N: N single-vCPU VMs, one shard each, at once; then one merged directory. */
 static int check_jobs(const struct vm_args *v, const char *dir, const struct check_args *a,
 		      const char *runid, unsigned jobs, unsigned timeout, struct bo_err *err)
@@ -318,6 +365,7 @@ int bo_cmd_check(int argc, char **argv)
 		O_REORDER,
 		O_TORN,
 		O_BUDGET,
+		O_BENCH,
 	};
 	static const struct option opts[] = {
 		{"scenario", required_argument, NULL, O_SCEN},
@@ -337,6 +385,8 @@ int bo_cmd_check(int argc, char **argv)
 		{"reorder", required_argument, NULL, O_REORDER},
 		{"torn", no_argument, NULL, O_TORN},
 		{"budget", required_argument, NULL, O_BUDGET},
+		/* Not in the help: the baseline and floor of scripts/bench-scale. */
+		{"bench-mode", required_argument, NULL, O_BENCH},
 		{"help", no_argument, NULL, 'h'},
 		VM_OPTIONS,
 		{},
@@ -351,6 +401,7 @@ int bo_cmd_check(int argc, char **argv)
 	char runid[96], dir[PATH_MAX], path[PATH_MAX];
 	char *gargv[40];
 	unsigned jobs = 1, si, sn;
+	bool jobs_given = false;
 	uint64_t nj;
 	int c, r, ret = BO_EXIT_HARNESS;
 
@@ -418,10 +469,16 @@ int bo_cmd_check(int argc, char **argv)
 							  optarg);
 			a.budget = optarg;
 			break;
+		case O_BENCH:
+			if (strcmp(optarg, "naive") && strcmp(optarg, "floor"))
+				return bo_cli_usage_error("check", "--bench-mode naive|floor");
+			a.bench = optarg;
+			break;
 		case O_JOBS:
 			if (bo_parse_u64(optarg, &nj) < 0 || nj == 0 || nj > 64)
 				return bo_cli_usage_error("check", "--jobs '%s': 1 to 64", optarg);
 			jobs = (unsigned) nj;
+			jobs_given = true;
 			break;
 		default:
 			if (bo_cli_vm_option(c, &v) <= 0)
@@ -434,9 +491,13 @@ int bo_cmd_check(int argc, char **argv)
 		return bo_cli_usage_error("check", "--expect needs --state");
 	if (!a.scen && !a.fs)
 		return bo_cli_usage_error("check", "--fs or --scenario is required");
-	if (jobs > 1 && (shard || a.state))
+	if (jobs_given && jobs > 1 && (shard || a.state))
 		return bo_cli_usage_error("check", "--jobs splits the states itself: not with "
 						   "--shard or --state");
+	/* One shard or one state is one VM's work. */
+	if (shard || a.state)
+		jobs_given = true;
+	plan_jobs(jobs_given, &v, &jobs);
 	if (access(argv[optind], R_OK) < 0) {
 		bo_cli_error("check: '%s': %s", argv[optind], strerror(errno));
 		return BO_EXIT_HARNESS;
@@ -475,8 +536,10 @@ int bo_cmd_check(int argc, char **argv)
 		bo_cli_error("check: %s", bo_err_str(&err));
 		goto out;
 	}
-	fprintf(stderr, "blackout: check %s: booting %u VM%s (results in %s)\n", runid, jobs,
-		jobs > 1 ? "s" : "", dir);
+	fprintf(stderr, "blackout: check %s: booting %u VM%s", runid, jobs, jobs > 1 ? "s" : "");
+	if (jobs > 1)
+		fprintf(stderr, " of %u MiB", v.memory_mb ? v.memory_mb : BO_VM_DEFAULT_MEMORY_MB);
+	fprintf(stderr, " (results in %s)\n", dir);
 	if (jobs > 1) {
 		r = check_jobs(&v, dir, &a, runid, jobs, 4 * 3600, &err);
 	} else {

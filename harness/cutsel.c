@@ -8,11 +8,11 @@
 
 #include "harness/cleanup.h"
 
-enum kind { K_FLUSH, K_FUA, K_MARK, K_EVERY, K_ALL, K_RANGE };
+enum kind { K_FLUSH, K_FUA, K_MARK, K_EVERY, K_ALL, K_RANGE, K_FLUSH_N };
 
 struct term {
 	enum kind kind;
-	uint64_t a, b; /* every:N -> a = N; entry:A-B -> [a, b] */
+	uint64_t a, b; /* every:N, flush/N -> a = N; entry:A-B -> [a, b] */
 };
 
 static int parse_term(const char *s, size_t len, struct term *t, struct bo_err *err)
@@ -32,7 +32,12 @@ static int parse_term(const char *s, size_t len, struct term *t, struct bo_err *
 		t->kind = K_MARK;
 	else if (!strcmp(buf, "all"))
 		t->kind = K_ALL;
-	else if (!strncmp(buf, "every:", 6)) {
+	else if (!strncmp(buf, "flush/", 6)) {
+		t->kind = K_FLUSH_N;
+		if (bo_parse_u64(buf + 6, &t->a) < 0 || t->a == 0)
+			return bo_err_set(err, EINVAL,
+					  "cut policy '%s': N must be a whole number >= 1", buf);
+	} else if (!strncmp(buf, "every:", 6)) {
 		t->kind = K_EVERY;
 		if (bo_parse_u64(buf + 6, &t->a) < 0 || t->a == 0)
 			return bo_err_set(err, EINVAL,
@@ -43,8 +48,8 @@ static int parse_term(const char *s, size_t len, struct term *t, struct bo_err *
 			return bo_err_set(err, EINVAL, "cut policy '%s': expected entry:A-B", buf);
 	} else {
 		return bo_err_set(err, EINVAL,
-				  "unknown cut policy '%s' (flush, fua, mark, every:N, all, "
-				  "entry:A-B)",
+				  "unknown cut policy '%s' (flush, flush/N, fua, mark, every:N, "
+				  "all, entry:A-B)",
 				  buf);
 	}
 	return 0;
@@ -86,10 +91,37 @@ struct sel {
 	uint8_t *chosen; /* chosen[k]: cut after k entries */
 };
 
+/*
+ * flush/N: N of the F flush cuts, evenly spread: the k-th (k = 1..N) is flush number
+ * ceil(k * F / N), so the last flush is always one. All of them when F <= N.
+ */
+static void mark_flush_n(struct sel *s, uint64_t want)
+{
+	uint64_t count = bo_log_count(s->log), total = 0, seen = 0, k = 1;
+
+	for (uint64_t n = 0; n < count; n++)
+		total += !!(bo_log_entry(s->log, n)->flags & BO_LOG_FLUSH);
+	for (uint64_t n = 0; n < count && k <= want; n++) {
+		if (!(bo_log_entry(s->log, n)->flags & BO_LOG_FLUSH))
+			continue;
+		seen++;
+		/* seen >= ceil(k * total / want), without overflow for any sane log */
+		if (total <= want || seen * want >= k * total) {
+			s->chosen[n + 1] = 1;
+			k++;
+		}
+	}
+}
+
 static int mark_term(const struct term *t, void *ctx)
 {
 	struct sel *s = ctx;
 	uint64_t count = bo_log_count(s->log);
+
+	if (t->kind == K_FLUSH_N) {
+		mark_flush_n(s, t->a);
+		return 0;
+	}
 
 	for (uint64_t n = 0; n < count; n++) {
 		uint32_t f = bo_log_entry(s->log, n)->flags;

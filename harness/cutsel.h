@@ -3,6 +3,7 @@
  * cutsel.h — choose the cut points of a log to check, by policy:
  *
  *   flush      after every FLUSH entry
+ *   flush/N    after N of the FLUSH entries, evenly spread (all of them if fewer)
  *   fua        after every FUA entry
  *   mark       after every MARK entry
  *   every:N    after every N-th entry

@@ -17,7 +17,7 @@
 #include "dmtargets/snapshot.h"
 #include "harness/classify.h"
 #include "harness/cleanup.h"
-#include "harness/crashgen.h"
+#include "harness/crashdedup.h"
 #include "harness/crashgen.h"
 #include "harness/cutsel.h"
 #include "harness/fstool.h"
@@ -72,8 +72,10 @@ struct state_run {
 	char checker_how[128];
 	char *dmesg;
 	double seconds;
+	double t_replay; /* rolling the base forward to this state (naive: from entry 0) */
 	double t_snap, t_mount, t_checker, t_umount, t_fsck; /* where the time went */
-	char sha256[BO_SHA256_HEX];			     /* of the image, when asked */
+	double t_drop; /* after fsck: the snapshot's status and removal, the kernel log */
+	char sha256[BO_SHA256_HEX]; /* of the image, when asked */
 };
 
 static double now_s(void)
@@ -241,6 +243,55 @@ static int keep(struct explore *x, const char *kind, const char *name, struct bo
 }
 
 /*
+ * Mount the state on @dev, run the checker, unmount, fsck: what every state costs at least.
+ * Returns -1 when the mount had to be detached lazily (the state is a harness error).
+ */
+static int probe(struct explore *x, struct state_run *s, const char *dev, struct bo_err *err)
+{
+	const struct bo_explore_opts *o = x->o;
+	struct bo_proc_result fr = {0};
+	double t = now_s();
+	int r;
+
+	if (bo_mount(dev, x->mnt, o->fs, o->mount_options, err) < 0) {
+		snprintf(s->mount_msg, sizeof(s->mount_msg), "%s", bo_err_str(err));
+	} else {
+		s->obs.mounted = true;
+		s->t_mount = now_s() - t;
+		t = now_s();
+		if (bo_test_stall("check", err) < 0)
+			harness_fail(s, err);
+		else if (o->checker)
+			run_checker(x, s);
+		s->t_checker = now_s() - t;
+		t = now_s();
+		/* Something the checker started may still hold the mount: detach it lazily so
+		 * the next state gets a free mount point, and count this state as not evaluated. */
+		r = bo_umount(x->mnt, BO_UMOUNT_DETACH_ON_FAILURE, err);
+		if (r != 0) {
+			if (r > 0)
+				bo_err_set(err, EBUSY,
+					   "'%s' was busy and had to be detached lazily", x->mnt);
+			harness_fail(s, err);
+			return -1;
+		}
+		s->t_umount = now_s() - t;
+	}
+	t = now_s();
+	if (bo_test_stall("fsck", err) < 0)
+		harness_fail(s, err);
+	/* On a state that did not mount, fsck's output is evidence, its verdict is not: xfs_repair
+	 * refuses a log that was never replayed. */
+	if (bo_fsck(x->fs, dev, o->fsck_timeout * 1000u, NULL, &s->obs.fsck, &fr, err) < 0 &&
+	    s->obs.mounted)
+		harness_fail(s, err);
+	s->fsck_out = BO_TAKE_PTR(fr.out);
+	bo_proc_result_clear(&fr);
+	s->t_fsck = now_s() - t;
+	return 0;
+}
+
+/*
  * Check the state the base holds now. Returns -errno only when the exploration cannot go on
  * (the snapshot could not be removed: every later state would be built on a wrong device).
  */
@@ -250,9 +301,8 @@ static int check_state(struct explore *x, struct state_run *s, struct bo_err *fa
 	_cleanup_free_ char *table = NULL;
 	struct bo_kmsg *km = NULL;
 	struct bo_snap_status st;
-	struct bo_proc_result fr = {0};
 	struct bo_err err = {0};
-	double t0 = now_s(), t;
+	double t0 = now_s(), t = 0;
 	bool snap = false;
 	int r = 0;
 
@@ -261,7 +311,8 @@ static int check_state(struct explore *x, struct state_run *s, struct bo_err *fa
 		harness_fail(s, &err);
 	if (bo_kmsg_begin(s->id, &km, &err) < 0)
 		harness_fail(s, &err);
-	if (write_op_files(x, s->applied, &err) < 0 ||
+	/* The op files are the checker's input: without a checker nothing reads them. */
+	if ((o->checker && write_op_files(x, s->applied, &err) < 0) ||
 	    bo_snap_table(x->sectors, x->base_loop.path, x->cow_loop.path, SNAP_CHUNK, &table,
 			  &err) < 0 ||
 	    bo_dm_create(x->snap, x->snap_uuid, table, &err) < 0 ||
@@ -275,44 +326,9 @@ static int check_state(struct explore *x, struct state_run *s, struct bo_err *fa
 		goto drop;
 	}
 	s->t_snap = now_s() - t0;
+	if (probe(x, s, x->snap_dev, &err) < 0)
+		goto drop;
 	t = now_s();
-	if (bo_mount(x->snap_dev, x->mnt, o->fs, o->mount_options, &err) < 0) {
-		snprintf(s->mount_msg, sizeof(s->mount_msg), "%s", bo_err_str(&err));
-	} else {
-		s->obs.mounted = true;
-		s->t_mount = now_s() - t;
-		t = now_s();
-		if (bo_test_stall("check", &err) < 0)
-			harness_fail(s, &err);
-		else if (o->checker)
-			run_checker(x, s);
-		s->t_checker = now_s() - t;
-		t = now_s();
-		/* Something the checker started may still hold the mount: detach it lazily so
-		 * the next state gets a free mount point, and count this state as not evaluated. */
-		r = bo_umount(x->mnt, BO_UMOUNT_DETACH_ON_FAILURE, &err);
-		if (r != 0) {
-			if (r > 0)
-				bo_err_set(&err, EBUSY,
-					   "'%s' was busy and had to be detached lazily", x->mnt);
-			r = 0;
-			harness_fail(s, &err);
-			goto drop;
-		}
-		s->t_umount = now_s() - t;
-	}
-	t = now_s();
-	if (bo_test_stall("fsck", &err) < 0)
-		harness_fail(s, &err);
-	/* On a state that did not mount, fsck's output is evidence, its verdict is not: xfs_repair
-	 * refuses a log that was never replayed. */
-	if (bo_fsck(x->fs, x->snap_dev, o->fsck_timeout * 1000u, NULL, &s->obs.fsck, &fr, &err) <
-		    0 &&
-	    s->obs.mounted)
-		harness_fail(s, &err);
-	s->fsck_out = BO_TAKE_PTR(fr.out);
-	bo_proc_result_clear(&fr);
-	s->t_fsck = now_s() - t;
 	/* A CoW store that overflowed makes everything read from the snapshot suspect. */
 	if (bo_snap_status(x->snap, &st, &err) < 0 || bo_snap_status_check(x->snap, &st, &err) < 0)
 		harness_fail(s, &err);
@@ -337,6 +353,54 @@ out:
 	if (km && bo_kmsg_collect(km, &s->dmesg, &err) < 0)
 		harness_fail(s, &err);
 	bo_kmsg_free(km);
+	s->seconds = now_s() - t0;
+	if (t > 0)
+		s->t_drop = now_s() - t;
+	if (o->bench == BO_BENCH_FLOOR)
+		s->seconds = s->t_mount + s->t_checker + s->t_umount + s->t_fsck;
+	return r;
+}
+
+/*
+ * The baseline of scripts/bench-scale: the state after @s->applied entries rebuilt from
+ * nothing, as the fstests replay-log does at every cut: a fresh zeroed image, a replay from
+ * entry 0, a loop device; then the same mount, umount and fsck as a check.
+ */
+static int naive_state(struct explore *x, struct state_run *s, struct bo_err *fatal)
+{
+	char img[PATH_MAX];
+	struct bo_loop_dev loop;
+	struct bo_replay *rp = NULL;
+	struct bo_err err = {0};
+	double t0 = now_s();
+	int fd, r;
+
+	if (snprintf(img, sizeof(img), "%s/naive.img", x->o->workdir) >= (int) sizeof(img))
+		return bo_err_set(fatal, ENAMETOOLONG, "work directory path too long");
+	fd = open(img, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || ftruncate(fd, (off_t) x->o->image_size) < 0) {
+		r = bo_err_set(fatal, errno, "creating '%s': %s", img, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
+	close(fd);
+	r = bo_replay_new(x->log, img, 0, 0, &rp, &err);
+	if (r >= 0)
+		r = bo_replay_to(rp, s->applied, &err);
+	if (r >= 0)
+		r = bo_replay_sync(rp, &err);
+	bo_replay_free(rp);
+	if (r >= 0)
+		r = bo_loop_attach(img, x->o->workdir, 0, bo_log_sectorsize(x->log), &loop, &err);
+	if (r < 0) {
+		unlink(img);
+		return bo_err_set(fatal, err.errnum, "%s", bo_err_str(&err));
+	}
+	s->t_replay = now_s() - t0;
+	probe(x, s, loop.path, &err);
+	r = bo_loop_detach(loop.path, fatal);
+	unlink(img);
 	s->seconds = now_s() - t0;
 	return r;
 }
@@ -363,11 +427,13 @@ static int record_state(struct explore *x, struct state_run *s, enum bo_class c,
 	{
 		struct json_object *t = json_object_new_object();
 
+		json_object_object_add(t, "replay", json_object_new_double(s->t_replay));
 		json_object_object_add(t, "snapshot", json_object_new_double(s->t_snap));
 		json_object_object_add(t, "mount", json_object_new_double(s->t_mount));
 		json_object_object_add(t, "checker", json_object_new_double(s->t_checker));
 		json_object_object_add(t, "umount", json_object_new_double(s->t_umount));
 		json_object_object_add(t, "fsck", json_object_new_double(s->t_fsck));
+		json_object_object_add(t, "drop", json_object_new_double(s->t_drop));
 		json_object_object_add(rec, "timings", t);
 	}
 	json_object_object_add(rec, "mounted", json_object_new_boolean(s->obs.mounted));
@@ -578,7 +644,7 @@ static int teardown(struct explore *x, struct bo_err *err)
 static int check_and_record(struct explore *x, struct state_run *s, enum bo_class *ret_class,
 			    struct bo_err *err)
 {
-	int r = check_state(x, s, err);
+	int r = x->o->bench == BO_BENCH_NAIVE ? naive_state(x, s, err) : check_state(x, s, err);
 	enum bo_class c;
 
 	/* A state cut short by a stop request was not checked: it is not recorded. */
@@ -624,7 +690,6 @@ static int emit_alias(struct explore *x, const char *id, uint64_t cut, const cha
 	json_object_object_add(rec, "alias_of", json_object_new_string(of));
 	json_object_object_add(rec, "class", json_object_new_string(bo_class_name(c)));
 	x->sum->aliases++;
-	bo_progress_step();
 	return bo_results_emit(x->res, "alias", rec, err);
 }
 
@@ -661,6 +726,7 @@ static int explore_cuts(struct explore *x, const struct bo_cuts *cuts, struct bo
 	enum bo_class rep_class = BO_CLASS_HARNESS_ERROR;
 	uint64_t rep_cut = 0;
 	bool rep_mine = false;
+	double t;
 	int r;
 
 	bo_progress_begin(cuts_mine(x, cuts));
@@ -672,7 +738,10 @@ static int explore_cuts(struct explore *x, const struct bo_cuts *cuts, struct bo
 			return bo_stop_error(err, "checking crash states");
 		bo_state_id(s.applied, s.id, sizeof(s.id));
 		if (rep_id[0] && !state_changes(x->log, rep_cut, s.applied)) {
-			r = rep_mine ? emit_alias(x, s.id, s.applied, rep_id, rep_class, err) : 0;
+			if (!rep_mine)
+				continue;
+			bo_progress_step();
+			r = emit_alias(x, s.id, s.applied, rep_id, rep_class, err);
 			if (r < 0)
 				return r;
 			continue;
@@ -682,9 +751,12 @@ static int explore_cuts(struct explore *x, const struct bo_cuts *cuts, struct bo
 		rep_mine = bo_state_in_shard(s.id, x->o->shard_index, x->o->shard_count);
 		if (!rep_mine)
 			continue;
-		r = bo_replay_to(x->replay, s.applied, err);
+		t = now_s();
+		r = x->o->bench == BO_BENCH_NAIVE ? 0 : bo_replay_to(x->replay, s.applied, err);
 		if (r < 0)
 			return bo_err_prefix(err, "replaying to state %s", s.id);
+		if (x->o->bench != BO_BENCH_NAIVE)
+			s.t_replay = now_s() - t;
 		r = check_and_record(x, &s, &c, err);
 		if (r < 0)
 			return r;
@@ -711,8 +783,9 @@ static int explore_one(struct explore *x, const struct bo_crash_state *cs, struc
 /*
  * Check the generated states (reordered within an epoch, torn writes, and the prefix states
  * among them). The base rolls forward to each state's epoch start; the rest is applied on the
- * snapshot. No aliasing here: two drop sets may still give one image, which only a comparison
- * by content would find.
+ * snapshot. A state that leaves the blocks and op sets of one generated before it in its epoch
+ * (crashdedup.h) is an alias of that one. Every shard sees every state in the same order, so
+ * all agree on the representatives; the shard of a representative records its aliases.
  */
 static int explore_states(struct explore *x, const struct bo_cuts *cuts, struct bo_err *err)
 {
@@ -723,6 +796,7 @@ static int explore_states(struct explore *x, const struct bo_cuts *cuts, struct 
 		.budget = x->o->budget,
 	};
 	struct bo_crashgen *g = NULL;
+	struct bo_crashdedup *dd = NULL;
 	struct bo_crash_state cs;
 	int r, k;
 
@@ -744,11 +818,16 @@ static int explore_states(struct explore *x, const struct bo_cuts *cuts, struct 
 		bo_progress_begin(total);
 	}
 	r = bo_crashgen_new(x->log, cuts, &go, &g, err);
-	if (r < 0)
+	if (r >= 0)
+		r = bo_crashdedup_new(x->log, &dd, err);
+	if (r < 0) {
+		bo_crashgen_free(g);
 		return r;
+	}
 	while (r >= 0 && (k = bo_crashgen_next(g, &cs)) != 0) {
 		struct state_run s = {.applied = cs.cut, .cs = &cs};
 		enum bo_class c;
+		size_t rep;
 
 		if (k < 0) {
 			r = bo_err_set(err, -k, "generating crash states");
@@ -759,6 +838,23 @@ static int explore_states(struct explore *x, const struct bo_cuts *cuts, struct 
 			break;
 		}
 		bo_crash_state_id(&cs, s.id, sizeof(s.id));
+		k = bo_crashdedup_add(dd, &cs, s.id, &rep, err);
+		if (k < 0) {
+			r = bo_err_prefix(err, "state %s", s.id);
+			break;
+		}
+		if (k > 0) {
+			const char *of = bo_crashdedup_id(dd, rep);
+
+			/* The progress total counted this shard's ids; the alias is recorded by
+			 * the shard that checks its representative. */
+			if (bo_state_in_shard(s.id, x->o->shard_index, x->o->shard_count))
+				bo_progress_step();
+			if (bo_state_in_shard(of, x->o->shard_index, x->o->shard_count))
+				r = emit_alias(x, s.id, s.applied, of,
+					       (enum bo_class) bo_crashdedup_tag(dd, rep), err);
+			continue;
+		}
 		if (!bo_state_in_shard(s.id, x->o->shard_index, x->o->shard_count))
 			continue;
 		r = bo_replay_to(x->replay, cs.epoch_start, err);
@@ -767,7 +863,9 @@ static int explore_states(struct explore *x, const struct bo_cuts *cuts, struct 
 			break;
 		}
 		r = check_and_record(x, &s, &c, err);
+		bo_crashdedup_set_tag(dd, rep, (int) c);
 	}
+	bo_crashdedup_free(dd);
 	bo_crashgen_free(g);
 	return r;
 }

@@ -18,6 +18,17 @@
 #include "harness/results.h"
 #include "harness/summary.h"
 
+/* Hidden modes of scripts/bench-scale, on the same cuts and states as a check. */
+enum bo_bench_mode {
+	BO_BENCH_NONE,
+	/* The fstests way, the baseline: per cut a fresh zeroed image replayed from entry 0,
+	 * on a loop device, then mount, umount, fsck. */
+	BO_BENCH_NAIVE,
+	/* The floor: each state prepared untimed as a check prepares it; only mount, umount
+	 * and fsck are timed. */
+	BO_BENCH_FLOOR,
+};
+
 struct bo_explore_opts {
 	const char *runid;	   /* names the dm devices: blackout-<runid>-... */
 	const char *workdir;	   /* directory (tmpfs) for the base image and the CoW store */
@@ -41,6 +52,7 @@ struct bo_explore_opts {
 	uint64_t seed;		   /* for sampling and tearing */
 	unsigned shard_index;	   /* check only the states of shard shard_index of shard_count */
 	unsigned shard_count;	   /* (0 or 1: all of them) */
+	enum bo_bench_mode bench;  /* BO_BENCH_NONE for a check */
 };
 
 /*

@@ -396,10 +396,12 @@ int bo_cmd_guest_check(int argc, char **argv)
 		{"torn", no_argument, NULL, 'T'},
 		{"budget", required_argument, NULL, 'B'},
 		{"allow-host", no_argument, NULL, 'A'},
+		{"bench-mode", required_argument, NULL, 'M'},
 		{},
 	};
 	struct bo_teardown *td = NULL;
 	bool allow_host = false;
+	enum bo_bench_mode bench = BO_BENCH_NONE;
 	const char *results = NULL, *runid = NULL, *libexec = bo_libexec_dir(), *scen = NULL;
 	const char *seed_s = NULL;
 	const char *fs = NULL, *size_s = NULL, *mopt = NULL, *cuts = NULL, *from = NULL;
@@ -479,6 +481,15 @@ int bo_cmd_guest_check(int argc, char **argv)
 		case 'B':
 			if (bo_parse_u64(optarg, &budget) < 0)
 				return bo_cli_usage_error("__guest-check", "--budget N");
+			break;
+		case 'M':
+			if (!strcmp(optarg, "naive"))
+				bench = BO_BENCH_NAIVE;
+			else if (!strcmp(optarg, "floor"))
+				bench = BO_BENCH_FLOOR;
+			else
+				return bo_cli_usage_error("__guest-check",
+							  "--bench-mode naive|floor");
 			break;
 		default:
 			return BO_EXIT_USAGE;
@@ -573,6 +584,7 @@ int bo_cmd_guest_check(int argc, char **argv)
 			.torn = torn,
 			.budget = budget,
 			.seed = gen_seed,
+			.bench = bench,
 		};
 
 		have_workdir = true;

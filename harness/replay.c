@@ -15,6 +15,8 @@
 #include "harness/safety.h"
 
 #define BO_REPLAY_BUF (1u << 20)
+/* Log bytes read at once by bo_replay_to(): a few large reads instead of one per entry. */
+#define BO_REPLAY_WINDOW (8u << 20)
 
 struct bo_replay {
 	const struct bo_log *log;
@@ -27,6 +29,8 @@ struct bo_replay {
 	bool dirty;
 	bool no_copy_range; /* copy_file_range() refused once: use pread/pwrite */
 	uint8_t *buf;
+	uint8_t *win;		     /* BO_REPLAY_WINDOW bytes of the log, or NULL */
+	uint64_t win_start, win_end; /* the log bytes win holds; empty when equal */
 };
 
 int bo_replay_new(const struct bo_log *log, const char *target, unsigned flags, uint64_t min_size,
@@ -108,6 +112,7 @@ void bo_replay_free(struct bo_replay *r)
 	if (r->fd >= 0)
 		close(r->fd);
 	free(r->buf);
+	free(r->win);
 	free(r->target);
 	free(r);
 }
@@ -234,6 +239,19 @@ int bo_replay_apply(struct bo_replay *r, uint64_t n, uint64_t first, uint64_t co
 		return 0;
 	}
 	src = first * ss;
+	if (r->win_end > r->win_start && bo_log_data_offset(r->log, e) >= r->win_start &&
+	    bo_log_data_offset(r->log, e) + src + len <= r->win_end) {
+		ret = bo_pwrite_full(r->fd,
+				     r->win + (bo_log_data_offset(r->log, e) + src - r->win_start),
+				     (size_t) len, off);
+		if (ret < 0)
+			return bo_err_set(err, -ret,
+					  "entry %llu: writing %llu bytes at %llu of '%s': %s",
+					  (unsigned long long) n, (unsigned long long) len,
+					  (unsigned long long) off, r->target, strerror(-ret));
+		r->bytes += len;
+		return 0;
+	}
 	ret = copy_range(r, e, src, off, len);
 	if (ret == 0) {
 		r->bytes += len;
@@ -272,6 +290,57 @@ int bo_replay_sync(struct bo_replay *r, struct bo_err *err)
 	return 0;
 }
 
+/*
+ * Before applying entry r->position of a run up to @applied: when its data is not in the
+ * window, read the log bytes of as many of the next entries as fit in one large pread.
+ * Entries are stored one after the other, so a stretch of the log is one read; on the VM's
+ * 9p share that is a few requests instead of one per entry. An entry too large for the
+ * window is left to bo_replay_apply()'s own copy.
+ */
+static int fill_window(struct bo_replay *r, uint64_t applied, struct bo_err *err)
+{
+	const struct bo_log_entry *e = bo_log_entry(r->log, r->position);
+	uint64_t start = bo_log_data_offset(r->log, e), end = start;
+	ssize_t got;
+
+	if (!bo_log_data_bytes(r->log, e) ||
+	    (start >= r->win_start && start + bo_log_data_bytes(r->log, e) <= r->win_end))
+		return 0;
+	for (uint64_t n = r->position; n < applied; n++) {
+		const struct bo_log_entry *x = bo_log_entry(r->log, n);
+		uint64_t xend = bo_log_data_offset(r->log, x) + bo_log_data_bytes(r->log, x);
+
+		if (xend - start > BO_REPLAY_WINDOW || xend < start)
+			break;
+		end = xend > end ? xend : end;
+	}
+	r->win_start = r->win_end = 0;
+	if (end == start)
+		return 0;
+	if (!r->win) {
+		r->win = malloc(BO_REPLAY_WINDOW);
+		if (!r->win)
+			return bo_err_set(err, ENOMEM, "allocating replay");
+	}
+	for (uint64_t done = 0; done < end - start; done += (uint64_t) got) {
+		got = pread(bo_log_fd(r->log), r->win + done, (size_t) (end - start - done),
+			    (off_t) (start + done));
+		if (got < 0 && errno == EINTR) {
+			got = 0;
+			continue;
+		}
+		if (got <= 0)
+			return bo_err_set(err, got < 0 ? errno : EIO,
+					  "reading %llu bytes at %llu of log '%s': %s",
+					  (unsigned long long) (end - start),
+					  (unsigned long long) start, bo_log_path(r->log),
+					  got < 0 ? strerror(errno) : "the log shrank");
+	}
+	r->win_start = start;
+	r->win_end = end;
+	return 0;
+}
+
 int bo_replay_to(struct bo_replay *r, uint64_t applied, struct bo_err *err)
 {
 	int ret;
@@ -291,7 +360,9 @@ int bo_replay_to(struct bo_replay *r, uint64_t applied, struct bo_err *err)
 	bo_debug(BO_DBG_REPLAY, "replay '%s': entries %llu..%llu", r->target,
 		 (unsigned long long) r->position, (unsigned long long) applied);
 	for (; r->position < applied; r->position++) {
-		ret = bo_replay_apply(r, r->position, 0, UINT64_MAX, err);
+		ret = fill_window(r, applied, err);
+		if (ret >= 0)
+			ret = bo_replay_apply(r, r->position, 0, UINT64_MAX, err);
 		if (ret < 0)
 			return ret;
 	}

@@ -245,6 +245,64 @@ static void test_bad_target(void)
 	free_model();
 }
 
+/*
+ * Entries around the replay's read window (8 MiB): small ones, ones that end just past it,
+ * one larger than the window (copied on its own), in one bo_replay_to() and in steps.
+ */
+static void test_read_window(void)
+{
+	static const uint64_t blocks[] = {1, 1025, 3, 2049, 1, 2300, 7, 1, 1030, 1030, 1};
+	const uint32_t ss = 4096;
+	const size_t n = sizeof(blocks) / sizeof(blocks[0]);
+	const char *lp = bo_test_path("window.log"), *tp = bo_test_path("window.img");
+	uint64_t end = 0, sector = 0;
+	struct bo_log_writer *w;
+	struct bo_log *log;
+	struct bo_err err = {0};
+	uint8_t *want, *data, *got;
+
+	for (size_t i = 0; i < n; i++)
+		end += blocks[i];
+	want = calloc(end, ss);
+	got = malloc(end * ss);
+	data = malloc(2300 * ss);
+	CU_ASSERT_FATAL(want && got && data);
+	CU_ASSERT_FATAL(bo_log_writer_new(lp, ss, &w, &err) == 0);
+	for (size_t i = 0; i < n; i++) {
+		/* Each entry overlaps the one before by a block: the order shows. */
+		uint64_t at = sector ? sector - 1 : 0;
+
+		memset(data, 'a' + (int) i, blocks[i] * ss);
+		data[0] = (uint8_t) i;
+		CU_ASSERT_FATAL(bo_log_writer_add(w, at, blocks[i], 0, data, &err) == (int64_t) i);
+		memcpy(want + at * ss, data, blocks[i] * ss);
+		sector = at + blocks[i];
+	}
+	CU_ASSERT_FATAL(bo_log_writer_close(w, &err) == 0);
+	CU_ASSERT_FATAL(bo_log_open(lp, 0, &log, &err) == 0);
+	for (int steps = 0; steps < 2; steps++) {
+		struct bo_replay *r;
+		int fd;
+
+		fresh_target(tp, 0);
+		CU_ASSERT_FATAL(bo_replay_new(log, tp, 0, end * ss, &r, &err) == 0);
+		if (steps) {
+			for (uint64_t k = 1; k <= n; k += 3)
+				CU_ASSERT(bo_replay_to(r, k, &err) == 0);
+		}
+		CU_ASSERT(bo_replay_to(r, n, &err) == 0);
+		bo_replay_free(r);
+		fd = open(tp, O_RDONLY);
+		CU_ASSERT(pread(fd, got, end * ss, 0) == (ssize_t) (end * ss));
+		CU_ASSERT(memcmp(got, want, end * ss) == 0);
+		close(fd);
+	}
+	bo_log_free(log);
+	free(want);
+	free(got);
+	free(data);
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
@@ -253,6 +311,7 @@ int main(void)
 		{"discard writes zeroes", test_discard_zeroes},
 		{"a missing mark is an error", test_missing_mark},
 		{"bad targets are refused", test_bad_target},
+		{"entries around the read window", test_read_window},
 		{NULL, NULL},
 	};
 

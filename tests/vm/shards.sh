@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# tests/vm/shards.sh BLACKOUT — scale-out: `check --shard I/N` on 4 shards merged with
-# `blackout merge`, and `check --jobs 2`, give exactly the states and classes of one unsharded
-# check; shards of two different logs, a missing shard and a repeated one are refused.
+# tests/vm/shards.sh BLACKOUT — scale-out: `check --shard I/N` on 4 shards run through GNU
+# parallel (its local login ':', as docs/scale-out.md runs them over SSH) merged with
+# `blackout merge`, and `check` with its default --jobs (one VM per core) on reordered and
+# torn states with coinciding states aliased, give exactly the states and classes of one
+# single-VM check; shards of two different logs, a missing shard and a repeated one are
+# refused.
 . "$(dirname "$0")/run_lib.sh"
 need_vm
 
@@ -23,20 +26,23 @@ scenario "$SRC/scenarios/ext4-fsops.ini" "$T/other.ini" ops=8 seed=9
 run_bo 0 run "$T/other.ini" --results "$T/results" || { finish; exit 1; }
 other=$RESULTS/write.log
 
-run_bo 1 check "$log" --scenario "$sc" --seed 4 --results "$T/one"
+run_bo 1 check "$log" --scenario "$sc" --seed 4 --jobs 1 --results "$T/one"
 one=$RESULTS
 states "$one" >"$T/one.txt"
 [ "$(grep -c . "$T/one.txt")" -ge 10 ] && ok || bad "too few states to shard: $(cat "$T/one.txt")"
 grep -q lost-ack "$T/one.txt" && ok || bad "the positive control was not flagged"
 
+# The shards through GNU parallel, two at a time. A shard with nothing wrong in it exits 0,
+# one with a lost ack 1; the job log has each shard's exit status in column 7.
+command -v parallel >/dev/null && ok || bad "GNU parallel is not installed (run scripts/setup)"
+parallel --will-cite --sshlogin : -j 2 --joblog "$T/joblog" \
+	"$BO" check "$log" --scenario "$sc" --seed 4 --shard {}/4 --results "$T/s{}" \
+	'>' "$T/out{}" '2>&1' ::: 0 1 2 3
+[ "$(awk 'NR > 1 && $7 <= 1' "$T/joblog" | wc -l)" -eq 4 ] && ok ||
+	bad "a shard failed: $(cat "$T/joblog" "$T"/out?)"
 shards=()
 for i in 0 1 2 3; do
-	# A shard with nothing wrong in it exits 0, one with a lost ack 1.
-	"$BO" check "$log" --scenario "$sc" --seed 4 --shard "$i/4" --results "$T/s$i" \
-		>"$T/out" 2>&1
-	rc=$?
-	[ "$rc" -le 1 ] && ok || bad "shard $i/4 exited $rc: $(cat "$T/out")"
-	shards+=("$(sed -n 's/^results: //p' "$T/out")")
+	shards+=("$(sed -n 's/^results: //p' "$T/out$i")")
 done
 run_bo 1 merge --out "$T/merged" "${shards[@]}"
 states "$T/merged" >"$T/merged.txt"
@@ -46,9 +52,51 @@ diff -u "$T/one.txt" "$T/merged.txt" >&2 && ok || bad "4 shards merged differ fr
 [ "$(json "$T/merged/summary.json" 'j["first_state"]')" = \
 	"$(json "$one/summary.json" 'j["first_state"]')" ] && ok || bad "merged first states differ"
 
-run_bo 1 check "$log" --scenario "$sc" --seed 4 --jobs 2 --results "$T/jobs"
-states "$RESULTS" >"$T/jobs.txt"
-diff -u "$T/one.txt" "$T/jobs.txt" >&2 && ok || bad "--jobs 2 differs from one check"
+# Reordered and torn states on one VM, then on the default number of VMs (one per core):
+# coinciding states are aliased the same way whichever VM checks them. The cuts: after the
+# first two plain writes W1 W2 that open an epoch (the first droppable ones after a flush), so
+# that dropping W2 at the second cut is the first cut's state, and dropping both the first cut
+# without W1.
+win=$("$BO" inspect "$log" --json --entries 0- | python3 -c 'import json,sys
+e = json.load(sys.stdin)["entry_list"]
+drop = lambda x: set(x["flags"]) <= {"metadata"} and x.get("nr_sectors", 0) > 0
+fresh = False  # no droppable entry since the last flush
+mkfs = min(x["entry"] for x in e if x.get("mark") == "mkfs")
+for i in range(mkfs + 1, len(e) - 1):
+    if fresh and drop(e[i]) and drop(e[i + 1]):
+        print("entry:%d-%d" % (i, i + 1))
+        break
+    if "flush" in e[i]["flags"]:
+        fresh = True
+    elif drop(e[i]):
+        fresh = False')
+[ -n "$win" ] && ok || bad "no epoch opening with two plain writes in $log"
+reorder=(--reorder 2 --torn --cuts "$win")
+# Classes do not matter here, only that both give the same: exit 0 or 1.
+check_rc() { # NAME ARGS...: a check that must exit 0 or 1; sets $RESULTS
+	local name=$1
+	shift
+	"$BO" check "$log" --scenario "$sc" --seed 4 "${reorder[@]}" "$@" --results "$T/$name" \
+		>"$T/out" 2>"$T/err"
+	local rc=$?
+	RESULTS=$(sed -n 's/^results: //p' "$T/out" "$T/err" | tail -1)
+	[ "$rc" -le 1 ] && ok || bad "check $name exited $rc: $(cat "$T/out" "$T/err")"
+}
+check_rc rone --jobs 1
+rone=$RESULTS
+states "$rone" | sort >"$T/rone.txt"
+[ "$(json "$rone/summary.json" 'j["states_aliased"]')" -ge 2 ] && ok ||
+	bad "no reordered or torn state coincided with another: $(cat "$T/rone.txt")"
+check_rc rjobs
+cores=$(nproc)
+cores=$((cores > 64 ? 64 : cores))
+if [ "$cores" -gt 1 ]; then
+	grep -q "booting $cores VMs" "$T/err" && ok || bad "default --jobs is not $cores: $(cat "$T/err")"
+fi
+states "$RESULTS" | sort >"$T/rjobs.txt"
+diff -u "$T/rone.txt" "$T/rjobs.txt" >&2 && ok || bad "default --jobs differs from one VM"
+[ "$(json "$RESULTS/summary.json" 'j["states_aliased"]')" = \
+	"$(json "$rone/summary.json" 'j["states_aliased"]')" ] && ok || bad "aliases differ"
 
 # Refusals: a shard of another log, a missing shard, a repeated shard.
 "$BO" check "$other" --scenario "$sc" --seed 4 --shard 3/4 --results "$T/x" >"$T/out" 2>&1
