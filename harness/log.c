@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "harness/cleanup.h"
@@ -212,21 +213,101 @@ int bo_log_parse_header(const uint8_t *blk, uint32_t sectorsize, uint64_t log_si
 	return 0;
 }
 
+/*
+ * Entry headers are read through a window: one read brings the headers of every small entry
+ * it spans. Over the VM's 9p share a read costs a round trip whatever its size, and a log of
+ * 100k small entries took 26 s to index one header at a time, 2.9 s through the window. On
+ * a local filesystem the page cache and readahead make single-header reads the cheaper (the
+ * same log: 0.17 s against 0.8 s), so the window is only used on network filesystems. After
+ * an entry whose data exceeds BIG_DATA the next read is a single block, so logs of large
+ * writes still read little more than their headers.
+ */
+#define INDEX_WINDOW (256u << 10)
+#define BIG_DATA     (32u << 10)
+
+/*
+ * 9p, NFS, SMB/CIFS and FUSE: every read is a round trip. The file system type comes from
+ * mountinfo by device number: 9p's statfs reports the type of the host's file system.
+ */
+static bool round_trip_fs(int fd)
+{
+	static const char *const remote[] = {"9p", "nfs", "nfs4", "cifs", "smb3", "fuse"};
+	_cleanup_fclose_ FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096];
+	struct stat st;
+
+	if (!f || fstat(fd, &st) < 0)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned maj, min;
+		char *sep = strstr(line, " - "), type[32];
+
+		if (!sep || sscanf(line, "%*u %*u %u:%u", &maj, &min) != 2 ||
+		    sscanf(sep + 3, "%31s", type) != 1)
+			continue;
+		if (maj != major(st.st_dev) || min != minor(st.st_dev))
+			continue;
+		for (size_t i = 0; i < sizeof(remote) / sizeof(remote[0]); i++)
+			if (!strcmp(type, remote[i]) || !strncmp(type, "fuse.", 5))
+				return true;
+		return false;
+	}
+	return false;
+}
+
+struct hdr_window {
+	uint8_t *buf;
+	uint64_t off; /* log offset of buf[0] */
+	size_t len;   /* bytes held */
+};
+
+/* Point @ret at the @ss-byte block at @off, reading when the window does not hold it. */
+static int window_block(struct bo_log *log, struct hdr_window *w, uint64_t off, bool small_next,
+			uint64_t n, const uint8_t **ret, struct bo_err *err)
+{
+	const uint64_t ss = log->sectorsize;
+	uint64_t want;
+	ssize_t got;
+
+	if (off >= w->off && off - w->off <= w->len && w->len - (off - w->off) >= ss) {
+		*ret = w->buf + (off - w->off);
+		return 0;
+	}
+	want = small_next ? INDEX_WINDOW : ss;
+	if (want > log->size - off)
+		want = log->size - off;
+	got = bo_pread_full(log->fd, w->buf, (size_t) want, off);
+	if (got < 0)
+		return bo_err_set(err, (int) -got, "entry %llu at offset %llu: read: %s",
+				  (unsigned long long) n, (unsigned long long) off,
+				  strerror((int) -got));
+	if ((uint64_t) got < ss)
+		return bo_err_set(err, EIO,
+				  "entry %llu at offset %llu: log shrank while being read",
+				  (unsigned long long) n, (unsigned long long) off);
+	w->off = off;
+	w->len = (size_t) got;
+	*ret = w->buf;
+	return 0;
+}
+
 static int index_entries(struct bo_log *log, unsigned flags, struct bo_err *err)
 {
 	const bool salvage = flags & BO_LOG_OPEN_SALVAGE;
 	const uint64_t ss = log->sectorsize;
-	_cleanup_free_ uint8_t *blk = malloc(ss);
+	_cleanup_free_ uint8_t *wbuf = malloc(INDEX_WINDOW > ss ? INDEX_WINDOW : ss);
+	struct hdr_window w = {.buf = wbuf};
+	const bool windowed = round_trip_fs(log->fd);
+	bool small_next = windowed;
 	uint64_t off = ss, n;
 	int r;
 
-	if (!blk)
-		return bo_err_set(err, ENOMEM, "allocating a %llu-byte block",
-				  (unsigned long long) ss);
+	if (!wbuf)
+		return bo_err_set(err, ENOMEM, "allocating a %u-byte read window", INDEX_WINDOW);
 	for (n = 0; salvage || n < log->super_entries; n++) {
 		struct bo_log_entry e;
+		const uint8_t *blk;
 		uint64_t next = 0;
-		ssize_t got;
 
 		if (off > log->size || log->size - off < ss) {
 			if (salvage)
@@ -238,15 +319,9 @@ static int index_entries(struct bo_log *log, unsigned flags, struct bo_err *err)
 					  (unsigned long long) log->size,
 					  (unsigned long long) log->super_entries);
 		}
-		got = bo_pread_full(log->fd, blk, ss, off);
-		if (got < 0)
-			return bo_err_set(err, (int) -got, "entry %llu at offset %llu: read: %s",
-					  (unsigned long long) n, (unsigned long long) off,
-					  strerror((int) -got));
-		if ((uint64_t) got < ss)
-			return bo_err_set(err, EIO,
-					  "entry %llu at offset %llu: log shrank while being read",
-					  (unsigned long long) n, (unsigned long long) off);
+		r = window_block(log, &w, off, small_next, n, &blk, err);
+		if (r < 0)
+			return r;
 		r = bo_log_parse_header(blk, log->sectorsize, log->size, n, off, &e, &next,
 					salvage ? NULL : err);
 		if (r < 0) {
@@ -266,6 +341,7 @@ static int index_entries(struct bo_log *log, unsigned flags, struct bo_err *err)
 		if (add_entry(log, &e) < 0)
 			return bo_err_set(err, ENOMEM, "indexing entry %llu",
 					  (unsigned long long) n);
+		small_next = windowed && next - off - ss <= BIG_DATA;
 		off = next;
 	}
 	log->end = off;
