@@ -25,7 +25,10 @@ cls=${pick#* }
 if run_bo 0 check "$nobar/write.log" --scenario "$nobar/scenario.ini" --state "$id" \
 	--expect "$cls" --results "$T/results"; then
 	grep -q "reproduced" "$T/out" && ok || bad "state $id: $(cat "$T/out")"
-	[ -s "$RESULTS/states/$id/verdict.txt" ] && ok || bad "state $id: no by-products"
+	# The same by-products: class, mount, fsck, checker and the lost op ids all agree.
+	cmp -s "$re/states/$id/verdict.txt" "$RESULTS/states/$id/verdict.txt" && ok ||
+		bad "state $id: by-products differ: $(diff "$re/states/$id/verdict.txt" \
+			"$RESULTS/states/$id/verdict.txt" 2>&1 | head -5)"
 fi
 
 scenario "$SRC/scenarios/ext4-fsops.ini" "$T/bar.ini" ops=20
