@@ -297,7 +297,7 @@ static int index_entries(struct bo_log *log, unsigned flags, struct bo_err *err)
 	const uint64_t ss = log->sectorsize;
 	_cleanup_free_ uint8_t *wbuf = malloc(INDEX_WINDOW > ss ? INDEX_WINDOW : ss);
 	struct hdr_window w = {.buf = wbuf};
-	const bool windowed = round_trip_fs(log->fd);
+	const bool windowed = (flags & BO_LOG_OPEN_WINDOWED) || round_trip_fs(log->fd);
 	bool small_next = windowed;
 	uint64_t off = ss, n;
 	int r;

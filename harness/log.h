@@ -84,6 +84,9 @@ enum bo_log_open_flags {
 	 * truncated tail: the kernel rewrites the super only after FUA and MARK entries, so a
 	 * log from a crashed machine under-reports. */
 	BO_LOG_OPEN_SALVAGE = 1u << 0,
+	/* Read entry headers through a window of several entries, as is done anyway on a
+	 * network file system (9p, NFS, FUSE) where each read is a round trip. */
+	BO_LOG_OPEN_WINDOWED = 1u << 1,
 };
 
 struct bo_log;

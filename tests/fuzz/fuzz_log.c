@@ -70,5 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", log_fd);
 	exercise(path, 0, img_fd);
 	exercise(path, BO_LOG_OPEN_SALVAGE, img_fd);
+	exercise(path, BO_LOG_OPEN_WINDOWED, img_fd);
+	exercise(path, BO_LOG_OPEN_SALVAGE | BO_LOG_OPEN_WINDOWED, img_fd);
 	return 0;
 }
