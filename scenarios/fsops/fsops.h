@@ -150,10 +150,6 @@ bool fsops_adapt(const struct fsops_model *m, const struct fsops_op *op, struct 
  */
 int fsops_sequence(const struct fsops_params *p, struct fsops_op **ret, uint64_t *ret_n);
 
-/* Parse "3,17,42-45" (ids in 1..@max) into a sorted, deduplicated new array. 0 or -EINVAL,
- * -ENOMEM. */
-int fsops_parse_ids(const char *s, uint64_t max, uint64_t **ret, size_t *ret_n);
-
 /* Run the workload in the current directory (fsops_run.c). Returns a process exit status. */
 int fsops_run(const struct fsops_params *p);
 

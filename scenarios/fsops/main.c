@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/ddmin.h"
 #include "scenarios/fsops/fsops.h"
 
 static void help(void)
@@ -126,7 +127,7 @@ int main(int argc, char **argv)
 		return usage_error("unexpected argument", argv[optind]);
 	/* After the loop: the ids are checked against the final --ops. */
 	if (keep) {
-		int r = fsops_parse_ids(keep, p.ops, &keep_ids, &p.nkeep);
+		int r = bo_ids_parse(keep, p.ops, &keep_ids, &p.nkeep);
 
 		if (r == -ENOMEM) {
 			fputs("blackout-fsops: out of memory\n", stderr);
