@@ -1143,25 +1143,10 @@ static void write_junit(struct report *R, FILE *f)
 static int put_file(struct report *R, const char *name, const char *buf, size_t len,
 		    struct bo_err *err)
 {
-	char tmp[64];
-	int fd, k;
+	int k = bo_write_file_at(R->dirfd, name, buf, len);
 
-	snprintf(tmp, sizeof(tmp), ".%s.tmp%d", name, (int) getpid());
-	fd = openat(R->dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0)
-		return bo_err_set(err, errno, "'%s': creating %s: %s", R->dir, name,
-				  strerror(errno));
-	k = bo_pwrite_full(fd, buf, len, 0);
-	if (k == 0 && close(fd) < 0)
-		k = -errno;
-	else if (k < 0)
-		close(fd);
-	if (k == 0 && renameat(R->dirfd, tmp, R->dirfd, name) < 0)
-		k = -errno;
-	if (k < 0) {
-		unlinkat(R->dirfd, tmp, 0);
+	if (k < 0)
 		return bo_err_set(err, -k, "'%s': writing %s: %s", R->dir, name, strerror(-k));
-	}
 	return 0;
 }
 

@@ -194,28 +194,14 @@ int bo_results_emit(struct bo_results *r, const char *event, struct json_object 
 int bo_results_write_file(struct bo_results *r, const char *rel, const void *buf, size_t len,
 			  struct bo_err *err)
 {
-	char tmp[PATH_MAX];
-	int fd, k;
+	int k;
 
 	if (!bo_results_rel_ok(rel))
 		return bo_err_set(err, EINVAL, "results: refusing path '%s'", rel);
-	snprintf(tmp, sizeof(tmp), "%s.tmp%d", rel, (int) getpid());
-	fd = openat(r->dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0)
-		return bo_err_set(err, errno, "results '%s': creating %s: %s", r->dir, rel,
-				  strerror(errno));
-	k = bo_pwrite_full(fd, buf, len, 0);
-	if (k == 0 && close(fd) < 0)
-		k = -errno;
-	else if (k < 0)
-		close(fd);
-	if (k == 0 && renameat(r->dirfd, tmp, r->dirfd, rel) < 0)
-		k = -errno;
-	if (k < 0) {
-		unlinkat(r->dirfd, tmp, 0);
+	k = bo_write_file_at(r->dirfd, rel, buf, len);
+	if (k < 0)
 		return bo_err_set(err, -k, "results '%s': writing %s: %s", r->dir, rel,
 				  strerror(-k));
-	}
 	return 0;
 }
 

@@ -143,6 +143,28 @@ int bo_pwrite_full(int fd, const void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
+int bo_write_file_at(int dirfd, const char *name, const void *buf, size_t len)
+{
+	char tmp[PATH_MAX];
+	int fd, k;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp%d", name, (int) getpid()) >= (int) sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return -errno;
+	k = bo_pwrite_full(fd, buf, len, 0);
+	if (k == 0 && close(fd) < 0)
+		k = -errno;
+	else if (k < 0)
+		close(fd);
+	if (k == 0 && renameat(dirfd, tmp, dirfd, name) < 0)
+		k = -errno;
+	if (k < 0)
+		unlinkat(dirfd, tmp, 0);
+	return k;
+}
+
 static unsigned debug_mask(void)
 {
 	static const struct {

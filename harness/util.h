@@ -42,6 +42,10 @@ int bo_parse_range(const char *s, uint64_t *ret_a, uint64_t *ret_b);
 ssize_t bo_pread_full(int fd, void *buf, size_t len, uint64_t off);
 int bo_pwrite_full(int fd, const void *buf, size_t len, uint64_t off);
 
+/* Replace @name (relative to @dirfd, never through a symlink) with @buf atomically: written to
+ * "@name.tmpPID" beside it, then renamed over it. 0 or -errno; no temporary is left behind. */
+int bo_write_file_at(int dirfd, const char *name, const void *buf, size_t len);
+
 /* Split @s on blanks into a NULL-terminated array (no quoting); NULL when memory runs out.
  * Free with bo_strv_free(). */
 char **bo_strv_split(const char *s);
