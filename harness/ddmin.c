@@ -133,29 +133,40 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+int bo_ids_next(const char **s, uint64_t max, uint64_t *lo, uint64_t *hi)
+{
+	const char *p = *s;
+	char *end;
+
+	if (!*p)
+		return 0;
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	errno = 0;
+	*lo = *hi = strtoull(p, &end, 10);
+	if (*end == '-') {
+		if (end[1] < '0' || end[1] > '9')
+			return -EINVAL;
+		*hi = strtoull(end + 1, &end, 10);
+	}
+	if (errno || *lo == 0 || *hi < *lo || *hi > max || (*end && *end != ','))
+		return -EINVAL;
+	if (*end && !end[1]) /* a trailing comma */
+		return -EINVAL;
+	*s = *end ? end + 1 : end;
+	return 1;
+}
+
 int bo_ids_parse(const char *s, uint64_t max, uint64_t **ret, size_t *ret_n)
 {
-	uint64_t *v = NULL;
+	uint64_t *v = NULL, lo, hi;
 	size_t n = 0, cap = 0, w = 0;
+	int k;
 
 	if (!*s)
 		return -EINVAL;
-	while (*s) {
-		uint64_t lo, hi;
-		char *end;
-
-		if (*s < '0' || *s > '9')
-			goto bad;
-		errno = 0;
-		lo = hi = strtoull(s, &end, 10);
-		if (*end == '-') {
-			if (end[1] < '0' || end[1] > '9')
-				goto bad;
-			hi = strtoull(end + 1, &end, 10);
-		}
-		if (errno || lo == 0 || hi < lo || hi > max || (*end && *end != ','))
-			goto bad;
-		if (hi - lo >= 10000000)
+	while ((k = bo_ids_next(&s, max, &lo, &hi)) > 0) {
+		if (hi - lo >= 10000000 || hi == UINT64_MAX) /* id++ must not wrap */
 			goto bad;
 		for (uint64_t id = lo; id <= hi; id++) {
 			if (n == cap) {
@@ -171,10 +182,9 @@ int bo_ids_parse(const char *s, uint64_t max, uint64_t **ret, size_t *ret_n)
 			}
 			v[n++] = id;
 		}
-		s = *end ? end + 1 : end;
-		if (*end && !*s)
-			goto bad;
 	}
+	if (k < 0)
+		goto bad;
 	qsort(v, n, sizeof(*v), cmp_u64);
 	for (size_t i = 0; i < n; i++)
 		if (!w || v[w - 1] != v[i])

@@ -29,6 +29,13 @@ int bo_ddmin(const uint64_t *ids, size_t n, bo_ddmin_test_fn test, void *ctx, un
 /* Format ascending @ids as "1-3,7,9-10" into a new string, or NULL without memory. */
 char *bo_ids_format(const uint64_t *ids, size_t n);
 
+/*
+ * One range of an op-id list "1-3,7" (ids from 1 to @max): into *@lo and *@hi, advancing *@s
+ * past it and its comma. 1 a range, 0 the end of the list, -EINVAL a malformed one (an empty
+ * list, a trailing comma, 0, a range backwards or past @max).
+ */
+int bo_ids_next(const char **s, uint64_t max, uint64_t *lo, uint64_t *hi);
+
 /* Parse "1-3,7" (ids from 1 to @max) into a new ascending array without repeats. 0, -EINVAL,
  * -ENOMEM. */
 int bo_ids_parse(const char *s, uint64_t max, uint64_t **ret, size_t *ret_n);

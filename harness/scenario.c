@@ -10,6 +10,7 @@
 #include "harness/scenario.h"
 
 #include "harness/cutsel.h"
+#include "harness/ddmin.h"
 #include "harness/faultplan.h"
 
 #include <errno.h>
@@ -695,28 +696,14 @@ void bo_scenario_free(struct bo_scenario *sc)
 
 int bo_scenario_op_ids_check(const char *s, uint64_t max)
 {
+	uint64_t lo, hi;
+	int k;
+
 	if (!*s)
 		return -EINVAL;
-	while (*s) {
-		uint64_t lo, hi;
-		char *end;
-
-		if (*s < '0' || *s > '9')
-			return -EINVAL;
-		errno = 0;
-		lo = hi = strtoull(s, &end, 10);
-		if (*end == '-') {
-			if (end[1] < '0' || end[1] > '9')
-				return -EINVAL;
-			hi = strtoull(end + 1, &end, 10);
-		}
-		if (errno || lo == 0 || hi < lo || hi > max || (*end && *end != ','))
-			return -EINVAL;
-		s = *end ? end + 1 : end;
-		if (*end && !*s)
-			return -EINVAL;
-	}
-	return 0;
+	while ((k = bo_ids_next(&s, max, &lo, &hi)) > 0)
+		;
+	return k;
 }
 
 int bo_scenario_set_keep_ops(struct bo_scenario *sc, const char *ids)
