@@ -564,7 +564,8 @@ static int finish(struct parser *p)
 				return bo_err_set(p->err, ENOMEM, "out of memory");
 		}
 		if (sc->keep_ops && strcmp(b->name, "fsops"))
-			return invalid(p, "workload", "keep_ops", "only builtin fsops takes 'keep_ops'");
+			return invalid(p, "workload", "keep_ops",
+				       "only builtin fsops takes 'keep_ops'");
 		if (sc->keep_ops && bo_scenario_op_ids_check(sc->keep_ops, sc->ops) < 0)
 			return invalid(p, "workload", "keep_ops",
 				       "'%s': every op id must be from 1 to ops (%" PRIu64 ")",
@@ -572,7 +573,8 @@ static int finish(struct parser *p)
 	} else {
 		sc->workload = BO_WORKLOAD_COMMAND;
 		if (key_line(p, "workload", "keep_ops"))
-			return invalid(p, "workload", "keep_ops", "only builtin fsops takes 'keep_ops'");
+			return invalid(p, "workload", "keep_ops",
+				       "only builtin fsops takes 'keep_ops'");
 		if (key_line(p, "workload", "ops"))
 			return invalid(p, "workload", "ops", "only builtin workloads take 'ops'");
 		if (key_line(p, "workload", "bug"))

@@ -56,7 +56,7 @@ struct checker {
 	const struct fsops_params *p;
 	struct fsops_op *ops; /* the ops performed, in order (with an op subset, not all ids) */
 	uint64_t nops;
-	uint64_t n; /* the largest op id */
+	uint64_t n;			     /* the largest op id */
 	struct oplist *by_ino;		     /* indexed by inode number (the creating op's id) */
 	struct oplist by_slot[FSOPS_NSLOTS]; /* ops that change a file name */
 	struct oplist by_dir[FSOPS_NDIRS];   /* mkdir and rmdir */
