@@ -382,10 +382,9 @@ static void print_text(const struct diary *d)
 		printf("  %s ops:\n", opkeys[i]);
 		for (size_t j = 0; j < json_object_array_length(v); j++) {
 			struct json_object *o = json_object_array_get_idx(v, j);
+			const char *is = jstr(o, "op_is"), *op = jstr(o, "op");
 
-			const char *is = jstr(o, "op_is");
-
-			printf("    op %s", jstr(o, "op"));
+			printf("    op %s", op ? op : "?");
 			if (is)
 				printf(" (%s)", is + strspn(is, "0123456789 "));
 			if (json_object_object_get_ex(o, "issue_entry", &x))

@@ -565,7 +565,8 @@ int bo_cmd_nightly(int argc, char **argv)
 					goto out;
 				failed |= cl.status == BO_EXIT_FAILURE;
 				errored |= cl.status != BO_EXIT_FAILURE && cl.status != BO_EXIT_OK;
-				printf("%-40s %s\n", cl.name, jstr(o, "verdict"));
+				printf("%-40s %s\n", cl.name,
+				       jstr(o, "verdict") ? jstr(o, "verdict") : "?");
 				json_object_array_add(runs, o);
 			}
 	json_object_object_add(sum, "verdict",

@@ -306,7 +306,7 @@ static int index_entries(struct bo_log *log, unsigned flags, struct bo_err *err)
 		return bo_err_set(err, ENOMEM, "allocating a %u-byte read window", INDEX_WINDOW);
 	for (n = 0; salvage || n < log->super_entries; n++) {
 		struct bo_log_entry e;
-		const uint8_t *blk;
+		const uint8_t *blk = NULL;
 		uint64_t next = 0;
 
 		if (off > log->size || log->size - off < ss) {
