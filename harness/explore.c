@@ -52,6 +52,7 @@ struct explore {
 	struct bo_err *down_err; /* where unwinding reports its first failure */
 	int down_first;
 	char snap[BO_DM_NAME_MAX], snap_uuid[BO_DM_UUID_MAX], snap_dev[PATH_MAX];
+	char *snap_table; /* every state's snapshot: the base loop under the CoW loop */
 	int cow_fd;
 };
 
@@ -298,7 +299,6 @@ static int probe(struct explore *x, struct state_run *s, const char *dev, struct
 static int check_state(struct explore *x, struct state_run *s, struct bo_err *fatal)
 {
 	const struct bo_explore_opts *o = x->o;
-	_cleanup_free_ char *table = NULL;
 	struct bo_kmsg *km = NULL;
 	struct bo_snap_status st;
 	struct bo_err err = {0};
@@ -313,9 +313,7 @@ static int check_state(struct explore *x, struct state_run *s, struct bo_err *fa
 		harness_fail(s, &err);
 	/* The op files are the checker's input: without a checker nothing reads them. */
 	if ((o->checker && write_op_files(x, s->applied, &err) < 0) ||
-	    bo_snap_table(x->sectors, x->base_loop.path, x->cow_loop.path, SNAP_CHUNK, &table,
-			  &err) < 0 ||
-	    bo_dm_create(x->snap, x->snap_uuid, table, &err) < 0 ||
+	    bo_dm_create(x->snap, x->snap_uuid, x->snap_table, &err) < 0 ||
 	    keep(x, "dm", x->snap, &err) < 0) {
 		harness_fail(s, &err);
 		goto out;
@@ -603,6 +601,9 @@ static int setup(struct explore *x, struct bo_err *err)
 	if (r < 0)
 		return r;
 	r = keep(x, "loop", x->cow_loop.path, err);
+	if (r >= 0)
+		r = bo_snap_table(x->sectors, x->base_loop.path, x->cow_loop.path, SNAP_CHUNK,
+				  &x->snap_table, err);
 	if (r < 0)
 		return r;
 	r = bo_test_stall("replay", err);
@@ -629,6 +630,8 @@ static int teardown(struct explore *x, struct bo_err *err)
 		x->td = NULL;
 	}
 	bo_replay_free(x->replay);
+	free(x->snap_table);
+	x->snap_table = NULL;
 	if (x->cow_fd >= 0)
 		close(x->cow_fd);
 	unlink(x->cow);
