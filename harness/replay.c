@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <linux/falloc.h>
 #include <linux/fs.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,16 @@ struct bo_replay {
 	uint8_t *buf;
 	uint8_t *win;		     /* BO_REPLAY_WINDOW bytes of the log, or NULL */
 	uint64_t win_start, win_end; /* the log bytes win holds; empty when equal */
+	/*
+	 * The read-ahead (bo_replay_prefetch()): a thread reads the log bytes [pf_start, pf_end)
+	 * into pf; once joined, pf_got says how many it read (-errno: the read failed, and the
+	 * window reads again in the foreground, reporting what went wrong).
+	 */
+	pthread_t pf_thread;
+	bool pf_running;
+	uint8_t *pf;
+	uint64_t pf_start, pf_end;
+	int64_t pf_got;
 };
 
 int bo_replay_new(const struct bo_log *log, const char *target, unsigned flags, uint64_t min_size,
@@ -105,10 +116,19 @@ int bo_replay_new(const struct bo_log *log, const char *target, unsigned flags, 
 	return 0;
 }
 
+static void prefetch_join(struct bo_replay *r)
+{
+	if (r->pf_running)
+		pthread_join(r->pf_thread, NULL);
+	r->pf_running = false;
+}
+
 void bo_replay_free(struct bo_replay *r)
 {
 	if (!r)
 		return;
+	prefetch_join(r);
+	free(r->pf);
 	if (r->fd >= 0)
 		close(r->fd);
 	free(r->buf);
@@ -297,16 +317,46 @@ int bo_replay_sync(struct bo_replay *r, struct bo_err *err)
  * 9p share that is a few requests instead of one per entry. An entry too large for the
  * window is left to bo_replay_apply()'s own copy.
  */
-static int fill_window(struct bo_replay *r, uint64_t applied, struct bo_err *err)
+/* Read log bytes [@start, @end) into @buf; bytes read, or -errno (-EIO: the log shrank). */
+static int64_t read_log(int fd, uint8_t *buf, uint64_t start, uint64_t end)
 {
-	const struct bo_log_entry *e = bo_log_entry(r->log, r->position);
-	uint64_t start = bo_log_data_offset(r->log, e), end = start;
-	ssize_t got;
+	uint64_t done = 0;
 
-	if (!bo_log_data_bytes(r->log, e) ||
-	    (start >= r->win_start && start + bo_log_data_bytes(r->log, e) <= r->win_end))
-		return 0;
-	for (uint64_t n = r->position; n < applied; n++) {
+	while (done < end - start) {
+		ssize_t got = pread(fd, buf + done, (size_t) (end - start - done),
+				    (off_t) (start + done));
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return got < 0 ? -errno
+				       : -ENODATA; /* the log shrank after it was indexed */
+		done += (uint64_t) got;
+	}
+	return (int64_t) done;
+}
+
+/*
+ * The window the replay reads next, on its way to @applied entries: from the data of the
+ * first entry at or after the position whose data the window does not hold, up to
+ * BO_REPLAY_WINDOW bytes of whole entries. False when no entry up to @applied needs a read.
+ */
+static bool next_window(const struct bo_replay *r, uint64_t applied, uint64_t *ret_start,
+			uint64_t *ret_end)
+{
+	uint64_t n = r->position, start, end;
+
+	for (; n < applied; n++) {
+		const struct bo_log_entry *e = bo_log_entry(r->log, n);
+		uint64_t off = bo_log_data_offset(r->log, e), len = bo_log_data_bytes(r->log, e);
+
+		if (len && !(off >= r->win_start && off + len <= r->win_end))
+			break;
+	}
+	if (n >= applied)
+		return false;
+	start = end = bo_log_data_offset(r->log, bo_log_entry(r->log, n));
+	for (; n < applied; n++) {
 		const struct bo_log_entry *x = bo_log_entry(r->log, n);
 		uint64_t xend = bo_log_data_offset(r->log, x) + bo_log_data_bytes(r->log, x);
 
@@ -314,28 +364,79 @@ static int fill_window(struct bo_replay *r, uint64_t applied, struct bo_err *err
 			break;
 		end = xend > end ? xend : end;
 	}
+	*ret_start = start;
+	*ret_end = end;
+	return end > start;
+}
+
+static void *prefetch_main(void *arg)
+{
+	struct bo_replay *r = arg;
+
+	r->pf_got = read_log(bo_log_fd(r->log), r->pf, r->pf_start, r->pf_end);
+	return NULL;
+}
+
+void bo_replay_prefetch(struct bo_replay *r, uint64_t applied)
+{
+	uint64_t start, end;
+
+	if (r->pf_running || applied > bo_log_count(r->log) ||
+	    !next_window(r, applied, &start, &end))
+		return;
+	if (r->pf_end > r->pf_start && start >= r->pf_start && end <= r->pf_end)
+		return; /* read ahead already */
+	if (!r->pf) {
+		r->pf = malloc(BO_REPLAY_WINDOW);
+		if (!r->pf)
+			return;
+	}
+	r->pf_start = start;
+	r->pf_end = end;
+	r->pf_got = 0;
+	/* Without a thread the window is read when it is needed, as without a prefetch. */
+	r->pf_running = pthread_create(&r->pf_thread, NULL, prefetch_main, r) == 0;
+	if (!r->pf_running)
+		r->pf_start = r->pf_end = 0;
+}
+
+/* Make the window hold the data of the entry at the position, when it has any. */
+static int fill_window(struct bo_replay *r, uint64_t applied, struct bo_err *err)
+{
+	const struct bo_log_entry *e = bo_log_entry(r->log, r->position);
+	uint64_t start = bo_log_data_offset(r->log, e), len = bo_log_data_bytes(r->log, e), end;
+	int64_t got;
+
+	if (!len || (start >= r->win_start && start + len <= r->win_end))
+		return 0;
+	prefetch_join(r);
+	/* What was read ahead, if it holds this entry: swap it in. */
+	if (r->pf_got == (int64_t) (r->pf_end - r->pf_start) && r->pf_end > r->pf_start &&
+	    start >= r->pf_start && start + len <= r->pf_end) {
+		uint8_t *t = r->win;
+
+		r->win = r->pf;
+		r->pf = t;
+		r->win_start = r->pf_start;
+		r->win_end = r->pf_end;
+		r->pf_start = r->pf_end = 0;
+		return 0;
+	}
 	r->win_start = r->win_end = 0;
-	if (end == start)
+	if (!next_window(r, applied, &start, &end))
 		return 0;
 	if (!r->win) {
 		r->win = malloc(BO_REPLAY_WINDOW);
 		if (!r->win)
 			return bo_err_set(err, ENOMEM, "allocating replay");
 	}
-	for (uint64_t done = 0; done < end - start; done += (uint64_t) got) {
-		got = pread(bo_log_fd(r->log), r->win + done, (size_t) (end - start - done),
-			    (off_t) (start + done));
-		if (got < 0 && errno == EINTR) {
-			got = 0;
-			continue;
-		}
-		if (got <= 0)
-			return bo_err_set(err, got < 0 ? errno : EIO,
-					  "reading %llu bytes at %llu of log '%s': %s",
-					  (unsigned long long) (end - start),
-					  (unsigned long long) start, bo_log_path(r->log),
-					  got < 0 ? strerror(errno) : "the log shrank");
-	}
+	got = read_log(bo_log_fd(r->log), r->win, start, end);
+	if (got < 0)
+		return bo_err_set(err, got == -ENODATA ? EIO : (int) -got,
+				  "reading %llu bytes at %llu of log '%s': %s",
+				  (unsigned long long) (end - start), (unsigned long long) start,
+				  bo_log_path(r->log),
+				  got == -ENODATA ? "the log shrank" : strerror((int) -got));
 	r->win_start = start;
 	r->win_end = end;
 	return 0;

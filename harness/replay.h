@@ -56,6 +56,16 @@ int bo_replay_to(struct bo_replay *r, uint64_t applied, struct bo_err *err);
 int bo_replay_apply(struct bo_replay *r, uint64_t n, uint64_t first, uint64_t count,
 		    struct bo_err *err);
 
+/*
+ * Start reading, in a background thread, the log data the replay will need next on its way
+ * to @applied entries (up to 8 MiB of it), and return at once. A later bo_replay_to() takes
+ * the data from there instead of reading it then: the read overlaps whatever the caller does
+ * meanwhile (mounting and checking a crash state). Nothing happens when a read-ahead is
+ * running or already holds that data; a read that fails is done again, and reported, by
+ * bo_replay_to(). The log must not change while a replay is open (it never does: it is
+ * indexed once).
+ */
+void bo_replay_prefetch(struct bo_replay *r, uint64_t applied);
 /* Make the target durable (fdatasync). */
 int bo_replay_sync(struct bo_replay *r, struct bo_err *err);
 

@@ -247,7 +247,9 @@ static void test_bad_target(void)
 
 /*
  * Entries around the replay's read window (8 MiB): small ones, ones that end just past it,
- * one larger than the window (copied on its own), in one bo_replay_to() and in steps.
+ * one larger than the window (copied on its own), in one bo_replay_to() and in steps; in steps
+ * with the next window read ahead (bo_replay_prefetch()) to the end, or to the next step only;
+ * and a read-ahead left running when the replay is freed.
  */
 static void test_read_window(void)
 {
@@ -280,15 +282,20 @@ static void test_read_window(void)
 	}
 	CU_ASSERT_FATAL(bo_log_writer_close(w, &err) == 0);
 	CU_ASSERT_FATAL(bo_log_open(lp, 0, &log, &err) == 0);
-	for (int steps = 0; steps < 2; steps++) {
+	for (int steps = 0; steps < 4; steps++) {
 		struct bo_replay *r;
 		int fd;
 
 		fresh_target(tp, 0);
 		CU_ASSERT_FATAL(bo_replay_new(log, tp, 0, end * ss, &r, &err) == 0);
 		if (steps) {
-			for (uint64_t k = 1; k <= n; k += 3)
+			for (uint64_t k = 1; k <= n; k += 3) {
 				CU_ASSERT(bo_replay_to(r, k, &err) == 0);
+				if (steps == 2)
+					bo_replay_prefetch(r, n);
+				if (steps == 3)
+					bo_replay_prefetch(r, k + 3 < n ? k + 3 : n);
+			}
 		}
 		CU_ASSERT(bo_replay_to(r, n, &err) == 0);
 		bo_replay_free(r);
@@ -296,6 +303,13 @@ static void test_read_window(void)
 		CU_ASSERT(pread(fd, got, end * ss, 0) == (ssize_t) (end * ss));
 		CU_ASSERT(memcmp(got, want, end * ss) == 0);
 		close(fd);
+	}
+	{
+		struct bo_replay *r;
+
+		CU_ASSERT_FATAL(bo_replay_new(log, tp, 0, end * ss, &r, &err) == 0);
+		bo_replay_prefetch(r, n);
+		bo_replay_free(r);
 	}
 	bo_log_free(log);
 	free(want);
