@@ -3,7 +3,9 @@
 #  - a log device too small trips the logging_disabled guard (exit 3, never a pass);
 #  - a state re-checked from write.log has exactly the image `blackout replay` makes;
 #  - a mark removed from a saved log makes a mark: cut an error, and `check` refuses to guess
-#    where the filesystem begins.
+#    where the filesystem begins;
+#  - a state whose checker writes more than the CoW store of a state holds (256 MiB on a
+#    bigger device) is checked again on one as big as the device, and is consistent.
 . "$(dirname "$0")/run_lib.sh"
 need_vm
 
@@ -48,6 +50,27 @@ printf 'mkfz' | dd of="$T/nomark.log" bs=1 seek=$((off + 32)) conv=notrunc statu
 if run_bo 3 check "$T/nomark.log" --fs ext4 --results "$T/results"; then
 	grep -q "has no 'mkfs' mark" "$RESULTS/summary.json" && ok ||
 		bad "check of a log without mkfs mark: $(cat "$RESULTS/summary.json")"
+fi
+
+# The CoW store: a checker filling 300 MiB of a 512 MiB ext4 overflows the first one, and the
+# state is checked again; the control fills 32 MiB and is checked once. The state is the fresh
+# filesystem (the mkfs mark: no op issued yet), so "done" alone is the right answer.
+scenario "$SRC/scenarios/ext4-fsops.ini" "$T/big.ini" ops=4 seed=5 size=512M
+if run_bo 0 run "$T/big.ini" --results "$T/results"; then
+	big=$RESULTS
+	mk=$("$BO" inspect --json "$big/write.log" | python3 -c 'import json,sys
+print([m for m in json.load(sys.stdin)["marks"] if m["name"]=="mkfs"][0]["entry"])')
+	for mib in 300 32; do
+		if run_bo 0 check "$big/write.log" --scenario "$big/scenario.ini" --state "c$mk" \
+			--checker "dd if=/dev/zero of=fill bs=1M count=$mib 2>/dev/null; sync; rm -f fill; echo done" \
+			--results "$T/results"; then
+			retry=$(python3 -c 'import json,sys
+s=[json.loads(l) for l in open(sys.argv[1]) if "\"event\":\"state\"" in l]
+print(len(s), s[0]["class"], s[0].get("cow_retry", False))' "$RESULTS/stream.jsonl")
+			want="1 consistent $([ "$mib" = 300 ] && echo True || echo False)"
+			[ "$retry" = "$want" ] && ok || bad "checker filling $mib MiB: got '$retry', want '$want'"
+		fi
+	done
 fi
 
 # A log with no entries could not have failed: an error, never a pass.
