@@ -5,6 +5,7 @@
 #ifndef BO_SHA256_H
 #define BO_SHA256_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +32,12 @@ void bo_sha256_final(struct bo_sha256 *s, uint8_t out[BO_SHA256_LEN]);
 
 /* Finish the digest and write it as 64 lowercase hex digits and a NUL to @hex. */
 void bo_sha256_final_hex(struct bo_sha256 *s, char hex[BO_SHA256_HEX]);
+
+/*
+ * Use the portable code even where the processor has SHA extensions (@portable true), or go
+ * back to choosing by the processor (false). For tests that compare the two.
+ */
+void bo_sha256_set_portable(bool portable);
 
 /* The sha256 of the file at @path, as lowercase hex. */
 int bo_sha256_file(const char *path, char hex[BO_SHA256_HEX], struct bo_err *err);
