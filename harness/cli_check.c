@@ -4,6 +4,7 @@
  * shard), and blackout merge — join shards into one results directory.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -161,22 +162,61 @@ static int check_argv(const struct check_args *a, const char *runid, const char 
 	return n;
 }
 
-/* config.json of a check: what shards must agree on to be merged. */
+/*
+ * Copy the log @src to @dst, and its sha256 into @hex, in one pass: a log is up to gigabytes,
+ * read once rather than once to copy and once more to hash.
+ */
+static int copy_log(const char *src, const char *dst, char hex[BO_SHA256_HEX], struct bo_err *err)
+{
+	_cleanup_close_ int in = open(src, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int out = -1;
+	_cleanup_free_ uint8_t *buf = malloc(1u << 20);
+	struct bo_sha256 h;
+	uint64_t off = 0;
+
+	if (!buf)
+		return bo_err_set(err, ENOMEM, "copying '%s'", src);
+	if (in < 0)
+		return bo_err_set(err, errno, "opening '%s': %s", src, strerror(errno));
+	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (out < 0)
+		return bo_err_set(err, errno, "creating '%s': %s", dst, strerror(errno));
+	bo_sha256_init(&h);
+	for (;;) {
+		ssize_t n = bo_pread_full(in, buf, 1u << 20, off);
+		int r;
+
+		if (n < 0)
+			return bo_err_set(err, (int) -n, "reading '%s': %s", src,
+					  strerror((int) -n));
+		if (n == 0)
+			break;
+		bo_sha256_update(&h, buf, (size_t) n);
+		r = bo_pwrite_full(out, buf, (size_t) n, off);
+		if (r < 0)
+			return bo_err_set(err, -r, "writing '%s': %s", dst, strerror(-r));
+		off += (uint64_t) n;
+	}
+	bo_sha256_final_hex(&h, hex);
+	return 0;
+}
+
+/*
+ * config.json of a check: what shards must agree on to be merged. @log_hex is the sha256 of
+ * the results' write.log (copy_log() made it).
+ */
 static int check_config(struct bo_results *res, const struct check_args *a, const char *runid,
-			const char *shard, struct bo_err *err)
+			const char *shard, const char *log_hex, struct bo_err *err)
 {
 	struct json_object *o = json_object_new_object(), *opt = json_object_new_object();
-	char path[PATH_MAX], hex[BO_SHA256_HEX];
-	int r;
+	char path[PATH_MAX];
+	int r = 0;
 
 	if (!o || !opt) {
 		json_object_put(o);
 		json_object_put(opt);
 		return bo_err_set(err, ENOMEM, "config.json");
 	}
-	r = bo_path_join(path, sizeof(path), bo_results_dir(res), "write.log")
-		    ? bo_sha256_file(path, hex, err)
-		    : bo_err_set(err, ENAMETOOLONG, "path too long");
 	for (size_t i = 0; i < BO_ARRAY_SIZE(passed); i++) {
 		const char *val = *(const char *const *) ((const char *) a + passed[i].off);
 
@@ -194,7 +234,7 @@ static int check_config(struct bo_results *res, const struct check_args *a, cons
 	}
 	json_object_object_add(o, "kind", json_object_new_string("check"));
 	json_object_object_add(o, "run_id", json_object_new_string(runid));
-	json_object_object_add(o, "log_sha256", json_object_new_string(r >= 0 ? hex : ""));
+	json_object_object_add(o, "log_sha256", json_object_new_string(log_hex));
 	json_object_object_add(o, "blackout", json_object_new_string(BO_VERSION));
 	json_object_object_add(o, "options", opt);
 	if (shard)
@@ -207,7 +247,8 @@ static int check_config(struct bo_results *res, const struct check_args *a, cons
 
 /* A results directory for shard @i of @n inside @dir, sharing its log and scenario. */
 static int make_shard_dir(const char *dir, const struct check_args *a, const char *runid,
-			  unsigned i, unsigned n, char *sdir, size_t len, struct bo_err *err)
+			  const char *log_hex, unsigned i, unsigned n, char *sdir, size_t len,
+			  struct bo_err *err)
 {
 	struct bo_results *res = NULL;
 	char from[PATH_MAX], to[PATH_MAX], shard[32];
@@ -229,7 +270,7 @@ static int make_shard_dir(const char *dir, const struct check_args *a, const cha
 			r = bo_copy_file(from, to, err);
 	}
 	if (r >= 0)
-		r = check_config(res, a, runid, shard, err);
+		r = check_config(res, a, runid, shard, log_hex, err);
 	bo_results_free(res);
 	return r;
 }
@@ -280,7 +321,8 @@ static void plan_jobs(bool jobs_given, struct vm_args *v, unsigned *jobs)
 
 /* check --jobs N: N single-vCPU VMs, one shard each, at once; then one merged directory. */
 static int check_jobs(const struct vm_args *v, const char *dir, const struct check_args *a,
-		      const char *runid, unsigned jobs, unsigned timeout, struct bo_err *err)
+		      const char *runid, const char *log_hex, unsigned jobs, unsigned timeout,
+		      struct bo_err *err)
 {
 	char sdirs[64][PATH_MAX];
 	char *dirs[64] = {0};
@@ -290,7 +332,8 @@ static int check_jobs(const struct vm_args *v, const char *dir, const struct che
 	int r = 0;
 
 	for (unsigned i = 0; i < jobs && r >= 0; i++) {
-		r = make_shard_dir(dir, a, runid, i, jobs, sdirs[i], sizeof(sdirs[i]), err);
+		r = make_shard_dir(dir, a, runid, log_hex, i, jobs, sdirs[i], sizeof(sdirs[i]),
+				   err);
 		dirs[i] = sdirs[i];
 	}
 	if (r < 0)
@@ -398,7 +441,7 @@ int bo_cmd_check(int argc, char **argv)
 	struct vm_args v = {0};
 	struct bo_results *res = NULL;
 	struct bo_err err = {0};
-	char runid[96], dir[PATH_MAX], path[PATH_MAX];
+	char runid[96], dir[PATH_MAX], path[PATH_MAX], log_hex[BO_SHA256_HEX] = "";
 	char *gargv[40];
 	unsigned jobs = 1, si, sn;
 	bool jobs_given = false;
@@ -516,8 +559,8 @@ int bo_cmd_check(int argc, char **argv)
 		    : bo_err_set(&err, ENAMETOOLONG, "path too long");
 	if (r >= 0) {
 		r = bo_path_join(path, sizeof(path), dir, "write.log")
-			    ? bo_copy_file(argv[optind], path, &err)
-			    : -ENAMETOOLONG;
+			    ? copy_log(argv[optind], path, log_hex, &err)
+			    : bo_err_set(&err, ENAMETOOLONG, "path too long");
 	}
 	if (r >= 0 && a.scen) {
 		r = bo_path_join(path, sizeof(path), dir, "scenario.ini")
@@ -525,7 +568,7 @@ int bo_cmd_check(int argc, char **argv)
 			    : -ENAMETOOLONG;
 	}
 	if (r >= 0)
-		r = check_config(res, &a, runid, shard, &err);
+		r = check_config(res, &a, runid, shard, log_hex, &err);
 	if (r >= 0 && a.scen && !a.checker) {
 		r = bo_scenario_load(a.scen, &sc, &err);
 		if (r >= 0 && bo_scenario_checker_command(sc, &sc_checker) < 0)
@@ -541,7 +584,7 @@ int bo_cmd_check(int argc, char **argv)
 		fprintf(stderr, " of %u MiB", v.memory_mb ? v.memory_mb : BO_VM_DEFAULT_MEMORY_MB);
 	fprintf(stderr, " (results in %s)\n", dir);
 	if (jobs > 1) {
-		r = check_jobs(&v, dir, &a, runid, jobs, 4 * 3600, &err);
+		r = check_jobs(&v, dir, &a, runid, log_hex, jobs, 4 * 3600, &err);
 	} else {
 		check_argv(&a, runid, shard, gargv);
 		const char *cmds[] = {a.files_cmd, NULL};
