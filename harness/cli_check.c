@@ -4,7 +4,6 @@
  * shard), and blackout merge — join shards into one results directory.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -163,47 +162,8 @@ static int check_argv(const struct check_args *a, const char *runid, const char 
 }
 
 /*
- * Copy the log @src to @dst, and its sha256 into @hex, in one pass: a log is up to gigabytes,
- * read once rather than once to copy and once more to hash.
- */
-static int copy_log(const char *src, const char *dst, char hex[BO_SHA256_HEX], struct bo_err *err)
-{
-	_cleanup_close_ int in = open(src, O_RDONLY | O_CLOEXEC);
-	_cleanup_close_ int out = -1;
-	_cleanup_free_ uint8_t *buf = malloc(1u << 20);
-	struct bo_sha256 h;
-	uint64_t off = 0;
-
-	if (!buf)
-		return bo_err_set(err, ENOMEM, "copying '%s'", src);
-	if (in < 0)
-		return bo_err_set(err, errno, "opening '%s': %s", src, strerror(errno));
-	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (out < 0)
-		return bo_err_set(err, errno, "creating '%s': %s", dst, strerror(errno));
-	bo_sha256_init(&h);
-	for (;;) {
-		ssize_t n = bo_pread_full(in, buf, 1u << 20, off);
-		int r;
-
-		if (n < 0)
-			return bo_err_set(err, (int) -n, "reading '%s': %s", src,
-					  strerror((int) -n));
-		if (n == 0)
-			break;
-		bo_sha256_update(&h, buf, (size_t) n);
-		r = bo_pwrite_full(out, buf, (size_t) n, off);
-		if (r < 0)
-			return bo_err_set(err, -r, "writing '%s': %s", dst, strerror(-r));
-		off += (uint64_t) n;
-	}
-	bo_sha256_final_hex(&h, hex);
-	return 0;
-}
-
-/*
  * config.json of a check: what shards must agree on to be merged. @log_hex is the sha256 of
- * the results' write.log (copy_log() made it).
+ * the results' write.log (bo_sha256_copy_file() made it).
  */
 static int check_config(struct bo_results *res, const struct check_args *a, const char *runid,
 			const char *shard, const char *log_hex, struct bo_err *err)
@@ -559,7 +519,7 @@ int bo_cmd_check(int argc, char **argv)
 		    : bo_err_set(&err, ENAMETOOLONG, "path too long");
 	if (r >= 0) {
 		r = bo_path_join(path, sizeof(path), dir, "write.log")
-			    ? copy_log(argv[optind], path, log_hex, &err)
+			    ? bo_sha256_copy_file(argv[optind], path, log_hex, &err)
 			    : bo_err_set(&err, ENAMETOOLONG, "path too long");
 	}
 	if (r >= 0 && a.scen) {

@@ -217,9 +217,11 @@ void bo_sha256_final_hex(struct bo_sha256 *s, char hex[BO_SHA256_HEX])
 		snprintf(hex + 2 * i, 3, "%02x", d[i]);
 }
 
-int bo_sha256_file(const char *path, char hex[BO_SHA256_HEX], struct bo_err *err)
+int bo_sha256_copy_file(const char *path, const char *copy, char hex[BO_SHA256_HEX],
+			struct bo_err *err)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int out = -1;
 	_cleanup_free_ uint8_t *buf = malloc(1 << 20);
 	struct bo_sha256 h;
 	uint64_t off = 0;
@@ -227,9 +229,15 @@ int bo_sha256_file(const char *path, char hex[BO_SHA256_HEX], struct bo_err *err
 	if (fd < 0 || !buf)
 		return bo_err_set(err, fd < 0 ? errno : ENOMEM, "hashing '%s': %s", path,
 				  strerror(fd < 0 ? errno : ENOMEM));
+	if (copy) {
+		out = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (out < 0)
+			return bo_err_set(err, errno, "creating '%s': %s", copy, strerror(errno));
+	}
 	bo_sha256_init(&h);
 	for (;;) {
 		ssize_t n = bo_pread_full(fd, buf, 1 << 20, off);
+		int r;
 
 		if (n < 0)
 			return bo_err_set(err, (int) -n, "hashing '%s': %s", path,
@@ -237,8 +245,16 @@ int bo_sha256_file(const char *path, char hex[BO_SHA256_HEX], struct bo_err *err
 		if (n == 0)
 			break;
 		bo_sha256_update(&h, buf, (size_t) n);
+		r = out >= 0 ? bo_pwrite_full(out, buf, (size_t) n, off) : 0;
+		if (r < 0)
+			return bo_err_set(err, -r, "writing '%s': %s", copy, strerror(-r));
 		off += (uint64_t) n;
 	}
 	bo_sha256_final_hex(&h, hex);
 	return 0;
+}
+
+int bo_sha256_file(const char *path, char hex[BO_SHA256_HEX], struct bo_err *err)
+{
+	return bo_sha256_copy_file(path, NULL, hex, err);
 }

@@ -4,7 +4,9 @@
  * processor's SHA extensions (where it has them) and with the portable code, which agree on
  * every length.
  */
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "bo_test.h"
@@ -89,6 +91,32 @@ static void test_portable_agrees(void)
 	CU_ASSERT_EQUAL(bad, 0);
 }
 
+/* A copy made while hashing: the same bytes, the same digest; an existing copy is refused. */
+static void test_copy_file(void)
+{
+	const char *src = bo_test_path("src.bin"), *dst = bo_test_path("copy.bin");
+	static uint8_t data[(3 << 20) + 17], back[sizeof(data)];
+	char a[BO_SHA256_HEX], b[BO_SHA256_HEX];
+	struct bo_err err = {0};
+	FILE *f;
+
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t) (i * 131 + (i >> 12));
+	f = fopen(src, "wb");
+	CU_ASSERT_FATAL(f && fwrite(data, 1, sizeof(data), f) == sizeof(data));
+	fclose(f);
+	CU_ASSERT_FATAL(bo_sha256_copy_file(src, dst, a, &err) == 0);
+	CU_ASSERT_FATAL(bo_sha256_file(src, b, &err) == 0);
+	CU_ASSERT_STRING_EQUAL(a, b);
+	f = fopen(dst, "rb");
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT(fread(back, 1, sizeof(back), f) == sizeof(back) && fgetc(f) == EOF);
+	fclose(f);
+	CU_ASSERT(memcmp(data, back, sizeof(data)) == 0);
+	CU_ASSERT(bo_sha256_copy_file(src, dst, a, &err) == -EEXIST);
+	CU_ASSERT(strstr(err.msg, "copy.bin") != NULL);
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
@@ -96,6 +124,7 @@ int main(void)
 		{"feeding in pieces", test_pieces},
 		{"the same with the portable code", test_vectors_portable},
 		{"portable and processor agree on every length", test_portable_agrees},
+		{"a copy made while hashing", test_copy_file},
 		{NULL, NULL},
 	};
 
