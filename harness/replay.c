@@ -310,14 +310,7 @@ int bo_replay_sync(struct bo_replay *r, struct bo_err *err)
 	return 0;
 }
 
-/*
- * Before applying entry r->position of a run up to @applied: when its data is not in the
- * window, read the log bytes of as many of the next entries as fit in one large pread.
- * Entries are stored one after the other, so a stretch of the log is one read; on the VM's
- * 9p share that is a few requests instead of one per entry. An entry too large for the
- * window is left to bo_replay_apply()'s own copy.
- */
-/* Read log bytes [@start, @end) into @buf; bytes read, or -errno (-EIO: the log shrank). */
+/* Read log bytes [@start, @end) into @buf; bytes read, or -errno (-ENODATA: the log shrank). */
 static int64_t read_log(int fd, uint8_t *buf, uint64_t start, uint64_t end)
 {
 	uint64_t done = 0;
@@ -328,9 +321,9 @@ static int64_t read_log(int fd, uint8_t *buf, uint64_t start, uint64_t end)
 
 		if (got < 0 && errno == EINTR)
 			continue;
+		/* 0: the log shrank after it was indexed */
 		if (got <= 0)
-			return got < 0 ? -errno
-				       : -ENODATA; /* the log shrank after it was indexed */
+			return got < 0 ? -errno : -ENODATA;
 		done += (uint64_t) got;
 	}
 	return (int64_t) done;
@@ -400,7 +393,14 @@ void bo_replay_prefetch(struct bo_replay *r, uint64_t applied)
 		r->pf_start = r->pf_end = 0;
 }
 
-/* Make the window hold the data of the entry at the position, when it has any. */
+/*
+ * Before applying entry r->position of a run up to @applied: when its data is not in the
+ * window, read the log bytes of as many of the next entries as fit in one large pread, or
+ * take them from the read-ahead when it holds them. Entries are stored one after the other,
+ * so a stretch of the log is one read; on the VM's 9p share that is a few requests instead
+ * of one per entry. An entry too large for the window is left to bo_replay_apply()'s own
+ * copy.
+ */
 static int fill_window(struct bo_replay *r, uint64_t applied, struct bo_err *err)
 {
 	const struct bo_log_entry *e = bo_log_entry(r->log, r->position);
