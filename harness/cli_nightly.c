@@ -548,7 +548,7 @@ int bo_cmd_nightly(int argc, char **argv)
 	for (size_t i = 0; i < m.nsc; i++)
 		for (size_t j = 0; j < (m.nfs ? m.nfs : 1); j++)
 			for (size_t k = 0; k < (m.nmo ? m.nmo : 1); k++) {
-				const char *mo = m.nmo ? m.mopts[k] : NULL;
+				const char *mo = m.nmo ? m.mopts[k] : NULL, *verdict;
 				struct cell cl = {0};
 				struct json_object *o;
 
@@ -565,8 +565,8 @@ int bo_cmd_nightly(int argc, char **argv)
 					goto out;
 				failed |= cl.status == BO_EXIT_FAILURE;
 				errored |= cl.status != BO_EXIT_FAILURE && cl.status != BO_EXIT_OK;
-				printf("%-40s %s\n", cl.name,
-				       jstr(o, "verdict") ? jstr(o, "verdict") : "?");
+				verdict = jstr(o, "verdict");
+				printf("%-40s %s\n", cl.name, verdict ? verdict : "?");
 				json_object_array_add(runs, o);
 			}
 	json_object_object_add(sum, "verdict",

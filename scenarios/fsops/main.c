@@ -76,11 +76,17 @@ static void list(const struct fsops_op *ops, uint64_t n)
 
 int main(int argc, char **argv)
 {
+	/* One option per line, as clang-format would not keep it. */
+	/* clang-format off */
 	static const struct option opts[] = {
-		{"seed", required_argument, NULL, 's'}, {"ops", required_argument, NULL, 'n'},
-		{"bug", required_argument, NULL, 'b'},	{"keep", required_argument, NULL, 'k'},
-		{"help", no_argument, NULL, 'h'},	{},
+		{"seed", required_argument, NULL, 's'},
+		{"ops", required_argument, NULL, 'n'},
+		{"bug", required_argument, NULL, 'b'},
+		{"keep", required_argument, NULL, 'k'},
+		{"help", no_argument, NULL, 'h'},
+		{},
 	};
+	/* clang-format on */
 	struct fsops_params p = {.seed = 1, .ops = 200, .bug = FSOPS_BUG_NONE};
 	const char *mode = "run", *keep = NULL;
 	uint64_t *keep_ids = NULL, n;
