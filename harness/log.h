@@ -98,6 +98,19 @@ struct bo_log;
  */
 int bo_log_open(const char *path, unsigned flags, struct bo_log **ret, struct bo_err *err);
 
+/*
+ * Save the index of @log to @path (a new file), for bo_log_open_indexed(): a reader that
+ * would pay a round trip per header (a guest over 9p) gets it in one read.
+ */
+int bo_log_save_index(const struct bo_log *log, const char *path, struct bo_err *err);
+
+/*
+ * Open the log at @path with the index bo_log_save_index() made of it at @index, instead of
+ * reading its headers. An index that is damaged or of another log is refused (-EBADMSG).
+ */
+int bo_log_open_indexed(const char *path, const char *index, struct bo_log **ret,
+			struct bo_err *err);
+
 /* Release a log; NULL is fine. */
 void bo_log_free(struct bo_log *log);
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The log reader and writer: round trip, salvage, and every corruption class. */
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,6 +174,108 @@ static void test_windowed_index(void)
 		bo_log_free(a);
 		bo_log_free(b);
 	}
+}
+
+/* Whether logs @a and @b have the same index: entries, marks and their names. */
+static bool same_index(const struct bo_log *a, const struct bo_log *b)
+{
+	if (bo_log_count(a) != bo_log_count(b) || bo_log_mark_count(a) != bo_log_mark_count(b) ||
+	    bo_log_end_offset(a) != bo_log_end_offset(b))
+		return false;
+	for (uint64_t i = 0; i < bo_log_count(a); i++) {
+		const char *mx = bo_log_mark_name(a, i), *my = bo_log_mark_name(b, i);
+
+		if (memcmp(bo_log_entry(a, i), bo_log_entry(b, i), sizeof(struct bo_log_entry)) ||
+		    !mx != !my || (mx && strcmp(mx, my)))
+			return false;
+	}
+	return true;
+}
+
+/* bo_log_open_indexed() must refuse @idx for @log, naming @needle. */
+static void expect_bad_index(const char *log, const char *idx, const char *needle)
+{
+	struct bo_log *l = NULL;
+	struct bo_err err = {0};
+
+	CU_ASSERT(bo_log_open_indexed(log, idx, &l, &err) == -EBADMSG);
+	CU_ASSERT(l == NULL);
+	CU_ASSERT(strstr(err.msg, needle) != NULL);
+	if (!strstr(err.msg, needle))
+		fprintf(stderr, "\n  message was: %s\n", err.msg);
+}
+
+/*
+ * A saved index opens to the index the headers give (marks found by name too); one that is
+ * damaged, cut short, of another log or claims entries past the log is refused.
+ */
+static void test_saved_index(void)
+{
+	const char *p = bo_test_path("idx.log"), *q = bo_test_path("idx2.log");
+	const char *idx = bo_test_path("idx.log.idx"), *bad = bo_test_path("bad.idx");
+	struct bo_synth_params sp = {.seed = 5,
+				     .entries = 2000,
+				     .sectorsize = 4096,
+				     .dev_blocks = 1u << 14,
+				     .max_blocks = 16,
+				     .flush_every = 20,
+				     .mark_every = 9};
+	struct bo_log *a = NULL, *b = NULL;
+	struct bo_err err = {0};
+	uint64_t n = 0, size = 0, sum;
+	char cmd[3 * PATH_MAX];
+	int fd;
+
+	CU_ASSERT_FATAL(bo_synth_log(p, &sp, &err) == 0);
+	CU_ASSERT_FATAL(bo_log_open(p, 0, &a, &err) == 0);
+	unlink(idx);
+	CU_ASSERT_FATAL(bo_log_save_index(a, idx, &err) == 0);
+	CU_ASSERT(bo_log_save_index(a, idx, &err) == -EEXIST); /* never overwritten */
+	CU_ASSERT_FATAL(bo_log_open_indexed(p, idx, &b, &err) == 0);
+	CU_ASSERT(bo_log_mark_count(a) > 10);
+	CU_ASSERT(same_index(a, b));
+	CU_ASSERT(bo_log_find_mark(b, bo_log_mark_at(a, 3)->name, &n, &err) == 0 &&
+		  n == bo_log_mark_at(a, 3)->entry);
+	bo_log_free(b);
+	b = NULL;
+	fd = open(idx, O_RDONLY);
+	CU_ASSERT_FATAL(fd >= 0);
+	size = (uint64_t) lseek(fd, 0, SEEK_END);
+	close(fd);
+
+	/* One byte flipped in an entry: the checksum. */
+	snprintf(cmd, sizeof(cmd), "cp %s %s", idx, bad);
+	CU_ASSERT_FATAL(system(cmd) == 0);
+	patch(bad, 64 + 32 * 7 + 8, "\xff", 1);
+	expect_bad_index(p, bad, "checksum");
+	/* Cut short, and no index at all. */
+	CU_ASSERT_FATAL(system(cmd) == 0);
+	CU_ASSERT_FATAL(truncate(bad, (off_t) size - 40) == 0);
+	expect_bad_index(p, bad, "checksum");
+	CU_ASSERT_FATAL(truncate(bad, 10) == 0);
+	expect_bad_index(p, bad, "not a blackout log index");
+	/* An entry past the end of the log, with a checksum that matches. */
+	CU_ASSERT_FATAL(system(cmd) == 0);
+	patch_u64(bad, 64 + 32 * 5, size * 1000);
+	{
+		uint8_t *buf = malloc(size);
+
+		fd = open(bad, O_RDONLY);
+		CU_ASSERT_FATAL(buf && fd >= 0 && pread(fd, buf, size, 0) == (ssize_t) size);
+		close(fd);
+		sum = 0xcbf29ce484222325ULL;
+		for (uint64_t i = 0; i < size - 8; i++)
+			sum = (sum ^ buf[i]) * 0x100000001b3ULL;
+		patch_u64(bad, size - 8, sum);
+		free(buf);
+	}
+	expect_bad_index(p, bad, "entry 5 does not fit the log");
+	/* The index of another log: a longer one. */
+	sp.seed = 6;
+	sp.entries = 2100;
+	CU_ASSERT_FATAL(bo_synth_log(q, &sp, &err) == 0);
+	expect_bad_index(q, idx, "made for another log");
+	bo_log_free(a);
 }
 
 static void test_bad_magic(void)
@@ -417,6 +521,7 @@ int main(void)
 	static const struct bo_test tests[] = {
 		{"round trip at 512, 4096 and 65536-byte blocks", test_round_trip},
 		{"windowed header reads give the same index", test_windowed_index},
+		{"a saved index opens the same; a bad one is refused", test_saved_index},
 		{"bad magic", test_bad_magic},
 		{"unknown version", test_bad_version},
 		{"sectorsize not a power of two >= 512", test_bad_sectorsize},
