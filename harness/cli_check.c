@@ -3,7 +3,9 @@
  * blackout check — check the crash states of a saved log in fresh VMs (one, N at once, or one
  * shard), and blackout merge — join shards into one results directory.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -19,6 +21,7 @@
 #include "harness/cleanup.h"
 #include "harness/cli.h"
 #include "harness/cli_vmrun.h"
+#include "harness/log.h"
 #include "harness/merge.h"
 #include "harness/progress.h"
 #include "harness/report.h"
@@ -97,12 +100,16 @@ static int compare_expected(const char *dir, const char *state, const char *expe
 	return BO_EXIT_HARNESS;
 }
 
+/* The index of write.log the host leaves in the results for the guests, while they run. */
+#define LOG_INDEX "write.log.idx"
+
 struct check_args {
 	const char *scen, *fs, *size, *mopt, *cuts, *from, *checker, *state, *seed;
 	const char *reorder, *budget;
 	const char *bench; /* hidden: scripts/bench-scale's naive and floor modes */
 	bool hash, torn;
 	const char *files_cmd; /* the checker the guest will run, for the files it names */
+	bool log_index;	       /* the results hold LOG_INDEX, the host's index of write.log */
 };
 
 /* The options a check passes to its guest as they are, and records in config.json. */
@@ -123,8 +130,12 @@ static const struct {
 	{"--bench-mode", "bench_mode", offsetof(struct check_args, bench)},
 };
 
-/* The guest command of one check VM; @shard is "I/N" or NULL. Returns the argument count. */
-static int check_argv(const struct check_args *a, const char *runid, const char *shard,
+/*
+ * The guest command of one check VM; @shard is "I/N" or NULL, @claims whether the VMs of
+ * --jobs claim the states in the exchange directory rather than take them by id. Returns
+ * the argument count.
+ */
+static int check_argv(const struct check_args *a, const char *runid, const char *shard, bool claims,
 		      char **gargv)
 {
 	int n = 0;
@@ -152,6 +163,14 @@ static int check_argv(const struct check_args *a, const char *runid, const char 
 	if (shard) {
 		gargv[n++] = "--shard";
 		gargv[n++] = (char *) shard;
+		if (claims) {
+			gargv[n++] = "--claims";
+			gargv[n++] = BO_VM_EXCHANGE_GUEST;
+		}
+	}
+	if (a->log_index) {
+		gargv[n++] = "--log-index";
+		gargv[n++] = BO_VM_SHARE_GUEST "/" LOG_INDEX;
 	}
 	if (a->hash)
 		gargv[n++] = "--hash";
@@ -166,7 +185,7 @@ static int check_argv(const struct check_args *a, const char *runid, const char 
  * the results' write.log (bo_sha256_copy_file() made it).
  */
 static int check_config(struct bo_results *res, const struct check_args *a, const char *runid,
-			const char *shard, const char *log_hex, struct bo_err *err)
+			const char *shard, bool claims, const char *log_hex, struct bo_err *err)
 {
 	struct json_object *o = json_object_new_object(), *opt = json_object_new_object();
 	char path[PATH_MAX];
@@ -199,6 +218,10 @@ static int check_config(struct bo_results *res, const struct check_args *a, cons
 	json_object_object_add(o, "options", opt);
 	if (shard)
 		json_object_object_add(o, "shard", json_object_new_string(shard));
+	/* Shards that claimed their states merge only with each other: mixed with shards by
+	 * id, states would be missed or checked twice. */
+	if (shard && claims)
+		json_object_object_add(o, "shard_by", json_object_new_string("claim"));
 	if (r >= 0)
 		r = bo_results_write_json(res, "config.json", o, err);
 	json_object_put(o);
@@ -220,8 +243,11 @@ static int make_shard_dir(const char *dir, const struct check_args *a, const cha
 	    snprintf(sdir, len, "%s/shards/%u", dir, i) >= (int) len)
 		return bo_err_set(err, errno ? errno : ENAMETOOLONG, "creating shard directories");
 	r = bo_results_create(sdir, &res, err);
-	for (int k = 0; r >= 0 && k < (a->scen ? 2 : 1); k++) {
-		const char *f = k ? "scenario.ini" : "write.log";
+	for (int k = 0; r >= 0 && k < 3; k++) {
+		const char *f = (const char *[]){"write.log", "scenario.ini", LOG_INDEX}[k];
+
+		if ((k == 1 && !a->scen) || (k == 2 && !a->log_index))
+			continue;
 
 		if (!bo_path_join(from, sizeof(from), dir, f) ||
 		    !bo_path_join(to, sizeof(to), sdir, f))
@@ -230,7 +256,7 @@ static int make_shard_dir(const char *dir, const struct check_args *a, const cha
 			r = bo_copy_file(from, to, err);
 	}
 	if (r >= 0)
-		r = check_config(res, a, runid, shard, log_hex, err);
+		r = check_config(res, a, runid, shard, true, log_hex, err);
 	bo_results_free(res);
 	return r;
 }
@@ -279,7 +305,65 @@ static void plan_jobs(bool jobs_given, struct vm_args *v, unsigned *jobs)
 		v->memory_mb = (unsigned) (per < JOB_MIN_MEMORY_MB ? JOB_MIN_MEMORY_MB : per);
 }
 
-/* check --jobs N: N single-vCPU VMs, one shard each, at once; then one merged directory. */
+/*
+ * Index the results' write.log into LOG_INDEX, natively here rather than by every guest over
+ * 9p. False when the log does not index: the guest then meets the same error and records it.
+ */
+static bool save_log_index(const char *dir)
+{
+	char log[PATH_MAX], idx[PATH_MAX];
+	struct bo_log *l = NULL;
+	struct bo_err e = {0};
+	bool ok;
+
+	ok = bo_path_join(log, sizeof(log), dir, "write.log") &&
+	     bo_path_join(idx, sizeof(idx), dir, LOG_INDEX) && bo_log_open(log, 0, &l, &e) >= 0 &&
+	     bo_log_save_index(l, idx, &e) >= 0;
+	if (!ok)
+		bo_debug(BO_DBG_LOG, "no index of '%s' for the guests: %s", log, bo_err_str(&e));
+	bo_log_free(l);
+	return ok;
+}
+
+/* Remove LOG_INDEX from results directory @dir, once no guest reads it. */
+static void remove_log_index(const char *dir)
+{
+	char idx[PATH_MAX];
+
+	if (bo_path_join(idx, sizeof(idx), dir, LOG_INDEX) && unlink(idx) < 0 && errno != ENOENT)
+		fprintf(stderr, "blackout: warning: removing '%s': %s\n", idx, strerror(errno));
+}
+
+/*
+ * Remove the claims directory of check --jobs: one empty directory per state, made by the
+ * guests. Nothing in it is followed; what cannot be removed is an error.
+ */
+static int remove_claims(const char *path, struct bo_err *err)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(dup(fd));
+	struct dirent *de;
+	int r = 0;
+
+	if (!d)
+		return bo_err_set(err, errno, "opening the claims directory '%s': %s", path,
+				  strerror(errno));
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		    unlinkat(fd, de->d_name, AT_REMOVEDIR) < 0 &&
+		    (errno != ENOTDIR || unlinkat(fd, de->d_name, 0) < 0) && r == 0)
+			r = bo_err_set(err, errno, "removing '%s/%s': %s", path, de->d_name,
+				       strerror(errno));
+	closedir(d);
+	if (r == 0 && rmdir(path) < 0)
+		r = bo_err_set(err, errno, "removing '%s': %s", path, strerror(errno));
+	return r;
+}
+
+/*
+ * check --jobs N: N single-vCPU VMs at once, each with a shard directory of its own and all
+ * sharing a claims directory (explore.c's take()); then one merged directory.
+ */
 static int check_jobs(const struct vm_args *v, const char *dir, const struct check_args *a,
 		      const char *runid, const char *log_hex, unsigned jobs, unsigned timeout,
 		      struct bo_err *err)
@@ -289,29 +373,40 @@ static int check_jobs(const struct vm_args *v, const char *dir, const struct che
 	pid_t pids[64];
 	int efds[64];
 	struct bo_progress_relay *relay = NULL;
+	struct vm_args vj = *v;
+	char claims[PATH_MAX];
+	struct bo_err e2 = {0};
 	int r = 0;
 
+	if (!bo_path_join(claims, sizeof(claims), dir, ".claims"))
+		return bo_err_set(err, ENAMETOOLONG, "'%s': path too long", dir);
+	if (mkdir(claims, 0755) < 0)
+		return bo_err_set(err, errno, "creating '%s': %s", claims, strerror(errno));
+	vj.exchange_dir = claims;
 	for (unsigned i = 0; i < jobs && r >= 0; i++) {
 		r = make_shard_dir(dir, a, runid, log_hex, i, jobs, sdirs[i], sizeof(sdirs[i]),
 				   err);
 		dirs[i] = sdirs[i];
 	}
-	if (r < 0)
-		return r;
 	/* The VMs' stderr through one relay, which sums their progress into one line. */
-	r = bo_progress_relay_start(jobs, 2, isatty(2), efds, &relay, err);
-	if (r < 0)
+	if (r >= 0)
+		r = bo_progress_relay_start(jobs, 2, isatty(2), efds, &relay, err);
+	if (r < 0) {
+		for (unsigned i = 0; a->log_index && i < jobs && dirs[i]; i++)
+			remove_log_index(dirs[i]);
+		(void) remove_claims(claims, &e2);
 		return r;
+	}
 	for (unsigned i = 0; i < jobs; i++) {
 		pids[i] = fork();
 		if (pids[i] == 0) {
-			char shard[32], *gargv[40];
+			char shard[32], *gargv[48];
 			struct bo_err e = {0};
-			struct vm_args vi = *v;
+			struct vm_args vi = vj;
 			int st;
 
 			snprintf(shard, sizeof(shard), "%u/%u", i, jobs);
-			check_argv(a, runid, shard, gargv);
+			check_argv(a, runid, shard, true, gargv);
 			const char *cmds[] = {a->files_cmd, NULL};
 
 			vi.stderr_fd = efds[i];
@@ -336,6 +431,10 @@ static int check_jobs(const struct vm_args *v, const char *dir, const struct che
 				  : bo_err_set(err, EIO, "the VM of shard %u/%u failed", i, jobs);
 	}
 	bo_progress_relay_stop(relay);
+	for (unsigned i = 0; a->log_index && i < jobs; i++)
+		remove_log_index(sdirs[i]);
+	if (remove_claims(claims, &e2) < 0 && r >= 0)
+		r = bo_err_set(err, e2.errnum, "%s", bo_err_str(&e2));
 	if (r >= 0)
 		r = bo_merge_into(dir, dirs, jobs, err);
 	/* Each shard is a results directory of its own, with its own report. */
@@ -402,7 +501,7 @@ int bo_cmd_check(int argc, char **argv)
 	struct bo_results *res = NULL;
 	struct bo_err err = {0};
 	char runid[96], dir[PATH_MAX], path[PATH_MAX], log_hex[BO_SHA256_HEX] = "";
-	char *gargv[40];
+	char *gargv[48];
 	unsigned jobs = 1, si, sn;
 	bool jobs_given = false;
 	uint64_t nj;
@@ -528,13 +627,15 @@ int bo_cmd_check(int argc, char **argv)
 			    : -ENAMETOOLONG;
 	}
 	if (r >= 0)
-		r = check_config(res, &a, runid, shard, log_hex, &err);
+		r = check_config(res, &a, runid, shard, false, log_hex, &err);
 	if (r >= 0 && a.scen && !a.checker) {
 		r = bo_scenario_load(a.scen, &sc, &err);
 		if (r >= 0 && bo_scenario_checker_command(sc, &sc_checker) < 0)
 			r = bo_err_set(&err, ENOMEM, "out of memory");
 	}
 	a.files_cmd = a.checker ? a.checker : sc_checker;
+	if (r >= 0)
+		a.log_index = save_log_index(dir);
 	if (r < 0) {
 		bo_cli_error("check: %s", bo_err_str(&err));
 		goto out;
@@ -546,11 +647,13 @@ int bo_cmd_check(int argc, char **argv)
 	if (jobs > 1) {
 		r = check_jobs(&v, dir, &a, runid, log_hex, jobs, 4 * 3600, &err);
 	} else {
-		check_argv(&a, runid, shard, gargv);
+		check_argv(&a, runid, shard, false, gargv);
 		const char *cmds[] = {a.files_cmd, NULL};
 
 		r = bo_guest_boot(&v, dir, gargv, cmds, a.state ? 600 : 4 * 3600, &err);
 	}
+	if (a.log_index)
+		remove_log_index(dir);
 	if (r < 0) {
 		bo_cli_error("check %s: %s", runid, bo_err_str(&err));
 		fprintf(stderr, "results: %s\n", dir);

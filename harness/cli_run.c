@@ -234,6 +234,7 @@ int bo_guest_boot(const struct vm_args *v, const char *dir, char *const gargv[],
 		.memory_mb = v->memory_mb,
 		.timeout_s = v->timeout_s ? v->timeout_s : timeout_s,
 		.share_dir = dir,
+		.exchange_dir = v->exchange_dir,
 		.console_path = console,
 	};
 	struct bo_share_report rep;

@@ -16,6 +16,7 @@ struct vm_args {
 	const char *kernel, *modules;
 	unsigned memory_mb, timeout_s;
 	int stderr_fd; /* where the guest's stderr goes; 0: through a progress relay to stderr */
+	const char *exchange_dir; /* shared by the VMs of one job (bo_vm_opts), or NULL */
 };
 
 enum { OPT_KERNEL = 0x100, OPT_MODULES, OPT_MEMORY, OPT_TIMEOUT };

@@ -46,6 +46,9 @@
 #define COW_SMALL (256ull << 20)
 enum { COW_A, COW_B, COW_BIG, COW_N };
 
+/* The crashdedup tag of a representative another shard checks (see explore_states()). */
+#define NOT_MINE (-1)
+
 struct explore {
 	const struct bo_log *log;
 	const struct bo_explore_opts *o;
@@ -72,6 +75,7 @@ struct explore {
 	 */
 	char *snap_table[COW_N];
 	int cow_fd[COW_N];
+	int claim_fd; /* o->claim_dir, or -1 */
 	unsigned n_cow;
 	unsigned snap_cur;
 	bool snap_live;
@@ -812,11 +816,33 @@ static int emit_alias(struct explore *x, const char *id, uint64_t cut, const cha
 }
 
 /*
- * Check every cut in order. A cut whose image and op sets did not change since the last
- * state checked (its representative) is an alias of it. Representatives are found over the
- * whole cut list before any sharding, and a shard takes a representative with its aliases, so
- * shards merged give exactly what one run gives.
+ * Whether this shard takes representative @id: 1 yes, 0 no, -errno when the claim failed.
+ * --shard I/N goes by the id alone, so the share is the same on every machine whatever else
+ * is checked. The VMs of --jobs N claim each representative in turn, and the first to ask
+ * takes it (mkdir is atomic on the host behind 9p): a VM that boots late or runs slower on a
+ * busy host takes fewer, and none is left checking alone at the end. (By id, 201 states
+ * split 92/109 over two VMs, and their speeds differed by as much as 45%.)
  */
+static int take(struct explore *x, const char *id, struct bo_err *err)
+{
+	if (x->claim_fd < 0)
+		return bo_state_in_shard(id, x->o->shard_index, x->o->shard_count);
+	if (mkdirat(x->claim_fd, id, 0755) == 0)
+		return 1;
+	if (errno == EEXIST)
+		return 0;
+	return bo_err_set(err, errno, "claiming state %s in '%s': %s", id, x->o->claim_dir,
+			  strerror(errno));
+}
+
+/* An even share of @all states for this shard, when claims decide who checks what. */
+static uint64_t even_share(const struct explore *x, uint64_t all)
+{
+	unsigned n = x->o->shard_count ? x->o->shard_count : 1;
+
+	return all / n + (x->o->shard_index < all % n);
+}
+
 /* How many states and aliases explore_cuts() visits in this shard (for the progress line). */
 static uint64_t cuts_mine(const struct explore *x, const struct bo_cuts *cuts)
 {
@@ -824,6 +850,8 @@ static uint64_t cuts_mine(const struct explore *x, const struct bo_cuts *cuts)
 	uint64_t n = 0, rep_cut = 0;
 	bool have_rep = false, rep_mine = false;
 
+	if (x->claim_fd >= 0)
+		return even_share(x, cuts->n);
 	for (size_t i = 0; i < cuts->n; i++) {
 		if (have_rep && !state_changes(x->log, rep_cut, cuts->v[i])) {
 			n += rep_mine;
@@ -838,6 +866,12 @@ static uint64_t cuts_mine(const struct explore *x, const struct bo_cuts *cuts)
 	return n;
 }
 
+/*
+ * Check every cut in order. A cut whose image and op sets did not change since the last
+ * state checked (its representative) is an alias of it. Representatives are found over the
+ * whole cut list before any sharding, and a shard takes a representative with its aliases, so
+ * shards merged give exactly what one run gives.
+ */
 static int explore_cuts(struct explore *x, const struct bo_cuts *cuts, struct bo_err *err)
 {
 	char rep_id[BO_CRASH_ID_MAX] = "";
@@ -866,7 +900,10 @@ static int explore_cuts(struct explore *x, const struct bo_cuts *cuts, struct bo
 		}
 		snprintf(rep_id, sizeof(rep_id), "%s", s.id);
 		rep_cut = s.applied;
-		rep_mine = bo_state_in_shard(s.id, x->o->shard_index, x->o->shard_count);
+		r = take(x, s.id, err);
+		if (r < 0)
+			return r;
+		rep_mine = r > 0;
 		if (!rep_mine)
 			continue;
 		t = now_s();
@@ -921,21 +958,25 @@ static int explore_states(struct explore *x, const struct bo_cuts *cuts, struct 
 	struct bo_crash_state cs;
 	int r, k;
 
-	/* A first pass counts the states of this shard, for the progress line. */
+	/* A first pass counts the states of this shard, for the progress line. With claims, a
+	 * shard's share is known only as it goes: it is counted as an even one. */
 	r = bo_crashgen_new(x->log, cuts, &go, &g, err);
 	if (r < 0)
 		return r;
 	{
-		uint64_t total = 0;
+		uint64_t total = 0, all = 0;
 
 		while ((k = bo_crashgen_next(g, &cs)) > 0) {
 			char id[BO_CRASH_ID_MAX];
 
 			bo_crash_state_id(&cs, id, sizeof(id));
 			total += bo_state_in_shard(id, x->o->shard_index, x->o->shard_count);
+			all++;
 		}
 		bo_crashgen_free(g);
 		g = NULL;
+		if (x->claim_fd >= 0)
+			total = even_share(x, all);
 		bo_progress_begin(total);
 	}
 	r = bo_crashgen_new(x->log, cuts, &go, &g, err);
@@ -965,19 +1006,26 @@ static int explore_states(struct explore *x, const struct bo_cuts *cuts, struct 
 			break;
 		}
 		if (k > 0) {
-			const char *of = bo_crashdedup_id(dd, rep);
+			int tag = bo_crashdedup_tag(dd, rep);
 
-			/* The progress total counted this shard's ids; the alias is recorded by
-			 * the shard that checks its representative. */
-			if (bo_state_in_shard(s.id, x->o->shard_index, x->o->shard_count))
+			/* The alias is recorded by the shard that checks its representative. The
+			 * progress total counted this shard's ids, or an even share. */
+			if (x->claim_fd >= 0
+				    ? tag != NOT_MINE
+				    : bo_state_in_shard(s.id, x->o->shard_index, x->o->shard_count))
 				bo_progress_step();
-			if (bo_state_in_shard(of, x->o->shard_index, x->o->shard_count))
-				r = emit_alias(x, s.id, s.applied, of,
-					       (enum bo_class) bo_crashdedup_tag(dd, rep), err);
+			if (tag != NOT_MINE)
+				r = emit_alias(x, s.id, s.applied, bo_crashdedup_id(dd, rep),
+					       (enum bo_class) tag, err);
 			continue;
 		}
-		if (!bo_state_in_shard(s.id, x->o->shard_index, x->o->shard_count))
+		/* The tag of a representative is its class once checked, NOT_MINE when another
+		 * shard checks it. */
+		r = take(x, s.id, err);
+		if (r <= 0) {
+			bo_crashdedup_set_tag(dd, rep, NOT_MINE);
 			continue;
+		}
 		r = bo_replay_to(x->replay, cs.epoch_start, err);
 		if (r < 0) {
 			bo_err_prefix(err, "replaying to the epoch of state %s", s.id);
@@ -995,7 +1043,14 @@ static int explore_states(struct explore *x, const struct bo_cuts *cuts, struct 
 int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct bo_results *res,
 	       struct bo_summary *sum, struct bo_err *err)
 {
-	struct explore x = {.log = log, .o = o, .res = res, .sum = sum, .cow_fd = {-1, -1, -1}};
+	struct explore x = {
+		.log = log,
+		.o = o,
+		.res = res,
+		.sum = sum,
+		.cow_fd = {-1, -1, -1},
+		.claim_fd = -1,
+	};
 	struct bo_cuts cuts = {0};
 	struct bo_err terr = {0};
 	double t0 = now_s();
@@ -1051,6 +1106,14 @@ int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct
 			       o->cuts, bo_log_path(log));
 		goto out_sum;
 	}
+	if (o->claim_dir) {
+		x.claim_fd = open(o->claim_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (x.claim_fd < 0) {
+			r = bo_err_set(err, errno, "the claims directory '%s': %s", o->claim_dir,
+				       strerror(errno));
+			goto out_sum;
+		}
+	}
 	r = setup(&x, err);
 	if (r >= 0)
 		r = o->reorder_k || o->torn ? explore_states(&x, &cuts, err)
@@ -1062,6 +1125,8 @@ out_teardown:
 out_sum:
 	if (r < 0)
 		bo_summary_error(sum, bo_err_str(err));
+	if (x.claim_fd >= 0)
+		close(x.claim_fd);
 	bo_ops_clear(&x.ops);
 	bo_cuts_clear(&cuts);
 	sum->seconds_total += now_s() - t0;

@@ -52,7 +52,10 @@ struct bo_explore_opts {
 	uint64_t seed;		   /* for sampling and tearing */
 	unsigned shard_index;	   /* check only the states of shard shard_index of shard_count */
 	unsigned shard_count;	   /* (0 or 1: all of them) */
-	enum bo_bench_mode bench;  /* BO_BENCH_NONE for a check */
+	/* A directory the VMs of check --jobs share: each representative goes to the shard that
+	 * claims it first (shard_index/count then only size the progress line); NULL: by id. */
+	const char *claim_dir;
+	enum bo_bench_mode bench; /* BO_BENCH_NONE for a check */
 };
 
 /*

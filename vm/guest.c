@@ -58,7 +58,7 @@ static const char *const share_modules[] = {"9pnet-virtio", "9p", NULL};
 static const char *const optional_boot_modules[] = {"crc32c-generic", "virtio-rng", NULL};
 
 struct launch {
-	bool shell, share;
+	bool shell, share, exchange;
 	char **argv, **envp;
 	size_t argc, envc;
 };
@@ -310,6 +310,8 @@ static int parse_launch(char *buf, size_t len, struct launch *l)
 			l->shell = true;
 		else if (!strcmp(rec, "share=1"))
 			l->share = true;
+		else if (!strcmp(rec, "exchange=1"))
+			l->exchange = true;
 		else if (!strncmp(rec, "env=", 4))
 			r = push(&l->envp, &l->envc, rec + 4);
 		else if (!strncmp(rec, "arg=", 4))
@@ -351,14 +353,15 @@ _Noreturn static void exec_command(const struct launch *l, const int ports[3])
 	_exit(127);
 }
 
-static int mount_share(void)
+/* Mount the 9p share tagged @tag on @dir. */
+static int mount_share(const char *tag, const char *dir)
 {
 	char opts[128];
 
 	snprintf(opts, sizeof(opts), "trans=virtio,version=9p2000.L,msize=%d", BO_SHARE_MSIZE);
-	(void) mkdir(BO_SHARE_GUEST, 0755);
-	if (mount(BO_SHARE_TAG, BO_SHARE_GUEST, "9p", 0, opts) < 0) {
-		say("mount the results share on %s: %m", BO_SHARE_GUEST);
+	(void) mkdir(dir, 0755);
+	if (mount(tag, dir, "9p", 0, opts) < 0) {
+		say("mount the %s share on %s: %m", tag, dir);
 		return -errno;
 	}
 	return 0;
@@ -411,7 +414,7 @@ static int run(const char *nonce)
 	bo_debug(BO_DBG_VM, "guest: init at %.3f s", uptime());
 	static_nodes();
 	if (r >= 0)
-		r = load_boot_modules(l.share);
+		r = load_boot_modules(l.share || l.exchange);
 	bo_debug(BO_DBG_VM, "guest: boot modules loaded at %.3f s", uptime());
 	if (r >= 0)
 		r = open_ports(uev, ports);
@@ -419,7 +422,9 @@ static int run(const char *nonce)
 	if (uev >= 0)
 		close(uev);
 	if (r >= 0 && l.share)
-		r = mount_share();
+		r = mount_share(BO_SHARE_TAG, BO_SHARE_GUEST);
+	if (r >= 0 && l.exchange)
+		r = mount_share(BO_EXCHANGE_TAG, BO_EXCHANGE_GUEST);
 	if (r >= 0) {
 		dprintf(ports[2], "blackout %s start %.3f\n", nonce, uptime());
 		child = fork();
@@ -437,6 +442,8 @@ static int run(const char *nonce)
 		sync();
 		if (l.share && umount(BO_SHARE_GUEST) < 0)
 			say("unmount %s: %m", BO_SHARE_GUEST);
+		if (l.exchange && umount(BO_EXCHANGE_GUEST) < 0)
+			say("unmount %s: %m", BO_EXCHANGE_GUEST);
 		dprintf(ports[2], "blackout %s exit %d\n", nonce, status);
 		say("blackout %s exit %d", nonce, status);
 	}

@@ -21,6 +21,9 @@
 /* The 9p mount tag of the results share and where the guest mounts it. */
 #define BO_SHARE_TAG   "results"
 #define BO_SHARE_GUEST "/results"
+/* The same for the directory several VMs of one job share (bo_vm_opts.exchange_dir). */
+#define BO_EXCHANGE_TAG	  "exchange"
+#define BO_EXCHANGE_GUEST "/exchange"
 /* The largest 9p message the virtio transport takes in Linux 6.1 (VIRTQUEUE_NUM - 3 pages;
  * net/9p/trans_virtio.c): big messages are what make 9p fast. */
 #define BO_SHARE_MSIZE 512000

@@ -152,6 +152,11 @@ static void build_args(const struct bo_qemu_launch *l, struct args *a)
 		arg(a, "local,path=%s,mount_tag=%s,security_model=none,multidevs=remap",
 		    escape(l->share, esc, sizeof(esc)), BO_SHARE_TAG);
 	}
+	if (l->exchange) {
+		arg(a, "-virtfs");
+		arg(a, "local,path=%s,mount_tag=%s,security_model=none,multidevs=remap",
+		    escape(l->exchange, esc, sizeof(esc)), BO_EXCHANGE_TAG);
+	}
 }
 
 /* In the child: the port pipes and the initrd at their fixed fds, QEMU's stderr ours unless

@@ -81,6 +81,8 @@ static int launch_record(const struct bo_vm_opts *o, char *const argv[], char **
 	r = append_record(&buf, &len, "mode=", o->interactive ? "shell" : "run");
 	if (r >= 0 && o->share_dir)
 		r = append_record(&buf, &len, "share=", "1");
+	if (r >= 0 && o->exchange_dir)
+		r = append_record(&buf, &len, "exchange=", "1");
 	if (r >= 0)
 		r = append_record(
 			&buf, &len, "env=",
@@ -204,6 +206,7 @@ static int boot(const struct launch *L, char *const argv[], const char *accel, d
 			.memory_mib = o->memory_mb ? o->memory_mb : BO_VM_DEFAULT_MEMORY_MB,
 			.cpus = o->cpus ? o->cpus : 1,
 			.share = o->share_dir,
+			.exchange = o->exchange_dir,
 			.console = console,
 			.interactive = o->interactive,
 			.out_fd = o->stdout_fd > 0 ? o->stdout_fd : 1,

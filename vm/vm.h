@@ -20,6 +20,8 @@
 
 /* Where the guest sees the shared directory (struct bo_vm_opts.share_dir). */
 #define BO_VM_SHARE_GUEST "/results"
+/* Where it sees the directory the VMs of one job share (struct bo_vm_opts.exchange_dir). */
+#define BO_VM_EXCHANGE_GUEST "/exchange"
 
 #define BO_VM_DEFAULT_MEMORY_MB 2048
 /* Seconds a command may run when the caller sets no timeout (the boot allowance is added). */
@@ -41,6 +43,9 @@ struct bo_vm_opts {
 	const char *accel;
 	/* Host directory mounted read-write at /results in the guest; NULL: none. */
 	const char *share_dir;
+	/* Host directory mounted read-write at /exchange, the same for every VM of one job
+	 * (check --jobs claims its states there); NULL: none. */
+	const char *exchange_dir;
 	/* NULL-terminated host paths copied into the guest at the same absolute paths
 	 * (directories recursively, executables with their libraries); NULL: none. */
 	const char *const *extra_files;

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # tests/vm/shards.sh BLACKOUT — scale-out: `check --shard I/N` on 4 shards run through GNU
 # parallel (its local login ':', as docs/scale-out.md runs them over SSH) merged with
-# `blackout merge`, and `check` with its default --jobs (one VM per core) on reordered and
-# torn states with coinciding states aliased, give exactly the states and classes of one
-# single-VM check; shards of two different logs, a missing shard and a repeated one are
+# `blackout merge`, and `check` with its default --jobs (one VM per core, the VMs claiming
+# states as they go) on reordered and torn states with coinciding states aliased, give
+# exactly the states and classes of one single-VM check; shards of two different logs, a missing shard and a repeated one are
 # refused.
 . "$(dirname "$0")/run_lib.sh"
 need_vm
@@ -94,6 +94,9 @@ if [ "$cores" -gt 1 ]; then
 	grep -q "booting $cores VMs" "$T/err" && ok || bad "default --jobs is not $cores: $(cat "$T/err")"
 fi
 states "$RESULTS" | sort >"$T/rjobs.txt"
+[ ! -e "$RESULTS/.claims" ] && ok || bad "--jobs left its claims directory behind"
+grep -q '"shard_by":"claim"' "$RESULTS/shards/0/config.json" && ok ||
+	bad "a --jobs shard does not say it claimed its states: $(cat "$RESULTS/shards/0/config.json")"
 diff -u "$T/rone.txt" "$T/rjobs.txt" >&2 && ok || bad "default --jobs differs from one VM"
 [ "$(json "$RESULTS/summary.json" 'j["states_aliased"]')" = \
 	"$(json "$rone/summary.json" 'j["states_aliased"]')" ] && ok || bad "aliases differ"
