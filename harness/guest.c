@@ -112,7 +112,10 @@ static int add_arg(char **out, const char *flag, const char *val)
 	return 0;
 }
 
-/* Copy the used part of the log into the results: the artifact that reproduces everything. */
+/*
+ * Copy the used part of the log into the results: the artifact that reproduces everything.
+ * It is read-only from then on, which lets `blackout check` link it rather than copy it.
+ */
 static int save_log(const char *src, struct bo_results *res, struct bo_err *err)
 {
 	struct bo_log *log = NULL;
@@ -131,7 +134,7 @@ static int save_log(const char *src, struct bo_results *res, struct bo_err *err)
 	bo_log_free(log);
 	snprintf(dst, sizeof(dst), "%s/write.log", bo_results_dir(res));
 	in = open(src, O_RDONLY | O_CLOEXEC);
-	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0444);
 	if (in < 0 || out < 0)
 		return bo_err_set(err, errno, "saving the log to '%s': %s", dst, strerror(errno));
 	while (off < end) {
