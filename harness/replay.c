@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "harness/safety.h"
@@ -18,6 +19,7 @@
 #define BO_REPLAY_BUF (1u << 20)
 /* Log bytes read at once by bo_replay_to(): a few large reads instead of one per entry. */
 #define BO_REPLAY_WINDOW (8u << 20)
+#define BATCH_IOV	 256
 
 struct bo_replay {
 	const struct bo_log *log;
@@ -42,7 +44,21 @@ struct bo_replay {
 	uint8_t *pf;
 	uint64_t pf_start, pf_end;
 	int64_t pf_got;
+	/*
+	 * Writes to adjacent blocks of the target whose data the window holds, gathered for one
+	 * pwritev() (bo_replay_to()): [batch_off, batch_off + batch_len) of the target, from
+	 * entries batch_first.. on. Under TCG a write costs ~3 us besides its bytes.
+	 */
+	struct iovec batch[BATCH_IOV];
+	int n_batch;
+	uint64_t batch_off, batch_len, batch_first;
 };
+
+/* Whether the window holds the @len log bytes at @src. */
+static bool in_window(const struct bo_replay *r, uint64_t src, uint64_t len)
+{
+	return r->win_end > r->win_start && src >= r->win_start && src + len <= r->win_end;
+}
 
 int bo_replay_new(const struct bo_log *log, const char *target, unsigned flags, uint64_t min_size,
 		  struct bo_replay **ret, struct bo_err *err)
@@ -259,8 +275,7 @@ int bo_replay_apply(struct bo_replay *r, uint64_t n, uint64_t first, uint64_t co
 		return 0;
 	}
 	src = first * ss;
-	if (r->win_end > r->win_start && bo_log_data_offset(r->log, e) >= r->win_start &&
-	    bo_log_data_offset(r->log, e) + src + len <= r->win_end) {
+	if (in_window(r, bo_log_data_offset(r->log, e) + src, len)) {
 		ret = bo_pwrite_full(r->fd,
 				     r->win + (bo_log_data_offset(r->log, e) + src - r->win_start),
 				     (size_t) len, off);
@@ -407,7 +422,7 @@ static int fill_window(struct bo_replay *r, uint64_t applied, struct bo_err *err
 	uint64_t start = bo_log_data_offset(r->log, e), len = bo_log_data_bytes(r->log, e), end;
 	int64_t got;
 
-	if (!len || (start >= r->win_start && start + len <= r->win_end))
+	if (!len || in_window(r, start, len))
 		return 0;
 	prefetch_join(r);
 	/* What was read ahead, if it holds this entry: swap it in. */
@@ -442,6 +457,73 @@ static int fill_window(struct bo_replay *r, uint64_t applied, struct bo_err *err
 	return 0;
 }
 
+/* Write the gathered batch, if any. */
+static int flush_batch(struct bo_replay *r, struct bo_err *err)
+{
+	uint64_t done = 0;
+	int i = 0;
+
+	while (done < r->batch_len) {
+		ssize_t n =
+			pwritev(r->fd, r->batch + i, r->n_batch - i, (off_t) (r->batch_off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return bo_err_set(
+				err, n < 0 ? errno : EIO,
+				"entries %llu..%llu: writing %llu bytes at %llu of '%s': %s",
+				(unsigned long long) r->batch_first,
+				(unsigned long long) r->position - 1,
+				(unsigned long long) r->batch_len,
+				(unsigned long long) r->batch_off, r->target,
+				strerror(n < 0 ? errno : EIO));
+		done += (uint64_t) n;
+		/* A short write: go on from where it stopped. */
+		while (i < r->n_batch && (size_t) n >= r->batch[i].iov_len)
+			n -= (ssize_t) r->batch[i++].iov_len;
+		if (n > 0) {
+			r->batch[i].iov_base = (uint8_t *) r->batch[i].iov_base + n;
+			r->batch[i].iov_len -= (size_t) n;
+		}
+	}
+	r->bytes += r->batch_len;
+	r->n_batch = 0;
+	r->batch_len = 0;
+	return 0;
+}
+
+/*
+ * Apply entry r->position, into the batch when it is a write to a regular file whose data the
+ * window holds (after fill_window()): writes to adjacent blocks go down together.
+ */
+static int batch_or_apply(struct bo_replay *r, struct bo_err *err)
+{
+	const struct bo_log_entry *e = bo_log_entry(r->log, r->position);
+	uint64_t src = bo_log_data_offset(r->log, e), len = bo_log_data_bytes(r->log, e);
+	uint64_t off = e->sector * bo_log_sectorsize(r->log);
+	int ret;
+
+	if (r->blockdev || !len || !in_window(r, src, len)) {
+		ret = flush_batch(r, err);
+		return ret < 0 ? ret : bo_replay_apply(r, r->position, 0, UINT64_MAX, err);
+	}
+	if (r->n_batch && (r->n_batch == BATCH_IOV || r->batch_off + r->batch_len != off)) {
+		ret = flush_batch(r, err);
+		if (ret < 0)
+			return ret;
+	}
+	if (!r->n_batch) {
+		r->batch_off = off;
+		r->batch_first = r->position;
+	}
+	r->batch[r->n_batch].iov_base = r->win + (src - r->win_start);
+	r->batch[r->n_batch++].iov_len = (size_t) len;
+	r->batch_len += len;
+	r->dirty = true;
+	return 0;
+}
+
 int bo_replay_to(struct bo_replay *r, uint64_t applied, struct bo_err *err)
 {
 	int ret;
@@ -461,11 +543,26 @@ int bo_replay_to(struct bo_replay *r, uint64_t applied, struct bo_err *err)
 	bo_debug(BO_DBG_REPLAY, "replay '%s': entries %llu..%llu", r->target,
 		 (unsigned long long) r->position, (unsigned long long) applied);
 	for (; r->position < applied; r->position++) {
-		ret = fill_window(r, applied, err);
+		const struct bo_log_entry *e = bo_log_entry(r->log, r->position);
+		uint64_t src = bo_log_data_offset(r->log, e), len = bo_log_data_bytes(r->log, e);
+
+		/* The batch points into the window: written before the window moves. */
+		ret = len && !in_window(r, src, len) ? flush_batch(r, err) : 0;
 		if (ret >= 0)
-			ret = bo_replay_apply(r, r->position, 0, UINT64_MAX, err);
-		if (ret < 0)
+			ret = fill_window(r, applied, err);
+		if (ret >= 0)
+			ret = batch_or_apply(r, err);
+		if (ret < 0) {
+			/* What the batch held was not written: the target holds less than that. */
+			if (r->n_batch)
+				r->position = r->batch_first;
+			r->n_batch = 0;
+			r->batch_len = 0;
 			return ret;
+		}
 	}
+	ret = flush_batch(r, err);
+	if (ret < 0)
+		return ret;
 	return r->blockdev ? bo_replay_sync(r, err) : 0;
 }
