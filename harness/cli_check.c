@@ -233,6 +233,9 @@ static int make_shard_dir(const char *dir, const struct check_args *a, const cha
 			  const char *log_hex, unsigned i, unsigned n, char *sdir, size_t len,
 			  struct bo_err *err)
 {
+	/* What the shard shares with the run, linked where it can be. */
+	const char *const shared[] = {"write.log", a->scen ? "scenario.ini" : NULL,
+				      a->log_index ? LOG_INDEX : NULL};
 	struct bo_results *res = NULL;
 	char from[PATH_MAX], to[PATH_MAX], shard[32];
 	int r;
@@ -243,12 +246,11 @@ static int make_shard_dir(const char *dir, const struct check_args *a, const cha
 	    snprintf(sdir, len, "%s/shards/%u", dir, i) >= (int) len)
 		return bo_err_set(err, errno ? errno : ENAMETOOLONG, "creating shard directories");
 	r = bo_results_create(sdir, &res, err);
-	for (int k = 0; r >= 0 && k < 3; k++) {
-		const char *f = (const char *[]){"write.log", "scenario.ini", LOG_INDEX}[k];
+	for (size_t k = 0; r >= 0 && k < BO_ARRAY_SIZE(shared); k++) {
+		const char *f = shared[k];
 
-		if ((k == 1 && !a->scen) || (k == 2 && !a->log_index))
+		if (!f)
 			continue;
-
 		if (!bo_path_join(from, sizeof(from), dir, f) ||
 		    !bo_path_join(to, sizeof(to), sdir, f))
 			r = bo_err_set(err, ENAMETOOLONG, "path too long");
@@ -311,8 +313,7 @@ static void plan_jobs(bool jobs_given, struct vm_args *v, unsigned *jobs)
  * is hard linked, as nothing is meant to change it: copying a 1.2 GB log took 1.7 s, and its
  * write-back later took the CPU from the VMs. Any other log is copied, hashed on the way.
  */
-static int place_log(const char *src, const char *dst, char hex[BO_SHA256_HEX],
-		     struct bo_err *err)
+static int place_log(const char *src, const char *dst, char hex[BO_SHA256_HEX], struct bo_err *err)
 {
 	struct stat st;
 
