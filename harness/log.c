@@ -377,7 +377,8 @@ static int sort_marks(struct bo_log *log)
 	return 0;
 }
 
-int bo_log_open(const char *path, unsigned flags, struct bo_log **ret, struct bo_err *err)
+/* Allocate a log for @path, open it and read its super block. */
+static int open_super(const char *path, struct bo_log **ret, struct bo_err *err)
 {
 	struct bo_log *log;
 	int r;
@@ -403,23 +404,35 @@ int bo_log_open(const char *path, unsigned flags, struct bo_log **ret, struct bo
 		goto fail;
 	}
 	r = read_super(log, err);
-	if (r < 0)
-		goto fail_ctx;
-	r = index_entries(log, flags, err);
-	if (r < 0)
-		goto fail_ctx;
-	r = sort_marks(log);
 	if (r < 0) {
-		r = bo_err_set(err, -r, "indexing marks");
-		goto fail_ctx;
+		bo_err_prefix(err, "log '%s'", path);
+		goto fail;
 	}
 	*ret = log;
 	return 0;
-fail_ctx:
-	bo_err_prefix(err, "log '%s'", path);
 fail:
 	bo_log_free(log);
 	return r;
+}
+
+int bo_log_open(const char *path, unsigned flags, struct bo_log **ret, struct bo_err *err)
+{
+	struct bo_log *log;
+	int r;
+
+	r = open_super(path, &log, err);
+	if (r < 0)
+		return r;
+	r = index_entries(log, flags, err);
+	if (r >= 0 && sort_marks(log) < 0)
+		r = bo_err_set(err, ENOMEM, "indexing marks");
+	if (r < 0) {
+		bo_err_prefix(err, "log '%s'", path);
+		bo_log_free(log);
+		return r;
+	}
+	*ret = log;
+	return 0;
 }
 
 /*
@@ -617,27 +630,9 @@ int bo_log_open_indexed(const char *path, const char *index, struct bo_log **ret
 	struct stat st;
 	int r;
 
-	log = calloc(1, sizeof(*log));
-	if (!log)
-		return bo_err_set(err, ENOMEM, "allocating log");
-	log->path = strdup(path);
-	log->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (!log->path || log->fd < 0) {
-		r = bo_err_set(err, log->path ? errno : ENOMEM, "opening '%s': %s", path,
-			       strerror(log->path ? errno : ENOMEM));
-		goto fail;
-	}
-	r = file_size(log->fd, &log->size);
-	if (r < 0) {
-		r = bo_err_set(err, -r, "'%s': %s", path,
-			       r == -EINVAL ? "not a regular file or block device" : strerror(-r));
-		goto fail;
-	}
-	r = read_super(log, err);
-	if (r < 0) {
-		bo_err_prefix(err, "log '%s'", path);
-		goto fail;
-	}
+	r = open_super(path, &log, err);
+	if (r < 0)
+		return r;
 	ifd = open(index, O_RDONLY | O_CLOEXEC);
 	if (ifd < 0 || fstat(ifd, &st) < 0 || !S_ISREG(st.st_mode) ||
 	    (uint64_t) st.st_size > IDX_HEADER + 8 + IDX_MAX * IDX_ENTRY) {
