@@ -1,118 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * explore.c — walk the crash states of a log in order: cut points or generated states, their
+ * aliases, and this shard's share of them; explore_state.c checks each one.
+ */
 #include "harness/explore.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <limits.h>
-#include <linux/falloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/fs.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "dmtargets/dm.h"
-#include "dmtargets/snapshot.h"
-#include "harness/classify.h"
-#include "harness/cleanup.h"
 #include "harness/crashdedup.h"
 #include "harness/crashgen.h"
 #include "harness/cutsel.h"
+#include "harness/explore_int.h"
 #include "harness/fstool.h"
-#include "harness/kmsg.h"
-#include "harness/loop.h"
-#include "harness/mount.h"
 #include "harness/oracle.h"
 #include "harness/progress.h"
-#include "harness/proc.h"
 #include "harness/replay.h"
 #include "harness/safety.h"
-#include "harness/teardown.h"
-#include "vm/sha256.h"
-
-/* 4 KiB CoW chunks: small enough that a mount's metadata writes copy little. */
-#define SNAP_CHUNK 8u
-/*
- * The CoW store of a state holds what its mount, recovery and checker write, mostly far less
- * than the device. dm-snapshot sizes its exception hash by the CoW device (one bucket per
- * chunk, up to 2 MiB of buckets), made and walked at every table swap: a 256 MiB store swaps
- * in 3.3 ms where a 1 GiB one takes 7 (under TCG). A state that fills it is checked again on
- * a store as big as the device.
- */
-#define COW_SMALL (256ull << 20)
-enum { COW_A, COW_B, COW_BIG, COW_N };
 
 /* The crashdedup tag of a representative another shard checks (see explore_states()). */
 #define NOT_MINE (-1)
-
-struct explore {
-	const struct bo_log *log;
-	const struct bo_explore_opts *o;
-	struct bo_results *res;
-	struct bo_summary *sum;
-	enum bo_fs fs;
-	struct bo_ops ops;
-	struct bo_replay *replay;
-	uint64_t sectors; /* of the data device, in 512-byte sectors */
-	char base[PATH_MAX], cow[COW_N][PATH_MAX], mnt[PATH_MAX];
-	char issued[PATH_MAX], acked[PATH_MAX];
-	struct bo_loop_dev base_loop, cow_loop[COW_N];
-	/* The loops under every state, and the snapshot device the states are checked on. */
-	struct bo_teardown *td;
-	struct bo_err *down_err; /* where unwinding reports its first failure */
-	int down_first;
-	char snap[BO_DM_NAME_MAX], snap_uuid[BO_DM_UUID_MAX], snap_dev[PATH_MAX];
-	/*
-	 * One snapshot device serves every state; each state gets a fresh snapshot table on it,
-	 * the base loop under one of the CoW loops (fresh_snapshot()): COW_A and COW_B in turn,
-	 * COW_BIG (as big as the device; only when the others are smaller) for a state that
-	 * filled one of them. snap_table[i] uses cow[i]; snap_cur is the CoW of the table live
-	 * now, when snap_live.
-	 */
-	char *snap_table[COW_N];
-	int cow_fd[COW_N];
-	int claim_fd; /* o->claim_dir, or -1 */
-	unsigned n_cow;
-	unsigned snap_cur;
-	bool snap_live;
-};
-
-/* What one check saw, for the record and the by-products. */
-struct state_run {
-	char id[BO_CRASH_ID_MAX];
-	uint64_t applied;
-	const struct bo_crash_state *cs; /* a generated state, built on a snapshot; or NULL */
-	struct bo_observation obs;
-	struct bo_checker_report report;
-	struct bo_verdict verdict;
-	bool have_report, have_verdict;
-	char harness_msg[512];
-	char mount_msg[512];
-	char *fsck_out;
-	char *checker_out;
-	char *checker_err;
-	char checker_how[128];
-	char *dmesg;
-	double seconds;
-	double t_replay; /* rolling the base forward to this state (naive: from entry 0) */
-	double t_snap, t_mount, t_checker, t_umount, t_fsck; /* where the time went */
-	double t_drop; /* after fsck: the snapshot's status, emptying its CoW, the kernel log */
-	char sha256[BO_SHA256_HEX]; /* of the image, when asked */
-	bool cow_full;		    /* the state's CoW store filled up: its results say nothing */
-	bool cow_retry; /* so it was checked again on a CoW store as big as the device */
-};
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
 
 void bo_state_id(uint64_t applied, char *buf, size_t len)
 {
@@ -120,536 +33,6 @@ void bo_state_id(uint64_t applied, char *buf, size_t len)
 		snprintf(buf, len, "c-start");
 	else
 		snprintf(buf, len, "c%" PRIu64, applied - 1);
-}
-
-static void state_run_clear(struct state_run *s)
-{
-	bo_checker_report_clear(&s->report);
-	bo_verdict_clear(&s->verdict);
-	free(s->fsck_out);
-	free(s->checker_out);
-	free(s->checker_err);
-	free(s->dmesg);
-}
-
-static void harness_fail(struct state_run *s, const struct bo_err *err)
-{
-	s->obs.harness_failed = true;
-	if (!s->harness_msg[0])
-		snprintf(s->harness_msg, sizeof(s->harness_msg), "%s", bo_err_str(err));
-}
-
-static int write_op_files(struct explore *x, uint64_t applied, struct bo_err *err)
-{
-	const char *paths[2] = {x->issued, x->acked};
-
-	for (int i = 0; i < 2; i++) {
-		_cleanup_close_ int fd = open(paths[i], O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-		int r;
-
-		if (fd < 0)
-			return bo_err_set(err, errno, "writing '%s': %s", paths[i],
-					  strerror(errno));
-		r = bo_ops_write_before(&x->ops, applied, i == 1, fd);
-		if (r < 0)
-			return bo_err_set(err, -r, "writing '%s': %s", paths[i], strerror(-r));
-	}
-	return 0;
-}
-
-static void run_checker(struct explore *x, struct state_run *s)
-{
-	const struct bo_explore_opts *o = x->o;
-	char *argv[] = {"/bin/sh", "-c", (char *) o->checker, NULL};
-	char e_mnt[PATH_MAX + 16], e_state[BO_CRASH_ID_MAX + 16], e_iss[PATH_MAX + 20],
-		e_ack[PATH_MAX + 20];
-	char e_cut[48];
-	char *env[32];
-	size_t n = 0;
-	struct bo_proc_opts po = {
-		.argv = argv,
-		.env_add = env,
-		.cwd = x->mnt,
-		.timeout_ms = o->checker_timeout * 1000u,
-	};
-	struct bo_proc_result r = {0};
-	struct bo_err err = {0};
-
-	snprintf(e_mnt, sizeof(e_mnt), "BLACKOUT_MNT=%s", x->mnt);
-	snprintf(e_state, sizeof(e_state), "BLACKOUT_STATE=%s", s->id);
-	snprintf(e_iss, sizeof(e_iss), "BLACKOUT_ISSUED=%s", x->issued);
-	snprintf(e_ack, sizeof(e_ack), "BLACKOUT_ACKED=%s", x->acked);
-	snprintf(e_cut, sizeof(e_cut), "BLACKOUT_CUT=%" PRIu64, s->applied);
-	env[n++] = e_mnt;
-	env[n++] = e_state;
-	env[n++] = e_iss;
-	env[n++] = e_ack;
-	env[n++] = e_cut;
-	for (size_t i = 0; o->checker_env && o->checker_env[i] && n + 1 < BO_ARRAY_SIZE(env); i++)
-		env[n++] = o->checker_env[i];
-	env[n] = NULL;
-
-	if (bo_proc_run(&po, &r, &err) < 0) {
-		s->obs.checker = BO_CHECKER_NOT_RUN;
-		snprintf(s->checker_how, sizeof(s->checker_how), "%s", bo_err_str(&err));
-		return;
-	}
-	bo_proc_describe(&r, &po, s->checker_how, sizeof(s->checker_how));
-	s->obs.checker = r.end == BO_PROC_EXITED     ? BO_CHECKER_EXITED
-			 : r.end == BO_PROC_SIGNALED ? BO_CHECKER_SIGNALED
-						     : BO_CHECKER_TIMEOUT;
-	s->obs.checker_status = r.status;
-	if (bo_checker_parse(r.out, r.out_len, &s->report) < 0) {
-		bo_err_set(&err, ENOMEM, "parsing checker output");
-		harness_fail(s, &err);
-	} else {
-		s->have_report = true;
-		s->obs.report = &s->report;
-	}
-	s->checker_out = BO_TAKE_PTR(r.out);
-	s->checker_err = BO_TAKE_PTR(r.err);
-	bo_proc_result_clear(&r);
-	if (s->have_report && s->report.done) {
-		if (bo_oracle_judge(&x->ops, s->applied, &s->report, o->ordered, &s->verdict) < 0) {
-			bo_err_set(&err, ENOMEM, "judging");
-			harness_fail(s, &err);
-		} else {
-			s->have_verdict = true;
-			s->obs.verdict = &s->verdict;
-		}
-	}
-}
-
-/*
- * Make the snapshot hold generated state @cs: the base holds the epoch's opening state; apply
- * the epoch's entries up to the cut in log order, but for the dropped ones, and only the first
- * blocks of a torn one. Writes go through the snapshot, so the base stays at the epoch start.
- */
-static int build_state(struct explore *x, const struct bo_crash_state *cs, struct bo_err *err)
-{
-	struct bo_replay *r = NULL;
-	unsigned d = 0;
-	int k;
-
-	k = bo_replay_new(x->log, x->snap_dev, 0, 0, &r, err);
-	for (uint64_t n = cs->epoch_start; k >= 0 && n < cs->cut; n++) {
-		if (d < cs->n_dropped && cs->dropped[d] == n) {
-			d++;
-			continue;
-		}
-		k = bo_replay_apply(
-			r, n, 0, cs->torn && cs->torn_entry == n ? cs->torn_keep : UINT64_MAX, err);
-	}
-	if (k >= 0)
-		k = bo_replay_sync(r, err);
-	bo_replay_free(r);
-	return k < 0 ? bo_err_prefix(err, "building state on '%s'", x->snap_dev) : 0;
-}
-
-static int keep(struct explore *x, const char *kind, const char *name, struct bo_err *err);
-
-/*
- * Give the snapshot device a fresh, empty snapshot of the base as it is now. The first state
- * creates the device; every later one swaps a new table in (suspend, load, resume): 3.3 ms
- * under TCG where a create and a remove cost 37, as the device, its disk and its node stay.
- * The new table takes another CoW loop than the live one: a snapshot loaded on the CoW of the
- * live one would be a handover in dm-snapshot, and inherit the old state's exceptions. @big
- * asks for the CoW store as big as the device. The old table's snapshot goes at the resume.
- * Last, the device's page cache is dropped, so that nothing of the previous state can be read
- * from it. On failure the device is removed, so the next state starts from a new one; when
- * even that fails, x->snap_live stays true and the exploration cannot go on.
- */
-static int fresh_snapshot(struct explore *x, bool big, struct bo_err *err)
-{
-	unsigned next = big ? COW_BIG : x->snap_live && x->snap_cur == COW_A ? COW_B : COW_A;
-	struct bo_err e2 = {0};
-	int fd, r;
-
-	if (!x->snap_live) {
-		r = bo_dm_create(x->snap, x->snap_uuid, x->snap_table[next], err);
-		if (r >= 0)
-			r = keep(x, "dm", x->snap, err);
-		if (r < 0)
-			return r;
-		x->snap_live = true;
-	} else {
-		r = bo_dm_suspend(x->snap, BO_DM_SUSPEND_SKIP_LOCKFS, err);
-		if (r >= 0)
-			r = bo_dm_load(x->snap, x->snap_table[next], err);
-		if (r >= 0)
-			r = bo_dm_resume(x->snap, err);
-		if (r < 0)
-			bo_err_prefix(err, "swapping in a fresh snapshot");
-	}
-	if (r >= 0) {
-		x->snap_cur = next;
-		fd = open(x->snap_dev, O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || ioctl(fd, BLKFLSBUF, 0) < 0)
-			r = bo_err_set(err, errno, "dropping the page cache of '%s': %s",
-				       x->snap_dev, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-	}
-	if (r < 0 && x->snap_live && bo_teardown_undo_top(x->td, &e2) == 0)
-		x->snap_live = false;
-	return r < 0 ? r : 0;
-}
-
-static void down_report(void *rctx, const char *kind, const char *arg, const struct bo_err *e)
-{
-	struct explore *x = rctx;
-
-	if (x->down_first == 0)
-		x->down_first = bo_err_set(x->down_err, e->errnum, "%s", bo_err_str(e));
-}
-
-/*
- * Record a loop or dm device just made on the teardown stack; should that fail (it has room
- * for all exploring makes), the object is undone at once rather than lost.
- */
-static int keep(struct explore *x, const char *kind, const char *name, struct bo_err *err)
-{
-	bool loop = !strcmp(kind, "loop");
-	int k = loop ? bo_teardown_push_loop(x->td, name, err)
-		     : bo_teardown_push_dm(x->td, name, err);
-	struct bo_err e2;
-
-	if (k < 0)
-		(void) (loop ? bo_loop_detach(name, &e2) : bo_dm_remove(name, &e2));
-	return k;
-}
-
-/*
- * Mount the state on @dev, run the checker, unmount, fsck: what every state costs at least.
- * Returns -1 when the mount had to be detached lazily (the state is a harness error).
- */
-static int probe(struct explore *x, struct state_run *s, const char *dev, struct bo_err *err)
-{
-	const struct bo_explore_opts *o = x->o;
-	struct bo_proc_result fr = {0};
-	double t = now_s();
-	int r;
-
-	if (bo_mount(dev, x->mnt, o->fs, o->mount_options, err) < 0) {
-		snprintf(s->mount_msg, sizeof(s->mount_msg), "%s", bo_err_str(err));
-	} else {
-		s->obs.mounted = true;
-		s->t_mount = now_s() - t;
-		t = now_s();
-		if (bo_test_stall("check", err) < 0)
-			harness_fail(s, err);
-		else if (o->checker)
-			run_checker(x, s);
-		s->t_checker = now_s() - t;
-		t = now_s();
-		/* Something the checker started may still hold the mount: detach it lazily so
-		 * the next state gets a free mount point, and count this state as not evaluated. */
-		r = bo_umount(x->mnt, BO_UMOUNT_DETACH_ON_FAILURE, err);
-		if (r != 0) {
-			if (r > 0)
-				bo_err_set(err, EBUSY,
-					   "'%s' was busy and had to be detached lazily", x->mnt);
-			harness_fail(s, err);
-			return -1;
-		}
-		s->t_umount = now_s() - t;
-	}
-	t = now_s();
-	if (bo_test_stall("fsck", err) < 0)
-		harness_fail(s, err);
-	/* On a state that did not mount, fsck's output is evidence, its verdict is not: xfs_repair
-	 * refuses a log that was never replayed. */
-	if (bo_fsck(x->fs, dev, o->fsck_timeout * 1000u, NULL, &s->obs.fsck, &fr, err) < 0 &&
-	    s->obs.mounted)
-		harness_fail(s, err);
-	s->fsck_out = BO_TAKE_PTR(fr.out);
-	bo_proc_result_clear(&fr);
-	s->t_fsck = now_s() - t;
-	return 0;
-}
-
-/*
- * Check the state the base holds now, on a fresh snapshot (@big: on the CoW store as big as
- * the device). Returns -errno only when the exploration cannot go on (a failed snapshot could
- * not be removed, or its CoW store not emptied: later states would be built on a wrong
- * device).
- */
-static int check_state_on(struct explore *x, struct state_run *s, bool big, struct bo_err *fatal)
-{
-	const struct bo_explore_opts *o = x->o;
-	struct bo_kmsg *km = NULL;
-	struct bo_snap_status st;
-	struct bo_err err = {0};
-	double t0 = now_s(), t = 0;
-	bool snap = false;
-	int r = 0;
-
-	/* The crash state before any recovery touched it. */
-	if (o->hash_image && bo_sha256_file(x->base, s->sha256, &err) < 0)
-		harness_fail(s, &err);
-	if (bo_kmsg_begin(s->id, &km, &err) < 0)
-		harness_fail(s, &err);
-	/* The op files are the checker's input: without a checker nothing reads them. */
-	if (o->checker && write_op_files(x, s->applied, &err) < 0) {
-		harness_fail(s, &err);
-		goto out;
-	}
-	if (fresh_snapshot(x, big, &err) < 0) {
-		harness_fail(s, &err);
-		if (x->snap_live) {
-			r = bo_err_set(fatal, err.errnum,
-				       "state %s: %s; the snapshot device could not be removed "
-				       "either",
-				       s->id, bo_err_str(&err));
-		}
-		goto out;
-	}
-	snap = true;
-	if (bo_test_stall("snapshot", &err) < 0 || (s->cs && build_state(x, s->cs, &err) < 0)) {
-		harness_fail(s, &err);
-		goto drop;
-	}
-	s->t_snap = now_s() - t0;
-	if (probe(x, s, x->snap_dev, &err) < 0)
-		goto drop;
-	t = now_s();
-	/* A CoW store that overflowed makes everything read from the snapshot suspect. */
-	if (bo_snap_status(x->snap, &st, &err) < 0)
-		harness_fail(s, &err);
-	else if (bo_snap_status_check(x->snap, &st, &err) < 0) {
-		harness_fail(s, &err);
-		s->cow_full = st.state == BO_SNAP_INVALID || st.state == BO_SNAP_OVERFLOW;
-	}
-drop:
-	/* The snapshot stays until the next state swaps it out, unused: nothing reads its CoW
-	 * store any more, so the memory is given back now. */
-	if (snap && fallocate(x->cow_fd[x->snap_cur], FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
-			      (off_t) (x->sectors * 512)) < 0) {
-		r = bo_err_set(fatal, errno, "emptying the CoW store '%s': %s", x->cow[x->snap_cur],
-			       strerror(errno));
-		harness_fail(s, fatal);
-	}
-out:
-	if (km && bo_kmsg_collect(km, &s->dmesg, &err) < 0)
-		harness_fail(s, &err);
-	bo_kmsg_free(km);
-	s->seconds = now_s() - t0;
-	if (t > 0)
-		s->t_drop = now_s() - t;
-	if (o->bench == BO_BENCH_FLOOR)
-		s->seconds = s->t_mount + s->t_checker + s->t_umount + s->t_fsck;
-	return r;
-}
-
-/*
- * Check the state the base holds now; a state that filled a CoW store smaller than the device
- * is checked again from the start on one as big as the device. Returns -errno only when the
- * exploration cannot go on.
- */
-static int check_state(struct explore *x, struct state_run *s, struct bo_err *fatal)
-{
-	struct state_run again = {.applied = s->applied, .cs = s->cs, .t_replay = s->t_replay};
-	double first;
-	int r = check_state_on(x, s, false, fatal);
-
-	if (r < 0 || !s->cow_full || x->n_cow <= COW_BIG || bo_stop_requested())
-		return r;
-	first = s->seconds;
-	memcpy(again.id, s->id, sizeof(again.id));
-	state_run_clear(s);
-	*s = again;
-	s->cow_retry = true;
-	r = check_state_on(x, s, true, fatal);
-	s->seconds += first;
-	return r;
-}
-
-/*
- * The baseline of scripts/bench-scale: the state after @s->applied entries rebuilt from
- * nothing, as the fstests replay-log does at every cut: a fresh zeroed image, a replay from
- * entry 0, a loop device; then the same mount, umount and fsck as a check.
- */
-static int naive_state(struct explore *x, struct state_run *s, struct bo_err *fatal)
-{
-	char img[PATH_MAX];
-	struct bo_loop_dev loop;
-	struct bo_replay *rp = NULL;
-	struct bo_err err = {0};
-	double t0 = now_s();
-	int fd, r;
-
-	if (snprintf(img, sizeof(img), "%s/naive.img", x->o->workdir) >= (int) sizeof(img))
-		return bo_err_set(fatal, ENAMETOOLONG, "work directory path too long");
-	fd = open(img, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || ftruncate(fd, (off_t) x->o->image_size) < 0) {
-		r = bo_err_set(fatal, errno, "creating '%s': %s", img, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return r;
-	}
-	close(fd);
-	r = bo_replay_new(x->log, img, 0, 0, &rp, &err);
-	if (r >= 0)
-		r = bo_replay_to(rp, s->applied, &err);
-	if (r >= 0)
-		r = bo_replay_sync(rp, &err);
-	bo_replay_free(rp);
-	if (r >= 0)
-		r = bo_loop_attach(img, x->o->workdir, 0, bo_log_sectorsize(x->log), &loop, &err);
-	if (r < 0) {
-		unlink(img);
-		return bo_err_set(fatal, err.errnum, "%s", bo_err_str(&err));
-	}
-	s->t_replay = now_s() - t0;
-	probe(x, s, loop.path, &err);
-	r = bo_loop_detach(loop.path, fatal);
-	unlink(img);
-	s->seconds = now_s() - t0;
-	return r;
-}
-
-static struct json_object *opset_json(const struct bo_opset *set)
-{
-	struct json_object *a = json_object_new_array();
-
-	for (size_t i = 0; a && i < set->n; i++)
-		json_object_array_add(a, json_object_new_uint64(set->v[i]));
-	return a;
-}
-
-static int record_state(struct explore *x, struct state_run *s, enum bo_class c, struct bo_err *err)
-{
-	struct json_object *rec = json_object_new_object();
-
-	if (!rec)
-		return bo_err_set(err, ENOMEM, "recording state %s", s->id);
-	json_object_object_add(rec, "state", json_object_new_string(s->id));
-	json_object_object_add(rec, "cut", json_object_new_uint64(s->applied));
-	json_object_object_add(rec, "class", json_object_new_string(bo_class_name(c)));
-	json_object_object_add(rec, "seconds", json_object_new_double(s->seconds));
-	{
-		struct json_object *t = json_object_new_object();
-
-		json_object_object_add(t, "replay", json_object_new_double(s->t_replay));
-		json_object_object_add(t, "snapshot", json_object_new_double(s->t_snap));
-		json_object_object_add(t, "mount", json_object_new_double(s->t_mount));
-		json_object_object_add(t, "checker", json_object_new_double(s->t_checker));
-		json_object_object_add(t, "umount", json_object_new_double(s->t_umount));
-		json_object_object_add(t, "fsck", json_object_new_double(s->t_fsck));
-		json_object_object_add(t, "drop", json_object_new_double(s->t_drop));
-		json_object_object_add(rec, "timings", t);
-	}
-	json_object_object_add(rec, "mounted", json_object_new_boolean(s->obs.mounted));
-	json_object_object_add(rec, "fsck",
-			       json_object_new_string(bo_fsck_verdict_name(s->obs.fsck)));
-	if (x->o->checker)
-		json_object_object_add(rec, "checker", json_object_new_string(s->checker_how));
-	if (s->have_report && !s->report.done)
-		json_object_object_add(rec, "checker_problem",
-				       json_object_new_string(s->report.problem));
-	if (s->have_verdict) {
-		if (s->verdict.lost.n)
-			json_object_object_add(rec, "lost", opset_json(&s->verdict.lost));
-		if (s->verdict.wrong.n)
-			json_object_object_add(rec, "wrong_content", opset_json(&s->verdict.wrong));
-		if (s->verdict.phantom.n)
-			json_object_object_add(rec, "phantom", opset_json(&s->verdict.phantom));
-		if (s->verdict.unordered.n)
-			json_object_object_add(rec, "unordered", opset_json(&s->verdict.unordered));
-	}
-	if (s->harness_msg[0])
-		json_object_object_add(rec, "error", json_object_new_string(s->harness_msg));
-	if (s->sha256[0])
-		json_object_object_add(rec, "image_sha256", json_object_new_string(s->sha256));
-	if (s->cow_retry)
-		json_object_object_add(rec, "cow_retry", json_object_new_boolean(true));
-	return bo_results_emit(x->res, "state", rec, err);
-}
-
-static int write_byproduct(struct explore *x, const char *dir, const char *name, const char *text,
-			   struct bo_err *err)
-{
-	char rel[PATH_MAX];
-
-	snprintf(rel, sizeof(rel), "%s/%s", dir, name);
-	return bo_results_write_file(x->res, rel, text ? text : "", text ? strlen(text) : 0, err);
-}
-
-/* states/<id>/: everything needed to understand and re-run a state that was not consistent. */
-static int write_byproducts(struct explore *x, struct state_run *s, enum bo_class c,
-			    struct bo_err *err)
-{
-	_cleanup_free_ char *repro = NULL, *checker = NULL, *verdict = NULL;
-	char dir[BO_CRASH_ID_MAX + 8], buf[1024];
-	int r;
-
-	snprintf(dir, sizeof(dir), "states/%s", s->id);
-	r = bo_results_mkdir(x->res, dir, NULL, err);
-	if (r < 0)
-		return r;
-	if (asprintf(&verdict,
-		     "state %s (after %" PRIu64 " entries): %s\n%s%s%s"
-		     "mounted: %s\nfsck: %s\nchecker: %s\n",
-		     s->id, s->applied, bo_class_name(c), s->harness_msg[0] ? "error: " : "",
-		     s->harness_msg, s->harness_msg[0] ? "\n" : "", s->obs.mounted ? "yes" : "no",
-		     bo_fsck_verdict_name(s->obs.fsck),
-		     x->o->checker ? s->checker_how : "none") < 0)
-		return bo_err_set(err, ENOMEM, "state %s", s->id);
-	if (s->have_verdict) {
-		_cleanup_free_ char *more = NULL;
-
-		if (asprintf(&more, "%slost: %s\nwrong content: %s\nphantom: %s\nunordered: %s\n",
-			     verdict, bo_opset_str(&s->verdict.lost, buf, sizeof(buf)),
-			     bo_opset_str(&s->verdict.wrong, buf + 256, 256),
-			     bo_opset_str(&s->verdict.phantom, buf + 512, 256),
-			     bo_opset_str(&s->verdict.unordered, buf + 768, 256)) < 0)
-			return bo_err_set(err, ENOMEM, "state %s", s->id);
-		free(verdict);
-		verdict = BO_TAKE_PTR(more);
-	}
-	if (asprintf(&checker, "%s%s%s%s", s->checker_out ? s->checker_out : "",
-		     s->checker_err && *s->checker_err ? "--- stderr ---\n" : "",
-		     s->checker_err ? s->checker_err : "",
-		     s->have_report && !s->report.done ? "--- blackout: " : "") < 0)
-		return bo_err_set(err, ENOMEM, "state %s", s->id);
-	if (s->have_report && !s->report.done) {
-		_cleanup_free_ char *more = NULL;
-
-		if (asprintf(&more, "%s%s\n", checker, s->report.problem) < 0)
-			return bo_err_set(err, ENOMEM, "state %s", s->id);
-		free(checker);
-		checker = BO_TAKE_PTR(more);
-	}
-	if (asprintf(&repro,
-		     "#!/bin/sh\n"
-		     "# Re-run crash state %s of this run in a fresh VM and compare its class\n"
-		     "# with the recorded one (%s). 'blackout reproduce' runs\n"
-		     "#   blackout check %s --state %s --expect %s%s\n"
-		     "# with the configuration the results record.\n"
-		     "cd \"$(dirname \"$0\")/../..\" || exit 3\n"
-		     "exec blackout reproduce . %s\n",
-		     s->id, bo_class_name(c), x->o->log_name, s->id, bo_class_name(c),
-		     x->o->repro_args ? x->o->repro_args : "", s->id) < 0)
-		return bo_err_set(err, ENOMEM, "state %s", s->id);
-	r = write_byproduct(x, dir, "verdict.txt", verdict, err);
-	if (r >= 0)
-		r = write_byproduct(x, dir, "mount.err", s->mount_msg, err);
-	if (r >= 0)
-		r = write_byproduct(x, dir, "fsck.out", s->fsck_out, err);
-	if (r >= 0)
-		r = write_byproduct(x, dir, "checker.out", checker, err);
-	if (r >= 0)
-		r = write_byproduct(x, dir, "dmesg.txt", s->dmesg, err);
-	if (r >= 0)
-		r = write_byproduct(x, dir, "repro.sh", repro, err);
-	if (r >= 0) {
-		char path[PATH_MAX];
-
-		snprintf(path, sizeof(path), "%s/%s/repro.sh", bo_results_dir(x->res), dir);
-		if (chmod(path, 0755) < 0)
-			r = bo_err_set(err, errno, "chmod '%s': %s", path, strerror(errno));
-	}
-	return r;
 }
 
 /* Did anything the state depends on change between the two cuts: data, or the op sets? */
@@ -665,129 +48,6 @@ static bool state_changes(const struct bo_log *log, uint64_t from, uint64_t to)
 			return true;
 	}
 	return false;
-}
-
-static int setup(struct explore *x, struct bo_err *err)
-{
-	const struct bo_explore_opts *o = x->o;
-	int r, fd;
-
-	snprintf(x->base, sizeof(x->base), "%s/base.img", o->workdir);
-	x->n_cow = o->image_size > COW_SMALL ? COW_N : COW_BIG;
-	for (unsigned i = 0; i < x->n_cow; i++)
-		snprintf(x->cow[i], sizeof(x->cow[i]), "%s/cow%u.img", o->workdir, i);
-	snprintf(x->mnt, sizeof(x->mnt), "%s/state", o->workdir);
-	snprintf(x->issued, sizeof(x->issued), "%s/issued", o->workdir);
-	snprintf(x->acked, sizeof(x->acked), "%s/acked", o->workdir);
-	if (mkdir(x->mnt, 0755) < 0 && errno != EEXIST)
-		return bo_err_set(err, errno, "creating '%s': %s", x->mnt, strerror(errno));
-	/* Fresh, sparse, zeroed: the device before the log's first write. */
-	fd = open(x->base, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || ftruncate(fd, (off_t) o->image_size) < 0) {
-		r = bo_err_set(err, errno, "creating '%s': %s", x->base, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return r;
-	}
-	close(fd);
-	for (unsigned i = 0; i < x->n_cow; i++) {
-		uint64_t size =
-			i == COW_BIG || o->image_size < COW_SMALL ? o->image_size : COW_SMALL;
-
-		x->cow_fd[i] = open(x->cow[i], O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		if (x->cow_fd[i] < 0 || ftruncate(x->cow_fd[i], (off_t) size) < 0)
-			return bo_err_set(err, errno, "creating '%s': %s", x->cow[i],
-					  strerror(errno));
-	}
-	r = bo_replay_new(x->log, x->base, 0, 0, &x->replay, err);
-	if (r < 0)
-		return r;
-	/* The replay writes the file through its page cache and the loop device reads the
-	 * same cache (no direct I/O), so a snapshot sees every write replayed before it. */
-	r = bo_teardown_new(2 + COW_N, down_report, x, &x->td); /* loops, the snapshot */
-	if (r < 0)
-		return bo_err_set(err, -r, "exploring: out of memory");
-	r = bo_loop_attach(x->base, o->workdir, 0, bo_log_sectorsize(x->log), &x->base_loop, err);
-	if (r < 0)
-		return r;
-	r = keep(x, "loop", x->base_loop.path, err);
-	for (unsigned i = 0; i < x->n_cow && r >= 0; i++) {
-		r = bo_loop_attach(x->cow[i], o->workdir, 0, 0, &x->cow_loop[i], err);
-		if (r >= 0)
-			r = keep(x, "loop", x->cow_loop[i].path, err);
-		if (r >= 0)
-			r = bo_snap_table(x->sectors, x->base_loop.path, x->cow_loop[i].path,
-					  SNAP_CHUNK, &x->snap_table[i], err);
-	}
-	if (r < 0)
-		return r;
-	r = bo_test_stall("replay", err);
-	if (r >= 0)
-		r = bo_dm_name(o->runid, "state", x->snap, x->snap_uuid, err);
-	if (r < 0)
-		return r;
-	return bo_dm_device_path(x->snap, x->snap_dev, sizeof(x->snap_dev)) < 0
-		       ? bo_err_set(err, ENAMETOOLONG, "device path of '%s'", x->snap)
-		       : 0;
-}
-
-/* Undo setup() in reverse; every failure is reported in @err (the first one kept). */
-static int teardown(struct explore *x, struct bo_err *err)
-{
-	int r = 0;
-
-	if (x->td) {
-		x->down_err = err;
-		x->down_first = 0;
-		(void) bo_teardown_unwind(x->td);
-		r = x->down_first;
-		bo_teardown_free(x->td);
-		x->td = NULL;
-	}
-	bo_replay_free(x->replay);
-	x->snap_live = false;
-	for (unsigned i = 0; i < x->n_cow; i++) {
-		free(x->snap_table[i]);
-		x->snap_table[i] = NULL;
-		if (x->cow_fd[i] >= 0)
-			close(x->cow_fd[i]);
-		x->cow_fd[i] = -1;
-		unlink(x->cow[i]);
-	}
-	unlink(x->base);
-	unlink(x->issued);
-	unlink(x->acked);
-	rmdir(x->mnt);
-	return r;
-}
-
-/* Check state @s, classify it, count it and record it with its by-products; *@ret_class
- * is its class. Returns -errno when the exploration cannot go on. */
-static int check_and_record(struct explore *x, struct state_run *s, enum bo_class *ret_class,
-			    struct bo_err *err)
-{
-	int r = x->o->bench == BO_BENCH_NAIVE ? naive_state(x, s, err) : check_state(x, s, err);
-	enum bo_class c;
-
-	/* A state cut short by a stop request was not checked: it is not recorded. */
-	if (bo_stop_requested()) {
-		state_run_clear(s);
-		return r < 0 ? r : bo_stop_error(err, "checking crash states");
-	}
-	c = bo_classify(&s->obs);
-	if (bo_test_stall("results", err) < 0) {
-		state_run_clear(s);
-		return -EINTR;
-	}
-
-	bo_summary_add(x->sum, c, s->id, s->seconds);
-	bo_progress_step();
-	if (record_state(x, s, c, err) < 0 ||
-	    (c != BO_CLASS_CONSISTENT && write_byproducts(x, s, c, err) < 0))
-		r = r < 0 ? r : -EIO;
-	state_run_clear(s);
-	*ret_class = c;
-	return r;
 }
 
 bool bo_state_in_shard(const char *id, unsigned index, unsigned count)
@@ -906,16 +166,16 @@ static int explore_cuts(struct explore *x, const struct bo_cuts *cuts, struct bo
 		rep_mine = r > 0;
 		if (!rep_mine)
 			continue;
-		t = now_s();
+		t = explore_now();
 		r = x->o->bench == BO_BENCH_NAIVE ? 0 : bo_replay_to(x->replay, s.applied, err);
 		if (r < 0)
 			return bo_err_prefix(err, "replaying to state %s", s.id);
 		if (x->o->bench != BO_BENCH_NAIVE) {
-			s.t_replay = now_s() - t;
+			s.t_replay = explore_now() - t;
 			/* The next cut's log data is read while this state is checked. */
 			bo_replay_prefetch(x->replay, cuts->v[cuts->n - 1]);
 		}
-		r = check_and_record(x, &s, &c, err);
+		r = explore_check_and_record(x, &s, &c, err);
 		if (r < 0)
 			return r;
 		rep_class = c;
@@ -935,7 +195,7 @@ static int explore_one(struct explore *x, const struct bo_crash_state *cs, struc
 	r = bo_replay_to(x->replay, cs->epoch_start, err);
 	if (r < 0)
 		return r;
-	return check_and_record(x, &s, &c, err);
+	return explore_check_and_record(x, &s, &c, err);
 }
 
 /*
@@ -1032,7 +292,7 @@ static int explore_states(struct explore *x, const struct bo_cuts *cuts, struct 
 			break;
 		}
 		bo_replay_prefetch(x->replay, cuts->v[cuts->n - 1]);
-		r = check_and_record(x, &s, &c, err);
+		r = explore_check_and_record(x, &s, &c, err);
 		bo_crashdedup_set_tag(dd, rep, (int) c);
 	}
 	bo_crashdedup_free(dd);
@@ -1053,7 +313,7 @@ int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct
 	};
 	struct bo_cuts cuts = {0};
 	struct bo_err terr = {0};
-	double t0 = now_s();
+	double t0 = explore_now();
 	int r;
 
 	/* Vacuous-pass guards: a log without entries, or a policy that selects nothing, could
@@ -1084,7 +344,7 @@ int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct
 		if (r < 0)
 			goto out_sum;
 		if (st.n_dropped > 0 || st.torn) {
-			r = setup(&x, err);
+			r = explore_setup(&x, err);
 			if (r >= 0)
 				r = explore_one(&x, &st, err);
 			goto out_teardown;
@@ -1114,13 +374,13 @@ int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct
 			goto out_sum;
 		}
 	}
-	r = setup(&x, err);
+	r = explore_setup(&x, err);
 	if (r >= 0)
 		r = o->reorder_k || o->torn ? explore_states(&x, &cuts, err)
 					    : explore_cuts(&x, &cuts, err);
 out_teardown:
 	bo_progress_end();
-	if (teardown(&x, &terr) < 0 && r >= 0)
+	if (explore_teardown(&x, &terr) < 0 && r >= 0)
 		r = bo_err_set(err, terr.errnum, "tearing down: %s", bo_err_str(&terr));
 out_sum:
 	if (r < 0)
@@ -1129,6 +389,6 @@ out_sum:
 		close(x.claim_fd);
 	bo_ops_clear(&x.ops);
 	bo_cuts_clear(&cuts);
-	sum->seconds_total += now_s() - t0;
+	sum->seconds_total += explore_now() - t0;
 	return r;
 }
