@@ -40,7 +40,6 @@ int bo_cmd_explain(int argc, char **argv);
 int bo_cmd_reproduce(int argc, char **argv);
 int bo_cmd_shrink(int argc, char **argv);
 int bo_cmd_nightly(int argc, char **argv);
-int bo_cmd_guest_shrink(int argc, char **argv);
 
 /* Hidden: blackout inside its own VM (/init, modprobe, the guest side of "vm info"). */
 int bo_cmd_guest_init(int argc, char **argv);
