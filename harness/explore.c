@@ -378,6 +378,8 @@ int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct
 	if (r >= 0)
 		r = o->reorder_k || o->torn ? explore_states(&x, &cuts, err)
 					    : explore_cuts(&x, &cuts, err);
+	if (r >= 0 && x.claim_fd >= 0)
+		bo_progress_share_done();
 out_teardown:
 	bo_progress_end();
 	if (explore_teardown(&x, &terr) < 0 && r >= 0)

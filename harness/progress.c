@@ -64,6 +64,14 @@ void bo_progress_step(void)
 		guest_emit();
 }
 
+void bo_progress_share_done(void)
+{
+	if (!guest.on)
+		return;
+	guest.total = guest.done;
+	guest_emit();
+}
+
 void bo_progress_end(void)
 {
 	if (guest.on)

@@ -27,6 +27,10 @@ void bo_progress_begin(uint64_t total);
 /* Guest side: one more visited; writes the machine line when due. */
 void bo_progress_step(void);
 
+/* A share claimed as it went (check --jobs) is complete: its total is what was done, so
+ * that the VMs' totals add up to the states of the run. */
+void bo_progress_share_done(void);
+
 /* Guest side: write the final count. */
 void bo_progress_end(void);
 

@@ -75,12 +75,43 @@ static void test_relay_tty(void)
 	CU_ASSERT(s[strlen(s) - 1] == '\n');
 }
 
+/*
+ * The guest's counter: a share claimed as it went (check --jobs) ends with its total set to
+ * what it did, however far that is from the even share it began with.
+ */
+static void test_guest_share(void)
+{
+	char buf[512] = "";
+	int p[2], saved = dup(2);
+	ssize_t n;
+
+	CU_ASSERT_FATAL(saved >= 0 && pipe(p) == 0);
+	CU_ASSERT_FATAL(dup2(p[1], 2) == 2);
+	bo_progress_begin(10); /* an even share of 20 states over 2 VMs */
+	for (int i = 0; i < 7; i++)
+		bo_progress_step(); /* the other VM took more */
+	bo_progress_share_done();
+	bo_progress_end();
+	dup2(saved, 2);
+	close(saved);
+	close(p[1]);
+	n = read(p[0], buf, sizeof(buf) - 1);
+	close(p[0]);
+	CU_ASSERT_FATAL(n > 0);
+	buf[n] = '\0';
+	CU_ASSERT(strstr(buf, BO_PROGRESS_TAG "0 10\n") != NULL);
+	CU_ASSERT(strstr(buf, BO_PROGRESS_TAG "7 7\n") != NULL);
+	CU_ASSERT(strstr(buf, BO_PROGRESS_TAG "7 10\n") == NULL ||
+		  strstr(buf, BO_PROGRESS_TAG "7 7\n") > strstr(buf, BO_PROGRESS_TAG "7 10\n"));
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
 		{"format", test_format},
 		{"relay, plain lines", test_relay_plain},
 		{"relay, terminal", test_relay_tty},
+		{"a claimed share ends at what it did", test_guest_share},
 		{},
 	};
 
