@@ -550,7 +550,7 @@ static int load_index(struct bo_log *log, const uint8_t *buf, size_t len, struct
 {
 	const uint64_t ss = log->sectorsize;
 	const uint8_t *p, *end = buf + len - 8;
-	uint64_t n_entries, n_marks;
+	uint64_t n_entries, n_marks, mark_entries = 0;
 
 	if (len < IDX_HEADER + 8 || memcmp(buf, IDX_MAGIC, 8) || get32(buf + 8) != IDX_VERSION)
 		return bo_err_set(err, EBADMSG, "not a blackout log index (version %u)",
@@ -594,8 +594,13 @@ static int load_index(struct bo_log *log, const uint8_t *buf, size_t len, struct
 		    ((e.flags & BO_LOG_MARK) && e.mark >= n_marks))
 			return bo_err_set(err, EBADMSG, "entry %llu does not fit the log",
 					  (unsigned long long) n);
+		mark_entries += !!(e.flags & BO_LOG_MARK);
 		log->entries[log->n_entries++] = e;
 	}
+	/* One mark per mark entry, each naming its entry: no entry shares another's name. */
+	if (mark_entries != n_marks)
+		return bo_err_set(err, EBADMSG, "%llu mark entries for %llu marks",
+				  (unsigned long long) mark_entries, (unsigned long long) n_marks);
 	for (uint64_t i = 0; i < n_marks; i++) {
 		uint64_t entry;
 		uint32_t nlen;
