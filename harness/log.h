@@ -98,6 +98,9 @@ struct bo_log;
  */
 int bo_log_open(const char *path, unsigned flags, struct bo_log **ret, struct bo_err *err);
 
+/* The name of a results directory's saved index of its write.log, while a check runs. */
+#define BO_LOG_INDEX_NAME "write.log.idx"
+
 /*
  * Save the index of @log to @path (a new file), for bo_log_open_indexed(): a reader that
  * would pay a round trip per header (a guest over 9p) gets it in one read.

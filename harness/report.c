@@ -291,6 +291,34 @@ static int cmp_state(const void *a, const void *b)
 	return strcmp(x->id, y->id);
 }
 
+/*
+ * Open the log at @path through the index a running check keeps beside it
+ * (BO_LOG_INDEX_NAME), when there is one: the headers of 100k entries cost 0.4 s to read,
+ * the index a few milliseconds. An index that does not match the log is refused; the caller
+ * then reads the headers.
+ */
+static int open_indexed(struct report *R, const char *path)
+{
+	struct bo_err e = {0};
+	struct stat st;
+	char ipath[PATH_MAX];
+	int fd =
+		openat(R->dirfd, BO_LOG_INDEX_NAME, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	int r = -ENOENT;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    snprintf(ipath, sizeof(ipath), "/proc/self/fd/%d", fd) < (int) sizeof(ipath)) {
+		r = bo_log_open_indexed(path, ipath, &R->log, &e);
+		if (r < 0)
+			bo_debug(BO_DBG_LOG, "'%s': not using %s: %s", R->dir, BO_LOG_INDEX_NAME,
+				 bo_err_str(&e));
+	}
+	close(fd);
+	return r;
+}
+
 static void load(struct report *R)
 {
 	struct json_object *o;
@@ -326,6 +354,7 @@ static void load(struct report *R)
 			snprintf(R->log_err, sizeof(R->log_err), "write.log is not a regular file");
 		else if (snprintf(path, sizeof(path), "/proc/self/fd/%d", fd) <
 				 (int) sizeof(path) &&
+			 open_indexed(R, path) < 0 &&
 			 bo_log_open(path, BO_LOG_OPEN_SALVAGE, &R->log, &e) < 0)
 			snprintf(R->log_err, sizeof(R->log_err), "write.log: %s", bo_err_str(&e));
 		close(fd);

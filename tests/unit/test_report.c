@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Escaping for report.html and junit.xml: markup, quotes, control characters and every kind
- * of invalid UTF-8 the guest could write. */
+ * of invalid UTF-8 the guest could write; the log read through a check's saved index. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bo_test.h"
+#include "harness/log.h"
 #include "harness/report.h"
+#include "harness/synth.h"
 
 #define BAD "\xef\xbf\xbd"
 
@@ -54,11 +59,131 @@ static void test_utf8(void)
 	CU_ASSERT_STRING_EQUAL(escaped("\xc3\xa9", 1), BAD);
 }
 
+/* The whole of file @path, NUL-terminated; NULL when it cannot be read. */
+static char *slurp(const char *path)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = fopen(path, "re"), *m = open_memstream(&buf, &n);
+	int c;
+
+	if (!f || !m) {
+		if (f)
+			fclose(f);
+		if (m)
+			fclose(m);
+		free(buf);
+		return NULL;
+	}
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, m);
+	fclose(f);
+	fclose(m);
+	return buf;
+}
+
+/* report.html of results directory @dir, written anew. */
+static char *report_of(const char *dir)
+{
+	char path[4096];
+	struct bo_err err = {0};
+
+	snprintf(path, sizeof(path), "%s/report.html", dir);
+	unlink(path);
+	if (bo_report_write(dir, NULL, &err) < 0) {
+		fprintf(stderr, "\n  report: %s\n", err.msg);
+		return NULL;
+	}
+	return slurp(path);
+}
+
+/*
+ * With a check's saved index beside write.log, the report reads the log through it and comes
+ * out the same; an index of another log is not used. The positive control: a header damaged
+ * after the index was made is not read through the index, while without the index the
+ * salvaged log stops there and the timeline changes.
+ */
+static void test_index(void)
+{
+	const char *dir = bo_test_path("res");
+	char log[4096], idx[4096], other[4096], cmd[3 * 4096];
+	struct bo_synth_params sp = {.seed = 3,
+				     .entries = 600,
+				     .sectorsize = 4096,
+				     .dev_blocks = 1u << 12,
+				     .max_blocks = 8,
+				     .flush_every = 10,
+				     .mark_every = 12};
+	struct bo_log *l = NULL;
+	struct bo_err err = {0};
+	char *plain, *indexed, *damaged, *salvaged;
+	uint64_t hdr;
+	FILE *f;
+	int fd;
+
+	snprintf(log, sizeof(log), "%s/write.log", dir);
+	snprintf(idx, sizeof(idx), "%s/%s", dir, BO_LOG_INDEX_NAME);
+	snprintf(other, sizeof(other), "%s/other.log", dir);
+	CU_ASSERT_FATAL(mkdir(dir, 0755) == 0);
+	CU_ASSERT_FATAL(bo_synth_log(log, &sp, &err) == 0);
+	f = fopen(bo_test_path("res/stream.jsonl"), "we");
+	CU_ASSERT_FATAL(f != NULL);
+	for (unsigned c = 50; c <= 550; c += 50)
+		fprintf(f,
+			"{\"seq\":%u,\"time\":\"t\",\"event\":\"state\",\"state\":\"c%u\","
+			"\"cut\":%u,\"class\":\"consistent\",\"seconds\":0.5}\n",
+			c, c - 1, c);
+	fclose(f);
+
+	plain = report_of(dir);
+	CU_ASSERT_FATAL(plain != NULL);
+	CU_ASSERT(strstr(plain, "timeline of the write log") != NULL);
+
+	/* Another log's index: refused, the headers are read. */
+	sp.seed = 4;
+	CU_ASSERT_FATAL(bo_synth_log(other, &sp, &err) == 0);
+	CU_ASSERT_FATAL(bo_log_open(other, 0, &l, &err) == 0);
+	CU_ASSERT_FATAL(bo_log_save_index(l, idx, &err) == 0);
+	bo_log_free(l);
+	l = NULL;
+	indexed = report_of(dir);
+	CU_ASSERT(indexed && strcmp(indexed, plain) == 0);
+	free(indexed);
+	unlink(idx);
+
+	/* Its own index: the same report. */
+	CU_ASSERT_FATAL(bo_log_open(log, 0, &l, &err) == 0);
+	CU_ASSERT_FATAL(bo_log_save_index(l, idx, &err) == 0);
+	hdr = bo_log_entry(l, 300)->offset;
+	bo_log_free(l);
+	indexed = report_of(dir);
+	CU_ASSERT(indexed && strcmp(indexed, plain) == 0);
+
+	/* Entry 300's header zeroed: read through the index, nothing changes ... */
+	fd = open(log, O_WRONLY);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT(pwrite(fd, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16, (off_t) hdr) == 16);
+	close(fd);
+	damaged = report_of(dir);
+	CU_ASSERT(damaged && strcmp(damaged, plain) == 0);
+	/* ... while the headers alone give a log salvaged up to entry 300. */
+	unlink(idx);
+	salvaged = report_of(dir);
+	CU_ASSERT(salvaged && strcmp(salvaged, plain) != 0);
+	free(plain);
+	free(indexed);
+	free(damaged);
+	free(salvaged);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CU_ASSERT(system(cmd) == 0);
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
 		{"markup", test_markup},
 		{"utf-8", test_utf8},
+		{"a check's saved index", test_index},
 		{},
 	};
 

@@ -95,6 +95,8 @@ if [ "$cores" -gt 1 ]; then
 fi
 states "$RESULTS" | sort >"$T/rjobs.txt"
 [ ! -e "$RESULTS/.claims" ] && ok || bad "--jobs left its claims directory behind"
+ls "$RESULTS"/write.log.idx "$RESULTS"/shards/*/write.log.idx 2>/dev/null | grep -q . &&
+	bad "--jobs left the log's index behind" || ok
 grep -q '"shard_by":"claim"' "$RESULTS/shards/0/config.json" && ok ||
 	bad "a --jobs shard does not say it claimed its states: $(cat "$RESULTS/shards/0/config.json")"
 diff -u "$T/rone.txt" "$T/rjobs.txt" >&2 && ok || bad "default --jobs differs from one VM"
