@@ -106,8 +106,9 @@ struct check_args {
 	const char *bench; /* hidden: scripts/bench-scale's naive and floor modes */
 	bool hash, torn;
 	const char *files_cmd; /* the checker the guest will run, for the files it names */
-	bool log_index; /* the results hold BO_LOG_INDEX_NAME, the host's index of write.log, for the
-			 * guests and the reports, while the check runs */
+	/* The results hold BO_LOG_INDEX_NAME, the host's index of write.log, for the guests and
+	 * the reports, while the check runs. */
+	bool log_index;
 };
 
 /* The options a check passes to its guest as they are, and records in config.json. */
@@ -324,8 +325,9 @@ static int place_log(const char *src, const char *dst, char hex[BO_SHA256_HEX], 
 }
 
 /*
- * Index the results' write.log into BO_LOG_INDEX_NAME, natively here rather than by every guest over
- * 9p. False when the log does not index: the guest then meets the same error and records it.
+ * Index the results' write.log into BO_LOG_INDEX_NAME, natively here rather than by every
+ * guest over 9p. False when the log does not index: the guest then meets the same error and
+ * records it.
  */
 static bool save_log_index(const char *dir)
 {
