@@ -12,6 +12,7 @@
 #include "harness/log.h"
 #include "harness/report.h"
 #include "harness/synth.h"
+#include "vm/vmutil.h"
 
 #define BAD "\xef\xbf\xbd"
 
@@ -59,33 +60,10 @@ static void test_utf8(void)
 	CU_ASSERT_STRING_EQUAL(escaped("\xc3\xa9", 1), BAD);
 }
 
-/* The whole of file @path, NUL-terminated; NULL when it cannot be read. */
-static char *slurp(const char *path)
-{
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *f = fopen(path, "re"), *m = open_memstream(&buf, &n);
-	int c;
-
-	if (!f || !m) {
-		if (f)
-			fclose(f);
-		if (m)
-			fclose(m);
-		free(buf);
-		return NULL;
-	}
-	while ((c = fgetc(f)) != EOF)
-		fputc(c, m);
-	fclose(f);
-	fclose(m);
-	return buf;
-}
-
 /* report.html of results directory @dir, written anew. */
 static char *report_of(const char *dir)
 {
-	char path[4096];
+	char path[4096], *html = NULL;
 	struct bo_err err = {0};
 
 	snprintf(path, sizeof(path), "%s/report.html", dir);
@@ -94,7 +72,7 @@ static char *report_of(const char *dir)
 		fprintf(stderr, "\n  report: %s\n", err.msg);
 		return NULL;
 	}
-	return slurp(path);
+	return bo_read_file(path, 64u << 20, &html, NULL) == 0 ? html : NULL;
 }
 
 /*
