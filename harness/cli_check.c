@@ -105,6 +105,7 @@ struct check_args {
 	const char *reorder, *budget;
 	const char *bench; /* hidden: scripts/bench-scale's naive and floor modes */
 	bool hash, torn;
+	bool guest_replay;     /* hidden: no host base (harness/basesrv.h), the guests replay */
 	const char *files_cmd; /* the checker the guest will run, for the files it names */
 	/* The results hold BO_LOG_INDEX_NAME, the host's index of write.log, for the guests and
 	 * the reports, while the check runs. */
@@ -345,6 +346,42 @@ static bool save_log_index(const char *dir)
 	return ok;
 }
 
+/*
+ * Open the log of results directory @dir for the host base of the check's VMs
+ * (harness/basesrv.h), and size the image as the guest will (guest.c): --size, else the
+ * scenario's, else the log's extent. Nothing here is fatal: without a host base the guests
+ * replay on their own.
+ */
+static void host_base(const char *dir, const struct check_args *a, struct bo_log **ret,
+		      struct vm_args *v)
+{
+	char log[PATH_MAX], idx[PATH_MAX];
+	struct bo_scenario *sc = NULL;
+	struct bo_err e = {0};
+	uint64_t size = 0;
+	int r;
+
+	if (!bo_path_join(log, sizeof(log), dir, "write.log") ||
+	    !bo_path_join(idx, sizeof(idx), dir, BO_LOG_INDEX_NAME))
+		return;
+	r = a->log_index ? bo_log_open_indexed(log, idx, ret, &e) : bo_log_open(log, 0, ret, &e);
+	if (r >= 0 && a->size)
+		r = bo_parse_u64(a->size, &size) < 0 ? -EINVAL : 0;
+	else if (r >= 0 && a->scen && bo_scenario_load(a->scen, &sc, &e) >= 0)
+		size = sc->size;
+	bo_scenario_free(sc);
+	if (r >= 0 && !size)
+		size = bo_log_min_device_size(*ret);
+	if (r < 0 || !size) {
+		bo_debug(BO_DBG_RUN, "no host base: %s", r < 0 ? bo_err_str(&e) : "no size");
+		bo_log_free(*ret);
+		*ret = NULL;
+		return;
+	}
+	v->base_log = *ret;
+	v->base_size = size;
+}
+
 /* Remove BO_LOG_INDEX_NAME from results directory @dir, once nothing reads it. */
 static void remove_log_index(const char *dir)
 {
@@ -490,6 +527,7 @@ int bo_cmd_check(int argc, char **argv)
 		O_TORN,
 		O_BUDGET,
 		O_BENCH,
+		O_GUEST_REPLAY,
 	};
 	static const struct option opts[] = {
 		{"scenario", required_argument, NULL, O_SCEN},
@@ -511,6 +549,8 @@ int bo_cmd_check(int argc, char **argv)
 		{"budget", required_argument, NULL, O_BUDGET},
 		/* Not in the help: the baseline and floor of scripts/bench-scale. */
 		{"bench-mode", required_argument, NULL, O_BENCH},
+		/* Not in the help: the guests replay the log themselves, as before the host base. */
+		{"guest-replay", no_argument, NULL, O_GUEST_REPLAY},
 		{"help", no_argument, NULL, 'h'},
 		VM_OPTIONS,
 		{},
@@ -520,6 +560,7 @@ int bo_cmd_check(int argc, char **argv)
 	struct bo_scenario *sc = NULL;
 	_cleanup_free_ char *sc_checker = NULL;
 	struct vm_args v = {0};
+	struct bo_log *base_log = NULL;
 	struct bo_results *res = NULL;
 	struct bo_err err = {0};
 	char runid[96], dir[PATH_MAX], path[PATH_MAX], log_hex[BO_SHA256_HEX] = "";
@@ -598,6 +639,9 @@ int bo_cmd_check(int argc, char **argv)
 				return bo_cli_usage_error("check", "--bench-mode naive|floor");
 			a.bench = optarg;
 			break;
+		case O_GUEST_REPLAY:
+			a.guest_replay = true;
+			break;
 		case O_JOBS:
 			if (bo_parse_u64(optarg, &nj) < 0 || nj == 0 || nj > 64)
 				return bo_cli_usage_error("check", "--jobs '%s': 1 to 64", optarg);
@@ -658,6 +702,8 @@ int bo_cmd_check(int argc, char **argv)
 	a.files_cmd = a.checker ? a.checker : sc_checker;
 	if (r >= 0)
 		a.log_index = save_log_index(dir);
+	if (r >= 0 && !a.guest_replay)
+		host_base(dir, &a, &base_log, &v);
 	if (r < 0) {
 		bo_cli_error("check: %s", bo_err_str(&err));
 		goto out;
@@ -688,6 +734,7 @@ int bo_cmd_check(int argc, char **argv)
 	if (expect && ret != BO_EXIT_HARNESS)
 		ret = compare_expected(dir, a.state, expect);
 out:
+	bo_log_free(base_log);
 	bo_scenario_free(sc);
 	bo_results_free(res);
 	return ret;

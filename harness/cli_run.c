@@ -21,6 +21,7 @@
 #include "harness/cleanup.h"
 #include "harness/cli.h"
 #include "harness/safety.h"
+#include "harness/basesrv.h"
 #include "harness/cli_vmrun.h"
 #include "harness/progress.h"
 #include "harness/report.h"
@@ -239,6 +240,7 @@ int bo_guest_boot(const struct vm_args *v, const char *dir, char *const gargv[],
 	};
 	struct bo_share_report rep;
 	struct bo_progress_relay *relay = NULL;
+	struct bo_base_server *base = NULL;
 	int status = BO_EXIT_HARNESS, r;
 
 	bo_stop_install(); /* SIGINT, SIGTERM, SIGHUP kill the VM; the results are kept */
@@ -263,7 +265,22 @@ int bo_guest_boot(const struct vm_args *v, const char *dir, char *const gargv[],
 		if (bo_progress_relay_start(1, 2, isatty(2), &o.stderr_fd, &relay, &e) < 0)
 			o.stderr_fd = 0;
 	}
+	/* Without a host base the guest replays into an image of its own: slower, not wrong. */
+	if (v->base_log) {
+		struct bo_err e = {0};
+
+		if (bo_base_server_start(v->base_log, v->base_size, &base, &o.base_fd,
+					 &o.base_port_fd, &e) < 0)
+			fprintf(stderr, "blackout: warning: %s; the guest replays on its own\n",
+				bo_err_str(&e));
+		else
+			o.base_size = bo_base_server_size(base);
+	}
 	r = bo_vm_run(&o, gargv, &status, err);
+	if (base)
+		bo_debug(BO_DBG_RUN, "host base: %" PRIu64 " replays served",
+			 bo_base_server_requests(base));
+	bo_base_server_stop(base);
 	bo_progress_relay_stop(relay);
 	bo_strv_free(files);
 	if (r < 0)

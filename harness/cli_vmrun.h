@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "harness/log.h"
 #include "harness/util.h"
 
 struct vm_args {
@@ -17,6 +18,10 @@ struct vm_args {
 	unsigned memory_mb, timeout_s;
 	int stderr_fd; /* where the guest's stderr goes; 0: through a progress relay to stderr */
 	const char *exchange_dir; /* shared by the VMs of one job (bo_vm_opts), or NULL */
+	/* check: the log the host replays into the VM's base image (harness/basesrv.h), and
+	 * the image's size; NULL: the guest replays on its own. */
+	const struct bo_log *base_log;
+	uint64_t base_size;
 };
 
 enum { OPT_KERNEL = 0x100, OPT_MODULES, OPT_MEMORY, OPT_TIMEOUT };

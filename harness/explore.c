@@ -167,13 +167,13 @@ static int explore_cuts(struct explore *x, const struct bo_cuts *cuts, struct bo
 		if (!rep_mine)
 			continue;
 		t = explore_now();
-		r = x->o->bench == BO_BENCH_NAIVE ? 0 : bo_replay_to(x->replay, s.applied, err);
+		r = x->o->bench == BO_BENCH_NAIVE ? 0 : explore_replay_start(x, s.applied, err);
 		if (r < 0)
 			return bo_err_prefix(err, "replaying to state %s", s.id);
 		if (x->o->bench != BO_BENCH_NAIVE) {
 			s.t_replay = explore_now() - t;
 			/* The next cut's log data is read while this state is checked. */
-			bo_replay_prefetch(x->replay, cuts->v[cuts->n - 1]);
+			explore_replay_prefetch(x, cuts->v[cuts->n - 1]);
 		}
 		r = explore_check_and_record(x, &s, &c, err);
 		if (r < 0)
@@ -192,7 +192,7 @@ static int explore_one(struct explore *x, const struct bo_crash_state *cs, struc
 
 	bo_crash_state_id(cs, s.id, sizeof(s.id));
 	bo_progress_begin(1);
-	r = bo_replay_to(x->replay, cs->epoch_start, err);
+	r = explore_replay_start(x, cs->epoch_start, err);
 	if (r < 0)
 		return r;
 	return explore_check_and_record(x, &s, &c, err);
@@ -286,12 +286,12 @@ static int explore_states(struct explore *x, const struct bo_cuts *cuts, struct 
 			bo_crashdedup_set_tag(dd, rep, NOT_MINE);
 			continue;
 		}
-		r = bo_replay_to(x->replay, cs.epoch_start, err);
+		r = explore_replay_start(x, cs.epoch_start, err);
 		if (r < 0) {
 			bo_err_prefix(err, "replaying to the epoch of state %s", s.id);
 			break;
 		}
-		bo_replay_prefetch(x->replay, cuts->v[cuts->n - 1]);
+		explore_replay_prefetch(x, cuts->v[cuts->n - 1]);
 		r = explore_check_and_record(x, &s, &c, err);
 		bo_crashdedup_set_tag(dd, rep, (int) c);
 	}
@@ -310,6 +310,7 @@ int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct
 		.sum = sum,
 		.cow_fd = {-1, -1, -1},
 		.claim_fd = -1,
+		.base_port = -1,
 	};
 	struct bo_cuts cuts = {0};
 	struct bo_err terr = {0};

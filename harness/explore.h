@@ -56,6 +56,10 @@ struct bo_explore_opts {
 	 * claims it first (shard_index/count then only size the progress line); NULL: by id. */
 	const char *claim_dir;
 	enum bo_bench_mode bench; /* BO_BENCH_NONE for a check */
+	/* "DEVICE PORT": the host base (harness/basesrv.h), a block device the host replays the
+	 * log into when asked over the port; NULL, or a device of another size than image_size:
+	 * the base is a file here, replayed by this process. */
+	const char *host_base;
 };
 
 /*

@@ -38,8 +38,13 @@ struct explore {
 	struct bo_summary *sum;
 	enum bo_fs fs;
 	struct bo_ops ops;
-	struct bo_replay *replay;
-	uint64_t sectors; /* of the data device, in 512-byte sectors */
+	struct bo_replay *replay; /* NULL with a host base */
+	bool host_base;		  /* the base is the host base's device (x->base) */
+	int base_port;		  /* the host base's port, or -1 */
+	bool base_pending;	  /* a request to the host base awaits its answer */
+	uint64_t base_target;	  /* the entries it asked for */
+	char origin[PATH_MAX]; /* the device under every snapshot: the base loop or the host base */
+	uint64_t sectors;      /* of the data device, in 512-byte sectors */
 	char base[PATH_MAX], cow[COW_N][PATH_MAX], mnt[PATH_MAX];
 	char issued[PATH_MAX], acked[PATH_MAX];
 	struct bo_loop_dev base_loop, cow_loop[COW_N];
@@ -100,5 +105,17 @@ int explore_teardown(struct explore *x, struct bo_err *err);
  * is its class. Returns -errno when the exploration cannot go on. */
 int explore_check_and_record(struct explore *x, struct state_run *s, enum bo_class *ret_class,
 			     struct bo_err *err);
+
+/*
+ * Bring the base to @applied entries: by replaying here, or by asking the host. The host's
+ * answer is awaited by explore_replay_wait(), which check_state_on() calls once the snapshot
+ * swap, which does not read the base, is done: the guest swaps while the host replays.
+ */
+int explore_replay_start(struct explore *x, uint64_t applied, struct bo_err *err);
+int explore_replay_wait(struct explore *x, struct bo_err *err);
+
+/* Read ahead the log data up to @applied entries (bo_replay_prefetch()); the host base reads
+ * ahead on its own. */
+void explore_replay_prefetch(struct explore *x, uint64_t applied);
 
 #endif

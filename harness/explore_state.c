@@ -31,6 +31,7 @@
 #include "harness/oracle.h"
 #include "harness/progress.h"
 #include "harness/proc.h"
+#include "harness/basesrv.h"
 #include "harness/replay.h"
 #include "harness/safety.h"
 #include "harness/teardown.h"
@@ -291,6 +292,25 @@ static int probe(struct explore *x, struct state_run *s, const char *dev, struct
 }
 
 /*
+ * Wait for the host base's answer to the replay of @s (explore_replay_start()); the time
+ * waited is added to *@w and to the state's replay time. A failed replay ends the exploration:
+ * the base holds no known state.
+ */
+static int wait_base(struct explore *x, struct state_run *s, double *w, struct bo_err *fatal)
+{
+	double t = explore_now();
+	int r = explore_replay_wait(x, fatal);
+
+	*w += explore_now() - t;
+	s->t_replay += explore_now() - t;
+	if (r < 0) {
+		bo_err_prefix(fatal, "state %s", s->id);
+		harness_fail(s, fatal);
+	}
+	return r;
+}
+
+/*
  * Check the state the base holds now, on a fresh snapshot (@big: on the CoW store as big as
  * the device). Returns -errno only when the exploration cannot go on (a failed snapshot could
  * not be removed, or its CoW store not emptied: later states would be built on a wrong
@@ -302,13 +322,18 @@ static int check_state_on(struct explore *x, struct state_run *s, bool big, stru
 	struct bo_kmsg *km = NULL;
 	struct bo_snap_status st;
 	struct bo_err err = {0};
-	double t0 = explore_now(), t = 0;
+	double t0 = explore_now(), t = 0, w = 0;
 	bool snap = false;
 	int r = 0;
 
 	/* The crash state before any recovery touched it. */
-	if (o->hash_image && bo_sha256_file(x->base, s->sha256, &err) < 0)
-		harness_fail(s, &err);
+	if (o->hash_image) {
+		r = wait_base(x, s, &w, fatal);
+		if (r < 0)
+			goto out;
+		if (bo_sha256_file(x->base, s->sha256, &err) < 0)
+			harness_fail(s, &err);
+	}
 	if (bo_kmsg_begin(s->id, &km, &err) < 0)
 		harness_fail(s, &err);
 	/* The op files are the checker's input: without a checker nothing reads them. */
@@ -327,11 +352,16 @@ static int check_state_on(struct explore *x, struct state_run *s, bool big, stru
 		goto out;
 	}
 	snap = true;
+	/* The swap read nothing of the base; what the state's writes and the mount read must
+	 * be there. */
+	r = wait_base(x, s, &w, fatal);
+	if (r < 0)
+		goto drop;
 	if (bo_test_stall("snapshot", &err) < 0 || (s->cs && build_state(x, s->cs, &err) < 0)) {
 		harness_fail(s, &err);
 		goto drop;
 	}
-	s->t_snap = explore_now() - t0;
+	s->t_snap = explore_now() - t0 - w;
 	if (probe(x, s, x->snap_dev, &err) < 0)
 		goto drop;
 	t = explore_now();
@@ -355,7 +385,7 @@ out:
 	if (km && bo_kmsg_collect(km, &s->dmesg, &err) < 0)
 		harness_fail(s, &err);
 	bo_kmsg_free(km);
-	s->seconds = explore_now() - t0;
+	s->seconds = explore_now() - t0 - w;
 	if (t > 0)
 		s->t_drop = explore_now() - t;
 	if (o->bench == BO_BENCH_FLOOR)
@@ -574,10 +604,92 @@ static int write_byproducts(struct explore *x, struct state_run *s, enum bo_clas
 	return r;
 }
 
+/*
+ * Use the host base o->host_base ("DEVICE PORT") when it fits: a block device of exactly the
+ * image's size, with sectors no larger than the log's. (The snapshot device still gets the
+ * log's sector size, from its CoW loops: device-mapper stacks the largest of its devices'.)
+ * Returns 1 when it is used, 0 when the base is to be a file here.
+ */
+static int use_host_base(struct explore *x, struct bo_err *err)
+{
+	const struct bo_explore_opts *o = x->o;
+	char dev[PATH_MAX], port[PATH_MAX];
+	uint64_t size = 0;
+	int fd, ssz = 0;
+
+	if (!o->host_base || sscanf(o->host_base, "%4095s %4095s", dev, port) != 2)
+		return 0;
+	fd = open(dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return bo_err_set(err, errno, "host base '%s': %s", dev, strerror(errno));
+	if (ioctl(fd, BLKGETSIZE64, &size) < 0 || ioctl(fd, BLKSSZGET, &ssz) < 0)
+		size = 0;
+	close(fd);
+	if (size != o->image_size || ssz <= 0 || (uint64_t) ssz > bo_log_sectorsize(x->log)) {
+		bo_debug(BO_DBG_RUN,
+			 "host base %s not used: %" PRIu64 " bytes of %d-byte sectors, the image "
+			 "is %" PRIu64 " bytes of %u",
+			 dev, size, ssz, o->image_size, (unsigned) bo_log_sectorsize(x->log));
+		return 0;
+	}
+	x->base_port = open(port, O_RDWR | O_CLOEXEC | O_NOCTTY);
+	if (x->base_port < 0)
+		return bo_err_set(err, errno, "host base port '%s': %s", port, strerror(errno));
+	snprintf(x->base, sizeof(x->base), "%s", dev);
+	snprintf(x->origin, sizeof(x->origin), "%s", dev);
+	x->host_base = true;
+	return 1;
+}
+
+int explore_replay_start(struct explore *x, uint64_t applied, struct bo_err *err)
+{
+	int r;
+
+	if (x->replay)
+		return bo_replay_to(x->replay, applied, err);
+	/* One request at a time: a state that ended before its wait leaves one answer due. */
+	r = explore_replay_wait(x, err);
+	if (r < 0)
+		return r;
+	r = bo_base_send(x->base_port, applied, err);
+	if (r < 0)
+		return r;
+	x->base_pending = true;
+	x->base_target = applied;
+	return 0;
+}
+
+int explore_replay_wait(struct explore *x, struct bo_err *err)
+{
+	int fd, r;
+
+	if (!x->base_pending)
+		return 0;
+	x->base_pending = false;
+	r = bo_base_wait(x->base_port, x->base_target, err);
+	if (r < 0 || !x->o->hash_image)
+		return r;
+	/* The snapshots read the device below any page cache; the image hash reads through
+	 * it, and must not see what the host has since overwritten. */
+	fd = open(x->base, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || ioctl(fd, BLKFLSBUF, 0) < 0)
+		r = bo_err_set(err, errno, "dropping the page cache of '%s': %s", x->base,
+			       strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
+void explore_replay_prefetch(struct explore *x, uint64_t applied)
+{
+	if (x->replay)
+		bo_replay_prefetch(x->replay, applied);
+}
+
 int explore_setup(struct explore *x, struct bo_err *err)
 {
 	const struct bo_explore_opts *o = x->o;
-	int r, fd;
+	int r, fd, host;
 
 	snprintf(x->base, sizeof(x->base), "%s/base.img", o->workdir);
 	x->n_cow = o->image_size > COW_SMALL ? COW_N : COW_BIG;
@@ -588,15 +700,19 @@ int explore_setup(struct explore *x, struct bo_err *err)
 	snprintf(x->acked, sizeof(x->acked), "%s/acked", o->workdir);
 	if (mkdir(x->mnt, 0755) < 0 && errno != EEXIST)
 		return bo_err_set(err, errno, "creating '%s': %s", x->mnt, strerror(errno));
+	host = use_host_base(x, err);
+	if (host < 0)
+		return host;
 	/* Fresh, sparse, zeroed: the device before the log's first write. */
-	fd = open(x->base, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || ftruncate(fd, (off_t) o->image_size) < 0) {
+	fd = host ? -1 : open(x->base, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (!host && (fd < 0 || ftruncate(fd, (off_t) o->image_size) < 0)) {
 		r = bo_err_set(err, errno, "creating '%s': %s", x->base, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return r;
 	}
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	for (unsigned i = 0; i < x->n_cow; i++) {
 		uint64_t size =
 			i == COW_BIG || o->image_size < COW_SMALL ? o->image_size : COW_SMALL;
@@ -606,25 +722,32 @@ int explore_setup(struct explore *x, struct bo_err *err)
 			return bo_err_set(err, errno, "creating '%s': %s", x->cow[i],
 					  strerror(errno));
 	}
-	r = bo_replay_new(x->log, x->base, 0, 0, &x->replay, err);
+	r = host ? 0 : bo_replay_new(x->log, x->base, 0, 0, &x->replay, err);
 	if (r < 0)
 		return r;
-	/* The replay writes the file through its page cache and the loop device reads the
-	 * same cache (no direct I/O), so a snapshot sees every write replayed before it. */
 	r = bo_teardown_new(2 + COW_N, down_report, x, &x->td); /* loops, the snapshot */
 	if (r < 0)
 		return bo_err_set(err, -r, "exploring: out of memory");
-	r = bo_loop_attach(x->base, o->workdir, 0, bo_log_sectorsize(x->log), &x->base_loop, err);
-	if (r < 0)
-		return r;
-	r = keep(x, "loop", x->base_loop.path, err);
+	if (!host) {
+		/* The replay writes the file through its page cache and the loop device reads
+		 * the same cache (no direct I/O), so a snapshot sees every write replayed
+		 * before it. */
+		r = bo_loop_attach(x->base, o->workdir, 0, bo_log_sectorsize(x->log), &x->base_loop,
+				   err);
+		if (r < 0)
+			return r;
+		snprintf(x->origin, sizeof(x->origin), "%s", x->base_loop.path);
+		r = keep(x, "loop", x->base_loop.path, err);
+	}
+	bo_debug(BO_DBG_RUN, "base: %s (%s)", x->origin, host ? "host base" : "replayed here");
 	for (unsigned i = 0; i < x->n_cow && r >= 0; i++) {
-		r = bo_loop_attach(x->cow[i], o->workdir, 0, 0, &x->cow_loop[i], err);
+		r = bo_loop_attach(x->cow[i], o->workdir, 0, host ? bo_log_sectorsize(x->log) : 0,
+				   &x->cow_loop[i], err);
 		if (r >= 0)
 			r = keep(x, "loop", x->cow_loop[i].path, err);
 		if (r >= 0)
-			r = bo_snap_table(x->sectors, x->base_loop.path, x->cow_loop[i].path,
-					  SNAP_CHUNK, &x->snap_table[i], err);
+			r = bo_snap_table(x->sectors, x->origin, x->cow_loop[i].path, SNAP_CHUNK,
+					  &x->snap_table[i], err);
 	}
 	if (r < 0)
 		return r;
@@ -652,6 +775,10 @@ int explore_teardown(struct explore *x, struct bo_err *err)
 		x->td = NULL;
 	}
 	bo_replay_free(x->replay);
+	x->replay = NULL;
+	if (x->base_port >= 0)
+		close(x->base_port);
+	x->base_port = -1;
 	x->snap_live = false;
 	for (unsigned i = 0; i < x->n_cow; i++) {
 		free(x->snap_table[i]);
@@ -661,7 +788,8 @@ int explore_teardown(struct explore *x, struct bo_err *err)
 		x->cow_fd[i] = -1;
 		unlink(x->cow[i]);
 	}
-	unlink(x->base);
+	if (!x->host_base)
+		unlink(x->base);
 	unlink(x->issued);
 	unlink(x->acked);
 	rmdir(x->mnt);

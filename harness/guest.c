@@ -31,6 +31,7 @@
 #include "harness/scenario.h"
 #include "harness/summary.h"
 #include "harness/teardown.h"
+#include "vm/guest.h"
 #include "vm/vm.h"
 
 static int drop_workdir(const char *dir, struct bo_err *err);
@@ -363,21 +364,6 @@ out:
 	return ret;
 }
 
-/* The smallest size holding every block the log touches, rounded up to 1 MiB. */
-static uint64_t size_from_log(const struct bo_log *log)
-{
-	uint64_t end = 0;
-
-	for (uint64_t n = 0; n < bo_log_count(log); n++) {
-		const struct bo_log_entry *e = bo_log_entry(log, n);
-
-		if (!(e->flags & BO_LOG_MARK) && e->sector + e->nr_sectors > end)
-			end = e->sector + e->nr_sectors;
-	}
-	end *= bo_log_sectorsize(log);
-	return (end + (1 << 20) - 1) & ~(uint64_t) ((1 << 20) - 1);
-}
-
 int bo_cmd_guest_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -547,7 +533,7 @@ int bo_cmd_guest_check(int argc, char **argv)
 		r = log_index ? bo_log_open_indexed(logpath, log_index, &log, &err)
 			      : bo_log_open(logpath, 0, &log, &err);
 	if (r >= 0 && !size)
-		size = size_from_log(log);
+		size = bo_log_min_device_size(log);
 	/* Before the mkfs mark of a recording there is no filesystem to check. A log without
 	 * one must say where the filesystem begins: never guess "from the start". */
 	if (r >= 0 && from)
@@ -600,6 +586,7 @@ int bo_cmd_guest_check(int argc, char **argv)
 			.budget = budget,
 			.seed = gen_seed,
 			.bench = bench,
+			.host_base = getenv(BO_HOST_BASE_ENV),
 		};
 
 		have_workdir = true;

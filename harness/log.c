@@ -569,3 +569,17 @@ const char *bo_log_flags_str(uint32_t flags, char *buf, size_t len)
 		snprintf(buf, len, "-");
 	return buf;
 }
+
+uint64_t bo_log_min_device_size(const struct bo_log *log)
+{
+	uint64_t end = 0;
+
+	for (uint64_t n = 0; n < bo_log_count(log); n++) {
+		const struct bo_log_entry *e = bo_log_entry(log, n);
+
+		if (!(e->flags & BO_LOG_MARK) && e->sector + e->nr_sectors > end)
+			end = e->sector + e->nr_sectors;
+	}
+	end *= bo_log_sectorsize(log);
+	return (end + (1 << 20) - 1) & ~(uint64_t) ((1 << 20) - 1);
+}

@@ -101,6 +101,10 @@ int bo_log_open(const char *path, unsigned flags, struct bo_log **ret, struct bo
 /* The name of a results directory's saved index of its write.log, while a check runs. */
 #define BO_LOG_INDEX_NAME "write.log.idx"
 
+/* The smallest device holding every block @log writes, in bytes, rounded up to 1 MiB: the
+ * size a check assumes when it is not told one. */
+uint64_t bo_log_min_device_size(const struct bo_log *log);
+
 /*
  * Save the index of @log to @path (a new file), for bo_log_open_indexed(): a reader that
  * would pay a round trip per header (a guest over 9p) gets it in one read.

@@ -55,10 +55,13 @@ static const char *const boot_modules[] = {
 	"crc32c-generic", "virtio-pci", "virtio-rng", "virtio-console", NULL,
 };
 static const char *const share_modules[] = {"9pnet-virtio", "9p", NULL};
+/* The host's base image: a virtio-pmem device, driven by nd_pmem. */
+static const char *const base_modules[] = {"virtio-pmem", "nd-pmem", NULL};
+#define BASE_DEVICE "/dev/pmem0"
 static const char *const optional_boot_modules[] = {"crc32c-generic", "virtio-rng", NULL};
 
 struct launch {
-	bool shell, share, exchange;
+	bool shell, share, exchange, base;
 	char **argv, **envp;
 	size_t argc, envc;
 };
@@ -161,7 +164,9 @@ static int load_list(struct bo_modload *l, const char *const *list, struct bo_er
 	return 0;
 }
 
-static int load_boot_modules(bool share)
+/* Load the boot modules, the share's and, with @base, the host base's; *@base is cleared
+ * when the latter are not there. */
+static int load_boot_modules(bool share, bool *base)
 {
 	struct bo_modload *l = NULL;
 	struct bo_err err = {0};
@@ -174,6 +179,11 @@ static int load_boot_modules(bool share)
 		r = load_list(l, boot_modules, &err);
 	if (r >= 0 && share)
 		r = load_list(l, share_modules, &err);
+	/* Without them the command replays into an image of its own, as without a base. */
+	if (r >= 0 && *base && load_list(l, base_modules, &err) < 0) {
+		bo_debug(BO_DBG_VM, "guest: no host base: %s", bo_err_str(&err));
+		*base = false;
+	}
 	bo_modload_free(l);
 	if (r < 0)
 		say("%s", bo_err_str(&err));
@@ -240,6 +250,20 @@ static int find_port(const char *name, char *buf, size_t len)
 	return r;
 }
 
+/* Wait for the next uevents on @uev, draining them; false once @deadline has passed. */
+static bool wait_uevents(int uev, double deadline)
+{
+	struct pollfd p = {.fd = uev, .events = POLLIN};
+	int ms = (int) ((deadline - bo_now()) * 1000);
+	char drain[8192];
+
+	if (ms <= 0 || poll(&p, 1, ms) <= 0)
+		return false;
+	while (recv(uev, drain, sizeof(drain), MSG_DONTWAIT) > 0)
+		;
+	return true;
+}
+
 /*
  * Open the three ports, waiting for them to be named. A port's name arrives after its
  * device exists and comes with a "change" uevent, so the wait listens to uevents instead of
@@ -253,16 +277,10 @@ static int open_ports(int uev, int fds[3])
 
 	for (int i = 0; i < 3; i++) {
 		while (find_port(names[i], path, sizeof(path)) < 0) {
-			struct pollfd p = {.fd = uev, .events = POLLIN};
-			int ms = (int) ((deadline - bo_now()) * 1000);
-			char drain[8192];
-
-			if (ms <= 0 || poll(&p, 1, ms) <= 0) {
+			if (!wait_uevents(uev, deadline)) {
 				say("virtio-serial port '%s' did not appear", names[i]);
 				return -ETIMEDOUT;
 			}
-			while (recv(uev, drain, sizeof(drain), MSG_DONTWAIT) > 0)
-				;
 		}
 		fds[i] = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
 		if (fds[i] < 0) {
@@ -299,6 +317,29 @@ static int push(char ***v, size_t *n, char *s)
 	return 0;
 }
 
+/*
+ * With a host base: wait for its pmem device (nd_pmem probes its region asynchronously) and
+ * its port, and name both to the command in BO_HOST_BASE_ENV. Either missing leaves the
+ * variable unset, and the command replays on its own.
+ */
+static void find_base(int uev, struct launch *l)
+{
+	static char env[PATH_MAX + 64];
+	double deadline = bo_now() + PORT_WAIT_MS / 1000.0;
+	char port[PATH_MAX];
+
+	while (access(BASE_DEVICE, R_OK) < 0 || find_port(BO_PORT_BASE, port, sizeof(port)) < 0) {
+		if (!wait_uevents(uev, deadline)) {
+			bo_debug(BO_DBG_VM, "guest: no host base: %s or port '%s' did not appear",
+				 BASE_DEVICE, BO_PORT_BASE);
+			return;
+		}
+	}
+	snprintf(env, sizeof(env), "%s=%s %s", BO_HOST_BASE_ENV, BASE_DEVICE, port);
+	if (push(&l->envp, &l->envc, env) < 0)
+		bo_debug(BO_DBG_VM, "guest: no host base: out of memory");
+}
+
 /* Parse the launch description; the strings point into @buf, which must outlive @l. */
 static int parse_launch(char *buf, size_t len, struct launch *l)
 {
@@ -312,6 +353,8 @@ static int parse_launch(char *buf, size_t len, struct launch *l)
 			l->share = true;
 		else if (!strcmp(rec, "exchange=1"))
 			l->exchange = true;
+		else if (!strcmp(rec, "base=1"))
+			l->base = true;
 		else if (!strncmp(rec, "env=", 4))
 			r = push(&l->envp, &l->envc, rec + 4);
 		else if (!strncmp(rec, "arg=", 4))
@@ -414,11 +457,15 @@ static int run(const char *nonce)
 	bo_debug(BO_DBG_VM, "guest: init at %.3f s", uptime());
 	static_nodes();
 	if (r >= 0)
-		r = load_boot_modules(l.share || l.exchange);
+		r = load_boot_modules(l.share || l.exchange, &l.base);
 	bo_debug(BO_DBG_VM, "guest: boot modules loaded at %.3f s", uptime());
 	if (r >= 0)
 		r = open_ports(uev, ports);
 	bo_debug(BO_DBG_VM, "guest: ports open at %.3f s", uptime());
+	if (r >= 0 && l.base && uev >= 0) {
+		find_base(uev, &l);
+		bo_debug(BO_DBG_VM, "guest: base found at %.3f s", uptime());
+	}
 	if (uev >= 0)
 		close(uev);
 	if (r >= 0 && l.share)

@@ -9,14 +9,19 @@
  *
  * The virtio-serial ports the host attaches, by name: BO_PORT_OUT and BO_PORT_ERR carry the
  * command's stdout and stderr, BO_PORT_CTL the lines "blackout <nonce> start <uptime>" and
- * "blackout <nonce> exit <status>".
+ * "blackout <nonce> exit <status>". With "base=1" in the launch description the host also
+ * attaches a base image as a virtio-pmem device and BO_PORT_BASE, over which the command asks
+ * the host to replay the log into that image (harness/basesrv.h); the command finds both in
+ * BO_HOST_BASE_ENV, "DEVICE PORT", set only when both appeared.
  */
-#ifndef BO_GUEST_H
-#define BO_GUEST_H
+#ifndef BO_VM_GUEST_H
+#define BO_VM_GUEST_H
 
-#define BO_PORT_OUT "blackout.out"
-#define BO_PORT_ERR "blackout.err"
-#define BO_PORT_CTL "blackout.ctl"
+#define BO_PORT_OUT	 "blackout.out"
+#define BO_PORT_ERR	 "blackout.err"
+#define BO_PORT_CTL	 "blackout.ctl"
+#define BO_PORT_BASE	 "blackout.base"
+#define BO_HOST_BASE_ENV "BLACKOUT_HOST_BASE"
 
 /* The 9p mount tag of the results share and where the guest mounts it. */
 #define BO_SHARE_TAG   "results"

@@ -47,9 +47,10 @@ static const struct {
 static const char *const config_files[] = {"/etc/mke2fs.conf", "/etc/ld.so.cache", NULL};
 
 /* Modules included besides bo_kernel_required when the kernel has them: crc32c before
- * ext4/btrfs/dm-thin-pool (their crc32c soft dependency), the RNG, the file systems. */
+ * ext4/btrfs/dm-thin-pool (their crc32c soft dependency), the RNG, the file systems, the
+ * host base's pmem device (vm.h, bo_vm_opts.base_fd). */
 static const char *const optional_modules[] = {
-	"crc32c-generic", "virtio-rng", "ext4", "xfs", "btrfs", NULL,
+	"crc32c-generic", "virtio-rng", "ext4", "xfs", "btrfs", "virtio-pmem", "nd-pmem", NULL,
 };
 
 /* busybox applets left out: blackout is the guest's modprobe, and these would shadow it. */

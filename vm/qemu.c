@@ -6,7 +6,9 @@
  * control lines come over three virtio-serial ports, each a pipe to this process; QEMU gets
  * the pipes as fds 3-5 (and the initrd as fd 6) and opens them as /proc/self/fd/N. Reading
  * them here, rather than handing QEMU our own stdout, keeps a regular file from being
- * truncated by QEMU's open and lets the control port be parsed as it arrives.
+ * truncated by QEMU's open and lets the control port be parsed as it arrives. A host base
+ * (bo_qemu_launch.base_fd) comes as fd 7, mapped shared as a virtio-pmem device, and its
+ * port's socket as fd 8.
  */
 #include "vm/qemu.h"
 
@@ -29,11 +31,13 @@
 #include "harness/safety.h"
 
 #define QEMU	 "qemu-system-x86_64"
-#define MAX_ARGS 64
+#define MAX_ARGS 80
 /* The fds QEMU inherits: the three port pipes' write ends, then the initrd. */
-#define FD_PORT0  3
-#define FD_INITRD 6
-#define QBOOT	  "/usr/share/qemu/qboot.rom"
+#define FD_PORT0     3
+#define FD_INITRD    6
+#define FD_BASE	     7
+#define FD_BASE_PORT 8
+#define QBOOT	     "/usr/share/qemu/qboot.rom"
 
 enum { P_OUT, P_ERR, P_CTL, P_QERR, NPIPES };
 
@@ -114,7 +118,12 @@ static void build_args(const struct bo_qemu_launch *l, struct args *a)
 		arg(a, "tcg,thread=multi");
 	}
 	arg(a, "-m");
-	arg(a, "%u", l->memory_mib);
+	/* The base's region sits in the memory-hotplug space above the RAM. */
+	if (l->base_fd > 0)
+		arg(a, "%u,slots=1,maxmem=%lluM", l->memory_mib,
+		    (unsigned long long) (l->memory_mib + (l->base_size >> 20) + 1024));
+	else
+		arg(a, "%u", l->memory_mib);
 	arg(a, "-smp");
 	arg(a, "%u", l->cpus);
 	arg(a, "-kernel");
@@ -147,6 +156,17 @@ static void build_args(const struct bo_qemu_launch *l, struct args *a)
 		arg(a, "-device");
 		arg(a, "virtserialport,bus=vser.0,chardev=port%d,name=%s", i, ports[i]);
 	}
+	if (l->base_fd > 0) {
+		arg(a, "-object");
+		arg(a, "memory-backend-file,id=base,share=on,mem-path=/proc/self/fd/%d,size=%llu",
+		    FD_BASE, (unsigned long long) l->base_size);
+		arg(a, "-device");
+		arg(a, "virtio-pmem-pci,memdev=base,id=pmem0");
+		arg(a, "-chardev");
+		arg(a, "socket,id=baseport,fd=%d", FD_BASE_PORT);
+		arg(a, "-device");
+		arg(a, "virtserialport,bus=vser.0,chardev=baseport,name=%s", BO_PORT_BASE);
+	}
 	if (l->share) {
 		arg(a, "-virtfs");
 		arg(a, "local,path=%s,mount_tag=%s,security_model=none,multidevs=remap",
@@ -164,16 +184,19 @@ static void build_args(const struct bo_qemu_launch *l, struct args *a)
 _Noreturn static void exec_qemu(const struct bo_qemu_launch *l, char *const argv[],
 				int pipes[NPIPES][2], pid_t parent)
 {
-	int src[4] = {pipes[P_OUT][1], pipes[P_ERR][1], pipes[P_CTL][1], l->initrd_fd}, hi[4];
+	int src[6] = {pipes[P_OUT][1], pipes[P_ERR][1], pipes[P_CTL][1],
+		      l->initrd_fd,    l->base_fd,	l->base_port_fd},
+	    hi[6];
+	int n = l->base_fd > 0 ? 6 : 4;
 
 	/* QEMU must not outlive blackout: a killed harness would leave a VM running. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(127);
 	/* Move the sources out of the way first: they may sit on the targets themselves. */
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < n; i++)
 		hi[i] = fcntl(src[i], F_DUPFD_CLOEXEC, 64);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < n; i++)
 		if (hi[i] < 0 || dup2(hi[i], FD_PORT0 + i) < 0)
 			_exit(127);
 	if (lseek(FD_PORT0 + 3, 0, SEEK_SET) < 0)

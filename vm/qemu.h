@@ -7,6 +7,7 @@
 #define BO_QEMU_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 
 #include "harness/util.h"
@@ -16,14 +17,16 @@ struct bo_qemu_launch {
 	int initrd_fd;	   /* the initrd, readable from its start */
 	const char *accel; /* "kvm" or "tcg" */
 	unsigned memory_mib, cpus;
-	const char *share;    /* host directory for the results share, or NULL */
-	const char *exchange; /* host directory for the exchange share, or NULL */
-	const char *console;  /* serial console log; QEMU creates it anew */
-	bool interactive;     /* console on this process's terminal */
-	int out_fd, err_fd;   /* where the command's stdout and stderr go */
-	const char *nonce;    /* control lines carry it */
-	double timeout_s;     /* whole run; 0: none */
-	double boot_s;	      /* until the command starts; 0: none */
+	const char *share;	   /* host directory for the results share, or NULL */
+	const char *exchange;	   /* host directory for the exchange share, or NULL */
+	int base_fd, base_port_fd; /* the host base (bo_vm_opts), or 0 */
+	uint64_t base_size;	   /* its bytes */
+	const char *console;	   /* serial console log; QEMU creates it anew */
+	bool interactive;	   /* console on this process's terminal */
+	int out_fd, err_fd;	   /* where the command's stdout and stderr go */
+	const char *nonce;	   /* control lines carry it */
+	double timeout_s;	   /* whole run; 0: none */
+	double boot_s;		   /* until the command starts; 0: none */
 };
 
 struct bo_qemu_outcome {

@@ -83,6 +83,8 @@ static int launch_record(const struct bo_vm_opts *o, char *const argv[], char **
 		r = append_record(&buf, &len, "share=", "1");
 	if (r >= 0 && o->exchange_dir)
 		r = append_record(&buf, &len, "exchange=", "1");
+	if (r >= 0 && o->base_fd > 0)
+		r = append_record(&buf, &len, "base=", "1");
 	if (r >= 0)
 		r = append_record(
 			&buf, &len, "env=",
@@ -207,6 +209,9 @@ static int boot(const struct launch *L, char *const argv[], const char *accel, d
 			.cpus = o->cpus ? o->cpus : 1,
 			.share = o->share_dir,
 			.exchange = o->exchange_dir,
+			.base_fd = o->base_fd,
+			.base_port_fd = o->base_port_fd,
+			.base_size = o->base_size,
 			.console = console,
 			.interactive = o->interactive,
 			.out_fd = o->stdout_fd > 0 ? o->stdout_fd : 1,

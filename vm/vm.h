@@ -15,6 +15,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "harness/util.h"
 
@@ -54,6 +55,15 @@ struct bo_vm_opts {
 	const char *console_path;
 	/* Console and command on this process's terminal (vm shell); no timeout. */
 	bool interactive;
+	/*
+	 * A base image the host writes while the guest reads it: @base_fd, a regular file of
+	 * @base_size bytes (a multiple of 2 MiB) that QEMU maps shared and the guest sees as
+	 * a virtio-pmem device, and @base_port_fd, a connected stream socket that becomes the
+	 * guest's port BO_PORT_BASE (vm/guest.h). 0: none. The VM's memory ceiling grows by
+	 * @base_size; only the pages written take memory, on the host.
+	 */
+	int base_fd, base_port_fd;
+	uint64_t base_size;
 	/* Where the command's stdout and stderr go; 0: this process's stdout / stderr. */
 	int stdout_fd;
 	int stderr_fd;

@@ -9,10 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "bo_test.h"
+#include "harness/basesrv.h"
 #include "harness/cut.h"
 #include "harness/log.h"
 #include "harness/log_writer.h"
@@ -379,6 +381,75 @@ static void test_adjacent_runs(void)
 	free(got);
 }
 
+/* The first DEV_BLKS blocks of the host base's image equal model[k], and the rest of it
+ * (the rounding up to 2 MiB) is zero. */
+static bool base_equals(int fd, uint64_t size, uint64_t k)
+{
+	uint8_t *img = malloc(size);
+	bool same;
+
+	CU_ASSERT_FATAL(img != NULL);
+	CU_ASSERT(pread(fd, img, size, 0) == (ssize_t) size);
+	same = memcmp(img, model[k], DEV_BLKS * SS) == 0;
+	for (uint64_t i = DEV_BLKS * SS; same && i < size; i++)
+		same = img[i] == 0;
+	free(img);
+	return same;
+}
+
+static void test_host_base(void)
+{
+	const char *lp = bo_test_path("hostbase.log");
+	const uint64_t cuts[] = {0, 1, 7, 8, 8, 90, 150, 151, N_ENTRIES};
+	struct bo_base_server *srv = NULL;
+	struct bo_log *log;
+	struct bo_err err = {0};
+	int base = -1, port = -1;
+	char ans[256];
+	ssize_t n;
+
+	build(lp);
+	CU_ASSERT_FATAL(bo_log_open(lp, 0, &log, &err) == 0);
+	CU_ASSERT_FATAL(bo_base_server_start(log, DEV_BLKS * SS, &srv, &base, &port, &err) == 0);
+	CU_ASSERT(bo_base_server_size(srv) == 2u << 20);
+	/* The guest's side is the port: requests, then answers, one line each. */
+	for (size_t i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+		CU_ASSERT_FATAL(bo_base_send(port, cuts[i], &err) == 0);
+		CU_ASSERT_FATAL(bo_base_wait(port, cuts[i], &err) == 0);
+		if (!base_equals(base, bo_base_server_size(srv), cuts[i])) {
+			CU_FAIL("the host base differs from the model");
+			fprintf(stderr, "\n  at cut %llu\n", (unsigned long long) cuts[i]);
+		}
+	}
+	/* Positive control: the comparison sees an image one cut behind. */
+	CU_ASSERT(!base_equals(base, bo_base_server_size(srv), N_ENTRIES - 1) ||
+		  !memcmp(model[N_ENTRIES - 1], model[N_ENTRIES], DEV_BLKS * SS));
+	/* Backwards, past the end: an error answer that names it, and the image unchanged. */
+	CU_ASSERT(bo_base_send(port, 5, &err) == 0);
+	CU_ASSERT(bo_base_wait(port, 5, &err) == -EIO);
+	CU_ASSERT(strstr(bo_err_str(&err), "cannot go back to 5") != NULL);
+	CU_ASSERT(bo_base_send(port, N_ENTRIES + 1, &err) == 0);
+	CU_ASSERT(bo_base_wait(port, N_ENTRIES + 1, &err) == -EIO);
+	CU_ASSERT(strstr(bo_err_str(&err), "past the end") != NULL);
+	CU_ASSERT(base_equals(base, bo_base_server_size(srv), N_ENTRIES));
+	/* A malformed request is answered, not obeyed; an answer for another entry is refused. */
+	CU_ASSERT(write(port, "replay 3x\n", 10) == 10);
+	n = read(port, ans, sizeof(ans) - 1);
+	CU_ASSERT(n > 0);
+	ans[n > 0 ? n : 0] = '\0';
+	CU_ASSERT(strncmp(ans, "error ", 6) == 0 && strstr(ans, "malformed") != NULL);
+	CU_ASSERT(bo_base_send(port, N_ENTRIES, &err) == 0);
+	CU_ASSERT(bo_base_wait(port, 7, &err) == -EPROTO);
+	CU_ASSERT(bo_base_server_requests(srv) == sizeof(cuts) / sizeof(cuts[0]) + 1);
+	/* The host gone while QEMU still holds the guest's end: the wait says so, no hang. */
+	port = dup(port);
+	bo_base_server_stop(srv);
+	CU_ASSERT(bo_base_wait(port, 7, &err) == -EPIPE);
+	close(port);
+	bo_log_free(log);
+	free_model();
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
@@ -389,6 +460,7 @@ int main(void)
 		{"bad targets are refused", test_bad_target},
 		{"entries around the read window", test_read_window},
 		{"runs of adjacent writes, batched", test_adjacent_runs},
+		{"the host base serves replays over its port", test_host_base},
 		{NULL, NULL},
 	};
 
