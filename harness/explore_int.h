@@ -40,6 +40,7 @@ struct explore {
 	struct bo_ops ops;
 	struct bo_replay *replay; /* NULL with a host base */
 	bool host_base;		  /* the base is the host base's device (x->base) */
+	bool base_trim;		  /* ... cut to the image's size by a linear device */
 	int base_port;		  /* the host base's port, or -1 */
 	bool base_pending;	  /* a request to the host base awaits its answer */
 	uint64_t base_target;	  /* the entries it asked for */

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "dmtargets/dm.h"
+#include "dmtargets/linear.h"
 #include "dmtargets/snapshot.h"
 #include "harness/classify.h"
 #include "harness/cleanup.h"
@@ -605,10 +606,11 @@ static int write_byproducts(struct explore *x, struct state_run *s, enum bo_clas
 }
 
 /*
- * Use the host base o->host_base ("DEVICE PORT") when it fits: a block device of exactly the
- * image's size, with sectors no larger than the log's. (The snapshot device still gets the
- * log's sector size, from its CoW loops: device-mapper stacks the largest of its devices'.)
- * Returns 1 when it is used, 0 when the base is to be a file here.
+ * Use the host base o->host_base ("DEVICE PORT") when it fits: a block device at least as
+ * big as the image (the host rounds it up to 2 MiB; a bigger one is cut to size by a linear
+ * device, trim_base()), with sectors no larger than the log's. (The snapshot device still
+ * gets the log's sector size, from its CoW loops: device-mapper stacks the largest of its
+ * devices'.) Returns 1 when it is used, 0 when the base is to be a file here.
  */
 static int use_host_base(struct explore *x, struct bo_err *err)
 {
@@ -625,7 +627,7 @@ static int use_host_base(struct explore *x, struct bo_err *err)
 	if (ioctl(fd, BLKGETSIZE64, &size) < 0 || ioctl(fd, BLKSSZGET, &ssz) < 0)
 		size = 0;
 	close(fd);
-	if (size != o->image_size || ssz <= 0 || (uint64_t) ssz > bo_log_sectorsize(x->log)) {
+	if (size < o->image_size || ssz <= 0 || (uint64_t) ssz > bo_log_sectorsize(x->log)) {
 		bo_debug(BO_DBG_RUN,
 			 "host base %s not used: %" PRIu64 " bytes of %d-byte sectors, the image "
 			 "is %" PRIu64 " bytes of %u",
@@ -638,7 +640,32 @@ static int use_host_base(struct explore *x, struct bo_err *err)
 	snprintf(x->base, sizeof(x->base), "%s", dev);
 	snprintf(x->origin, sizeof(x->origin), "%s", dev);
 	x->host_base = true;
+	x->base_trim = size > o->image_size;
 	return 1;
+}
+
+/* Cut a host base bigger than the image to its size: a linear device over its start becomes
+ * the base, so that the states and their hashes are those of a device of the image's size. */
+static int trim_base(struct explore *x, struct bo_err *err)
+{
+	char name[BO_DM_NAME_MAX], uuid[BO_DM_UUID_MAX], path[PATH_MAX];
+	_cleanup_free_ char *table = NULL;
+	int r;
+
+	r = bo_dm_name(x->o->runid, "base", name, uuid, err);
+	if (r >= 0)
+		r = bo_linear_table(x->sectors, x->base, 0, &table, err);
+	if (r >= 0)
+		r = bo_dm_create(name, uuid, table, err);
+	if (r >= 0)
+		r = keep(x, "dm", name, err);
+	if (r < 0)
+		return r;
+	if (bo_dm_device_path(name, path, sizeof(path)) < 0)
+		return bo_err_set(err, ENAMETOOLONG, "device path of '%s'", name);
+	snprintf(x->base, sizeof(x->base), "%s", path);
+	snprintf(x->origin, sizeof(x->origin), "%s", path);
+	return 0;
 }
 
 int explore_replay_start(struct explore *x, uint64_t applied, struct bo_err *err)
@@ -738,6 +765,8 @@ int explore_setup(struct explore *x, struct bo_err *err)
 			return r;
 		snprintf(x->origin, sizeof(x->origin), "%s", x->base_loop.path);
 		r = keep(x, "loop", x->base_loop.path, err);
+	} else if (x->base_trim) {
+		r = trim_base(x, err);
 	}
 	bo_debug(BO_DBG_RUN, "base: %s (%s)", x->origin, host ? "host base" : "replayed here");
 	for (unsigned i = 0; i < x->n_cow && r >= 0; i++) {

@@ -66,6 +66,27 @@ json() {
 	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"
 }
 
+# epoch_window LOG SPAN: "entry:I-J", the cut range from the first two plain writes W1 W2
+# that open an epoch (the first droppable entries after a flush) to SPAN entries on, or
+# nothing when LOG has no such epoch. With SPAN 1, dropping W2 at the second cut is the first
+# cut's state, and dropping both the first cut without W1: states that coincide.
+epoch_window() {
+	"$BO" inspect "$1" --json --entries 0- | python3 -c 'import json,sys
+e = json.load(sys.stdin)["entry_list"]
+span = int(sys.argv[1])
+drop = lambda x: set(x["flags"]) <= {"metadata"} and x.get("nr_sectors", 0) > 0
+fresh = False  # no droppable entry since the last flush
+mkfs = min(x["entry"] for x in e if x.get("mark") == "mkfs")
+for i in range(mkfs + 1, len(e) - 1):
+    if fresh and drop(e[i]) and drop(e[i + 1]):
+        print("entry:%d-%d" % (i, i + span))
+        break
+    if "flush" in e[i]["flags"]:
+        fresh = True
+    elif drop(e[i]):
+        fresh = False' "$2"
+}
+
 finish() {
 	echo "$pass passed, $fail failed"
 	[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

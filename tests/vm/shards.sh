@@ -57,19 +57,7 @@ diff -u "$T/one.txt" "$T/merged.txt" >&2 && ok || bad "4 shards merged differ fr
 # first two plain writes W1 W2 that open an epoch (the first droppable ones after a flush), so
 # that dropping W2 at the second cut is the first cut's state, and dropping both the first cut
 # without W1.
-win=$("$BO" inspect "$log" --json --entries 0- | python3 -c 'import json,sys
-e = json.load(sys.stdin)["entry_list"]
-drop = lambda x: set(x["flags"]) <= {"metadata"} and x.get("nr_sectors", 0) > 0
-fresh = False  # no droppable entry since the last flush
-mkfs = min(x["entry"] for x in e if x.get("mark") == "mkfs")
-for i in range(mkfs + 1, len(e) - 1):
-    if fresh and drop(e[i]) and drop(e[i + 1]):
-        print("entry:%d-%d" % (i, i + 1))
-        break
-    if "flush" in e[i]["flags"]:
-        fresh = True
-    elif drop(e[i]):
-        fresh = False')
+win=$(epoch_window "$log" 1)
 [ -n "$win" ] && ok || bad "no epoch opening with two plain writes in $log"
 reorder=(--reorder 2 --torn --cuts "$win")
 # Classes do not matter here, only that both give the same: exit 0 or 1.
