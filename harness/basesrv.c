@@ -170,10 +170,12 @@ uint64_t bo_base_server_requests(const struct bo_base_server *s)
 	return s->requests;
 }
 
-void bo_base_server_stop(struct bo_base_server *s)
+uint64_t bo_base_server_stop(struct bo_base_server *s)
 {
+	uint64_t n;
+
 	if (!s)
-		return;
+		return 0;
 	if (s->running) {
 		/* Ends the thread's read, whoever else still holds the guest's end. */
 		shutdown(s->sock[0], SHUT_RDWR);
@@ -185,7 +187,9 @@ void bo_base_server_stop(struct bo_base_server *s)
 			close(s->sock[i]);
 	if (s->base_fd >= 0)
 		close(s->base_fd);
+	n = s->requests;
 	free(s);
+	return n;
 }
 
 int bo_base_send(int fd, uint64_t applied, struct bo_err *err)

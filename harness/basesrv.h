@@ -33,12 +33,15 @@ struct bo_base_server;
 int bo_base_server_start(const struct bo_log *log, uint64_t size, struct bo_base_server **ret,
 			 int *ret_base_fd, int *ret_port_fd, struct bo_err *err);
 
-/* The image's size, as rounded; the number of requests served. */
+/* The image's size, as rounded. */
 uint64_t bo_base_server_size(const struct bo_base_server *s);
+
+/* The replays served so far: those whose answers were read are counted. */
 uint64_t bo_base_server_requests(const struct bo_base_server *s);
 
-/* Stop the thread, close everything, free @s. NULL is a no-op. */
-void bo_base_server_stop(struct bo_base_server *s);
+/* Stop the thread, close everything, free @s; returns how many replays it served. NULL is a
+ * no-op. */
+uint64_t bo_base_server_stop(struct bo_base_server *s);
 
 /* The guest's side: ask the host over the port @fd to bring the base to @applied entries
  * (bo_base_send()), then wait for its answer (bo_base_wait()) before reading the base. */

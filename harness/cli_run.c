@@ -17,11 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/basesrv.h"
 #include "harness/classify.h"
 #include "harness/cleanup.h"
 #include "harness/cli.h"
 #include "harness/safety.h"
-#include "harness/basesrv.h"
 #include "harness/cli_vmrun.h"
 #include "harness/progress.h"
 #include "harness/report.h"
@@ -277,10 +277,11 @@ int bo_guest_boot(const struct vm_args *v, const char *dir, char *const gargv[],
 			o.base_size = bo_base_server_size(base);
 	}
 	r = bo_vm_run(&o, gargv, &status, err);
-	if (base)
-		bo_debug(BO_DBG_RUN, "host base: %" PRIu64 " replays served",
-			 bo_base_server_requests(base));
-	bo_base_server_stop(base);
+	if (base) {
+		uint64_t served = bo_base_server_stop(base);
+
+		bo_debug(BO_DBG_RUN, "host base: %" PRIu64 " replays served", served);
+	}
 	bo_progress_relay_stop(relay);
 	bo_strv_free(files);
 	if (r < 0)
