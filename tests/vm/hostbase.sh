@@ -15,9 +15,9 @@ for l in open(sys.argv[1] + "/stream.jsonl"):
 }
 
 # The planted bug, so that classes differ between states; 4096-byte sectors (the snapshot
-# device takes them from its CoW loops over the host base's 512-byte ones); 63 MiB, which
-# the host base rounds up to 64 and the guest cuts back to size with a linear device.
-scenario "$SRC/scenarios/ext4-fsops.ini" "$T/bug.ini" ops=14 seed=4 size=63M \
+# device takes them from its CoW loops over the host base's 512-byte ones); 17 MiB, which
+# the host base rounds up to 18 and the guest cuts back to size with a linear device.
+scenario "$SRC/scenarios/ext4-fsops.ini" "$T/bug.ini" ops=14 seed=4 size=17M \
 	workload.bug=ack-without-fsync
 grep -q "sector_size = 4096" "$T/bug.ini" && ok || bad "the scenario lost its 4096-byte sectors"
 run_bo 1 run "$T/bug.ini" --results "$T/results" || { finish; exit 1; }
