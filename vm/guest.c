@@ -322,7 +322,7 @@ static int push(char ***v, size_t *n, char *s)
  * its port, and name both to the command in BO_HOST_BASE_ENV. Either missing leaves the
  * variable unset, and the command replays on its own.
  */
-static void find_base(int uev, struct launch *l)
+static bool find_base(int uev, struct launch *l)
 {
 	static char env[PATH_MAX + 64];
 	double deadline = bo_now() + PORT_WAIT_MS / 1000.0;
@@ -332,12 +332,15 @@ static void find_base(int uev, struct launch *l)
 		if (!wait_uevents(uev, deadline)) {
 			bo_debug(BO_DBG_VM, "guest: no host base: %s or port '%s' did not appear",
 				 BASE_DEVICE, BO_PORT_BASE);
-			return;
+			return false;
 		}
 	}
 	snprintf(env, sizeof(env), "%s=%s %s", BO_HOST_BASE_ENV, BASE_DEVICE, port);
-	if (push(&l->envp, &l->envc, env) < 0)
+	if (push(&l->envp, &l->envc, env) < 0) {
 		bo_debug(BO_DBG_VM, "guest: no host base: out of memory");
+		return false;
+	}
+	return true;
 }
 
 /* Parse the launch description; the strings point into @buf, which must outlive @l. */
@@ -462,10 +465,8 @@ static int run(const char *nonce)
 	if (r >= 0)
 		r = open_ports(uev, ports);
 	bo_debug(BO_DBG_VM, "guest: ports open at %.3f s", uptime());
-	if (r >= 0 && l.base && uev >= 0) {
-		find_base(uev, &l);
-		bo_debug(BO_DBG_VM, "guest: base found at %.3f s", uptime());
-	}
+	if (r >= 0 && l.base && uev >= 0 && find_base(uev, &l))
+		bo_debug(BO_DBG_VM, "guest: host base found at %.3f s", uptime());
 	if (uev >= 0)
 		close(uev);
 	if (r >= 0 && l.share)
