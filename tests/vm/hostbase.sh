@@ -6,14 +6,6 @@
 . "$(dirname "$0")/run_lib.sh"
 need_vm
 
-states() { # DIR: "event state class sha256" per state or alias record, in order
-	python3 -c 'import json,sys
-for l in open(sys.argv[1] + "/stream.jsonl"):
-    r = json.loads(l)
-    if r["event"] in ("state", "alias"):
-        print(r["event"], r["state"], r["class"], r.get("image_sha256", "-"))' "$1"
-}
-
 # The planted bug, so that classes differ between states; 4096-byte sectors (the snapshot
 # device takes them from its CoW loops over the host base's 512-byte ones); 17 MiB, which
 # the host base rounds up to 18 and the guest cuts back to size with a linear device.

@@ -66,6 +66,16 @@ json() {
 	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"
 }
 
+# states DIR: "event state class sha256" per state or alias record of DIR's stream.jsonl, in
+# order ("-" for a state whose image was not hashed).
+states() {
+	python3 -c 'import json,sys
+for l in open(sys.argv[1] + "/stream.jsonl"):
+    r = json.loads(l)
+    if r["event"] in ("state", "alias"):
+        print(r["event"], r["state"], r["class"], r.get("image_sha256", "-"))' "$1"
+}
+
 # epoch_window LOG SPAN: "entry:I-J", the cut range from the first two plain writes W1 W2
 # that open an epoch (the first droppable entries after a flush) to SPAN entries on, or
 # nothing when LOG has no such epoch. With SPAN 1, dropping W2 at the second cut is the first

@@ -8,14 +8,6 @@
 . "$(dirname "$0")/run_lib.sh"
 need_vm
 
-states() { # DIR: "event state class" per state or alias record, in order
-	python3 -c 'import json,sys
-for l in open(sys.argv[1] + "/stream.jsonl"):
-    r = json.loads(l)
-    if r["event"] in ("state", "alias"):
-        print(r["event"], r["state"], r["class"])' "$1"
-}
-
 # Two small recordings: a correct one and the planted bug, so classes differ between states.
 scenario "$SRC/scenarios/ext4-fsops.ini" "$T/bug.ini" ops=14 seed=4 \
 	workload.bug=ack-without-fsync
