@@ -107,6 +107,10 @@ int explore_teardown(struct explore *x, struct bo_err *err);
 int explore_check_and_record(struct explore *x, struct state_run *s, enum bo_class *ret_class,
 			     struct bo_err *err);
 
+/* Use the host base of x->o when it fits (x->base, x->origin, x->base_port); 1 when it is
+ * used, 0 when the base is to be a file replayed here, -errno. */
+int explore_use_host_base(struct explore *x, struct bo_err *err);
+
 /*
  * Bring the base to @applied entries: by replaying here, or by asking the host. The host's
  * answer is awaited by explore_replay_wait(), which check_state_on() calls once the snapshot
