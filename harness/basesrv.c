@@ -142,7 +142,7 @@ int bo_base_server_start(const struct bo_log *log, uint64_t size, struct bo_base
 		goto fail;
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", s->base_fd);
-	r = bo_replay_new(log, path, 0, 0, &s->replay, err);
+	r = bo_replay_new(log, path, BO_REPLAY_MAP_LOG, 0, &s->replay, err);
 	if (r < 0)
 		goto fail;
 	r = -pthread_create(&s->thread, NULL, server_main, s);

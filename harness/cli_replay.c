@@ -94,7 +94,7 @@ int bo_cmd_replay(int argc, char **argv)
 			     argv[optind], to, b, from, a);
 		goto out;
 	}
-	if (bo_replay_new(log, onto, BO_REPLAY_CREATE, size, &rp, &err) < 0 ||
+	if (bo_replay_new(log, onto, BO_REPLAY_CREATE | BO_REPLAY_MAP_LOG, size, &rp, &err) < 0 ||
 	    bo_replay_set_position(rp, a, &err) < 0 || bo_replay_to(rp, b, &err) < 0 ||
 	    bo_replay_sync(rp, &err) < 0) {
 		bo_cli_error("replay '%s': %s", argv[optind], bo_err_str(&err));

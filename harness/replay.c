@@ -10,11 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include "harness/safety.h"
+
+#ifndef V9FS_MAGIC
+#define V9FS_MAGIC 0x01021997
+#endif
 
 #define BO_REPLAY_BUF (1u << 20)
 /* Log bytes read at once by bo_replay_to(): a few large reads instead of one per entry. */
@@ -34,6 +40,10 @@ struct bo_replay {
 	uint8_t *buf;
 	uint8_t *win;		     /* BO_REPLAY_WINDOW bytes of the log, or NULL */
 	uint64_t win_start, win_end; /* the log bytes win holds; empty when equal */
+	/* BO_REPLAY_MAP_LOG: win is the whole log, mapped, for good; map_len bytes. The data
+	 * leaves it only through the kernel (pwrite), so a log cut short under the mapping
+	 * fails a write with EFAULT rather than the process with SIGBUS. */
+	size_t map_len;
 	/*
 	 * The read-ahead (bo_replay_prefetch()): a thread reads the log bytes [pf_start, pf_end)
 	 * into pf; once joined, pf_got says how many it read (-errno: the read failed, and the
@@ -58,6 +68,34 @@ struct bo_replay {
 static bool in_window(const struct bo_replay *r, uint64_t src, uint64_t len)
 {
 	return r->win_end > r->win_start && src >= r->win_start && src + len <= r->win_end;
+}
+
+/*
+ * BO_REPLAY_MAP_LOG: the whole log as the window, when it can be mapped. Not on 9p, where
+ * every page of the mapping would be a request of its own: the windowed reads are a few
+ * large ones.
+ */
+static void map_log(struct bo_replay *r)
+{
+	struct statfs sf;
+	struct stat st;
+	void *m;
+
+	if (fstat(bo_log_fd(r->log), &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (uint64_t) st.st_size > SIZE_MAX || fstatfs(bo_log_fd(r->log), &sf) < 0 ||
+	    sf.f_type == V9FS_MAGIC)
+		return;
+	m = mmap(NULL, (size_t) st.st_size, PROT_READ, MAP_SHARED, bo_log_fd(r->log), 0);
+	if (m == MAP_FAILED) {
+		bo_debug(BO_DBG_REPLAY, "replay: log '%s' not mapped: %s", bo_log_path(r->log),
+			 strerror(errno));
+		return;
+	}
+	(void) madvise(m, (size_t) st.st_size, MADV_SEQUENTIAL);
+	r->win = m;
+	r->map_len = (size_t) st.st_size;
+	r->win_start = 0;
+	r->win_end = (uint64_t) st.st_size;
 }
 
 int bo_replay_new(const struct bo_log *log, const char *target, unsigned flags, uint64_t min_size,
@@ -128,6 +166,8 @@ int bo_replay_new(const struct bo_log *log, const char *target, unsigned flags, 
 		return bo_err_set(err, e, "replay target '%s': extending to %llu bytes: %s", target,
 				  (unsigned long long) min_size, strerror(e));
 	}
+	if (flags & BO_REPLAY_MAP_LOG)
+		map_log(r);
 	*ret = r;
 	return 0;
 }
@@ -148,7 +188,10 @@ void bo_replay_free(struct bo_replay *r)
 	if (r->fd >= 0)
 		close(r->fd);
 	free(r->buf);
-	free(r->win);
+	if (r->map_len)
+		munmap(r->win, r->map_len);
+	else
+		free(r->win);
 	free(r->target);
 	free(r);
 }
@@ -171,6 +214,12 @@ uint64_t bo_replay_position(const struct bo_replay *r)
 uint64_t bo_replay_bytes(const struct bo_replay *r)
 {
 	return r->bytes;
+}
+
+/* Why a write out of the window failed: EFAULT from the mapped log means pages it lost. */
+static const char *write_error(const struct bo_replay *r, int e)
+{
+	return e == EFAULT && r->map_len ? "the log shrank under its mapping" : strerror(e);
 }
 
 /* Zero [off, off + len) of the target. */
@@ -280,10 +329,10 @@ int bo_replay_apply(struct bo_replay *r, uint64_t n, uint64_t first, uint64_t co
 				     r->win + (bo_log_data_offset(r->log, e) + src - r->win_start),
 				     (size_t) len, off);
 		if (ret < 0)
-			return bo_err_set(err, -ret,
-					  "entry %llu: writing %llu bytes at %llu of '%s': %s",
-					  (unsigned long long) n, (unsigned long long) len,
-					  (unsigned long long) off, r->target, strerror(-ret));
+			return bo_err_set(
+				err, -ret, "entry %llu: writing %llu bytes at %llu of '%s': %s",
+				(unsigned long long) n, (unsigned long long) len,
+				(unsigned long long) off, r->target, write_error(r, -ret));
 		r->bytes += len;
 		return 0;
 	}
@@ -389,7 +438,7 @@ void bo_replay_prefetch(struct bo_replay *r, uint64_t applied)
 {
 	uint64_t start, end;
 
-	if (r->pf_running || applied > bo_log_count(r->log) ||
+	if (r->map_len || r->pf_running || applied > bo_log_count(r->log) ||
 	    !next_window(r, applied, &start, &end))
 		return;
 	if (r->pf_end > r->pf_start && start >= r->pf_start && end <= r->pf_end)
@@ -424,6 +473,11 @@ static int fill_window(struct bo_replay *r, uint64_t applied, struct bo_err *err
 
 	if (!len || in_window(r, start, len))
 		return 0;
+	if (r->map_len)
+		return bo_err_set(err, EIO,
+				  "entry %llu: its data is past the end of log '%s': the log "
+				  "shrank",
+				  (unsigned long long) r->position, bo_log_path(r->log));
 	prefetch_join(r);
 	/* What was read ahead, if it holds this entry: swap it in. */
 	if (r->pf_got == (int64_t) (r->pf_end - r->pf_start) && r->pf_end > r->pf_start &&
@@ -477,7 +531,7 @@ static int flush_batch(struct bo_replay *r, struct bo_err *err)
 				(unsigned long long) r->position - 1,
 				(unsigned long long) r->batch_len,
 				(unsigned long long) r->batch_off, r->target,
-				strerror(n < 0 ? errno : EIO));
+				write_error(r, n < 0 ? errno : EIO));
 		done += (uint64_t) n;
 		/* A short write: go on from where it stopped. */
 		while (i < r->n_batch && (size_t) n >= r->batch[i].iov_len)

@@ -22,6 +22,13 @@ enum bo_replay_flags {
 	BO_REPLAY_CREATE = 1u << 0,
 	/* Copy data through a user-space buffer even where copy_file_range() would work. */
 	BO_REPLAY_BUFFERED = 1u << 1,
+	/*
+	 * Map the whole log and write the target straight from the mapping: one copy of each
+	 * byte instead of a read into a buffer and a write out of it. For a log on a local
+	 * filesystem (the host's), not on 9p; where the log cannot be mapped, the replay reads
+	 * it as without the flag.
+	 */
+	BO_REPLAY_MAP_LOG = 1u << 2,
 };
 
 /*

@@ -113,9 +113,13 @@ static void test_every_cut(void)
 
 	build(lp);
 	CU_ASSERT_FATAL(bo_log_open(lp, 0, &log, &err) == 0);
-	/* Roll forward through every cut and compare at each one, once with in-kernel copies
-	 * and once through the user-space buffer (what block device targets use). */
-	for (unsigned flags = 0; flags <= BO_REPLAY_BUFFERED; flags += BO_REPLAY_BUFFERED) {
+	/* Roll forward through every cut and compare at each one: with in-kernel copies,
+	 * through the user-space buffer (what block device targets use) and straight from the
+	 * mapped log (the host base's). */
+	static const unsigned modes[] = {0, BO_REPLAY_BUFFERED, BO_REPLAY_MAP_LOG};
+
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		unsigned flags = modes[m];
 		struct bo_replay *r;
 
 		fresh_target(tp, 0);
@@ -320,6 +324,49 @@ static void test_read_window(void)
 }
 
 /*
+ * A log cut short after it was indexed: the replay says so, whether the log was mapped before
+ * or after it shrank, and the process is not killed (a mapped log is only read by the kernel,
+ * which turns the missing pages into EFAULT rather than SIGBUS).
+ */
+static void test_log_shrank(void)
+{
+	const char *lp = bo_test_path("shrink.log"), *tp = bo_test_path("shrink.img");
+	static const unsigned modes[] = {0, BO_REPLAY_MAP_LOG};
+	struct bo_err err = {0};
+	struct stat st;
+
+	for (size_t m = 0; m < 2; m++) {
+		for (int late = 0; late < 2; late++) {
+			struct bo_replay *r;
+			struct bo_log *log;
+
+			build(lp);
+			CU_ASSERT_FATAL(bo_log_open(lp, 0, &log, &err) == 0);
+			CU_ASSERT_FATAL(stat(lp, &st) == 0);
+			fresh_target(tp, 0);
+			if (!late)
+				CU_ASSERT_FATAL(truncate(lp, st.st_size / 2) == 0);
+			CU_ASSERT_FATAL(bo_replay_new(log, tp, modes[m], DEV_BLKS * SS, &r, &err) ==
+					0);
+			if (late)
+				CU_ASSERT_FATAL(truncate(lp, st.st_size / 2) == 0);
+			err = (struct bo_err){0};
+			CU_ASSERT(bo_replay_to(r, N_ENTRIES, &err) < 0);
+			CU_ASSERT(err.errnum != 0);
+			if (!strstr(bo_err_str(&err), "shrank")) {
+				CU_FAIL("the error does not say that the log shrank");
+				fprintf(stderr, "\n  mode %zu, late %d: %s\n", m, late,
+					bo_err_str(&err));
+			}
+			CU_ASSERT(bo_replay_position(r) < N_ENTRIES);
+			bo_replay_free(r);
+			bo_log_free(log);
+			free_model();
+		}
+	}
+}
+
+/*
  * Runs of writes to adjacent blocks, which replay gathers into one pwritev(): more of them
  * than one batch holds, runs that cross the read window's end, a run that rewrites blocks of
  * an earlier one, and a discard in the middle of a run. Replayed in one go and in steps, the
@@ -460,6 +507,7 @@ int main(void)
 		{"bad targets are refused", test_bad_target},
 		{"entries around the read window", test_read_window},
 		{"runs of adjacent writes, batched", test_adjacent_runs},
+		{"a log that shrank after indexing is an error", test_log_shrank},
 		{"the host base serves replays over its port", test_host_base},
 		{NULL, NULL},
 	};
