@@ -23,12 +23,15 @@
 #define SNAP_CHUNK 8u
 /*
  * The CoW store of a state holds what its mount, recovery and checker write, mostly far less
- * than the device. dm-snapshot sizes its exception hash by the CoW device (one bucket per
- * chunk, up to 2 MiB of buckets), made and walked at every table swap: a 256 MiB store swaps
- * in 3.3 ms where a 1 GiB one takes 7 (under TCG). A state that fills it is checked again on
- * a store as big as the device.
+ * than the device (under 200 KiB for the states of scripts/bench-scale). dm-snapshot sizes its
+ * exception hash by the CoW device (one bucket per chunk, up to 2 MiB of buckets), made and
+ * walked at every table swap: under TCG a 1 GiB store swaps in 7 ms, a 256 MiB one in 3.3, a
+ * 32 MiB one a millisecond less again. So the stores start at COW_SMALL; a state that fills
+ * one is checked again on a store as big as the device, and the two small stores then grow
+ * fourfold (grow_cow()), so that a workload whose states write more retries a few times, not
+ * at every state.
  */
-#define COW_SMALL (256ull << 20)
+#define COW_SMALL (32ull << 20)
 enum { COW_A, COW_B, COW_BIG, COW_N };
 
 struct explore {
@@ -65,6 +68,7 @@ struct explore {
 	int cow_fd[COW_N];
 	int claim_fd; /* o->claim_dir, or -1 */
 	unsigned n_cow;
+	uint64_t cow_small; /* the size of COW_A and COW_B now */
 	unsigned snap_cur;
 	bool snap_live;
 };

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/fs.h>
+#include <linux/loop.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -394,6 +395,36 @@ out:
 }
 
 /*
+ * After a state filled a small CoW store: make COW_A and COW_B four times as big (up to the
+ * device), file and loop, while the live table is on COW_BIG. Their tables stay as they are:
+ * a snapshot takes the size of its CoW device when its table is loaded. A store that cannot
+ * grow is no error: the states that fill it are checked again, as before.
+ */
+static void grow_cow(struct explore *x)
+{
+	uint64_t size = x->cow_small * 4 < x->o->image_size ? x->cow_small * 4 : x->o->image_size;
+
+	for (unsigned i = COW_A; i <= COW_B; i++) {
+		int fd;
+
+		if (ftruncate(x->cow_fd[i], (off_t) size) < 0)
+			return;
+		fd = open(x->cow_loop[i].path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || ioctl(fd, LOOP_SET_CAPACITY, 0) < 0) {
+			bo_debug(BO_DBG_RUN, "CoW store '%s' not grown: %s", x->cow_loop[i].path,
+				 strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return;
+		}
+		close(fd);
+	}
+	bo_debug(BO_DBG_RUN, "CoW stores grown from %" PRIu64 " to %" PRIu64 " MiB",
+		 x->cow_small >> 20, size >> 20);
+	x->cow_small = size;
+}
+
+/*
  * Check the state the base holds now; a state that filled a CoW store smaller than the device
  * is checked again from the start on one as big as the device. Returns -errno only when the
  * exploration cannot go on.
@@ -413,6 +444,8 @@ static int check_state(struct explore *x, struct state_run *s, struct bo_err *fa
 	s->cow_retry = true;
 	r = check_state_on(x, s, true, fatal);
 	s->seconds += first;
+	if (r >= 0 && x->cow_small < x->o->image_size)
+		grow_cow(x);
 	return r;
 }
 
@@ -635,6 +668,7 @@ int explore_setup(struct explore *x, struct bo_err *err)
 
 	snprintf(x->base, sizeof(x->base), "%s/base.img", o->workdir);
 	x->n_cow = o->image_size > COW_SMALL ? COW_N : COW_BIG;
+	x->cow_small = o->image_size > COW_SMALL ? COW_SMALL : o->image_size;
 	for (unsigned i = 0; i < x->n_cow; i++)
 		snprintf(x->cow[i], sizeof(x->cow[i]), "%s/cow%u.img", o->workdir, i);
 	snprintf(x->mnt, sizeof(x->mnt), "%s/state", o->workdir);
@@ -656,8 +690,7 @@ int explore_setup(struct explore *x, struct bo_err *err)
 	if (fd >= 0)
 		close(fd);
 	for (unsigned i = 0; i < x->n_cow; i++) {
-		uint64_t size =
-			i == COW_BIG || o->image_size < COW_SMALL ? o->image_size : COW_SMALL;
+		uint64_t size = i == COW_BIG ? o->image_size : x->cow_small;
 
 		x->cow_fd[i] = open(x->cow[i], O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 		if (x->cow_fd[i] < 0 || ftruncate(x->cow_fd[i], (off_t) size) < 0)

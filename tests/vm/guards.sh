@@ -4,8 +4,9 @@
 #  - a state re-checked from write.log has exactly the image `blackout replay` makes;
 #  - a mark removed from a saved log makes a mark: cut an error, and `check` refuses to guess
 #    where the filesystem begins;
-#  - a state whose checker writes more than the CoW store of a state holds (256 MiB on a
-#    bigger device) is checked again on one as big as the device, and is consistent.
+#  - a state whose checker writes more than the CoW store of a state holds (32 MiB at first on
+#    a bigger device) is checked again on one as big as the device, and is consistent; the
+#    stores then grow, so that the next states that write as much are checked once.
 . "$(dirname "$0")/run_lib.sh"
 need_vm
 
@@ -53,14 +54,14 @@ if run_bo 3 check "$T/nomark.log" --fs ext4 --results "$T/results"; then
 fi
 
 # The CoW store: a checker filling 300 MiB of a 512 MiB ext4 overflows the first one, and the
-# state is checked again; the control fills 32 MiB and is checked once. The state is the fresh
+# state is checked again; the control fills 8 MiB and is checked once. The state is the fresh
 # filesystem (the mkfs mark: no op issued yet), so "done" alone is the right answer.
 scenario "$SRC/scenarios/ext4-fsops.ini" "$T/big.ini" ops=4 seed=5 size=512M
 if run_bo 0 run "$T/big.ini" --results "$T/results"; then
 	big=$RESULTS
 	mk=$("$BO" inspect --json "$big/write.log" | python3 -c 'import json,sys
 print([m for m in json.load(sys.stdin)["marks"] if m["name"]=="mkfs"][0]["entry"])')
-	for mib in 300 32; do
+	for mib in 300 8; do
 		if run_bo 0 check "$big/write.log" --scenario "$big/scenario.ini" --state "c$mk" \
 			--checker "dd if=/dev/zero of=fill bs=1M count=$mib 2>/dev/null; sync; rm -f fill; echo done" \
 			--results "$T/results"; then
@@ -71,6 +72,29 @@ print(len(s), s[0]["class"], s[0].get("cow_retry", False))' "$RESULTS/stream.jso
 			[ "$retry" = "$want" ] && ok || bad "checker filling $mib MiB: got '$retry', want '$want'"
 		fi
 	done
+	# Every state of the run with a checker filling 40 MiB, in one VM: the first overflows
+	# the 32 MiB store and is checked again; the stores grow to 128 MiB, and no later state
+	# is. "done" alone misses the ops acked before the later cuts: exit 1 is fine here, a
+	# harness error is not.
+	"$BO" check "$big/write.log" --scenario "$big/scenario.ini" --cuts flush/4 --jobs 1 \
+		--checker "dd if=/dev/zero of=fill bs=1M count=40 2>/dev/null; sync; rm -f fill; echo done" \
+		--results "$T/results" >"$T/out" 2>"$T/err"
+	st=$?
+	RESULTS=$(sed -n 's/^results: //p' "$T/out" "$T/err" | tail -1)
+	if [ "$st" -le 1 ] && [ -n "$RESULTS" ]; then
+		retries=$(python3 -c 'import json,sys
+s=[json.loads(l) for l in open(sys.argv[1]) if "\"event\":\"state\"" in l]
+s.sort(key=lambda r: r["cut"])
+print(" ".join(str(r.get("cow_retry", False)) for r in s))' "$RESULTS/stream.jsonl")
+		case "$retries" in
+		"True False"*) ok ;;
+		*) bad "states filling 40 MiB each: cow_retry in cut order '$retries'," \
+			"want True for the first only, and more than one state" ;;
+		esac
+		case "$retries" in *"True"*"True"*) bad "a state after the first was checked again: '$retries'" ;; *) ok ;; esac
+	else
+		bad "check with a 40 MiB checker exited $st: $(cat "$T/err")"
+	fi
 fi
 
 # A log with no entries could not have failed: an error, never a pass.
