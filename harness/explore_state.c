@@ -314,8 +314,8 @@ static int wait_base(struct explore *x, struct state_run *s, double *w, struct b
 /*
  * Check the state the base holds now, on a fresh snapshot (@big: on the CoW store as big as
  * the device). Returns -errno only when the exploration cannot go on (a failed snapshot could
- * not be removed, or its CoW store not emptied: later states would be built on a wrong
- * device).
+ * not be removed: later states would be built on a wrong device; or its CoW store, which holds
+ * more than COW_SMALL, could not be emptied: the guest would run out of memory).
  */
 static int check_state_on(struct explore *x, struct state_run *s, bool big, struct bo_err *fatal)
 {
@@ -324,6 +324,7 @@ static int check_state_on(struct explore *x, struct state_run *s, bool big, stru
 	struct bo_snap_status st;
 	struct bo_err err = {0};
 	double t0 = explore_now(), t = 0, w = 0;
+	uint64_t used = UINT64_MAX; /* bytes of the CoW store the state used */
 	bool snap = false;
 	int r = 0;
 
@@ -367,17 +368,25 @@ static int check_state_on(struct explore *x, struct state_run *s, bool big, stru
 		goto drop;
 	t = explore_now();
 	/* A CoW store that overflowed makes everything read from the snapshot suspect. */
-	if (bo_snap_status(x->snap, &st, &err) < 0)
+	if (bo_snap_status(x->snap, &st, &err) < 0) {
 		harness_fail(s, &err);
-	else if (bo_snap_status_check(x->snap, &st, &err) < 0) {
+	} else if (bo_snap_status_check(x->snap, &st, &err) < 0) {
 		harness_fail(s, &err);
 		s->cow_full = st.state == BO_SNAP_INVALID || st.state == BO_SNAP_OVERFLOW;
+	} else if (st.state == BO_SNAP_VALID) {
+		used = st.used_sectors * 512;
 	}
 drop:
-	/* The snapshot stays until the next state swaps it out, unused: nothing reads its CoW
-	 * store any more, so the memory is given back now. */
-	if (snap && fallocate(x->cow_fd[x->snap_cur], FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
-			      (off_t) (x->sectors * 512)) < 0) {
+	/*
+	 * The snapshot stays until the next state swaps it out, unused: nothing reads its CoW
+	 * store any more. A fresh snapshot never reads what an earlier one left in its store (it
+	 * copies a chunk in before anything reads it there), so what a state wrote is only memory:
+	 * up to COW_SMALL it stays for the next state on this store to write over, more than that
+	 * (or not known) is given back now.
+	 */
+	if (snap && used > COW_SMALL &&
+	    fallocate(x->cow_fd[x->snap_cur], FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
+		      (off_t) (x->sectors * 512)) < 0) {
 		r = bo_err_set(fatal, errno, "emptying the CoW store '%s': %s", x->cow[x->snap_cur],
 			       strerror(errno));
 		harness_fail(s, fatal);
