@@ -106,6 +106,14 @@ double explore_now(void);
 int explore_setup(struct explore *x, struct bo_err *err);
 int explore_teardown(struct explore *x, struct bo_err *err);
 
+/* The record of checked state @s, of class @c, in stream.jsonl (explore_record.c). */
+int explore_record_state(struct explore *x, struct state_run *s, enum bo_class c,
+			 struct bo_err *err);
+
+/* The by-products of state @s under states/<id>/, for a state that is not consistent. */
+int explore_write_byproducts(struct explore *x, struct state_run *s, enum bo_class c,
+			     struct bo_err *err);
+
 /* Check state @s, classify it, count it and record it with its by-products; *@ret_class
  * is its class. Returns -errno when the exploration cannot go on. */
 int explore_check_and_record(struct explore *x, struct state_run *s, enum bo_class *ret_class,
