@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness/util.h"
+#include "harness/base/util.h"
 
 /* DM_NAME_LEN and DM_UUID_LEN of linux/dm-ioctl.h, including the terminating NUL. */
 #define BO_DM_NAME_MAX 128

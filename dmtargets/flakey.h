@@ -32,7 +32,7 @@
 #include <stdint.h>
 
 #include "dmtargets/dm.h"
-#include "harness/util.h"
+#include "harness/base/util.h"
 
 /* random_*_corrupt probabilities are in units of 1 / BO_FLAKEY_PROBABILITY_BASE. */
 #define BO_FLAKEY_PROBABILITY_BASE 1000000000u

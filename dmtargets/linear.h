@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "harness/util.h"
+#include "harness/base/util.h"
 
 /* Build "0 @sectors linear @dev @offset" into *@ret (free()); @sectors must be > 0. */
 int bo_linear_table(uint64_t sectors, const char *dev, uint64_t offset, char **ret,

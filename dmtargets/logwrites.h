@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "harness/util.h"
+#include "harness/base/util.h"
 
 /* What log_writes_status() reports (STATUSTYPE_INFO). */
 struct bo_lw_status {

@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#include "harness/util.h"
+#include "harness/base/util.h"
 
 /* 8 sectors: 4 KiB chunks, the filesystem block size of every scenario. */
 #define BO_SNAP_DEFAULT_CHUNK 8u

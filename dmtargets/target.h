@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness/util.h"
+#include "harness/base/util.h"
 
 /*
  * Check that @dev (described as @what in messages, e.g. "log device") can stand in a table:

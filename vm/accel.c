@@ -14,10 +14,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "harness/cleanup.h"
+#include "harness/base/cleanup.h"
 #include "vm/qemu.h"
-#include "vm/sha256.h"
-#include "vm/vmutil.h"
+#include "harness/base/sha256.h"
+#include "harness/base/file.h"
 
 /*
  * The cache key: the host kernel (its release and build) and the QEMU binary. The binary is

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "harness/util.h"
+#include "harness/base/util.h"
 
 /*
  * Pick the accelerator into @buf ("kvm" or "tcg"). @requested "kvm" or "tcg" is taken as

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/cleanup.h"
+#include "harness/base/cleanup.h"
 
 /* Symlinks followed while placing one path, as the kernel's MAXSYMLINKS. */
 #define MAX_LINKS 40

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "harness/util.h"
+#include "harness/base/util.h"
 
 struct bo_cpio;
 

@@ -30,11 +30,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/cleanup.h"
+#include "harness/base/cleanup.h"
 #include "vm/initramfs.h"
 #include "vm/modload.h"
 #include "vm/vm.h"
-#include "vm/vmutil.h"
+#include "harness/base/file.h"
 
 extern char **environ;
 

@@ -21,10 +21,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/cleanup.h"
+#include "harness/base/cleanup.h"
 #include "vm/cpio.h"
-#include "vm/sha256.h"
-#include "vm/vmutil.h"
+#include "harness/base/sha256.h"
+#include "harness/base/file.h"
 
 /* Bump when the layout of the base archive changes, so that cached archives are rebuilt. */
 #define BASE_FORMAT "blackout-initramfs-base-5"

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "harness/util.h"
+#include "harness/base/util.h"
 #include "vm/kernel.h"
 #include "vm/moddir.h"
 

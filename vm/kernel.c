@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/cleanup.h"
-#include "vm/vmutil.h"
+#include "harness/base/cleanup.h"
+#include "harness/base/file.h"
 
 const char *const bo_kernel_required[] = {
 	/* the storage stack of a run */

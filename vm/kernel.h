@@ -7,7 +7,7 @@
 
 #include <limits.h>
 
-#include "harness/util.h"
+#include "harness/base/util.h"
 #include "vm/moddir.h"
 
 struct bo_kernel {

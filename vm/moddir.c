@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/cleanup.h"
-#include "vm/vmutil.h"
+#include "harness/base/cleanup.h"
+#include "harness/base/file.h"
 
 #define MAX_INDEX_FILE (64u << 20)
 

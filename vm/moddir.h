@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "harness/util.h"
+#include "harness/base/util.h"
 
 struct bo_moddir;
 

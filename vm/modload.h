@@ -7,7 +7,7 @@
 #ifndef BO_MODLOAD_H
 #define BO_MODLOAD_H
 
-#include "harness/util.h"
+#include "harness/base/util.h"
 
 struct bo_modload;
 

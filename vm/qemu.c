@@ -25,10 +25,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness/cleanup.h"
+#include "harness/base/cleanup.h"
 #include "vm/guest.h"
-#include "vm/vmutil.h"
-#include "harness/safety.h"
+#include "harness/base/file.h"
+#include "harness/base/safety.h"
 
 #define QEMU	 "qemu-system-x86_64"
 #define MAX_ARGS 80

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "harness/util.h"
+#include "harness/base/util.h"
 
 struct bo_qemu_launch {
 	const char *image, *cmdline;

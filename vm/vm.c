@@ -17,15 +17,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness/cleanup.h"
-#include "harness/safety.h"
+#include "harness/base/cleanup.h"
+#include "harness/base/safety.h"
 #include "vm/accel.h"
 #include "vm/guest.h"
 #include "vm/initramfs.h"
 #include "vm/kernel.h"
 #include "vm/moddir.h"
 #include "vm/qemu.h"
-#include "vm/vmutil.h"
+#include "harness/base/file.h"
 
 /* A KVM guest that works prints its start line within a second or two; one that does not
  * hangs or dies with "emulation failure" (seen on nested hosts). */

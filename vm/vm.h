@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "harness/util.h"
+#include "harness/base/util.h"
 
 /* Where the guest sees the shared directory (struct bo_vm_opts.share_dir). */
 #define BO_VM_SHARE_GUEST "/results"

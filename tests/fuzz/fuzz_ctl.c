@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "harness/ctl_proto.h"
+#include "harness/ctl/proto.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

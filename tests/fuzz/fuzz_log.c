@@ -10,9 +10,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "harness/cut.h"
-#include "harness/log.h"
-#include "harness/replay.h"
+#include "harness/log/cut.h"
+#include "harness/log/log.h"
+#include "harness/replay/replay.h"
 
 #define REPLAY_LIMIT (64ULL << 20)
 

@@ -22,8 +22,8 @@
 
 #include <json-c/json.h>
 
-#include "harness/merge.h"
-#include "harness/summary.h"
+#include "harness/results/merge.h"
+#include "harness/results/summary.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "bo_test.h"
-#include "harness/loop.h"
+#include "harness/dev/loop.h"
 #include "root_util.h"
 
 static const char *run;	    /* the "run directory": the only place files may be bound from */

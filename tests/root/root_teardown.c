@@ -13,10 +13,10 @@
 #include <unistd.h>
 
 #include "bo_test.h"
-#include "harness/fstool.h"
-#include "harness/loop.h"
-#include "harness/mount.h"
-#include "harness/teardown.h"
+#include "harness/dev/fstool.h"
+#include "harness/dev/loop.h"
+#include "harness/dev/mount.h"
+#include "harness/dev/teardown.h"
 #include "root_util.h"
 
 static const char *run, *mnt;

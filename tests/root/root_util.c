@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "bo_test.h"
-#include "harness/loop.h"
-#include "harness/mount.h"
+#include "harness/dev/loop.h"
+#include "harness/dev/mount.h"
 
 int root_require(const char *suite)
 {

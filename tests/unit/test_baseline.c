@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "bo_test.h"
-#include "harness/baseline.h"
+#include "harness/diagnose/baseline.h"
 
 static bool in(const struct bo_failset *s, const char *sc, const char *state)
 {

@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "bo_test.h"
-#include "harness/crashdedup.h"
-#include "harness/crashgen.h"
-#include "harness/cutsel.h"
-#include "harness/log_writer.h"
+#include "harness/states/crashdedup.h"
+#include "harness/states/crashgen.h"
+#include "harness/states/cutsel.h"
+#include "harness/log/writer.h"
 
 /*
  * A log from space-separated items: "W<sector>:<blocks>:<c>" a plain write of blocks filled

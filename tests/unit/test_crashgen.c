@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "bo_test.h"
-#include "harness/crashgen.h"
-#include "harness/log_writer.h"
+#include "harness/states/crashgen.h"
+#include "harness/log/writer.h"
 
 /*
  * A log from space-separated items: "W<n>" a plain write of n blocks (n defaults to 1), "U<n>"

@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "bo_test.h"
-#include "harness/ctl.h"
-#include "harness/log.h"
-#include "harness/log_writer.h"
+#include "harness/ctl/ctl.h"
+#include "harness/log/log.h"
+#include "harness/log/writer.h"
 #include "scenarios/blackout-ctl.h"
 
 struct fake_log {

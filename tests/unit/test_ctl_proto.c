@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "bo_test.h"
-#include "harness/ctl_proto.h"
+#include "harness/ctl/proto.h"
 
 static int parse(const char *line, struct bo_ctl_req *req, struct bo_err *err)
 {

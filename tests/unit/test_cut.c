@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "bo_test.h"
-#include "harness/cut.h"
-#include "harness/log_writer.h"
+#include "harness/log/cut.h"
+#include "harness/log/writer.h"
 
 static struct bo_log *sample(void)
 {

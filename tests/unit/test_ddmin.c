@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "bo_test.h"
-#include "harness/ddmin.h"
+#include "harness/diagnose/ddmin.h"
 
 /* A failure that needs every id of a set to be present. */
 struct needs {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "bo_test.h"
-#include "harness/faultrun.h"
+#include "harness/record/faultrun.h"
 
 #define DEV "/dev/mapper/blackout-r1-lw"
 

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "bo_test.h"
-#include "harness/fsdetect.h"
+#include "harness/dev/fsdetect.h"
 
 static const char *image(const char *name)
 {

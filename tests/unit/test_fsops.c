@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "bo_test.h"
-#include "harness/ctl.h"
+#include "harness/ctl/ctl.h"
 #include "scenarios/fsops/fsops.h"
 
 static int count_mark(void *ctx, const char *name, uint64_t *ret_entry, struct bo_err *err)

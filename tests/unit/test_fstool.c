@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "bo_test.h"
-#include "harness/fstool.h"
+#include "harness/dev/fstool.h"
 
 static char bindir[512], *saved_path;
 

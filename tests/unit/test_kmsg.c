@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "bo_test.h"
-#include "harness/kmsg.h"
+#include "harness/dev/kmsg.h"
 
 static void say(const char *msg)
 {

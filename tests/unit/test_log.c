@@ -10,10 +10,10 @@
 #include <unistd.h>
 
 #include "bo_test.h"
-#include "harness/log.h"
-#include "harness/log_writer.h"
-#include "harness/logtail.h"
-#include "harness/synth.h"
+#include "harness/log/log.h"
+#include "harness/log/writer.h"
+#include "harness/log/tail.h"
+#include "harness/log/synth.h"
 
 static void patch(const char *path, uint64_t off, const void *buf, size_t len)
 {

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "bo_test.h"
-#include "harness/loop.h"
+#include "harness/dev/loop.h"
 
 static void test_within(void)
 {

@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "bo_test.h"
-#include "harness/classify.h"
-#include "harness/cutsel.h"
-#include "harness/log_writer.h"
-#include "harness/oracle.h"
+#include "harness/states/classify.h"
+#include "harness/states/cutsel.h"
+#include "harness/log/writer.h"
+#include "harness/states/oracle.h"
 
 /* A log of marks only: each string is a mark name, "F" a flush, "W" a one-block write. */
 static struct bo_log *log_of(const char *const *items)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "bo_test.h"
-#include "harness/proc.h"
+#include "harness/base/proc.h"
 
 static struct bo_proc_result run_sh(const char *script, unsigned timeout_ms, bool merge,
 				    char *const *env)

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "bo_test.h"
-#include "harness/progress.h"
+#include "harness/results/progress.h"
 
 static void test_format(void)
 {

@@ -14,12 +14,12 @@
 #include <unistd.h>
 
 #include "bo_test.h"
-#include "harness/basesrv.h"
-#include "harness/cut.h"
-#include "harness/log.h"
-#include "harness/log_writer.h"
-#include "harness/replay.h"
-#include "harness/synth.h"
+#include "harness/replay/basesrv.h"
+#include "harness/log/cut.h"
+#include "harness/log/log.h"
+#include "harness/log/writer.h"
+#include "harness/replay/replay.h"
+#include "harness/log/synth.h"
 
 #define SS	  512u
 #define DEV_BLKS  256u

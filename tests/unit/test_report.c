@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 #include "bo_test.h"
-#include "harness/log.h"
-#include "harness/report.h"
-#include "harness/synth.h"
-#include "vm/vmutil.h"
+#include "harness/log/log.h"
+#include "harness/results/report.h"
+#include "harness/log/synth.h"
+#include "harness/base/file.h"
 
 #define BAD "\xef\xbf\xbd"
 

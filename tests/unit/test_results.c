@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 #include "bo_test.h"
-#include "harness/merge.h"
-#include "harness/results.h"
-#include "harness/summary.h"
+#include "harness/results/merge.h"
+#include "harness/results/results.h"
+#include "harness/results/summary.h"
 
 static void test_rel_ok(void)
 {

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "bo_test.h"
-#include "harness/safety.h"
+#include "harness/base/safety.h"
 
 static void test_runid(void)
 {

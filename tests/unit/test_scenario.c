@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "bo_test.h"
-#include "harness/cleanup.h"
-#include "harness/cutsel.h"
-#include "harness/scenario.h"
+#include "harness/base/cleanup.h"
+#include "harness/states/cutsel.h"
+#include "harness/scenario/scenario.h"
 
 static struct bo_scenario *parse_ok(const char *text)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "bo_test.h"
-#include "harness/teardown.h"
+#include "harness/dev/teardown.h"
 
 /* What the fakes saw: the undo order and the reports, as text. */
 static char undone[256], reported[512];

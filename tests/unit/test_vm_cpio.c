@@ -10,7 +10,7 @@
 
 #include "bo_test.h"
 #include "vm/cpio.h"
-#include "vm/vmutil.h"
+#include "harness/base/file.h"
 
 struct entry {
 	char name[256];

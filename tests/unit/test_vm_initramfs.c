@@ -16,7 +16,7 @@
 #include "vm/initramfs.h"
 #include "vm/kernel.h"
 #include "vm/moddir.h"
-#include "vm/vmutil.h"
+#include "harness/base/file.h"
 
 #define REL "6.1.0-test"
 

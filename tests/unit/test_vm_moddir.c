@@ -8,7 +8,7 @@
 #include "bo_test.h"
 #include "vm/kernel.h"
 #include "vm/moddir.h"
-#include "vm/vmutil.h"
+#include "harness/base/file.h"
 
 static void put(const char *dir, const char *name, const char *text, size_t len)
 {

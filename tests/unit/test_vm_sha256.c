@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "bo_test.h"
-#include "vm/sha256.h"
+#include "harness/base/sha256.h"
 
 static void hex_of(const void *data, size_t len, size_t piece, char out[BO_SHA256_HEX])
 {

@@ -9,7 +9,7 @@
 
 #include "bo_test.h"
 #include "vm/share.h"
-#include "vm/vmutil.h"
+#include "harness/base/file.h"
 
 static const char *populate(const char *name)
 {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/vm/hostbase.sh BLACKOUT — the host base (harness/basesrv.h): a check whose base image
+# tests/vm/hostbase.sh BLACKOUT — the host base (harness/replay/basesrv.h): a check whose base image
 # the host replays into, mapped into the VM as a virtio-pmem device, gives exactly the states,
 # classes and image hashes of the same check replayed inside the guest (--guest-replay), on
 # prefix states and on reordered and torn ones; and the host base was really used.

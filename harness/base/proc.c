@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "harness/base/proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/base/cleanup.h"
+#include "harness/base/safety.h"
+
+extern char **environ;
+
+struct sink {
+	int fd;
+	char *buf;
+	size_t len, cap, max;
+	bool truncated;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+/* The environment with @add applied: a KEY=... in @add replaces the inherited KEY. */
+static char **build_env(char *const *add)
+{
+	size_t n = 0, k = 0, m = 0;
+	char **env;
+
+	while (environ[n])
+		n++;
+	while (add && add[m])
+		m++;
+	env = calloc(n + m + 1, sizeof(*env));
+	if (!env)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		size_t key = strcspn(environ[i], "=");
+		bool replaced = false;
+
+		for (size_t j = 0; j < m && !replaced; j++)
+			replaced = !strncmp(add[j], environ[i], key) && add[j][key] == '=';
+		if (!replaced)
+			env[k++] = environ[i];
+	}
+	for (size_t j = 0; j < m; j++)
+		env[k++] = add[j];
+	return env;
+}
+
+static int drain(struct sink *s)
+{
+	char tmp[16384];
+	ssize_t n = read(s->fd, tmp, sizeof(tmp));
+
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN ? 1 : -errno;
+	if (n == 0)
+		return 0;
+	if (s->len < s->max) {
+		size_t keep = (size_t) n < s->max - s->len ? (size_t) n : s->max - s->len;
+
+		if (s->len + keep + 1 > s->cap) {
+			size_t cap = s->cap ? s->cap : 4096;
+			char *b;
+
+			while (cap < s->len + keep + 1)
+				cap *= 2;
+			b = realloc(s->buf, cap);
+			if (!b)
+				return -ENOMEM;
+			s->buf = b;
+			s->cap = cap;
+		}
+		memcpy(s->buf + s->len, tmp, keep);
+		s->len += keep;
+		s->truncated |= keep < (size_t) n;
+	} else {
+		s->truncated = true;
+	}
+	return 1;
+}
+
+static void finish_sink(struct sink *s, char **ret, size_t *ret_len)
+{
+	if (!s->buf)
+		s->buf = calloc(1, 1);
+	else
+		s->buf[s->len] = '\0';
+	*ret = s->buf;
+	*ret_len = s->buf ? s->len : 0;
+}
+
+int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct bo_err *err)
+{
+	size_t max = o->max_output ? o->max_output : (1u << 20);
+	struct sink out = {.fd = -1, .max = max}, errs = {.fd = -1, .max = max};
+	int po[2] = {-1, -1}, pe[2] = {-1, -1}, ps[2] = {-1, -1};
+	_cleanup_free_ char **env = build_env(o->env_add);
+	struct bo_proc_result r = {0};
+	double start = now_s(), deadline;
+	int status = 0, exec_errno = 0, e, pidfd;
+	bool timed_out = false, exited = false, stopped = false;
+	pid_t pid, parent = getpid();
+
+	if (!env)
+		return bo_err_set(err, ENOMEM, "starting '%s'", o->argv[0]);
+	/* ps reports a failed exec back to us: close-on-exec, so EOF means exec worked. */
+	if (pipe2(ps, O_CLOEXEC) < 0 ||
+	    (!o->inherit_output && (pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0))) {
+		e = errno;
+		goto fail_pipes;
+	}
+	pid = fork();
+	if (pid < 0) {
+		e = errno;
+		goto fail_pipes;
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDONLY);
+
+		setpgid(0, 0);
+		/* A child must not outlive a blackout killed with -9: it would hold the run's
+		 * mounts and files (its own children are found by `blackout cleanup`). */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		signal(SIGPIPE, SIG_DFL);
+		if (devnull >= 0)
+			dup2(devnull, STDIN_FILENO);
+		if (!o->inherit_output) {
+			dup2(po[1], STDOUT_FILENO);
+			dup2(o->merge_stderr ? po[1] : pe[1], STDERR_FILENO);
+		}
+		if (o->cwd && chdir(o->cwd) < 0) {
+			e = errno;
+			(void) !write(ps[1], &e, sizeof(e));
+			_exit(127);
+		}
+		execvpe(o->argv[0], o->argv, env);
+		e = errno;
+		(void) !write(ps[1], &e, sizeof(e));
+		_exit(127);
+	}
+	setpgid(pid, pid); /* also from here: no window where a timeout kill misses it */
+	close(ps[1]);
+	ps[1] = -1;
+	if (read(ps[0], &exec_errno, sizeof(exec_errno)) != sizeof(exec_errno))
+		exec_errno = 0;
+	close(ps[0]);
+	ps[0] = -1;
+	if (!o->inherit_output) {
+		close(po[1]);
+		close(pe[1]);
+		po[1] = pe[1] = -1;
+		out.fd = po[0];
+		errs.fd = pe[0];
+	}
+	/* Wait on the output pipes and on a pidfd of the child at once, so that neither a
+	 * silent child nor one whose descendants keep the pipes open needs polling. */
+	pidfd = (int) syscall(SYS_pidfd_open, pid, 0);
+	deadline = o->timeout_ms ? start + o->timeout_ms / 1000.0 : 0;
+	while (!exited || out.fd >= 0 || errs.fd >= 0) {
+		struct pollfd pfd[3] = {{.fd = out.fd, .events = POLLIN},
+					{.fd = errs.fd, .events = POLLIN},
+					{.fd = exited ? -1 : pidfd, .events = POLLIN}};
+		int wait_ms = -1, k;
+
+		if (deadline && !exited) {
+			double left = deadline - now_s();
+
+			if (left <= 0) {
+				timed_out = true;
+				kill(-pid, SIGKILL);
+				deadline = 0;
+			} else {
+				wait_ms = (int) (left * 1000) + 1;
+			}
+		}
+		if (pidfd < 0 && !exited)
+			wait_ms = wait_ms < 0 || wait_ms > 10 ? 10
+							      : wait_ms; /* no pidfd: old kernel */
+		/* A stop request (SIGINT, SIGTERM, SIGHUP) ends the child at once. The signal may
+		 * land on another thread and not interrupt this poll: look at the flag often. */
+		if (!exited && !stopped && bo_stop_requested()) {
+			stopped = true;
+			kill(-pid, SIGKILL);
+		}
+		if (!exited && (wait_ms < 0 || wait_ms > 200))
+			wait_ms = 200;
+		k = poll(pfd, 3, wait_ms);
+		if (k < 0 && errno != EINTR)
+			break;
+		if (!exited && (pidfd < 0 || (k > 0 && pfd[2].revents))) {
+			pid_t w = waitpid(pid, &status, pidfd < 0 ? WNOHANG : 0);
+
+			if (w == pid) {
+				exited = true;
+				/* Whatever it left running in its group goes with it. */
+				kill(-pid, SIGKILL);
+			}
+		}
+		for (int i = 0; i < 2 && k > 0; i++) {
+			struct sink *s = i ? &errs : &out;
+
+			if (s->fd < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			if (drain(s) <= 0) {
+				close(s->fd);
+				s->fd = -1;
+			}
+		}
+	}
+	if (!exited) {
+		kill(-pid, SIGKILL);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	if (out.fd >= 0)
+		close(out.fd);
+	if (errs.fd >= 0)
+		close(errs.fd);
+	r.seconds = now_s() - start;
+	finish_sink(&out, &r.out, &r.out_len);
+	finish_sink(&errs, &r.err, &r.err_len);
+	r.truncated = out.truncated || errs.truncated;
+	if (exec_errno) {
+		bo_proc_result_clear(&r);
+		return bo_err_set(err, exec_errno,
+				  exec_errno == ENOENT ? "'%s' not found" : "starting '%s': %s",
+				  o->argv[0], strerror(exec_errno));
+	}
+	if (stopped) {
+		char what[256];
+
+		bo_proc_result_clear(&r);
+		snprintf(what, sizeof(what), "running '%s'", o->argv[0]);
+		return bo_stop_error(err, what);
+	}
+	if (timed_out) {
+		r.end = BO_PROC_TIMEOUT;
+		r.status = SIGKILL;
+	} else if (WIFSIGNALED(status)) {
+		r.end = BO_PROC_SIGNALED;
+		r.status = WTERMSIG(status);
+	} else {
+		r.end = BO_PROC_EXITED;
+		r.status = WEXITSTATUS(status);
+	}
+	*ret = r;
+	return 0;
+fail_pipes:
+	for (int i = 0; i < 2; i++) {
+		if (po[i] >= 0)
+			close(po[i]);
+		if (pe[i] >= 0)
+			close(pe[i]);
+		if (ps[i] >= 0)
+			close(ps[i]);
+	}
+	return bo_err_set(err, e, "starting '%s': %s", o->argv[0], strerror(e));
+}
+
+void bo_proc_result_clear(struct bo_proc_result *r)
+{
+	free(r->out);
+	free(r->err);
+	*r = (struct bo_proc_result){0};
+}
+
+const char *bo_proc_describe(const struct bo_proc_result *r, const struct bo_proc_opts *o,
+			     char *buf, size_t len)
+{
+	switch (r->end) {
+	case BO_PROC_EXITED:
+		snprintf(buf, len, "exited with status %d", r->status);
+		break;
+	case BO_PROC_SIGNALED:
+		snprintf(buf, len, "killed by signal %d (%s)", r->status, strsignal(r->status));
+		break;
+	case BO_PROC_TIMEOUT:
+		snprintf(buf, len, "timed out after %.1f s", o->timeout_ms / 1000.0);
+		break;
+	}
+	return buf;
+}

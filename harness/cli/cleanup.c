@@ -1,0 +1,533 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * blackout cleanup — remove what a crashed or killed run left behind, by its exact run id.
+ *
+ *   blackout cleanup --run ID [--dry-run]
+ *   blackout cleanup --list
+ *
+ * What belongs to run ID is decided the way the run itself named things (harness/safety.h):
+ * dm devices named blackout-ID-* with a uuid BLACKOUT-ID-*, loop devices whose backing file is
+ * inside /run/blackout-ID/, mounts at or under that directory, processes working in it or
+ * holding those files or devices open, and the directory itself. Nothing else is touched, and
+ * an ID that is not a valid run id is refused before anything is looked at.
+ *
+ * Order: processes (they hold mounts and devices), mounts under the work directory (newest
+ * first), dm devices (a device held by another is retried after it), loops, the work
+ * directory's own tmpfs (the loops' files are on it), the directory. Every object removed is reported; the run is listed again at the end and anything
+ * still there is an error.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dmtargets/dm.h"
+#include "harness/base/cleanup.h"
+#include "harness/cli/cli.h"
+#include "harness/diagnose/diag.h"
+#include "harness/dev/loop.h"
+#include "harness/base/safety.h"
+
+struct sweep {
+	const char *runid;
+	char workdir[PATH_MAX];
+	bool dry_run, have_dm;
+	char **dm;    /* names of the run's dm devices */
+	char **loops; /* /dev/loopN over files in the work directory */
+	unsigned removed, failed;
+};
+
+static void say(struct sweep *s, const char *what, const char *obj, const char *extra)
+{
+	printf("%s %s%s%s\n", s->dry_run ? "would remove" : what, obj, extra ? " " : "",
+	       extra ? extra : "");
+	s->removed++;
+}
+
+static void failed(struct sweep *s, const char *what, const char *obj, const struct bo_err *err)
+{
+	bo_cli_error("cleanup: %s '%s': %s", what, obj, bo_err_str(err));
+	s->failed++;
+}
+
+/* Whether @path is the work directory or inside it. */
+static bool in_workdir(const struct sweep *s, const char *path)
+{
+	return !strcmp(path, s->workdir) || bo_path_within(s->workdir, path);
+}
+
+/* Whether link @path (a /proc/PID/ entry) points into the run: its work directory, or one of
+ * its dm or loop devices. */
+static bool points_into_run(const struct sweep *s, const char *path)
+{
+	char target[PATH_MAX];
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+
+	if (n <= 0)
+		return false;
+	target[n] = '\0';
+	if (target[0] != '/')
+		return false;
+	if (in_workdir(s, target))
+		return true;
+	for (char **l = s->loops; l && *l; l++)
+		if (!strcmp(target, *l))
+			return true;
+	if (!strncmp(target, "/dev/mapper/", 12))
+		for (char **d = s->dm; d && *d; d++)
+			if (!strcmp(target + 12, *d))
+				return true;
+	return false;
+}
+
+static bool process_of_run(const struct sweep *s, pid_t pid)
+{
+	char path[300], fdpath[600];
+	_cleanup_(bo_closedirp) DIR *fds = NULL;
+	struct dirent *de;
+
+	snprintf(path, sizeof(path), "/proc/%d/cwd", (int) pid);
+	if (points_into_run(s, path))
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/root", (int) pid);
+	if (points_into_run(s, path))
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int) pid);
+	fds = opendir(path);
+	while (fds && (de = readdir(fds))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(fdpath, sizeof(fdpath), "%s/%s", path, de->d_name);
+		if (points_into_run(s, fdpath))
+			return true;
+	}
+	return false;
+}
+
+/* Kill (SIGKILL) every process that works in the run's directory or holds its files or
+ * devices: a workload or checker whose blackout was killed. Waits up to 5 s for them. */
+static void kill_processes(struct sweep *s)
+{
+	_cleanup_(bo_closedirp) DIR *d = opendir("/proc");
+	pid_t killed[256];
+	size_t n = 0;
+	struct dirent *de;
+
+	while (d && (de = readdir(d)) && n < BO_ARRAY_SIZE(killed)) {
+		char comm[64] = "?", path[64], obj[128];
+		FILE *f;
+		pid_t pid;
+
+		if (strspn(de->d_name, "0123456789") != strlen(de->d_name))
+			continue;
+		pid = (pid_t) atoi(de->d_name);
+		if (pid == getpid() || !process_of_run(s, pid))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/comm", (int) pid);
+		f = fopen(path, "re");
+		if (f) {
+			if (fgets(comm, sizeof(comm), f))
+				comm[strcspn(comm, "\n")] = '\0';
+			fclose(f);
+		}
+		snprintf(obj, sizeof(obj), "process %d (%s)", (int) pid, comm);
+		if (s->dry_run) {
+			say(s, "", obj, NULL);
+			continue;
+		}
+		if (kill(pid, SIGKILL) < 0) {
+			struct bo_err err;
+
+			bo_err_set(&err, errno, "%s", strerror(errno));
+			failed(s, "killing", obj, &err);
+			continue;
+		}
+		say(s, "killed", obj, NULL);
+		killed[n++] = pid;
+	}
+	/* SIGKILL is not instant: a process stuck in I/O still holds its files for a moment. */
+	for (int tries = 0; tries < 100; tries++) {
+		struct timespec ts = {.tv_nsec = 50 * 1000 * 1000};
+		bool alive = false;
+
+		for (size_t i = 0; i < n; i++)
+			if (kill(killed[i], 0) == 0)
+				alive = true;
+		if (!alive)
+			break;
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* Undo the octal escapes (\040 for a space) of a mountinfo field, in place. */
+static void unescape(char *p)
+{
+	char *o = p;
+
+	while (*p) {
+		if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' &&
+		    p[3] >= '0' && p[3] <= '7') {
+			*o++ = (char) ((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
+			p += 4;
+		} else {
+			*o++ = *p++;
+		}
+	}
+	*o = '\0';
+}
+
+/* Mount points at or under the work directory, in mountinfo order (parents first). */
+static char **run_mounts(const struct sweep *s)
+{
+	_cleanup_fclose_ FILE *f = fopen("/proc/self/mountinfo", "re");
+	_cleanup_free_ char *line = NULL;
+	char **v = calloc(1, sizeof(*v));
+	size_t len = 0, n = 0;
+
+	while (v && f && getline(&line, &len, f) > 0) {
+		char *mp = line, **nv;
+
+		/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT ..." */
+		for (int i = 0; i < 4 && mp; i++)
+			mp = strchr(mp, ' ') ? strchr(mp, ' ') + 1 : NULL;
+		if (!mp)
+			continue;
+		mp[strcspn(mp, " ")] = '\0';
+		unescape(mp);
+		if (!in_workdir(s, mp))
+			continue;
+		nv = realloc(v, (n + 2) * sizeof(*v));
+		if (!nv)
+			break;
+		v = nv;
+		v[n] = strdup(mp);
+		if (v[n])
+			v[++n] = NULL;
+	}
+	return v;
+}
+
+/* Unmount what is mounted under the work directory, newest first; the work directory's own
+ * tmpfs only when @top (after the loops over its files are gone). */
+static void unmount_all(struct sweep *s, bool top)
+{
+	char **m = run_mounts(s);
+	size_t n = 0;
+
+	while (m && m[n])
+		n++;
+	for (size_t i = n; i-- > 0;) {
+		struct bo_err err = {0};
+
+		if ((strcmp(m[i], s->workdir) == 0) != top)
+			continue;
+		if (s->dry_run) {
+			say(s, "", "mount", m[i]);
+			continue;
+		}
+		if (umount2(m[i], 0) == 0) {
+			say(s, "unmounted", "mount", m[i]);
+		} else if (errno == EBUSY && umount2(m[i], MNT_DETACH) == 0) {
+			say(s, "detached (lazily, it was busy)", "mount", m[i]);
+		} else {
+			bo_err_set(&err, errno, "%s", strerror(errno));
+			failed(s, "unmounting", m[i], &err);
+		}
+	}
+	bo_strv_free(m);
+}
+
+/* Remove the run's dm devices; one held by another of them (flakey over log-writes) goes in a
+ * later pass, after its holder. */
+static void remove_dm(struct sweep *s)
+{
+	size_t n = 0;
+	bool *done;
+
+	while (s->dm && s->dm[n])
+		n++;
+	done = calloc(n + 1, sizeof(*done));
+	if (!done)
+		return;
+	for (size_t pass = 0; pass <= n; pass++) {
+		bool progress = false, left = false;
+
+		for (size_t i = 0; i < n; i++) {
+			struct bo_dm_info info;
+			struct bo_err err = {0};
+
+			if (done[i])
+				continue;
+			if (bo_dm_info(s->dm[i], &info, &err) < 0 || !info.exists) {
+				done[i] = true;
+				continue;
+			}
+			if (info.uuid[0] && !(!strncmp(info.uuid, BO_DM_UUID_PREFIX, 9) &&
+					      !strncmp(info.uuid + 9, s->runid, strlen(s->runid)) &&
+					      info.uuid[9 + strlen(s->runid)] == '-')) {
+				bo_err_set(&err, EPERM,
+					   "its uuid '%s' is not of run %s: left alone", info.uuid,
+					   s->runid);
+				failed(s, "dm device", s->dm[i], &err);
+				done[i] = true;
+				continue;
+			}
+			if (s->dry_run) {
+				say(s, "", "dm", s->dm[i]);
+				done[i] = true;
+				continue;
+			}
+			if (info.open_count > 0 && pass < n) {
+				left = true;
+				continue;
+			}
+			if (bo_dm_remove(s->dm[i], &err) < 0) {
+				if (pass < n) {
+					left = true;
+					continue;
+				}
+				failed(s, "removing dm device", s->dm[i], &err);
+			} else {
+				say(s, "removed", "dm", s->dm[i]);
+				progress = true;
+			}
+			done[i] = true;
+		}
+		if (!left)
+			break;
+		if (!progress && pass + 1 < n)
+			pass = n - 1; /* nothing moved: the last pass reports what is stuck */
+	}
+	free(done);
+}
+
+static void detach_loops(struct sweep *s)
+{
+	for (char **l = s->loops; l && *l; l++) {
+		char file[PATH_MAX + 4] = "(", back[PATH_MAX];
+		struct bo_err err = {0};
+
+		if (bo_loop_backing_file(*l, back, sizeof(back), &err) == 0)
+			snprintf(file, sizeof(file), "(%s)", back);
+		else
+			file[0] = '\0';
+		if (s->dry_run) {
+			say(s, "", *l, file);
+			continue;
+		}
+		if (bo_loop_detach(*l, &err) < 0 && err.errnum != ENXIO)
+			failed(s, "detaching loop device", *l, &err);
+		else
+			say(s, "detached loop", *l, file);
+	}
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void) st;
+	(void) flag;
+	(void) ftw;
+	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+static void remove_workdir(struct sweep *s)
+{
+	struct stat st;
+	struct bo_err err = {0};
+
+	if (lstat(s->workdir, &st) < 0)
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		bo_err_set(&err, ENOTDIR, "not a directory: left alone");
+		failed(s, "work directory", s->workdir, &err);
+		return;
+	}
+	if (s->dry_run) {
+		say(s, "", "directory", s->workdir);
+		return;
+	}
+	/* Its tmpfs is gone by now, and with it the images; what may remain are the empty
+	 * mount points. FTW_PHYS: a symlink in it is removed, never followed. */
+	if (nftw(s->workdir, rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0) {
+		bo_err_set(&err, errno, "%s", strerror(errno));
+		failed(s, "removing", s->workdir, &err);
+	} else {
+		say(s, "removed", "directory", s->workdir);
+	}
+}
+
+/* The dm devices named @prefix*; none where the kernel has no device-mapper (a host). */
+static int dm_list(const char *prefix, char ***ret, bool *have_dm, struct bo_err *err)
+{
+	int r = bo_dm_list(prefix, ret, err);
+
+	*have_dm = r != -ENODEV;
+	if (r == -ENODEV) {
+		*ret = calloc(1, sizeof(**ret));
+		return *ret ? 0 : bo_err_set(err, ENOMEM, "out of memory");
+	}
+	return r;
+}
+
+static int cleanup_run(const char *runid, bool dry_run)
+{
+	struct sweep s = {.runid = runid, .dry_run = dry_run};
+	char prefix[BO_DM_NAME_MAX], left[2048];
+	struct bo_err err = {0};
+	int n;
+
+	snprintf(s.workdir, sizeof(s.workdir), "%s%s", BO_WORKDIR_PREFIX, runid);
+	snprintf(prefix, sizeof(prefix), "%s%s-", BO_DM_NAME_PREFIX, runid);
+	if (dm_list(prefix, &s.dm, &s.have_dm, &err) < 0 ||
+	    bo_loop_list_inside(s.workdir, &s.loops, &err) < 0) {
+		bo_cli_error("cleanup --run %s: %s", runid, bo_err_str(&err));
+		bo_dm_list_free(s.dm);
+		return BO_EXIT_HARNESS;
+	}
+	kill_processes(&s);
+	unmount_all(&s, false);
+	if (s.have_dm)
+		remove_dm(&s);
+	detach_loops(&s);
+	unmount_all(&s, true);
+	remove_workdir(&s);
+	bo_dm_list_free(s.dm);
+	bo_loop_list_free(s.loops);
+	if (dry_run) {
+		printf("run %s: %u objects would be removed\n", runid, s.removed);
+		return BO_EXIT_OK;
+	}
+	/* Trust but verify: list the run again. */
+	n = s.have_dm ? bo_diag_leftovers(runid, s.workdir, left, sizeof(left), &err) : 0;
+	if (n < 0) {
+		bo_cli_error("cleanup --run %s: listing what is left: %s", runid, bo_err_str(&err));
+		return BO_EXIT_HARNESS;
+	}
+	if (n > 0 || s.failed) {
+		bo_cli_error("cleanup --run %s: %d objects could not be removed%s%s", runid,
+			     n ? n : (int) s.failed, n ? ":\n" : "", n ? left : "");
+		return BO_EXIT_HARNESS;
+	}
+	printf("run %s: %s\n", runid, s.removed ? "clean" : "nothing was left");
+	printf("cleanup: %u objects removed\n", s.removed);
+	return BO_EXIT_OK;
+}
+
+/* Every run that left something: work directories under /run, and dm devices or loops
+ * whose run has no directory any more. */
+static int list_all(void)
+{
+	_cleanup_(bo_closedirp) DIR *d = opendir("/run");
+	bool have_dm;
+	char **all = NULL;
+	struct bo_err err = {0};
+	struct dirent *de;
+	unsigned count = 0;
+
+	if (dm_list(BO_DM_NAME_PREFIX, &all, &have_dm, &err) < 0) {
+		bo_cli_error("cleanup --list: %s", bo_err_str(&err));
+		return BO_EXIT_HARNESS;
+	}
+	while (d && (de = readdir(d))) {
+		const char *id = de->d_name + strlen("blackout-");
+		struct sweep s = {.runid = id, .dry_run = true};
+		char prefix[BO_DM_NAME_MAX];
+		char **m;
+
+		if (strncmp(de->d_name, "blackout-", 9) || !bo_runid_valid(id))
+			continue;
+		snprintf(s.workdir, sizeof(s.workdir), "%s%s", BO_WORKDIR_PREFIX, id);
+		snprintf(prefix, sizeof(prefix), "%s%s-", BO_DM_NAME_PREFIX, id);
+		printf("run %s:\n", id);
+		count++;
+		for (char **a = all; a && *a; a++) {
+			if (strncmp(*a, prefix, strlen(prefix)))
+				continue;
+			printf("  dm %s\n", *a);
+			**a = '\0'; /* listed */
+		}
+		if (bo_loop_list_inside(s.workdir, &s.loops, &err) == 0)
+			for (char **l = s.loops; *l; l++)
+				printf("  loop %s\n", *l);
+		bo_loop_list_free(s.loops);
+		m = run_mounts(&s);
+		for (char **p = m; p && *p; p++)
+			printf("  mount %s\n", *p);
+		bo_strv_free(m);
+		printf("  directory %s\n", s.workdir);
+	}
+	for (char **a = all; a && *a; a++) {
+		if (!**a)
+			continue;
+		printf("dm %s (its run's work directory is gone)\n", *a);
+		count++;
+	}
+	bo_dm_list_free(all);
+	if (!count)
+		puts("no leftovers of any run");
+	return BO_EXIT_OK;
+}
+
+static void help(void)
+{
+	puts("usage: blackout cleanup --run ID [--dry-run]\n"
+	     "       blackout cleanup --list\n"
+	     "\n"
+	     "Remove what the run ID left behind when it was killed: its processes, mounts under\n"
+	     "/run/blackout-ID, dm devices blackout-ID-*, loop devices over its files and the\n"
+	     "directory. Each object removed is printed. --list shows the leftovers of every run\n"
+	     "and touches nothing; --dry-run says what --run would remove.");
+}
+
+int bo_cmd_cleanup(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"run", required_argument, NULL, 'r'},
+		{"list", no_argument, NULL, 'l'},
+		{"dry-run", no_argument, NULL, 'n'},
+		{"help", no_argument, NULL, 'h'},
+		{},
+	};
+	const char *runid = NULL;
+	bool list = false, dry_run = false;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			runid = optarg;
+			break;
+		case 'l':
+			list = true;
+			break;
+		case 'n':
+			dry_run = true;
+			break;
+		case 'h':
+			help();
+			return BO_EXIT_OK;
+		default:
+			return bo_cli_usage_error("cleanup", "unknown option");
+		}
+	}
+	if (optind != argc || !!runid == list)
+		return bo_cli_usage_error("cleanup", "give exactly one of --run ID and --list");
+	if (list)
+		return list_all();
+	/* Never a pattern, a path or an empty id: exactly one run's name. */
+	if (!bo_runid_valid(runid))
+		return bo_cli_usage_error("cleanup",
+					  "'%s' is not a run id (letters, digits, '.', '_' "
+					  "and '-', not starting with '.' or '-')",
+					  runid);
+	return cleanup_run(runid, dry_run);
+}

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * blackout inspect — describe a dm-log-writes log.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/cli/cli.h"
+#include "harness/log/inspect.h"
+#include "harness/log/log.h"
+
+#define MARKS_SHOWN 50
+
+static void help(void)
+{
+	puts("usage: blackout inspect LOG [--json] [--entries A-B] [--salvage]\n\n"
+	     "Describe the dm-log-writes log LOG (a file or a block device): entry counts per\n"
+	     "flag, bytes written, marks with their entry numbers, epochs between flushes and\n"
+	     "the sector range touched. A corrupt or truncated log is an error naming the entry\n"
+	     "and byte offset.\n\n"
+	     "  --json          print one JSON object instead of text\n"
+	     "  --entries A-B   also list entries A to B (\"A-\" to the end, \"A\" just one)\n"
+	     "  --salvage       read past the super block's entry count while headers stay\n"
+	     "                  valid, and stop quietly at a truncated tail (for logs from a\n"
+	     "                  machine that crashed: the kernel updates the count only after\n"
+	     "                  FUA and MARK entries)\n"
+	     "  -h, --help      this text");
+}
+
+static const char *human(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	double v = (double) bytes;
+	size_t u = 0;
+
+	while (v >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, len, "%" PRIu64 " B", bytes);
+	else
+		snprintf(buf, len, "%.1f %s", v, units[u]);
+	return buf;
+}
+
+static void print_entry(const struct bo_log *log, uint64_t n)
+{
+	const struct bo_log_entry *e = bo_log_entry(log, n);
+	char fl[64];
+
+	bo_log_flags_str(e->flags, fl, sizeof(fl));
+	if (e->flags & BO_LOG_MARK)
+		printf("  %8" PRIu64 "  @%-12" PRIu64 "  %-22s mark '%s'\n", n, e->offset, fl,
+		       bo_log_mark_name(log, n));
+	else if (e->nr_sectors)
+		printf("  %8" PRIu64 "  @%-12" PRIu64 "  %-22s sector %" PRIu64 " +%" PRIu64 "\n",
+		       n, e->offset, fl, e->sector, e->nr_sectors);
+	else
+		printf("  %8" PRIu64 "  @%-12" PRIu64 "  %s\n", n, e->offset, fl);
+}
+
+static void print_text(const struct bo_log *log, const struct bo_log_stats *s, uint64_t first,
+		       uint64_t last)
+{
+	const uint64_t ss = bo_log_sectorsize(log);
+	char a[32], b[32];
+
+	printf("log:       %s\n", bo_log_path(log));
+	printf("format:    dm-log-writes v%d, %" PRIu64 "-byte blocks\n", BO_LOG_VERSION, ss);
+	printf("entries:   %" PRIu64, s->entries);
+	if (bo_log_super_entries(log) != s->entries)
+		printf(" (the super block says %" PRIu64 ")", bo_log_super_entries(log));
+	printf("\nlog used:  %s of %s\n", human(bo_log_end_offset(log), a, sizeof(a)),
+	       human(bo_log_size(log), b, sizeof(b)));
+	printf("kinds:     %" PRIu64 " writes, %" PRIu64 " flush, %" PRIu64 " fua, %" PRIu64
+	       " discard, %" PRIu64 " mark, %" PRIu64 " metadata\n",
+	       s->writes, s->flush, s->fua, s->discard, s->mark, s->metadata);
+	printf("written:   %s (%" PRIu64 " bytes), discarded %s\n",
+	       human(s->bytes_written, a, sizeof(a)), s->bytes_written,
+	       human(s->bytes_discarded, b, sizeof(b)));
+	if (s->touched)
+		printf("sectors:   %" PRIu64 "..%" PRIu64 " (bytes %" PRIu64 "..%" PRIu64 ")\n",
+		       s->sector_min, s->sector_end - 1, s->sector_min * ss, s->sector_end * ss);
+	else
+		printf("sectors:   none touched\n");
+	printf("epochs:    %" PRIu64, s->n_epochs);
+	if (s->n_epochs) {
+		const struct bo_epoch *big = &s->epochs[0];
+
+		for (uint64_t i = 1; i < s->n_epochs; i++)
+			if (s->epochs[i].writes > big->writes)
+				big = &s->epochs[i];
+		printf(" (largest: entries %" PRIu64 "..%" PRIu64 ", %" PRIu64 " writes, %s)",
+		       big->first, big->last, big->writes, human(big->bytes, a, sizeof(a)));
+	}
+	putchar('\n');
+	if (s->n_epochs && s->n_epochs <= 20)
+		for (uint64_t i = 0; i < s->n_epochs; i++)
+			printf("  epoch %-3" PRIu64 " entries %" PRIu64 "..%" PRIu64 ", %" PRIu64
+			       " writes, %s%s\n",
+			       i, s->epochs[i].first, s->epochs[i].last, s->epochs[i].writes,
+			       human(s->epochs[i].bytes, a, sizeof(a)),
+			       s->epochs[i].flushed ? "" : " (no closing flush)");
+	printf("marks:     %zu\n", bo_log_mark_count(log));
+	for (size_t i = 0; i < bo_log_mark_count(log) && i < MARKS_SHOWN; i++) {
+		const struct bo_log_mark *m = bo_log_mark_at(log, i);
+
+		printf("  entry %-8" PRIu64 " %s\n", m->entry, m->name);
+	}
+	if (bo_log_mark_count(log) > MARKS_SHOWN)
+		printf("  ... %zu more (--json lists them all)\n",
+		       bo_log_mark_count(log) - MARKS_SHOWN);
+	if (first <= last && first < s->entries) {
+		printf("entries %" PRIu64 "..%" PRIu64 ":\n", first,
+		       last < s->entries ? last : s->entries - 1);
+		for (uint64_t n = first; n <= last && n < s->entries; n++)
+			print_entry(log, n);
+	}
+}
+
+int bo_cmd_inspect(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"json", no_argument, NULL, 'j'},
+		{"entries", required_argument, NULL, 'e'},
+		{"salvage", no_argument, NULL, 's'},
+		{"help", no_argument, NULL, 'h'},
+		{},
+	};
+	struct bo_log_stats stats;
+	struct bo_log *log = NULL;
+	struct bo_err err = {0};
+	uint64_t first = 1, last = 0;
+	unsigned flags = 0;
+	bool json = false;
+	int c, ret = BO_EXIT_HARNESS;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'e':
+			if (bo_parse_range(optarg, &first, &last) < 0)
+				return bo_cli_usage_error("inspect", "--entries '%s': expected A-B",
+							  optarg);
+			break;
+		case 's':
+			flags |= BO_LOG_OPEN_SALVAGE;
+			break;
+		case 'h':
+			help();
+			return BO_EXIT_OK;
+		default:
+			return bo_cli_usage_error("inspect", "unknown option");
+		}
+	}
+	if (optind + 1 != argc)
+		return bo_cli_usage_error("inspect", "expected exactly one LOG");
+
+	if (bo_log_open(argv[optind], flags, &log, &err) < 0) {
+		bo_cli_error("inspect: %s", bo_err_str(&err));
+		return BO_EXIT_HARNESS;
+	}
+	if (bo_log_stats_compute(log, &stats, &err) < 0) {
+		bo_cli_error("inspect: %s", bo_err_str(&err));
+		goto out;
+	}
+	if (json) {
+		struct json_object *o = bo_log_stats_json(log, &stats, first, last);
+
+		if (!o) {
+			bo_cli_error("inspect: out of memory building JSON");
+			goto out_stats;
+		}
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+							       JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(o);
+	} else {
+		print_text(log, &stats, first, last);
+	}
+	ret = fflush(stdout) == 0 ? BO_EXIT_OK : BO_EXIT_HARNESS;
+out_stats:
+	bo_log_stats_clear(&stats);
+out:
+	bo_log_free(log);
+	return ret;
+}

@@ -1,0 +1,613 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * blackout nightly — run a matrix of scenarios x filesystems x mount options, one results
+ * tree with every run's results directory and a combined summary.json and index.html, and,
+ * against a previous tree, the failures that are new, fixed or unchanged. docs/nightly.md.
+ *
+ *   [matrix]
+ *   scenario = ext4-fsops.ini      ; repeatable; relative to the matrix file
+ *   fs = ext4                      ; repeatable; default: each scenario's own
+ *   mount_options = default        ; repeatable; "default": the scenario's own
+ *   seed = 1                       ; optional: the seed of every run
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <ini.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/diagnose/baseline.h"
+#include "harness/base/cleanup.h"
+#include "harness/cli/cli.h"
+#include "harness/cli/vmrun.h"
+#include "harness/scenario/scenario.h"
+
+#define MAX_AXIS 64
+
+struct matrix {
+	const char *path;
+	char *scenarios[MAX_AXIS], *fs[MAX_AXIS], *mopts[MAX_AXIS];
+	size_t nsc, nfs, nmo;
+	char *seed;
+	char err[512]; /* the first problem, without its line (inih returns that) */
+};
+
+static int add_axis(struct matrix *m, char **v, size_t *n, const char *name, const char *value)
+{
+	if (!*value) {
+		snprintf(m->err, sizeof(m->err), "[matrix] %s: empty value", name);
+		return 0;
+	}
+	if (*n == MAX_AXIS) {
+		snprintf(m->err, sizeof(m->err), "[matrix] %s: more than %d values", name,
+			 MAX_AXIS);
+		return 0;
+	}
+	v[*n] = strdup(value);
+	if (!v[*n]) {
+		snprintf(m->err, sizeof(m->err), "out of memory");
+		return 0;
+	}
+	(*n)++;
+	return 1;
+}
+
+static int matrix_handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct matrix *m = user;
+	uint64_t n;
+
+	if (m->err[0])
+		return 0;
+	if (strcmp(section, "matrix")) {
+		snprintf(m->err, sizeof(m->err), "unknown section [%s] (expected [matrix])",
+			 section);
+		return 0;
+	}
+	if (!strcmp(name, "scenario"))
+		return add_axis(m, m->scenarios, &m->nsc, name, value);
+	if (!strcmp(name, "fs")) {
+		if (strcmp(value, "ext4") && strcmp(value, "xfs") && strcmp(value, "btrfs")) {
+			snprintf(m->err, sizeof(m->err),
+				 "[matrix] fs: '%s' is not ext4, xfs or btrfs", value);
+			return 0;
+		}
+		return add_axis(m, m->fs, &m->nfs, name, value);
+	}
+	if (!strcmp(name, "mount_options")) {
+		if (strpbrk(value, " \t'\"\\`$;|&<>")) {
+			snprintf(
+				m->err, sizeof(m->err),
+				"[matrix] mount_options: '%s': one comma-separated list, no blanks "
+				"or shell characters",
+				value);
+			return 0;
+		}
+		return add_axis(m, m->mopts, &m->nmo, name, value);
+	}
+	if (!strcmp(name, "seed")) {
+		if (m->seed || bo_parse_u64(value, &n) < 0) {
+			snprintf(m->err, sizeof(m->err),
+				 m->seed ? "[matrix] seed: given twice"
+					 : "[matrix] seed: '%s' is not a decimal number",
+				 value);
+			return 0;
+		}
+		m->seed = strdup(value);
+		return m->seed ? 1 : 0;
+	}
+	snprintf(m->err, sizeof(m->err), "[matrix]: unknown key '%s'", name);
+	return 0;
+}
+
+static void matrix_clear(struct matrix *m)
+{
+	for (size_t i = 0; i < m->nsc; i++)
+		free(m->scenarios[i]);
+	for (size_t i = 0; i < m->nfs; i++)
+		free(m->fs[i]);
+	for (size_t i = 0; i < m->nmo; i++)
+		free(m->mopts[i]);
+	free(m->seed);
+}
+
+static int matrix_load(struct matrix *m, const char *path, struct bo_err *err)
+{
+	int line;
+
+	m->path = path;
+	line = ini_parse(path, matrix_handler, m);
+	if (line < 0)
+		return bo_err_set(err, errno ? errno : EIO, "cannot read matrix '%s'", path);
+	if (line > 0)
+		return bo_err_set(
+			err, EINVAL, "%s:%d: %s", path, line,
+			m->err[0] ? m->err : "syntax error: expected '[section]' or 'key = value'");
+	if (!m->nsc)
+		return bo_err_set(err, EINVAL, "%s: [matrix] needs at least one 'scenario'", path);
+	return 0;
+}
+
+/* One cell of the matrix. */
+struct cell {
+	char name[256];		  /* scenario@fs[+options]: its directory under runs/ */
+	char scen_path[PATH_MAX]; /* the scenario file run */
+	char scen_name[128];
+	char fs[16], mopts[256];
+	char results[PATH_MAX]; /* relative to the tree */
+	struct json_object *summary;
+	int status;
+};
+
+/* Letters, digits and ._-@+=, stay; anything else becomes '_'. */
+static void sanitize(char *s)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || strchr("._-@+=,", *s)))
+			*s = '_';
+}
+
+/* The scenario of @c: the file itself, or a copy with fs and mount_options overridden. */
+static int prepare(struct cell *c, const char *matrix_dir, const char *scen, const char *fs,
+		   const char *mopt, const char *out, struct bo_err *err)
+{
+	struct bo_scenario *sc = NULL;
+	char src[PATH_MAX];
+	int n;
+
+	n = scen[0] == '/' ? snprintf(src, sizeof(src), "%s", scen)
+			   : snprintf(src, sizeof(src), "%s/%s", matrix_dir, scen);
+	if (n < 0 || (size_t) n >= sizeof(src))
+		return bo_err_set(err, ENAMETOOLONG, "scenario path too long");
+	if (bo_scenario_load(src, &sc, err) < 0)
+		return -EINVAL;
+	snprintf(c->scen_name, sizeof(c->scen_name), "%s", sc->name);
+	snprintf(c->fs, sizeof(c->fs), "%s", fs ? fs : bo_fs_name(sc->fs));
+	snprintf(c->mopts, sizeof(c->mopts), "%s", mopt ? mopt : sc->mount_options);
+	bo_scenario_free(sc);
+	n = snprintf(c->name, sizeof(c->name), "%s@%s%s%s", c->scen_name, c->fs,
+		     c->mopts[0] ? "+" : "", c->mopts);
+	if (n < 0 || (size_t) n >= sizeof(c->name))
+		return bo_err_set(err, ENAMETOOLONG, "cell name too long");
+	sanitize(c->name);
+	if (!fs && !mopt) {
+		snprintf(c->scen_path, sizeof(c->scen_path), "%s", src);
+		return 0;
+	}
+	n = snprintf(c->scen_path, sizeof(c->scen_path), "%s/scenarios/%s.ini", out, c->name);
+	if (n < 0 || (size_t) n >= sizeof(c->scen_path))
+		return bo_err_set(err, ENAMETOOLONG, "path too long");
+	{
+		_cleanup_fclose_ FILE *in = fopen(src, "re");
+		_cleanup_fclose_ FILE *o = NULL;
+		const char *const sets[][3] = {
+			{"scenario", "name", c->scen_name},
+			{"device", "fs", c->fs},
+			{"device", "mount_options", c->mopts[0] ? c->mopts : NULL},
+			{NULL, NULL, NULL},
+		};
+		int r;
+
+		if (!in || !(o = fopen(c->scen_path, "wxe")))
+			return bo_err_set(err, errno, "writing '%s': %s", c->scen_path,
+					  strerror(errno));
+		r = bo_ini_override(in, o, sets);
+		if (r < 0)
+			return bo_err_set(err, -r, "writing '%s'", c->scen_path);
+	}
+	return 0;
+}
+
+/* Run `blackout run` for @c into OUT/runs/NAME/; its output goes to run.log there. */
+static int run_cell(struct cell *c, const char *out, const char *seed, struct bo_err *err)
+{
+	char parent[PATH_MAX], logp[PATH_MAX + 16];
+	int n = snprintf(parent, sizeof(parent), "%s/runs/%s", out, c->name), status;
+	pid_t pid;
+	DIR *d;
+	struct dirent *de;
+
+	if (n < 0 || (size_t) n >= sizeof(parent))
+		return bo_err_set(err, ENAMETOOLONG, "path too long");
+	if (mkdir(parent, 0755) < 0)
+		return bo_err_set(err, errno, "creating '%s': %s", parent, strerror(errno));
+	snprintf(logp, sizeof(logp), "%s/run.log", parent);
+	fprintf(stderr, "blackout: nightly: %s\n", c->name);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return bo_err_set(err, errno, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		int fd = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		char *argv[] = {bo_self_exe(), "run",  c->scen_path,
+				"--results",   parent, seed ? "--seed" : NULL,
+				(char *) seed, NULL};
+
+		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+			_exit(BO_EXIT_HARNESS);
+		execv(bo_self_exe(), argv);
+		_exit(BO_EXIT_HARNESS);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return bo_err_set(err, errno, "waitpid: %s", strerror(errno));
+	c->status = WIFEXITED(status) ? WEXITSTATUS(status) : BO_EXIT_HARNESS;
+	/* The run made exactly one directory in its own parent. */
+	d = opendir(parent);
+	if (!d)
+		return bo_err_set(err, errno, "'%s': %s", parent, strerror(errno));
+	while ((de = readdir(d)))
+		if (de->d_type == DT_DIR && de->d_name[0] != '.')
+			snprintf(c->results, sizeof(c->results), "runs/%s/%s", c->name, de->d_name);
+	closedir(d);
+	return 0;
+}
+
+static const char *jstr(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ? json_object_get_string(v) : NULL;
+}
+
+/* The JSON of cell @c; its failures go to @fails too. */
+static struct json_object *cell_json(struct cell *c, const char *out, struct bo_failset *fails,
+				     struct bo_err *err)
+{
+	struct json_object *o = json_object_new_object(), *failing = json_object_new_array();
+	char path[PATH_MAX * 2];
+	size_t before = fails->n;
+
+	json_object_object_add(o, "name", json_object_new_string(c->name));
+	json_object_object_add(o, "scenario", json_object_new_string(c->scen_name));
+	json_object_object_add(o, "scenario_file", json_object_new_string(c->scen_path));
+	json_object_object_add(o, "fs", json_object_new_string(c->fs));
+	json_object_object_add(o, "mount_options", json_object_new_string(c->mopts));
+	json_object_object_add(o, "exit_status", json_object_new_int(c->status));
+	snprintf(path, sizeof(path), "runs/%s/run.log", c->name);
+	json_object_object_add(o, "log", json_object_new_string(path));
+	if (c->results[0]) {
+		struct json_object *s;
+
+		json_object_object_add(o, "results", json_object_new_string(c->results));
+		snprintf(path, sizeof(path), "%s/report.html", c->results);
+		json_object_object_add(o, "report", json_object_new_string(path));
+		s = bo_path_join(path, sizeof(path), out, c->results) &&
+				    strlen(path) + 14 < sizeof(path)
+			    ? json_object_from_file(strcat(path, "/summary.json"))
+			    : NULL;
+		if (s) {
+			struct json_object *v;
+
+			if (json_object_object_get_ex(s, "verdict", &v))
+				json_object_object_add(o, "verdict", json_object_get(v));
+			if (json_object_object_get_ex(s, "counts", &v))
+				json_object_object_add(o, "counts", json_object_get(v));
+			if (json_object_object_get_ex(s, "error", &v))
+				json_object_object_add(o, "error", json_object_get(v));
+			json_object_put(s);
+		}
+		if (!bo_path_join(path, sizeof(path), out, c->results) ||
+		    strlen(path) + 14 >= sizeof(path) ||
+		    bo_failset_from_stream(fails, strcat(path, "/stream.jsonl"), c->scen_name,
+					   c->fs, c->mopts, err) < 0)
+			json_object_object_add(o, "error", json_object_new_string(bo_err_str(err)));
+	}
+	if (!jstr(o, "verdict"))
+		json_object_object_add(o, "verdict", json_object_new_string("error"));
+	for (size_t i = before; i < fails->n; i++) {
+		struct json_object *f = json_object_new_object();
+
+		json_object_object_add(f, "state", json_object_new_string(fails->v[i].state));
+		json_object_object_add(f, "class", json_object_new_string(fails->v[i].cls));
+		json_object_array_add(failing, f);
+	}
+	json_object_object_add(o, "failing", failing);
+	return o;
+}
+
+static void html_escape(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else if (*s == '"')
+			fputs("&quot;", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static void html_failures(FILE *f, const char *title, struct json_object *a)
+{
+	size_t n = a ? json_object_array_length(a) : 0;
+
+	fprintf(f, "<h2>%s (%zu)</h2>\n", title, n);
+	if (!n)
+		return;
+	fputs("<table><tr><th>scenario</th><th>fs</th><th>options</th><th>state</th>"
+	      "<th>class</th></tr>\n",
+	      f);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = json_object_array_get_idx(a, i);
+		const char *keys[] = {"scenario", "fs", "mount_options", "state", "class"};
+
+		fputs("<tr>", f);
+		for (size_t k = 0; k < BO_ARRAY_SIZE(keys); k++) {
+			fputs("<td>", f);
+			html_escape(f, jstr(o, keys[k]));
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+/* index.html: every run with its counts and links, and the baseline comparison. */
+static int write_index(const char *out, struct json_object *sum, struct bo_err *err)
+{
+	char path[PATH_MAX];
+	_cleanup_fclose_ FILE *f = NULL;
+	struct json_object *runs, *base;
+
+	if (!bo_path_join(path, sizeof(path), out, "index.html") || !(f = fopen(path, "we")))
+		return bo_err_set(err, errno, "writing '%s': %s", path, strerror(errno));
+	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>blackout nightly"
+	      "</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:"
+	      "collapse}td,th{border:1px solid #999;padding:.2em .6em;text-align:left}"
+	      ".failed{background:#fdd}.error{background:#fec}.consistent{background:#dfd}"
+	      "</style></head><body>\n<h1>blackout nightly</h1>\n",
+	      f);
+	fprintf(f, "<p>verdict: <b>%s</b>, %s</p>\n", jstr(sum, "verdict"), jstr(sum, "started"));
+	fputs("<table><tr><th>run</th><th>scenario</th><th>fs</th><th>options</th>"
+	      "<th>verdict</th><th>counts</th><th>failing states</th><th>links</th></tr>\n",
+	      f);
+	json_object_object_get_ex(sum, "runs", &runs);
+	for (size_t i = 0; runs && i < json_object_array_length(runs); i++) {
+		struct json_object *r = json_object_array_get_idx(runs, i), *counts, *failing;
+		const char *keys[] = {"name", "scenario", "fs", "mount_options"};
+
+		fprintf(f, "<tr class=\"%s\">", jstr(r, "verdict"));
+		for (size_t k = 0; k < BO_ARRAY_SIZE(keys); k++) {
+			fputs("<td>", f);
+			html_escape(f, jstr(r, keys[k]));
+			fputs("</td>", f);
+		}
+		fprintf(f, "<td>%s</td><td>", jstr(r, "verdict"));
+		if (json_object_object_get_ex(r, "counts", &counts)) {
+			json_object_object_foreach(counts, k, v) if (json_object_get_uint64(v))
+				fprintf(f, "%s: %" PRIu64 " ", k, json_object_get_uint64(v));
+		}
+		fputs("</td><td>", f);
+		if (json_object_object_get_ex(r, "failing", &failing))
+			for (size_t j = 0; j < json_object_array_length(failing) && j < 20; j++) {
+				html_escape(f,
+					    jstr(json_object_array_get_idx(failing, j), "state"));
+				fputc(' ', f);
+			}
+		fputs("</td><td>", f);
+		if (jstr(r, "results")) {
+			fputs("<a href=\"", f);
+			html_escape(f, jstr(r, "results"));
+			fputs("/\">results</a> <a href=\"", f);
+			html_escape(f, jstr(r, "report"));
+			fputs("\">report</a> ", f);
+		}
+		fputs("<a href=\"", f);
+		html_escape(f, jstr(r, "log"));
+		fputs("\">log</a></td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	if (json_object_object_get_ex(sum, "baseline", &base)) {
+		struct json_object *a;
+
+		fputs("<p>baseline: ", f);
+		html_escape(f, jstr(base, "path"));
+		fputs("</p>\n", f);
+		json_object_object_get_ex(base, "new", &a);
+		html_failures(f, "New failures", a);
+		json_object_object_get_ex(base, "fixed", &a);
+		html_failures(f, "Fixed", a);
+		json_object_object_get_ex(base, "unchanged", &a);
+		html_failures(f, "Unchanged failures", a);
+	}
+	fputs("</body></html>\n", f);
+	return ferror(f) ? bo_err_set(err, EIO, "writing '%s'", path) : 0;
+}
+
+/* The failures a previous nightly tree (or its summary.json) recorded. */
+static int load_baseline(const char *prev, struct bo_failset *ret, struct bo_err *err)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	struct json_object *o;
+	int r;
+
+	if (stat(prev, &st) < 0)
+		return bo_err_set(err, errno, "baseline '%s': %s", prev, strerror(errno));
+	if (S_ISDIR(st.st_mode)) {
+		if (!bo_path_join(path, sizeof(path), prev, "summary.json"))
+			return bo_err_set(err, ENAMETOOLONG, "path too long");
+	} else {
+		snprintf(path, sizeof(path), "%s", prev);
+	}
+	o = json_object_from_file(path);
+	if (!o)
+		return bo_err_set(err, EINVAL, "baseline '%s': missing or not JSON", path);
+	r = bo_failset_from_summary(o, path, ret, err);
+	json_object_put(o);
+	return r;
+}
+
+static void print_set(const char *title, const struct bo_failset *s)
+{
+	printf("%s: %zu\n", title, s->n);
+	for (size_t i = 0; i < s->n; i++)
+		printf("  %s %s %s %s (%s)\n", s->v[i].scenario, s->v[i].fs,
+		       s->v[i].options[0] ? s->v[i].options : "-", s->v[i].state, s->v[i].cls);
+}
+
+static void nightly_help(void)
+{
+	puts("usage: blackout nightly MATRIX.ini [--baseline PREVIOUS] [--out DIR]\n\n"
+	     "Run every scenario x filesystem x mount options of the matrix (blackout run, one\n"
+	     "after the other) into one tree: DIR/runs/<scenario@fs+options>/<run-id>/, with a\n"
+	     "combined DIR/summary.json and DIR/index.html. With --baseline (a previous nightly\n"
+	     "tree or its summary.json) failures are compared by (scenario, filesystem, mount\n"
+	     "options, state id): new, fixed, unchanged.\n\n"
+	     "  --out DIR          the tree (default: nightly/<UTC time>); must not exist\n"
+	     "  --baseline PREV    compare with a previous tree\n\n"
+	     "Exit status: with --baseline 0 no new failure, 1 new failures; without, 0 all\n"
+	     "consistent, 1 some run failed; 2 usage; 3 a run could not be evaluated.");
+}
+
+int bo_cmd_nightly(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"baseline", required_argument, NULL, 'b'},
+		{"out", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},
+		{},
+	};
+	struct matrix m = {0};
+	struct bo_err err = {0};
+	struct bo_failset cur = {0}, base = {0};
+	struct bo_baseline_diff diff = {0};
+	const char *baseline = NULL, *out_arg = NULL;
+	char out[PATH_MAX], mdir[PATH_MAX], when[32], path[PATH_MAX];
+	struct json_object *sum = NULL, *runs = NULL;
+	bool failed = false, errored = false;
+	time_t t = time(NULL);
+	struct tm tm;
+	int c, ret = BO_EXIT_HARNESS;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			nightly_help();
+			return BO_EXIT_OK;
+		} else if (c == 'b') {
+			baseline = optarg;
+		} else if (c == 'o') {
+			out_arg = optarg;
+		} else {
+			return bo_cli_usage_error("nightly", "bad option");
+		}
+	}
+	if (optind + 1 != argc)
+		return bo_cli_usage_error("nightly", "expected one MATRIX.ini");
+	gmtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
+	if (matrix_load(&m, argv[optind], &err) < 0 ||
+	    (baseline && load_baseline(baseline, &base, &err) < 0)) {
+		bo_cli_error("nightly: %s", bo_err_str(&err));
+		goto out;
+	}
+	snprintf(mdir, sizeof(mdir), "%s", argv[optind]);
+	*(strrchr(mdir, '/') ? strrchr(mdir, '/') : mdir) = '\0';
+	if (!mdir[0])
+		snprintf(mdir, sizeof(mdir), ".");
+	if (!out_arg) {
+		snprintf(path, sizeof(path), "nightly/%s", when);
+		if (mkdir("nightly", 0755) < 0 && errno != EEXIST) {
+			bo_cli_error("nightly: creating 'nightly': %s", strerror(errno));
+			goto out;
+		}
+		out_arg = path;
+	}
+	if (mkdir(out_arg, 0755) < 0 || !realpath(out_arg, out)) {
+		bo_cli_error("nightly: creating '%s': %s (the tree must be new)", out_arg,
+			     strerror(errno));
+		goto out;
+	}
+	if (!bo_path_join(path, sizeof(path), out, "runs") || mkdir(path, 0755) < 0 ||
+	    !bo_path_join(path, sizeof(path), out, "scenarios") || mkdir(path, 0755) < 0) {
+		bo_cli_error("nightly: creating '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	sum = json_object_new_object();
+	runs = json_object_new_array();
+	if (!sum || !runs)
+		goto out;
+	json_object_object_add(sum, "kind", json_object_new_string("nightly"));
+	json_object_object_add(sum, "matrix", json_object_new_string(argv[optind]));
+	json_object_object_add(sum, "started", json_object_new_string(when));
+	json_object_object_add(sum, "runs", json_object_get(runs));
+	for (size_t i = 0; i < m.nsc; i++)
+		for (size_t j = 0; j < (m.nfs ? m.nfs : 1); j++)
+			for (size_t k = 0; k < (m.nmo ? m.nmo : 1); k++) {
+				const char *mo = m.nmo ? m.mopts[k] : NULL, *verdict;
+				struct cell cl = {0};
+				struct json_object *o;
+
+				if (mo && !strcmp(mo, "default"))
+					mo = NULL;
+				if (prepare(&cl, mdir, m.scenarios[i], m.nfs ? m.fs[j] : NULL, mo,
+					    out, &err) < 0 ||
+				    run_cell(&cl, out, m.seed, &err) < 0) {
+					bo_cli_error("nightly: %s", bo_err_str(&err));
+					goto out;
+				}
+				o = cell_json(&cl, out, &cur, &err);
+				if (!o)
+					goto out;
+				failed |= cl.status == BO_EXIT_FAILURE;
+				errored |= cl.status != BO_EXIT_FAILURE && cl.status != BO_EXIT_OK;
+				verdict = jstr(o, "verdict");
+				printf("%-40s %s\n", cl.name, verdict ? verdict : "?");
+				json_object_array_add(runs, o);
+			}
+	json_object_object_add(sum, "verdict",
+			       json_object_new_string(errored  ? "error"
+						      : failed ? "failed"
+							       : "consistent"));
+	if (baseline) {
+		struct json_object *d;
+
+		if (bo_baseline_diff(&base, &cur, &diff) < 0 || !(d = bo_baseline_diff_json(&diff)))
+			goto out;
+		json_object_object_add(d, "path", json_object_new_string(baseline));
+		json_object_object_add(sum, "baseline", d);
+	}
+	if (bo_path_join(path, sizeof(path), out, "summary.json") &&
+	    json_object_to_file_ext(path, sum, JSON_C_TO_STRING_PRETTY) < 0) {
+		bo_cli_error("nightly: writing '%s'", path);
+		goto out;
+	}
+	if (write_index(out, sum, &err) < 0) {
+		bo_cli_error("nightly: %s", bo_err_str(&err));
+		goto out;
+	}
+	if (baseline) {
+		print_set("new failures", &diff.added);
+		print_set("fixed", &diff.fixed);
+		printf("unchanged failures: %zu\n", diff.same.n);
+	}
+	printf("results: %s\n", out);
+	if (errored)
+		ret = BO_EXIT_HARNESS;
+	else if (baseline)
+		ret = diff.added.n ? BO_EXIT_FAILURE : BO_EXIT_OK;
+	else
+		ret = failed ? BO_EXIT_FAILURE : BO_EXIT_OK;
+out:
+	json_object_put(runs);
+	json_object_put(sum);
+	bo_baseline_diff_clear(&diff);
+	bo_failset_clear(&cur);
+	bo_failset_clear(&base);
+	matrix_clear(&m);
+	return ret;
+}

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * blackout vm — run commands in a disposable QEMU VM; and the guest side of it: blackout is
+ * the guest's /init, its modprobe, and prints what "vm info" shows.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "dmtargets/dm.h"
+#include "harness/base/cleanup.h"
+#include "harness/cli/cli.h"
+#include "harness/base/safety.h"
+#include "vm/guest.h"
+#include "vm/modload.h"
+#include "vm/share.h"
+#include "vm/vm.h"
+
+#define MAX_FILES 256
+
+/* The targets "vm info" loads before listing: the ones blackout's runs use. */
+static const char *const info_targets[] = {"dm-log-writes", "dm-flakey", "dm-snapshot",
+					   "dm-thin-pool", NULL};
+
+static void help(void)
+{
+	puts("usage: blackout vm run [OPTIONS] -- COMMAND [ARGS...]\n"
+	     "       blackout vm shell [OPTIONS]\n"
+	     "       blackout vm info [OPTIONS]\n\n"
+	     "Boot a fresh, disposable QEMU VM and run COMMAND in it as root (run), an\n"
+	     "interactive shell on this terminal (shell; Ctrl-A x ends QEMU), or report the\n"
+	     "kernel, the accelerator, the boot time and the device-mapper targets (info).\n"
+	     "'vm run' exits with COMMAND's exit status; 3 when the VM itself failed, 77 when\n"
+	     "no VM can be made here (QEMU, the kernel or a guest tool is not installed).\n\n"
+	     "  --kernel IMAGE    boot IMAGE (vmlinux or bzImage) instead of the newest kernel\n"
+	     "                    scripts/fetch-kernel cached; needs --modules\n"
+	     "  --modules DIR     IMAGE's module directory (.../lib/modules/RELEASE, after "
+	     "depmod)\n"
+	     "  --memory MB       guest memory (default 2048; tmpfs-backed images live in it)\n"
+	     "  --cpus N          vCPUs (default 1)\n"
+	     "  --timeout S       kill the VM after S seconds in all (default: a boot allowance\n"
+	     "                    plus 600 s); the error names the console log\n"
+	     "  --accel A         kvm, tcg or auto (default: KVM if a probe boot works)\n"
+	     "  --share DIR       mount host directory DIR read-write at /results in the guest\n"
+	     "  --file PATH       copy PATH into the guest at the same absolute path (repeatable;\n"
+	     "                    directories recursively, executables with their libraries)\n"
+	     "  --console PATH    write the serial console to PATH (a new file each boot)\n"
+	     "  -h, --help        this text\n\n"
+	     "Details: docs/vm.md.");
+}
+
+static int parse(int argc, char **argv, struct bo_vm_opts *o, const char **files, int *ret_end)
+{
+	static const struct option opts[] = {
+		{"kernel", required_argument, NULL, 'k'},
+		{"modules", required_argument, NULL, 'M'},
+		{"memory", required_argument, NULL, 'm'},
+		{"cpus", required_argument, NULL, 'c'},
+		{"timeout", required_argument, NULL, 't'},
+		{"accel", required_argument, NULL, 'a'},
+		{"share", required_argument, NULL, 's'},
+		{"file", required_argument, NULL, 'f'},
+		{"console", required_argument, NULL, 'C'},
+		{"help", no_argument, NULL, 'h'},
+		{},
+	};
+	static char cwd[PATH_MAX];
+	size_t nfiles = 0;
+	uint64_t v;
+	int c;
+
+	optind = 1;
+	/* '+': options end at the command, whose own options are its business. */
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'k':
+			o->kernel = optarg;
+			break;
+		case 'M':
+			o->modules = optarg;
+			break;
+		case 'm':
+		case 'c':
+		case 't':
+			if (bo_parse_u64(optarg, &v) < 0 || v == 0 || v > 1u << 20)
+				return bo_cli_usage_error("vm",
+							  "--%s '%s': expected a positive number",
+							  c == 'm'   ? "memory"
+							  : c == 'c' ? "cpus"
+								     : "timeout",
+							  optarg);
+			if (c == 'm')
+				o->memory_mb = (unsigned) v;
+			else if (c == 'c')
+				o->cpus = (unsigned) v;
+			else
+				o->timeout_s = (unsigned) v;
+			break;
+		case 'a':
+			if (strcmp(optarg, "kvm") && strcmp(optarg, "tcg") &&
+			    strcmp(optarg, "auto"))
+				return bo_cli_usage_error(
+					"vm", "--accel '%s': expected kvm, tcg or auto", optarg);
+			o->accel = optarg;
+			break;
+		case 's':
+			o->share_dir = optarg;
+			break;
+		case 'f':
+			if (nfiles == MAX_FILES)
+				return bo_cli_usage_error("vm", "more than %d --file options",
+							  MAX_FILES);
+			/* The guest path is the absolute spelling of the host path. */
+			if (optarg[0] != '/') {
+				char *abs;
+
+				if (!*cwd && !getcwd(cwd, sizeof(cwd)))
+					return bo_cli_usage_error("vm", "--file '%s': no cwd",
+								  optarg);
+				if (asprintf(&abs, "%s/%s", cwd, optarg) < 0)
+					return BO_EXIT_HARNESS;
+				files[nfiles++] = abs;
+			} else {
+				files[nfiles++] = optarg;
+			}
+			break;
+		case 'C':
+			o->console_path = optarg;
+			break;
+		case 'h':
+			help();
+			return -1;
+		default:
+			return BO_EXIT_USAGE;
+		}
+	}
+	files[nfiles] = NULL;
+	o->extra_files = files;
+	*ret_end = optind;
+	return 0;
+}
+
+/* Exit status of "vm run" when no VM can be made here at all (no QEMU, no kernel): the
+ * automake/ctest "skipped" code, so that test scripts pass it on. */
+#define EXIT_NO_VM 77
+
+static int report(const char *what, const struct bo_err *err)
+{
+	bo_cli_error("vm %s: %s", what, bo_err_str(err));
+	return err->errnum == ENOPKG ? EXIT_NO_VM : BO_EXIT_HARNESS;
+}
+
+static int vm_run(int argc, char **argv, bool shell)
+{
+	const char *files[MAX_FILES + 1];
+	char *sh[] = {(char *) "sh", NULL};
+	struct bo_vm_opts o = {0};
+	struct bo_err err = {0};
+	int end, status, r;
+
+	r = parse(argc, argv, &o, files, &end);
+	if (r)
+		return r < 0 ? BO_EXIT_OK : r;
+	if (shell && end < argc)
+		return bo_cli_usage_error("vm", "'vm shell' takes no command");
+	if (!shell && end >= argc)
+		return bo_cli_usage_error("vm", "'vm run' needs a command after '--'");
+	o.interactive = shell;
+	if (!shell)
+		bo_stop_install(); /* a stop kills the VM and still reports */
+	r = bo_vm_run(&o, shell ? sh : argv + end, &status, &err);
+	if (r < 0)
+		return report(shell ? "shell" : "run", &err);
+	/* What the guest left in the share is untrusted: say so when it holds anything a host
+	 * tool could follow out of it. Only reported: the entries may have been there before. */
+	if (o.share_dir) {
+		struct bo_share_report rep;
+
+		if (bo_share_check(o.share_dir, false, &rep, &err) < 0 && err.errnum != ELOOP)
+			return report(shell ? "shell" : "run", &err);
+		if (rep.rejected)
+			fprintf(stderr,
+				"blackout: warning: '%s' holds %zu symlinks or special files "
+				"(first: "
+				"'%s'); blackout never follows them\n",
+				o.share_dir, rep.rejected, rep.first_rejected);
+	}
+	return status;
+}
+
+static int vm_info(int argc, char **argv)
+{
+	const char *files[MAX_FILES + 1];
+	_cleanup_free_ char *self = realpath("/proc/self/exe", NULL);
+	_cleanup_close_ int mem = memfd_create("vm-info", MFD_CLOEXEC);
+	struct bo_vm_result res;
+	struct bo_vm_opts o = {0};
+	struct bo_err err = {0};
+	char buf[4096];
+	ssize_t n;
+	int end, r;
+
+	r = parse(argc, argv, &o, files, &end);
+	if (r)
+		return r < 0 ? BO_EXIT_OK : r;
+	if (end < argc)
+		return bo_cli_usage_error("vm", "'vm info' takes no command");
+	if (!self || mem < 0) {
+		bo_cli_error("vm info: %m");
+		return BO_EXIT_HARNESS;
+	}
+	o.stdout_fd = mem;
+	{
+		char *guest[] = {self, (char *) "__vm-info", NULL};
+
+		r = bo_vm_run_result(&o, guest, &res, &err);
+	}
+	if (r < 0)
+		return report("info", &err);
+	printf("kernel:  %s%s%s%s\n", res.release, *res.package ? " (" : "", res.package,
+	       *res.package ? ")" : "");
+	printf("accel:   %s\n", res.accel);
+	printf("boot:    %.2f s from starting QEMU to the command, %.2f s in all\n", res.boot_s,
+	       res.total_s);
+	fflush(stdout);
+	lseek(mem, 0, SEEK_SET);
+	while ((n = read(mem, buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, (size_t) n, stdout);
+	if (res.status != 0) {
+		bo_cli_error("vm info: the guest side failed (exit %d)", res.status);
+		return BO_EXIT_HARNESS;
+	}
+	return BO_EXIT_OK;
+}
+
+int bo_cmd_vm(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		help();
+		return argc < 2 ? BO_EXIT_USAGE : BO_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "run"))
+		return vm_run(argc - 1, argv + 1, false);
+	if (!strcmp(argv[1], "shell"))
+		return vm_run(argc - 1, argv + 1, true);
+	if (!strcmp(argv[1], "info"))
+		return vm_info(argc - 1, argv + 1);
+	return bo_cli_usage_error("vm", "unknown subcommand '%s'", argv[1]);
+}
+
+int bo_cmd_guest_init(int argc, char **argv)
+{
+	return bo_guest_init();
+}
+
+int bo_cmd_guest_modprobe(int argc, char **argv)
+{
+	return bo_guest_modprobe(argc, argv);
+}
+
+/* The guest side of "vm info": load the targets, then list what device-mapper has. */
+int bo_cmd_guest_vm_info(int argc, char **argv)
+{
+	struct bo_dm_target_version *v = NULL;
+	struct bo_modload *l = NULL;
+	struct bo_err err = {0};
+	struct utsname u;
+	size_t n = 0;
+	int ret = BO_EXIT_OK;
+
+	if (!bo_vm_inside()) {
+		bo_cli_error("__vm-info runs only inside a blackout VM");
+		return BO_EXIT_USAGE;
+	}
+	uname(&u);
+	printf("guest:   Linux %s %s\n", u.release, u.version);
+	if (bo_modload_open(&l, &err) < 0) {
+		bo_cli_error("%s", bo_err_str(&err));
+		return BO_EXIT_HARNESS;
+	}
+	for (const char *const *t = info_targets; *t; t++)
+		if (bo_modload_load(l, *t, &err) < 0) {
+			bo_cli_error("%s", bo_err_str(&err));
+			ret = BO_EXIT_HARNESS;
+		}
+	bo_modload_free(l);
+	if (bo_dm_target_versions(&v, &n, &err) < 0) {
+		bo_cli_error("%s", bo_err_str(&err));
+		return BO_EXIT_HARNESS;
+	}
+	puts("dm targets:");
+	for (size_t i = 0; i < n; i++)
+		printf("  %-16s v%u.%u.%u\n", v[i].name, v[i].version.major, v[i].version.minor,
+		       v[i].version.patch);
+	free(v);
+	return ret;
+}

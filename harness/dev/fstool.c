@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "harness/dev/fstool.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/base/cleanup.h"
+
+/* Version queries are quick; this only guards against a hanging tool. */
+#define VERSION_TIMEOUT_MS 10000
+/* Bytes of a failed tool's output quoted in an error message. */
+#define TAIL_BYTES 200
+
+/* Tool output in a stable language, for reports and for the version line. */
+static char *const c_locale[] = {"LC_ALL=C", NULL};
+
+static const struct {
+	const char *mkfs;
+	const char *mkfs_args[3];
+	const char *fsck;
+	const char *fsck_args[3];
+	const char *mkfs_version[3];
+	const char *fsck_version[3];
+} tools[] = {
+	[BO_FS_EXT4] = {"mkfs.ext4",
+			{"-F", "-q"},
+			"e2fsck",
+			{"-fn"},
+			{"mkfs.ext4", "-V"},
+			{"e2fsck", "-V"}},
+	[BO_FS_XFS] = {"mkfs.xfs",
+		       {"-f", "-q"},
+		       "xfs_repair",
+		       {"-n"},
+		       {"mkfs.xfs", "-V"},
+		       {"xfs_repair", "-V"}},
+	[BO_FS_BTRFS] = {"mkfs.btrfs",
+			 {"-f", "-q"},
+			 "btrfs",
+			 {"check", "--readonly"},
+			 {"mkfs.btrfs", "--version"},
+			 {"btrfs", "--version"}},
+};
+
+/* Run @argv with the merged output kept (up to @max bytes, 0: the default). */
+static int run(const char *const *argv, unsigned timeout_ms, size_t max, struct bo_proc_result *ret,
+	       struct bo_err *err)
+{
+	struct bo_proc_opts o = {
+		/* exec does not write to its arguments */
+		.argv = (char *const *) argv, .env_add = c_locale,
+		.timeout_ms = timeout_ms,     .max_output = max,
+		.merge_stderr = true,
+	};
+
+	if (timeout_ms == 0)
+		return bo_err_set(err, EINVAL, "running '%s': a timeout is required", argv[0]);
+	return bo_proc_run(&o, ret, err);
+}
+
+/* Append @extra (NULL-terminated, may be NULL) to @argv at *@n, keeping room for two more. */
+static int append(const char **argv, size_t *n, const char *const *extra)
+{
+	for (; extra && *extra; extra++) {
+		if (*n + 2 >= BO_TOOL_ARGV_MAX)
+			return -E2BIG;
+		argv[(*n)++] = *extra;
+	}
+	return 0;
+}
+
+int bo_mkfs_argv(enum bo_fs fs, const char *dev, const char *const *opts, const char **argv,
+		 struct bo_err *err)
+{
+	size_t n = 0;
+
+	if ((unsigned) fs >= BO_ARRAY_SIZE(tools))
+		return bo_err_set(err, EINVAL, "mkfs: unknown filesystem %d", (int) fs);
+	argv[n++] = tools[fs].mkfs;
+	if (append(argv, &n, tools[fs].mkfs_args) < 0 || append(argv, &n, opts) < 0)
+		return bo_err_set(err, E2BIG, "mkfs.%s '%s': more than %d arguments",
+				  bo_fs_name(fs), dev, BO_TOOL_ARGV_MAX);
+	argv[n++] = dev;
+	argv[n] = NULL;
+	return 0;
+}
+
+int bo_fsck_argv(enum bo_fs fs, const char *dev, const char **argv, struct bo_err *err)
+{
+	size_t n = 0;
+
+	if ((unsigned) fs >= BO_ARRAY_SIZE(tools))
+		return bo_err_set(err, EINVAL, "fsck: unknown filesystem %d", (int) fs);
+	argv[n++] = tools[fs].fsck;
+	(void) append(argv, &n, tools[fs].fsck_args);
+	argv[n++] = dev;
+	argv[n] = NULL;
+	return 0;
+}
+
+/* The end of @r's output (at most TAIL_BYTES) on one line, into @buf, for error messages. */
+static const char *tail(const struct bo_proc_result *r, char *buf, size_t len)
+{
+	const char *s = r->out ? r->out : "";
+	size_t n = 0;
+
+	if (r->out_len > TAIL_BYTES)
+		s = r->out + r->out_len - TAIL_BYTES;
+	for (; *s && n + 3 < len; s++) {
+		if (*s != '\n') {
+			buf[n++] = *s;
+		} else if (n && s[1]) {
+			buf[n++] = ';';
+			buf[n++] = ' ';
+		}
+	}
+	while (n && (buf[n - 1] == ' ' || buf[n - 1] == ';'))
+		n--;
+	buf[n] = '\0';
+	return n ? buf : "(no output)";
+}
+
+int bo_mkfs(enum bo_fs fs, const char *dev, const char *const *opts, unsigned timeout_ms,
+	    struct bo_proc_result *ret, struct bo_err *err)
+{
+	const char *argv[BO_TOOL_ARGV_MAX];
+	struct bo_proc_result res = {0};
+	char how[64], out[TAIL_BYTES + 8];
+	int r;
+
+	r = bo_mkfs_argv(fs, dev, opts, argv, err);
+	if (r < 0)
+		return r;
+	r = run(argv, timeout_ms, 0, &res, err);
+	if (r < 0)
+		return bo_err_prefix(err, "mkfs %s on '%s'", bo_fs_name(fs), dev);
+	if (res.end == BO_PROC_EXITED && res.status == 0) {
+		bo_debug(BO_DBG_MOUNT, "mkfs %s on '%s': done in %.2f s", bo_fs_name(fs), dev,
+			 res.seconds);
+		r = 0;
+	} else {
+		struct bo_proc_opts o = {.timeout_ms = timeout_ms};
+
+		r = bo_err_set(err, res.end == BO_PROC_TIMEOUT ? ETIMEDOUT : EIO,
+			       "mkfs %s on '%s': %s %s: %s", bo_fs_name(fs), dev, argv[0],
+			       bo_proc_describe(&res, &o, how, sizeof(how)),
+			       tail(&res, out, sizeof(out)));
+	}
+	if (ret)
+		*ret = res;
+	else
+		bo_proc_result_clear(&res);
+	return r;
+}
+
+enum bo_fsck_verdict bo_fsck_interpret(enum bo_fs fs, const struct bo_proc_result *r,
+				       const char **why)
+{
+	const char *dummy;
+	int c = r->status;
+
+	if (!why)
+		why = &dummy;
+	if (r->end == BO_PROC_TIMEOUT) {
+		*why = "timed out";
+		return BO_FSCK_TOOL_ERROR;
+	}
+	if (r->end != BO_PROC_EXITED) {
+		*why = "killed by a signal";
+		return BO_FSCK_TOOL_ERROR;
+	}
+	if (c == 0) {
+		*why = "no errors";
+		return BO_FSCK_CLEAN;
+	}
+	switch (fs) {
+	case BO_FS_EXT4:
+		/* e2fsck(8): the codes are bits; 8 and up mean the check itself failed. */
+		if (c & ~7) {
+			*why = c & 8	 ? "e2fsck operational error"
+			       : c & 16	 ? "e2fsck usage error"
+			       : c & 32	 ? "e2fsck cancelled"
+			       : c & 128 ? "e2fsck shared library error"
+					 : "e2fsck exit code not in e2fsck(8)";
+			return BO_FSCK_TOOL_ERROR;
+		}
+		*why = c & 4 ? "e2fsck: errors left uncorrected" : "e2fsck: errors found";
+		return BO_FSCK_DIRTY;
+	case BO_FS_XFS:
+		/* xfs_repair(8): with -n, 1 means corruption was detected. 2 (a log that needs
+		 * replaying) means the check ran on an unrecovered filesystem: no verdict. */
+		if (c == 1) {
+			*why = "xfs_repair -n: corruption detected";
+			return BO_FSCK_DIRTY;
+		}
+		*why = c == 2 ? "xfs_repair: the log needs replaying first"
+			      : "xfs_repair exit code not in xfs_repair(8)";
+		return BO_FSCK_TOOL_ERROR;
+	case BO_FS_BTRFS:
+		/* btrfs-check(8): non-zero when errors are found. 126/127 are what a shell or
+		 * wrapper returns when it could not execute the program at all. */
+		if (c == 126 || c == 127) {
+			*why = "btrfs could not be executed";
+			return BO_FSCK_TOOL_ERROR;
+		}
+		*why = "btrfs check: errors found";
+		return BO_FSCK_DIRTY;
+	case BO_FS_COUNT:
+		break;
+	}
+	*why = "unknown filesystem";
+	return BO_FSCK_TOOL_ERROR;
+}
+
+const char *bo_fsck_verdict_name(enum bo_fsck_verdict v)
+{
+	switch (v) {
+	case BO_FSCK_CLEAN:
+		return "clean";
+	case BO_FSCK_DIRTY:
+		return "dirty";
+	case BO_FSCK_TOOL_ERROR:
+		break;
+	}
+	return "tool-error";
+}
+
+/* Write @r's output to @path, with a last line saying so if it was cut. */
+static int save_output(const struct bo_proc_result *r, const char *path, struct bo_err *err)
+{
+	_cleanup_close_ int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	char note[96];
+	int n = 0;
+
+	if (fd < 0)
+		return bo_err_set(err, errno, "saving output to '%s': %s", path, strerror(errno));
+	if (r->truncated)
+		n = snprintf(note, sizeof(note), "\nblackout: output cut after %zu bytes\n",
+			     r->out_len);
+	if (bo_pwrite_full(fd, r->out, r->out_len, 0) < 0 ||
+	    (n > 0 && bo_pwrite_full(fd, note, (size_t) n, r->out_len) < 0))
+		return bo_err_set(err, errno, "saving output to '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+int bo_fsck(enum bo_fs fs, const char *dev, unsigned timeout_ms, const char *out_path,
+	    enum bo_fsck_verdict *verdict, struct bo_proc_result *ret, struct bo_err *err)
+{
+	const char *argv[BO_TOOL_ARGV_MAX], *why;
+	struct bo_proc_result res = {0};
+	char how[64], out[TAIL_BYTES + 8];
+	int fd, r;
+
+	*verdict = BO_FSCK_TOOL_ERROR;
+	r = bo_fsck_argv(fs, dev, argv, err);
+	if (r < 0)
+		return r;
+	/* The checkers report "cannot open" and "mounted" through the same exit codes as
+	 * damage, so make sure neither is the case. O_EXCL on a block device fails with EBUSY
+	 * while it is mounted or otherwise claimed. */
+	fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return bo_err_set(err, errno, "fsck %s on '%s': cannot open it exclusively: %s",
+				  bo_fs_name(fs), dev, strerror(errno));
+	(void) close(fd);
+	r = run(argv, timeout_ms, BO_FSCK_OUTPUT_MAX, &res, err);
+	if (r < 0)
+		return bo_err_prefix(err, "fsck %s on '%s'", bo_fs_name(fs), dev);
+	if (out_path) {
+		r = save_output(&res, out_path, err);
+		if (r < 0) {
+			bo_proc_result_clear(&res);
+			return bo_err_prefix(err, "fsck %s on '%s'", bo_fs_name(fs), dev);
+		}
+	}
+	*verdict = bo_fsck_interpret(fs, &res, &why);
+	if (*verdict == BO_FSCK_TOOL_ERROR) {
+		struct bo_proc_opts o = {.timeout_ms = timeout_ms};
+
+		r = bo_err_set(err, res.end == BO_PROC_TIMEOUT ? ETIMEDOUT : EIO,
+			       "fsck %s on '%s': %s %s (%s), so there is no verdict: %s",
+			       bo_fs_name(fs), dev, argv[0],
+			       bo_proc_describe(&res, &o, how, sizeof(how)), why,
+			       tail(&res, out, sizeof(out)));
+	}
+	bo_debug(BO_DBG_MOUNT, "fsck %s '%s': %s (%s) in %.2f s", bo_fs_name(fs), dev,
+		 bo_fsck_verdict_name(*verdict), why, res.seconds);
+	if (ret)
+		*ret = res;
+	else
+		bo_proc_result_clear(&res);
+	return r;
+}
+
+int bo_fs_tool_version(enum bo_fs fs, enum bo_fs_tool tool, char *buf, size_t len,
+		       struct bo_err *err)
+{
+	const char *const *argv;
+	struct bo_proc_result res = {0};
+	const char *line;
+	size_t n;
+	int r;
+
+	if ((unsigned) fs >= BO_ARRAY_SIZE(tools))
+		return bo_err_set(err, EINVAL, "tool version: unknown filesystem %d", (int) fs);
+	argv = tool == BO_TOOL_MKFS ? tools[fs].mkfs_version : tools[fs].fsck_version;
+	r = run(argv, VERSION_TIMEOUT_MS, 0, &res, err);
+	if (r < 0)
+		return bo_err_prefix(err, "version of %s", argv[0]);
+	if (res.end != BO_PROC_EXITED || res.status != 0) {
+		struct bo_proc_opts o = {.timeout_ms = VERSION_TIMEOUT_MS};
+		char how[64];
+
+		r = bo_err_set(err, EIO, "version of %s: '%s %s' %s", argv[0], argv[0], argv[1],
+			       bo_proc_describe(&res, &o, how, sizeof(how)));
+		bo_proc_result_clear(&res);
+		return r;
+	}
+	line = res.out + strspn(res.out, " \t\n");
+	n = strcspn(line, "\n");
+	if (n == 0)
+		r = bo_err_set(err, EIO, "version of %s: no output", argv[0]);
+	else
+		snprintf(buf, len, "%.*s", (int) n, line);
+	bo_proc_result_clear(&res);
+	return r;
+}

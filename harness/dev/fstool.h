@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fstool.h — mkfs and fsck per filesystem, run through harness/proc.h: a child process (no
+ * shell) in its own process group, stdout and stderr captured together, LC_ALL=C, and a
+ * timeout that kills it and everything it started.
+ *
+ *   ext4   mkfs.ext4 -F -q [opts] DEV     e2fsck -fn DEV
+ *   xfs    mkfs.xfs -f -q [opts] DEV      xfs_repair -n DEV
+ *   btrfs  mkfs.btrfs -f -q [opts] DEV    btrfs check --readonly DEV
+ *
+ * An fsck run ends in one of three verdicts, and "the tool could not run or did not finish"
+ * is never "clean": a crash state whose fsck is a tool error cannot count as consistent.
+ */
+#ifndef BO_FSTOOL_H
+#define BO_FSTOOL_H
+
+#include <stddef.h>
+
+#include "harness/dev/fs.h"
+#include "harness/base/proc.h"
+#include "harness/base/util.h"
+
+enum bo_fsck_verdict {
+	BO_FSCK_CLEAN,	    /* the checker ran to the end and found nothing */
+	BO_FSCK_DIRTY,	    /* the checker ran and found damage */
+	BO_FSCK_TOOL_ERROR, /* no verdict: not run, killed, timed out, or failed by itself */
+};
+
+enum bo_fs_tool {
+	BO_TOOL_MKFS,
+	BO_TOOL_FSCK,
+};
+
+/* Output kept in memory of an fsck run (mkfs keeps bo_proc_run()'s default). */
+#define BO_FSCK_OUTPUT_MAX (8u << 20)
+
+/* The most arguments a mkfs command line may have, options included. */
+#define BO_TOOL_ARGV_MAX 64
+
+/*
+ * The command line of mkfs for @fs on @dev with extra options @opts (NULL-terminated, or NULL)
+ * into @argv, NULL-terminated, at most BO_TOOL_ARGV_MAX entries. The strings are not copied.
+ */
+int bo_mkfs_argv(enum bo_fs fs, const char *dev, const char *const *opts, const char **argv,
+		 struct bo_err *err);
+
+/* The command line of the read-only fsck for @fs on @dev into @argv, as above. */
+int bo_fsck_argv(enum bo_fs fs, const char *dev, const char **argv, struct bo_err *err);
+
+/*
+ * Make filesystem @fs on @dev with extra options @opts, killing mkfs after @timeout_ms (> 0).
+ * 0 only if mkfs exited 0; otherwise -EIO (it failed: @err has its status and last output),
+ * -ETIMEDOUT, or -errno when it could not be run (-ENOENT: not installed). @ret (may be NULL)
+ * receives the run's result whenever mkfs ran; clear it with bo_proc_result_clear().
+ */
+int bo_mkfs(enum bo_fs fs, const char *dev, const char *const *opts, unsigned timeout_ms,
+	    struct bo_proc_result *ret, struct bo_err *err);
+
+/*
+ * Interpret how the fsck of @fs ended: the tools' documented exit codes (e2fsck(8): 0 clean,
+ * 1/2 errors corrected, 4 errors left, 8 operational error, 16 usage, 32 cancelled, 128
+ * library error; xfs_repair(8) -n: 0 clean, 1 corruption found; btrfs-check(8): 0 clean,
+ * non-zero errors) with everything else, and every death by signal or timeout, a tool error.
+ * When @why is not NULL it gets a short static explanation.
+ */
+enum bo_fsck_verdict bo_fsck_interpret(enum bo_fs fs, const struct bo_proc_result *r,
+				       const char **why);
+
+/* "clean", "dirty", "tool-error". */
+const char *bo_fsck_verdict_name(enum bo_fsck_verdict v);
+
+/*
+ * Check @fs on @dev read-only. First @dev must open read-only and exclusively (so that neither
+ * a missing device nor a mounted filesystem turn into a checker's "errors found"). Returns 0
+ * with *@verdict CLEAN or DIRTY when the checker gave a verdict; on a tool error *@verdict is
+ * BO_FSCK_TOOL_ERROR and the return is -errno (-ETIMEDOUT, -ENOENT, -EIO, ...) with @err
+ * saying why. When @out_path is not NULL the output (up to BO_FSCK_OUTPUT_MAX, then a line
+ * saying it was cut) is also written there; @ret as for bo_mkfs().
+ */
+int bo_fsck(enum bo_fs fs, const char *dev, unsigned timeout_ms, const char *out_path,
+	    enum bo_fsck_verdict *verdict, struct bo_proc_result *ret, struct bo_err *err);
+
+/* The first line of the version output of @fs's mkfs or fsck tool into @buf. */
+int bo_fs_tool_version(enum bo_fs fs, enum bo_fs_tool tool, char *buf, size_t len,
+		       struct bo_err *err);
+
+#endif

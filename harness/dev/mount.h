@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * mount.h — mount and unmount through libmount, with its exit codes turned into -errno and a
+ * message that says what failed.
+ *
+ * No /sbin/mount.<type> helpers are run and no utab is written: blackout mounts its own
+ * devices with the kernel's mount(2), inside a VM that has no mount helpers anyway.
+ */
+#ifndef BO_MOUNT_H
+#define BO_MOUNT_H
+
+#include <stdbool.h>
+
+#include "harness/base/util.h"
+
+enum bo_umount_flags {
+	/* If the unmount fails because the filesystem is busy, detach it lazily (MNT_DETACH):
+	 * gone from the namespace, but the device stays in use until the last user lets go. */
+	BO_UMOUNT_DETACH_ON_FAILURE = 1u << 0,
+};
+
+/*
+ * Mount @source on @target as @fstype (NULL: let libblkid detect it) with @options (a mount
+ * options string such as "noinit_itable,data=ordered"; NULL for none). On failure returns
+ * -errno (the mount(2) errno when the syscall ran) and @err quotes source, target, type,
+ * options and libmount's explanation.
+ */
+int bo_mount(const char *source, const char *target, const char *fstype, const char *options,
+	     struct bo_err *err);
+
+/*
+ * Unmount @target. Returns 0 when unmounted; with BO_UMOUNT_DETACH_ON_FAILURE, 1 when a busy
+ * filesystem had to be detached lazily (then @err says so, since its device is still held).
+ */
+int bo_umount(const char *target, unsigned flags, struct bo_err *err);
+
+/* 1 if a filesystem is mounted exactly on @target (per /proc/self/mountinfo), 0 if not. */
+int bo_mount_is_mounted(const char *target, struct bo_err *err);
+
+#endif

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Failing states of nightly runs, compared by identity, and the INI rewriting nightly and
+ * shrink use to derive scenario files from a user's own.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/diagnose/baseline.h"
+#include "harness/base/cleanup.h"
+
+int bo_failset_add(struct bo_failset *s, const char *scenario, const char *fs, const char *options,
+		   const char *state, const char *cls)
+{
+	struct bo_failure f;
+
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 16;
+		struct bo_failure *v = reallocarray(s->v, cap, sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		s->v = v;
+		s->cap = cap;
+	}
+	f.scenario = strdup(scenario);
+	f.fs = strdup(fs);
+	f.options = strdup(options ? options : "");
+	f.state = strdup(state);
+	f.cls = strdup(cls ? cls : "");
+	if (!f.scenario || !f.fs || !f.options || !f.state || !f.cls) {
+		free(f.scenario);
+		free(f.fs);
+		free(f.options);
+		free(f.state);
+		free(f.cls);
+		return -ENOMEM;
+	}
+	s->v[s->n++] = f;
+	return 0;
+}
+
+void bo_failset_clear(struct bo_failset *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->v[i].scenario);
+		free(s->v[i].fs);
+		free(s->v[i].options);
+		free(s->v[i].state);
+		free(s->v[i].cls);
+	}
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+static const char *str_field(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+int bo_failset_from_summary(struct json_object *summary, const char *what, struct bo_failset *ret,
+			    struct bo_err *err)
+{
+	struct json_object *runs, *run, *failing, *f;
+	struct bo_failset s = {0};
+
+	if (!json_object_object_get_ex(summary, "runs", &runs) ||
+	    !json_object_is_type(runs, json_type_array))
+		return bo_err_set(err, EINVAL, "%s: no \"runs\" array: not a nightly summary",
+				  what);
+	for (size_t i = 0; i < json_object_array_length(runs); i++) {
+		const char *sc, *fs, *opt;
+
+		run = json_object_array_get_idx(runs, i);
+		sc = str_field(run, "scenario");
+		fs = str_field(run, "fs");
+		opt = str_field(run, "mount_options");
+		if (!sc || !fs || !opt || !json_object_object_get_ex(run, "failing", &failing) ||
+		    !json_object_is_type(failing, json_type_array)) {
+			bo_failset_clear(&s);
+			return bo_err_set(err, EINVAL,
+					  "%s: runs[%zu]: needs \"scenario\", \"fs\", "
+					  "\"mount_options\" and a \"failing\" array",
+					  what, i);
+		}
+		for (size_t j = 0; j < json_object_array_length(failing); j++) {
+			const char *st, *cls;
+
+			f = json_object_array_get_idx(failing, j);
+			st = str_field(f, "state");
+			cls = str_field(f, "class");
+			if (!st) {
+				bo_failset_clear(&s);
+				return bo_err_set(err, EINVAL,
+						  "%s: runs[%zu].failing[%zu]: no \"state\"", what,
+						  i, j);
+			}
+			if (bo_failset_add(&s, sc, fs, opt, st, cls) < 0) {
+				bo_failset_clear(&s);
+				return bo_err_set(err, ENOMEM, "out of memory");
+			}
+		}
+	}
+	*ret = s;
+	return 0;
+}
+
+int bo_failset_from_stream(struct bo_failset *s, const char *stream_path, const char *scenario,
+			   const char *fs, const char *options, struct bo_err *err)
+{
+	_cleanup_fclose_ FILE *f = fopen(stream_path, "re");
+	_cleanup_free_ char *line = NULL;
+	size_t cap = 0;
+	unsigned lineno = 0;
+
+	if (!f)
+		return bo_err_set(err, errno, "reading '%s': %s", stream_path, strerror(errno));
+	while (getline(&line, &cap, f) > 0) {
+		struct json_object *o = json_tokener_parse(line);
+		const char *ev, *st, *cls;
+		int r = 0;
+
+		lineno++;
+		if (!o) {
+			/* A crash loses at most the record being written: the last line. */
+			if (!feof(f) && fgetc(f) != EOF)
+				return bo_err_set(err, EINVAL, "%s:%u: not a JSON record",
+						  stream_path, lineno);
+			break;
+		}
+		ev = str_field(o, "event");
+		st = str_field(o, "state");
+		cls = str_field(o, "class");
+		if (ev && (!strcmp(ev, "state") || !strcmp(ev, "alias")) && st && cls &&
+		    strcmp(cls, "consistent"))
+			r = bo_failset_add(s, scenario, fs, options, st, cls);
+		json_object_put(o);
+		if (r < 0)
+			return bo_err_set(err, ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+static bool same_key(const struct bo_failure *a, const struct bo_failure *b)
+{
+	return !strcmp(a->scenario, b->scenario) && !strcmp(a->fs, b->fs) &&
+	       !strcmp(a->options, b->options) && !strcmp(a->state, b->state);
+}
+
+static bool contains(const struct bo_failset *s, const struct bo_failure *f)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (same_key(&s->v[i], f))
+			return true;
+	return false;
+}
+
+static int add_copy(struct bo_failset *s, const struct bo_failure *f)
+{
+	if (contains(s, f))
+		return 0;
+	return bo_failset_add(s, f->scenario, f->fs, f->options, f->state, f->cls);
+}
+
+int bo_baseline_diff(const struct bo_failset *base, const struct bo_failset *cur,
+		     struct bo_baseline_diff *ret)
+{
+	struct bo_baseline_diff d = {0};
+	int r = 0;
+
+	for (size_t i = 0; i < cur->n && r == 0; i++)
+		r = add_copy(contains(base, &cur->v[i]) ? &d.same : &d.added, &cur->v[i]);
+	for (size_t i = 0; i < base->n && r == 0; i++)
+		if (!contains(cur, &base->v[i]))
+			r = add_copy(&d.fixed, &base->v[i]);
+	if (r < 0) {
+		bo_baseline_diff_clear(&d);
+		return r;
+	}
+	*ret = d;
+	return 0;
+}
+
+void bo_baseline_diff_clear(struct bo_baseline_diff *d)
+{
+	bo_failset_clear(&d->added);
+	bo_failset_clear(&d->fixed);
+	bo_failset_clear(&d->same);
+}
+
+static struct json_object *set_json(const struct bo_failset *s)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; a && i < s->n; i++) {
+		struct json_object *o = json_object_new_object();
+
+		if (!o)
+			break;
+		json_object_object_add(o, "scenario", json_object_new_string(s->v[i].scenario));
+		json_object_object_add(o, "fs", json_object_new_string(s->v[i].fs));
+		json_object_object_add(o, "mount_options", json_object_new_string(s->v[i].options));
+		json_object_object_add(o, "state", json_object_new_string(s->v[i].state));
+		json_object_object_add(o, "class", json_object_new_string(s->v[i].cls));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+struct json_object *bo_baseline_diff_json(const struct bo_baseline_diff *d)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "new", set_json(&d->added));
+	json_object_object_add(o, "fixed", set_json(&d->fixed));
+	json_object_object_add(o, "unchanged", set_json(&d->same));
+	return o;
+}
+
+/* The key a line sets ("key = value" -> "key"), into @buf; false for other lines. */
+static bool line_key(const char *line, char *buf, size_t len)
+{
+	const char *p = line + strspn(line, " \t"), *e;
+	size_t n;
+
+	if (!*p || strchr(";#[\n", *p))
+		return false;
+	e = p + strcspn(p, "=:");
+	if (!*e)
+		return false;
+	while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	n = (size_t) (e - p);
+	if (n >= len)
+		return false;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return true;
+}
+
+static void put_missing(FILE *out, const char *section, const char *const (*sets)[3], bool *done)
+{
+	for (size_t i = 0; sets[i][0]; i++)
+		if (!done[i] && !strcmp(sets[i][0], section)) {
+			if (sets[i][2])
+				fprintf(out, "%s = %s\n", sets[i][1], sets[i][2]);
+			done[i] = true;
+		}
+}
+
+/* Blank lines are held back until the next line, so that keys added at the end of a
+ * section go before the blank lines that separate it from the next one. */
+static void flush_blanks(FILE *out, unsigned *blanks)
+{
+	for (; *blanks; (*blanks)--)
+		fputc('\n', out);
+}
+
+int bo_ini_override(FILE *in, FILE *out, const char *const (*sets)[3])
+{
+	_cleanup_free_ char *line = NULL;
+	_cleanup_free_ bool *done = NULL;
+	char section[128] = "", key[128];
+	size_t cap = 0, n = 0;
+	unsigned blanks = 0;
+	ssize_t len;
+
+	while (sets[n][0])
+		n++;
+	done = calloc(n + 1, sizeof(*done));
+	if (!done)
+		return -ENOMEM;
+	while ((len = getline(&line, &cap, in)) > 0) {
+		const char *p = line + strspn(line, " \t\r");
+		bool replaced = false;
+
+		if (*p == '\n' || !*p) {
+			blanks++;
+			continue;
+		}
+		if (*p == '[') {
+			put_missing(out, section, sets, done);
+			if (sscanf(p + 1, "%127[^]]", section) != 1)
+				section[0] = '\0';
+		} else if (line_key(line, key, sizeof(key))) {
+			for (size_t i = 0; i < n; i++)
+				if (!strcmp(sets[i][0], section) && !strcmp(sets[i][1], key)) {
+					if (sets[i][2] && !done[i]) {
+						flush_blanks(out, &blanks);
+						fprintf(out, "%s = %s\n", key, sets[i][2]);
+					}
+					done[i] = true;
+					replaced = true;
+				}
+		}
+		if (replaced)
+			continue;
+		flush_blanks(out, &blanks);
+		fputs(line, out);
+		if (line[len - 1] != '\n')
+			fputc('\n', out);
+	}
+	if (ferror(in))
+		return -EIO;
+	put_missing(out, section, sets, done);
+	for (size_t i = 0; i < n; i++)
+		if (!done[i] && sets[i][2]) {
+			fprintf(out, "\n[%s]\n", sets[i][0]);
+			put_missing(out, sets[i][0], sets, done);
+		}
+	flush_blanks(out, &blanks);
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "harness/diagnose/diag.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "dmtargets/dm.h"
+#include "harness/base/cleanup.h"
+#include "harness/dev/loop.h"
+#include "harness/base/proc.h"
+
+static char *slurp(const char *path)
+{
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	char chunk[4096];
+	size_t n;
+
+	if (!f)
+		return NULL;
+	m = open_memstream(&buf, &len);
+	if (!m)
+		return NULL;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		fwrite(chunk, 1, n, m);
+	fclose(m);
+	return buf;
+}
+
+static void tool_version(FILE *out, const char *name, char *const argv[])
+{
+	struct bo_proc_opts o = {.argv = argv, .timeout_ms = 10000, .merge_stderr = true};
+	struct bo_proc_result r = {0};
+	struct bo_err err = {0};
+
+	if (bo_proc_run(&o, &r, &err) < 0) {
+		fprintf(out, "%s: %s\n", name, bo_err_str(&err));
+		return;
+	}
+	fprintf(out, "%s: %.*s\n", name, (int) strcspn(r.out, "\n"), r.out);
+	bo_proc_result_clear(&r);
+}
+
+int bo_diag_capture(struct bo_results *res, const char *phase, struct bo_err *err)
+{
+	static char *const e2[] = {"mke2fs", "-V", NULL}, *const xfs[] = {"mkfs.xfs", "-V", NULL},
+			   *const btrfs[] = {"mkfs.btrfs", "--version", NULL};
+	_cleanup_free_ char *text = NULL, *mounts = NULL, *mem = NULL;
+	struct bo_dm_target_version *v = NULL;
+	struct bo_err derr = {0};
+	struct utsname u;
+	char rel[PATH_MAX];
+	size_t len = 0, nv = 0;
+	FILE *f = open_memstream(&text, &len);
+	int r;
+
+	if (!f)
+		return bo_err_set(err, ENOMEM, "diagnostics");
+	if (uname(&u) == 0)
+		fprintf(f, "kernel: %s %s %s\n", u.sysname, u.release, u.version);
+	if (bo_dm_target_versions(&v, &nv, &derr) < 0) {
+		fprintf(f, "dm targets: %s\n", bo_err_str(&derr));
+	} else {
+		for (size_t i = 0; i < nv; i++)
+			fprintf(f, "dm target %s: %u.%u.%u\n", v[i].name, v[i].version.major,
+				v[i].version.minor, v[i].version.patch);
+		free(v);
+	}
+	tool_version(f, "mke2fs", e2);
+	tool_version(f, "mkfs.xfs", xfs);
+	tool_version(f, "mkfs.btrfs", btrfs);
+	fclose(f);
+	snprintf(rel, sizeof(rel), "diagnostics/%s/versions.txt", phase);
+	r = bo_results_write_file(res, rel, text, len, err);
+	mounts = slurp("/proc/self/mounts");
+	mem = slurp("/proc/meminfo");
+	snprintf(rel, sizeof(rel), "diagnostics/%s/mounts.txt", phase);
+	if (r >= 0 && mounts)
+		r = bo_results_write_file(res, rel, mounts, strlen(mounts), err);
+	snprintf(rel, sizeof(rel), "diagnostics/%s/meminfo.txt", phase);
+	if (r >= 0 && mem)
+		r = bo_results_write_file(res, rel, mem, strlen(mem), err);
+	return r;
+}
+
+int bo_diag_leftovers(const char *runid, const char *workdir, char *buf, size_t len,
+		      struct bo_err *err)
+{
+	char prefix[BO_DM_NAME_MAX], line[PATH_MAX + 64];
+	_cleanup_fclose_ FILE *m = NULL;
+	char **names = NULL, **loops = NULL;
+	size_t used = 0;
+	int count = 0, r;
+
+	buf[0] = '\0';
+	snprintf(prefix, sizeof(prefix), "%s%s-", BO_DM_NAME_PREFIX, runid);
+	r = bo_dm_list(prefix, &names, err);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; names && names[i]; i++, count++)
+		used += (size_t) snprintf(buf + used, used < len ? len - used : 0, "dm %s\n",
+					  names[i]);
+	bo_dm_list_free(names);
+	r = bo_loop_list_inside(workdir, &loops, err);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; loops && loops[i]; i++, count++)
+		used += (size_t) snprintf(buf + used, used < len ? len - used : 0, "loop %s\n",
+					  loops[i]);
+	bo_loop_list_free(loops);
+	m = fopen("/proc/self/mounts", "re");
+	while (m && fgets(line, sizeof(line), m)) {
+		char *mp = strchr(line, ' ');
+
+		if (!mp || !strtok(mp + 1, " ") || !bo_path_within(workdir, mp + 1) ||
+		    !strcmp(workdir, mp + 1))
+			continue;
+		used += (size_t) snprintf(buf + used, used < len ? len - used : 0, "mount %s\n",
+					  mp + 1);
+		count++;
+	}
+	return count;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * explore.h — check the crash states of a log on the real kernel.
+ *
+ * One replay target rolls forward through the log (incremental replay: the writes between
+ * two cuts are applied once). At each cut, a non-persistent dm-snapshot of it is taken, so
+ * the check's own writes (journal recovery, the application's recovery, fsck) never reach the
+ * base; the state is mounted, the checker runs, it is unmounted and fsck'd, the oracle judges
+ * it, and the snapshot is dropped. Needs root and device-mapper: inside blackout's VM.
+ */
+#ifndef BO_EXPLORE_H
+#define BO_EXPLORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "harness/log/log.h"
+#include "harness/results/results.h"
+#include "harness/results/summary.h"
+
+/* Hidden modes of scripts/bench-scale, on the same cuts and states as a check. */
+enum bo_bench_mode {
+	BO_BENCH_NONE,
+	/* The fstests way, the baseline: per cut a fresh zeroed image replayed from entry 0,
+	 * on a loop device, then mount, umount, fsck. */
+	BO_BENCH_NAIVE,
+	/* The floor: each state prepared untimed as a check prepares it; only mount, umount
+	 * and fsck are timed. */
+	BO_BENCH_FLOOR,
+};
+
+struct bo_explore_opts {
+	const char *runid;	   /* names the dm devices: blackout-<runid>-... */
+	const char *workdir;	   /* directory (tmpfs) for the base image and the CoW store */
+	const char *fs;		   /* "ext4", "xfs" or "btrfs" */
+	const char *mount_options; /* "" for the defaults */
+	const char *cuts;	   /* cut policy, see cutsel.h */
+	uint64_t first_cut;	   /* cuts with fewer entries applied are skipped */
+	const char *only_state;	   /* check only the state with this id, or NULL */
+	const char *checker;	   /* command line run by /bin/sh -c, or NULL for none */
+	char *const *checker_env;  /* extra KEY=VALUE for the checker, NULL-terminated */
+	bool ordered;		   /* the `ordered` property of the oracle */
+	unsigned fsck_timeout;	   /* seconds */
+	unsigned checker_timeout;  /* seconds */
+	uint64_t image_size;	   /* bytes of the data device */
+	const char *log_name;	   /* the log as the results name it, for repro.sh */
+	const char *repro_args;	   /* extra arguments repro.sh passes to `blackout check` */
+	bool hash_image;	   /* record each state's image sha256 (costs a full read) */
+	unsigned reorder_k;	   /* drop subsets of up to K writes of each epoch (crashgen.h) */
+	bool torn;		   /* tear each multi-block write of each epoch once */
+	uint64_t budget;	   /* sample dropped sets above this many per cut (0: all) */
+	uint64_t seed;		   /* for sampling and tearing */
+	unsigned shard_index;	   /* check only the states of shard shard_index of shard_count */
+	unsigned shard_count;	   /* (0 or 1: all of them) */
+	/* A directory the VMs of check --jobs share: each representative goes to the shard that
+	 * claims it first (shard_index/count then only size the progress line); NULL: by id. */
+	const char *claim_dir;
+	enum bo_bench_mode bench; /* BO_BENCH_NONE for a check */
+	/* "DEVICE PORT": the host base (harness/basesrv.h), a block device the host replays the
+	 * log into when asked over the port; NULL, or a device of another size than image_size:
+	 * the base is a file here, replayed by this process. */
+	const char *host_base;
+};
+
+/*
+ * Check the crash states of @log selected by @o, recording each in @res (stream.jsonl and
+ * states/<id>/ for every non-consistent state) and counting it in @sum. Returns -errno when
+ * the exploration itself could not go on (the message is also recorded in @sum); a state
+ * that could not be evaluated is a harness-error state, not a failure of the whole run.
+ */
+int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct bo_results *res,
+	       struct bo_summary *sum, struct bo_err *err);
+
+/* Is the state @id in shard @index of @count? Stable across machines and runs. */
+bool bo_state_in_shard(const char *id, unsigned index, unsigned count);
+
+/* The canonical id of the prefix state after @applied entries: "c<last entry>". */
+void bo_state_id(uint64_t applied, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * explore_record.c — what a checked crash state leaves in the results: its record in
+ * stream.jsonl and, for a state that is not consistent, its by-products under states/<id>/
+ * (the op sets, fsck and checker output, kernel messages, repro.sh).
+ */
+#include "harness/explore/explore_int.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <json-c/json.h>
+
+#include "harness/states/classify.h"
+#include "harness/base/cleanup.h"
+#include "harness/dev/fstool.h"
+
+static struct json_object *opset_json(const struct bo_opset *set)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; a && i < set->n; i++)
+		json_object_array_add(a, json_object_new_uint64(set->v[i]));
+	return a;
+}
+
+int explore_record_state(struct explore *x, struct state_run *s, enum bo_class c,
+			 struct bo_err *err)
+{
+	struct json_object *rec = json_object_new_object();
+
+	if (!rec)
+		return bo_err_set(err, ENOMEM, "recording state %s", s->id);
+	json_object_object_add(rec, "state", json_object_new_string(s->id));
+	json_object_object_add(rec, "cut", json_object_new_uint64(s->applied));
+	json_object_object_add(rec, "class", json_object_new_string(bo_class_name(c)));
+	json_object_object_add(rec, "seconds", json_object_new_double(s->seconds));
+	{
+		struct json_object *t = json_object_new_object();
+
+		json_object_object_add(t, "replay", json_object_new_double(s->t_replay));
+		json_object_object_add(t, "snapshot", json_object_new_double(s->t_snap));
+		json_object_object_add(t, "mount", json_object_new_double(s->t_mount));
+		json_object_object_add(t, "checker", json_object_new_double(s->t_checker));
+		json_object_object_add(t, "umount", json_object_new_double(s->t_umount));
+		json_object_object_add(t, "fsck", json_object_new_double(s->t_fsck));
+		json_object_object_add(t, "drop", json_object_new_double(s->t_drop));
+		json_object_object_add(rec, "timings", t);
+	}
+	json_object_object_add(rec, "mounted", json_object_new_boolean(s->obs.mounted));
+	json_object_object_add(rec, "fsck",
+			       json_object_new_string(bo_fsck_verdict_name(s->obs.fsck)));
+	if (x->o->checker)
+		json_object_object_add(rec, "checker", json_object_new_string(s->checker_how));
+	if (s->have_report && !s->report.done)
+		json_object_object_add(rec, "checker_problem",
+				       json_object_new_string(s->report.problem));
+	if (s->have_verdict) {
+		if (s->verdict.lost.n)
+			json_object_object_add(rec, "lost", opset_json(&s->verdict.lost));
+		if (s->verdict.wrong.n)
+			json_object_object_add(rec, "wrong_content", opset_json(&s->verdict.wrong));
+		if (s->verdict.phantom.n)
+			json_object_object_add(rec, "phantom", opset_json(&s->verdict.phantom));
+		if (s->verdict.unordered.n)
+			json_object_object_add(rec, "unordered", opset_json(&s->verdict.unordered));
+	}
+	if (s->harness_msg[0])
+		json_object_object_add(rec, "error", json_object_new_string(s->harness_msg));
+	if (s->sha256[0])
+		json_object_object_add(rec, "image_sha256", json_object_new_string(s->sha256));
+	if (s->cow_retry)
+		json_object_object_add(rec, "cow_retry", json_object_new_boolean(true));
+	return bo_results_emit(x->res, "state", rec, err);
+}
+
+static int write_byproduct(struct explore *x, const char *dir, const char *name, const char *text,
+			   struct bo_err *err)
+{
+	char rel[PATH_MAX];
+
+	snprintf(rel, sizeof(rel), "%s/%s", dir, name);
+	return bo_results_write_file(x->res, rel, text ? text : "", text ? strlen(text) : 0, err);
+}
+
+/* states/<id>/: everything needed to understand and re-run a state that was not consistent. */
+int explore_write_byproducts(struct explore *x, struct state_run *s, enum bo_class c,
+			     struct bo_err *err)
+{
+	_cleanup_free_ char *repro = NULL, *checker = NULL, *verdict = NULL;
+	char dir[BO_CRASH_ID_MAX + 8], buf[1024];
+	int r;
+
+	snprintf(dir, sizeof(dir), "states/%s", s->id);
+	r = bo_results_mkdir(x->res, dir, NULL, err);
+	if (r < 0)
+		return r;
+	if (asprintf(&verdict,
+		     "state %s (after %" PRIu64 " entries): %s\n%s%s%s"
+		     "mounted: %s\nfsck: %s\nchecker: %s\n",
+		     s->id, s->applied, bo_class_name(c), s->harness_msg[0] ? "error: " : "",
+		     s->harness_msg, s->harness_msg[0] ? "\n" : "", s->obs.mounted ? "yes" : "no",
+		     bo_fsck_verdict_name(s->obs.fsck),
+		     x->o->checker ? s->checker_how : "none") < 0)
+		return bo_err_set(err, ENOMEM, "state %s", s->id);
+	if (s->have_verdict) {
+		_cleanup_free_ char *more = NULL;
+
+		if (asprintf(&more, "%slost: %s\nwrong content: %s\nphantom: %s\nunordered: %s\n",
+			     verdict, bo_opset_str(&s->verdict.lost, buf, sizeof(buf)),
+			     bo_opset_str(&s->verdict.wrong, buf + 256, 256),
+			     bo_opset_str(&s->verdict.phantom, buf + 512, 256),
+			     bo_opset_str(&s->verdict.unordered, buf + 768, 256)) < 0)
+			return bo_err_set(err, ENOMEM, "state %s", s->id);
+		free(verdict);
+		verdict = BO_TAKE_PTR(more);
+	}
+	if (asprintf(&checker, "%s%s%s%s", s->checker_out ? s->checker_out : "",
+		     s->checker_err && *s->checker_err ? "--- stderr ---\n" : "",
+		     s->checker_err ? s->checker_err : "",
+		     s->have_report && !s->report.done ? "--- blackout: " : "") < 0)
+		return bo_err_set(err, ENOMEM, "state %s", s->id);
+	if (s->have_report && !s->report.done) {
+		_cleanup_free_ char *more = NULL;
+
+		if (asprintf(&more, "%s%s\n", checker, s->report.problem) < 0)
+			return bo_err_set(err, ENOMEM, "state %s", s->id);
+		free(checker);
+		checker = BO_TAKE_PTR(more);
+	}
+	if (asprintf(&repro,
+		     "#!/bin/sh\n"
+		     "# Re-run crash state %s of this run in a fresh VM and compare its class\n"
+		     "# with the recorded one (%s). 'blackout reproduce' runs\n"
+		     "#   blackout check %s --state %s --expect %s%s\n"
+		     "# with the configuration the results record.\n"
+		     "cd \"$(dirname \"$0\")/../..\" || exit 3\n"
+		     "exec blackout reproduce . %s\n",
+		     s->id, bo_class_name(c), x->o->log_name, s->id, bo_class_name(c),
+		     x->o->repro_args ? x->o->repro_args : "", s->id) < 0)
+		return bo_err_set(err, ENOMEM, "state %s", s->id);
+	r = write_byproduct(x, dir, "verdict.txt", verdict, err);
+	if (r >= 0)
+		r = write_byproduct(x, dir, "mount.err", s->mount_msg, err);
+	if (r >= 0)
+		r = write_byproduct(x, dir, "fsck.out", s->fsck_out, err);
+	if (r >= 0)
+		r = write_byproduct(x, dir, "checker.out", checker, err);
+	if (r >= 0)
+		r = write_byproduct(x, dir, "dmesg.txt", s->dmesg, err);
+	if (r >= 0)
+		r = write_byproduct(x, dir, "repro.sh", repro, err);
+	if (r >= 0) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/%s/repro.sh", bo_results_dir(x->res), dir);
+		if (chmod(path, 0755) < 0)
+			r = bo_err_set(err, errno, "chmod '%s': %s", path, strerror(errno));
+	}
+	return r;
+}

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * log_int.h — the log's index as log.c builds it from the headers and log_index.c from a
+ * saved index. Internal to the log reader.
+ */
+#ifndef BO_LOG_INT_H
+#define BO_LOG_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "harness/log/log.h"
+
+struct bo_log {
+	char *path;
+	int fd;
+	uint32_t sectorsize;
+	uint64_t size;		/* bytes in the file or device */
+	uint64_t super_entries; /* nr_entries as the super states it */
+	uint64_t end;		/* offset just past the last indexed entry */
+
+	struct bo_log_entry *entries;
+	uint64_t n_entries, cap_entries;
+
+	struct bo_log_mark *marks;
+	size_t n_marks, cap_marks;
+	size_t *by_name; /* mark indices sorted by name, for lookups */
+};
+
+/* Allocate a log for @path, open it and read its super block. */
+int log_open_super(const char *path, struct bo_log **ret, struct bo_err *err);
+
+/* Append mark @name (@len bytes) of entry @entry; -ENOMEM. */
+int log_add_mark(struct bo_log *log, uint64_t entry, const char *name, size_t len);
+
+/* Sort the marks by name for lookups; -ENOMEM. */
+int log_sort_marks(struct bo_log *log);
+
+#endif

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "harness/log/tail.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/log/log.h"
+#include "harness/base/safety.h"
+
+struct bo_logtail {
+	char *path;
+	int fd;
+	uint32_t ss;
+	uint64_t off; /* next header */
+	uint64_t count;
+	uint8_t *blk;
+};
+
+int bo_logtail_open(const char *path, uint32_t sectorsize, struct bo_logtail **ret,
+		    struct bo_err *err)
+{
+	struct bo_logtail *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return bo_err_set(err, ENOMEM, "log tail");
+	t->ss = sectorsize;
+	t->off = sectorsize;
+	t->path = strdup(path);
+	t->blk = malloc(sectorsize);
+	t->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (!t->path || !t->blk || t->fd < 0) {
+		int e = t->fd < 0 ? errno : ENOMEM;
+
+		bo_logtail_free(t);
+		return bo_err_set(err, e, "following log '%s': %s", path, strerror(e));
+	}
+	*ret = t;
+	return 0;
+}
+
+void bo_logtail_free(struct bo_logtail *t)
+{
+	if (!t)
+		return;
+	if (t->fd >= 0)
+		close(t->fd);
+	free(t->blk);
+	free(t->path);
+	free(t);
+}
+
+uint64_t bo_logtail_count(const struct bo_logtail *t)
+{
+	return t->count;
+}
+
+int bo_logtail_scan(struct bo_logtail *t, int (*fn)(void *ctx, uint64_t entry, const char *name),
+		    void *ctx, struct bo_err *err)
+{
+	struct stat st;
+
+	if (fstat(t->fd, &st) < 0)
+		return bo_err_set(err, errno, "following log '%s': %s", t->path, strerror(errno));
+	for (;;) {
+		struct bo_log_entry e;
+		uint64_t next;
+		ssize_t got = bo_pread_full(t->fd, t->blk, t->ss, t->off);
+		char name[BO_LOG_MAX_SECTORSIZE > 4096 ? 4096 : BO_LOG_MAX_SECTORSIZE];
+		int r;
+
+		if (got < 0)
+			return bo_err_set(err, (int) -got, "following log '%s': %s", t->path,
+					  strerror((int) -got));
+		if ((uint64_t) got < t->ss)
+			return 0;
+		/* Not a valid header (yet): the kernel has not written this far. */
+		if (bo_log_parse_header(t->blk, t->ss, (uint64_t) st.st_size, t->count, t->off, &e,
+					&next, NULL) < 0)
+			return 0;
+		if (e.flags & BO_LOG_MARK && fn) {
+			uint64_t len;
+
+			memcpy(&len, t->blk + 24, sizeof(len));
+			len = le64toh(len);
+			if (len >= sizeof(name))
+				len = sizeof(name) - 1;
+			memcpy(name, t->blk + BO_LOG_ENTRY_HDR_SIZE, len);
+			name[len] = '\0';
+			r = fn(ctx, t->count, name);
+			if (r < 0) {
+				t->off = next;
+				t->count++;
+				return r;
+			}
+		}
+		t->off = next;
+		t->count++;
+	}
+}
+
+struct want {
+	const char *name;
+	uint64_t entry;
+	bool found;
+};
+
+static int match(void *ctx, uint64_t entry, const char *name)
+{
+	struct want *w = ctx;
+
+	if (strcmp(name, w->name))
+		return 0;
+	w->entry = entry;
+	w->found = true;
+	return -EEXIST; /* stop here: later marks are for later calls */
+}
+
+int bo_logtail_wait_mark(struct bo_logtail *t, const char *name, unsigned timeout_ms,
+			 uint64_t *ret_entry, struct bo_err *err)
+{
+	struct want w = {.name = name};
+	struct timespec start, now, pause = {0, 50 * 1000};
+	int r;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		r = bo_logtail_scan(t, match, &w, err);
+		if (w.found) {
+			*ret_entry = w.entry;
+			return 0;
+		}
+		if (r < 0)
+			return r;
+		if (bo_stop_requested())
+			return bo_stop_error(err, "waiting for a mark");
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 >=
+		    (long) timeout_ms)
+			return bo_err_set(err, ETIMEDOUT,
+					  "mark '%s' did not appear in log '%s' within %u ms "
+					  "(%llu entries read)",
+					  name, t->path, timeout_ms, (unsigned long long) t->count);
+		/* dm-log-writes queues the mark for its kthread and offers no completion event
+		 * (log_mark() only wakes the thread); the log file is all we can watch. Back off
+		 * from 50 us to 10 ms between looks. */
+		nanosleep(&pause, NULL);
+		if (pause.tv_nsec < 10 * 1000 * 1000)
+			pause.tv_nsec *= 2;
+	}
+}

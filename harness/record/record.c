@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "harness/record/record.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dmtargets/dm.h"
+#include "dmtargets/flakey.h"
+#include "dmtargets/logwrites.h"
+#include "harness/base/cleanup.h"
+#include "harness/ctl/ctl.h"
+#include "harness/record/faultrun.h"
+#include "harness/dev/fstool.h"
+#include "harness/log/log.h"
+#include "harness/log/tail.h"
+#include "harness/dev/loop.h"
+#include "harness/dev/mount.h"
+#include "harness/states/oracle.h"
+#include "harness/base/proc.h"
+#include "harness/base/safety.h"
+#include "harness/dev/teardown.h"
+
+/* A mark reaches the log when dm-log-writes' kthread gets to it; on a busy TCG guest that
+ * can take a while, but never this long. */
+#define MARK_TIMEOUT_MS 30000
+
+struct recorder {
+	const struct bo_record_opts *o;
+	struct bo_results *res;
+	uint32_t ss;
+	uint64_t sectors;
+	char image[PATH_MAX], log[PATH_MAX], mnt[PATH_MAX], sock[PATH_MAX];
+	struct bo_loop_dev img_loop, log_loop;
+	/* What the recording made, undone in reverse (mount, flakey, log-writes, loops). */
+	struct bo_teardown *td;
+	struct bo_err *down_err; /* where unwinding reports its first failure */
+	int down_first;
+	char lw[BO_DM_NAME_MAX], lw_uuid[BO_DM_UUID_MAX], lw_dev[PATH_MAX];
+	char fl[BO_DM_NAME_MAX], fl_uuid[BO_DM_UUID_MAX], fl_dev[PATH_MAX];
+	struct bo_logtail *tail;
+	struct bo_faultrun *faults;
+	/* The control server's thread emits fault records while the main thread runs. */
+	pthread_mutex_t emit_lock;
+};
+
+static int emit_record(struct recorder *r, const char *event, struct json_object *o)
+{
+	struct bo_err err = {0};
+	int k;
+
+	pthread_mutex_lock(&r->emit_lock);
+	k = bo_results_emit(r->res, event, o, &err);
+	pthread_mutex_unlock(&r->emit_lock);
+	return k;
+}
+
+static int emit(struct recorder *r, const char *event, const char *key, const char *val)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (o && key)
+		json_object_object_add(o, key, json_object_new_string(val));
+	return emit_record(r, event, o);
+}
+
+/* Insert a mark: a dm message, then wait for the mark to be in the log, so that the
+ * workload's "ok <entry>" names a real entry. */
+static int put_mark(void *ctx, const char *name, uint64_t *ret_entry, struct bo_err *err)
+{
+	struct recorder *r = ctx;
+	struct bo_lw_status st;
+	int k;
+
+	if (strcmp(name, "mkfs") && bo_test_stall("workload", err) < 0)
+		return -EINTR;
+
+	/* With logging off (the log device filled up) the mark would never appear: say why
+	 * now rather than after the wait. */
+	k = bo_lw_status(r->lw, &st, err);
+	if (k >= 0)
+		k = bo_lw_status_check(r->lw, &st, err);
+	if (k >= 0)
+		k = bo_lw_mark(r->lw, name, r->ss, err);
+	if (k < 0)
+		return k;
+	return bo_logtail_wait_mark(r->tail, name, MARK_TIMEOUT_MS, ret_entry, err);
+}
+
+/* The control channel's way of inserting a mark: put it in the log, then carry out the fault
+ * plan's switch it triggers, if any, before the workload gets its reply. */
+static int insert_mark(void *ctx, const char *name, uint64_t *ret_entry, struct bo_err *err)
+{
+	struct recorder *r = ctx;
+	struct json_object *rec = NULL;
+	int k;
+
+	k = put_mark(r, name, ret_entry, err);
+	if (k >= 0 && r->faults)
+		k = bo_faultrun_on_mark(r->faults, name, *ret_entry, &rec, err);
+	if (rec)
+		emit_record(r, "fault", rec);
+	return k;
+}
+
+static int make_file(const char *path, uint64_t size, struct bo_err *err)
+{
+	_cleanup_close_ int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0 || ftruncate(fd, (off_t) size) < 0)
+		return bo_err_set(err, errno, "creating '%s' (%" PRIu64 " bytes): %s", path, size,
+				  strerror(errno));
+	return 0;
+}
+
+/*
+ * Record a loop or dm device just made on the teardown stack. The stack has room for all a
+ * recording makes; should recording fail anyway, the object is undone at once, not lost.
+ */
+static int keep_loop(struct recorder *r, const char *dev, struct bo_err *err)
+{
+	struct bo_err e2;
+	int k = bo_teardown_push_loop(r->td, dev, err);
+
+	if (k < 0)
+		(void) bo_loop_detach(dev, &e2);
+	return k;
+}
+
+static int keep_dm(struct recorder *r, const char *name, struct bo_err *err)
+{
+	struct bo_err e2;
+	int k = bo_teardown_push_dm(r->td, name, err);
+
+	if (k < 0)
+		(void) bo_dm_remove(name, &e2);
+	return k;
+}
+
+static int stack_up(struct recorder *r, struct bo_err *err)
+{
+	const struct bo_scenario *sc = r->o->sc;
+	struct bo_flakey fl = {.up_interval = 1, .down_interval = 0};
+	struct bo_flakey_caps caps;
+	_cleanup_free_ char *lw_table = NULL, *fl_table = NULL;
+	int k;
+
+	k = make_file(r->image, sc->size, err);
+	if (k >= 0)
+		k = make_file(r->log, sc->log_size, err);
+	if (k >= 0)
+		k = bo_loop_attach(r->image, r->o->workdir, 0, sc->sector_size, &r->img_loop, err);
+	if (k < 0)
+		return k;
+	k = keep_loop(r, r->img_loop.path, err);
+	if (k >= 0)
+		k = bo_loop_attach(r->log, r->o->workdir, 0, 0, &r->log_loop, err);
+	if (k < 0)
+		return k;
+	k = keep_loop(r, r->log_loop.path, err);
+	if (k >= 0)
+		k = bo_test_stall("loops", err);
+	if (k >= 0)
+		k = bo_dm_name(r->o->runid, "lw", r->lw, r->lw_uuid, err);
+	if (k >= 0)
+		k = bo_dm_name(r->o->runid, "flakey", r->fl, r->fl_uuid, err);
+	if (k < 0)
+		return k;
+	bo_dm_device_path(r->lw, r->lw_dev, sizeof(r->lw_dev));
+	bo_dm_device_path(r->fl, r->fl_dev, sizeof(r->fl_dev));
+	k = bo_lw_table(r->sectors, r->img_loop.path, r->log_loop.path, &lw_table, err);
+	if (k >= 0)
+		k = bo_dm_create(r->lw, r->lw_uuid, lw_table, err);
+	if (k < 0)
+		return k;
+	/* Removing log-writes appends its final mark `dm-log-writes-end` and rewrites the super
+	 * block with the true entry count (log_writes_dtr()): it goes after flakey, before the
+	 * loops under it. */
+	k = keep_dm(r, r->lw, err);
+	if (k < 0)
+		return k;
+	/* flakey "up 1 s, down 0 s" is always up: a pass-through until a fault plan says
+	 * otherwise. */
+	fl.dev = r->lw_dev;
+	k = bo_flakey_probe(r->o->runid, r->lw_dev, &caps, err);
+	if (k >= 0)
+		k = bo_flakey_table(&fl, r->sectors, &caps, &fl_table, err);
+	/* Every table of the fault plan is built now, so that a feature this kernel lacks is
+	 * refused before the workload runs. */
+	if (k >= 0) {
+		struct bo_faultrun_config fc = {.sc = sc,
+						.caps = &caps,
+						.flakey = r->fl,
+						.below = r->lw_dev,
+						.sectors = r->sectors,
+						.mark = put_mark,
+						.ctx = r};
+
+		k = bo_faultrun_new(&fc, &r->faults, err);
+	}
+	if (k >= 0)
+		k = bo_dm_create(r->fl, r->fl_uuid, fl_table, err);
+	if (k < 0)
+		return k;
+	k = keep_dm(r, r->fl, err);
+	if (k >= 0)
+		k = bo_test_stall("stack", err);
+	return k < 0 ? k : emit(r, "stack", "device", r->fl_dev);
+}
+
+static void down_report(void *rctx, const char *kind, const char *arg, const struct bo_err *e)
+{
+	struct recorder *r = rctx;
+
+	if (r->down_first == 0)
+		r->down_first = bo_err_set(r->down_err, e->errnum, "%s", bo_err_str(e));
+}
+
+/* Remove what stack_up() and the run made, in reverse, reporting the first failure. */
+static int stack_down(struct recorder *r, struct bo_err *err)
+{
+	r->down_err = err;
+	r->down_first = 0;
+	(void) bo_teardown_unwind(r->td);
+	return r->down_first;
+}
+
+static int run_workload(struct recorder *r, struct bo_ctl_server *srv, struct bo_err *err)
+{
+	const struct bo_scenario *sc = r->o->sc;
+	_cleanup_free_ char *cmd = NULL, *path_env = NULL;
+	char ctl_env[PATH_MAX + 16], mnt_env[PATH_MAX + 16], seed_env[48];
+	char *argv[] = {"/bin/sh", "-c", NULL, NULL};
+	char *env[] = {ctl_env, mnt_env, seed_env, NULL, NULL};
+	struct bo_proc_opts po = {
+		.argv = argv, .env_add = env, .cwd = r->mnt, .merge_stderr = true};
+	struct bo_proc_result pr = {0};
+	struct json_object *rec;
+	char how[128];
+	int k;
+
+	k = bo_scenario_workload_command(sc, &cmd);
+	if (k < 0)
+		return bo_err_set(err, -k, "building the workload command");
+	if (asprintf(&path_env, "PATH=%s:%s", r->o->libexec,
+		     getenv("PATH") ? getenv("PATH") : "/usr/sbin:/usr/bin:/sbin:/bin") < 0)
+		return bo_err_set(err, ENOMEM, "workload environment");
+	argv[2] = cmd;
+	env[3] = path_env;
+	snprintf(ctl_env, sizeof(ctl_env), "BLACKOUT_CTL=%s", bo_ctl_server_path(srv));
+	snprintf(mnt_env, sizeof(mnt_env), "BLACKOUT_MNT=%s", r->mnt);
+	snprintf(seed_env, sizeof(seed_env), "BLACKOUT_SEED=%" PRIu64, sc->workload_seed);
+	po.timeout_ms = sc->workload_timeout * 1000u;
+	emit(r, "workload-start", "command", cmd);
+	k = bo_proc_run(&po, &pr, err);
+	if (k < 0)
+		return bo_err_prefix(err, "starting the workload");
+	bo_proc_describe(&pr, &po, how, sizeof(how));
+	rec = json_object_new_object();
+	json_object_object_add(rec, "outcome", json_object_new_string(how));
+	json_object_object_add(rec, "seconds", json_object_new_double(pr.seconds));
+	emit_record(r, "workload-end", rec);
+	k = bo_results_write_file(r->res, "workload.out", pr.out, pr.out_len, err);
+	/* Once a fault went live, the workload failing is its reaction to the fault, recorded
+	 * for the oracle's judgement of the crash states, not a failure of the run. */
+	if (bo_faultrun_fired(r->faults))
+		emit_record(r, "fault-outcome",
+			    bo_faultrun_outcome(r->faults, how,
+						pr.end == BO_PROC_EXITED ? pr.status : -1));
+	else if (k >= 0 && (pr.end != BO_PROC_EXITED || pr.status != 0))
+		k = bo_err_set(err, ECANCELED, "workload '%s' %s (output in workload.out)", cmd,
+			       how);
+	bo_proc_result_clear(&pr);
+	return k;
+}
+
+/* The ack guard and the empty-log guard, on the log as the kernel left it. */
+static int check_acks(struct recorder *r, const struct bo_ctl_state *st, struct bo_err *err)
+{
+	struct bo_log *log = NULL;
+	struct bo_ops ops = {0};
+	const uint64_t *acked;
+	size_t n;
+	int k;
+
+	k = bo_log_open(r->log, 0, &log, err);
+	if (k >= 0)
+		k = bo_ops_from_log(log, &ops, err);
+	acked = bo_ctl_state_acked(st, &n);
+	if (k >= 0)
+		k = bo_ops_check_acked(&ops, acked, n, err);
+	if (k >= 0 && bo_log_count(log) == 0)
+		k = bo_err_set(err, ENODATA, "the log of the recording is empty");
+	bo_ops_clear(&ops);
+	bo_log_free(log);
+	return k;
+}
+
+/*
+ * The scenario's mkfs options. For ext4, unless the scenario says otherwise, inode tables and
+ * the journal are zeroed by mkfs: lazy initialisation would write them later from a kernel
+ * thread, on its own schedule, and the same seed would give a different log each time.
+ */
+static int mkfs_options(const struct bo_scenario *sc, char ***ret, struct bo_err *err)
+{
+	_cleanup_free_ char *all = NULL;
+	const char *extra = "";
+
+	if (sc->fs == BO_FS_EXT4 && !strstr(sc->mkfs_options, "-E"))
+		extra = " -E lazy_itable_init=0,lazy_journal_init=0";
+	if (asprintf(&all, "%s%s", sc->mkfs_options, extra) < 0 || !(*ret = bo_strv_split(all)))
+		return bo_err_set(err, ENOMEM, "mkfs options");
+	return 0;
+}
+
+int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_err *err)
+{
+	static const char *const reserved[] = {"mkfs", "dm-log-writes-end", NULL};
+	const struct bo_scenario *sc = o->sc;
+	struct recorder r = {.o = o, .res = res, .ss = sc->sector_size};
+	struct bo_ctl_server *srv = NULL;
+	struct bo_lw_status lws;
+	struct bo_err derr = {0};
+	struct bo_proc_result mr = {0};
+	char **mkfs_opts = NULL;
+	uint64_t entry;
+	int k;
+
+	pthread_mutex_init(&r.emit_lock, NULL);
+	r.sectors = sc->size / 512;
+	snprintf(r.image, sizeof(r.image), "%s/image.img", o->workdir);
+	snprintf(r.log, sizeof(r.log), "%s/log.img", o->workdir);
+	snprintf(r.mnt, sizeof(r.mnt), "%s/mnt", o->workdir);
+	snprintf(r.sock, sizeof(r.sock), "%s/ctl.sock", o->workdir);
+	if (mkdir(r.mnt, 0755) < 0 && errno != EEXIST)
+		return bo_err_set(err, errno, "creating '%s': %s", r.mnt, strerror(errno));
+	if (bo_teardown_new(8, down_report, &r, &r.td) < 0)
+		return bo_err_set(err, ENOMEM, "recording: out of memory");
+
+	k = stack_up(&r, err);
+	if (k < 0)
+		goto down;
+	k = mkfs_options(sc, &mkfs_opts, err);
+	if (k >= 0)
+		k = bo_test_stall("mkfs", err);
+	if (k >= 0)
+		k = bo_mkfs(sc->fs, r.fl_dev, (const char *const *) mkfs_opts,
+			    sc->workload_timeout * 1000u, &mr, err);
+	if (mr.out)
+		bo_results_write_file(res, "mkfs.out", mr.out, mr.out_len, &derr);
+	bo_proc_result_clear(&mr);
+	bo_strv_free(mkfs_opts);
+	if (k < 0)
+		goto down;
+	k = bo_logtail_open(r.log, r.ss, &r.tail, err);
+	if (k >= 0)
+		k = insert_mark(&r, "mkfs", &entry, err);
+	if (k >= 0)
+		k = bo_mount(r.fl_dev, r.mnt, bo_fs_name(sc->fs), sc->mount_options, err);
+	if (k >= 0 && bo_teardown_push_mount(r.td, r.mnt, err) < 0) {
+		struct bo_err e2;
+
+		(void) bo_umount(r.mnt, 0, &e2);
+		k = -ENOSPC;
+	}
+	if (k < 0)
+		goto down;
+	k = bo_test_stall("mounted", err);
+	if (k < 0)
+		goto down;
+	{
+		struct bo_ctl_server_config cfg = {
+			.path = r.sock, .mark = insert_mark, .ctx = &r, .reserved = reserved};
+
+		k = bo_ctl_server_start(&cfg, &srv, err);
+	}
+	if (k >= 0)
+		k = run_workload(&r, srv, err);
+	if (srv) {
+		bo_ctl_server_stop(srv);
+		/* A plan that did not run in full must not pass for one that did. */
+		if (k >= 0)
+			k = bo_faultrun_check_fired(r.faults, err);
+		/* A protocol error (an op id repeated or going back) fails the run even when the
+		 * workload carried on. */
+		if (k >= 0 && bo_ctl_server_failure(srv, err) < 0)
+			k = bo_err_prefix(err, "control channel");
+	}
+	if (k >= 0)
+		k = bo_test_stall("unmount", err);
+	if (k < 0)
+		goto down;
+	k = bo_teardown_undo_top(r.td, err); /* the mount */
+	if (k < 0)
+		goto down;
+	/* A full or failing log device turns logging off for good: every later state would
+	 * be fiction. */
+	k = bo_lw_status(r.lw, &lws, err);
+	if (k >= 0)
+		k = bo_lw_status_check(r.lw, &lws, err);
+down:
+	if (stack_down(&r, k < 0 ? &derr : err) < 0 && k >= 0)
+		k = -EIO;
+	else if (k < 0 && derr.msg[0])
+		emit(&r, "teardown-error", "error", bo_err_str(&derr));
+	if (k >= 0 && srv)
+		k = check_acks(&r, bo_ctl_server_state(srv), err);
+	bo_ctl_server_free(srv);
+	bo_faultrun_free(r.faults);
+	pthread_mutex_destroy(&r.emit_lock);
+	bo_logtail_free(r.tail);
+	bo_teardown_free(r.td);
+	rmdir(r.mnt);
+	unlink(r.image);
+	return k;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * record.h — record a workload's writes on the real kernel.
+ *
+ *   loop (image, tmpfs) <- dm log-writes (log on a loop over a tmpfs file) <- dm flakey <- fs
+ *
+ * flakey sits on top of log-writes: dm-log-writes logs a write when it completes and does not
+ * look at its status (normal_end_io()), so with log-writes on top a write that flakey dropped
+ * or failed would still be logged and replay would resurrect it. Below flakey the log holds
+ * exactly what passed the fault layer. Marks are messages to the log-writes device: `mkfs`
+ * after mkfs, then whatever the workload asks for through the control channel.
+ */
+#ifndef BO_RECORD_H
+#define BO_RECORD_H
+
+#include <stdint.h>
+
+#include "harness/results/results.h"
+#include "harness/scenario/scenario.h"
+
+struct bo_record_opts {
+	const struct bo_scenario *sc;
+	const char *runid;
+	const char *workdir; /* tmpfs directory for the image, the log and the mount point */
+	const char *libexec; /* directory holding blackout's workload programs */
+};
+
+/*
+ * Run the scenario's workload over dm-flakey and dm-log-writes. On success the log is at
+ * "<workdir>/log.img" and every kernel object created is gone again. Fails (-errno, @err)
+ * when anything could make the log incomplete or wrong: the log device filled up
+ * (logging_disabled), the workload broke the control protocol or did not finish.
+ */
+int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_err *err);
+
+#endif

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "harness/results/merge.h"
+
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness/states/classify.h"
+#include "harness/base/cleanup.h"
+#include "harness/results/results.h"
+#include "harness/results/summary.h"
+
+/* printf into a path buffer; false when it does not fit. */
+static bool pathf(char *buf, size_t len, const char *fmt, ...) _printf_(3, 4);
+
+static bool pathf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return n >= 0 && (size_t) n < len;
+}
+
+struct rec {
+	uint64_t cut;
+	struct json_object *o; /* the record as read, owned */
+};
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+
+	return (x->cut > y->cut) - (x->cut < y->cut);
+}
+
+/* A shard count is read from guest-written config.json: bounded before it sizes anything. */
+#define BO_MERGE_MAX_SHARDS 65536
+
+/* config.json without its run id and shard: what every shard must agree on. */
+static int shard_config(const char *dir, struct json_object **ret_cfg, unsigned *ret_i,
+			unsigned *ret_n, struct bo_err *err)
+{
+	char path[PATH_MAX];
+	struct json_object *cfg, *shard;
+	unsigned i, n;
+
+	if (!pathf(path, sizeof(path), "%s/config.json", dir))
+		return bo_err_set(err, ENAMETOOLONG, "'%s': path too long", dir);
+	cfg = json_object_from_file(path);
+	if (!cfg || !json_object_is_type(cfg, json_type_object)) {
+		json_object_put(cfg);
+		return bo_err_set(err, EBADMSG,
+				  "'%s': no valid config.json: not a results directory "
+				  "of blackout check",
+				  dir);
+	}
+	if (!json_object_object_get_ex(cfg, "shard", &shard) ||
+	    !json_object_is_type(shard, json_type_string) ||
+	    sscanf(json_object_get_string(shard), "%u/%u", &i, &n) != 2 || n == 0 || i >= n ||
+	    n > BO_MERGE_MAX_SHARDS) {
+		json_object_put(cfg);
+		return bo_err_set(err, EINVAL,
+				  "'%s' is not a shard (config.json has no \"shard\": "
+				  "\"I/N\"); run check with --shard I/N",
+				  dir);
+	}
+	json_object_object_del(cfg, "shard");
+	json_object_object_del(cfg, "run_id");
+	*ret_cfg = cfg;
+	*ret_i = i;
+	*ret_n = n;
+	return 0;
+}
+
+static int read_records(const char *dir, struct rec **v, size_t *n, size_t *cap, struct bo_err *err)
+{
+	char path[PATH_MAX], *line = NULL;
+	size_t len = 0, lineno = 0;
+	_cleanup_fclose_ FILE *f = NULL;
+	int r = 0;
+
+	f = pathf(path, sizeof(path), "%s/stream.jsonl", dir) ? fopen(path, "re") : NULL;
+	if (!f)
+		return bo_err_set(err, errno, "reading '%s': %s", path, strerror(errno));
+	while (getline(&line, &len, f) > 0) {
+		struct json_object *o = json_tokener_parse(line), *ev, *cut, *id;
+		const char *e;
+
+		lineno++;
+		/* Written by the guest: every field is checked for presence and type before use. */
+		if (!o || !json_object_is_type(o, json_type_object) ||
+		    !json_object_object_get_ex(o, "event", &ev) ||
+		    !json_object_is_type(ev, json_type_string)) {
+			json_object_put(o);
+			r = bo_err_set(err, EBADMSG, "%s:%zu: not a JSON record with an \"event\"",
+				       path, lineno);
+			break;
+		}
+		e = json_object_get_string(ev);
+		if (strcmp(e, "state") && strcmp(e, "alias")) {
+			json_object_put(o);
+			continue;
+		}
+		if (!json_object_object_get_ex(o, "cut", &cut) ||
+		    !json_object_is_type(cut, json_type_int) || json_object_get_int64(cut) < 0 ||
+		    !json_object_object_get_ex(o, "state", &id) ||
+		    !json_object_is_type(id, json_type_string)) {
+			r = bo_err_set(err, EBADMSG, "%s:%zu: a %s record without a cut or a state",
+				       path, lineno, e);
+			json_object_put(o);
+			break;
+		}
+		if (*n == *cap) {
+			size_t c = *cap ? *cap * 2 : 256;
+			struct rec *nv = realloc(*v, c * sizeof(**v));
+
+			if (!nv) {
+				json_object_put(o);
+				r = bo_err_set(err, ENOMEM, "merging");
+				break;
+			}
+			*v = nv;
+			*cap = c;
+		}
+		(*v)[(*n)++] = (struct rec){.cut = (uint64_t) json_object_get_int64(cut), .o = o};
+	}
+	free(line);
+	return r;
+}
+
+/* Copy the regular files of @src (one level) into the new directory @dst. */
+static int copy_dir(const char *src, const char *dst, struct bo_err *err)
+{
+	_cleanup_(bo_closedirp) DIR *d = opendir(src);
+	struct dirent *de;
+	int r = 0;
+
+	if (!d)
+		return bo_err_set(err, errno, "reading '%s': %s", src, strerror(errno));
+	if (mkdir(dst, 0755) < 0 && errno != EEXIST)
+		return bo_err_set(err, errno, "creating '%s': %s", dst, strerror(errno));
+	while (r >= 0 && (de = readdir(d))) {
+		char from[PATH_MAX], to[PATH_MAX];
+
+		struct stat st;
+
+		/* Guest-written: the type from lstat, never d_type alone, and never a symlink. */
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		if (!pathf(from, sizeof(from), "%s/%s", src, de->d_name) ||
+		    !pathf(to, sizeof(to), "%s/%s", dst, de->d_name)) {
+			r = bo_err_set(err, ENAMETOOLONG, "'%s/%s': path too long", src,
+				       de->d_name);
+			break;
+		}
+		r = bo_copy_file(from, to, err);
+		if (r >= 0 && !strcmp(de->d_name, "repro.sh") && chmod(to, 0755) < 0)
+			r = bo_err_set(err, errno, "chmod '%s': %s", to, strerror(errno));
+	}
+	return r;
+}
+
+static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write_config,
+		 struct bo_err *err)
+{
+	struct json_object *base = NULL, *o;
+	struct bo_summary sum = {0};
+	struct rec *v = NULL;
+	size_t nv = 0, cap = 0;
+	uint8_t *seen = NULL;
+	unsigned count = 0;
+	int r = 0;
+
+	for (size_t d = 0; d < n && r >= 0; d++) {
+		struct json_object *cfg = NULL, *s;
+		unsigned i = 0, k = 0;
+		char path[PATH_MAX];
+		struct bo_summary ss;
+
+		r = shard_config(dirs[d], &cfg, &i, &k, err);
+		if (r < 0)
+			break;
+		if (!base) {
+			base = cfg;
+			count = k;
+			seen = calloc(k, 1);
+			if (!seen)
+				r = bo_err_set(err, ENOMEM, "merging");
+		} else {
+			if (!json_object_equal(base, cfg) || k != count)
+				r = bo_err_set(
+					err, EINVAL,
+					"'%s' is a shard of a different check (another log, "
+					"seed or configuration) than '%s': refusing to merge",
+					dirs[d], dirs[0]);
+			json_object_put(cfg);
+		}
+		if (r >= 0 && seen[i]++)
+			r = bo_err_set(err, EINVAL, "shard %u/%u is given twice ('%s')", i, count,
+				       dirs[d]);
+		if (r >= 0)
+			r = read_records(dirs[d], &v, &nv, &cap, err);
+		s = r >= 0 && pathf(path, sizeof(path), "%s/summary.json", dirs[d])
+			    ? json_object_from_file(path)
+			    : NULL;
+		if (r >= 0 && (!s || bo_summary_from_json(s, &ss, err) < 0))
+			r = bo_err_set(err, EBADMSG, "'%s': no valid summary.json", dirs[d]);
+		json_object_put(s);
+		if (r >= 0) {
+			if (ss.error[0])
+				bo_summary_error(&sum, ss.error);
+			if (ss.seconds_total > sum.seconds_total)
+				sum.seconds_total = ss.seconds_total;
+		}
+	}
+	for (unsigned i = 0; r >= 0 && i < count; i++)
+		if (!seen[i])
+			r = bo_err_set(err, EINVAL, "shard %u/%u is missing", i, count);
+	if (r >= 0) {
+		if (nv)
+			qsort(v, nv, sizeof(*v), cmp_rec);
+		for (size_t i = 0; i < nv && r >= 0; i++) {
+			struct json_object *ev, *id, *cls, *sec;
+			enum bo_class c = BO_CLASS_HARNESS_ERROR;
+			char *event;
+
+			json_object_object_get_ex(v[i].o, "event", &ev);
+			event = strdup(json_object_get_string(ev));
+			json_object_object_get_ex(v[i].o, "state", &id);
+			if (json_object_object_get_ex(v[i].o, "class", &cls) &&
+			    json_object_is_type(cls, json_type_string))
+				bo_class_from_name(json_object_get_string(cls), &c);
+			if (!strcmp(event, "alias")) {
+				sum.aliases++;
+			} else {
+				json_object_object_get_ex(v[i].o, "seconds", &sec);
+				bo_summary_add(&sum, c, json_object_get_string(id),
+					       json_object_get_double(sec));
+			}
+			json_object_object_del(v[i].o, "seq");
+			json_object_object_del(v[i].o, "time");
+			json_object_object_del(v[i].o, "event");
+			r = bo_results_emit(res, event ? event : "state", json_object_get(v[i].o),
+					    err);
+			free(event);
+		}
+	}
+	for (size_t d = 0; d < n && r >= 0; d++) {
+		char src[PATH_MAX], dst[PATH_MAX];
+		_cleanup_(bo_closedirp) DIR *sd = NULL;
+		struct dirent *de;
+
+		sd = pathf(src, sizeof(src), "%s/states", dirs[d]) ? opendir(src) : NULL;
+		while (sd && (de = readdir(sd)) && r >= 0) {
+			struct stat st;
+
+			if (de->d_name[0] == '.' ||
+			    fstatat(dirfd(sd), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+			    !S_ISDIR(st.st_mode))
+				continue;
+			if (!pathf(src, sizeof(src), "%s/states/%s", dirs[d], de->d_name) ||
+			    !pathf(dst, sizeof(dst), "%s/states/%s", bo_results_dir(res),
+				   de->d_name))
+				r = bo_err_set(err, ENAMETOOLONG, "state '%s': path too long",
+					       de->d_name);
+			else
+				r = copy_dir(src, dst, err);
+		}
+	}
+	if (r >= 0 && write_config) {
+		json_object_object_add(base, "merged_from", json_object_new_int((int) count));
+		r = bo_results_write_json(res, "config.json", base, err);
+	}
+	if (r >= 0) {
+		o = bo_summary_json(&sum);
+		r = o ? bo_results_write_json(res, "summary.json", o, err)
+		      : bo_err_set(err, ENOMEM, "merging");
+		json_object_put(o);
+	}
+	for (size_t i = 0; i < nv; i++)
+		json_object_put(v[i].o);
+	free(v);
+	free(seen);
+	json_object_put(base);
+	return r;
+}
+
+int bo_merge_into(const char *out, char *const *dirs, size_t n, struct bo_err *err)
+{
+	struct bo_results *res = NULL;
+	int r = bo_results_open(out, &res, err);
+
+	if (r >= 0)
+		r = merge(res, dirs, n, false, err);
+	bo_results_free(res);
+	return r;
+}
+
+int bo_merge(const char *out, char *const *dirs, size_t n, struct bo_err *err)
+{
+	struct bo_results *res = NULL;
+	char src[PATH_MAX], dst[PATH_MAX];
+	int r;
+
+	if (n == 0)
+		return bo_err_set(err, EINVAL, "nothing to merge");
+	r = bo_results_create(out, &res, err);
+	if (r >= 0)
+		r = merge(res, dirs, n, true, err);
+	/* The log is the artifact: the merged directory carries it like a single run's. */
+	if (r >= 0) {
+		if (!pathf(src, sizeof(src), "%s/write.log", dirs[0]) ||
+		    !pathf(dst, sizeof(dst), "%s/write.log", out))
+			r = bo_err_set(err, ENAMETOOLONG, "'%s': path too long", out);
+		else
+			r = bo_copy_file(src, dst, err);
+	}
+	bo_results_free(res);
+	return r;
+}

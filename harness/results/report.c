@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * report.html and junit.xml of a results directory (see report.h and docs/results.md): here
+ * the directory is read into a struct report (report_model.h); report_html.c and
+ * report_junit.c render it.
+ */
+#include "harness/results/report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/base/cleanup.h"
+#include "harness/results/report_model.h"
+
+const char *report_class_name(unsigned c)
+{
+	return c < BO_CLASS_COUNT ? bo_class_name((enum bo_class) c) : "unknown";
+}
+
+bool report_class_is_error(unsigned c)
+{
+	return c == BO_CLASS_HARNESS_ERROR || c == BO_CLASS_CHECKER_ERROR || c == UNKNOWN;
+}
+
+/* Length of the valid UTF-8 sequence at @s (at most @n bytes), 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0) {
+		len = 2;
+		cp = s[0] & 0x1f;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		len = 3;
+		cp = s[0] & 0x0f;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		len = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates, beyond U+10FFFF, and the XML non-characters. */
+	if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff || cp == 0xfffe || cp == 0xffff)
+		return 0;
+	return len;
+}
+
+void bo_report_escape(FILE *f, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *) s;
+
+	for (size_t i = 0; i < len;) {
+		unsigned char c = p[i];
+		size_t n;
+
+		switch (c) {
+		case '&':
+			fputs("&amp;", f);
+			i++;
+			continue;
+		case '<':
+			fputs("&lt;", f);
+			i++;
+			continue;
+		case '>':
+			fputs("&gt;", f);
+			i++;
+			continue;
+		case '"':
+			fputs("&quot;", f);
+			i++;
+			continue;
+		case '\'':
+			fputs("&#39;", f);
+			i++;
+			continue;
+		case '\t':
+		case '\n':
+			fputc(c, f);
+			i++;
+			continue;
+		default:
+			break;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			fputs("\xef\xbf\xbd", f);
+			i++;
+			continue;
+		}
+		n = utf8_len(p + i, len - i);
+		if (!n) {
+			fputs("\xef\xbf\xbd", f);
+			i++;
+			continue;
+		}
+		fwrite(p + i, 1, n, f);
+		i += n;
+	}
+}
+
+void report_esc(FILE *f, const char *s)
+{
+	if (s)
+		bo_report_escape(f, s, strlen(s));
+}
+
+bool report_id_ok(const char *id)
+{
+	if (!*id || *id == '.' || strlen(id) >= ID_MAX)
+		return false;
+	for (const char *p = id; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || strchr(",:._-", *p)))
+			return false;
+	return true;
+}
+
+char *report_read_capped(int dirfd, const char *rel, size_t max, uint64_t *ret_total)
+{
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+	char *buf;
+	ssize_t n;
+
+	fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return NULL;
+	buf = malloc(max + 1);
+	if (!buf)
+		return NULL;
+	n = bo_pread_full(fd, buf, max, 0);
+	if (n < 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	if (ret_total)
+		*ret_total = (uint64_t) st.st_size;
+	return buf;
+}
+
+const char *report_cfg_str(struct json_object *o, const char *path)
+{
+	char key[64];
+	const char *p = path;
+	struct json_object *v = o;
+
+	while (v && *p) {
+		size_t n = strcspn(p, ".");
+
+		if (n >= sizeof(key))
+			return NULL;
+		memcpy(key, p, n);
+		key[n] = '\0';
+		if (!json_object_is_type(v, json_type_object) ||
+		    !json_object_object_get_ex(v, key, &v))
+			return NULL;
+		p += n;
+		if (*p == '.')
+			p++;
+	}
+	if (!v || json_object_is_type(v, json_type_object) ||
+	    json_object_is_type(v, json_type_array))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+char *report_repro_command(const char *repro)
+{
+	const char *p = repro;
+
+	while (p && *p) {
+		size_t n = strcspn(p, "\n");
+
+		if (!strncmp(p, "exec ", 5))
+			return strndup(p + 5, n - 5);
+		p += n;
+		if (*p)
+			p++;
+	}
+	return NULL;
+}
+
+static int add_state(struct report *R, struct json_object *rec, bool alias)
+{
+	struct json_object *v;
+	struct rstate *s;
+	enum bo_class c;
+
+	if (R->n == R->cap) {
+		size_t cap = R->cap ? 2 * R->cap : 256;
+		struct rstate *n = realloc(R->st, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		R->st = n;
+		R->cap = cap;
+	}
+	s = &R->st[R->n];
+	memset(s, 0, sizeof(*s));
+	if (!json_object_object_get_ex(rec, "state", &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return -EBADMSG;
+	snprintf(s->id, sizeof(s->id), "%s", json_object_get_string(v));
+	s->path_ok = report_id_ok(json_object_get_string(v));
+	if (json_object_object_get_ex(rec, "cut", &v) && json_object_is_type(v, json_type_int) &&
+	    json_object_get_int64(v) >= 0)
+		s->cut = (uint64_t) json_object_get_int64(v);
+	s->cls = UNKNOWN;
+	if (json_object_object_get_ex(rec, "class", &v) &&
+	    json_object_is_type(v, json_type_string) &&
+	    bo_class_from_name(json_object_get_string(v), &c) >= 0)
+		s->cls = (unsigned) c;
+	if (json_object_object_get_ex(rec, "seconds", &v))
+		s->seconds = json_object_get_double(v);
+	s->alias = alias;
+	s->rec = json_object_get(rec);
+	if (!alias)
+		R->class_seconds[s->cls] += s->seconds;
+	R->n++;
+	return 0;
+}
+
+static int read_stream(struct report *R, struct bo_err *err)
+{
+	_cleanup_fclose_ FILE *f = NULL;
+	_cleanup_free_ char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int fd;
+
+	fd = openat(R->dirfd, "stream.jsonl", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return 0;
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return bo_err_set(err, errno, "reading stream.jsonl: %s", strerror(errno));
+	}
+	while ((len = getline(&line, &cap, f)) > 0) {
+		struct json_object *rec = json_tokener_parse(line), *ev;
+		const char *e;
+		int r = 0;
+
+		if (!rec || !json_object_is_type(rec, json_type_object) ||
+		    !json_object_object_get_ex(rec, "event", &ev)) {
+			R->bad_lines++;
+			json_object_put(rec);
+			continue;
+		}
+		e = json_object_get_string(ev);
+		if (!strcmp(e, "state"))
+			r = add_state(R, rec, false);
+		else if (!strcmp(e, "alias"))
+			r = add_state(R, rec, true);
+		json_object_put(rec);
+		if (r == -ENOMEM)
+			return bo_err_set(err, ENOMEM, "reading stream.jsonl: out of memory");
+		if (r < 0)
+			R->bad_lines++;
+	}
+	return 0;
+}
+
+static int cmp_state(const void *a, const void *b)
+{
+	const struct rstate *x = a, *y = b;
+
+	if (x->cut != y->cut)
+		return x->cut < y->cut ? -1 : 1;
+	return strcmp(x->id, y->id);
+}
+
+/*
+ * Open the log at @path through the index a running check keeps beside it
+ * (BO_LOG_INDEX_NAME), when there is one: the headers of 100k entries cost 0.4 s to read,
+ * the index a few milliseconds. An index that does not match the log is refused; the caller
+ * then reads the headers.
+ */
+static int open_indexed(struct report *R, const char *path)
+{
+	struct bo_err e = {0};
+	struct stat st;
+	char ipath[PATH_MAX];
+	int fd =
+		openat(R->dirfd, BO_LOG_INDEX_NAME, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	int r = -ENOENT;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    snprintf(ipath, sizeof(ipath), "/proc/self/fd/%d", fd) < (int) sizeof(ipath)) {
+		r = bo_log_open_indexed(path, ipath, &R->log, &e);
+		if (r < 0)
+			bo_debug(BO_DBG_LOG, "'%s': not using %s: %s", R->dir, BO_LOG_INDEX_NAME,
+				 bo_err_str(&e));
+	}
+	close(fd);
+	return r;
+}
+
+static void load(struct report *R)
+{
+	struct json_object *o;
+	struct bo_err e = {0};
+	char path[PATH_MAX];
+	int fd;
+
+	fd = openat(R->dirfd, "summary.json", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	o = fd >= 0 ? json_object_from_fd(fd) : NULL;
+	if (fd >= 0)
+		close(fd);
+	if (!o)
+		snprintf(R->sum_err, sizeof(R->sum_err), "no readable summary.json");
+	else if (bo_summary_from_json(o, &R->sum, &e) < 0)
+		snprintf(R->sum_err, sizeof(R->sum_err), "%s", bo_err_str(&e));
+	else
+		R->have_sum = true;
+	json_object_put(o);
+
+	fd = openat(R->dirfd, "config.json", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	R->config = fd >= 0 ? json_object_from_fd(fd) : NULL;
+	if (fd >= 0)
+		close(fd);
+
+	/* write.log: opened by path, but only when it is a regular file of the directory. */
+	fd = openat(R->dirfd, "write.log", O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0) {
+		snprintf(R->log_err, sizeof(R->log_err), "no write.log");
+	} else {
+		struct stat st;
+
+		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+			snprintf(R->log_err, sizeof(R->log_err), "write.log is not a regular file");
+		else if (snprintf(path, sizeof(path), "/proc/self/fd/%d", fd) <
+				 (int) sizeof(path) &&
+			 open_indexed(R, path) < 0 &&
+			 bo_log_open(path, BO_LOG_OPEN_SALVAGE, &R->log, &e) < 0)
+			snprintf(R->log_err, sizeof(R->log_err), "write.log: %s", bo_err_str(&e));
+		close(fd);
+	}
+}
+
+/* Write the memory buffer @buf to @name in the directory, atomically. */
+static int put_file(struct report *R, const char *name, const char *buf, size_t len,
+		    struct bo_err *err)
+{
+	int k = bo_write_file_at(R->dirfd, name, buf, len);
+
+	if (k < 0)
+		return bo_err_set(err, -k, "'%s': writing %s: %s", R->dir, name, strerror(-k));
+	return 0;
+}
+
+static int render(struct report *R, const char *name, void (*fn)(struct report *, FILE *),
+		  struct bo_err *err)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	bool bad;
+
+	if (!f)
+		return bo_err_set(err, ENOMEM, "writing %s: out of memory", name);
+	fn(R, f);
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad)
+		return bo_err_set(err, ENOMEM, "writing %s: out of memory", name);
+	return put_file(R, name, buf, len, err);
+}
+
+int bo_report_write(const char *dir, const struct bo_report_opts *o, struct bo_err *err)
+{
+	struct report R = {.dir = dir};
+	int r;
+
+	if (o)
+		R.o = *o;
+	if (!R.o.full_states)
+		R.o.full_states = 50;
+	if (!R.o.listed_states)
+		R.o.listed_states = 2000;
+	if (!R.o.byproduct_max)
+		R.o.byproduct_max = 16384;
+	if (!R.o.buckets)
+		R.o.buckets = 400;
+	R.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (R.dirfd < 0)
+		return bo_err_set(err, errno, "results directory '%s': %s", dir, strerror(errno));
+	load(&R);
+	r = read_stream(&R, err);
+	if (r >= 0) {
+		if (R.n) /* qsort's base may not be NULL, even for no elements */
+			qsort(R.st, R.n, sizeof(*R.st), cmp_state);
+		r = render(&R, "report.html", report_write_html, err);
+	}
+	if (r >= 0)
+		r = render(&R, "junit.xml", report_write_junit, err);
+	for (size_t i = 0; i < R.n; i++)
+		json_object_put(R.st[i].rec);
+	free(R.st);
+	json_object_put(R.config);
+	bo_log_free(R.log);
+	close(R.dirfd);
+	return r;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * report.h — report.html and junit.xml of a results directory, built from the directory's own
+ * files (summary.json, config.json, stream.jsonl, write.log, states/<id>/, diagnostics/), so
+ * that they can be written again at any time (`blackout report DIR`).
+ *
+ * Everything in a results directory came from the guest and is untrusted: every string is
+ * escaped for HTML or XML, invalid UTF-8 and control characters are replaced, files are opened
+ * without following symlinks, and what is shown inline is capped.
+ */
+#ifndef BO_REPORT_H
+#define BO_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "harness/base/util.h"
+
+struct bo_report_opts {
+	size_t full_states;   /* failing states shown with their by-products inline (0: 50) */
+	size_t listed_states; /* failing states listed at all (0: 2000) */
+	size_t byproduct_max; /* bytes of one by-product shown inline (0: 16 KiB) */
+	size_t buckets;	      /* timeline columns at most (0: 400) */
+};
+
+/* Write @dir/report.html and @dir/junit.xml (atomically, each replacing an older one). */
+int bo_report_write(const char *dir, const struct bo_report_opts *o, struct bo_err *err);
+
+/*
+ * Append @s (@len bytes) to @f escaped for HTML text and attribute values (and so for XML):
+ * & < > " ' become entities, invalid UTF-8 and control characters other than tab and newline
+ * become U+FFFD. Exported for the tests.
+ */
+void bo_report_escape(FILE *f, const char *s, size_t len);
+
+#endif

@@ -1,0 +1,675 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * report.html: one self-contained page of a results directory read by report.c — summary,
+ * environment, the write log's timeline and the states that were not consistent.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/base/cleanup.h"
+#include "harness/results/report_model.h"
+
+#define SVG_W	  1000
+#define SVG_LEFT  90
+#define STATE_MAX 2000 /* states drawn one by one in the timeline; more are aggregated */
+
+/* The classes drawn on top of others, worst first. */
+static const enum bo_class severity[] = {
+	BO_CLASS_HARNESS_ERROR,	      BO_CLASS_CHECKER_ERROR, BO_CLASS_UNMOUNTABLE,
+	BO_CLASS_FSCK_DIRTY,	      BO_CLASS_LOST_ACK,      BO_CLASS_PHANTOM,
+	BO_CLASS_APP_RECOVERY_FAILED, BO_CLASS_CONSISTENT,
+};
+
+static const char *class_color(unsigned c)
+{
+	static const char *const colors[NCLASS] = {
+		[BO_CLASS_CONSISTENT] = "#43a047",
+		[BO_CLASS_UNMOUNTABLE] = "#8e0000",
+		[BO_CLASS_FSCK_DIRTY] = "#ef6c00",
+		[BO_CLASS_LOST_ACK] = "#e53935",
+		[BO_CLASS_PHANTOM] = "#8e24aa",
+		[BO_CLASS_APP_RECOVERY_FAILED] = "#f9a825",
+		[BO_CLASS_CHECKER_ERROR] = "#546e7a",
+		[BO_CLASS_HARNESS_ERROR] = "#212121",
+		[UNKNOWN] = "#9e9e9e",
+	};
+
+	return c < NCLASS ? colors[c] : colors[UNKNOWN];
+}
+
+static void html_head(FILE *f, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "style-src 'unsafe-inline'; img-src data:\">\n<title>",
+	      f);
+	report_esc(f, title);
+	fputs("</title>\n<style>\n"
+	      "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em auto;max-width:1200px;"
+	      "padding:0 1em;color:#212121}\n"
+	      "h1{font-size:1.5em;margin:0 0 .3em}h2{font-size:1.2em;margin-top:1.6em;"
+	      "border-bottom:1px solid #ddd}h3{font-size:1.05em;margin:1.2em 0 .3em}\n"
+	      "table{border-collapse:collapse}td,th{padding:2px 10px;text-align:left;"
+	      "vertical-align:top;border-bottom:1px solid #eee}th{background:#f5f5f5}\n"
+	      "td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+	      "pre{background:#f7f7f7;border:1px solid #e0e0e0;padding:6px;overflow:auto;"
+	      "max-height:24em;white-space:pre-wrap;word-break:break-all;margin:.2em 0}\n"
+	      ".sw{display:inline-block;width:.9em;height:.9em;border-radius:2px;"
+	      "vertical-align:-1px;margin-right:4px}\n"
+	      ".verdict{display:inline-block;padding:2px 10px;border-radius:4px;color:#fff;"
+	      "font-weight:600}\n"
+	      ".state{border-left:4px solid #ccc;padding-left:10px;margin:1em 0}\n"
+	      "details>summary{cursor:pointer;color:#424242}\n"
+	      "code{background:#f3f3f3;padding:0 3px}.muted{color:#757575}\n"
+	      "svg text{font:11px system-ui,sans-serif;fill:#424242}\n"
+	      "</style></head><body>\n",
+	      f);
+}
+
+static void section_summary(struct report *R, FILE *f)
+{
+	enum bo_verdict_kind v = R->have_sum ? bo_summary_verdict(&R->sum) : BO_VERDICT_ERROR;
+	const char *vc = v == BO_VERDICT_CONSISTENT ? "#2e7d32"
+			 : v == BO_VERDICT_FAILED   ? "#c62828"
+						    : "#212121";
+
+	fprintf(f,
+		"<p>verdict: <span class=\"verdict\" id=\"verdict\" style=\"background:%s\">%s"
+		"</span>",
+		vc, bo_verdict_name(v));
+	if (!R->have_sum) {
+		fputs(" <span class=\"muted\">(", f);
+		report_esc(f, R->sum_err);
+		fputs(")</span></p>\n", f);
+		return;
+	}
+	fprintf(f,
+		" &nbsp; %" PRIu64 " states checked, %" PRIu64 " aliased, %.1f s in all, %.1f s "
+		"checking</p>\n",
+		R->sum.states, R->sum.aliases, R->sum.seconds_total, R->sum.seconds_check);
+	if (R->sum.error[0]) {
+		fputs("<p><b>error:</b> <code>", f);
+		report_esc(f, R->sum.error);
+		fputs("</code></p>\n", f);
+	}
+	fputs("<table id=\"summary\"><tr><th>class</th><th>states</th><th>first state</th></tr>\n",
+	      f);
+	for (int c = 0; c < BO_CLASS_COUNT; c++) {
+		if (!R->sum.counts[c] && c != BO_CLASS_CONSISTENT)
+			continue;
+		fprintf(f,
+			"<tr><td><span class=\"sw\" style=\"background:%s\"></span>%s</td>"
+			"<td class=\"n\">%" PRIu64 "</td><td>",
+			class_color((unsigned) c), report_class_name((unsigned) c),
+			R->sum.counts[c]);
+		if (c != BO_CLASS_CONSISTENT && R->sum.first[c][0]) {
+			if (report_id_ok(R->sum.first[c])) {
+				fputs("<a href=\"#s-", f);
+				report_esc(f, R->sum.first[c]);
+				fputs("\">", f);
+				report_esc(f, R->sum.first[c]);
+				fputs("</a>", f);
+			} else {
+				report_esc(f, R->sum.first[c]);
+			}
+		}
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static void row(FILE *f, const char *k, const char *v)
+{
+	if (!v || !*v)
+		return;
+	fputs("<tr><th>", f);
+	report_esc(f, k);
+	fputs("</th><td><code>", f);
+	report_esc(f, v);
+	fputs("</code></td></tr>\n", f);
+}
+
+static void section_environment(struct report *R, FILE *f)
+{
+	static const struct {
+		const char *label, *path;
+	} keys[] = {
+		{"run id", "run_id"},
+		{"kind", "kind"},
+		{"scenario", "scenario.name"},
+		{"description", "scenario.description"},
+		{"scenario file", "scenario.file"},
+		{"filesystem", "device.fs"},
+		{"filesystem", "options.fs"},
+		{"device size", "device.size"},
+		{"sector size", "device.sector_size"},
+		{"mkfs options", "device.mkfs_options"},
+		{"mount options", "device.mount_options"},
+		{"mount options", "options.mount_options"},
+		{"workload", "workload.command"},
+		{"seed", "run.seed"},
+		{"seed", "options.seed"},
+		{"cut policy", "check.cuts.policy"},
+		{"cut policy", "options.cuts"},
+		{"checker", "check.checker"},
+		{"checker", "options.checker"},
+		{"state", "options.state"},
+		{"shard", "shard"},
+		{"log sha256", "log_sha256"},
+		{"blackout version", "blackout"},
+		{"host kernel", "host_kernel"},
+	};
+	_cleanup_free_ char *versions = NULL;
+	uint64_t total = 0;
+
+	fputs("<h2 id=\"environment\">Scenario and environment</h2>\n<table>\n", f);
+	if (!R->config)
+		row(f, "config.json", "missing or not valid JSON");
+	for (size_t i = 0; R->config && i < BO_ARRAY_SIZE(keys); i++)
+		row(f, keys[i].label, report_cfg_str(R->config, keys[i].path));
+	versions = report_read_capped(R->dirfd, "diagnostics/pre/versions.txt", 8192, &total);
+	if (versions) {
+		char *nl = strchr(versions, '\n');
+
+		if (!strncmp(versions, "kernel: ", 8)) {
+			if (nl)
+				*nl = '\0';
+			row(f, "guest kernel", versions + 8);
+			if (nl)
+				*nl = '\n';
+		}
+	}
+	fputs("</table>\n", f);
+	if (versions) {
+		fputs("<details><summary>guest versions (diagnostics/pre/versions.txt)</summary>"
+		      "<pre>",
+		      f);
+		report_esc(f, versions);
+		fputs("</pre></details>\n", f);
+	}
+	if (R->config) {
+		fputs("<details><summary>config.json</summary><pre>", f);
+		report_esc(f, json_object_to_json_string_ext(
+				      R->config,
+				      JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		fputs("</pre></details>\n", f);
+	}
+}
+
+struct bucket {
+	uint32_t writes, flush, fua, discard, named, issue, ack;
+	uint32_t states[NCLASS];
+	const char *mark; /* the first named mark */
+	const char *first_fail;
+};
+
+static double bx(size_t b, size_t nb)
+{
+	return SVG_LEFT + (double) b * SVG_W / (double) nb;
+}
+
+static void tick_row(FILE *f, const struct bucket *bk, size_t nb, uint64_t n, size_t field,
+		     double y, const char *label, const char *color)
+{
+	double w = (double) SVG_W / (double) nb;
+
+	fprintf(f, "<text x=\"4\" y=\"%.0f\">%s</text>\n", y + 11, label);
+	for (size_t b = 0; b < nb; b++) {
+		uint32_t k = *(const uint32_t *) ((const char *) &bk[b] + field);
+
+		if (!k)
+			continue;
+		fprintf(f,
+			"<rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"14\" fill=\"%s\">"
+			"<title>%s: %" PRIu32 " in entries %" PRIu64 "-%" PRIu64,
+			bx(b, nb), y, w < 1.5 ? 1.5 : w, color, label, k, b * n / nb,
+			(b + 1) * n / nb - 1);
+		if (bk[b].mark && field == offsetof(struct bucket, named)) {
+			fputs(" (", f);
+			report_esc(f, bk[b].mark);
+			fputs(k > 1 ? ", ...)" : ")", f);
+		}
+		fputs("</title></rect>\n", f);
+	}
+}
+
+static void section_timeline(struct report *R, FILE *f)
+{
+	uint64_t n = R->log ? bo_log_count(R->log) : 0;
+	size_t nb, checked = 0;
+	_cleanup_free_ struct bucket *bk = NULL;
+	uint32_t maxw = 1;
+	double y, h;
+
+	for (size_t i = 0; i < R->n; i++)
+		if (R->st[i].cut > n && !R->log)
+			n = R->st[i].cut;
+	fputs("<h2 id=\"timeline-h\">Timeline of the write log</h2>\n", f);
+	if (!R->log) {
+		fputs("<p class=\"muted\">", f);
+		report_esc(f, R->log_err);
+		fputs(": the timeline shows the checked states only.</p>\n", f);
+	}
+	if (n == 0) {
+		fputs("<p id=\"timeline\">Nothing to draw: no log entries and no states.</p>\n", f);
+		return;
+	}
+	nb = n < R->o.buckets ? (size_t) n : R->o.buckets;
+	bk = calloc(nb, sizeof(*bk));
+	if (!bk) {
+		fputs("<p id=\"timeline\">out of memory</p>\n", f);
+		return;
+	}
+	for (uint64_t e = 0; R->log && e < n; e++) {
+		const struct bo_log_entry *le = bo_log_entry(R->log, e);
+		struct bucket *b = &bk[e * nb / n];
+
+		if (le->flags & BO_LOG_MARK) {
+			const char *m = bo_log_mark_name(R->log, e);
+
+			if (m && !strncmp(m, "issue:", 6)) {
+				b->issue++;
+			} else if (m && !strncmp(m, "ack:", 4)) {
+				b->ack++;
+			} else {
+				b->named++;
+				if (!b->mark)
+					b->mark = m;
+			}
+			continue;
+		}
+		if (le->flags & BO_LOG_FLUSH)
+			b->flush++;
+		if (le->flags & BO_LOG_FUA)
+			b->fua++;
+		if (le->flags & BO_LOG_DISCARD)
+			b->discard++;
+		else if (le->nr_sectors)
+			b->writes++;
+	}
+	for (size_t i = 0; i < R->n; i++) {
+		const struct rstate *s = &R->st[i];
+		uint64_t at = s->cut ? s->cut - 1 : 0;
+		struct bucket *b = &bk[(at < n ? at : n - 1) * nb / n];
+
+		b->states[s->cls]++;
+		if (s->cls != BO_CLASS_CONSISTENT && !b->first_fail && s->path_ok)
+			b->first_fail = s->id;
+		checked += !s->alias;
+	}
+	for (size_t b = 0; b < nb; b++)
+		if (bk[b].writes > maxw)
+			maxw = bk[b].writes;
+	h = 2 + 46 + 5 * 18 + 24 + 34 + 16;
+	fprintf(f,
+		"<p class=\"muted\">%" PRIu64 " log entries%s in %zu columns of %.1f entries; "
+		"x is the position in the log (entries in the order they became durable). Each "
+		"checked state is drawn at its cut, coloured by class; hover for details, click a "
+		"failing state to jump to it.</p>\n",
+		n, R->log ? "" : " (from the states' cuts)", nb, (double) n / (double) nb);
+	fprintf(f,
+		"<svg id=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" width=\"100%%\" "
+		"viewBox=\"0 0 %d %.0f\" role=\"img\" aria-label=\"timeline of the write log\">\n",
+		SVG_LEFT + SVG_W + 10, h);
+	/* writes, as a bar chart */
+	y = 2;
+	fprintf(f, "<text x=\"4\" y=\"%.0f\">writes</text>\n", y + 24);
+	for (size_t b = 0; b < nb; b++) {
+		double bh = bk[b].writes ? 2 + 38.0 * bk[b].writes / maxw : 0;
+		double w = (double) SVG_W / (double) nb;
+
+		if (!bh)
+			continue;
+		fprintf(f,
+			"<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
+			"fill=\"#90a4ae\">"
+			"<title>%" PRIu32 " writes in entries %" PRIu64 "-%" PRIu64
+			"</title></rect>\n",
+			bx(b, nb), y + 40 - bh, w < 1.5 ? 1.5 : w, bh, bk[b].writes, b * n / nb,
+			(b + 1) * n / nb - 1);
+	}
+	y += 46;
+	tick_row(f, bk, nb, n, offsetof(struct bucket, flush), y, "flush", "#1565c0");
+	tick_row(f, bk, nb, n, offsetof(struct bucket, fua), y += 18, "FUA", "#6a1b9a");
+	tick_row(f, bk, nb, n, offsetof(struct bucket, discard), y += 18, "discard", "#795548");
+	tick_row(f, bk, nb, n, offsetof(struct bucket, named), y += 18, "marks", "#37474f");
+	tick_row(f, bk, nb, n, offsetof(struct bucket, issue), y += 18, "issue", "#9e9e9e");
+	tick_row(f, bk, nb, n, offsetof(struct bucket, ack), y += 18, "ack", "#00897b");
+	y += 24;
+	fprintf(f, "<text x=\"4\" y=\"%.0f\">states</text>\n", y + 16);
+	fprintf(f,
+		"<rect x=\"%d\" y=\"%.0f\" width=\"%d\" height=\"24\" fill=\"none\" "
+		"stroke=\"#e0e0e0\"/>\n",
+		SVG_LEFT, y, SVG_W);
+	if (R->n <= STATE_MAX) {
+		/* Each state at its own cut: consistent ones first, failing ones on top. */
+		for (int pass = 0; pass < 2; pass++)
+			for (size_t i = 0; i < R->n; i++) {
+				const struct rstate *s = &R->st[i];
+				bool fail = s->cls != BO_CLASS_CONSISTENT;
+				double x = SVG_LEFT + (double) SVG_W *
+							      (double) (s->cut ? s->cut - 1 : 0) /
+							      (double) n;
+
+				if (fail != (pass == 1))
+					continue;
+				if (fail && s->path_ok) {
+					fputs("<a href=\"#s-", f);
+					report_esc(f, s->id);
+					fputs("\">", f);
+				}
+				fprintf(f,
+					"<rect class=\"st\" x=\"%.2f\" y=\"%.0f\" width=\"2\" "
+					"height=\"%d\" fill=\"%s\"><title>",
+					x - 1, fail ? y - 4 : y + 2, fail ? 32 : 20,
+					class_color(s->cls));
+				report_esc(f, s->id);
+				fprintf(f, ": %s%s, cut %" PRIu64 "</title></rect>",
+					report_class_name(s->cls), s->alias ? " (alias)" : "",
+					s->cut);
+				fputs(fail && s->path_ok ? "</a>\n" : "\n", f);
+			}
+	} else {
+		double w = (double) SVG_W / (double) nb;
+
+		for (size_t b = 0; b < nb; b++) {
+			unsigned total = 0;
+			double yy = y;
+
+			for (unsigned c = 0; c < NCLASS; c++)
+				total += bk[b].states[c];
+			if (!total)
+				continue;
+			if (bk[b].first_fail) {
+				fputs("<a href=\"#s-", f);
+				report_esc(f, bk[b].first_fail);
+				fputs("\">", f);
+			}
+			fprintf(f, "<g class=\"st\"><title>entries %" PRIu64 "-%" PRIu64 ":",
+				b * n / nb, (b + 1) * n / nb - 1);
+			for (unsigned c = 0, k = 0; c < NCLASS; c++) {
+				if (!bk[b].states[c])
+					continue;
+				fprintf(f, "%s %" PRIu32 " %s", k++ ? "," : "", bk[b].states[c],
+					report_class_name(c));
+			}
+			if (bk[b].first_fail) {
+				fputs("; first failing: ", f);
+				report_esc(f, bk[b].first_fail);
+			}
+			fputs("</title>", f);
+			/* The column stacked by class, the worst on top, each at least 2 px. */
+			for (size_t k = 0; k <= BO_ARRAY_SIZE(severity); k++) {
+				unsigned c = k ? (unsigned) severity[k - 1] : UNKNOWN;
+				double hh = 24.0 * bk[b].states[c] / total;
+
+				if (!bk[b].states[c])
+					continue;
+				hh = hh < 2 ? 2 : hh;
+				hh = yy + hh > y + 24 ? y + 24 - yy : hh;
+				if (hh <= 0)
+					break;
+				fprintf(f,
+					"<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+					"height=\"%.2f\" "
+					"fill=\"%s\"/>",
+					bx(b, nb), yy, w < 1.5 ? 1.5 : w, hh, class_color(c));
+				yy += hh;
+			}
+			fputs(bk[b].first_fail ? "</g></a>\n" : "</g>\n", f);
+		}
+	}
+	y += 34;
+	for (int q = 0; q <= 4; q++) {
+		double x = SVG_LEFT + SVG_W * q / 4.0;
+
+		fprintf(f,
+			"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"2\" y2=\"%.0f\" stroke=\"#bdbdbd\" "
+			"stroke-dasharray=\"2,3\"/><text x=\"%.1f\" y=\"%.0f\" "
+			"text-anchor=\"%s\">entry %" PRIu64 "</text>\n",
+			x, x, y - 6, x, y + 10,
+			q == 0	 ? "start"
+			: q == 4 ? "end"
+				 : "middle",
+			q == 4 ? n - 1 : n * (uint64_t) q / 4);
+	}
+	fputs("</svg>\n<p>", f);
+	for (unsigned c = 0; c < NCLASS; c++)
+		fprintf(f, "<span class=\"sw\" style=\"background:%s\"></span>%s &nbsp; ",
+			class_color(c), report_class_name(c));
+	fprintf(f, "</p>\n<p class=\"muted\">%zu states drawn (%zu checked, %zu aliases).</p>\n",
+		R->n, checked, R->n - checked);
+	if (R->log && bo_log_mark_count(R->log)) {
+		size_t shown = 0, named = 0;
+
+		for (size_t i = 0; i < bo_log_mark_count(R->log); i++) {
+			const char *m = bo_log_mark_at(R->log, i)->name;
+
+			named += strncmp(m, "issue:", 6) && strncmp(m, "ack:", 4);
+		}
+		fprintf(f,
+			"<details><summary>%zu named marks (and %zu issue/ack marks)</summary>"
+			"<table>",
+			named, bo_log_mark_count(R->log) - named);
+		for (size_t i = 0; i < bo_log_mark_count(R->log) && shown < 200; i++) {
+			const struct bo_log_mark *m = bo_log_mark_at(R->log, i);
+
+			if (!strncmp(m->name, "issue:", 6) || !strncmp(m->name, "ack:", 4))
+				continue;
+			fprintf(f, "<tr><td class=\"n\">entry %" PRIu64 "</td><td><code>",
+				m->entry);
+			report_esc(f, m->name);
+			fputs("</code></td></tr>", f);
+			shown++;
+		}
+		fputs(shown < named ? "<tr><td></td><td>...</td></tr></table></details>\n"
+				    : "</table></details>\n",
+		      f);
+	}
+}
+
+static void byproduct(struct report *R, FILE *f, const struct rstate *s, const char *name,
+		      bool open)
+{
+	char rel[PATH_MAX];
+	_cleanup_free_ char *text = NULL;
+	uint64_t total = 0;
+
+	if (snprintf(rel, sizeof(rel), "states/%s/%s", s->id, name) >= (int) sizeof(rel))
+		return;
+	text = report_read_capped(R->dirfd, rel, R->o.byproduct_max, &total);
+	if (!text)
+		return;
+	fprintf(f, "<details class=\"bp\"%s><summary>%s (%" PRIu64 " bytes)</summary>",
+		open && *text ? " open" : "", name, total);
+	if (*text) {
+		fputs("<pre>", f);
+		report_esc(f, text);
+		if (total > R->o.byproduct_max)
+			fprintf(f, "\n[... %" PRIu64 " more bytes in ", total - R->o.byproduct_max);
+		if (total > R->o.byproduct_max) {
+			report_esc(f, rel);
+			fputs("]", f);
+		}
+		fputs("</pre>", f);
+	}
+	fputs("</details>\n", f);
+}
+
+static void opset_cell(FILE *f, struct json_object *rec, const char *key)
+{
+	struct json_object *v;
+	size_t n;
+
+	if (!json_object_object_get_ex(rec, key, &v) || !json_object_is_type(v, json_type_array))
+		return;
+	n = json_object_array_length(v);
+	fprintf(f, "%s: ", key);
+	for (size_t i = 0; i < n && i < 20; i++)
+		fprintf(f, "%s%" PRId64, i ? "," : "",
+			json_object_get_int64(json_object_array_get_idx(v, i)));
+	if (n > 20)
+		fprintf(f, ",... (%zu)", n);
+	fputs(" ", f);
+}
+
+static void section_states(struct report *R, FILE *f)
+{
+	size_t failing = 0, full = 0, listed = 0;
+
+	for (size_t i = 0; i < R->n; i++)
+		failing += !R->st[i].alias && R->st[i].cls != BO_CLASS_CONSISTENT;
+	fprintf(f, "<h2 id=\"failing\">Failing states (%zu)</h2>\n", failing);
+	if (!failing) {
+		fputs("<p>None: every checked state was consistent.</p>\n", f);
+		return;
+	}
+	if (failing > R->o.full_states)
+		fprintf(f,
+			"<p class=\"muted\">The first %zu are shown with their by-products; the "
+			"rest are listed with links to their directories.</p>\n",
+			R->o.full_states);
+	for (size_t i = 0; i < R->n; i++) {
+		const struct rstate *s = &R->st[i];
+		struct json_object *v;
+		_cleanup_free_ char *repro = NULL, *cmd = NULL;
+		char rel[PATH_MAX];
+
+		if (s->alias || s->cls == BO_CLASS_CONSISTENT)
+			continue;
+		if (full >= R->o.full_states)
+			break;
+		full++;
+		fprintf(f, "<div class=\"state\" style=\"border-color:%s\"", class_color(s->cls));
+		if (s->path_ok) {
+			fputs(" id=\"s-", f);
+			report_esc(f, s->id);
+			fputs("\"", f);
+		}
+		fputs("><h3>", f);
+		report_esc(f, s->id);
+		fprintf(f,
+			" &mdash; <span style=\"color:%s\">%s</span> <span class=\"muted\">cut "
+			"%" PRIu64 ", %.2f s",
+			class_color(s->cls), report_class_name(s->cls), s->cut, s->seconds);
+		if (s->path_ok) {
+			fputs(", <a href=\"states/", f);
+			report_esc(f, s->id);
+			fputs("/\">states/", f);
+			report_esc(f, s->id);
+			fputs("/</a>", f);
+		}
+		fputs("</span></h3>\n", f);
+		if (json_object_object_get_ex(s->rec, "error", &v)) {
+			fputs("<p><b>error:</b> <code>", f);
+			report_esc(f, json_object_get_string(v));
+			fputs("</code></p>\n", f);
+		}
+		if (!s->path_ok) {
+			fputs("<p class=\"muted\">(state id not usable as a directory "
+			      "name)</p></div>\n",
+			      f);
+			continue;
+		}
+		if (snprintf(rel, sizeof(rel), "states/%s/repro.sh", s->id) < (int) sizeof(rel))
+			repro = report_read_capped(R->dirfd, rel, 4096, NULL);
+		cmd = report_repro_command(repro);
+		if (cmd) {
+			fputs("<p>reproduce: <code>sh states/", f);
+			report_esc(f, s->id);
+			fputs("/repro.sh</code> &nbsp;runs <code>", f);
+			report_esc(f, cmd);
+			fputs("</code></p>\n", f);
+		}
+		byproduct(R, f, s, "verdict.txt", true);
+		byproduct(R, f, s, "mount.err", true);
+		byproduct(R, f, s, "fsck.out", true);
+		byproduct(R, f, s, "checker.out", true);
+		byproduct(R, f, s, "dmesg.txt", false);
+		byproduct(R, f, s, "repro.sh", false);
+		fputs("</div>\n", f);
+	}
+	if (full == failing)
+		return;
+	fputs("<h3>More failing states</h3>\n<table id=\"more\"><tr><th>state</th><th>class</th>"
+	      "<th>cut</th><th>details</th></tr>\n",
+	      f);
+	for (size_t i = 0, k = 0; i < R->n; i++) {
+		const struct rstate *s = &R->st[i];
+		struct json_object *v;
+
+		if (s->alias || s->cls == BO_CLASS_CONSISTENT || k++ < full)
+			continue;
+		if (listed >= R->o.listed_states)
+			break;
+		listed++;
+		fputs("<tr><td>", f);
+		if (s->path_ok) {
+			fputs("<a href=\"states/", f);
+			report_esc(f, s->id);
+			fputs("/\">", f);
+			report_esc(f, s->id);
+			fputs("</a>", f);
+		} else {
+			report_esc(f, s->id);
+		}
+		fprintf(f,
+			"</td><td><span class=\"sw\" style=\"background:%s\"></span>%s</td>"
+			"<td class=\"n\">%" PRIu64 "</td><td>",
+			class_color(s->cls), report_class_name(s->cls), s->cut);
+		if (json_object_object_get_ex(s->rec, "mounted", &v) && !json_object_get_boolean(v))
+			fputs("not mounted ", f);
+		if (json_object_object_get_ex(s->rec, "fsck", &v)) {
+			fputs("fsck ", f);
+			report_esc(f, json_object_get_string(v));
+			fputs(" ", f);
+		}
+		opset_cell(f, s->rec, "lost");
+		opset_cell(f, s->rec, "wrong_content");
+		opset_cell(f, s->rec, "phantom");
+		opset_cell(f, s->rec, "unordered");
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	if (full + listed < failing)
+		fprintf(f,
+			"<p class=\"muted\">... and %zu more: see stream.jsonl and states/.</p>\n",
+			failing - full - listed);
+}
+
+void report_write_html(struct report *R, FILE *f)
+{
+	const char *name = R->config ? report_cfg_str(R->config, "scenario.name") : NULL;
+	const char *runid = R->config ? report_cfg_str(R->config, "run_id") : NULL;
+	char title[256];
+
+	snprintf(title, sizeof(title), "blackout %s%s%s", name ? name : "check", runid ? " " : "",
+		 runid ? runid : "");
+	html_head(f, title);
+	fputs("<h1>", f);
+	report_esc(f, title);
+	fputs("</h1>\n", f);
+	section_summary(R, f);
+	section_environment(R, f);
+	section_timeline(R, f);
+	section_states(R, f);
+	if (R->bad_lines)
+		fprintf(f, "<p class=\"muted\">%zu lines of stream.jsonl could not be read.</p>\n",
+			R->bad_lines);
+	fputs("<p class=\"muted\">Files: <a href=\"summary.json\">summary.json</a> "
+	      "<a href=\"stream.jsonl\">stream.jsonl</a> <a href=\"config.json\">config.json</a> "
+	      "<a href=\"junit.xml\">junit.xml</a> <a href=\"vm/console.log\">vm/console.log</a> "
+	      "<a href=\"states/\">states/</a>. Written by <code>blackout report</code>.</p>\n"
+	      "</body></html>\n",
+	      f);
+}

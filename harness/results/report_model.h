@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * report_model.h — what report.c reads of a results directory, for its two renderers
+ * (report_html.c, report_junit.c), and the helpers they share. Internal to the report.
+ */
+#ifndef BO_REPORT_MODEL_H
+#define BO_REPORT_MODEL_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "harness/states/classify.h"
+#include "harness/log/log.h"
+#include "harness/results/report.h"
+#include "harness/results/summary.h"
+
+#define ID_MAX	64
+#define UNKNOWN BO_CLASS_COUNT /* a class name the report does not know */
+#define NCLASS	(BO_CLASS_COUNT + 1)
+
+struct rstate {
+	char id[ID_MAX];
+	uint64_t cut;
+	unsigned cls;
+	double seconds;
+	bool alias;
+	bool path_ok; /* the id is safe as a directory name */
+	struct json_object *rec;
+};
+
+struct report {
+	const char *dir;
+	int dirfd;
+	struct bo_report_opts o;
+	struct json_object *config;
+	struct bo_summary sum;
+	bool have_sum;
+	char sum_err[512];
+	struct rstate *st;
+	size_t n, cap;
+	size_t bad_lines;
+	struct bo_log *log;
+	char log_err[512];
+	double class_seconds[NCLASS];
+};
+
+/* The name of class @c, "unknown" for UNKNOWN. */
+const char *report_class_name(unsigned c);
+
+/* Whether class @c means the harness or the checker could not judge (JUnit errors). */
+bool report_class_is_error(unsigned c);
+
+/* @s escaped for HTML and XML (bo_report_escape()); NULL writes nothing. */
+void report_esc(FILE *f, const char *s);
+
+/* Is @id safe as a path component and a URL fragment? */
+bool report_id_ok(const char *id);
+
+/* Read at most @max bytes of @rel under the directory, never following a symlink. Sets
+ * *@ret_total to the file's size. NULL when it cannot be read. */
+char *report_read_capped(int dirfd, const char *rel, size_t max, uint64_t *ret_total);
+
+/* The string at the dotted @path ("options.fs") of @o, or NULL. */
+const char *report_cfg_str(struct json_object *o, const char *path);
+
+/* The command in repro.sh: its line starting with "exec ", without it; free() it. */
+char *report_repro_command(const char *repro);
+
+/* The two documents: report.html and junit.xml. */
+void report_write_html(struct report *R, FILE *f);
+void report_write_junit(struct report *R, FILE *f);
+
+#endif

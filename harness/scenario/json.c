@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The effective configuration of a scenario as JSON (results/<run-id>/config.json).
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "harness/base/cleanup.h"
+#include "harness/scenario/scenario.h"
+
+/* Add @val under @key to @obj; false (and @val released) when out of memory. */
+static bool put(struct json_object *obj, const char *key, struct json_object *val)
+{
+	if (!val)
+		return false;
+	if (json_object_object_add(obj, key, val) < 0) {
+		json_object_put(val);
+		return false;
+	}
+	return true;
+}
+
+/* Append @val to array @arr; false (and @val released) when out of memory. */
+static bool put_item(struct json_object *arr, struct json_object *val)
+{
+	if (!val)
+		return false;
+	if (json_object_array_add(arr, val) < 0) {
+		json_object_put(val);
+		return false;
+	}
+	return true;
+}
+
+static struct json_object *str_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
+{
+	struct json_object *root = json_object_new_object(), *scen, *dev, *wl, *chk, *cuts, *run;
+	struct json_object *faults;
+	_cleanup_free_ char *wcmd = NULL, *ccmd = NULL;
+	bool ok;
+
+	if (!root)
+		return -ENOMEM;
+	/* Each section is attached as soon as it exists, so that freeing the root frees all. */
+	ok = put(root, "scenario", scen = json_object_new_object()) &&
+	     put(root, "device", dev = json_object_new_object()) &&
+	     put(root, "workload", wl = json_object_new_object()) &&
+	     put(root, "check", chk = json_object_new_object()) &&
+	     put(chk, "cuts", cuts = json_object_new_object()) &&
+	     put(root, "run", run = json_object_new_object());
+	ok = ok && bo_scenario_workload_command(sc, &wcmd) == 0 &&
+	     bo_scenario_checker_command(sc, &ccmd) == 0;
+	ok = ok && put(scen, "name", json_object_new_string(sc->name)) &&
+	     put(scen, "description", json_object_new_string(sc->description)) &&
+	     put(scen, "file", json_object_new_string(sc->origin));
+	ok = ok && put(dev, "fs", json_object_new_string(bo_fs_name(sc->fs))) &&
+	     put(dev, "size", json_object_new_uint64(sc->size)) &&
+	     put(dev, "sector_size", json_object_new_int(sc->sector_size)) &&
+	     put(dev, "mkfs_options", json_object_new_string(sc->mkfs_options)) &&
+	     put(dev, "mount_options", json_object_new_string(sc->mount_options));
+	ok = ok &&
+	     put(wl, "kind",
+		 json_object_new_string(sc->workload == BO_WORKLOAD_BUILTIN ? "builtin"
+									    : "command")) &&
+	     put(wl, "command", json_object_new_string(wcmd)) &&
+	     put(wl, "seed", json_object_new_uint64(sc->workload_seed)) &&
+	     put(wl, "timeout", json_object_new_int64(sc->workload_timeout));
+	if (ok && sc->workload == BO_WORKLOAD_BUILTIN)
+		ok = put(wl, "builtin", json_object_new_string(sc->builtin)) &&
+		     put(wl, "ops", json_object_new_uint64(sc->ops)) &&
+		     put(wl, "bug", json_object_new_string(sc->bug ? sc->bug : "none")) &&
+		     (!sc->keep_ops || put(wl, "keep_ops", json_object_new_string(sc->keep_ops)));
+	ok = ok && put(cuts, "policy", json_object_new_string(sc->cuts_spec));
+	ok = ok && json_object_object_add(chk, "checker", str_or_null(ccmd)) == 0 &&
+	     put(chk, "mount_timeout", json_object_new_int64(sc->mount_timeout)) &&
+	     put(chk, "fsck_timeout", json_object_new_int64(sc->fsck_timeout)) &&
+	     put(chk, "checker_timeout", json_object_new_int64(sc->checker_timeout)) &&
+	     put(chk, "ordered", json_object_new_boolean(sc->ordered));
+	ok = ok && put(run, "seed", json_object_new_uint64(sc->seed)) &&
+	     put(run, "log_size", json_object_new_uint64(sc->log_size));
+	ok = ok && put(root, "faults", faults = json_object_new_array());
+	for (size_t i = 0; ok && i < sc->nfaults; i++) {
+		struct json_object *f = json_object_new_object();
+
+		ok = put_item(faults, f) &&
+		     put(f, "line", json_object_new_int(sc->faults[i].line)) &&
+		     put(f, "trigger", json_object_new_string(sc->faults[i].trigger)) &&
+		     put(f, "fault", json_object_new_string(sc->faults[i].what));
+	}
+	if (!ok) {
+		json_object_put(root);
+		return -ENOMEM;
+	}
+	*ret = root;
+	return 0;
+}

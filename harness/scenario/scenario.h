@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * scenario.h — scenario files: what to run and how to check it, as an INI file in the spirit
+ * of fio job files (every key is documented in docs/scenarios.md):
+ *
+ *   [scenario]  name, description
+ *   [device]    fs, size, sector_size, mkfs_options, mount_options
+ *   [workload]  builtin (+ ops, bug) or command; seed, timeout
+ *   [check]     cuts, checker, ordered, mount_timeout, fsck_timeout, checker_timeout
+ *   [run]       seed, log_size
+ *   [faults]    at = TRIGGER FAULT... (repeatable: a dm-flakey fault plan, faultplan.h)
+ *
+ * Parsing is strict: an unknown section or key, a key given twice, a bad value or a missing
+ * required key is an error naming the file, the line, the key and the value. What parses is
+ * complete: every default is filled in, so struct bo_scenario is the effective configuration.
+ */
+#ifndef BO_SCENARIO_H
+#define BO_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "harness/scenario/faultplan.h"
+#include "harness/dev/fs.h"
+#include "harness/base/util.h"
+
+struct json_object;
+
+/* Which log entries become cut points (DESIGN.md, "Cut policies"). */
+
+enum bo_workload_kind {
+	BO_WORKLOAD_BUILTIN, /* a workload shipped with blackout (scenarios/) */
+	BO_WORKLOAD_COMMAND, /* a command line run by /bin/sh -c in the mount point */
+};
+
+enum bo_checker_kind {
+	BO_CHECKER_NONE,    /* no application check: mount and fsck only */
+	BO_CHECKER_BUILTIN, /* the checker mode of a builtin workload */
+	BO_CHECKER_COMMAND, /* a command line run by /bin/sh -c in the mount point */
+};
+
+struct bo_scenario {
+	char *origin; /* the file it was read from (or what the caller named the text) */
+
+	/* [scenario] */
+	char *name; /* default: the file name without directory and ".ini" */
+	char *description;
+
+	/* [device] */
+	enum bo_fs fs;
+	uint64_t size;	      /* bytes */
+	uint32_t sector_size; /* 512 or 4096 */
+	char *mkfs_options;   /* split on whitespace; "" for none */
+	char *mount_options;  /* for mount -o; "" for the defaults */
+
+	/* [workload] */
+	enum bo_workload_kind workload;
+	char *builtin;		   /* BO_WORKLOAD_BUILTIN: "fsops" */
+	char *command;		   /* BO_WORKLOAD_COMMAND: the command line */
+	uint64_t ops;		   /* builtin: number of operations */
+	char *bug;		   /* builtin: planted bug, or NULL for none */
+	char *keep_ops;		   /* fsops: the op subset performed ("3,17,40-42"), or NULL */
+	uint64_t workload_seed;	   /* default: the run seed */
+	bool workload_seed_set;	   /* the scenario gave [workload] seed */
+	unsigned workload_timeout; /* seconds */
+
+	/* [check] */
+	char *cuts_spec; /* cut policy as written (see harness/cutsel.h) */
+	enum bo_checker_kind checker;
+	char *checker_command; /* BO_CHECKER_COMMAND: the command line; BUILTIN: the builtin */
+	bool ordered;	       /* the oracle's `ordered` property (logs, WALs); default no */
+	unsigned mount_timeout, fsck_timeout, checker_timeout; /* seconds */
+
+	/* [run] */
+	uint64_t seed;
+	uint64_t log_size; /* bytes of the dm-log-writes log device */
+
+	/* [faults], in file order */
+	struct bo_fault *faults;
+	size_t nfaults;
+};
+
+/*
+ * Read and parse the scenario file @path. On failure returns -errno with a message in @err of
+ * the form "FILE:LINE: [SECTION] KEY: ..." quoting the bad value (or "FILE: ..." for what has
+ * no line, like a missing key). *@ret is written only on success.
+ */
+int bo_scenario_load(const char *path, struct bo_scenario **ret, struct bo_err *err);
+
+/*
+ * Parse scenario text @text of @len bytes (it need not be NUL-terminated and may contain
+ * NUL bytes, which are rejected). @origin names it in messages and provides the default name.
+ */
+int bo_scenario_parse(const char *text, size_t len, const char *origin, struct bo_scenario **ret,
+		      struct bo_err *err);
+
+/* Release a scenario; NULL is fine. */
+void bo_scenario_free(struct bo_scenario *sc);
+
+/* Override the run seed (blackout run --seed); the workload's seed follows it unless the
+ * scenario set [workload] seed. */
+void bo_scenario_set_seed(struct bo_scenario *sc, uint64_t seed);
+
+/* Whether @s is a list of op ids and ranges ("3,17,40-42") within 1..@max: 0 or -EINVAL. */
+int bo_scenario_op_ids_check(const char *s, uint64_t max);
+
+/* Perform only the ops @ids of a builtin fsops workload (NULL: all). 0, -EINVAL or -ENOMEM. */
+int bo_scenario_set_keep_ops(struct bo_scenario *sc, const char *ids);
+
+/*
+ * The shell command line that runs the workload (for a builtin, its executable from PATH with
+ * the scenario's parameters) into *@ret, malloc'd. Returns 0 or -ENOMEM.
+ */
+int bo_scenario_workload_command(const struct bo_scenario *sc, char **ret);
+
+/*
+ * The shell command line of the checker into *@ret, malloc'd, or NULL when the scenario has
+ * no checker. Returns 0 or -ENOMEM.
+ */
+int bo_scenario_checker_command(const struct bo_scenario *sc, char **ret);
+
+/* The effective configuration as a new json-c object (for results/config.json). */
+int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret);
+
+#endif

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cutsel.h — choose the cut points of a log to check, by policy:
+ *
+ *   flush      after every FLUSH entry
+ *   flush/N    after N of the FLUSH entries, evenly spread (all of them if fewer)
+ *   fua        after every FUA entry
+ *   mark       after every MARK entry
+ *   every:N    after every N-th entry
+ *   all        after every entry
+ *   entry:A-B  after each entry from A to B
+ *
+ * Policies combine with commas ("flush,mark"). Cuts before the first entry of interest (the
+ * "mkfs" mark of a recorded run: before it there is no filesystem to check) are left out, and
+ * the end of the log is always a cut: the state the workload left must be consistent too.
+ * A cut is the number of entries applied; the list is sorted and without repeats.
+ */
+#ifndef BO_CUTSEL_H
+#define BO_CUTSEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "harness/log/log.h"
+
+struct bo_cuts {
+	uint64_t *v; /* entries applied, ascending */
+	size_t n;
+};
+
+/* Check the syntax of @policy without a log; for scenario validation. */
+int bo_cutsel_validate(const char *policy, struct bo_err *err);
+
+/*
+ * Select the cuts of @log under @policy, from @first applied entries on (0: all of them).
+ * Returns -EINVAL for a bad policy; an empty selection is not an error here (the caller's
+ * vacuous-pass guard decides).
+ */
+int bo_cutsel_select(const struct bo_log *log, const char *policy, uint64_t first,
+		     struct bo_cuts *ret, struct bo_err *err);
+
+void bo_cuts_clear(struct bo_cuts *cuts);
+
+#endif
