@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "harness/base/cleanup.h"
+#include "harness/base/file.h"
 
 /* Symlinks followed while placing one path, as the kernel's MAXSYMLINKS. */
 #define MAX_LINKS 40

@@ -22,9 +22,11 @@
 #include <unistd.h>
 
 #include "harness/base/cleanup.h"
-#include "vm/cpio.h"
-#include "harness/base/sha256.h"
 #include "harness/base/file.h"
+#include "harness/base/path.h"
+#include "harness/base/proc.h"
+#include "harness/base/sha256.h"
+#include "vm/cpio.h"
 
 /* Bump when the layout of the base archive changes, so that cached archives are rebuilt. */
 #define BASE_FORMAT "blackout-initramfs-base-5"
@@ -125,7 +127,7 @@ static int add_libs(struct bo_cpio *c, const char *path, struct libs *l, struct 
 
 	if (!elf_dynamic(path))
 		return 0;
-	r = bo_run_capture(argv, 1u << 20, &out, NULL);
+	r = bo_proc_capture(argv, 1u << 20, &out, NULL);
 	if (r < 0)
 		return bo_err_set(err, -r, "run ldd '%s': %s", path, strerror(-r));
 	if (r != 0)
@@ -247,7 +249,7 @@ static int add_module(struct bo_cpio *c, const struct bo_moddir *m, const char *
 	{
 		char *argv[] = {(char *) tool, (char *) "-dc", src, NULL};
 
-		r = bo_run_capture(argv, MAX_HELPER_OUTPUT, &data, &len);
+		r = bo_proc_capture(argv, MAX_HELPER_OUTPUT, &data, &len);
 	}
 	if (r != 0)
 		return bo_err_set(err, r < 0 ? -r : EIO, "decompress module '%s' with %s: %s", src,
@@ -324,7 +326,7 @@ static int add_applets(struct bo_cpio *c, const char *busybox, struct bo_err *er
 	char *save = NULL;
 	int r;
 
-	r = bo_run_capture(argv, 1u << 20, &out, NULL);
+	r = bo_proc_capture(argv, 1u << 20, &out, NULL);
 	if (r != 0)
 		return bo_err_set(err, r < 0 ? -r : EIO, "'%s --list-full' failed", busybox);
 	for (char *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {

@@ -17,6 +17,7 @@
 
 #include "harness/base/cleanup.h"
 #include "harness/base/file.h"
+#include "harness/base/path.h"
 
 const char *const bo_kernel_required[] = {
 	/* the storage stack of a run */

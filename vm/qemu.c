@@ -26,9 +26,10 @@
 #include <unistd.h>
 
 #include "harness/base/cleanup.h"
-#include "vm/guest.h"
 #include "harness/base/file.h"
+#include "harness/base/path.h"
 #include "harness/base/safety.h"
+#include "vm/guest.h"
 
 #define QEMU	 "qemu-system-x86_64"
 #define MAX_ARGS 80

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "harness/base/macro.h"
+
 #define _cleanup_(fn) __attribute__((cleanup(fn)))
 
 static inline void bo_freep(void *p)
@@ -61,7 +63,5 @@ static inline void bo_closedirp(DIR **d)
 		(fd) = -1;      \
 		_fd;            \
 	})
-
-#define BO_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif

@@ -1,28 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * vmutil.c — whole-file I/O, helper programs, the cache directory and its locks.
+ * file.c — full-length I/O, whole files, copies, directories, the cache and its locks.
  */
 #include "harness/base/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "harness/base/cleanup.h"
-
-extern char **environ;
 
 static int read_fd(int fd, size_t max, char **ret, size_t *ret_len)
 {
@@ -62,6 +54,94 @@ static int read_fd(int fd, size_t max, char **ret, size_t *ret_len)
 	return 0;
 }
 
+ssize_t bo_pread_full(int fd, void *buf, size_t len, uint64_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pread(fd, (char *) buf + done, len - done, (off_t) (off + done));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		done += (size_t) n;
+	}
+	return (ssize_t) done;
+}
+
+int bo_pwrite_full(int fd, const void *buf, size_t len, uint64_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pwrite(fd, (const char *) buf + done, len - done, (off_t) (off + done));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		done += (size_t) n;
+	}
+	return 0;
+}
+
+int bo_write_file_at(int dirfd, const char *name, const void *buf, size_t len)
+{
+	char tmp[PATH_MAX];
+	int fd, k;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp%d", name, (int) getpid()) >= (int) sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return -errno;
+	k = bo_pwrite_full(fd, buf, len, 0);
+	if (k == 0 && close(fd) < 0)
+		k = -errno;
+	else if (k < 0)
+		close(fd);
+	if (k == 0 && renameat(dirfd, tmp, dirfd, name) < 0)
+		k = -errno;
+	if (k < 0)
+		unlinkat(dirfd, tmp, 0);
+	return k;
+}
+
+int bo_copy_file(const char *src, const char *dst, struct bo_err *err)
+{
+	_cleanup_close_ int in = open(src, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int out = -1;
+	char buf[1 << 16];
+	uint64_t off = 0;
+
+	if (in < 0)
+		return bo_err_set(err, errno, "opening '%s': %s", src, strerror(errno));
+	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (out < 0)
+		return bo_err_set(err, errno, "creating '%s': %s", dst, strerror(errno));
+	for (;;) {
+		ssize_t n = bo_pread_full(in, buf, sizeof(buf), off);
+		int r;
+
+		if (n < 0)
+			return bo_err_set(err, (int) -n, "reading '%s': %s", src,
+					  strerror((int) -n));
+		if (n == 0)
+			return 0;
+		r = bo_pwrite_full(out, buf, (size_t) n, off);
+		if (r < 0)
+			return bo_err_set(err, -r, "writing '%s': %s", dst, strerror(-r));
+		off += (uint64_t) n;
+	}
+}
+
 int bo_read_file(const char *path, size_t max, char **ret, size_t *ret_len)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -89,40 +169,6 @@ int bo_mkdir_p(const char *path)
 	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
 		return -errno;
 	return 0;
-}
-
-int bo_run_capture(char *const argv[], size_t max, char **ret, size_t *ret_len)
-{
-	posix_spawn_file_actions_t fa;
-	_cleanup_close_ int rd = -1;
-	int pipefd[2], status, r;
-	char *out = NULL;
-	pid_t pid;
-
-	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		return -errno;
-	rd = pipefd[0];
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	r = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pipefd[1]);
-	if (r)
-		return -r;
-	r = read_fd(rd, max, &out, ret_len);
-	if (r < 0)
-		(void) kill(pid, SIGKILL);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return free(out), -errno;
-	if (r < 0)
-		return r;
-	*ret = out;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
 }
 
 int bo_cache_dir(const char *sub, bool create, char *buf, size_t len, struct bo_err *err)
@@ -155,23 +201,4 @@ int bo_lock_file(const char *path, struct bo_err *err)
 		if (errno != EINTR)
 			return bo_err_set(err, errno, "lock '%s': %m", path);
 	return BO_TAKE_FD(fd);
-}
-
-int bo_pathf(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-	return n < 0 || (size_t) n >= len ? -ENAMETOOLONG : 0;
-}
-
-double bo_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
 }

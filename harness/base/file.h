@@ -1,43 +1,44 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * vmutil.h — small helpers shared by the vm/ files: whole-file I/O, running a helper
- * program, the cache directory and its locks.
+ * file.h — files: full-length reads and writes, whole files in and out (atomically), copies,
+ * directories, blackout's cache directory and its locks.
  */
-#ifndef BO_VMUTIL_H
-#define BO_VMUTIL_H
+#ifndef BO_FILE_H
+#define BO_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "harness/base/util.h"
 
+/* pread/pwrite that loop over short transfers and EINTR. pread returns bytes read (short
+ * only at end of file), pwrite returns 0; both return -errno on failure. */
+_must_check_ ssize_t bo_pread_full(int fd, void *buf, size_t len, uint64_t off);
+_must_check_ int bo_pwrite_full(int fd, const void *buf, size_t len, uint64_t off);
+
 /* Read all of @path into a NUL-terminated buffer (*@ret, freed by the caller) of *@ret_len
  * bytes (may be NULL). Refuses files over @max bytes with -EFBIG. */
-int bo_read_file(const char *path, size_t max, char **ret, size_t *ret_len);
+_must_check_ int bo_read_file(const char *path, size_t max, char **ret, size_t *ret_len);
+
+/* Replace @name (relative to @dirfd, never through a symlink) with @buf atomically: written to
+ * "@name.tmpPID" beside it, then renamed over it. 0 or -errno; no temporary is left behind. */
+_must_check_ int bo_write_file_at(int dirfd, const char *name, const void *buf, size_t len);
+
+/* Copy the file @src to @dst, which must not exist yet. */
+_must_check_ int bo_copy_file(const char *src, const char *dst, struct bo_err *err);
 
 /* Create @path and its missing parents with mode 0755. */
-int bo_mkdir_p(const char *path);
-
-/*
- * Run @argv (argv[0] looked up in PATH) with stdin from /dev/null and capture its standard
- * output, at most @max bytes, into *@ret (NUL-terminated, freed by the caller) and its length
- * into *@ret_len (may be NULL). Its stderr is discarded. Returns its exit status (>= 0) or
- * -errno when it could not run; output over @max is -EFBIG.
- */
-int bo_run_capture(char *const argv[], size_t max, char **ret, size_t *ret_len);
+_must_check_ int bo_mkdir_p(const char *path);
 
 /* blackout's cache directory, ${XDG_CACHE_HOME:-$HOME/.cache}/blackout/@sub, written to @buf;
  * created when @create. */
-int bo_cache_dir(const char *sub, bool create, char *buf, size_t len, struct bo_err *err);
+_must_check_ int bo_cache_dir(const char *sub, bool create, char *buf, size_t len,
+			      struct bo_err *err);
 
 /* Take an exclusive flock on @path (created if needed) and return its fd; closing the fd
  * releases it. */
-int bo_lock_file(const char *path, struct bo_err *err);
-
-/* snprintf for paths: -ENAMETOOLONG instead of a silently truncated path. */
-int bo_pathf(char *buf, size_t len, const char *fmt, ...) _printf_(3, 4);
-
-/* Monotonic clock in seconds. */
-double bo_now(void);
+_must_check_ int bo_lock_file(const char *path, struct bo_err *err);
 
 #endif

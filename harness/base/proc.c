@@ -26,14 +26,6 @@ struct sink {
 	bool truncated;
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
 /* The environment with @add applied: a KEY=... in @add replaces the inherited KEY. */
 static char **build_env(char *const *add)
 {
@@ -111,16 +103,17 @@ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct
 	int po[2] = {-1, -1}, pe[2] = {-1, -1}, ps[2] = {-1, -1};
 	_cleanup_free_ char **env = build_env(o->env_add);
 	struct bo_proc_result r = {0};
-	double start = now_s(), deadline;
+	double start = bo_now(), deadline;
 	int status = 0, exec_errno = 0, e, pidfd;
 	bool timed_out = false, exited = false, stopped = false;
 	pid_t pid, parent = getpid();
+	bool capture = !o->inherit_output && !o->output_path;
 
 	if (!env)
 		return bo_err_set(err, ENOMEM, "starting '%s'", o->argv[0]);
 	/* ps reports a failed exec back to us: close-on-exec, so EOF means exec worked. */
 	if (pipe2(ps, O_CLOEXEC) < 0 ||
-	    (!o->inherit_output && (pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0))) {
+	    (capture && (pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0))) {
 		e = errno;
 		goto fail_pipes;
 	}
@@ -141,9 +134,18 @@ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct
 		signal(SIGPIPE, SIG_DFL);
 		if (devnull >= 0)
 			dup2(devnull, STDIN_FILENO);
-		if (!o->inherit_output) {
+		if (capture) {
 			dup2(po[1], STDOUT_FILENO);
 			dup2(o->merge_stderr ? po[1] : pe[1], STDERR_FILENO);
+		} else if (o->output_path) {
+			int fd = open(o->output_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+				      0644);
+
+			if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0) {
+				e = errno;
+				(void) !write(ps[1], &e, sizeof(e));
+				_exit(127);
+			}
 		}
 		if (o->cwd && chdir(o->cwd) < 0) {
 			e = errno;
@@ -162,7 +164,7 @@ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct
 		exec_errno = 0;
 	close(ps[0]);
 	ps[0] = -1;
-	if (!o->inherit_output) {
+	if (capture) {
 		close(po[1]);
 		close(pe[1]);
 		po[1] = pe[1] = -1;
@@ -180,7 +182,7 @@ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct
 		int wait_ms = -1, k;
 
 		if (deadline && !exited) {
-			double left = deadline - now_s();
+			double left = deadline - bo_now();
 
 			if (left <= 0) {
 				timed_out = true;
@@ -197,7 +199,7 @@ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct
 		 * land on another thread and not interrupt this poll: look at the flag often. */
 		if (!exited && !stopped && bo_stop_requested()) {
 			stopped = true;
-			kill(-pid, SIGKILL);
+			kill(-pid, o->stop_signal ? o->stop_signal : SIGKILL);
 		}
 		if (!exited && (wait_ms < 0 || wait_ms > 200))
 			wait_ms = 200;
@@ -235,7 +237,7 @@ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct
 		close(out.fd);
 	if (errs.fd >= 0)
 		close(errs.fd);
-	r.seconds = now_s() - start;
+	r.seconds = bo_now() - start;
 	finish_sink(&out, &r.out, &r.out_len);
 	finish_sink(&errs, &r.err, &r.err_len);
 	r.truncated = out.truncated || errs.truncated;
@@ -298,4 +300,46 @@ const char *bo_proc_describe(const struct bo_proc_result *r, const struct bo_pro
 		break;
 	}
 	return buf;
+}
+
+int bo_proc_capture(char *const argv[], size_t max, char **ret, size_t *ret_len)
+{
+	struct bo_proc_opts o = {.argv = argv, .max_output = max};
+	struct bo_proc_result r = {0};
+	int k = bo_proc_run(&o, &r, NULL);
+
+	if (k < 0)
+		return k;
+	if (r.truncated) {
+		bo_proc_result_clear(&r);
+		return -EFBIG;
+	}
+	*ret = BO_TAKE_PTR(r.out);
+	if (ret_len)
+		*ret_len = r.out_len;
+	k = r.end == BO_PROC_EXITED ? r.status : 128 + r.status;
+	bo_proc_result_clear(&r);
+	return k;
+}
+
+int bo_proc_fork(int (*fn)(void *ctx), void *ctx, pid_t *ret_pid, struct bo_err *err)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return bo_err_set(err, errno, "fork: %s", strerror(errno));
+	if (pid == 0)
+		_exit(fn(ctx));
+	*ret_pid = pid;
+	return 0;
+}
+
+int bo_proc_wait(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

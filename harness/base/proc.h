@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * proc.h — run a program (mkfs, fsck, a workload, a checker) as a child with a timeout,
- * capturing what it prints. The child runs in its own process group: at its timeout, and
+ * proc.h — child processes: run a program (mkfs, fsck, a workload, a checker, a helper) with
+ * a timeout, capturing what it prints; or run a function of this program in a child of its
+ * own (the VMs of check --jobs). A program runs in its own process group: at its timeout, and
  * once it has exited, the whole group is killed, so nothing it started outlives it and holds
  * a mount busy.
  */
@@ -10,18 +11,25 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "harness/base/util.h"
 
 struct bo_proc_opts {
-	char *const *argv;    /* argv[0] is looked up in PATH */
-	char *const *env_add; /* "KEY=VALUE" strings added to (or replacing in) the
+	char *const *argv;	 /* argv[0] is looked up in PATH */
+	char *const *env_add;	 /* "KEY=VALUE" strings added to (or replacing in) the
 				 * environment; NULL-terminated; may be NULL */
-	const char *cwd;      /* NULL: inherit */
-	unsigned timeout_ms;  /* 0: no timeout */
-	size_t max_output;    /* bytes kept of each stream (0: 1 MiB); the rest is counted */
-	bool merge_stderr;    /* stderr into the stdout buffer, interleaved as written */
-	bool inherit_output;  /* let the child write to our stdout/stderr, capture nothing */
+	const char *cwd;	 /* NULL: inherit */
+	unsigned timeout_ms;	 /* 0: no timeout */
+	size_t max_output;	 /* bytes kept of each stream (0: 1 MiB); the rest is counted */
+	bool merge_stderr;	 /* stderr into the stdout buffer, interleaved as written */
+	bool inherit_output;	 /* let the child write to our stdout/stderr, capture nothing */
+	const char *output_path; /* stdout and stderr into this file (created or truncated),
+				  * capture nothing */
+	/* What a stop request (safety.h) sends the child's group: 0 for SIGKILL at once, or a
+	 * signal the child stops cleanly on (blackout's own commands, on SIGTERM), and then
+	 * the child is waited for. */
+	int stop_signal;
 };
 
 enum bo_proc_end {
@@ -45,12 +53,31 @@ struct bo_proc_result {
  * Run the program and wait for it. Returns 0 once it ran (whatever its status), -errno if it
  * could not be started (then @err says why: "'mkfs.xfs' not found", ...).
  */
-int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct bo_err *err);
+_must_check_ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret,
+			     struct bo_err *err);
 
 void bo_proc_result_clear(struct bo_proc_result *r);
 
 /* "exited with status 3", "killed by signal 11 (Segmentation fault)", "timed out after 5 s". */
 const char *bo_proc_describe(const struct bo_proc_result *r, const struct bo_proc_opts *o,
 			     char *buf, size_t len);
+
+/*
+ * Run the helper @argv (argv[0] looked up in PATH; stdin /dev/null, stderr dropped) and keep
+ * its standard output, at most @max bytes, in *@ret (NUL-terminated, freed by the caller) and
+ * its length in *@ret_len (may be NULL). Returns its exit status (>= 0; 128 + the signal that
+ * killed it), or -errno when it could not run; output over @max is -EFBIG.
+ */
+_must_check_ int bo_proc_capture(char *const argv[], size_t max, char **ret, size_t *ret_len);
+
+/*
+ * Run @fn(@ctx) in a child process of this program (fork, no exec) and put its pid in
+ * *@ret_pid: for work that must run apart, such as each VM of check --jobs. The child exits
+ * with what @fn returns.
+ */
+_must_check_ int bo_proc_fork(int (*fn)(void *ctx), void *ctx, pid_t *ret_pid, struct bo_err *err);
+
+/* Wait for the child @pid: its exit status, or 128 + the signal that killed it. */
+int bo_proc_wait(pid_t pid);
 
 #endif

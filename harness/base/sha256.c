@@ -4,16 +4,16 @@
  * SHA extensions the compression runs on them (six times faster: a log of a gigabyte is hashed
  * in about a second instead of six); elsewhere in portable C.
  */
-#include "harness/base/sha256.h"
 
+#include "harness/base/cleanup.h"
+#include "harness/base/file.h"
+#include "harness/base/sha256.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "harness/base/cleanup.h"
 
 static const uint32_t k[64] = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,

@@ -1,17 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "harness/base/util.h"
 
-#include "harness/base/cleanup.h"
-
 #include <ctype.h>
-#include <libgen.h>
 #include <limits.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <time.h>
 
 int bo_err_set(struct bo_err *err, int errnum, const char *fmt, ...)
 {
@@ -105,66 +101,6 @@ int bo_parse_range(const char *s, uint64_t *ret_a, uint64_t *ret_b)
 	return 0;
 }
 
-ssize_t bo_pread_full(int fd, void *buf, size_t len, uint64_t off)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = pread(fd, (char *) buf + done, len - done, (off_t) (off + done));
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			break;
-		done += (size_t) n;
-	}
-	return (ssize_t) done;
-}
-
-int bo_pwrite_full(int fd, const void *buf, size_t len, uint64_t off)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = pwrite(fd, (const char *) buf + done, len - done, (off_t) (off + done));
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		done += (size_t) n;
-	}
-	return 0;
-}
-
-int bo_write_file_at(int dirfd, const char *name, const void *buf, size_t len)
-{
-	char tmp[PATH_MAX];
-	int fd, k;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp%d", name, (int) getpid()) >= (int) sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0)
-		return -errno;
-	k = bo_pwrite_full(fd, buf, len, 0);
-	if (k == 0 && close(fd) < 0)
-		k = -errno;
-	else if (k < 0)
-		close(fd);
-	if (k == 0 && renameat(dirfd, tmp, dirfd, name) < 0)
-		k = -errno;
-	if (k < 0)
-		unlinkat(dirfd, tmp, 0);
-	return k;
-}
-
 static unsigned debug_mask(void)
 {
 	static const struct {
@@ -189,7 +125,7 @@ static unsigned debug_mask(void)
 
 		if (n == 3 && !strncmp(p, "all", 3))
 			mask = ~0;
-		for (size_t i = 0; i < sizeof(cats) / sizeof(cats[0]); i++)
+		for (size_t i = 0; i < BO_ARRAY_SIZE(cats); i++)
 			if (strlen(cats[i].name) == n && !strncmp(p, cats[i].name, n))
 				mask |= (int) cats[i].bit;
 		p += n;
@@ -215,22 +151,6 @@ void bo_debug(enum bo_debug_cat cat, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
-}
-
-const char *bo_libexec_dir(void)
-{
-	static char dir[PATH_MAX];
-	char self[PATH_MAX];
-	ssize_t n;
-
-	if (dir[0])
-		return dir;
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0)
-		return "/usr/libexec/blackout";
-	self[n] = '\0';
-	snprintf(dir, sizeof(dir), "%s", dirname(self));
-	return dir;
 }
 
 char **bo_strv_split(const char *s)
@@ -271,30 +191,10 @@ void bo_strv_free(char **v)
 	free(v);
 }
 
-int bo_copy_file(const char *src, const char *dst, struct bo_err *err)
+double bo_now(void)
 {
-	_cleanup_close_ int in = open(src, O_RDONLY | O_CLOEXEC);
-	_cleanup_close_ int out = -1;
-	char buf[1 << 16];
-	uint64_t off = 0;
+	struct timespec ts;
 
-	if (in < 0)
-		return bo_err_set(err, errno, "opening '%s': %s", src, strerror(errno));
-	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (out < 0)
-		return bo_err_set(err, errno, "creating '%s': %s", dst, strerror(errno));
-	for (;;) {
-		ssize_t n = bo_pread_full(in, buf, sizeof(buf), off);
-		int r;
-
-		if (n < 0)
-			return bo_err_set(err, (int) -n, "reading '%s': %s", src,
-					  strerror((int) -n));
-		if (n == 0)
-			return 0;
-		r = bo_pwrite_full(out, buf, (size_t) n, off);
-		if (r < 0)
-			return bo_err_set(err, -r, "writing '%s': %s", dst, strerror(-r));
-		off += (uint64_t) n;
-	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
 }

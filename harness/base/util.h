@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * util.h — error reports, number parsing, full-length I/O and debug categories.
+ * util.h — error reports, number parsing, word lists, the monotonic clock and debug categories.
  */
 #ifndef BO_UTIL_H
 #define BO_UTIL_H
@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define _printf_(a, b) __attribute__((format(printf, a, b)))
+#include "harness/base/macro.h"
 
 /*
  * An error report. Library code fills one in and returns -errno; the caller decides whether
@@ -37,25 +37,13 @@ int bo_parse_u64(const char *s, uint64_t *ret);
 /* Parse "A-B" (both inclusive; "A-" means to the end, "A" means just A). */
 int bo_parse_range(const char *s, uint64_t *ret_a, uint64_t *ret_b);
 
-/* pread/pwrite that loop over short transfers and EINTR. pread returns bytes read (short
- * only at end of file), pwrite returns 0; both return -errno on failure. */
-ssize_t bo_pread_full(int fd, void *buf, size_t len, uint64_t off);
-int bo_pwrite_full(int fd, const void *buf, size_t len, uint64_t off);
-
-/* Replace @name (relative to @dirfd, never through a symlink) with @buf atomically: written to
- * "@name.tmpPID" beside it, then renamed over it. 0 or -errno; no temporary is left behind. */
-int bo_write_file_at(int dirfd, const char *name, const void *buf, size_t len);
-
 /* Split @s on blanks into a NULL-terminated array (no quoting); NULL when memory runs out.
  * Free with bo_strv_free(). */
 char **bo_strv_split(const char *s);
 void bo_strv_free(char **v);
 
-/* Copy the file @src to @dst, which must not exist yet. */
-int bo_copy_file(const char *src, const char *dst, struct bo_err *err);
-
-/* The directory of the running blackout binary, where its workload programs live too. */
-const char *bo_libexec_dir(void);
+/* Seconds on the monotonic clock: for durations, never for dates. */
+double bo_now(void);
 
 /* Debug categories, set from BLACKOUT_DEBUG=dm,loop,mount,replay,log,vm or "all". */
 enum bo_debug_cat {

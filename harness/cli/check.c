@@ -14,12 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness/cli/check_log.h"
 #include "harness/states/classify.h"
 #include "harness/base/cleanup.h"
+#include "harness/base/file.h"
+#include "harness/base/path.h"
+#include "harness/base/proc.h"
+#include "harness/base/sha256.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/vmrun.h"
 #include "harness/log/log.h"
@@ -27,9 +30,8 @@
 #include "harness/results/progress.h"
 #include "harness/results/report.h"
 #include "harness/results/results.h"
-#include "harness/scenario/scenario.h"
 #include "harness/results/summary.h"
-#include "harness/base/sha256.h"
+#include "harness/scenario/scenario.h"
 #include "vm/vm.h"
 
 static void check_help(void)
@@ -79,8 +81,8 @@ static int compare_expected(const char *dir, const char *state, const char *expe
 		bo_cli_error("--expect '%s' is not a class name", expect);
 		return BO_EXIT_USAGE;
 	}
-	o = bo_path_join(path, sizeof(path), dir, "summary.json") ? json_object_from_file(path)
-								  : NULL;
+	o = bo_pathf(path, sizeof(path), "%s/summary.json", dir) == 0 ? json_object_from_file(path)
+								      : NULL;
 	if (!o || bo_summary_from_json(o, &s, &err) < 0 || s.states != 1) {
 		json_object_put(o);
 		bo_cli_error("state %s was not checked (see %s)", state, dir);
@@ -141,7 +143,7 @@ static int check_argv(const struct check_args *a, const char *runid, const char 
 {
 	int n = 0;
 
-	gargv[n++] = bo_self_exe();
+	gargv[n++] = (char *) bo_self_exe();
 	gargv[n++] = "__guest-check";
 	gargv[n++] = "--results";
 	gargv[n++] = BO_VM_SHARE_GUEST;
@@ -206,7 +208,7 @@ static int check_config(struct bo_results *res, const struct check_args *a, cons
 	json_object_object_add(opt, "hash", json_object_new_boolean(a->hash));
 	json_object_object_add(opt, "torn", json_object_new_boolean(a->torn));
 	if (a->scen && r >= 0 &&
-	    bo_path_join(path, sizeof(path), bo_results_dir(res), "scenario.ini")) {
+	    bo_pathf(path, sizeof(path), "%s/scenario.ini", bo_results_dir(res)) == 0) {
 		char sc[BO_SHA256_HEX];
 
 		r = bo_sha256_file(path, sc, err);
@@ -252,8 +254,8 @@ static int make_shard_dir(const char *dir, const struct check_args *a, const cha
 
 		if (!f)
 			continue;
-		if (!bo_path_join(from, sizeof(from), dir, f) ||
-		    !bo_path_join(to, sizeof(to), sdir, f))
+		if (bo_pathf(from, sizeof(from), "%s/%s", dir, f) < 0 ||
+		    bo_pathf(to, sizeof(to), "%s/%s", sdir, f) < 0)
 			r = bo_err_set(err, ENAMETOOLONG, "path too long");
 		else if (link(from, to) < 0)
 			r = bo_copy_file(from, to, err);
@@ -323,8 +325,8 @@ static void host_base(const char *dir, const struct check_args *a, struct bo_log
 	uint64_t size = 0;
 	int r;
 
-	if (!bo_path_join(log, sizeof(log), dir, "write.log") ||
-	    !bo_path_join(idx, sizeof(idx), dir, BO_LOG_INDEX_NAME))
+	if (bo_pathf(log, sizeof(log), "%s/write.log", dir) < 0 ||
+	    bo_pathf(idx, sizeof(idx), "%s/%s", dir, BO_LOG_INDEX_NAME) < 0)
 		return;
 	r = a->log_index ? bo_log_open_indexed(log, idx, ret, &e) : bo_log_open(log, 0, ret, &e);
 	if (r >= 0 && a->size)
@@ -370,6 +372,33 @@ static int remove_claims(const char *path, struct bo_err *err)
 	return r;
 }
 
+/* One VM of check --jobs, in a process of its own (bo_proc_fork()). */
+struct job {
+	struct vm_args v;
+	const struct check_args *a;
+	const char *runid, *dir;
+	char shard[32];
+	unsigned timeout;
+};
+
+/* The status of a job whose VM could not run at all (a guest's own statuses are 0 to 3). */
+#define JOB_FAILED 100
+
+static int run_job(void *ctx)
+{
+	struct job *j = ctx;
+	const char *cmds[] = {j->a->files_cmd, NULL};
+	struct bo_err e = {0};
+	char *gargv[48];
+	int st;
+
+	check_argv(j->a, j->runid, j->shard, true, gargv);
+	st = bo_guest_boot(&j->v, j->dir, gargv, cmds, j->timeout, &e);
+	if (st < 0)
+		bo_cli_error("check %s shard %s: %s", j->runid, j->shard, bo_err_str(&e));
+	return st < 0 ? JOB_FAILED : st;
+}
+
 /*
  * check --jobs N: N single-vCPU VMs at once, each with a shard directory of its own and all
  * sharing a claims directory (explore.c's take()); then one merged directory.
@@ -381,6 +410,7 @@ static int check_jobs(const struct vm_args *v, const char *dir, const struct che
 	char sdirs[64][PATH_MAX];
 	char *dirs[64] = {0};
 	pid_t pids[64];
+	struct job job[64];
 	int efds[64];
 	struct bo_progress_relay *relay = NULL;
 	struct vm_args vj = *v;
@@ -388,7 +418,7 @@ static int check_jobs(const struct vm_args *v, const char *dir, const struct che
 	struct bo_err e2 = {0};
 	int r = 0;
 
-	if (!bo_path_join(claims, sizeof(claims), dir, ".claims"))
+	if (bo_pathf(claims, sizeof(claims), "%s/.claims", dir) < 0)
 		return bo_err_set(err, ENAMETOOLONG, "'%s': path too long", dir);
 	if (mkdir(claims, 0755) < 0)
 		return bo_err_set(err, errno, "creating '%s': %s", claims, strerror(errno));
@@ -408,37 +438,23 @@ static int check_jobs(const struct vm_args *v, const char *dir, const struct che
 		return r;
 	}
 	for (unsigned i = 0; i < jobs; i++) {
-		pids[i] = fork();
-		if (pids[i] == 0) {
-			char shard[32], *gargv[48];
-			struct bo_err e = {0};
-			struct vm_args vi = vj;
-			int st;
+		struct job *j = &job[i];
 
-			snprintf(shard, sizeof(shard), "%u/%u", i, jobs);
-			check_argv(a, runid, shard, true, gargv);
-			const char *cmds[] = {a->files_cmd, NULL};
-
-			vi.stderr_fd = efds[i];
-			st = bo_guest_boot(&vi, sdirs[i], gargv, cmds, timeout, &e);
-			if (st < 0)
-				bo_cli_error("check %s shard %s: %s", runid, shard, bo_err_str(&e));
-			_exit(st < 0 ? 100 : st);
-		}
-		if (pids[i] < 0) {
-			r = bo_err_set(err, errno, "starting VM %u: %s", i, strerror(errno));
+		*j = (struct job){
+			.v = vj, .a = a, .runid = runid, .dir = sdirs[i], .timeout = timeout};
+		snprintf(j->shard, sizeof(j->shard), "%u/%u", i, jobs);
+		j->v.stderr_fd = efds[i];
+		r = bo_proc_fork(run_job, j, &pids[i], err);
+		if (r < 0) {
 			jobs = i;
 			break;
 		}
 	}
 	for (unsigned i = 0; i < jobs; i++) {
-		int st = 0;
+		int st = bo_proc_wait(pids[i]);
 
-		while (waitpid(pids[i], &st, 0) < 0 && errno == EINTR)
-			;
-		if (!WIFEXITED(st) || WEXITSTATUS(st) == 100)
-			r = r < 0 ? r
-				  : bo_err_set(err, EIO, "the VM of shard %u/%u failed", i, jobs);
+		if ((st < 0 || st >= JOB_FAILED) && r >= 0)
+			r = bo_err_set(err, EIO, "the VM of shard %u/%u failed", i, jobs);
 	}
 	bo_progress_relay_stop(relay);
 	if (remove_claims(claims, &e2) < 0 && r >= 0)
@@ -631,16 +647,16 @@ int bo_cmd_check(int argc, char **argv)
 		bo_cli_error("'%s': %s", parent, strerror(errno));
 		return BO_EXIT_HARNESS;
 	}
-	r = bo_path_join(dir, sizeof(dir), path, runid)
+	r = bo_pathf(dir, sizeof(dir), "%s/%s", path, runid) == 0
 		    ? bo_results_create(dir, &res, &err)
 		    : bo_err_set(&err, ENAMETOOLONG, "path too long");
 	if (r >= 0) {
-		r = bo_path_join(path, sizeof(path), dir, "write.log")
+		r = bo_pathf(path, sizeof(path), "%s/write.log", dir) == 0
 			    ? bo_check_place_log(argv[optind], path, log_hex, &err)
 			    : bo_err_set(&err, ENAMETOOLONG, "path too long");
 	}
 	if (r >= 0 && a.scen) {
-		r = bo_path_join(path, sizeof(path), dir, "scenario.ini")
+		r = bo_pathf(path, sizeof(path), "%s/scenario.ini", dir) == 0
 			    ? bo_copy_file(a.scen, path, &err)
 			    : -ENAMETOOLONG;
 	}

@@ -13,9 +13,10 @@
 #include <unistd.h>
 
 #include "harness/base/cleanup.h"
+#include "harness/base/file.h"
+#include "harness/base/path.h"
 #include "harness/cli/vmrun.h"
 #include "harness/log/log.h"
-#include "harness/base/file.h"
 
 /*
  * The sha256 of the read-only log at @path, remembered in the cache directory under its device
@@ -42,7 +43,7 @@ static int log_sha256(const char *path, char hex[BO_SHA256_HEX], struct bo_err *
 	k = (size_t) snprintf(key, sizeof(key), "%lld %lld.%09ld ", (long long) st.st_size,
 			      (long long) st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0 && bo_path_join(file, sizeof(file), dir, name) &&
+	if (dfd >= 0 && bo_pathf(file, sizeof(file), "%s/%s", dir, name) == 0 &&
 	    bo_read_file(file, sizeof(line), &got, NULL) >= 0 && !strncmp(got, key, k) &&
 	    strspn(got + k, "0123456789abcdef") == BO_SHA256_HEX - 1) {
 		snprintf(hex, BO_SHA256_HEX, "%s", got + k);
@@ -92,8 +93,8 @@ bool bo_check_save_log_index(const char *dir)
 	struct bo_err e = {0};
 	bool ok;
 
-	ok = bo_path_join(log, sizeof(log), dir, "write.log") &&
-	     bo_path_join(idx, sizeof(idx), dir, BO_LOG_INDEX_NAME) &&
+	ok = bo_pathf(log, sizeof(log), "%s/write.log", dir) == 0 &&
+	     bo_pathf(idx, sizeof(idx), "%s/%s", dir, BO_LOG_INDEX_NAME) == 0 &&
 	     bo_log_open(log, 0, &l, &e) >= 0 && bo_log_save_index(l, idx, &e) >= 0;
 	if (!ok)
 		bo_debug(BO_DBG_LOG, "no index of '%s' for the guests: %s", log, bo_err_str(&e));
@@ -106,7 +107,7 @@ void bo_check_remove_log_index(const char *dir)
 {
 	char idx[PATH_MAX];
 
-	if (bo_path_join(idx, sizeof(idx), dir, BO_LOG_INDEX_NAME) && unlink(idx) < 0 &&
+	if (bo_pathf(idx, sizeof(idx), "%s/%s", dir, BO_LOG_INDEX_NAME) == 0 && unlink(idx) < 0 &&
 	    errno != ENOENT)
 		fprintf(stderr, "blackout: warning: removing '%s': %s\n", idx, strerror(errno));
 }

@@ -6,15 +6,8 @@
 #ifndef BO_CLI_H
 #define BO_CLI_H
 
+#include "harness/base/exit.h"
 #include "harness/base/util.h"
-
-/* Exit codes, documented in docs/blackout.1.md. */
-enum bo_exit {
-	BO_EXIT_OK = 0,	     /* everything checked and consistent */
-	BO_EXIT_FAILURE = 1, /* a crash state failed a check */
-	BO_EXIT_USAGE = 2,   /* bad command line */
-	BO_EXIT_HARNESS = 3, /* blackout could not do its job: bad input, I/O error, ... */
-};
 
 /* Print "blackout: error: ..." to stderr. */
 void bo_cli_error(const char *fmt, ...) _printf_(1, 2);

@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "harness/base/cleanup.h"
+#include "harness/base/json.h"
+#include "harness/base/path.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/vmrun.h"
 #include "harness/log/log.h"
@@ -40,13 +42,6 @@ struct diary {
 	uint64_t seed;		     /* the run's seed (config.json) */
 };
 
-static const char *jstr(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) ? json_object_get_string(v) : NULL;
-}
-
 /* Read stream.jsonl; a line that is not JSON is an error naming it, except a last partial
  * line (a crash loses at most the record being written). */
 static int read_stream(struct diary *d, struct bo_err *err)
@@ -58,7 +53,7 @@ static int read_stream(struct diary *d, struct bo_err *err)
 	ssize_t len;
 	unsigned lineno = 0;
 
-	if (!bo_path_join(path, sizeof(path), d->dir, "stream.jsonl"))
+	if (bo_pathf(path, sizeof(path), "%s/stream.jsonl", d->dir) < 0)
 		return bo_err_set(err, ENAMETOOLONG, "path too long");
 	f = fopen(path, "re");
 	if (!f)
@@ -86,7 +81,7 @@ static int read_stream(struct diary *d, struct bo_err *err)
 					  lineno);
 		}
 		if (!strcmp(json_object_get_string(ev), "state")) {
-			if (!jstr(o, "state") || !jstr(o, "class")) {
+			if (!bo_json_str(o, "state") || !bo_json_str(o, "class")) {
 				json_object_put(o);
 				return bo_err_set(err, EINVAL,
 						  "%s:%u: a state record without \"state\" or "
@@ -94,8 +89,8 @@ static int read_stream(struct diary *d, struct bo_err *err)
 						  path, lineno);
 			}
 			json_object_array_add(d->states, o);
-		} else if (!strcmp(json_object_get_string(ev), "alias") && jstr(o, "state") &&
-			   jstr(o, "alias_of")) {
+		} else if (!strcmp(json_object_get_string(ev), "alias") &&
+			   bo_json_str(o, "state") && bo_json_str(o, "alias_of")) {
 			json_object_array_add(d->aliases, o);
 		} else {
 			json_object_put(o);
@@ -114,7 +109,7 @@ static int load(struct diary *d, struct bo_err *err)
 
 	if (stat(d->dir, &st) < 0 || !S_ISDIR(st.st_mode))
 		return bo_err_set(err, ENOTDIR, "'%s' is not a results directory", d->dir);
-	if (!bo_path_join(path, sizeof(path), d->dir, "summary.json"))
+	if (bo_pathf(path, sizeof(path), "%s/summary.json", d->dir) < 0)
 		return bo_err_set(err, ENAMETOOLONG, "path too long");
 	d->summary = json_object_from_file(path);
 	if (!d->summary)
@@ -126,19 +121,21 @@ static int load(struct diary *d, struct bo_err *err)
 	r = read_stream(d, err);
 	if (r < 0)
 		return r;
-	if (bo_path_join(path, sizeof(path), d->dir, "write.log") && access(path, F_OK) == 0) {
+	if (bo_pathf(path, sizeof(path), "%s/write.log", d->dir) == 0 && access(path, F_OK) == 0) {
 		r = bo_log_open(path, 0, &d->log, err);
 		if (r < 0)
 			return r;
 	}
-	if (bo_path_join(path, sizeof(path), d->dir, "scenario.ini") && access(path, F_OK) == 0) {
+	if (bo_pathf(path, sizeof(path), "%s/scenario.ini", d->dir) == 0 &&
+	    access(path, F_OK) == 0) {
 		r = bo_scenario_load(path, &d->sc, err);
 		if (r < 0)
 			return r;
 		d->seed = d->sc->seed;
 	}
-	cfg = bo_path_join(path, sizeof(path), d->dir, "config.json") ? json_object_from_file(path)
-								      : NULL;
+	cfg = bo_pathf(path, sizeof(path), "%s/config.json", d->dir) == 0
+		      ? json_object_from_file(path)
+		      : NULL;
 	if (cfg && json_object_object_get_ex(cfg, "run", &run) &&
 	    json_object_object_get_ex(run, "seed", &seed)) {
 		d->seed = json_object_get_uint64(seed);
@@ -156,16 +153,18 @@ static struct json_object *find_state(const struct diary *d, const char *id)
 	for (size_t i = 0; i < json_object_array_length(d->states); i++) {
 		struct json_object *o = json_object_array_get_idx(d->states, i);
 
-		if (id ? !strcmp(jstr(o, "state"), id) : !!strcmp(jstr(o, "class"), "consistent"))
+		if (id ? !strcmp(bo_json_str(o, "state"), id)
+		       : !!strcmp(bo_json_str(o, "class"), "consistent"))
 			return o;
 	}
 	for (size_t i = 0; id && i < json_object_array_length(d->aliases); i++) {
 		struct json_object *o = json_object_array_get_idx(d->aliases, i);
 
-		if (!strcmp(jstr(o, "state"), id) && strcmp(jstr(o, "alias_of"), id)) {
+		if (!strcmp(bo_json_str(o, "state"), id) &&
+		    strcmp(bo_json_str(o, "alias_of"), id)) {
 			fprintf(stderr, "blackout: state %s is an alias of %s: explaining %s\n", id,
-				jstr(o, "alias_of"), jstr(o, "alias_of"));
-			return find_state(d, jstr(o, "alias_of"));
+				bo_json_str(o, "alias_of"), bo_json_str(o, "alias_of"));
+			return find_state(d, bo_json_str(o, "alias_of"));
 		}
 	}
 	return NULL;
@@ -288,7 +287,7 @@ static void gather(struct diary *d, struct json_object *st)
 {
 	static const char *const opkeys[] = {"lost", "wrong_content", "phantom", "unordered"};
 	struct json_object *ev = json_object_new_object(), *next = json_object_new_array(), *v;
-	const char *id = jstr(st, "state");
+	const char *id = bo_json_str(st, "state");
 	char cmd[PATH_MAX + 256];
 
 	json_object_object_add(d->out, "state", json_object_get(st));
@@ -335,9 +334,10 @@ static void show(const char *title, const char *text)
 static void print_text(const struct diary *d)
 {
 	struct json_object *st, *ev, *v, *x, *counts;
+	uint64_t n;
 	static const char *const opkeys[] = {"lost", "wrong_content", "phantom", "unordered"};
 
-	printf("run: %s\nverdict: %s", d->dir, jstr(d->summary, "verdict"));
+	printf("run: %s\nverdict: %s", d->dir, bo_json_str(d->summary, "verdict"));
 	if (json_object_object_get_ex(d->summary, "counts", &counts)) {
 		const char *sep = " (";
 
@@ -354,37 +354,42 @@ static void print_text(const struct diary *d)
 		json_object_object_foreach(x, k, c) if (strcmp(k, "consistent"))
 			printf("first %s state: %s\n", k, json_object_get_string(c));
 	}
-	if (jstr(d->summary, "error"))
-		printf("run error: %s\n", jstr(d->summary, "error"));
+	if (bo_json_str(d->summary, "error"))
+		printf("run error: %s\n", bo_json_str(d->summary, "error"));
 	if (!json_object_object_get_ex(d->out, "state", &st)) {
 		puts("no failing state: nothing to explain");
 		return;
 	}
-	printf("\nsymptom: state %s (cut after %" PRIu64 " entries) is %s\n", jstr(st, "state"),
+	printf("\nsymptom: state %s (cut after %" PRIu64 " entries) is %s\n",
+	       bo_json_str(st, "state"),
 	       json_object_object_get_ex(st, "cut", &v) ? json_object_get_uint64(v) : 0,
-	       jstr(st, "class"));
+	       bo_json_str(st, "class"));
 	printf("  mounted: %s, fsck: %s, checker: %s\n",
 	       json_object_object_get_ex(st, "mounted", &v) && json_object_get_boolean(v) ? "yes"
 											  : "no",
-	       jstr(st, "fsck") ? jstr(st, "fsck") : "-",
-	       jstr(st, "checker") ? jstr(st, "checker") : "none");
-	if (jstr(st, "error"))
-		printf("  error: %s\n", jstr(st, "error"));
-	if (jstr(st, "checker_problem"))
-		printf("  checker problem: %s\n", jstr(st, "checker_problem"));
+	       bo_json_str(st, "fsck") ? bo_json_str(st, "fsck") : "-",
+	       bo_json_str(st, "checker") ? bo_json_str(st, "checker") : "none");
+	if (bo_json_str(st, "error"))
+		printf("  error: %s\n", bo_json_str(st, "error"));
+	if (bo_json_str(st, "checker_problem"))
+		printf("  checker problem: %s\n", bo_json_str(st, "checker_problem"));
 	json_object_object_get_ex(d->out, "evidence", &ev);
 	puts("\nevidence:");
-	show("mount error", jstr(ev, "mount_error"));
-	show("fsck", jstr(ev, "fsck"));
+	show("mount error", bo_json_str(ev, "mount_error"));
+	show("fsck", bo_json_str(ev, "fsck"));
 	for (size_t i = 0; i < BO_ARRAY_SIZE(opkeys); i++) {
 		if (!json_object_object_get_ex(ev, opkeys[i], &v))
 			continue;
 		printf("  %s ops:\n", opkeys[i]);
 		for (size_t j = 0; j < json_object_array_length(v); j++) {
 			struct json_object *o = json_object_array_get_idx(v, j);
-			const char *is = jstr(o, "op_is"), *op = jstr(o, "op");
+			const char *is = bo_json_str(o, "op_is");
+			uint64_t op;
 
-			printf("    op %s", op ? op : "?");
+			if (bo_json_u64(o, "op", &op))
+				printf("    op %" PRIu64, op);
+			else
+				printf("    op ?");
 			if (is)
 				printf(" (%s)", is + strspn(is, "0123456789 "));
 			if (json_object_object_get_ex(o, "issue_entry", &x))
@@ -394,8 +399,8 @@ static void print_text(const struct diary *d)
 			putchar('\n');
 		}
 	}
-	show("checker output", jstr(ev, "checker"));
-	show("kernel messages of this state", jstr(ev, "dmesg"));
+	show("checker output", bo_json_str(ev, "checker"));
+	show("kernel messages of this state", bo_json_str(ev, "dmesg"));
 	if (json_object_object_get_ex(ev, "log_entries", &v)) {
 		printf("  write log: %s entries;", json_object_get_string(v));
 		if (json_object_object_get_ex(ev, "last_flush_entry", &x))
@@ -404,9 +409,9 @@ static void print_text(const struct diary *d)
 			printf(" no flush before the cut;");
 		if (json_object_object_get_ex(ev, "last_fua_entry", &x))
 			printf(" last FUA: entry %s;", json_object_get_string(x));
-		if (jstr(ev, "last_mark"))
-			printf(" last mark: '%s' (entry %s)", jstr(ev, "last_mark"),
-			       jstr(ev, "last_mark_entry"));
+		if (bo_json_str(ev, "last_mark") && bo_json_u64(ev, "last_mark_entry", &n))
+			printf(" last mark: '%s' (entry %" PRIu64 ")", bo_json_str(ev, "last_mark"),
+			       n);
 		putchar('\n');
 	}
 	puts("\nnext:");
@@ -533,24 +538,25 @@ int bo_cmd_reproduce(int argc, char **argv)
 			     argv[optind + 1]);
 		goto out;
 	}
-	cls = jstr(d.state, "class");
-	if (!d.log || !bo_path_join(log, sizeof(log), d.dir, "write.log") ||
-	    !bo_path_join(scen, sizeof(scen), d.dir, "scenario.ini") ||
-	    !bo_path_join(parent, sizeof(parent), d.dir, "reproduce")) {
+	cls = bo_json_str(d.state, "class");
+	if (!d.log || bo_pathf(log, sizeof(log), "%s/write.log", d.dir) < 0 ||
+	    bo_pathf(scen, sizeof(scen), "%s/scenario.ini", d.dir) < 0 ||
+	    bo_pathf(parent, sizeof(parent), "%s/reproduce", d.dir) < 0) {
 		bo_cli_error("reproduce: '%s' has no write.log to re-check", d.dir);
 		goto out;
 	}
 	cargv[n++] = "check";
 	cargv[n++] = log;
 	cargv[n++] = "--state";
-	cargv[n++] = (char *) jstr(d.state, "state");
+	cargv[n++] = (char *) bo_json_str(d.state, "state");
 	cargv[n++] = "--expect";
 	cargv[n++] = (char *) cls;
 	cargv[n++] = "--results";
 	cargv[n++] = parent;
-	cfg = bo_path_join(path, sizeof(path), d.dir, "config.json") ? json_object_from_file(path)
-								     : NULL;
-	if (cfg && jstr(cfg, "kind") && !strcmp(jstr(cfg, "kind"), "check")) {
+	cfg = bo_pathf(path, sizeof(path), "%s/config.json", d.dir) == 0
+		      ? json_object_from_file(path)
+		      : NULL;
+	if (cfg && bo_json_str(cfg, "kind") && !strcmp(bo_json_str(cfg, "kind"), "check")) {
 		/* A check: the options it was given, as it recorded them. */
 		static const char *const keys[][2] = {
 			{"fs", "--fs"},
@@ -568,14 +574,14 @@ int bo_cmd_reproduce(int argc, char **argv)
 			goto out;
 		}
 		for (size_t i = 0; i < BO_ARRAY_SIZE(keys); i++) {
-			const char *val = jstr(opt, keys[i][0]);
+			const char *val = bo_json_str(opt, keys[i][0]);
 
 			if (!val)
 				continue;
 			cargv[n++] = (char *) keys[i][1];
 			cargv[n++] = (char *) val;
 		}
-		if (jstr(opt, "scenario_sha256")) {
+		if (bo_json_str(opt, "scenario_sha256")) {
 			cargv[n++] = "--scenario";
 			cargv[n++] = scen;
 		}
@@ -601,7 +607,7 @@ int bo_cmd_reproduce(int argc, char **argv)
 	}
 	cargv[n] = NULL;
 	fprintf(stderr, "blackout: reproduce: state %s (recorded %s) of %s\n",
-		jstr(d.state, "state"), cls, d.dir);
+		bo_json_str(d.state, "state"), cls, d.dir);
 	optind = 1;
 	ret = bo_cmd_check(n, cargv);
 out:

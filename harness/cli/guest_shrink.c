@@ -21,10 +21,12 @@
 
 #include "harness/diagnose/baseline.h"
 #include "harness/base/cleanup.h"
+#include "harness/base/path.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/vmrun.h"
 #include "harness/log/cut.h"
 #include "harness/diagnose/ddmin.h"
+#include "scenarios/blackout-ids.h"
 #include "harness/diagnose/diag.h"
 #include "harness/explore/explore.h"
 #include "harness/log/log.h"
@@ -32,14 +34,6 @@
 #include "harness/results/results.h"
 #include "harness/scenario/scenario.h"
 #include "harness/results/summary.h"
-
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
 
 struct seen {
 	char *ops;
@@ -141,7 +135,7 @@ static int bisect(struct shrinker *s, const char *results, const char *state, ui
 		return bo_err_set(err, EINVAL,
 				  "state '%s' is not a prefix state (c<N>): nothing to bisect",
 				  state);
-	if (!bo_path_join(logpath, sizeof(logpath), results, "write.log"))
+	if (bo_pathf(logpath, sizeof(logpath), "%s/write.log", results) < 0)
 		return bo_err_set(err, ENAMETOOLONG, "path too long");
 	r = bo_log_open(logpath, 0, &log, err);
 	if (r >= 0)
@@ -154,7 +148,7 @@ static int bisect(struct shrinker *s, const char *results, const char *state, ui
 		struct bo_summary sum = {0};
 		char runid[128];
 		struct bo_err perr = {0};
-		double t0 = mono_s();
+		double t0 = bo_now();
 		bool fails;
 		int pr;
 
@@ -174,7 +168,7 @@ static int bisect(struct shrinker *s, const char *results, const char *state, ui
 			json_object_object_add(o, "state", json_object_new_string(id));
 			json_object_object_add(o, "cut", json_object_new_uint64(mid));
 			json_object_object_add(o, "fails", json_object_new_boolean(fails));
-			json_object_object_add(o, "seconds", json_object_new_double(mono_s() - t0));
+			json_object_object_add(o, "seconds", json_object_new_double(bo_now() - t0));
 			if (pr < 0)
 				json_object_object_add(o, "error",
 						       json_object_new_string(bo_err_str(&perr)));
@@ -326,7 +320,7 @@ static int candidate(const uint64_t *ids, size_t n, void *ctx)
 	struct bo_err err = {0};
 	struct json_object *o;
 	size_t np = 0;
-	double t0 = mono_s();
+	double t0 = bo_now();
 	int fails = 0;
 
 	if (!want || performed_ops(s, want, &perf, &np, &err) < 0) {
@@ -350,7 +344,7 @@ static int candidate(const uint64_t *ids, size_t n, void *ctx)
 	json_object_object_add(o, "asked", json_object_new_uint64(n));
 	json_object_object_add(o, "fails", json_object_new_boolean(fails > 0));
 	json_object_object_add(o, "states", json_object_new_uint64(sum.states));
-	json_object_object_add(o, "seconds", json_object_new_double(mono_s() - t0));
+	json_object_object_add(o, "seconds", json_object_new_double(bo_now() - t0));
 	if (fails < 0)
 		json_object_object_add(o, "error", json_object_new_string(bo_err_str(&err)));
 	emit(s, "shrink-candidate", o);
@@ -464,7 +458,7 @@ int bo_cmd_guest_shrink(int argc, char **argv)
 	uint64_t seed = 0, cut = 0, before = 0, after = 0, max_tests = 0;
 	unsigned probes = 0;
 	bool bisect_on = true;
-	double t0 = mono_s();
+	double t0 = bo_now();
 	int c, r = 0, ret = BO_EXIT_HARNESS;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -504,8 +498,8 @@ int bo_cmd_guest_shrink(int argc, char **argv)
 	s.libexec = libexec;
 	if (bo_class_from_name(cls, &s.want) < 0)
 		return bo_cli_usage_error("__guest-shrink", "unknown class '%s'", cls);
-	if (!bo_path_join(path, sizeof(path), results, BO_SHRINK_DIR) ||
-	    !bo_path_join(scen, sizeof(scen), results, "scenario.ini"))
+	if (bo_pathf(path, sizeof(path), "%s/%s", results, BO_SHRINK_DIR) < 0 ||
+	    bo_pathf(scen, sizeof(scen), "%s/scenario.ini", results) < 0)
 		return BO_EXIT_HARNESS;
 	r = bo_results_open(path, &s.res, &err);
 	if (r >= 0)
@@ -581,7 +575,7 @@ out:
 			r = bo_err_set(&err, errno, "removing '%s': %s", s.workdir,
 				       strerror(errno));
 	}
-	json_object_object_add(sum, "seconds", json_object_new_double(mono_s() - t0));
+	json_object_object_add(sum, "seconds", json_object_new_double(bo_now() - t0));
 	if (r < 0) {
 		json_object_object_add(sum, "error", json_object_new_string(bo_err_str(&err)));
 		bo_cli_error("shrink: %s", bo_err_str(&err));

@@ -21,12 +21,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "harness/diagnose/baseline.h"
 #include "harness/base/cleanup.h"
+#include "harness/base/json.h"
+#include "harness/base/path.h"
+#include "harness/base/proc.h"
+#include "harness/base/safety.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/vmrun.h"
 #include "harness/scenario/scenario.h"
@@ -212,35 +216,27 @@ static int prepare(struct cell *c, const char *matrix_dir, const char *scen, con
 static int run_cell(struct cell *c, const char *out, const char *seed, struct bo_err *err)
 {
 	char parent[PATH_MAX], logp[PATH_MAX + 16];
-	int n = snprintf(parent, sizeof(parent), "%s/runs/%s", out, c->name), status;
-	pid_t pid;
+	char *argv[] = {(char *) bo_self_exe(), "run",	       c->scen_path, "--results", parent,
+			seed ? "--seed" : NULL, (char *) seed, NULL};
+	/* A stop reaches the run as SIGTERM: it stops its VM and keeps its results. */
+	struct bo_proc_opts po = {.argv = argv, .output_path = logp, .stop_signal = SIGTERM};
+	struct bo_proc_result pr = {0};
 	DIR *d;
 	struct dirent *de;
+	int r;
 
-	if (n < 0 || (size_t) n >= sizeof(parent))
+	if (bo_pathf(parent, sizeof(parent), "%s/runs/%s", out, c->name) < 0)
 		return bo_err_set(err, ENAMETOOLONG, "path too long");
 	if (mkdir(parent, 0755) < 0)
 		return bo_err_set(err, errno, "creating '%s': %s", parent, strerror(errno));
 	snprintf(logp, sizeof(logp), "%s/run.log", parent);
 	fprintf(stderr, "blackout: nightly: %s\n", c->name);
 	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
-		return bo_err_set(err, errno, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		int fd = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		char *argv[] = {bo_self_exe(), "run",  c->scen_path,
-				"--results",   parent, seed ? "--seed" : NULL,
-				(char *) seed, NULL};
-
-		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
-			_exit(BO_EXIT_HARNESS);
-		execv(bo_self_exe(), argv);
-		_exit(BO_EXIT_HARNESS);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return bo_err_set(err, errno, "waitpid: %s", strerror(errno));
-	c->status = WIFEXITED(status) ? WEXITSTATUS(status) : BO_EXIT_HARNESS;
+	r = bo_proc_run(&po, &pr, err);
+	if (r < 0)
+		return r;
+	c->status = pr.end == BO_PROC_EXITED ? pr.status : BO_EXIT_HARNESS;
+	bo_proc_result_clear(&pr);
 	/* The run made exactly one directory in its own parent. */
 	d = opendir(parent);
 	if (!d)
@@ -250,13 +246,6 @@ static int run_cell(struct cell *c, const char *out, const char *seed, struct bo
 			snprintf(c->results, sizeof(c->results), "runs/%s/%s", c->name, de->d_name);
 	closedir(d);
 	return 0;
-}
-
-static const char *jstr(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) ? json_object_get_string(v) : NULL;
 }
 
 /* The JSON of cell @c; its failures go to @fails too. */
@@ -281,7 +270,7 @@ static struct json_object *cell_json(struct cell *c, const char *out, struct bo_
 		json_object_object_add(o, "results", json_object_new_string(c->results));
 		snprintf(path, sizeof(path), "%s/report.html", c->results);
 		json_object_object_add(o, "report", json_object_new_string(path));
-		s = bo_path_join(path, sizeof(path), out, c->results) &&
+		s = bo_pathf(path, sizeof(path), "%s/%s", out, c->results) == 0 &&
 				    strlen(path) + 14 < sizeof(path)
 			    ? json_object_from_file(strcat(path, "/summary.json"))
 			    : NULL;
@@ -296,13 +285,13 @@ static struct json_object *cell_json(struct cell *c, const char *out, struct bo_
 				json_object_object_add(o, "error", json_object_get(v));
 			json_object_put(s);
 		}
-		if (!bo_path_join(path, sizeof(path), out, c->results) ||
+		if (bo_pathf(path, sizeof(path), "%s/%s", out, c->results) < 0 ||
 		    strlen(path) + 14 >= sizeof(path) ||
 		    bo_failset_from_stream(fails, strcat(path, "/stream.jsonl"), c->scen_name,
 					   c->fs, c->mopts, err) < 0)
 			json_object_object_add(o, "error", json_object_new_string(bo_err_str(err)));
 	}
-	if (!jstr(o, "verdict"))
+	if (!bo_json_str(o, "verdict"))
 		json_object_object_add(o, "verdict", json_object_new_string("error"));
 	for (size_t i = before; i < fails->n; i++) {
 		struct json_object *f = json_object_new_object();
@@ -348,7 +337,7 @@ static void html_failures(FILE *f, const char *title, struct json_object *a)
 		fputs("<tr>", f);
 		for (size_t k = 0; k < BO_ARRAY_SIZE(keys); k++) {
 			fputs("<td>", f);
-			html_escape(f, jstr(o, keys[k]));
+			html_escape(f, bo_json_str(o, keys[k]));
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
@@ -363,7 +352,7 @@ static int write_index(const char *out, struct json_object *sum, struct bo_err *
 	_cleanup_fclose_ FILE *f = NULL;
 	struct json_object *runs, *base;
 
-	if (!bo_path_join(path, sizeof(path), out, "index.html") || !(f = fopen(path, "we")))
+	if (bo_pathf(path, sizeof(path), "%s/index.html", out) < 0 || !(f = fopen(path, "we")))
 		return bo_err_set(err, errno, "writing '%s': %s", path, strerror(errno));
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>blackout nightly"
 	      "</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:"
@@ -371,7 +360,8 @@ static int write_index(const char *out, struct json_object *sum, struct bo_err *
 	      ".failed{background:#fdd}.error{background:#fec}.consistent{background:#dfd}"
 	      "</style></head><body>\n<h1>blackout nightly</h1>\n",
 	      f);
-	fprintf(f, "<p>verdict: <b>%s</b>, %s</p>\n", jstr(sum, "verdict"), jstr(sum, "started"));
+	fprintf(f, "<p>verdict: <b>%s</b>, %s</p>\n", bo_json_str(sum, "verdict"),
+		bo_json_str(sum, "started"));
 	fputs("<table><tr><th>run</th><th>scenario</th><th>fs</th><th>options</th>"
 	      "<th>verdict</th><th>counts</th><th>failing states</th><th>links</th></tr>\n",
 	      f);
@@ -380,13 +370,13 @@ static int write_index(const char *out, struct json_object *sum, struct bo_err *
 		struct json_object *r = json_object_array_get_idx(runs, i), *counts, *failing;
 		const char *keys[] = {"name", "scenario", "fs", "mount_options"};
 
-		fprintf(f, "<tr class=\"%s\">", jstr(r, "verdict"));
+		fprintf(f, "<tr class=\"%s\">", bo_json_str(r, "verdict"));
 		for (size_t k = 0; k < BO_ARRAY_SIZE(keys); k++) {
 			fputs("<td>", f);
-			html_escape(f, jstr(r, keys[k]));
+			html_escape(f, bo_json_str(r, keys[k]));
 			fputs("</td>", f);
 		}
-		fprintf(f, "<td>%s</td><td>", jstr(r, "verdict"));
+		fprintf(f, "<td>%s</td><td>", bo_json_str(r, "verdict"));
 		if (json_object_object_get_ex(r, "counts", &counts)) {
 			json_object_object_foreach(counts, k, v) if (json_object_get_uint64(v))
 				fprintf(f, "%s: %" PRIu64 " ", k, json_object_get_uint64(v));
@@ -394,20 +384,20 @@ static int write_index(const char *out, struct json_object *sum, struct bo_err *
 		fputs("</td><td>", f);
 		if (json_object_object_get_ex(r, "failing", &failing))
 			for (size_t j = 0; j < json_object_array_length(failing) && j < 20; j++) {
-				html_escape(f,
-					    jstr(json_object_array_get_idx(failing, j), "state"));
+				html_escape(f, bo_json_str(json_object_array_get_idx(failing, j),
+							   "state"));
 				fputc(' ', f);
 			}
 		fputs("</td><td>", f);
-		if (jstr(r, "results")) {
+		if (bo_json_str(r, "results")) {
 			fputs("<a href=\"", f);
-			html_escape(f, jstr(r, "results"));
+			html_escape(f, bo_json_str(r, "results"));
 			fputs("/\">results</a> <a href=\"", f);
-			html_escape(f, jstr(r, "report"));
+			html_escape(f, bo_json_str(r, "report"));
 			fputs("\">report</a> ", f);
 		}
 		fputs("<a href=\"", f);
-		html_escape(f, jstr(r, "log"));
+		html_escape(f, bo_json_str(r, "log"));
 		fputs("\">log</a></td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -415,7 +405,7 @@ static int write_index(const char *out, struct json_object *sum, struct bo_err *
 		struct json_object *a;
 
 		fputs("<p>baseline: ", f);
-		html_escape(f, jstr(base, "path"));
+		html_escape(f, bo_json_str(base, "path"));
 		fputs("</p>\n", f);
 		json_object_object_get_ex(base, "new", &a);
 		html_failures(f, "New failures", a);
@@ -439,7 +429,7 @@ static int load_baseline(const char *prev, struct bo_failset *ret, struct bo_err
 	if (stat(prev, &st) < 0)
 		return bo_err_set(err, errno, "baseline '%s': %s", prev, strerror(errno));
 	if (S_ISDIR(st.st_mode)) {
-		if (!bo_path_join(path, sizeof(path), prev, "summary.json"))
+		if (bo_pathf(path, sizeof(path), "%s/summary.json", prev) < 0)
 			return bo_err_set(err, ENAMETOOLONG, "path too long");
 	} else {
 		snprintf(path, sizeof(path), "%s", prev);
@@ -532,8 +522,8 @@ int bo_cmd_nightly(int argc, char **argv)
 			     strerror(errno));
 		goto out;
 	}
-	if (!bo_path_join(path, sizeof(path), out, "runs") || mkdir(path, 0755) < 0 ||
-	    !bo_path_join(path, sizeof(path), out, "scenarios") || mkdir(path, 0755) < 0) {
+	if (bo_pathf(path, sizeof(path), "%s/runs", out) < 0 || mkdir(path, 0755) < 0 ||
+	    bo_pathf(path, sizeof(path), "%s/scenarios", out) < 0 || mkdir(path, 0755) < 0) {
 		bo_cli_error("nightly: creating '%s': %s", path, strerror(errno));
 		goto out;
 	}
@@ -545,6 +535,7 @@ int bo_cmd_nightly(int argc, char **argv)
 	json_object_object_add(sum, "matrix", json_object_new_string(argv[optind]));
 	json_object_object_add(sum, "started", json_object_new_string(when));
 	json_object_object_add(sum, "runs", json_object_get(runs));
+	bo_stop_install(); /* SIGINT, SIGTERM, SIGHUP stop the run of the cell, then nightly */
 	for (size_t i = 0; i < m.nsc; i++)
 		for (size_t j = 0; j < (m.nfs ? m.nfs : 1); j++)
 			for (size_t k = 0; k < (m.nmo ? m.nmo : 1); k++) {
@@ -565,7 +556,7 @@ int bo_cmd_nightly(int argc, char **argv)
 					goto out;
 				failed |= cl.status == BO_EXIT_FAILURE;
 				errored |= cl.status != BO_EXIT_FAILURE && cl.status != BO_EXIT_OK;
-				verdict = jstr(o, "verdict");
+				verdict = bo_json_str(o, "verdict");
 				printf("%-40s %s\n", cl.name, verdict ? verdict : "?");
 				json_object_array_add(runs, o);
 			}
@@ -581,7 +572,7 @@ int bo_cmd_nightly(int argc, char **argv)
 		json_object_object_add(d, "path", json_object_new_string(baseline));
 		json_object_object_add(sum, "baseline", d);
 	}
-	if (bo_path_join(path, sizeof(path), out, "summary.json") &&
+	if (bo_pathf(path, sizeof(path), "%s/summary.json", out) == 0 &&
 	    json_object_to_file_ext(path, sum, JSON_C_TO_STRING_PRETTY) < 0) {
 		bo_cli_error("nightly: writing '%s'", path);
 		goto out;

@@ -20,8 +20,10 @@
 #include "harness/replay/basesrv.h"
 #include "harness/states/classify.h"
 #include "harness/base/cleanup.h"
-#include "harness/cli/cli.h"
+#include "harness/base/file.h"
+#include "harness/base/path.h"
 #include "harness/base/safety.h"
+#include "harness/cli/cli.h"
 #include "harness/cli/vmrun.h"
 #include "harness/results/progress.h"
 #include "harness/results/report.h"
@@ -54,30 +56,6 @@ int bo_cli_vm_option(int c, struct vm_args *v)
 	}
 }
 
-/* "@a/@b" into @buf; false when it does not fit. */
-bool bo_path_join(char *buf, size_t len, const char *a, const char *b)
-{
-	int n = snprintf(buf, len, "%s/%s", a, b);
-
-	return n >= 0 && (size_t) n < len;
-}
-
-/* This binary, which the VM carries at the same path. */
-char *bo_self_exe(void)
-{
-	static char self[PATH_MAX];
-	ssize_t n;
-
-	if (self[0])
-		return self;
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0)
-		snprintf(self, sizeof(self), "blackout");
-	else
-		self[n] = '\0';
-	return self;
-}
-
 /* YYYYMMDD-HHMMSS-<seed>-<nonce>: sortable, and never the same twice. */
 void bo_runid_make(uint64_t seed, char *buf, size_t len)
 {
@@ -106,8 +84,8 @@ int bo_results_report(const char *dir, const char *what)
 	if (bo_report_write(dir, NULL, &err) < 0)
 		fprintf(stderr, "blackout: warning: %s\n", bo_err_str(&err));
 	err = (struct bo_err){0};
-	o = bo_path_join(path, sizeof(path), dir, "summary.json") ? json_object_from_file(path)
-								  : NULL;
+	o = bo_pathf(path, sizeof(path), "%s/summary.json", dir) == 0 ? json_object_from_file(path)
+								      : NULL;
 	if (!o || bo_summary_from_json(o, &s, &err) < 0) {
 		bo_cli_error("%s: no valid summary in '%s'%s%s", what, path, o ? ": " : "",
 			     o ? bo_err_str(&err) : "");
@@ -245,7 +223,7 @@ int bo_guest_boot(const struct vm_args *v, const char *dir, char *const gargv[],
 
 	bo_stop_install(); /* SIGINT, SIGTERM, SIGHUP kill the VM; the results are kept */
 
-	if (!bo_path_join(console, sizeof(console), dir, "vm/console.log"))
+	if (bo_pathf(console, sizeof(console), "%s/vm/console.log", dir) < 0)
 		return bo_err_set(err, ENAMETOOLONG, "results directory '%s': path too long", dir);
 	/* The built-in workloads live next to the blackout binary, and so they do in the guest. */
 	r = libexec_programs(bo_libexec_dir(), &files, err);
@@ -371,11 +349,11 @@ int bo_cmd_run(int argc, char **argv)
 		bo_cli_error("'%s': %s", parent, strerror(errno));
 		goto out;
 	}
-	r = bo_path_join(dir, sizeof(dir), path, runid)
+	r = bo_pathf(dir, sizeof(dir), "%s/%s", path, runid) == 0
 		    ? bo_results_create(dir, &res, &err)
 		    : bo_err_set(&err, ENAMETOOLONG, "path too long");
 	if (r >= 0) {
-		r = bo_path_join(path, sizeof(path), dir, "scenario.ini")
+		r = bo_pathf(path, sizeof(path), "%s/scenario.ini", dir) == 0
 			    ? bo_copy_file(argv[optind], path, &err)
 			    : -ENAMETOOLONG;
 	}
@@ -399,10 +377,18 @@ int bo_cmd_run(int argc, char **argv)
 	snprintf(guest_dir, sizeof(guest_dir), "%s", BO_VM_SHARE_GUEST);
 	snprintf(guest_sc, sizeof(guest_sc), "%s/scenario.ini", BO_VM_SHARE_GUEST);
 	{
-		char *gargv[] = {bo_self_exe(), "__guest-run", "--results",
-				 guest_dir,	"--scenario",  guest_sc,
-				 "--run-id",	runid,	       "--seed",
-				 seed_s,	"--libexec",   (char *) bo_libexec_dir(),
+		char *gargv[] = {(char *) bo_self_exe(),
+				 "__guest-run",
+				 "--results",
+				 guest_dir,
+				 "--scenario",
+				 guest_sc,
+				 "--run-id",
+				 runid,
+				 "--seed",
+				 seed_s,
+				 "--libexec",
+				 (char *) bo_libexec_dir(),
 				 NULL};
 		/* The workload and its checks, generously: a VM that outlives this is hung. */
 		timeout = sc->workload_timeout + 600 +

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "harness/base/cleanup.h"
+#include "harness/base/path.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/vmrun.h"
 #include "harness/cli/guest.h"
@@ -54,7 +55,7 @@ static int first_failure(const char *dir, char *state, size_t len, enum bo_class
 	struct bo_err err = {0};
 	struct json_object *o = NULL;
 
-	if (bo_path_join(path, sizeof(path), dir, "summary.json"))
+	if (bo_pathf(path, sizeof(path), "%s/summary.json", dir) == 0)
 		o = json_object_from_file(path);
 	if (!o || bo_summary_from_json(o, &sm, &err) < 0) {
 		bo_cli_error("shrink: no valid summary in '%s'%s%s", path, o ? ": " : "",
@@ -79,7 +80,7 @@ static int state_class(const char *dir, const char *id, enum bo_class *ret)
 	_cleanup_fclose_ FILE *f = NULL;
 	int found = -ENOENT;
 
-	if (!bo_path_join(path, sizeof(path), dir, "stream.jsonl") || !(f = fopen(path, "re")))
+	if (bo_pathf(path, sizeof(path), "%s/stream.jsonl", dir) < 0 || !(f = fopen(path, "re")))
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
 		struct json_object *o = json_tokener_parse(line), *v;
@@ -141,7 +142,7 @@ int bo_cmd_shrink(int argc, char **argv)
 		bo_cli_error("shrink: '%s': %s", argv[optind], strerror(errno));
 		return BO_EXIT_HARNESS;
 	}
-	if (!bo_path_join(path, sizeof(path), dir, "scenario.ini") || access(path, R_OK) < 0) {
+	if (bo_pathf(path, sizeof(path), "%s/scenario.ini", dir) < 0 || access(path, R_OK) < 0) {
 		bo_cli_error("shrink: '%s' has no scenario.ini: shrink needs the results of "
 			     "'blackout run'",
 			     dir);
@@ -163,13 +164,13 @@ int bo_cmd_shrink(int argc, char **argv)
 		return r == -ENOENT ? BO_EXIT_FAILURE : BO_EXIT_HARNESS;
 	}
 	/* The run's seed: the scenario's, unless the run overrode it. */
-	cfg = bo_path_join(path, sizeof(path), dir, "config.json") ? json_object_from_file(path)
-								   : NULL;
+	cfg = bo_pathf(path, sizeof(path), "%s/config.json", dir) == 0 ? json_object_from_file(path)
+								       : NULL;
 	if (cfg && json_object_object_get_ex(cfg, "run", &run) &&
 	    json_object_object_get_ex(run, "seed", &seed))
 		snprintf(seed_s, sizeof(seed_s), "%" PRIu64, json_object_get_uint64(seed));
 	json_object_put(cfg);
-	if (!bo_path_join(path, sizeof(path), dir, BO_SHRINK_DIR) ||
+	if (bo_pathf(path, sizeof(path), "%s/%s", dir, BO_SHRINK_DIR) < 0 ||
 	    bo_results_create(path, &res, &err) < 0) {
 		bo_cli_error("shrink: %s (remove '%s' to shrink again)", bo_err_str(&err), path);
 		bo_scenario_free(sc);
@@ -180,12 +181,18 @@ int bo_cmd_shrink(int argc, char **argv)
 	fprintf(stderr, "blackout: shrink: %s, state %s (%s): booting a VM\n", dir, state,
 		bo_class_name(want));
 	{
-		char *gargv[24] = {bo_self_exe(), "__guest-shrink",
-				   "--results",	  BO_VM_SHARE_GUEST,
-				   "--run-id",	  runid,
-				   "--state",	  state,
-				   "--class",	  (char *) bo_class_name(want),
-				   "--libexec",	  (char *) bo_libexec_dir()};
+		char *gargv[24] = {(char *) bo_self_exe(),
+				   "__guest-shrink",
+				   "--results",
+				   BO_VM_SHARE_GUEST,
+				   "--run-id",
+				   runid,
+				   "--state",
+				   state,
+				   "--class",
+				   (char *) bo_class_name(want),
+				   "--libexec",
+				   (char *) bo_libexec_dir()};
 		int n = 12;
 		_cleanup_free_ char *wcmd = NULL, *ccmd = NULL;
 		const char *cmds[3] = {NULL};
@@ -215,7 +222,7 @@ int bo_cmd_shrink(int argc, char **argv)
 		bo_cli_error("shrink: %s", bo_err_str(&err));
 		return BO_EXIT_HARNESS;
 	}
-	cfg = bo_path_join(path, sizeof(path), dir, BO_SHRINK_DIR "/summary.json")
+	cfg = bo_pathf(path, sizeof(path), "%s/" BO_SHRINK_DIR "/summary.json", dir) == 0
 		      ? json_object_from_file(path)
 		      : NULL;
 	if (!cfg) {

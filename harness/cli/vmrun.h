@@ -37,12 +37,6 @@ enum { OPT_KERNEL = 0x100, OPT_MODULES, OPT_MEMORY, OPT_TIMEOUT };
 /* Handle one VM option; 1 if @c was one, 0 if not, -1 on a bad value. */
 int bo_cli_vm_option(int c, struct vm_args *v);
 
-/* "@a/@b" into @buf; false when it does not fit. */
-bool bo_path_join(char *buf, size_t len, const char *a, const char *b);
-
-/* This binary, which the VM carries at the same path. */
-char *bo_self_exe(void);
-
 /* YYYYMMDD-HHMMSS-<seed>-<nonce>: sortable, and never the same twice. */
 void bo_runid_make(uint64_t seed, char *buf, size_t len);
 

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "harness/base/cleanup.h"
+#include "harness/base/file.h"
+#include "harness/base/proc.h"
 
 /* Version queries are quick; this only guards against a hanging tool. */
 #define VERSION_TIMEOUT_MS 10000

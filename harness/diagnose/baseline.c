@@ -9,6 +9,7 @@
 
 #include "harness/diagnose/baseline.h"
 #include "harness/base/cleanup.h"
+#include "harness/base/json.h"
 
 int bo_failset_add(struct bo_failset *s, const char *scenario, const char *fs, const char *options,
 		   const char *state, const char *cls)
@@ -54,15 +55,6 @@ void bo_failset_clear(struct bo_failset *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static const char *str_field(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
 int bo_failset_from_summary(struct json_object *summary, const char *what, struct bo_failset *ret,
 			    struct bo_err *err)
 {
@@ -77,9 +69,9 @@ int bo_failset_from_summary(struct json_object *summary, const char *what, struc
 		const char *sc, *fs, *opt;
 
 		run = json_object_array_get_idx(runs, i);
-		sc = str_field(run, "scenario");
-		fs = str_field(run, "fs");
-		opt = str_field(run, "mount_options");
+		sc = bo_json_str(run, "scenario");
+		fs = bo_json_str(run, "fs");
+		opt = bo_json_str(run, "mount_options");
 		if (!sc || !fs || !opt || !json_object_object_get_ex(run, "failing", &failing) ||
 		    !json_object_is_type(failing, json_type_array)) {
 			bo_failset_clear(&s);
@@ -92,8 +84,8 @@ int bo_failset_from_summary(struct json_object *summary, const char *what, struc
 			const char *st, *cls;
 
 			f = json_object_array_get_idx(failing, j);
-			st = str_field(f, "state");
-			cls = str_field(f, "class");
+			st = bo_json_str(f, "state");
+			cls = bo_json_str(f, "class");
 			if (!st) {
 				bo_failset_clear(&s);
 				return bo_err_set(err, EINVAL,
@@ -133,9 +125,9 @@ int bo_failset_from_stream(struct bo_failset *s, const char *stream_path, const 
 						  stream_path, lineno);
 			break;
 		}
-		ev = str_field(o, "event");
-		st = str_field(o, "state");
-		cls = str_field(o, "class");
+		ev = bo_json_str(o, "event");
+		st = bo_json_str(o, "state");
+		cls = bo_json_str(o, "class");
 		if (ev && (!strcmp(ev, "state") || !strcmp(ev, "alias")) && st && cls &&
 		    strcmp(cls, "consistent"))
 			r = bo_failset_add(s, scenario, fs, options, st, cls);

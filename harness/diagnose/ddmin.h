@@ -2,7 +2,7 @@
 /*
  * ddmin.h — delta debugging (Zeller and Hildebrandt, "Simplifying and Isolating
  * Failure-Inducing Input", TSE 2002): shrink a list of op ids to a 1-minimal one for which a
- * test still fails, and the op-id list syntax the scenarios use ("3,17,40-42").
+ * test still fails. The lists are written in the syntax of scenarios/blackout-ids.h.
  */
 #ifndef BO_DDMIN_H
 #define BO_DDMIN_H
@@ -25,19 +25,5 @@ typedef int (*bo_ddmin_test_fn)(const uint64_t *ids, size_t n, void *ctx);
  */
 int bo_ddmin(const uint64_t *ids, size_t n, bo_ddmin_test_fn test, void *ctx, unsigned max_tests,
 	     uint64_t **ret, size_t *ret_n, unsigned *ret_tests);
-
-/* Format ascending @ids as "1-3,7,9-10" into a new string, or NULL without memory. */
-char *bo_ids_format(const uint64_t *ids, size_t n);
-
-/*
- * One range of an op-id list "1-3,7" (ids from 1 to @max): into *@lo and *@hi, advancing *@s
- * past it and its comma. 1 a range, 0 the end of the list, -EINVAL a malformed one (an empty
- * list, a trailing comma, 0, a range backwards or past @max).
- */
-int bo_ids_next(const char **s, uint64_t max, uint64_t *lo, uint64_t *hi);
-
-/* Parse "1-3,7" (ids from 1 to @max) into a new ascending array without repeats. 0, -EINVAL,
- * -ENOMEM. */
-int bo_ids_parse(const char *s, uint64_t max, uint64_t **ret, size_t *ret_n);
 
 #endif

@@ -166,12 +166,12 @@ static int explore_cuts(struct explore *x, const struct bo_cuts *cuts, struct bo
 		rep_mine = r > 0;
 		if (!rep_mine)
 			continue;
-		t = explore_now();
+		t = bo_now();
 		r = x->o->bench == BO_BENCH_NAIVE ? 0 : explore_replay_start(x, s.applied, err);
 		if (r < 0)
 			return bo_err_prefix(err, "replaying to state %s", s.id);
 		if (x->o->bench != BO_BENCH_NAIVE) {
-			s.t_replay = explore_now() - t;
+			s.t_replay = bo_now() - t;
 			/* The next cut's log data is read while this state is checked. */
 			explore_replay_prefetch(x, cuts->v[cuts->n - 1]);
 		}
@@ -314,7 +314,7 @@ int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct
 	};
 	struct bo_cuts cuts = {0};
 	struct bo_err terr = {0};
-	double t0 = explore_now();
+	double t0 = bo_now();
 	int r;
 
 	/* Vacuous-pass guards: a log without entries, or a policy that selects nothing, could
@@ -392,6 +392,6 @@ out_sum:
 		close(x.claim_fd);
 	bo_ops_clear(&x.ops);
 	bo_cuts_clear(&cuts);
-	sum->seconds_total += explore_now() - t0;
+	sum->seconds_total += bo_now() - t0;
 	return r;
 }

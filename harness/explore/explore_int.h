@@ -98,9 +98,6 @@ struct state_run {
 	bool cow_retry; /* so it was checked again on a CoW store as big as the device */
 };
 
-/* Seconds on the monotonic clock. */
-double explore_now(void);
-
 /* The loops, the CoW stores, the mount point and the base image of an exploration, and
  * their undoing. */
 int explore_setup(struct explore *x, struct bo_err *err);

@@ -38,14 +38,6 @@
 #include "harness/dev/teardown.h"
 #include "harness/base/sha256.h"
 
-double explore_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
 static void state_run_clear(struct state_run *s)
 {
 	bo_checker_report_clear(&s->report);
@@ -251,21 +243,21 @@ static int probe(struct explore *x, struct state_run *s, const char *dev, struct
 {
 	const struct bo_explore_opts *o = x->o;
 	struct bo_proc_result fr = {0};
-	double t = explore_now();
+	double t = bo_now();
 	int r;
 
 	if (bo_mount(dev, x->mnt, o->fs, o->mount_options, err) < 0) {
 		snprintf(s->mount_msg, sizeof(s->mount_msg), "%s", bo_err_str(err));
 	} else {
 		s->obs.mounted = true;
-		s->t_mount = explore_now() - t;
-		t = explore_now();
+		s->t_mount = bo_now() - t;
+		t = bo_now();
 		if (bo_test_stall("check", err) < 0)
 			harness_fail(s, err);
 		else if (o->checker)
 			run_checker(x, s);
-		s->t_checker = explore_now() - t;
-		t = explore_now();
+		s->t_checker = bo_now() - t;
+		t = bo_now();
 		/* Something the checker started may still hold the mount: detach it lazily so
 		 * the next state gets a free mount point, and count this state as not evaluated. */
 		r = bo_umount(x->mnt, BO_UMOUNT_DETACH_ON_FAILURE, err);
@@ -276,9 +268,9 @@ static int probe(struct explore *x, struct state_run *s, const char *dev, struct
 			harness_fail(s, err);
 			return -1;
 		}
-		s->t_umount = explore_now() - t;
+		s->t_umount = bo_now() - t;
 	}
-	t = explore_now();
+	t = bo_now();
 	if (bo_test_stall("fsck", err) < 0)
 		harness_fail(s, err);
 	/* On a state that did not mount, fsck's output is evidence, its verdict is not: xfs_repair
@@ -288,7 +280,7 @@ static int probe(struct explore *x, struct state_run *s, const char *dev, struct
 		harness_fail(s, err);
 	s->fsck_out = BO_TAKE_PTR(fr.out);
 	bo_proc_result_clear(&fr);
-	s->t_fsck = explore_now() - t;
+	s->t_fsck = bo_now() - t;
 	return 0;
 }
 
@@ -299,11 +291,11 @@ static int probe(struct explore *x, struct state_run *s, const char *dev, struct
  */
 static int wait_base(struct explore *x, struct state_run *s, double *w, struct bo_err *fatal)
 {
-	double t = explore_now();
+	double t = bo_now();
 	int r = explore_replay_wait(x, fatal);
 
-	*w += explore_now() - t;
-	s->t_replay += explore_now() - t;
+	*w += bo_now() - t;
+	s->t_replay += bo_now() - t;
 	if (r < 0) {
 		bo_err_prefix(fatal, "state %s", s->id);
 		harness_fail(s, fatal);
@@ -323,7 +315,7 @@ static int check_state_on(struct explore *x, struct state_run *s, bool big, stru
 	struct bo_kmsg *km = NULL;
 	struct bo_snap_status st;
 	struct bo_err err = {0};
-	double t0 = explore_now(), t = 0, w = 0;
+	double t0 = bo_now(), t = 0, w = 0;
 	uint64_t used = UINT64_MAX; /* bytes of the CoW store the state used */
 	bool snap = false;
 	int r = 0;
@@ -363,10 +355,10 @@ static int check_state_on(struct explore *x, struct state_run *s, bool big, stru
 		harness_fail(s, &err);
 		goto drop;
 	}
-	s->t_snap = explore_now() - t0 - w;
+	s->t_snap = bo_now() - t0 - w;
 	if (probe(x, s, x->snap_dev, &err) < 0)
 		goto drop;
-	t = explore_now();
+	t = bo_now();
 	/* A CoW store that overflowed makes everything read from the snapshot suspect. */
 	if (bo_snap_status(x->snap, &st, &err) < 0) {
 		harness_fail(s, &err);
@@ -395,9 +387,9 @@ out:
 	if (km && bo_kmsg_collect(km, &s->dmesg, &err) < 0)
 		harness_fail(s, &err);
 	bo_kmsg_free(km);
-	s->seconds = explore_now() - t0 - w;
+	s->seconds = bo_now() - t0 - w;
 	if (t > 0)
-		s->t_drop = explore_now() - t;
+		s->t_drop = bo_now() - t;
 	if (o->bench == BO_BENCH_FLOOR)
 		s->seconds = s->t_mount + s->t_checker + s->t_umount + s->t_fsck;
 	return r;
@@ -469,7 +461,7 @@ static int naive_state(struct explore *x, struct state_run *s, struct bo_err *fa
 	struct bo_loop_dev loop;
 	struct bo_replay *rp = NULL;
 	struct bo_err err = {0};
-	double t0 = explore_now();
+	double t0 = bo_now();
 	int fd, r;
 
 	if (snprintf(img, sizeof(img), "%s/naive.img", x->o->workdir) >= (int) sizeof(img))
@@ -494,11 +486,11 @@ static int naive_state(struct explore *x, struct state_run *s, struct bo_err *fa
 		unlink(img);
 		return bo_err_set(fatal, err.errnum, "%s", bo_err_str(&err));
 	}
-	s->t_replay = explore_now() - t0;
+	s->t_replay = bo_now() - t0;
 	probe(x, s, loop.path, &err);
 	r = bo_loop_detach(loop.path, fatal);
 	unlink(img);
-	s->seconds = explore_now() - t0;
+	s->seconds = bo_now() - t0;
 	return r;
 }
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "harness/base/cleanup.h"
+#include "harness/base/file.h"
 #include "harness/log/log_int.h"
 
 /*

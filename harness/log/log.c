@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "harness/base/cleanup.h"
+#include "harness/base/file.h"
 #include "harness/log/log_int.h"
 
 static int file_size(int fd, uint64_t *ret)

@@ -7,17 +7,9 @@
 #include <string.h>
 
 #include "harness/base/cleanup.h"
+#include "harness/base/rand.h"
 #include "harness/log/log.h"
 #include "harness/log/writer.h"
-
-uint64_t bo_synth_rand(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 void bo_synth_fill(void *buf, uint32_t ss, uint64_t seed, uint64_t entry, uint64_t blk)
 {
@@ -28,7 +20,7 @@ void bo_synth_fill(void *buf, uint32_t ss, uint64_t seed, uint64_t entry, uint64
 	w[0] = htole64(entry);
 	w[1] = htole64(blk);
 	for (size_t i = 2; i < ss / sizeof(uint64_t); i++)
-		w[i] = bo_synth_rand(&st);
+		w[i] = bo_rand_next(&st);
 }
 
 int bo_synth_log(const char *path, const struct bo_synth_params *p, struct bo_err *err)
@@ -51,9 +43,9 @@ int bo_synth_log(const char *path, const struct bo_synth_params *p, struct bo_er
 		return (int) r;
 	r = bo_log_writer_mark(w, "mkfs", err);
 	while (r >= 0 && bo_log_writer_count(w) < p->entries) {
-		uint64_t n = bo_log_writer_count(w), roll = bo_synth_rand(&st);
-		uint64_t nr = 1 + bo_synth_rand(&st) % p->max_blocks;
-		uint64_t sector = bo_synth_rand(&st) % (p->dev_blocks - nr + 1);
+		uint64_t n = bo_log_writer_count(w), roll = bo_rand_next(&st);
+		uint64_t nr = 1 + bo_rand_next(&st) % p->max_blocks;
+		uint64_t sector = bo_rand_next(&st) % (p->dev_blocks - nr + 1);
 
 		if (p->flush_every && roll % p->flush_every == 0) {
 			r = bo_log_writer_add(w, 0, 0, BO_LOG_FLUSH, NULL, err);

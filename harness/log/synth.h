@@ -29,7 +29,4 @@ void bo_synth_fill(void *buf, uint32_t ss, uint64_t seed, uint64_t entry, uint64
 /* Write a synthetic log to @path. */
 int bo_synth_log(const char *path, const struct bo_synth_params *p, struct bo_err *err);
 
-/* A small deterministic PRNG (splitmix64), also used by tests. */
-uint64_t bo_synth_rand(uint64_t *state);
-
 #endif

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "harness/log/log.h"
+#include "harness/base/file.h"
 #include "harness/base/safety.h"
 
 struct bo_logtail {
@@ -125,10 +126,10 @@ int bo_logtail_wait_mark(struct bo_logtail *t, const char *name, unsigned timeou
 			 uint64_t *ret_entry, struct bo_err *err)
 {
 	struct want w = {.name = name};
-	struct timespec start, now, pause = {0, 50 * 1000};
+	struct timespec pause = {0, 50 * 1000};
+	double start = bo_now();
 	int r;
 
-	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
 		r = bo_logtail_scan(t, match, &w, err);
 		if (w.found) {
@@ -139,9 +140,7 @@ int bo_logtail_wait_mark(struct bo_logtail *t, const char *name, unsigned timeou
 			return r;
 		if (bo_stop_requested())
 			return bo_stop_error(err, "waiting for a mark");
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 >=
-		    (long) timeout_ms)
+		if ((bo_now() - start) * 1000 >= timeout_ms)
 			return bo_err_set(err, ETIMEDOUT,
 					  "mark '%s' did not appear in log '%s' within %u ms "
 					  "(%llu entries read)",

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/base/file.h"
 #include "harness/log/log.h"
 
 struct bo_log_writer {

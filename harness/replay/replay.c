@@ -16,6 +16,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "harness/base/file.h"
 #include "harness/base/safety.h"
 
 #ifndef V9FS_MAGIC

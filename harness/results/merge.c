@@ -16,23 +16,12 @@
 
 #include "harness/states/classify.h"
 #include "harness/base/cleanup.h"
+#include "harness/base/file.h"
+#include "harness/base/path.h"
 #include "harness/results/results.h"
 #include "harness/results/summary.h"
 
 /* printf into a path buffer; false when it does not fit. */
-static bool pathf(char *buf, size_t len, const char *fmt, ...) _printf_(3, 4);
-
-static bool pathf(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-	return n >= 0 && (size_t) n < len;
-}
-
 struct rec {
 	uint64_t cut;
 	struct json_object *o; /* the record as read, owned */
@@ -56,7 +45,7 @@ static int shard_config(const char *dir, struct json_object **ret_cfg, unsigned 
 	struct json_object *cfg, *shard;
 	unsigned i, n;
 
-	if (!pathf(path, sizeof(path), "%s/config.json", dir))
+	if (bo_pathf(path, sizeof(path), "%s/config.json", dir) < 0)
 		return bo_err_set(err, ENAMETOOLONG, "'%s': path too long", dir);
 	cfg = json_object_from_file(path);
 	if (!cfg || !json_object_is_type(cfg, json_type_object)) {
@@ -91,7 +80,7 @@ static int read_records(const char *dir, struct rec **v, size_t *n, size_t *cap,
 	_cleanup_fclose_ FILE *f = NULL;
 	int r = 0;
 
-	f = pathf(path, sizeof(path), "%s/stream.jsonl", dir) ? fopen(path, "re") : NULL;
+	f = bo_pathf(path, sizeof(path), "%s/stream.jsonl", dir) == 0 ? fopen(path, "re") : NULL;
 	if (!f)
 		return bo_err_set(err, errno, "reading '%s': %s", path, strerror(errno));
 	while (getline(&line, &len, f) > 0) {
@@ -160,8 +149,8 @@ static int copy_dir(const char *src, const char *dst, struct bo_err *err)
 		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 		    !S_ISREG(st.st_mode))
 			continue;
-		if (!pathf(from, sizeof(from), "%s/%s", src, de->d_name) ||
-		    !pathf(to, sizeof(to), "%s/%s", dst, de->d_name)) {
+		if (bo_pathf(from, sizeof(from), "%s/%s", src, de->d_name) < 0 ||
+		    bo_pathf(to, sizeof(to), "%s/%s", dst, de->d_name) < 0) {
 			r = bo_err_set(err, ENAMETOOLONG, "'%s/%s': path too long", src,
 				       de->d_name);
 			break;
@@ -213,7 +202,7 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write
 				       dirs[d]);
 		if (r >= 0)
 			r = read_records(dirs[d], &v, &nv, &cap, err);
-		s = r >= 0 && pathf(path, sizeof(path), "%s/summary.json", dirs[d])
+		s = r >= 0 && bo_pathf(path, sizeof(path), "%s/summary.json", dirs[d]) == 0
 			    ? json_object_from_file(path)
 			    : NULL;
 		if (r >= 0 && (!s || bo_summary_from_json(s, &ss, err) < 0))
@@ -263,7 +252,7 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write
 		_cleanup_(bo_closedirp) DIR *sd = NULL;
 		struct dirent *de;
 
-		sd = pathf(src, sizeof(src), "%s/states", dirs[d]) ? opendir(src) : NULL;
+		sd = bo_pathf(src, sizeof(src), "%s/states", dirs[d]) == 0 ? opendir(src) : NULL;
 		while (sd && (de = readdir(sd)) && r >= 0) {
 			struct stat st;
 
@@ -271,9 +260,9 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write
 			    fstatat(dirfd(sd), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 			    !S_ISDIR(st.st_mode))
 				continue;
-			if (!pathf(src, sizeof(src), "%s/states/%s", dirs[d], de->d_name) ||
-			    !pathf(dst, sizeof(dst), "%s/states/%s", bo_results_dir(res),
-				   de->d_name))
+			if (bo_pathf(src, sizeof(src), "%s/states/%s", dirs[d], de->d_name) < 0 ||
+			    bo_pathf(dst, sizeof(dst), "%s/states/%s", bo_results_dir(res),
+				     de->d_name) < 0)
 				r = bo_err_set(err, ENAMETOOLONG, "state '%s': path too long",
 					       de->d_name);
 			else
@@ -322,8 +311,8 @@ int bo_merge(const char *out, char *const *dirs, size_t n, struct bo_err *err)
 		r = merge(res, dirs, n, true, err);
 	/* The log is the artifact: the merged directory carries it like a single run's. */
 	if (r >= 0) {
-		if (!pathf(src, sizeof(src), "%s/write.log", dirs[0]) ||
-		    !pathf(dst, sizeof(dst), "%s/write.log", out))
+		if (bo_pathf(src, sizeof(src), "%s/write.log", dirs[0]) < 0 ||
+		    bo_pathf(dst, sizeof(dst), "%s/write.log", out) < 0)
 			r = bo_err_set(err, ENAMETOOLONG, "'%s': path too long", out);
 		else
 			r = bo_copy_file(src, dst, err);

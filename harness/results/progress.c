@@ -18,14 +18,6 @@
 
 #define LINE_MAX_ 4096
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
 /* The guest's counter: one exploration per process. */
 static struct {
 	uint64_t done, total;
@@ -42,7 +34,7 @@ static void guest_emit(void)
 	/* One write: the line arrives whole between other output. */
 	if (n > 0 && write(2, line, (size_t) n) < 0)
 		guest.on = false;
-	guest.last = mono_s();
+	guest.last = bo_now();
 }
 
 void bo_progress_begin(uint64_t total)
@@ -60,7 +52,7 @@ void bo_progress_step(void)
 	guest.done++;
 	if (guest.done > guest.total)
 		guest.total = guest.done;
-	if (mono_s() - guest.last >= 0.5)
+	if (bo_now() - guest.last >= 0.5)
 		guest_emit();
 }
 
@@ -149,7 +141,7 @@ static void draw(struct bo_progress_relay *r, bool force)
 {
 	uint64_t done = 0, total = 0;
 	unsigned reporting = 0;
-	double now = mono_s();
+	double now = bo_now();
 	char line[256], msg[300];
 	int n;
 
@@ -208,7 +200,7 @@ static void take_line(struct bo_progress_relay *r, struct source *s, char *line,
 		snprintf(tmp, sizeof(tmp), "%.*s", (int) (len - tag), line + tag);
 		if (sscanf(tmp, "%" SCNu64 " %" SCNu64, &done, &total) == 2 && done <= total) {
 			if (r->t0 == 0)
-				r->t0 = mono_s();
+				r->t0 = bo_now();
 			s->done = done;
 			s->total = total;
 			s->reported = true;

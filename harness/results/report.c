@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "harness/base/cleanup.h"
+#include "harness/base/file.h"
 #include "harness/results/report_model.h"
 
 const char *report_class_name(unsigned c)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "harness/base/cleanup.h"
+#include "harness/base/file.h"
 
 struct bo_results {
 	char *dir;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness/cli/cli.h"
+#include "harness/base/exit.h"
 
 void bo_summary_add(struct bo_summary *s, enum bo_class c, const char *id, double seconds)
 {

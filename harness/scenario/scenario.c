@@ -10,7 +10,7 @@
 #include "harness/scenario/scenario.h"
 
 #include "harness/states/cutsel.h"
-#include "harness/diagnose/ddmin.h"
+#include "scenarios/blackout-ids.h"
 #include "harness/scenario/faultplan.h"
 
 #include <errno.h>
@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "harness/base/cleanup.h"
+#include "harness/base/file.h"
 
 #define MAX_FILE     (1u << 20)
 #define MAX_NAME     64

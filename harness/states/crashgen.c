@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "harness/base/cleanup.h"
-#include "harness/log/synth.h"
+#include "harness/base/rand.h"
 
 /*
  * Subset counts and ranks are 128-bit: C(n, 8) passes 2^64 for an epoch of a few thousand
@@ -95,8 +95,7 @@ static unsigned __int128 uniform(uint64_t *st, unsigned __int128 bound)
 	unsigned __int128 skip = (0 - bound) % bound;
 
 	for (;;) {
-		unsigned __int128 x =
-			(unsigned __int128) bo_synth_rand(st) << 64 | bo_synth_rand(st);
+		unsigned __int128 x = (unsigned __int128) bo_rand_next(st) << 64 | bo_rand_next(st);
 
 		if (x >= skip)
 			return x % bound;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "harness/base/cleanup.h"
+#include "harness/base/file.h"
 
 int bo_opset_add(struct bo_opset *s, uint64_t id)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/diagnose/ddmin.h"
+#include "scenarios/blackout-ids.h"
 #include "scenarios/fsops/fsops.h"
 
 static void help(void)

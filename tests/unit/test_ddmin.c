@@ -7,6 +7,7 @@
 
 #include "bo_test.h"
 #include "harness/diagnose/ddmin.h"
+#include "scenarios/blackout-ids.h"
 
 /* A failure that needs every id of a set to be present. */
 struct needs {

@@ -19,7 +19,7 @@
 #include "harness/log/log.h"
 #include "harness/log/writer.h"
 #include "harness/replay/replay.h"
-#include "harness/log/synth.h"
+#include "harness/base/rand.h"
 
 #define SS	  512u
 #define DEV_BLKS  256u
@@ -38,9 +38,9 @@ static void build(const char *path)
 	model[0] = calloc(1, DEV_BLKS * SS);
 	CU_ASSERT_FATAL(bo_log_writer_new(path, SS, &w, &err) == 0);
 	for (uint64_t n = 0; n < N_ENTRIES; n++) {
-		uint64_t roll = bo_synth_rand(&st) % 10;
-		uint64_t nr = 1 + bo_synth_rand(&st) % 16;
-		uint64_t sec = bo_synth_rand(&st) % (DEV_BLKS - nr + 1);
+		uint64_t roll = bo_rand_next(&st) % 10;
+		uint64_t nr = 1 + bo_rand_next(&st) % 16;
+		uint64_t sec = bo_rand_next(&st) % (DEV_BLKS - nr + 1);
 		uint8_t *img = malloc(DEV_BLKS * SS);
 
 		memcpy(img, model[n], DEV_BLKS * SS);
@@ -58,7 +58,7 @@ static void build(const char *path)
 			memset(img + sec * SS, 0, nr * SS);
 		} else {
 			for (size_t i = 0; i < nr * SS; i++)
-				data[i] = (uint8_t) bo_synth_rand(&st);
+				data[i] = (uint8_t) bo_rand_next(&st);
 			CU_ASSERT(bo_log_writer_add(w, sec, nr, roll == 3 ? BO_LOG_FUA : 0, data,
 						    &err) == (int64_t) n);
 			memcpy(img + sec * SS, data, nr * SS);

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "harness/base/json.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *bo_json_str(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+bool bo_json_u64(struct json_object *o, const char *key, uint64_t *ret)
+{
+	struct json_object *v;
+
+	if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
+		return false;
+	*ret = json_object_get_uint64(v);
+	return true;
+}
+
+int bo_json_read_file(const char *path, struct json_object **ret, struct bo_err *err)
+{
+	struct json_object *o;
+	const char *why;
+	size_t len;
+
+	if (access(path, R_OK) < 0)
+		return bo_err_set(err, errno, "reading '%s': %s", path, strerror(errno));
+	o = json_object_from_file(path);
+	if (!o) {
+		/* json-c's message ends with a newline of its own. */
+		why = json_util_get_last_err();
+		len = why ? strcspn(why, "\n") : 0;
+		return bo_err_set(err, EBADMSG, "'%s' is not JSON%s%.*s", path, len ? ": " : "",
+				  (int) len, why ? why : "");
+	}
+	if (!json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		return bo_err_set(err, EBADMSG, "'%s' is not a JSON object", path);
+	}
+	*ret = o;
+	return 0;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * json.h — json-c, the project's only JSON library: a cleanup for its objects, typed getters
+ * for input that may be anything (the guest writes most of what the host reads), and reading
+ * a file with an error that names it.
+ */
+#ifndef BO_JSON_H
+#define BO_JSON_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "harness/base/cleanup.h"
+#include "harness/base/util.h"
+
+static inline void bo_json_putp(struct json_object **o)
+{
+	json_object_put(*o);
+}
+
+#define _cleanup_json_ _cleanup_(bo_json_putp)
+
+/* The member @key of @o when it is a string; NULL when @o is not an object, has no such
+ * member, or it is of another type. */
+const char *bo_json_str(struct json_object *o, const char *key);
+
+/* The member @key of @o when it is a non-negative integer, in *@ret; false when not. */
+bool bo_json_u64(struct json_object *o, const char *key, uint64_t *ret);
+
+/* The JSON object in the file @path, in *@ret (put by the caller); -errno with @err naming
+ * the file and what is wrong with it. */
+_must_check_ int bo_json_read_file(const char *path, struct json_object **ret, struct bo_err *err);
+
+#endif

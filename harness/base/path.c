@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "harness/base/path.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <unistd.h>
+
+int bo_pathf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return n < 0 || (size_t) n >= len ? -ENAMETOOLONG : 0;
+}
+
+const char *bo_self_exe(void)
+{
+	static char self[PATH_MAX];
+	ssize_t n;
+
+	if (self[0])
+		return self;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		snprintf(self, sizeof(self), "blackout");
+	else
+		self[n] = '\0';
+	return self;
+}
+
+const char *bo_libexec_dir(void)
+{
+	static char dir[PATH_MAX];
+	char self[PATH_MAX];
+	ssize_t n;
+
+	if (dir[0])
+		return dir;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return "/usr/libexec/blackout";
+	self[n] = '\0';
+	snprintf(dir, sizeof(dir), "%s", dirname(self));
+	return dir;
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * path.h — building paths, and where blackout itself lives.
+ */
+#ifndef BO_PATH_H
+#define BO_PATH_H
+
+#include <stddef.h>
+
+#include "harness/base/macro.h"
+
+/* snprintf for paths: -ENAMETOOLONG instead of a silently truncated path. Joining is
+ * bo_pathf(buf, len, "%s/%s", dir, name). */
+_must_check_ int bo_pathf(char *buf, size_t len, const char *fmt, ...) _printf_(3, 4);
+
+/* This binary, which the VM carries at the same path ("blackout" when it cannot be read). */
+const char *bo_self_exe(void);
+
+/* The directory of the running blackout binary, where its workload programs live too. */
+const char *bo_libexec_dir(void);
+
+#endif

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# tests/deps/check.sh [ROOT] — the dependency rules of docs/hacking.md, checked on every
+# '#include "..."' of the project's C sources under ROOT (default: this checkout). Prints each
+# forbidden include as FILE:LINE and exits 1; exits 0 when there is none.
+#
+# A folder of harness/ is a library: it may include its own headers and those of the
+# libraries below it, never one above. vm/ and dmtargets/ use only harness/base/ (and not
+# each other); the workloads in scenarios/ include nothing of the harness, the harness
+# reaches them only through their interface headers, scenarios/blackout-*.h.
+set -euo pipefail
+root=${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+cd "$root"
+
+declare -A may=(
+	[harness/base]=""
+	[harness/log]="harness/base"
+	[harness/replay]="harness/base harness/log"
+	[harness/dev]="harness/base dmtargets"
+	[harness/states]="harness/base harness/log harness/dev"
+	[harness/ctl]="harness/base"
+	[harness/scenario]="harness/base harness/dev harness/states scenarios/blackout"
+	[harness/results]="harness/base harness/log harness/states"
+	[harness/record]="harness/base harness/log harness/dev harness/states harness/ctl
+		harness/scenario harness/results dmtargets"
+	[harness/explore]="harness/base harness/log harness/replay harness/dev harness/states
+		harness/results dmtargets"
+	[harness/diagnose]="harness/base harness/dev harness/results dmtargets"
+	[harness/cli]="harness/base harness/log harness/replay harness/dev harness/states
+		harness/ctl harness/scenario harness/results harness/record harness/explore
+		harness/diagnose vm dmtargets scenarios/blackout"
+	[vm]="harness/base"
+	[dmtargets]="harness/base"
+	[scenarios]=""
+)
+
+# The library (a key of may) that file $1 belongs to; empty when none.
+lib_of() {
+	case "$1" in
+	harness/*/*) echo "${1%/*}" ;;
+	vm/* | dmtargets/* | scenarios/*) echo "${1%%/*}" ;;
+	esac
+}
+
+bad=0
+while IFS=: read -r file line text; do
+	lib=$(lib_of "$file")
+	[ -n "$lib" ] || continue
+	inc=${text#*\"}
+	inc=${inc%%\"*}
+	case "$inc" in
+	harness/* | vm/* | dmtargets/* | scenarios/*) ;;
+	*) continue ;; # a header of the folder itself, by its short name, or a test's
+	esac
+	target=$(lib_of "$inc")
+	[ "$target" = "$lib" ] && continue
+	ok=0
+	for allowed in ${may[$lib]-}; do
+		case "$allowed" in
+		scenarios/blackout) [[ "$inc" == scenarios/blackout-*.h ]] && ok=1 ;;
+		*) [ "$target" = "$allowed" ] && ok=1 ;;
+		esac
+	done
+	if [ "$ok" = 0 ]; then
+		echo "$file:$line: $lib may not include \"$inc\" (docs/hacking.md)"
+		bad=1
+	fi
+done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"' \
+	--include='*.c' --include='*.h' harness vm dmtargets scenarios)
+
+# Every source of the harness is in one of its libraries.
+for f in harness/*.c harness/*.h; do
+	[ -e "$f" ] || continue
+	echo "$f: outside every library of harness/ (docs/hacking.md)"
+	bad=1
+done
+# A library that is no key of the table is a folder nobody placed yet.
+for d in harness/*/; do
+	d=${d%/}
+	if [ -z "${may[$d]+set}" ]; then
+		echo "$d: a library with no place in the dependency rules (tests/deps/check.sh)"
+		bad=1
+	fi
+done
+exit "$bad"

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# tests/deps/planted.sh — the positive control of tests/deps/check.sh: the project's tree
+# passes, and a copy of it with one forbidden include planted at a time fails, naming the
+# file and line of the plant.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+if ! out=$("$here/check.sh" "$top"); then
+	echo "FAIL: the tree itself breaks the dependency rules:"
+	echo "$out"
+	fail=1
+else
+	echo "ok: the tree keeps the dependency rules"
+fi
+
+# FILE, then the include planted at its end: each one forbidden for its own reason.
+plants=(
+	"vm/vm.c|harness/cli/cli.h"                  # vm/ uses only the base
+	"dmtargets/dm.c|vm/vm.h"                     # dmtargets/ and vm/ never use each other
+	"harness/base/util.c|harness/log/log.h"      # the base uses nothing
+	"harness/log/log.c|harness/results/results.h" # a library never includes one above it
+	"harness/states/oracle.c|harness/explore/explore.h"
+	"harness/results/summary.c|harness/cli/cli.h"
+	"scenarios/fsops/main.c|harness/log/log.h"   # workloads reach the harness by ctl only
+	"harness/scenario/scenario.c|scenarios/fsops/fsops.h" # only scenarios/blackout-*.h
+)
+for p in "${plants[@]}"; do
+	file=${p%%|*} inc=${p#*|}
+	rm -rf "$tmp/tree"
+	mkdir "$tmp/tree"
+	cp -r "$top/harness" "$top/vm" "$top/dmtargets" "$top/scenarios" "$tmp/tree/"
+	printf '#include "%s"\n' "$inc" >>"$tmp/tree/$file"
+	line=$(wc -l <"$tmp/tree/$file")
+	if out=$("$here/check.sh" "$tmp/tree"); then
+		echo "FAIL: '#include \"$inc\"' planted in $file passed"
+		fail=1
+	elif ! grep -q "^$file:$line: " <<<"$out"; then
+		echo "FAIL: the plant in $file:$line was not named; the check said:"
+		echo "$out"
+		fail=1
+	else
+		echo "ok: $file:$line: \"$inc\" refused"
+	fi
+done
+# A source straight under harness/ belongs to no library.
+rm -rf "$tmp/tree" && mkdir "$tmp/tree"
+cp -r "$top/harness" "$top/vm" "$top/dmtargets" "$top/scenarios" "$tmp/tree/"
+echo 'int x;' >"$tmp/tree/harness/stray.c"
+if "$here/check.sh" "$tmp/tree" >/dev/null; then
+	echo "FAIL: harness/stray.c outside every library passed"
+	fail=1
+else
+	echo "ok: harness/stray.c refused"
+fi
+exit "$fail"
