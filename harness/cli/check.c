@@ -71,8 +71,6 @@ static void check_help(void)
 /* With --state and --expect: did the one state checked get the expected class? */
 static int compare_expected(const char *dir, const char *state, const char *expect)
 {
-	char path[PATH_MAX];
-	struct json_object *o;
 	struct bo_summary s;
 	struct bo_err err = {0};
 	enum bo_class want;
@@ -81,14 +79,10 @@ static int compare_expected(const char *dir, const char *state, const char *expe
 		bo_cli_error("--expect '%s' is not a class name", expect);
 		return BO_EXIT_USAGE;
 	}
-	o = bo_pathf(path, sizeof(path), "%s/summary.json", dir) == 0 ? json_object_from_file(path)
-								      : NULL;
-	if (!o || bo_summary_from_json(o, &s, &err) < 0 || s.states != 1) {
-		json_object_put(o);
+	if (bo_summary_read(dir, &s, NULL, &err) < 0 || s.states != 1) {
 		bo_cli_error("state %s was not checked (see %s)", state, dir);
 		return BO_EXIT_HARNESS;
 	}
-	json_object_put(o);
 	for (int c = 0; c < BO_CLASS_COUNT; c++) {
 		if (!s.counts[c])
 			continue;

@@ -23,6 +23,7 @@
 #include "harness/base/path.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/vmrun.h"
+#include "harness/results/stream.h"
 #include "harness/log/log.h"
 #include "harness/scenario/scenario.h"
 #include "harness/results/summary.h"
@@ -42,61 +43,24 @@ struct diary {
 	uint64_t seed;		     /* the run's seed (config.json) */
 };
 
-/* Read stream.jsonl; a line that is not JSON is an error naming it, except a last partial
- * line (a crash loses at most the record being written). */
+/* The state and alias records of stream.jsonl, in order. */
 static int read_stream(struct diary *d, struct bo_err *err)
 {
-	char path[PATH_MAX];
-	_cleanup_fclose_ FILE *f = NULL;
-	_cleanup_free_ char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	unsigned lineno = 0;
+	struct bo_stream *st = NULL;
+	struct bo_stream_rec rec;
+	int r;
 
-	if (bo_pathf(path, sizeof(path), "%s/stream.jsonl", d->dir) < 0)
-		return bo_err_set(err, ENAMETOOLONG, "path too long");
-	f = fopen(path, "re");
-	if (!f)
-		return bo_err_set(err, errno, "reading '%s': %s", path, strerror(errno));
 	d->states = json_object_new_array();
 	d->aliases = json_object_new_array();
 	if (!d->states || !d->aliases)
 		return bo_err_set(err, ENOMEM, "out of memory");
-	while ((len = getline(&line, &cap, f)) > 0) {
-		struct json_object *o = json_tokener_parse(line), *ev;
-
-		lineno++;
-		if (!o || !json_object_is_type(o, json_type_object)) {
-			bool last = line[len - 1] != '\n';
-
-			json_object_put(o);
-			if (last)
-				break;
-			return bo_err_set(err, EINVAL, "%s:%u: not a JSON object record", path,
-					  lineno);
-		}
-		if (!json_object_object_get_ex(o, "event", &ev)) {
-			json_object_put(o);
-			return bo_err_set(err, EINVAL, "%s:%u: a record without \"event\"", path,
-					  lineno);
-		}
-		if (!strcmp(json_object_get_string(ev), "state")) {
-			if (!bo_json_str(o, "state") || !bo_json_str(o, "class")) {
-				json_object_put(o);
-				return bo_err_set(err, EINVAL,
-						  "%s:%u: a state record without \"state\" or "
-						  "\"class\"",
-						  path, lineno);
-			}
-			json_object_array_add(d->states, o);
-		} else if (!strcmp(json_object_get_string(ev), "alias") &&
-			   bo_json_str(o, "state") && bo_json_str(o, "alias_of")) {
-			json_object_array_add(d->aliases, o);
-		} else {
-			json_object_put(o);
-		}
-	}
-	return 0;
+	r = bo_stream_open(d->dir, &st, err);
+	while (r >= 0 && (r = bo_stream_next(st, &rec, err)) > 0)
+		if (bo_stream_is_state(&rec))
+			json_object_array_add(rec.alias_of ? d->aliases : d->states,
+					      json_object_get(rec.o));
+	bo_stream_free(st);
+	return r;
 }
 
 static int load(struct diary *d, struct bo_err *err)
@@ -109,15 +73,9 @@ static int load(struct diary *d, struct bo_err *err)
 
 	if (stat(d->dir, &st) < 0 || !S_ISDIR(st.st_mode))
 		return bo_err_set(err, ENOTDIR, "'%s' is not a results directory", d->dir);
-	if (bo_pathf(path, sizeof(path), "%s/summary.json", d->dir) < 0)
-		return bo_err_set(err, ENAMETOOLONG, "path too long");
-	d->summary = json_object_from_file(path);
-	if (!d->summary)
-		return bo_err_set(err, EINVAL, "'%s': missing or not JSON (%s)", path,
-				  json_util_get_last_err() ? json_util_get_last_err() : "?");
-	r = bo_summary_from_json(d->summary, &sm, err);
+	r = bo_summary_read(d->dir, &sm, &d->summary, err);
 	if (r < 0)
-		return bo_err_prefix(err, "'%s'", path);
+		return r == -EBADMSG ? bo_err_prefix(err, "'%s'", d->dir) : r;
 	r = read_stream(d, err);
 	if (r < 0)
 		return r;

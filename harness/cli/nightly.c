@@ -33,6 +33,7 @@
 #include "harness/base/safety.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/vmrun.h"
+#include "harness/results/summary.h"
 #include "harness/scenario/scenario.h"
 
 #define MAX_AXIS 64
@@ -265,16 +266,17 @@ static struct json_object *cell_json(struct cell *c, const char *out, struct bo_
 	snprintf(path, sizeof(path), "runs/%s/run.log", c->name);
 	json_object_object_add(o, "log", json_object_new_string(path));
 	if (c->results[0]) {
-		struct json_object *s;
+		struct bo_summary sm;
+		struct bo_err e = {0};
 
 		json_object_object_add(o, "results", json_object_new_string(c->results));
 		snprintf(path, sizeof(path), "%s/report.html", c->results);
 		json_object_object_add(o, "report", json_object_new_string(path));
-		s = bo_pathf(path, sizeof(path), "%s/%s", out, c->results) == 0 &&
-				    strlen(path) + 14 < sizeof(path)
-			    ? json_object_from_file(strcat(path, "/summary.json"))
-			    : NULL;
-		if (s) {
+		/* The verdict, counts and error as the summary reader validated them: the guest
+		 * wrote summary.json. */
+		if (bo_pathf(path, sizeof(path), "%s/%s", out, c->results) == 0 &&
+		    bo_summary_read(path, &sm, NULL, &e) == 0) {
+			_cleanup_json_ struct json_object *s = bo_summary_json(&sm);
 			struct json_object *v;
 
 			if (json_object_object_get_ex(s, "verdict", &v))
@@ -283,12 +285,9 @@ static struct json_object *cell_json(struct cell *c, const char *out, struct bo_
 				json_object_object_add(o, "counts", json_object_get(v));
 			if (json_object_object_get_ex(s, "error", &v))
 				json_object_object_add(o, "error", json_object_get(v));
-			json_object_put(s);
 		}
 		if (bo_pathf(path, sizeof(path), "%s/%s", out, c->results) < 0 ||
-		    strlen(path) + 14 >= sizeof(path) ||
-		    bo_failset_from_stream(fails, strcat(path, "/stream.jsonl"), c->scen_name,
-					   c->fs, c->mopts, err) < 0)
+		    bo_failset_from_stream(fails, path, c->scen_name, c->fs, c->mopts, err) < 0)
 			json_object_object_add(o, "error", json_object_new_string(bo_err_str(err)));
 	}
 	if (!bo_json_str(o, "verdict"))

@@ -74,8 +74,6 @@ void bo_runid_make(uint64_t seed, char *buf, size_t len)
 /* Print the class table of a results directory and return the exit status it implies. */
 int bo_results_report(const char *dir, const char *what)
 {
-	char path[PATH_MAX];
-	struct json_object *o;
 	struct bo_summary s;
 	struct bo_err err = {0};
 	enum bo_verdict_kind v;
@@ -84,16 +82,11 @@ int bo_results_report(const char *dir, const char *what)
 	if (bo_report_write(dir, NULL, &err) < 0)
 		fprintf(stderr, "blackout: warning: %s\n", bo_err_str(&err));
 	err = (struct bo_err){0};
-	o = bo_pathf(path, sizeof(path), "%s/summary.json", dir) == 0 ? json_object_from_file(path)
-								      : NULL;
-	if (!o || bo_summary_from_json(o, &s, &err) < 0) {
-		bo_cli_error("%s: no valid summary in '%s'%s%s", what, path, o ? ": " : "",
-			     o ? bo_err_str(&err) : "");
-		json_object_put(o);
+	if (bo_summary_read(dir, &s, NULL, &err) < 0) {
+		bo_cli_error("%s: no valid summary in '%s': %s", what, dir, bo_err_str(&err));
 		fprintf(stderr, "results: %s\n", dir);
 		return BO_EXIT_HARNESS;
 	}
-	json_object_put(o);
 	v = bo_summary_verdict(&s);
 	printf("%s: %" PRIu64 " states checked, %" PRIu64 " aliased, %.1f s\n", what, s.states,
 	       s.aliases, s.seconds_total);

@@ -22,6 +22,7 @@
 #include "harness/base/path.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/vmrun.h"
+#include "harness/results/stream.h"
 #include "harness/cli/guest.h"
 #include "harness/results/results.h"
 #include "harness/scenario/scenario.h"
@@ -50,22 +51,15 @@ static void shrink_help(void)
 /* The first failing state of a run and its class, from summary.json. */
 static int first_failure(const char *dir, char *state, size_t len, enum bo_class *ret)
 {
-	char path[PATH_MAX];
 	struct bo_summary sm;
 	struct bo_err err = {0};
-	struct json_object *o = NULL;
 
-	if (bo_pathf(path, sizeof(path), "%s/summary.json", dir) == 0)
-		o = json_object_from_file(path);
-	if (!o || bo_summary_from_json(o, &sm, &err) < 0) {
-		bo_cli_error("shrink: no valid summary in '%s'%s%s", path, o ? ": " : "",
-			     o ? bo_err_str(&err) : "");
-		json_object_put(o);
+	if (bo_summary_read(dir, &sm, NULL, &err) < 0) {
+		bo_cli_error("shrink: no valid summary in '%s': %s", dir, bo_err_str(&err));
 		return -EINVAL;
 	}
-	json_object_put(o);
 	for (int c = BO_CLASS_CONSISTENT + 1; c < BO_CLASS_CHECKER_ERROR; c++)
-		if (sm.counts[c] && sm.first[c][0] && (!*state || !strcmp(state, sm.first[c]))) {
+		if (sm.counts[c] && sm.first[c][0]) {
 			snprintf(state, len, "%s", sm.first[c]);
 			*ret = (enum bo_class) c;
 			return 0;
@@ -73,28 +67,20 @@ static int first_failure(const char *dir, char *state, size_t len, enum bo_class
 	return -ENOENT;
 }
 
-/* The class of state @id as the stream recorded it. */
-static int state_class(const char *dir, const char *id, enum bo_class *ret)
+/* The class of state @id as the stream recorded it: 0, -ENOENT when it has none, -errno. */
+static int state_class(const char *dir, const char *id, enum bo_class *ret, struct bo_err *err)
 {
-	char path[PATH_MAX], line[8192];
-	_cleanup_fclose_ FILE *f = NULL;
-	int found = -ENOENT;
+	struct bo_stream *st = NULL;
+	struct bo_stream_rec rec;
+	int found = -ENOENT, r = bo_stream_open(dir, &st, err);
 
-	if (bo_pathf(path, sizeof(path), "%s/stream.jsonl", dir) < 0 || !(f = fopen(path, "re")))
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		struct json_object *o = json_tokener_parse(line), *v;
-
-		if (o && json_object_object_get_ex(o, "event", &v) &&
-		    !strcmp(json_object_get_string(v), "state") &&
-		    json_object_object_get_ex(o, "state", &v) &&
-		    !strcmp(json_object_get_string(v), id) &&
-		    json_object_object_get_ex(o, "class", &v) &&
-		    bo_class_from_name(json_object_get_string(v), ret) == 0)
+	while (r >= 0 && (r = bo_stream_next(st, &rec, err)) > 0)
+		if (bo_stream_is_state(&rec) && !strcmp(rec.state, id)) {
+			*ret = rec.cls;
 			found = 0;
-		json_object_put(o);
-	}
-	return found;
+		}
+	bo_stream_free(st);
+	return r < 0 ? r : found;
 }
 
 int bo_cmd_shrink(int argc, char **argv)
@@ -152,10 +138,16 @@ int bo_cmd_shrink(int argc, char **argv)
 		bo_cli_error("shrink: %s", bo_err_str(&err));
 		return BO_EXIT_HARNESS;
 	}
-	r = first_failure(dir, state, sizeof(state), &want);
-	if (r == -ENOENT && state[0] && state_class(dir, state, &want) == 0 &&
-	    want != BO_CLASS_CONSISTENT)
-		r = 0;
+	/* The state to shrink is the one asked for, else the summary's first failing one; its
+	 * class is the one the stream recorded. */
+	r = state[0] ? 0 : first_failure(dir, state, sizeof(state), &want);
+	if (r == 0) {
+		r = state_class(dir, state, &want, &err);
+		if (r == 0 && want == BO_CLASS_CONSISTENT)
+			r = -ENOENT;
+		else if (r < 0 && r != -ENOENT)
+			bo_cli_error("shrink: %s", bo_err_str(&err));
+	}
 	if (r < 0) {
 		if (r == -ENOENT)
 			bo_cli_error("shrink: %s%s%s has no failing state to shrink", dir,

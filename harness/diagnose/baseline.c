@@ -10,6 +10,7 @@
 #include "harness/diagnose/baseline.h"
 #include "harness/base/cleanup.h"
 #include "harness/base/json.h"
+#include "harness/results/stream.h"
 
 int bo_failset_add(struct bo_failset *s, const char *scenario, const char *fs, const char *options,
 		   const char *state, const char *cls)
@@ -102,40 +103,19 @@ int bo_failset_from_summary(struct json_object *summary, const char *what, struc
 	return 0;
 }
 
-int bo_failset_from_stream(struct bo_failset *s, const char *stream_path, const char *scenario,
+int bo_failset_from_stream(struct bo_failset *s, const char *dir, const char *scenario,
 			   const char *fs, const char *options, struct bo_err *err)
 {
-	_cleanup_fclose_ FILE *f = fopen(stream_path, "re");
-	_cleanup_free_ char *line = NULL;
-	size_t cap = 0;
-	unsigned lineno = 0;
+	struct bo_stream *st = NULL;
+	struct bo_stream_rec rec;
+	int r = bo_stream_open(dir, &st, err);
 
-	if (!f)
-		return bo_err_set(err, errno, "reading '%s': %s", stream_path, strerror(errno));
-	while (getline(&line, &cap, f) > 0) {
-		struct json_object *o = json_tokener_parse(line);
-		const char *ev, *st, *cls;
-		int r = 0;
-
-		lineno++;
-		if (!o) {
-			/* A crash loses at most the record being written: the last line. */
-			if (!feof(f) && fgetc(f) != EOF)
-				return bo_err_set(err, EINVAL, "%s:%u: not a JSON record",
-						  stream_path, lineno);
-			break;
-		}
-		ev = bo_json_str(o, "event");
-		st = bo_json_str(o, "state");
-		cls = bo_json_str(o, "class");
-		if (ev && (!strcmp(ev, "state") || !strcmp(ev, "alias")) && st && cls &&
-		    strcmp(cls, "consistent"))
-			r = bo_failset_add(s, scenario, fs, options, st, cls);
-		json_object_put(o);
-		if (r < 0)
-			return bo_err_set(err, ENOMEM, "out of memory");
-	}
-	return 0;
+	while (r >= 0 && (r = bo_stream_next(st, &rec, err)) > 0)
+		if (bo_stream_is_state(&rec) && rec.cls != BO_CLASS_CONSISTENT &&
+		    bo_failset_add(s, scenario, fs, options, rec.state, bo_class_name(rec.cls)) < 0)
+			r = bo_err_set(err, ENOMEM, "out of memory");
+	bo_stream_free(st);
+	return r;
 }
 
 static bool same_key(const struct bo_failure *a, const struct bo_failure *b)

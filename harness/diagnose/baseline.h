@@ -41,7 +41,7 @@ int bo_failset_from_summary(struct json_object *summary, const char *what, struc
 
 /* Add the failing states a results directory's stream.jsonl records (states and aliases of
  * another class than consistent) under the given scenario, fs and options. */
-int bo_failset_from_stream(struct bo_failset *s, const char *stream_path, const char *scenario,
+int bo_failset_from_stream(struct bo_failset *s, const char *dir, const char *scenario,
 			   const char *fs, const char *options, struct bo_err *err);
 
 struct bo_baseline_diff {

@@ -2,7 +2,6 @@
 #include "harness/results/merge.h"
 
 #include <dirent.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -17,13 +16,17 @@
 #include "harness/states/classify.h"
 #include "harness/base/cleanup.h"
 #include "harness/base/file.h"
+#include "harness/base/json.h"
 #include "harness/base/path.h"
 #include "harness/results/results.h"
+#include "harness/results/stream.h"
 #include "harness/results/summary.h"
 
-/* printf into a path buffer; false when it does not fit. */
+/* A state or alias record of a shard. */
 struct rec {
 	uint64_t cut;
+	bool alias;
+	enum bo_class cls;
 	struct json_object *o; /* the record as read, owned */
 };
 
@@ -75,57 +78,30 @@ static int shard_config(const char *dir, struct json_object **ret_cfg, unsigned 
 
 static int read_records(const char *dir, struct rec **v, size_t *n, size_t *cap, struct bo_err *err)
 {
-	char path[PATH_MAX], *line = NULL;
-	size_t len = 0, lineno = 0;
-	_cleanup_fclose_ FILE *f = NULL;
-	int r = 0;
+	struct bo_stream *st = NULL;
+	struct bo_stream_rec rec;
+	int r = bo_stream_open(dir, &st, err);
 
-	f = bo_pathf(path, sizeof(path), "%s/stream.jsonl", dir) == 0 ? fopen(path, "re") : NULL;
-	if (!f)
-		return bo_err_set(err, errno, "reading '%s': %s", path, strerror(errno));
-	while (getline(&line, &len, f) > 0) {
-		struct json_object *o = json_tokener_parse(line), *ev, *cut, *id;
-		const char *e;
-
-		lineno++;
-		/* Written by the guest: every field is checked for presence and type before use. */
-		if (!o || !json_object_is_type(o, json_type_object) ||
-		    !json_object_object_get_ex(o, "event", &ev) ||
-		    !json_object_is_type(ev, json_type_string)) {
-			json_object_put(o);
-			r = bo_err_set(err, EBADMSG, "%s:%zu: not a JSON record with an \"event\"",
-				       path, lineno);
-			break;
-		}
-		e = json_object_get_string(ev);
-		if (strcmp(e, "state") && strcmp(e, "alias")) {
-			json_object_put(o);
+	while (r >= 0 && (r = bo_stream_next(st, &rec, err)) > 0) {
+		if (!bo_stream_is_state(&rec))
 			continue;
-		}
-		if (!json_object_object_get_ex(o, "cut", &cut) ||
-		    !json_object_is_type(cut, json_type_int) || json_object_get_int64(cut) < 0 ||
-		    !json_object_object_get_ex(o, "state", &id) ||
-		    !json_object_is_type(id, json_type_string)) {
-			r = bo_err_set(err, EBADMSG, "%s:%zu: a %s record without a cut or a state",
-				       path, lineno, e);
-			json_object_put(o);
-			break;
-		}
 		if (*n == *cap) {
 			size_t c = *cap ? *cap * 2 : 256;
 			struct rec *nv = realloc(*v, c * sizeof(**v));
 
 			if (!nv) {
-				json_object_put(o);
 				r = bo_err_set(err, ENOMEM, "merging");
 				break;
 			}
 			*v = nv;
 			*cap = c;
 		}
-		(*v)[(*n)++] = (struct rec){.cut = (uint64_t) json_object_get_int64(cut), .o = o};
+		(*v)[(*n)++] = (struct rec){.cut = rec.cut,
+					    .alias = rec.alias_of != NULL,
+					    .cls = rec.cls,
+					    .o = json_object_get(rec.o)};
 	}
-	free(line);
+	bo_stream_free(st);
 	return r;
 }
 
@@ -174,9 +150,8 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write
 	int r = 0;
 
 	for (size_t d = 0; d < n && r >= 0; d++) {
-		struct json_object *cfg = NULL, *s;
+		struct json_object *cfg = NULL;
 		unsigned i = 0, k = 0;
-		char path[PATH_MAX];
 		struct bo_summary ss;
 
 		r = shard_config(dirs[d], &cfg, &i, &k, err);
@@ -202,12 +177,8 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write
 				       dirs[d]);
 		if (r >= 0)
 			r = read_records(dirs[d], &v, &nv, &cap, err);
-		s = r >= 0 && bo_pathf(path, sizeof(path), "%s/summary.json", dirs[d]) == 0
-			    ? json_object_from_file(path)
-			    : NULL;
-		if (r >= 0 && (!s || bo_summary_from_json(s, &ss, err) < 0))
-			r = bo_err_set(err, EBADMSG, "'%s': no valid summary.json", dirs[d]);
-		json_object_put(s);
+		if (r >= 0 && bo_summary_read(dirs[d], &ss, NULL, err) < 0)
+			r = bo_err_prefix(err, "'%s'", dirs[d]);
 		if (r >= 0) {
 			if (ss.error[0])
 				bo_summary_error(&sum, ss.error);
@@ -222,29 +193,20 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write
 		if (nv)
 			qsort(v, nv, sizeof(*v), cmp_rec);
 		for (size_t i = 0; i < nv && r >= 0; i++) {
-			struct json_object *ev, *id, *cls, *sec;
-			enum bo_class c = BO_CLASS_HARNESS_ERROR;
-			char *event;
+			struct json_object *sec;
 
-			json_object_object_get_ex(v[i].o, "event", &ev);
-			event = strdup(json_object_get_string(ev));
-			json_object_object_get_ex(v[i].o, "state", &id);
-			if (json_object_object_get_ex(v[i].o, "class", &cls) &&
-			    json_object_is_type(cls, json_type_string))
-				bo_class_from_name(json_object_get_string(cls), &c);
-			if (!strcmp(event, "alias")) {
+			if (v[i].alias) {
 				sum.aliases++;
 			} else {
 				json_object_object_get_ex(v[i].o, "seconds", &sec);
-				bo_summary_add(&sum, c, json_object_get_string(id),
+				bo_summary_add(&sum, v[i].cls, bo_json_str(v[i].o, "state"),
 					       json_object_get_double(sec));
 			}
 			json_object_object_del(v[i].o, "seq");
 			json_object_object_del(v[i].o, "time");
 			json_object_object_del(v[i].o, "event");
-			r = bo_results_emit(res, event ? event : "state", json_object_get(v[i].o),
-					    err);
-			free(event);
+			r = bo_results_emit(res, v[i].alias ? "alias" : "state",
+					    json_object_get(v[i].o), err);
 		}
 	}
 	for (size_t d = 0; d < n && r >= 0; d++) {

@@ -21,6 +21,7 @@
 #include "harness/base/cleanup.h"
 #include "harness/base/file.h"
 #include "harness/results/report_model.h"
+#include "harness/results/stream.h"
 
 const char *report_class_name(unsigned c)
 {
@@ -202,11 +203,10 @@ char *report_repro_command(const char *repro)
 	return NULL;
 }
 
-static int add_state(struct report *R, struct json_object *rec, bool alias)
+static int add_state(struct report *R, const struct bo_stream_rec *rec)
 {
 	struct json_object *v;
 	struct rstate *s;
-	enum bo_class c;
 
 	if (R->n == R->cap) {
 		size_t cap = R->cap ? 2 * R->cap : 256;
@@ -219,68 +219,37 @@ static int add_state(struct report *R, struct json_object *rec, bool alias)
 	}
 	s = &R->st[R->n];
 	memset(s, 0, sizeof(*s));
-	if (!json_object_object_get_ex(rec, "state", &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return -EBADMSG;
-	snprintf(s->id, sizeof(s->id), "%s", json_object_get_string(v));
-	s->path_ok = report_id_ok(json_object_get_string(v));
-	if (json_object_object_get_ex(rec, "cut", &v) && json_object_is_type(v, json_type_int) &&
-	    json_object_get_int64(v) >= 0)
-		s->cut = (uint64_t) json_object_get_int64(v);
-	s->cls = UNKNOWN;
-	if (json_object_object_get_ex(rec, "class", &v) &&
-	    json_object_is_type(v, json_type_string) &&
-	    bo_class_from_name(json_object_get_string(v), &c) >= 0)
-		s->cls = (unsigned) c;
-	if (json_object_object_get_ex(rec, "seconds", &v))
+	snprintf(s->id, sizeof(s->id), "%s", rec->state);
+	s->path_ok = report_id_ok(rec->state);
+	s->cut = rec->cut;
+	s->cls = (unsigned) rec->cls;
+	if (json_object_object_get_ex(rec->o, "seconds", &v))
 		s->seconds = json_object_get_double(v);
-	s->alias = alias;
-	s->rec = json_object_get(rec);
-	if (!alias)
+	s->alias = rec->alias_of != NULL;
+	s->rec = json_object_get(rec->o);
+	if (!s->alias)
 		R->class_seconds[s->cls] += s->seconds;
 	R->n++;
 	return 0;
 }
 
+/* The state and alias records of stream.jsonl (none when there is no stream yet). */
 static int read_stream(struct report *R, struct bo_err *err)
 {
-	_cleanup_fclose_ FILE *f = NULL;
-	_cleanup_free_ char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	int fd;
+	struct bo_stream *st = NULL;
+	struct bo_stream_rec rec;
+	int r = bo_stream_open(R->dir, &st, err);
 
-	fd = openat(R->dirfd, "stream.jsonl", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
+	if (r == -ENOENT)
 		return 0;
-	f = fdopen(fd, "r");
-	if (!f) {
-		close(fd);
-		return bo_err_set(err, errno, "reading stream.jsonl: %s", strerror(errno));
-	}
-	while ((len = getline(&line, &cap, f)) > 0) {
-		struct json_object *rec = json_tokener_parse(line), *ev;
-		const char *e;
-		int r = 0;
-
-		if (!rec || !json_object_is_type(rec, json_type_object) ||
-		    !json_object_object_get_ex(rec, "event", &ev)) {
-			R->bad_lines++;
-			json_object_put(rec);
-			continue;
-		}
-		e = json_object_get_string(ev);
-		if (!strcmp(e, "state"))
-			r = add_state(R, rec, false);
-		else if (!strcmp(e, "alias"))
-			r = add_state(R, rec, true);
-		json_object_put(rec);
-		if (r == -ENOMEM)
-			return bo_err_set(err, ENOMEM, "reading stream.jsonl: out of memory");
-		if (r < 0)
-			R->bad_lines++;
-	}
-	return 0;
+	while (r >= 0 && (r = bo_stream_next(st, &rec, err)) > 0)
+		if (bo_stream_is_state(&rec) && add_state(R, &rec) < 0)
+			r = bo_err_set(err, ENOMEM, "reading '%s': out of memory",
+				       bo_stream_path(st));
+	if (r >= 0)
+		R->torn = bo_stream_torn(st);
+	bo_stream_free(st);
+	return r;
 }
 
 static int cmp_state(const void *a, const void *b)
@@ -322,22 +291,15 @@ static int open_indexed(struct report *R, const char *path)
 
 static void load(struct report *R)
 {
-	struct json_object *o;
 	struct bo_err e = {0};
 	char path[PATH_MAX];
 	int fd;
 
-	fd = openat(R->dirfd, "summary.json", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	o = fd >= 0 ? json_object_from_fd(fd) : NULL;
-	if (fd >= 0)
-		close(fd);
-	if (!o)
-		snprintf(R->sum_err, sizeof(R->sum_err), "no readable summary.json");
-	else if (bo_summary_from_json(o, &R->sum, &e) < 0)
-		snprintf(R->sum_err, sizeof(R->sum_err), "%s", bo_err_str(&e));
+	if (bo_summary_read(R->dir, &R->sum, NULL, &e) < 0)
+		snprintf(R->sum_err, sizeof(R->sum_err), "%s",
+			 e.errnum == EBADMSG ? bo_err_str(&e) : "no readable summary.json");
 	else
 		R->have_sum = true;
-	json_object_put(o);
 
 	fd = openat(R->dirfd, "config.json", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	R->config = fd >= 0 ? json_object_from_fd(fd) : NULL;

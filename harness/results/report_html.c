@@ -663,9 +663,10 @@ void report_write_html(struct report *R, FILE *f)
 	section_environment(R, f);
 	section_timeline(R, f);
 	section_states(R, f);
-	if (R->bad_lines)
-		fprintf(f, "<p class=\"muted\">%zu lines of stream.jsonl could not be read.</p>\n",
-			R->bad_lines);
+	if (R->torn)
+		fputs("<p class=\"muted\">The last record of stream.jsonl was cut short (blackout "
+		      "or its VM stopped while writing it): it is not shown.</p>\n",
+		      f);
 	fputs("<p class=\"muted\">Files: <a href=\"summary.json\">summary.json</a> "
 	      "<a href=\"stream.jsonl\">stream.jsonl</a> <a href=\"config.json\">config.json</a> "
 	      "<a href=\"junit.xml\">junit.xml</a> <a href=\"vm/console.log\">vm/console.log</a> "

@@ -40,7 +40,7 @@ struct report {
 	char sum_err[512];
 	struct rstate *st;
 	size_t n, cap;
-	size_t bad_lines;
+	bool torn; /* stream.jsonl ends in a record cut short (stream.h) */
 	struct bo_log *log;
 	char log_err[512];
 	double class_seconds[NCLASS];

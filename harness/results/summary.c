@@ -2,10 +2,14 @@
 #include "harness/results/summary.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness/base/exit.h"
+#include "harness/base/path.h"
 
 void bo_summary_add(struct bo_summary *s, enum bo_class c, const char *id, double seconds)
 {
@@ -148,5 +152,33 @@ int bo_summary_from_json(struct json_object *o, struct bo_summary *ret, struct b
 	for (int c = 0; c < BO_CLASS_COUNT; c++)
 		defang(s.first[c]);
 	*ret = s;
+	return 0;
+}
+
+int bo_summary_read(const char *dir, struct bo_summary *ret, struct json_object **ret_json,
+		    struct bo_err *err)
+{
+	char path[PATH_MAX];
+	struct json_object *o;
+	int fd, r;
+
+	if (bo_pathf(path, sizeof(path), "%s/summary.json", dir) < 0)
+		return bo_err_set(err, ENAMETOOLONG, "'%s/summary.json': path too long", dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return bo_err_set(err, errno, "reading '%s': %s", path, strerror(errno));
+	o = json_object_from_fd(fd);
+	close(fd);
+	if (!o)
+		return bo_err_set(err, EBADMSG, "summary.json: not JSON");
+	r = bo_summary_from_json(o, ret, err);
+	if (r < 0) {
+		json_object_put(o);
+		return r;
+	}
+	if (ret_json)
+		*ret_json = o;
+	else
+		json_object_put(o);
 	return 0;
 }

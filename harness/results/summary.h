@@ -47,6 +47,16 @@ int bo_verdict_exit(enum bo_verdict_kind v);
 struct json_object *bo_summary_json(const struct bo_summary *s);
 
 /* Read a summary back from summary.json's object (host side; untrusted input). */
-int bo_summary_from_json(struct json_object *o, struct bo_summary *ret, struct bo_err *err);
+_must_check_ int bo_summary_from_json(struct json_object *o, struct bo_summary *ret,
+				      struct bo_err *err);
+
+/*
+ * The one reader of summary.json: results directory @dir's summary into *@ret, and when
+ * @ret_json is not NULL the object as read (put by the caller). The file is never read
+ * through a symlink. -errno when it cannot be read (@err names its path), -EBADMSG when it is
+ * not a summary (@err says what is wrong, "summary.json: ...").
+ */
+_must_check_ int bo_summary_read(const char *dir, struct bo_summary *ret,
+				 struct json_object **ret_json, struct bo_err *err);
 
 #endif

@@ -19,7 +19,7 @@ cat >"$R/stream.jsonl" <<'JSON'
 {"seq":0,"time":"2026-01-01T00:00:00.000Z","event":"stack","device":"/dev/mapper/x"}
 {"seq":1,"time":"2026-01-01T00:00:01.000Z","event":"state","state":"c30","cut":31,"class":"consistent","mounted":true,"fsck":"clean"}
 {"seq":2,"time":"2026-01-01T00:00:02.000Z","event":"state","state":"c45","cut":46,"class":"lost-ack","mounted":true,"fsck":"clean","checker":"exited with status 0","lost":[2,3]}
-{"seq":3,"time":"2026-01-01T00:00:03.000Z","event":"alias","state":"c46","alias_of":"c45","class":"lost-ack"}
+{"seq":3,"time":"2026-01-01T00:00:03.000Z","event":"alias","state":"c46","cut":47,"alias_of":"c45","class":"lost-ack"}
 {"seq":4,"time":"2026-01-01T00:00:04.000Z","event":"end"}
 JSON
 printf 'EXT4-fs (dm-3): recovery complete\n' >"$R/states/c45/dmesg.txt"
@@ -76,9 +76,9 @@ cp -a "$R" "$T/torn"
 printf '{"seq":4,"event":"sta' >>"$T/torn/stream.jsonl"
 "$BO" explain "$T/torn" >/dev/null 2>&1 && ok || bad "a torn last record is not tolerated"
 sed -i '2s/.*/garbage/' "$T/torn/stream.jsonl"
-expect 3 "stream.jsonl:2: not a JSON object record" -- "$BO" explain "$T/torn"
+expect 3 "stream.jsonl:2: not a JSON object" -- "$BO" explain "$T/torn"
 rm "$T/torn/summary.json"
-expect 3 "summary.json" "missing or not JSON" -- "$BO" explain "$T/torn"
+expect 3 "summary.json" "No such file" -- "$BO" explain "$T/torn"
 expect 3 "is not a results directory" -- "$BO" explain "$T/none"
 expect 2 "expected RESULTS" -- "$BO" explain
 head -c 5000 "$R/write.log" >"$T/short.log"

@@ -29,8 +29,8 @@ printf 'kernel: Linux 6.1.0 <b>guest</b>\n' >"$R/diagnostics/pre/versions.txt"
 	printf '{"seq":3,"time":"t","event":"state","state":"c149","cut":150,"class":"unmountable","seconds":1,"mounted":false}\n'
 	printf '{"seq":4,"time":"t","event":"alias","state":"c150","cut":151,"alias_of":"c149","class":"unmountable"}\n'
 	printf '{"seq":5,"time":"t","event":"state","state":"../../etc","cut":200,"class":"phantom","seconds":1}\n'
-	printf 'not json at all\n'
 	printf '{"seq":6,"time":"t","event":"end"}\n'
+	printf '{"seq":7,"time":"t","event":"st' # a record a crash cut short
 } >"$R/stream.jsonl"
 cat >"$R/summary.json" <<'J'
 {"verdict":"failed","exit_status":1,"states_checked":10,"states_aliased":1,
@@ -74,7 +74,7 @@ grep -q 'href="states/\.\./' "$H" && bad "a state id with .. was used as a link"
 grep -q 'sh states/c99/repro.sh' "$H" && ok || bad "no repro command"
 grep -q 'data=journal' "$H" && grep -q '20260101-000000-7-abcdef' "$H" && ok ||
 	bad "environment (mount options, run id) missing"
-grep -q '1 lines of stream.jsonl could not be read' "$H" && ok || bad "bad stream line not noted"
+grep -q 'The last record of stream.jsonl was cut short' "$H" && ok || bad "torn record not noted"
 xmllint --html --noout "$H" 2>"$T/html" && ok || bad "report.html does not parse: $(head -5 "$T/html")"
 
 # junit.xml

@@ -69,29 +69,36 @@ static void test_from_summary(void)
 	json_object_put(o);
 }
 
+/* The stream fixtures every reader of stream.jsonl is fed (tests/fixtures/streams/). */
+static int from_fixture(const char *name, struct bo_failset *s, struct bo_err *err)
+{
+	char src[4096], cmd[8192];
+
+	snprintf(src, sizeof(src), "%s/tests/fixtures/streams/%s", BO_SOURCE_DIR, name);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s/stream.jsonl'", src, bo_test_dir());
+	CU_ASSERT_FATAL(system(cmd) == 0);
+	return bo_failset_from_stream(s, bo_test_dir(), "a", "ext4", "", err);
+}
+
 static void test_from_stream(void)
 {
-	const char *p = bo_test_path("stream.jsonl");
 	struct bo_failset s = {0};
 	struct bo_err err = {0};
-	FILE *f = fopen(p, "w");
 
-	fputs("{\"seq\":0,\"event\":\"stack\"}\n"
-	      "{\"seq\":1,\"event\":\"state\",\"state\":\"c3\",\"class\":\"consistent\"}\n"
-	      "{\"seq\":2,\"event\":\"state\",\"state\":\"c7\",\"class\":\"lost-ack\"}\n"
-	      "{\"seq\":3,\"event\":\"alias\",\"state\":\"c8\",\"class\":\"lost-ack\"}\n"
-	      "{\"seq\":4,\"event\":\"sta",
-	      f);
-	fclose(f);
-	/* A torn last record is what a crash leaves: not an error. */
-	CU_ASSERT_FATAL(bo_failset_from_stream(&s, p, "a", "ext4", "", &err) == 0);
-	CU_ASSERT(s.n == 2 && in(&s, "a", "c7") && in(&s, "a", "c8"));
+	/* The failing states and aliases: c45 and its alias c46. */
+	CU_ASSERT_FATAL(from_fixture("whole.jsonl", &s, &err) == 0);
+	CU_ASSERT(s.n == 2 && in(&s, "a", "c45") && in(&s, "a", "c46"));
 	bo_failset_clear(&s);
-	f = fopen(p, "w");
-	fputs("{\"seq\":0,\"event\":\"stack\"}\nnot json\n{\"seq\":2,\"event\":\"end\"}\n", f);
-	fclose(f);
-	CU_ASSERT(bo_failset_from_stream(&s, p, "a", "ext4", "", &err) == -EINVAL);
-	CU_ASSERT(strstr(bo_err_str(&err), "stream.jsonl:2:") != NULL);
+	/* A torn last record is what a crash leaves: read as the whole stream. */
+	CU_ASSERT_FATAL(from_fixture("torn.jsonl", &s, &err) == 0);
+	CU_ASSERT(s.n == 2 && in(&s, "a", "c45") && in(&s, "a", "c46"));
+	bo_failset_clear(&s);
+	/* A bad line anywhere else is an error naming it. */
+	CU_ASSERT(from_fixture("corrupt-json.jsonl", &s, &err) == -EBADMSG);
+	CU_ASSERT(strstr(bo_err_str(&err), "stream.jsonl:3:") != NULL);
+	bo_failset_clear(&s);
+	CU_ASSERT(from_fixture("corrupt-record.jsonl", &s, &err) == -EBADMSG);
+	CU_ASSERT(strstr(bo_err_str(&err), "stream.jsonl:3:") != NULL);
 	bo_failset_clear(&s);
 }
 

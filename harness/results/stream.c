@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "harness/results/stream.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/base/json.h"
+#include "harness/base/path.h"
+
+struct bo_stream {
+	FILE *f;
+	char path[PATH_MAX];
+	char *line;
+	size_t cap;
+	unsigned lineno;
+	struct json_object *cur;
+	bool torn;
+};
+
+int bo_stream_open(const char *dir, struct bo_stream **ret, struct bo_err *err)
+{
+	struct bo_stream *s = calloc(1, sizeof(*s));
+	int fd;
+
+	if (!s)
+		return bo_err_set(err, ENOMEM, "reading '%s/stream.jsonl': out of memory", dir);
+	if (bo_pathf(s->path, sizeof(s->path), "%s/stream.jsonl", dir) < 0) {
+		free(s);
+		return bo_err_set(err, ENAMETOOLONG, "'%s/stream.jsonl': path too long", dir);
+	}
+	fd = open(s->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 || !(s->f = fdopen(fd, "r"))) {
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		free(s);
+		return bo_err_set(err, e, "reading '%s/stream.jsonl': %s", dir, strerror(e));
+	}
+	*ret = s;
+	return 0;
+}
+
+void bo_stream_free(struct bo_stream *s)
+{
+	if (!s)
+		return;
+	json_object_put(s->cur);
+	if (s->f)
+		fclose(s->f);
+	free(s->line);
+	free(s);
+}
+
+const char *bo_stream_path(const struct bo_stream *s)
+{
+	return s->path;
+}
+
+bool bo_stream_torn(const struct bo_stream *s)
+{
+	return s->torn;
+}
+
+/* The fields of a state or alias record into @rec; false when one is missing or wrong. */
+static bool state_fields(struct bo_stream_rec *rec, bool alias)
+{
+	const char *cls = bo_json_str(rec->o, "class");
+
+	rec->state = bo_json_str(rec->o, "state");
+	rec->alias_of = alias ? bo_json_str(rec->o, "alias_of") : NULL;
+	return rec->state && *rec->state && (!alias || (rec->alias_of && *rec->alias_of)) &&
+	       bo_json_u64(rec->o, "cut", &rec->cut) && cls &&
+	       bo_class_from_name(cls, &rec->cls) == 0;
+}
+
+int bo_stream_next(struct bo_stream *s, struct bo_stream_rec *ret, struct bo_err *err)
+{
+	struct bo_stream_rec rec = {0};
+	ssize_t len;
+
+	json_object_put(s->cur);
+	s->cur = NULL;
+	errno = 0;
+	len = getline(&s->line, &s->cap, s->f);
+	if (len < 0) {
+		if (ferror(s->f))
+			return bo_err_set(err, errno ? errno : EIO, "reading '%s': %s", s->path,
+					  strerror(errno ? errno : EIO));
+		return 0;
+	}
+	s->lineno++;
+	if (s->line[len - 1] != '\n') {
+		/* The last line, without its newline: a record a crash cut short. */
+		s->torn = true;
+		return 0;
+	}
+	rec.o = json_tokener_parse(s->line);
+	rec.line = s->lineno;
+	rec.event = bo_json_str(rec.o, "event");
+	if (!rec.event) {
+		json_object_put(rec.o);
+		return bo_err_set(err, EBADMSG, "%s:%u: not a JSON object with a string \"event\"",
+				  s->path, s->lineno);
+	}
+	if ((!strcmp(rec.event, "state") || !strcmp(rec.event, "alias")) &&
+	    !state_fields(&rec, !strcmp(rec.event, "alias"))) {
+		json_object_put(rec.o);
+		return bo_err_set(err, EBADMSG,
+				  "%s:%u: a %s record without a \"state\", a \"cut\" or a known "
+				  "\"class\"%s",
+				  s->path, s->lineno, rec.event,
+				  strcmp(rec.event, "alias") ? "" : " or \"alias_of\"");
+	}
+	s->cur = rec.o;
+	*ret = rec;
+	return 1;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * stream.h — the one reader of stream.jsonl (docs/results.md), for every consumer: report,
+ * merge, explain, reproduce, shrink and the nightly baseline.
+ *
+ * A record is one line: a JSON object with a string "event". "state" and "alias" records also
+ * have a string "state", a non-negative integer "cut" and a known "class"; an alias has a
+ * string "alias_of" too. The stream is written by the guest, so all of this is checked here,
+ * once, before any consumer looks at a record.
+ *
+ * The one rule for a bad line: a line that breaks the above is an error naming the file and
+ * the line, wherever it is — except the last line of the file when it does not end in a
+ * newline. bo_results_emit() writes each record and its newline with one write(2), so such a
+ * line is the record a crash of blackout or of its VM cut short: the stream ends before it,
+ * and bo_stream_torn() says it was there.
+ */
+#ifndef BO_STREAM_H
+#define BO_STREAM_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "harness/base/util.h"
+#include "harness/states/classify.h"
+
+struct bo_stream;
+
+/* One record, valid until the next call of bo_stream_next() (json_object_get() @o to keep
+ * it). */
+struct bo_stream_rec {
+	struct json_object *o;
+	const char *event;
+	unsigned line; /* 1-based */
+	/* "state" and "alias" records only: */
+	const char *state;
+	const char *alias_of; /* alias records only, else NULL */
+	uint64_t cut;
+	enum bo_class cls;
+};
+
+/* Open the stream.jsonl of results directory @dir (never through a symlink). */
+_must_check_ int bo_stream_open(const char *dir, struct bo_stream **ret, struct bo_err *err);
+
+/* The next record in *@ret: 1, or 0 at the end of the stream, or -errno (a bad line: @err
+ * names the file and the line). */
+_must_check_ int bo_stream_next(struct bo_stream *s, struct bo_stream_rec *ret, struct bo_err *err);
+
+/* Whether the stream ended at a last record cut short (after bo_stream_next() returned 0). */
+bool bo_stream_torn(const struct bo_stream *s);
+
+/* The file's path, for messages. */
+const char *bo_stream_path(const struct bo_stream *s);
+
+/* Close; NULL is fine. */
+void bo_stream_free(struct bo_stream *s);
+
+/* Whether @rec is a "state" or an "alias" record. */
+static inline bool bo_stream_is_state(const struct bo_stream_rec *rec)
+{
+	return rec->state != NULL;
+}
+
+#endif
