@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cleanup.h — scope-bound release of memory, file descriptors and library handles.
+ * cleanup.h — the attributes and macros every file of the project may use, and scope-bound
+ * release of memory, file descriptors and library handles.
  *
- * Only for resources whose release cannot fail in an interesting way. Kernel objects (dm
- * devices, loop bindings, mounts) never go here: they are torn down explicitly, in reverse,
- * with failures reported.
+ * The cleanup attribute is only for resources whose release cannot fail in an interesting
+ * way. Kernel objects (dm devices, loop bindings, mounts) never go here: they are torn down
+ * explicitly, in reverse, with failures reported.
  */
 #ifndef BO_CLEANUP_H
 #define BO_CLEANUP_H
@@ -15,7 +16,19 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "harness/base/macro.h"
+#define _printf_(a, b) __attribute__((format(printf, a, b)))
+
+/* The result says whether it worked (>= 0, or -errno): a caller must look at it. */
+#define _must_check_ __attribute__((warn_unused_result))
+
+/* 0, and a compile error when @a is a pointer rather than an array (the kernel's
+ * __must_be_array): sizeof of a pointer divided by its element size is a silent bug. */
+#define BO_MUST_BE_ARRAY(a)                                                                  \
+	((int) sizeof(struct {                                                               \
+		int : (-!!__builtin_types_compatible_p(__typeof__(a), __typeof__(&(a)[0]))); \
+	}))
+
+#define BO_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]) + BO_MUST_BE_ARRAY(a))
 
 #define _cleanup_(fn) __attribute__((cleanup(fn)))
 

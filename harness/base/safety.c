@@ -3,10 +3,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
@@ -21,6 +23,20 @@ bool bo_runid_valid(const char *id)
 	if (n == 0 || n > BO_RUNID_MAX || id[0] == '.' || id[0] == '-')
 		return false;
 	return strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == n;
+}
+
+void bo_runid_make(uint64_t seed, char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	uint32_t nonce = 0;
+	char when[32];
+
+	gmtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
+	if (getrandom(&nonce, sizeof(nonce), 0) != sizeof(nonce))
+		nonce = (uint32_t) getpid() ^ (uint32_t) t;
+	snprintf(buf, len, "%s-%" PRIu64 "-%06x", when, seed, nonce & 0xffffff);
 }
 
 /* Read sysfs attribute @attr of block device @rdev into @buf, without its trailing newline.

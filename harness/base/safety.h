@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "harness/base/util.h"
@@ -34,6 +35,9 @@
  * glob, climb out of /run or name a device that is not a run's.
  */
 bool bo_runid_valid(const char *id);
+
+/* A new run id, YYYYMMDD-HHMMSS-<seed>-<nonce> (UTC): sortable, and never the same twice. */
+void bo_runid_make(uint64_t seed, char *buf, size_t len);
 
 /*
  * Whether block device @rdev was made by blackout: a dm device with a BLACKOUT- uuid and a

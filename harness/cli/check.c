@@ -1,30 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * blackout check — check the crash states of a saved log in fresh VMs (one, N at once, or one
- * shard), and blackout merge — join shards into one results directory.
+ * blackout check — check the crash states of a saved log in fresh VMs: one, N at once
+ * (--jobs, merged into one results directory), or one shard (--shard). The guest side is
+ * __guest-check (guest_check.c); both read the options of check_opts.h.
  */
+#include "harness/cli/check.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/cli/check_log.h"
-#include "harness/states/classify.h"
 #include "harness/base/cleanup.h"
 #include "harness/base/file.h"
+#include "harness/base/json.h"
 #include "harness/base/path.h"
 #include "harness/base/proc.h"
+#include "harness/base/safety.h"
 #include "harness/base/sha256.h"
+#include "harness/cli/check_log.h"
 #include "harness/cli/cli.h"
-#include "harness/cli/vmrun.h"
+#include "harness/cli/guest.h"
 #include "harness/log/log.h"
 #include "harness/results/merge.h"
 #include "harness/results/progress.h"
@@ -32,7 +34,18 @@
 #include "harness/results/results.h"
 #include "harness/results/summary.h"
 #include "harness/scenario/scenario.h"
+#include "harness/states/classify.h"
 #include "vm/vm.h"
+
+/* One check on the host. */
+struct check {
+	const struct bo_check_args *a;
+	char runid[BO_RUNID_MAX], dir[PATH_MAX], log_hex[BO_SHA256_HEX];
+	const char *files_cmd; /* the checker the guest will run, for the host files it names */
+	/* The results hold BO_LOG_INDEX_NAME, the host's index of write.log, for the guests and
+	 * the reports, while the check runs. */
+	bool log_index;
+};
 
 static void check_help(void)
 {
@@ -42,30 +55,10 @@ static void check_help(void)
 	     "                          [--results DIR] [VM OPTIONS]\n\n"
 	     "Check the crash states of a saved dm-log-writes log in a fresh VM: no workload\n"
 	     "runs, the log is the whole input (a log from a bug report, or write.log of a "
-	     "run).\n\n"
-	     "  --scenario FILE  take fs, size, mount options, cuts and checker from a scenario\n"
-	     "  --fs FS          the filesystem (default: from --scenario)\n"
-	     "  --size BYTES     size of the logged device (default: from --scenario, else the\n"
-	     "                   highest sector the log touches, rounded up to 1 MiB)\n"
-	     "  --cuts POLICY    flush, flush/N, fua, mark, every:N, all, entry:A-B,\n"
-	     "                   comma-separated (default: from --scenario, else flush)\n"
-	     "  --from CUT       skip cuts before CUT (default: mark:mkfs if the log has it)\n"
-	     "  --checker CMD    run CMD in each mounted state (see docs/checkers.md)\n"
-	     "  --seed N         the seed of the run (checker, sampling, tearing)\n"
-	     "  --reorder K      also every state that drops up to K writes of the cut's epoch\n"
-	     "                   (writes since the last flush; FUA writes are never dropped)\n"
-	     "  --torn           also every multi-block write of the epoch torn at a seeded block\n"
-	     "  --budget N       sample N dropped sets per cut (seeded) when there are more\n"
-	     "  --state ID       check only the state ID: c1234 (the prefix after entry 1234),\n"
-	     "                   c1234-d5,9 (entries 5 and 9 dropped), c1234-t7:3 (entry 7 torn\n"
-	     "                   after 3 blocks)\n"
-	     "  --shard I/N      check only shard I of N (by state id; see blackout merge)\n"
-	     "  --jobs N         split the states over N single-vCPU VMs at once and merge\n"
-	     "                   them (default: the number of online cores; 1: one VM)\n"
-	     "  --expect CLASS   with --state: exit 0 if the state's class is CLASS, else 1\n"
-	     "  --hash           record each state's image sha256 in stream.jsonl\n"
-	     "  --results DIR    parent of the results directory (default ./results)\n\n"
-	     "Exit status: 0 every state consistent, 1 a state failed, 3 harness error.");
+	     "run).\n");
+	bo_opts_help(stdout, bo_check_opts, bo_check_opts_n);
+	bo_vm_opts_help();
+	puts("\nExit status: 0 every state consistent, 1 a state failed, 3 harness error.");
 }
 
 /* With --state and --expect: did the one state checked get the expected class? */
@@ -97,111 +90,46 @@ static int compare_expected(const char *dir, const char *state, const char *expe
 	return BO_EXIT_HARNESS;
 }
 
-struct check_args {
-	const char *scen, *fs, *size, *mopt, *cuts, *from, *checker, *state, *seed;
-	const char *reorder, *budget;
-	const char *bench; /* hidden: scripts/bench-scale's naive and floor modes */
-	bool hash, torn;
-	bool guest_replay;     /* hidden: no host base (harness/basesrv.h), the guests replay */
-	const char *files_cmd; /* the checker the guest will run, for the files it names */
-	/* The results hold BO_LOG_INDEX_NAME, the host's index of write.log, for the guests and
-	 * the reports, while the check runs. */
-	bool log_index;
-};
-
-/* The options a check passes to its guest as they are, and records in config.json. */
-static const struct {
-	const char *flag, *key;
-	size_t off;
-} passed[] = {
-	{"--fs", "fs", offsetof(struct check_args, fs)},
-	{"--size", "size", offsetof(struct check_args, size)},
-	{"--mount-options", "mount_options", offsetof(struct check_args, mopt)},
-	{"--cuts", "cuts", offsetof(struct check_args, cuts)},
-	{"--from", "from", offsetof(struct check_args, from)},
-	{"--checker", "checker", offsetof(struct check_args, checker)},
-	{"--state", "state", offsetof(struct check_args, state)},
-	{"--seed", "seed", offsetof(struct check_args, seed)},
-	{"--reorder", "reorder", offsetof(struct check_args, reorder)},
-	{"--budget", "budget", offsetof(struct check_args, budget)},
-	{"--bench-mode", "bench_mode", offsetof(struct check_args, bench)},
-};
-
 /*
  * The guest command of one check VM; @shard is "I/N" or NULL, @claims whether the VMs of
- * --jobs claim the states in the exchange directory rather than take them by id. Returns
- * the argument count.
+ * --jobs claim the states in the exchange directory rather than take them by id.
  */
-static int check_argv(const struct check_args *a, const char *runid, const char *shard, bool claims,
-		      char **gargv)
+static void guest_argv(const struct check *c, const char *shard, bool claims, struct bo_argv *v)
 {
-	int n = 0;
+	struct bo_check_args a = *c->a;
 
-	gargv[n++] = (char *) bo_self_exe();
-	gargv[n++] = "__guest-check";
-	gargv[n++] = "--results";
-	gargv[n++] = BO_VM_SHARE_GUEST;
-	gargv[n++] = "--run-id";
-	gargv[n++] = (char *) runid;
-	gargv[n++] = "--libexec";
-	gargv[n++] = (char *) bo_libexec_dir();
-	for (size_t i = 0; i < BO_ARRAY_SIZE(passed); i++) {
-		const char *val = *(const char *const *) ((const char *) a + passed[i].off);
-
-		if (val) {
-			gargv[n++] = (char *) passed[i].flag;
-			gargv[n++] = (char *) val;
-		}
+	a.shard = shard;
+	bo_guest_argv(v, "__guest-check", c->runid);
+	bo_opts_pass(bo_check_opts, bo_check_opts_n, &a, v);
+	if (a.scen) {
+		bo_argv_add(v, "--scenario");
+		bo_argv_add(v, BO_VM_SHARE_GUEST "/scenario.ini");
 	}
-	if (a->scen) {
-		gargv[n++] = "--scenario";
-		gargv[n++] = BO_VM_SHARE_GUEST "/scenario.ini";
+	if (claims) {
+		bo_argv_add(v, "--claims");
+		bo_argv_add(v, BO_VM_EXCHANGE_GUEST);
 	}
-	if (shard) {
-		gargv[n++] = "--shard";
-		gargv[n++] = (char *) shard;
-		if (claims) {
-			gargv[n++] = "--claims";
-			gargv[n++] = BO_VM_EXCHANGE_GUEST;
-		}
+	if (c->log_index) {
+		bo_argv_add(v, "--log-index");
+		bo_argv_add(v, BO_VM_SHARE_GUEST "/" BO_LOG_INDEX_NAME);
 	}
-	if (a->log_index) {
-		gargv[n++] = "--log-index";
-		gargv[n++] = BO_VM_SHARE_GUEST "/" BO_LOG_INDEX_NAME;
-	}
-	if (a->hash)
-		gargv[n++] = "--hash";
-	if (a->torn)
-		gargv[n++] = "--torn";
-	gargv[n] = NULL;
-	return n;
 }
 
-/*
- * config.json of a check: what shards must agree on to be merged. @log_hex is the sha256 of
- * the results' write.log (bo_check_place_log() put it there).
- */
-static int check_config(struct bo_results *res, const struct check_args *a, const char *runid,
-			const char *shard, bool claims, const char *log_hex, struct bo_err *err)
+/* config.json of a check: what shards must agree on to be merged. */
+static int check_config(const struct check *c, struct bo_results *res, const char *shard,
+			bool claims, struct bo_err *err)
 {
-	struct json_object *o = json_object_new_object(), *opt = json_object_new_object();
+	_cleanup_json_ struct json_object *o = json_object_new_object();
+	struct json_object *opt = json_object_new_object();
 	char path[PATH_MAX];
 	int r = 0;
 
 	if (!o || !opt) {
-		json_object_put(o);
 		json_object_put(opt);
 		return bo_err_set(err, ENOMEM, "config.json");
 	}
-	for (size_t i = 0; i < BO_ARRAY_SIZE(passed); i++) {
-		const char *val = *(const char *const *) ((const char *) a + passed[i].off);
-
-		json_object_object_add(opt, passed[i].key,
-				       val ? json_object_new_string(val) : NULL);
-	}
-	json_object_object_add(opt, "hash", json_object_new_boolean(a->hash));
-	json_object_object_add(opt, "torn", json_object_new_boolean(a->torn));
-	if (a->scen && r >= 0 &&
+	bo_opts_to_config(bo_check_opts, bo_check_opts_n, c->a, opt);
+	if (c->a->scen &&
 	    bo_pathf(path, sizeof(path), "%s/scenario.ini", bo_results_dir(res)) == 0) {
 		char sc[BO_SHA256_HEX];
 
@@ -209,8 +137,8 @@ static int check_config(struct bo_results *res, const struct check_args *a, cons
 		json_object_object_add(opt, "scenario_sha256", json_object_new_string(sc));
 	}
 	json_object_object_add(o, "kind", json_object_new_string("check"));
-	json_object_object_add(o, "run_id", json_object_new_string(runid));
-	json_object_object_add(o, "log_sha256", json_object_new_string(log_hex));
+	json_object_object_add(o, "run_id", json_object_new_string(c->runid));
+	json_object_object_add(o, "log_sha256", json_object_new_string(c->log_hex));
 	json_object_object_add(o, "blackout", json_object_new_string(BO_VERSION));
 	json_object_object_add(o, "options", opt);
 	if (shard)
@@ -219,28 +147,24 @@ static int check_config(struct bo_results *res, const struct check_args *a, cons
 	 * id, states would be missed or checked twice. */
 	if (shard && claims)
 		json_object_object_add(o, "shard_by", json_object_new_string("claim"));
-	if (r >= 0)
-		r = bo_results_write_json(res, "config.json", o, err);
-	json_object_put(o);
-	return r;
+	return r < 0 ? r : bo_results_write_json(res, "config.json", o, err);
 }
 
-/* A results directory for shard @i of @n inside @dir, sharing its log and scenario. */
-static int make_shard_dir(const char *dir, const struct check_args *a, const char *runid,
-			  const char *log_hex, unsigned i, unsigned n, char *sdir, size_t len,
+/* A results directory for shard @i of @n inside the check's, sharing its log and scenario. */
+static int make_shard_dir(const struct check *c, unsigned i, unsigned n, char *sdir, size_t len,
 			  struct bo_err *err)
 {
 	/* What the shard shares with the run, linked where it can be. */
-	const char *const shared[] = {"write.log", a->scen ? "scenario.ini" : NULL,
-				      a->log_index ? BO_LOG_INDEX_NAME : NULL};
+	const char *const shared[] = {"write.log", c->a->scen ? "scenario.ini" : NULL,
+				      c->log_index ? BO_LOG_INDEX_NAME : NULL};
 	struct bo_results *res = NULL;
 	char from[PATH_MAX], to[PATH_MAX], shard[32];
 	int r;
 
 	snprintf(shard, sizeof(shard), "%u/%u", i, n);
-	if (snprintf(sdir, len, "%s/shards", dir) >= (int) len ||
+	if (bo_pathf(sdir, len, "%s/shards", c->dir) < 0 ||
 	    (mkdir(sdir, 0755) < 0 && errno != EEXIST) ||
-	    snprintf(sdir, len, "%s/shards/%u", dir, i) >= (int) len)
+	    bo_pathf(sdir, len, "%s/shards/%u", c->dir, i) < 0)
 		return bo_err_set(err, errno ? errno : ENAMETOOLONG, "creating shard directories");
 	r = bo_results_create(sdir, &res, err);
 	for (size_t k = 0; r >= 0 && k < BO_ARRAY_SIZE(shared); k++) {
@@ -248,14 +172,14 @@ static int make_shard_dir(const char *dir, const struct check_args *a, const cha
 
 		if (!f)
 			continue;
-		if (bo_pathf(from, sizeof(from), "%s/%s", dir, f) < 0 ||
+		if (bo_pathf(from, sizeof(from), "%s/%s", c->dir, f) < 0 ||
 		    bo_pathf(to, sizeof(to), "%s/%s", sdir, f) < 0)
 			r = bo_err_set(err, ENAMETOOLONG, "path too long");
 		else if (link(from, to) < 0)
 			r = bo_copy_file(from, to, err);
 	}
 	if (r >= 0)
-		r = check_config(res, a, runid, shard, true, log_hex, err);
+		r = check_config(c, res, shard, true, err);
 	bo_results_free(res);
 	return r;
 }
@@ -305,13 +229,11 @@ static void plan_jobs(bool jobs_given, struct vm_args *v, unsigned *jobs)
 }
 
 /*
- * Open the log of results directory @dir for the host base of the check's VMs
- * (harness/basesrv.h), and size the image as the guest will (guest.c): --size, else the
- * scenario's, else the log's extent. Nothing here is fatal: without a host base the guests
- * replay on their own.
+ * Open the log of the check's results for the host base of its VMs (harness/replay/basesrv.h),
+ * and size the image as the guest will (guest_check.c): --size, else the scenario's, else the
+ * log's extent. Nothing here is fatal: without a host base the guests replay on their own.
  */
-static void host_base(const char *dir, const struct check_args *a, struct bo_log **ret,
-		      struct vm_args *v)
+static void host_base(const struct check *c, struct bo_log **ret, struct vm_args *v)
 {
 	char log[PATH_MAX], idx[PATH_MAX];
 	struct bo_scenario *sc = NULL;
@@ -319,13 +241,13 @@ static void host_base(const char *dir, const struct check_args *a, struct bo_log
 	uint64_t size = 0;
 	int r;
 
-	if (bo_pathf(log, sizeof(log), "%s/write.log", dir) < 0 ||
-	    bo_pathf(idx, sizeof(idx), "%s/%s", dir, BO_LOG_INDEX_NAME) < 0)
+	if (bo_pathf(log, sizeof(log), "%s/write.log", c->dir) < 0 ||
+	    bo_pathf(idx, sizeof(idx), "%s/%s", c->dir, BO_LOG_INDEX_NAME) < 0)
 		return;
-	r = a->log_index ? bo_log_open_indexed(log, idx, ret, &e) : bo_log_open(log, 0, ret, &e);
-	if (r >= 0 && a->size)
-		r = bo_parse_u64(a->size, &size) < 0 ? -EINVAL : 0;
-	else if (r >= 0 && a->scen && bo_scenario_load(a->scen, &sc, &e) >= 0)
+	r = c->log_index ? bo_log_open_indexed(log, idx, ret, &e) : bo_log_open(log, 0, ret, &e);
+	if (r >= 0 && c->a->size)
+		r = bo_parse_u64(c->a->size, &size) < 0 ? -EINVAL : 0;
+	else if (r >= 0 && c->a->scen && bo_scenario_load(c->a->scen, &sc, &e) >= 0)
 		size = sc->size;
 	bo_scenario_free(sc);
 	if (r >= 0 && !size)
@@ -368,9 +290,9 @@ static int remove_claims(const char *path, struct bo_err *err)
 
 /* One VM of check --jobs, in a process of its own (bo_proc_fork()). */
 struct job {
+	const struct check *c;
 	struct vm_args v;
-	const struct check_args *a;
-	const char *runid, *dir;
+	char dir[PATH_MAX];
 	char shard[32];
 	unsigned timeout;
 };
@@ -381,64 +303,61 @@ struct job {
 static int run_job(void *ctx)
 {
 	struct job *j = ctx;
-	const char *cmds[] = {j->a->files_cmd, NULL};
+	const char *cmds[] = {j->c->files_cmd, NULL};
+	struct bo_argv gv = {0};
 	struct bo_err e = {0};
-	char *gargv[48];
 	int st;
 
-	check_argv(j->a, j->runid, j->shard, true, gargv);
-	st = bo_guest_boot(&j->v, j->dir, gargv, cmds, j->timeout, &e);
+	guest_argv(j->c, j->shard, true, &gv);
+	st = gv.oom ? bo_err_set(&e, ENOMEM, "out of memory")
+		    : bo_guest_boot(&j->v, j->dir, gv.v, cmds, j->timeout, &e);
 	if (st < 0)
-		bo_cli_error("check %s shard %s: %s", j->runid, j->shard, bo_err_str(&e));
+		bo_cli_error("check %s shard %s: %s", j->c->runid, j->shard, bo_err_str(&e));
+	bo_argv_free(&gv);
 	return st < 0 ? JOB_FAILED : st;
 }
 
 /*
  * check --jobs N: N single-vCPU VMs at once, each with a shard directory of its own and all
- * sharing a claims directory (explore.c's take()); then one merged directory.
+ * sharing a claims directory (explore/select.c); then one merged directory.
  */
-static int check_jobs(const struct vm_args *v, const char *dir, const struct check_args *a,
-		      const char *runid, const char *log_hex, unsigned jobs, unsigned timeout,
-		      struct bo_err *err)
+static int check_jobs(const struct check *c, const struct vm_args *v, unsigned jobs,
+		      unsigned timeout, struct bo_err *err)
 {
-	char sdirs[64][PATH_MAX];
+	_cleanup_free_ struct job *job = calloc(jobs, sizeof(*job));
 	char *dirs[64] = {0};
 	pid_t pids[64];
-	struct job job[64];
 	int efds[64];
 	struct bo_progress_relay *relay = NULL;
-	struct vm_args vj = *v;
 	char claims[PATH_MAX];
 	struct bo_err e2 = {0};
 	int r = 0;
 
-	if (bo_pathf(claims, sizeof(claims), "%s/.claims", dir) < 0)
-		return bo_err_set(err, ENAMETOOLONG, "'%s': path too long", dir);
+	if (!job)
+		return bo_err_set(err, ENOMEM, "out of memory");
+	if (bo_pathf(claims, sizeof(claims), "%s/.claims", c->dir) < 0)
+		return bo_err_set(err, ENAMETOOLONG, "'%s': path too long", c->dir);
 	if (mkdir(claims, 0755) < 0)
 		return bo_err_set(err, errno, "creating '%s': %s", claims, strerror(errno));
-	vj.exchange_dir = claims;
 	for (unsigned i = 0; i < jobs && r >= 0; i++) {
-		r = make_shard_dir(dir, a, runid, log_hex, i, jobs, sdirs[i], sizeof(sdirs[i]),
-				   err);
-		dirs[i] = sdirs[i];
+		job[i] = (struct job){.c = c, .v = *v, .timeout = timeout};
+		job[i].v.exchange_dir = claims;
+		snprintf(job[i].shard, sizeof(job[i].shard), "%u/%u", i, jobs);
+		r = make_shard_dir(c, i, jobs, job[i].dir, sizeof(job[i].dir), err);
+		dirs[i] = job[i].dir;
 	}
 	/* The VMs' stderr through one relay, which sums their progress into one line. */
 	if (r >= 0)
 		r = bo_progress_relay_start(jobs, 2, isatty(2), efds, &relay, err);
 	if (r < 0) {
-		for (unsigned i = 0; a->log_index && i < jobs && dirs[i]; i++)
+		for (unsigned i = 0; c->log_index && i < jobs && dirs[i]; i++)
 			bo_check_remove_log_index(dirs[i]);
 		(void) remove_claims(claims, &e2);
 		return r;
 	}
 	for (unsigned i = 0; i < jobs; i++) {
-		struct job *j = &job[i];
-
-		*j = (struct job){
-			.v = vj, .a = a, .runid = runid, .dir = sdirs[i], .timeout = timeout};
-		snprintf(j->shard, sizeof(j->shard), "%u/%u", i, jobs);
-		j->v.stderr_fd = efds[i];
-		r = bo_proc_fork(run_job, j, &pids[i], err);
+		job[i].v.stderr_fd = efds[i];
+		r = bo_proc_fork(run_job, &job[i], &pids[i], err);
 		if (r < 0) {
 			jobs = i;
 			break;
@@ -454,289 +373,145 @@ static int check_jobs(const struct vm_args *v, const char *dir, const struct che
 	if (remove_claims(claims, &e2) < 0 && r >= 0)
 		r = bo_err_set(err, e2.errnum, "%s", bo_err_str(&e2));
 	if (r >= 0)
-		r = bo_merge_into(dir, dirs, jobs, err);
+		r = bo_merge_into(c->dir, dirs, jobs, err);
 	/* Each shard is a results directory of its own, with its own report (which reads the
 	 * log through the index while it is there). */
 	for (unsigned i = 0; r >= 0 && i < jobs; i++) {
 		struct bo_err e = {0};
 
-		if (bo_report_write(sdirs[i], NULL, &e) < 0)
-			fprintf(stderr, "blackout: warning: %s\n", bo_err_str(&e));
+		if (bo_report_write(dirs[i], NULL, &e) < 0)
+			bo_cli_warning("%s", bo_err_str(&e));
 	}
-	for (unsigned i = 0; a->log_index && i < jobs; i++)
-		bo_check_remove_log_index(sdirs[i]);
+	for (unsigned i = 0; c->log_index && i < jobs; i++)
+		bo_check_remove_log_index(dirs[i]);
 	return r;
 }
 
-int bo_cmd_check(int argc, char **argv)
+/* A new results directory under --results, with the log, the scenario and config.json. */
+static int prepare(struct check *c, const char *log, struct bo_results **ret, struct bo_err *err)
 {
-	enum {
-		O_SCEN = 0x200,
-		O_FS,
-		O_SIZE,
-		O_MOPT,
-		O_CUTS,
-		O_FROM,
-		O_CHECKER,
-		O_STATE,
-		O_EXPECT,
-		O_RESULTS,
-		O_SEED,
-		O_HASH,
-		O_SHARD,
-		O_JOBS,
-		O_REORDER,
-		O_TORN,
-		O_BUDGET,
-		O_BENCH,
-		O_GUEST_REPLAY,
-	};
-	static const struct option opts[] = {
-		{"scenario", required_argument, NULL, O_SCEN},
-		{"fs", required_argument, NULL, O_FS},
-		{"size", required_argument, NULL, O_SIZE},
-		{"mount-options", required_argument, NULL, O_MOPT},
-		{"cuts", required_argument, NULL, O_CUTS},
-		{"from", required_argument, NULL, O_FROM},
-		{"checker", required_argument, NULL, O_CHECKER},
-		{"state", required_argument, NULL, O_STATE},
-		{"expect", required_argument, NULL, O_EXPECT},
-		{"results", required_argument, NULL, O_RESULTS},
-		{"seed", required_argument, NULL, O_SEED},
-		{"hash", no_argument, NULL, O_HASH},
-		{"shard", required_argument, NULL, O_SHARD},
-		{"jobs", required_argument, NULL, O_JOBS},
-		{"reorder", required_argument, NULL, O_REORDER},
-		{"torn", no_argument, NULL, O_TORN},
-		{"budget", required_argument, NULL, O_BUDGET},
-		/* Not in the help: the baseline and floor of scripts/bench-scale. */
-		{"bench-mode", required_argument, NULL, O_BENCH},
-		/* Not in the help: the guests replay the log themselves, as before the host base. */
-		{"guest-replay", no_argument, NULL, O_GUEST_REPLAY},
-		{"help", no_argument, NULL, 'h'},
-		VM_OPTIONS,
-		{},
-	};
-	struct check_args a = {0};
-	const char *expect = NULL, *shard = NULL, *parent = "results";
+	const char *parent = c->a->parent ? c->a->parent : "results";
+	char path[PATH_MAX];
+	int r;
+
+	bo_runid_make(0, c->runid, sizeof(c->runid));
+	if (mkdir(parent, 0755) < 0 && errno != EEXIST)
+		return bo_err_set(err, errno, "creating '%s': %s", parent, strerror(errno));
+	if (!realpath(parent, path))
+		return bo_err_set(err, errno, "'%s': %s", parent, strerror(errno));
+	if (bo_pathf(c->dir, sizeof(c->dir), "%s/%s", path, c->runid) < 0)
+		return bo_err_set(err, ENAMETOOLONG, "path too long");
+	r = bo_results_create(c->dir, ret, err);
+	if (r >= 0)
+		r = bo_pathf(path, sizeof(path), "%s/write.log", c->dir) == 0
+			    ? bo_check_place_log(log, path, c->log_hex, err)
+			    : bo_err_set(err, ENAMETOOLONG, "path too long");
+	if (r >= 0 && c->a->scen)
+		r = bo_pathf(path, sizeof(path), "%s/scenario.ini", c->dir) == 0
+			    ? bo_copy_file(c->a->scen, path, err)
+			    : bo_err_set(err, ENAMETOOLONG, "path too long");
+	if (r >= 0)
+		r = check_config(c, *ret, c->a->shard, false, err);
+	return r;
+}
+
+int bo_check(const char *log, const struct bo_check_args *a, struct vm_args *v)
+{
+	struct check c = {.a = a};
 	struct bo_scenario *sc = NULL;
 	_cleanup_free_ char *sc_checker = NULL;
-	struct vm_args v = {0};
 	struct bo_log *base_log = NULL;
 	struct bo_results *res = NULL;
+	struct bo_argv gv = {0};
 	struct bo_err err = {0};
-	char runid[96], dir[PATH_MAX], path[PATH_MAX], log_hex[BO_SHA256_HEX] = "";
-	char *gargv[48];
-	unsigned jobs = 1, si, sn;
-	bool jobs_given = false;
+	bool jobs_given = a->jobs != NULL;
+	unsigned jobs = 1;
 	uint64_t nj;
-	int c, r, ret = BO_EXIT_HARNESS;
+	int r, ret = BO_EXIT_HARNESS;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			check_help();
-			return BO_EXIT_OK;
-		case O_SCEN:
-			a.scen = optarg;
-			break;
-		case O_FS:
-			a.fs = optarg;
-			break;
-		case O_SIZE:
-			a.size = optarg;
-			break;
-		case O_MOPT:
-			a.mopt = optarg;
-			break;
-		case O_CUTS:
-			a.cuts = optarg;
-			break;
-		case O_FROM:
-			a.from = optarg;
-			break;
-		case O_CHECKER:
-			a.checker = optarg;
-			break;
-		case O_STATE:
-			a.state = optarg;
-			break;
-		case O_EXPECT:
-			expect = optarg;
-			break;
-		case O_RESULTS:
-			parent = optarg;
-			break;
-		case O_SEED:
-			a.seed = optarg;
-			break;
-		case O_HASH:
-			a.hash = true;
-			break;
-		case O_SHARD:
-			if (sscanf(optarg, "%u/%u", &si, &sn) != 2 || !sn || si >= sn)
-				return bo_cli_usage_error("check",
-							  "--shard '%s': expected I/N with "
-							  "0 <= I < N",
-							  optarg);
-			shard = optarg;
-			break;
-		case O_REORDER:
-			if (bo_parse_u64(optarg, &nj) < 0 || nj > 8)
-				return bo_cli_usage_error("check", "--reorder '%s': K from 0 to 8",
-							  optarg);
-			a.reorder = optarg;
-			break;
-		case O_TORN:
-			a.torn = true;
-			break;
-		case O_BUDGET:
-			if (bo_parse_u64(optarg, &nj) < 0)
-				return bo_cli_usage_error("check", "--budget '%s' is not a number",
-							  optarg);
-			a.budget = optarg;
-			break;
-		case O_BENCH:
-			if (strcmp(optarg, "naive") && strcmp(optarg, "floor"))
-				return bo_cli_usage_error("check", "--bench-mode naive|floor");
-			a.bench = optarg;
-			break;
-		case O_GUEST_REPLAY:
-			a.guest_replay = true;
-			break;
-		case O_JOBS:
-			if (bo_parse_u64(optarg, &nj) < 0 || nj == 0 || nj > 64)
-				return bo_cli_usage_error("check", "--jobs '%s': 1 to 64", optarg);
-			jobs = (unsigned) nj;
-			jobs_given = true;
-			break;
-		default:
-			if (bo_cli_vm_option(c, &v) <= 0)
-				return bo_cli_usage_error("check", "bad option");
-		}
-	}
-	if (optind + 1 != argc)
-		return bo_cli_usage_error("check", "expected exactly one LOG");
-	if (expect && !a.state)
+	if (a->expect && !a->state)
 		return bo_cli_usage_error("check", "--expect needs --state");
-	if (!a.scen && !a.fs)
+	if (!a->scen && !a->fs)
 		return bo_cli_usage_error("check", "--fs or --scenario is required");
-	if (jobs_given && jobs > 1 && (shard || a.state))
+	if (a->jobs && bo_parse_u64(a->jobs, &nj) == 0)
+		jobs = (unsigned) nj;
+	if (jobs_given && jobs > 1 && (a->shard || a->state))
 		return bo_cli_usage_error("check", "--jobs splits the states itself: not with "
 						   "--shard or --state");
 	/* One shard or one state is one VM's work. */
-	if (shard || a.state)
+	if (a->shard || a->state)
 		jobs_given = true;
-	plan_jobs(jobs_given, &v, &jobs);
-	if (access(argv[optind], R_OK) < 0) {
-		bo_cli_error("check: '%s': %s", argv[optind], strerror(errno));
+	plan_jobs(jobs_given, v, &jobs);
+	if (access(log, R_OK) < 0) {
+		bo_cli_error("check: '%s': %s", log, strerror(errno));
 		return BO_EXIT_HARNESS;
 	}
-	bo_runid_make(0, runid, sizeof(runid));
-	if (mkdir(parent, 0755) < 0 && errno != EEXIST) {
-		bo_cli_error("creating '%s': %s", parent, strerror(errno));
-		return BO_EXIT_HARNESS;
-	}
-	if (!realpath(parent, path)) {
-		bo_cli_error("'%s': %s", parent, strerror(errno));
-		return BO_EXIT_HARNESS;
-	}
-	r = bo_pathf(dir, sizeof(dir), "%s/%s", path, runid) == 0
-		    ? bo_results_create(dir, &res, &err)
-		    : bo_err_set(&err, ENAMETOOLONG, "path too long");
-	if (r >= 0) {
-		r = bo_pathf(path, sizeof(path), "%s/write.log", dir) == 0
-			    ? bo_check_place_log(argv[optind], path, log_hex, &err)
-			    : bo_err_set(&err, ENAMETOOLONG, "path too long");
-	}
-	if (r >= 0 && a.scen) {
-		r = bo_pathf(path, sizeof(path), "%s/scenario.ini", dir) == 0
-			    ? bo_copy_file(a.scen, path, &err)
-			    : -ENAMETOOLONG;
-	}
-	if (r >= 0)
-		r = check_config(res, &a, runid, shard, false, log_hex, &err);
-	if (r >= 0 && a.scen && !a.checker) {
-		r = bo_scenario_load(a.scen, &sc, &err);
+	r = prepare(&c, log, &res, &err);
+	if (r >= 0 && a->scen && !a->checker) {
+		r = bo_scenario_load(a->scen, &sc, &err);
 		if (r >= 0 && bo_scenario_checker_command(sc, &sc_checker) < 0)
 			r = bo_err_set(&err, ENOMEM, "out of memory");
 	}
-	a.files_cmd = a.checker ? a.checker : sc_checker;
+	c.files_cmd = a->checker ? a->checker : sc_checker;
 	if (r >= 0)
-		a.log_index = bo_check_save_log_index(dir);
-	if (r >= 0 && !a.guest_replay)
-		host_base(dir, &a, &base_log, &v);
+		c.log_index = bo_check_save_log_index(c.dir);
+	if (r >= 0 && !a->guest_replay)
+		host_base(&c, &base_log, v);
 	if (r < 0) {
 		bo_cli_error("check: %s", bo_err_str(&err));
 		goto out;
 	}
-	fprintf(stderr, "blackout: check %s: booting %u VM%s", runid, jobs, jobs > 1 ? "s" : "");
+	fprintf(stderr, "blackout: check %s: booting %u VM%s", c.runid, jobs, jobs > 1 ? "s" : "");
 	if (jobs > 1)
-		fprintf(stderr, " of %u MiB", v.memory_mb ? v.memory_mb : BO_VM_DEFAULT_MEMORY_MB);
-	fprintf(stderr, " (results in %s)\n", dir);
+		fprintf(stderr, " of %u MiB",
+			v->memory_mb ? v->memory_mb : BO_VM_DEFAULT_MEMORY_MB);
+	fprintf(stderr, " (results in %s)\n", c.dir);
 	if (jobs > 1) {
-		r = check_jobs(&v, dir, &a, runid, log_hex, jobs, 4 * 3600, &err);
+		r = check_jobs(&c, v, jobs, 4 * 3600, &err);
 	} else {
-		check_argv(&a, runid, shard, false, gargv);
-		const char *cmds[] = {a.files_cmd, NULL};
+		const char *cmds[] = {c.files_cmd, NULL};
 
-		r = bo_guest_boot(&v, dir, gargv, cmds, a.state ? 600 : 4 * 3600, &err);
+		guest_argv(&c, a->shard, false, &gv);
+		r = gv.oom ? bo_err_set(&err, ENOMEM, "out of memory")
+			   : bo_guest_boot(v, c.dir, gv.v, cmds, a->state ? 600 : 4 * 3600, &err);
 	}
 	if (r < 0) {
-		bo_cli_error("check %s: %s", runid, bo_err_str(&err));
-		fprintf(stderr, "results: %s\n", dir);
+		bo_cli_error("check %s: %s", c.runid, bo_err_str(&err));
+		fprintf(stderr, "results: %s\n", c.dir);
 	} else {
-		ret = bo_results_report(dir, argv[optind]);
+		ret = bo_cli_results(c.dir, log);
 	}
 	/* After the report, which opens the log through it: 0.4 s less for 100k entries. */
-	if (a.log_index)
-		bo_check_remove_log_index(dir);
-	if (r < 0)
-		goto out;
-	if (expect && ret != BO_EXIT_HARNESS)
-		ret = compare_expected(dir, a.state, expect);
+	if (c.log_index)
+		bo_check_remove_log_index(c.dir);
+	if (r >= 0 && a->expect && ret != BO_EXIT_HARNESS)
+		ret = compare_expected(c.dir, a->state, a->expect);
 out:
+	bo_argv_free(&gv);
 	bo_log_free(base_log);
 	bo_scenario_free(sc);
 	bo_results_free(res);
 	return ret;
 }
 
-static void merge_help(void)
+static int cmd_check(int argc, char **argv)
 {
-	puts("usage: blackout merge --out DIR SHARD-DIR...\n\n"
-	     "Combine the results directories of `blackout check --shard I/N` (run on any\n"
-	     "machines) into DIR, with the summary one unsharded check gives. Shards of\n"
-	     "different logs, seeds or configurations are refused, as are missing or repeated\n"
-	     "shards. Exit status as for check: 0 consistent, 1 failures, 3 error.");
-}
-
-int bo_cmd_merge(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{"out", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{},
+	struct bo_check_args a = {0};
+	struct vm_args v = {0};
+	const struct bo_opt_set sets[] = {
+		{bo_check_opts, bo_check_opts_n, &a},
+		{bo_vm_opts, bo_vm_opts_n, &v},
 	};
-	const char *out = NULL;
-	struct bo_err err = {0};
-	char abs[PATH_MAX];
-	int c;
+	int k = bo_opts_parse("check", sets, BO_ARRAY_SIZE(sets), BO_OPT_HOST, check_help, argc,
+			      argv);
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			merge_help();
-			return BO_EXIT_OK;
-		}
-		if (c != 'o')
-			return bo_cli_usage_error("merge", "bad option");
-		out = optarg;
-	}
-	if (!out || optind >= argc)
-		return bo_cli_usage_error("merge", "expected --out DIR and at least one SHARD-DIR");
-	if (bo_merge(out, argv + optind, (size_t) (argc - optind), &err) < 0) {
-		bo_cli_error("merge: %s", bo_err_str(&err));
-		return BO_EXIT_HARNESS;
-	}
-	return bo_results_report(realpath(out, abs) ? abs : out, "merged");
+	if (k <= 0)
+		return k ? BO_EXIT_USAGE : BO_EXIT_OK;
+	if (k + 1 != argc)
+		return bo_cli_usage_error("check", "expected exactly one LOG");
+	bo_vm_args_read(&v);
+	return bo_check(argv[k], &a, &v);
 }
+
+const struct bo_cmd bo_cmd_check = {"check", cmd_check,
+				    "check the crash states of a saved log in a VM"};

@@ -488,7 +488,7 @@ static void help(void)
 	     "and touches nothing; --dry-run says what --run would remove.");
 }
 
-int bo_cmd_cleanup(int argc, char **argv)
+static int cmd_cleanup(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"run", required_argument, NULL, 'r'},
@@ -531,3 +531,6 @@ int bo_cmd_cleanup(int argc, char **argv)
 					  runid);
 	return cleanup_run(runid, dry_run);
 }
+
+const struct bo_cmd bo_cmd_cleanup = {
+	"cleanup", cmd_cleanup, "remove what a killed run left behind; --list shows leftovers"};

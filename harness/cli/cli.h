@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cli.h — the blackout command line: exit codes, the subcommands and the one place errors are
- * printed.
+ * cli.h — the blackout command line: one struct per command, each in a file of its own and
+ * listed by main.c; the one place errors are printed; the class table of a results directory.
  */
 #ifndef BO_CLI_H
 #define BO_CLI_H
@@ -9,34 +9,35 @@
 #include "harness/base/exit.h"
 #include "harness/base/util.h"
 
+struct bo_cmd {
+	const char *name;
+	int (*run)(int argc, char **argv); /* argv[0] is the command's name; an exit status */
+	const char *summary;		   /* NULL: internal, left out of the usage text */
+};
+
+/* The commands a user types, in the order of the usage text. */
+extern const struct bo_cmd bo_cmd_run, bo_cmd_check, bo_cmd_merge, bo_cmd_report, bo_cmd_explain,
+	bo_cmd_reproduce, bo_cmd_shrink, bo_cmd_nightly, bo_cmd_inspect, bo_cmd_replay,
+	bo_cmd_synth, bo_cmd_vm, bo_cmd_ctl, bo_cmd_cleanup;
+
+/* Internal: the guest sides of run, check, shrink and vm info, blackout as the guest's /init
+ * and /sbin/modprobe, and the self-test of the dm layer. */
+extern const struct bo_cmd bo_cmd_guest_run, bo_cmd_guest_check, bo_cmd_guest_shrink,
+	bo_cmd_guest_vm_info, bo_cmd_init, bo_cmd_modprobe, bo_cmd_dmtest;
+
 /* Print "blackout: error: ..." to stderr. */
 void bo_cli_error(const char *fmt, ...) _printf_(1, 2);
+
+/* Print "blackout: warning: ..." to stderr. */
+void bo_cli_warning(const char *fmt, ...) _printf_(1, 2);
 
 /* Print "blackout CMD: usage error: ...", a hint to --help, and return BO_EXIT_USAGE. */
 int bo_cli_usage_error(const char *cmd, const char *fmt, ...) _printf_(2, 3);
 
-/* blackout ctl: the control-channel client for shell workloads (cli_ctl.c). */
-int bo_cmd_ctl(int argc, char **argv);
-int bo_cmd_run(int argc, char **argv);
-int bo_cmd_check(int argc, char **argv);
-int bo_cmd_merge(int argc, char **argv);
-int bo_cmd_report(int argc, char **argv);
-int bo_cmd_inspect(int argc, char **argv);
-int bo_cmd_replay(int argc, char **argv);
-int bo_cmd_synth(int argc, char **argv);
-int bo_cmd_dmtest(int argc, char **argv);
-int bo_cmd_vm(int argc, char **argv);
-/* blackout cleanup: remove what a killed run left behind (cli_cleanup.c). */
-int bo_cmd_cleanup(int argc, char **argv);
-/* Diagnosis (cli_explain.c, cli_shrink.c, cli_nightly.c). */
-int bo_cmd_explain(int argc, char **argv);
-int bo_cmd_reproduce(int argc, char **argv);
-int bo_cmd_shrink(int argc, char **argv);
-int bo_cmd_nightly(int argc, char **argv);
-
-/* Hidden: blackout inside its own VM (/init, modprobe, the guest side of "vm info"). */
-int bo_cmd_guest_init(int argc, char **argv);
-int bo_cmd_guest_modprobe(int argc, char **argv);
-int bo_cmd_guest_vm_info(int argc, char **argv);
+/*
+ * Write report.html and junit.xml of results directory @dir, print its class table (@what
+ * names the run) and where its results are, and return the exit status its summary implies.
+ */
+int bo_cli_results(const char *dir, const char *what);
 
 #endif

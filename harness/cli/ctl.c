@@ -25,7 +25,7 @@ static void help(void)
 	     "not be reached (the run is then failed).");
 }
 
-int bo_cmd_ctl(int argc, char **argv)
+static int cmd_ctl(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"print-entry", no_argument, NULL, 'p'},
@@ -60,3 +60,6 @@ int bo_cmd_ctl(int argc, char **argv)
 		printf("%" PRIu64 "\n", entry);
 	return BO_EXIT_OK;
 }
+
+const struct bo_cmd bo_cmd_ctl = {
+	"ctl", cmd_ctl, "tell the harness about a workload operation (for shell workloads)"};

@@ -466,7 +466,7 @@ static int versions(void)
 	return BO_EXIT_OK;
 }
 
-int bo_cmd_dmtest(int argc, char **argv)
+static int cmd_dmtest(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"dir", required_argument, NULL, 'd'},
@@ -499,3 +499,5 @@ int bo_cmd_dmtest(int argc, char **argv)
 		return versions();
 	return bo_cli_usage_error("__dmtest", "expected 'smoke', 'list PREFIX' or 'versions'");
 }
+
+const struct bo_cmd bo_cmd_dmtest = {"__dmtest", cmd_dmtest, NULL};

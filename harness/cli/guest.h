@@ -1,13 +1,88 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* guest.h — the guest side of `blackout run`, `blackout check` and `blackout shrink`. */
-#ifndef BO_GUEST_H
-#define BO_GUEST_H
+/*
+ * guest.h — what the guest sides of run, check and shrink share, at both ends: the command
+ * line the host starts one with, and in the VM the session around its work (the checks
+ * before anything is touched, a tmpfs work directory on a teardown stack, the environment of
+ * workloads and checkers, and the end: leftovers asserted, summary.json, diagnostics).
+ */
+#ifndef BO_CLI_GUEST_H
+#define BO_CLI_GUEST_H
 
-int bo_cmd_guest_run(int argc, char **argv);
-int bo_cmd_guest_check(int argc, char **argv);
-int bo_cmd_guest_shrink(int argc, char **argv);
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "harness/base/util.h"
+#include "harness/cli/opts.h"
+#include "harness/log/log.h"
+#include "harness/results/results.h"
+#include "harness/results/summary.h"
 
 /* Where in a results directory `blackout shrink` writes what it found. */
 #define BO_SHRINK_DIR "shrink"
+
+/* The options every guest command takes from the host. */
+struct bo_guest_args {
+	const char *results; /* the results directory, shared from the host */
+	const char *runid;
+	const char *libexec; /* where the workload programs are (default: beside blackout) */
+	bool allow_host;     /* run outside a blackout VM (tests of the guest side) */
+};
+
+extern const struct bo_opt bo_guest_opts[];
+extern const size_t bo_guest_opts_n;
+
+/* Host side: start the command line of guest command @cmd (this binary, @cmd, and the
+ * options of struct bo_guest_args) in @a. */
+void bo_guest_argv(struct bo_argv *a, const char *cmd, const char *runid);
+
+/* The environment a workload's checker runs with (bo_guest_env()). */
+struct bo_guest_env {
+	char seed[48]; /* BLACKOUT_SEED=N */
+	char *path;    /* PATH=<the workload programs>:/usr/sbin:... */
+	char *v[3];    /* NULL-terminated */
+};
+
+/* Make @e for the workload programs in @libexec and the workload's seed @workload_seed. */
+_must_check_ int bo_guest_env(struct bo_guest_env *e, const char *libexec, uint64_t workload_seed,
+			      struct bo_err *err);
+void bo_guest_env_clear(struct bo_guest_env *e);
+
+/* Guest side: one run or check in the VM. */
+struct bo_guest {
+	const char *cmd;
+	const struct bo_guest_args *args;
+	const char *libexec; /* args->libexec, or beside blackout */
+	struct bo_results *res;
+	struct bo_summary sum;
+	struct bo_teardown *td; /* the guest's own objects: the work directory */
+	char workdir[PATH_MAX]; /* a tmpfs of its own, BO_WORKDIR_PREFIX<run-id>; "" before */
+	struct bo_guest_env env;
+};
+
+/*
+ * Begin @g: refuse a bad run id and device-mapper work outside blackout's VM (unless
+ * --allow-host), catch SIGINT/SIGTERM/SIGHUP so that a stop unwinds the run, open the results
+ * and write the pre diagnostics. On failure the error is printed and -errno returned.
+ */
+_must_check_ int bo_guest_start(struct bo_guest *g, const char *cmd, const struct bo_guest_args *a);
+
+/* The work directory of @g: a tmpfs of its own (RAM-backed, and gone with everything in it
+ * when unmounted), on g->td at once. */
+_must_check_ int bo_guest_workdir(struct bo_guest *g, struct bo_err *err);
+
+/*
+ * End @g: record its error @r/@rerr, close @log (it may live in the work directory), assert
+ * that nothing of the run is left in the kernel and drop the work directory, then write
+ * summary.json and the post diagnostics. Returns the exit status.
+ */
+int bo_guest_finish(struct bo_guest *g, int r, const struct bo_err *rerr, struct bo_log *log);
+
+/* A tmpfs of its own mounted on the new directory @path, and its undoing. */
+_must_check_ int bo_guest_tmpfs(const char *path, struct bo_err *err);
+_must_check_ int bo_guest_tmpfs_drop(const char *path, struct bo_err *err);
+
+/* Append " FLAG 'VALUE'" to *@out, quoted for /bin/sh (nothing when @val is NULL). */
+_must_check_ int bo_guest_repro_arg(char **out, const char *flag, const char *val);
 
 #endif

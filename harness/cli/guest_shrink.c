@@ -1,39 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * __guest-shrink — the guest side of `blackout shrink` (cli_shrink.c): bisect over the saved
+ * __guest-shrink — the guest side of `blackout shrink` (shrink.c): bisect over the saved
  * log for the earliest failing cut, then record and check each candidate op list of the
  * fsops workload (delta debugging), so that a candidate costs mkfs, the workload and its
  * checks, never a boot. Every probe and candidate is a record of RESULTS/shrink/stream.jsonl.
  */
-#include "harness/cli/guest.h"
-
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "harness/diagnose/baseline.h"
 #include "harness/base/cleanup.h"
 #include "harness/base/path.h"
+#include "harness/base/safety.h"
 #include "harness/cli/cli.h"
-#include "harness/cli/vmrun.h"
-#include "harness/log/cut.h"
+#include "harness/cli/guest.h"
+#include "harness/cli/shrink_opts.h"
+#include "harness/diagnose/baseline.h"
 #include "harness/diagnose/ddmin.h"
-#include "scenarios/blackout-ids.h"
 #include "harness/diagnose/diag.h"
 #include "harness/explore/explore.h"
+#include "harness/log/cut.h"
 #include "harness/log/log.h"
 #include "harness/record/record.h"
 #include "harness/results/results.h"
-#include "harness/scenario/scenario.h"
 #include "harness/results/summary.h"
+#include "harness/scenario/fsops.h"
+#include "harness/scenario/scenario.h"
+#include "scenarios/blackout-ids.h"
 
 struct seen {
 	char *ops;
@@ -52,32 +50,14 @@ struct shrinker {
 	size_t nseen;
 };
 
-/* A tmpfs work directory of its own, gone with everything in it when unmounted. */
+/* A tmpfs work directory of its own under s->workdir, gone with everything in it when
+ * unmounted (bo_guest_tmpfs_drop()). */
 static int workdir_make(const struct shrinker *s, const char *name, char *buf, size_t len,
 			struct bo_err *err)
 {
-	int n = snprintf(buf, len, "%s/%s", s->workdir, name);
-
-	if (n < 0 || (size_t) n >= len)
+	if (bo_pathf(buf, len, "%s/%s", s->workdir, name) < 0)
 		return bo_err_set(err, ENAMETOOLONG, "work directory name too long");
-	if (mkdir(buf, 0700) < 0)
-		return bo_err_set(err, errno, "creating '%s': %s", buf, strerror(errno));
-	if (mount("blackout", buf, "tmpfs", MS_NOSUID | MS_NODEV, "size=95%,mode=0700") < 0) {
-		int e = errno;
-
-		rmdir(buf);
-		return bo_err_set(err, e, "mounting a tmpfs on '%s': %s", buf, strerror(e));
-	}
-	return 0;
-}
-
-static int workdir_drop(const char *dir, struct bo_err *err)
-{
-	if (umount2(dir, 0) < 0)
-		return bo_err_set(err, errno, "unmounting '%s': %s", dir, strerror(errno));
-	if (rmdir(dir) < 0)
-		return bo_err_set(err, errno, "removing '%s': %s", dir, strerror(errno));
-	return 0;
+	return bo_guest_tmpfs(buf, err);
 }
 
 /* Check the states @o selects (or @only) of @log; the class counts go to @sum. */
@@ -158,7 +138,7 @@ static int bisect(struct shrinker *s, const char *results, const char *state, ui
 		if (r < 0)
 			break;
 		pr = check_log(s, log, wd, "all", id, lo, s->res, &sum, runid, &perr);
-		r = workdir_drop(wd, err);
+		r = bo_guest_tmpfs_drop(wd, err);
 		probes++;
 		fails = sum.counts[s->want] > 0;
 		{
@@ -192,43 +172,32 @@ static int bisect(struct shrinker *s, const char *results, const char *state, ui
 	return 0;
 }
 
-/* The op ids @sc's workload performs: blackout-fsops list, which drops what cannot run. */
+/* The op ids @sc's workload performs with op list @keep: blackout-fsops list, which drops
+ * what cannot run. */
 static int performed_ops(const struct shrinker *s, const char *keep, uint64_t **ret, size_t *ret_n,
 			 struct bo_err *err)
 {
-	_cleanup_free_ char *cmd = NULL;
+	_cleanup_free_ char *out = NULL;
 	uint64_t *v = NULL;
 	size_t n = 0, cap = 0;
-	char line[256];
-	FILE *f;
+	int r = bo_fsops_list(s->sc, s->libexec, keep, &out, err);
 
-	if (asprintf(&cmd, "'%s/blackout-fsops' list --seed %" PRIu64 " --ops %" PRIu64 "%s%s",
-		     s->libexec, s->sc->workload_seed, s->sc->ops, keep ? " --keep " : "",
-		     keep ? keep : "") < 0)
-		return bo_err_set(err, ENOMEM, "listing ops");
-	f = popen(cmd, "re");
-	if (!f)
-		return bo_err_set(err, errno, "running '%s': %s", cmd, strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		uint64_t id = strtoull(line, NULL, 10);
-
+	if (r < 0)
+		return r;
+	for (char *line = out; *line;
+	     line += strcspn(line, "\n") + (line[strcspn(line, "\n")] != 0)) {
 		if (n == cap) {
 			size_t c2 = cap ? 2 * cap : 256;
 			uint64_t *nv = reallocarray(v, c2, sizeof(*v));
 
 			if (!nv) {
 				free(v);
-				pclose(f);
 				return bo_err_set(err, ENOMEM, "listing ops");
 			}
 			v = nv;
 			cap = c2;
 		}
-		v[n++] = id;
-	}
-	if (pclose(f) != 0) {
-		free(v);
-		return bo_err_set(err, EIO, "'%s' failed", cmd);
+		v[n++] = strtoull(line, NULL, 10);
 	}
 	*ret = v;
 	*ret_n = n;
@@ -305,7 +274,7 @@ static int try_ops(struct shrinker *s, const char *keep, struct bo_summary *sum,
 	}
 	bo_log_free(log);
 	bo_results_free(cres);
-	if (workdir_drop(wd, &derr) < 0 && r >= 0)
+	if (bo_guest_tmpfs_drop(wd, &derr) < 0 && r >= 0)
 		r = bo_err_set(err, derr.errnum, "%s", bo_err_str(&derr));
 	return r < 0 ? r : sum->counts[s->want] > 0;
 }
@@ -435,98 +404,84 @@ static int shrink_ops(struct shrinker *s, uint64_t *ret_before, uint64_t *ret_af
 	return *ret_keep ? 0 : bo_err_set(err, ENOMEM, "op list");
 }
 
-int bo_cmd_guest_shrink(int argc, char **argv)
+static void help(void)
 {
-	static const struct option opts[] = {
-		{"results", required_argument, NULL, 'r'},
-		{"run-id", required_argument, NULL, 'i'},
-		{"state", required_argument, NULL, 'S'},
-		{"class", required_argument, NULL, 'c'},
-		{"seed", required_argument, NULL, 'e'},
-		{"libexec", required_argument, NULL, 'l'},
-		{"max-tests", required_argument, NULL, 'm'},
-		{"no-bisect", no_argument, NULL, 'B'},
-		{},
+	puts("usage: blackout __guest-shrink --results DIR --run-id ID --state ID --class CLASS\n"
+	     "                              [--seed N] [--max-tests N] [--no-bisect]\n"
+	     "The guest side of 'blackout shrink', started by it in the VM.");
+}
+
+static int cmd_guest_shrink(int argc, char **argv)
+{
+	struct bo_guest_args ga = {0};
+	struct bo_shrink_args sa = {0};
+	const struct bo_opt_set sets[] = {
+		{bo_guest_opts, bo_guest_opts_n, &ga},
+		{bo_shrink_opts, bo_shrink_opts_n, &sa},
 	};
-	const char *results = NULL, *runid = NULL, *state = NULL, *cls = NULL, *seed_s = NULL;
-	const char *libexec = bo_libexec_dir();
+	const char *runid, *state;
 	struct shrinker s = {0};
 	struct bo_err err = {0};
 	struct json_object *sum = json_object_new_object();
-	char path[PATH_MAX], scen[PATH_MAX], seed_env[48], *env[3] = {seed_env, NULL, NULL};
-	_cleanup_free_ char *path_env = NULL, *keep = NULL;
+	char path[PATH_MAX], scen[PATH_MAX];
+	struct bo_guest_env env = {0};
+	_cleanup_free_ char *keep = NULL;
 	uint64_t seed = 0, cut = 0, before = 0, after = 0, max_tests = 0;
 	unsigned probes = 0;
-	bool bisect_on = true;
+	bool bisect_on;
 	double t0 = bo_now();
-	int c, r = 0, ret = BO_EXIT_HARNESS;
+	int k, r = 0, ret = BO_EXIT_HARNESS;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			results = optarg;
-			break;
-		case 'i':
-			runid = optarg;
-			break;
-		case 'S':
-			state = optarg;
-			break;
-		case 'c':
-			cls = optarg;
-			break;
-		case 'e':
-			seed_s = optarg;
-			break;
-		case 'l':
-			libexec = optarg;
-			break;
-		case 'm':
-			if (bo_parse_u64(optarg, &max_tests) < 0 || max_tests > 100000)
-				return BO_EXIT_USAGE;
-			break;
-		case 'B':
-			bisect_on = false;
-			break;
-		default:
-			return BO_EXIT_USAGE;
-		}
+	k = bo_opts_parse("__guest-shrink", sets, BO_ARRAY_SIZE(sets), BO_OPT_GUEST, help, argc,
+			  argv);
+	if (k <= 0) {
+		json_object_put(sum);
+		return k ? BO_EXIT_USAGE : BO_EXIT_OK;
 	}
-	if (!results || !runid || !state || !cls || !sum || optind != argc)
+	runid = ga.runid;
+	state = sa.state;
+	bisect_on = !sa.no_bisect;
+	if (sa.max_tests)
+		(void) bo_parse_u64(sa.max_tests, &max_tests);
+	if (!ga.results || !runid || !state || !sa.cls || !sum || k != argc) {
+		json_object_put(sum);
 		return bo_cli_usage_error("__guest-shrink", "--results --run-id --state --class");
+	}
 	s.runid = runid;
-	s.libexec = libexec;
-	if (bo_class_from_name(cls, &s.want) < 0)
-		return bo_cli_usage_error("__guest-shrink", "unknown class '%s'", cls);
-	if (bo_pathf(path, sizeof(path), "%s/%s", results, BO_SHRINK_DIR) < 0 ||
-	    bo_pathf(scen, sizeof(scen), "%s/scenario.ini", results) < 0)
+	s.libexec = ga.libexec ? ga.libexec : bo_libexec_dir();
+	if (bo_class_from_name(sa.cls, &s.want) < 0) {
+		json_object_put(sum);
+		return bo_cli_usage_error("__guest-shrink", "unknown class '%s'", sa.cls);
+	}
+	if (bo_pathf(path, sizeof(path), "%s/%s", ga.results, BO_SHRINK_DIR) < 0 ||
+	    bo_pathf(scen, sizeof(scen), "%s/scenario.ini", ga.results) < 0) {
+		json_object_put(sum);
 		return BO_EXIT_HARNESS;
+	}
 	r = bo_results_open(path, &s.res, &err);
 	if (r >= 0)
 		r = bo_scenario_load(scen, &s.sc, &err);
 	if (r >= 0) {
-		snprintf(s.workdir, sizeof(s.workdir), "/run/blackout-%s", runid);
+		snprintf(s.workdir, sizeof(s.workdir), "%s%s", BO_WORKDIR_PREFIX, runid);
 		if (mkdir(s.workdir, 0700) < 0) {
 			r = bo_err_set(&err, errno, "creating '%s': %s", s.workdir,
 				       strerror(errno));
 			s.workdir[0] = '\0';
 		}
 	}
-	if (r >= 0 && seed_s) {
-		if (bo_parse_u64(seed_s, &seed) < 0)
-			r = bo_err_set(&err, EINVAL, "--seed '%s'", seed_s);
+	if (r >= 0 && sa.seed) {
+		if (bo_parse_u64(sa.seed, &seed) < 0)
+			r = bo_err_set(&err, EINVAL, "--seed '%s'", sa.seed);
 		else
 			bo_scenario_set_seed(s.sc, seed);
 	}
-	if (r >= 0 && asprintf(&path_env, "PATH=%s:/usr/sbin:/usr/bin:/sbin:/bin", libexec) < 0)
-		r = bo_err_set(&err, ENOMEM, "checker environment");
+	if (r >= 0)
+		r = bo_guest_env(&env, s.libexec, s.sc->workload_seed, &err);
 	if (r < 0)
 		goto out;
-	snprintf(seed_env, sizeof(seed_env), "BLACKOUT_SEED=%" PRIu64, s.sc->workload_seed);
-	env[1] = path_env;
-	s.checker_env = env;
+	s.checker_env = env.v;
 	json_object_object_add(sum, "state", json_object_new_string(state));
-	json_object_object_add(sum, "class", json_object_new_string(cls));
+	json_object_object_add(sum, "class", json_object_new_string(sa.cls));
 	/* Bisection walks prefix states; a state with dropped or torn writes has none below it. */
 	if (bisect_on &&
 	    (state[0] != 'c' || strspn(state + 1, "0123456789") != strlen(state + 1))) {
@@ -537,7 +492,7 @@ int bo_cmd_guest_shrink(int argc, char **argv)
 	if (bisect_on) {
 		char id[64];
 
-		r = bisect(&s, results, state, &cut, &probes, &err);
+		r = bisect(&s, ga.results, state, &cut, &probes, &err);
 		if (r < 0)
 			goto out;
 		bo_state_id(cut, id, sizeof(id));
@@ -547,7 +502,7 @@ int bo_cmd_guest_shrink(int argc, char **argv)
 		fprintf(stderr, "blackout: shrink: earliest failing cut: %s (%u probes)\n", id,
 			probes);
 	}
-	if (s.sc->builtin && !strcmp(s.sc->builtin, "fsops")) {
+	if (bo_fsops_is(s.sc)) {
 		r = shrink_ops(&s, &before, &after, &keep, (unsigned) max_tests, &err);
 		if (r < 0)
 			goto out;
@@ -592,6 +547,7 @@ out:
 		emit(&s, "end", json_object_new_object());
 	}
 	json_object_put(sum);
+	bo_guest_env_clear(&env);
 	for (size_t i = 0; i < s.nseen; i++)
 		free(s.seen[i].ops);
 	free(s.seen);
@@ -599,3 +555,5 @@ out:
 	bo_results_free(s.res);
 	return ret;
 }
+
+const struct bo_cmd bo_cmd_guest_shrink = {"__guest-shrink", cmd_guest_shrink, NULL};

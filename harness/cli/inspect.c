@@ -121,7 +121,7 @@ static void print_text(const struct bo_log *log, const struct bo_log_stats *s, u
 	}
 }
 
-int bo_cmd_inspect(int argc, char **argv)
+static int cmd_inspect(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"json", no_argument, NULL, 'j'},
@@ -189,3 +189,6 @@ out:
 	bo_log_free(log);
 	return ret;
 }
+
+const struct bo_cmd bo_cmd_inspect = {"inspect", cmd_inspect,
+				      "describe a dm-log-writes log: entries, marks, epochs"};

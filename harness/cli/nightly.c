@@ -463,7 +463,7 @@ static void nightly_help(void)
 	     "consistent, 1 some run failed; 2 usage; 3 a run could not be evaluated.");
 }
 
-int bo_cmd_nightly(int argc, char **argv)
+static int cmd_nightly(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"baseline", required_argument, NULL, 'b'},
@@ -601,3 +601,6 @@ out:
 	matrix_clear(&m);
 	return ret;
 }
+
+const struct bo_cmd bo_cmd_nightly = {"nightly", cmd_nightly,
+				      "run a matrix of scenarios and compare with a baseline"};

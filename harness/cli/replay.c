@@ -30,7 +30,7 @@ static void help(void)
 	     "  -h, --help      this text");
 }
 
-int bo_cmd_replay(int argc, char **argv)
+static int cmd_replay(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"onto", required_argument, NULL, 'o'},
@@ -112,3 +112,6 @@ out:
 	bo_log_free(log);
 	return ret;
 }
+
+const struct bo_cmd bo_cmd_replay = {"replay", cmd_replay,
+				     "replay a log onto a file or device up to a cut point"};

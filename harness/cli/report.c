@@ -19,7 +19,7 @@ static void report_help(void)
 	     "Exit status: 0 written, 3 a directory could not be read or written.");
 }
 
-int bo_cmd_report(int argc, char **argv)
+static int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"help", no_argument, NULL, 'h'},
@@ -48,3 +48,6 @@ int bo_cmd_report(int argc, char **argv)
 	}
 	return ret;
 }
+
+const struct bo_cmd bo_cmd_report = {
+	"report", cmd_report, "write report.html and junit.xml of a results directory again"};

@@ -9,7 +9,6 @@
  * and candidate is a record of RESULTS/shrink/stream.jsonl.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -19,15 +18,18 @@
 #include <unistd.h>
 
 #include "harness/base/cleanup.h"
+#include "harness/base/json.h"
 #include "harness/base/path.h"
+#include "harness/base/safety.h"
 #include "harness/cli/cli.h"
-#include "harness/cli/vmrun.h"
-#include "harness/results/stream.h"
 #include "harness/cli/guest.h"
+#include "harness/cli/shrink_opts.h"
+#include "harness/cli/vmrun.h"
+#include "harness/results/config.h"
 #include "harness/results/results.h"
-#include "harness/scenario/scenario.h"
+#include "harness/results/stream.h"
 #include "harness/results/summary.h"
-#include "vm/vm.h"
+#include "harness/scenario/scenario.h"
 
 static void shrink_help(void)
 {
@@ -41,11 +43,10 @@ static void shrink_help(void)
 	     "     list that still shows the class is written as RESULTS/shrink/minimal.ini,\n"
 	     "     which 'blackout run' re-runs.\n"
 	     "Every probe and candidate is a record of RESULTS/shrink/stream.jsonl; the outcome\n"
-	     "is RESULTS/shrink/summary.json.\n\n"
-	     "  --state ID      the failing state to start from (default: the first one)\n"
-	     "  --no-bisect     skip the bisection\n"
-	     "  --max-tests N   stop delta debugging after N candidates (default: none)\n\n"
-	     "Exit status: 0 shrunk, 1 the failure did not reproduce, 3 harness error.");
+	     "is RESULTS/shrink/summary.json.\n");
+	bo_opts_help(stdout, bo_shrink_opts, bo_shrink_opts_n);
+	bo_vm_opts_help();
+	puts("\nExit status: 0 shrunk, 1 the failure did not reproduce, 3 harness error.");
 }
 
 /* The first failing state of a run and its class, from summary.json. */
@@ -83,49 +84,69 @@ static int state_class(const char *dir, const char *id, enum bo_class *ret, stru
 	return r < 0 ? r : found;
 }
 
-int bo_cmd_shrink(int argc, char **argv)
+/* Boot the VM of __guest-shrink for state @state of class @want of results @dir. */
+static int boot(const struct vm_args *v, const char *dir, const char *runid, const char *state,
+		enum bo_class want, const char *seed, const struct bo_shrink_args *host,
+		const struct bo_scenario *sc, struct bo_err *err)
 {
-	static const struct option opts[] = {
-		{"state", required_argument, NULL, 's'},
-		{"no-bisect", no_argument, NULL, 'B'},
-		{"max-tests", required_argument, NULL, 'm'},
-		{"help", no_argument, NULL, 'h'},
-		VM_OPTIONS,
-		{},
-	};
+	struct bo_shrink_args sa = *host;
+	_cleanup_free_ char *wcmd = NULL, *ccmd = NULL;
+	const char *cmds[3] = {NULL};
+	struct bo_argv gv = {0};
+	int r;
+
+	sa.state = state;
+	sa.cls = bo_class_name(want);
+	sa.seed = seed;
+	bo_guest_argv(&gv, "__guest-shrink", runid);
+	bo_opts_pass(bo_shrink_opts, bo_shrink_opts_n, &sa, &gv);
+	/* What the host read from the results, for the guest only. */
+	bo_argv_add(&gv, "--class");
+	bo_argv_add(&gv, sa.cls);
+	if (seed) {
+		bo_argv_add(&gv, "--seed");
+		bo_argv_add(&gv, seed);
+	}
+	if (gv.oom || bo_scenario_workload_command(sc, &wcmd) < 0 ||
+	    bo_scenario_checker_command(sc, &ccmd) < 0)
+		r = bo_err_set(err, ENOMEM, "out of memory");
+	else {
+		cmds[0] = wcmd;
+		cmds[1] = ccmd;
+		r = bo_guest_boot(v, dir, gv.v, cmds, 7200, err);
+	}
+	bo_argv_free(&gv);
+	return r;
+}
+
+static int cmd_shrink(int argc, char **argv)
+{
+	struct bo_shrink_args sa = {0};
 	struct vm_args v = {0};
+	const struct bo_opt_set sets[] = {
+		{bo_shrink_opts, bo_shrink_opts_n, &sa},
+		{bo_vm_opts, bo_vm_opts_n, &v},
+	};
 	struct bo_results *res = NULL;
 	struct bo_scenario *sc = NULL;
 	struct bo_err err = {0};
-	char dir[PATH_MAX], path[PATH_MAX], state[64] = "", runid[96], seed_s[32] = "";
-	const char *max_tests = NULL;
-	struct json_object *cfg = NULL, *run, *seed;
+	char dir[PATH_MAX], path[PATH_MAX], state[64] = "", runid[BO_RUNID_MAX], seed_s[32] = "";
+	struct json_object *cfg = NULL;
 	enum bo_class want = BO_CLASS_CONSISTENT;
-	bool no_bisect = false;
-	int c, r;
+	uint64_t seed;
+	int k, r;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			shrink_help();
-			return BO_EXIT_OK;
-		} else if (c == 's') {
-			snprintf(state, sizeof(state), "%s", optarg);
-		} else if (c == 'B') {
-			no_bisect = true;
-		} else if (c == 'm') {
-			uint64_t n;
-
-			if (bo_parse_u64(optarg, &n) < 0 || n > 100000)
-				return bo_cli_usage_error("shrink", "--max-tests 0..100000");
-			max_tests = optarg;
-		} else if (bo_cli_vm_option(c, &v) <= 0) {
-			return bo_cli_usage_error("shrink", "bad option");
-		}
-	}
-	if (optind + 1 != argc)
+	k = bo_opts_parse("shrink", sets, BO_ARRAY_SIZE(sets), BO_OPT_HOST, shrink_help, argc,
+			  argv);
+	if (k <= 0)
+		return k ? BO_EXIT_USAGE : BO_EXIT_OK;
+	if (k + 1 != argc)
 		return bo_cli_usage_error("shrink", "expected one RESULTS directory");
-	if (!realpath(argv[optind], dir)) {
-		bo_cli_error("shrink: '%s': %s", argv[optind], strerror(errno));
+	bo_vm_args_read(&v);
+	if (sa.state)
+		snprintf(state, sizeof(state), "%s", sa.state);
+	if (!realpath(argv[k], dir)) {
+		bo_cli_error("shrink: '%s': %s", argv[k], strerror(errno));
 		return BO_EXIT_HARNESS;
 	}
 	if (bo_pathf(path, sizeof(path), "%s/scenario.ini", dir) < 0 || access(path, R_OK) < 0) {
@@ -156,12 +177,10 @@ int bo_cmd_shrink(int argc, char **argv)
 		return r == -ENOENT ? BO_EXIT_FAILURE : BO_EXIT_HARNESS;
 	}
 	/* The run's seed: the scenario's, unless the run overrode it. */
-	cfg = bo_pathf(path, sizeof(path), "%s/config.json", dir) == 0 ? json_object_from_file(path)
-								       : NULL;
-	if (cfg && json_object_object_get_ex(cfg, "run", &run) &&
-	    json_object_object_get_ex(run, "seed", &seed))
-		snprintf(seed_s, sizeof(seed_s), "%" PRIu64, json_object_get_uint64(seed));
+	if (bo_config_read(dir, &cfg, NULL) == 0 && bo_config_run_seed(cfg, &seed))
+		snprintf(seed_s, sizeof(seed_s), "%" PRIu64, seed);
 	json_object_put(cfg);
+	cfg = NULL;
 	if (bo_pathf(path, sizeof(path), "%s/%s", dir, BO_SHRINK_DIR) < 0 ||
 	    bo_results_create(path, &res, &err) < 0) {
 		bo_cli_error("shrink: %s (remove '%s' to shrink again)", bo_err_str(&err), path);
@@ -172,53 +191,15 @@ int bo_cmd_shrink(int argc, char **argv)
 	bo_runid_make(sc->seed, runid, sizeof(runid));
 	fprintf(stderr, "blackout: shrink: %s, state %s (%s): booting a VM\n", dir, state,
 		bo_class_name(want));
-	{
-		char *gargv[24] = {(char *) bo_self_exe(),
-				   "__guest-shrink",
-				   "--results",
-				   BO_VM_SHARE_GUEST,
-				   "--run-id",
-				   runid,
-				   "--state",
-				   state,
-				   "--class",
-				   (char *) bo_class_name(want),
-				   "--libexec",
-				   (char *) bo_libexec_dir()};
-		int n = 12;
-		_cleanup_free_ char *wcmd = NULL, *ccmd = NULL;
-		const char *cmds[3] = {NULL};
-
-		if (seed_s[0]) {
-			gargv[n++] = "--seed";
-			gargv[n++] = seed_s;
-		}
-		if (max_tests) {
-			gargv[n++] = "--max-tests";
-			gargv[n++] = (char *) max_tests;
-		}
-		if (no_bisect)
-			gargv[n++] = "--no-bisect";
-		gargv[n] = NULL;
-		if (bo_scenario_workload_command(sc, &wcmd) < 0 ||
-		    bo_scenario_checker_command(sc, &ccmd) < 0) {
-			bo_scenario_free(sc);
-			return BO_EXIT_HARNESS;
-		}
-		cmds[0] = wcmd;
-		cmds[1] = ccmd;
-		r = bo_guest_boot(&v, dir, gargv, cmds, 7200, &err);
-	}
+	r = boot(&v, dir, runid, state, want, seed_s[0] ? seed_s : NULL, &sa, sc, &err);
 	bo_scenario_free(sc);
 	if (r < 0) {
 		bo_cli_error("shrink: %s", bo_err_str(&err));
 		return BO_EXIT_HARNESS;
 	}
-	cfg = bo_pathf(path, sizeof(path), "%s/" BO_SHRINK_DIR "/summary.json", dir) == 0
-		      ? json_object_from_file(path)
-		      : NULL;
-	if (!cfg) {
-		bo_cli_error("shrink: the guest wrote no '%s'", path);
+	if (bo_pathf(path, sizeof(path), "%s/" BO_SHRINK_DIR "/summary.json", dir) < 0 ||
+	    bo_json_read_file(path, &cfg, &err) < 0) {
+		bo_cli_error("shrink: the guest wrote no summary: %s", bo_err_str(&err));
 		return BO_EXIT_HARNESS;
 	}
 	{
@@ -227,15 +208,15 @@ int bo_cmd_shrink(int argc, char **argv)
 		if (json_object_object_get_ex(cfg, "earliest_state", &x))
 			printf("earliest failing cut: %s\n", json_object_get_string(x));
 		if (json_object_object_get_ex(cfg, "ops_after", &x)) {
-			struct json_object *b = NULL, *k = NULL, *nc = NULL;
+			struct json_object *b = NULL, *keep = NULL, *nc = NULL;
 
 			json_object_object_get_ex(cfg, "ops_before", &b);
-			json_object_object_get_ex(cfg, "keep_ops", &k);
+			json_object_object_get_ex(cfg, "keep_ops", &keep);
 			json_object_object_get_ex(cfg, "candidates", &nc);
 			printf("ops: %" PRIu64 " -> %" PRIu64 " (%s), %" PRIu64
 			       " candidates\nminimal scenario: %s/" BO_SHRINK_DIR "/minimal.ini\n",
 			       json_object_get_uint64(b), json_object_get_uint64(x),
-			       json_object_get_string(k), json_object_get_uint64(nc), dir);
+			       json_object_get_string(keep), json_object_get_uint64(nc), dir);
 		}
 		if (json_object_object_get_ex(cfg, "error", &x)) {
 			bo_cli_error("shrink: %s", json_object_get_string(x));
@@ -249,3 +230,6 @@ int bo_cmd_shrink(int argc, char **argv)
 	json_object_put(cfg);
 	return r;
 }
+
+const struct bo_cmd bo_cmd_shrink = {"shrink", cmd_shrink,
+				     "find the earliest failing cut and a minimal op list"};

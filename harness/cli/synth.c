@@ -22,7 +22,7 @@ static void help(void)
 	     "          --max-write 64 --flush-every 20 --mark-every 10");
 }
 
-int bo_cmd_synth(int argc, char **argv)
+static int cmd_synth(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"out", required_argument, NULL, 'o'},
@@ -96,3 +96,6 @@ int bo_cmd_synth(int argc, char **argv)
 	printf("wrote '%s': %" PRIu64 " entries\n", out, p.entries);
 	return BO_EXIT_OK;
 }
+
+const struct bo_cmd bo_cmd_synth = {"synth", cmd_synth,
+				    "write a synthetic log (for tests, benchmarks, examples)"};

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * blackout vm — run commands in a disposable QEMU VM; and the guest side of it: blackout is
- * the guest's /init, its modprobe, and prints what "vm info" shows.
+ * blackout vm — run commands in a disposable QEMU VM (run, shell), and tell what it is
+ * (info: the kernel, the accelerator, the boot time; the guest side, guest_vm_info.c, lists
+ * the device-mapper targets).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -10,23 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
-#include "dmtargets/dm.h"
 #include "harness/base/cleanup.h"
 #include "harness/cli/cli.h"
 #include "harness/base/safety.h"
-#include "vm/guest.h"
-#include "vm/modload.h"
 #include "vm/share.h"
 #include "vm/vm.h"
 
 #define MAX_FILES 256
-
-/* The targets "vm info" loads before listing: the ones blackout's runs use. */
-static const char *const info_targets[] = {"dm-log-writes", "dm-flakey", "dm-snapshot",
-					   "dm-thin-pool", NULL};
 
 static void help(void)
 {
@@ -239,7 +232,7 @@ static int vm_info(int argc, char **argv)
 	return BO_EXIT_OK;
 }
 
-int bo_cmd_vm(int argc, char **argv)
+static int cmd_vm(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		help();
@@ -254,50 +247,5 @@ int bo_cmd_vm(int argc, char **argv)
 	return bo_cli_usage_error("vm", "unknown subcommand '%s'", argv[1]);
 }
 
-int bo_cmd_guest_init(int argc, char **argv)
-{
-	return bo_guest_init();
-}
-
-int bo_cmd_guest_modprobe(int argc, char **argv)
-{
-	return bo_guest_modprobe(argc, argv);
-}
-
-/* The guest side of "vm info": load the targets, then list what device-mapper has. */
-int bo_cmd_guest_vm_info(int argc, char **argv)
-{
-	struct bo_dm_target_version *v = NULL;
-	struct bo_modload *l = NULL;
-	struct bo_err err = {0};
-	struct utsname u;
-	size_t n = 0;
-	int ret = BO_EXIT_OK;
-
-	if (!bo_vm_inside()) {
-		bo_cli_error("__vm-info runs only inside a blackout VM");
-		return BO_EXIT_USAGE;
-	}
-	uname(&u);
-	printf("guest:   Linux %s %s\n", u.release, u.version);
-	if (bo_modload_open(&l, &err) < 0) {
-		bo_cli_error("%s", bo_err_str(&err));
-		return BO_EXIT_HARNESS;
-	}
-	for (const char *const *t = info_targets; *t; t++)
-		if (bo_modload_load(l, *t, &err) < 0) {
-			bo_cli_error("%s", bo_err_str(&err));
-			ret = BO_EXIT_HARNESS;
-		}
-	bo_modload_free(l);
-	if (bo_dm_target_versions(&v, &n, &err) < 0) {
-		bo_cli_error("%s", bo_err_str(&err));
-		return BO_EXIT_HARNESS;
-	}
-	puts("dm targets:");
-	for (size_t i = 0; i < n; i++)
-		printf("  %-16s v%u.%u.%u\n", v[i].name, v[i].version.major, v[i].version.minor,
-		       v[i].version.patch);
-	free(v);
-	return ret;
-}
+const struct bo_cmd bo_cmd_vm = {
+	"vm", cmd_vm, "run a command as root in a disposable QEMU VM (run, shell, info)"};

@@ -18,6 +18,7 @@
 #include "harness/base/file.h"
 #include "harness/base/json.h"
 #include "harness/base/path.h"
+#include "harness/results/config.h"
 #include "harness/results/results.h"
 #include "harness/results/stream.h"
 #include "harness/results/summary.h"
@@ -44,20 +45,15 @@ static int cmp_rec(const void *a, const void *b)
 static int shard_config(const char *dir, struct json_object **ret_cfg, unsigned *ret_i,
 			unsigned *ret_n, struct bo_err *err)
 {
-	char path[PATH_MAX];
 	struct json_object *cfg, *shard;
+	struct bo_err e = {0};
 	unsigned i, n;
 
-	if (bo_pathf(path, sizeof(path), "%s/config.json", dir) < 0)
-		return bo_err_set(err, ENAMETOOLONG, "'%s': path too long", dir);
-	cfg = json_object_from_file(path);
-	if (!cfg || !json_object_is_type(cfg, json_type_object)) {
-		json_object_put(cfg);
+	if (bo_config_read(dir, &cfg, &e) < 0)
 		return bo_err_set(err, EBADMSG,
-				  "'%s': no valid config.json: not a results directory "
+				  "'%s': no valid config.json (%s): not a results directory "
 				  "of blackout check",
-				  dir);
-	}
+				  dir, bo_err_str(&e));
 	if (!json_object_object_get_ex(cfg, "shard", &shard) ||
 	    !json_object_is_type(shard, json_type_string) ||
 	    sscanf(json_object_get_string(shard), "%u/%u", &i, &n) != 2 || n == 0 || i >= n ||

@@ -20,6 +20,7 @@
 
 #include "harness/base/cleanup.h"
 #include "harness/base/file.h"
+#include "harness/results/config.h"
 #include "harness/results/report_model.h"
 #include "harness/results/stream.h"
 
@@ -301,10 +302,8 @@ static void load(struct report *R)
 	else
 		R->have_sum = true;
 
-	fd = openat(R->dirfd, "config.json", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	R->config = fd >= 0 ? json_object_from_fd(fd) : NULL;
-	if (fd >= 0)
-		close(fd);
+	if (bo_config_read(R->dir, &R->config, NULL) < 0)
+		R->config = NULL;
 
 	/* write.log: opened by path, but only when it is a regular file of the directory. */
 	fd = openat(R->dirfd, "write.log", O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);

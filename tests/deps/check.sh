@@ -24,7 +24,8 @@ declare -A may=(
 		harness/scenario harness/results dmtargets"
 	[harness/explore]="harness/base harness/log harness/replay harness/dev harness/states
 		harness/results dmtargets"
-	[harness/diagnose]="harness/base harness/dev harness/results dmtargets"
+	[harness/diagnose]="harness/base harness/log harness/dev harness/states harness/scenario
+		harness/results dmtargets"
 	[harness/cli]="harness/base harness/log harness/replay harness/dev harness/states
 		harness/ctl harness/scenario harness/results harness/record harness/explore
 		harness/diagnose vm dmtargets scenarios/blackout"
@@ -66,6 +67,25 @@ while IFS=: read -r file line text; do
 	fi
 done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"' \
 	--include='*.c' --include='*.h' harness vm dmtargets scenarios)
+
+# No two files include each other, however long the way round: tsort names a loop.
+loop=$(grep -rnoE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"(harness|vm|dmtargets|scenarios)/[^"]+"' \
+	--include='*.c' --include='*.h' harness vm dmtargets scenarios |
+	sed -E 's/^([^:]+):[0-9]+:.*"([^"]+)"$/\1 \2/' | tsort 2>&1 >/dev/null || true)
+if [ -n "$loop" ]; then
+	echo "an include cycle (docs/hacking.md):"
+	echo "$loop"
+	bad=1
+fi
+
+# One command per file of harness/cli/ (docs/hacking.md): a file that defines two commands
+# hides one of them in the other's.
+while read -r n file; do
+	if [ "$n" -gt 1 ]; then
+		echo "$file: $n commands in one file (docs/hacking.md: one file per command)"
+		bad=1
+	fi
+done < <(grep -c '^const struct bo_cmd bo_cmd_' harness/cli/*.c | awk -F: '{print $2, $1}')
 
 # Every source of the harness is in one of its libraries.
 for f in harness/*.c harness/*.h; do

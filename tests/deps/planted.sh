@@ -46,6 +46,34 @@ for p in "${plants[@]}"; do
 		echo "ok: $file:$line: \"$inc\" refused"
 	fi
 done
+# Two headers that include each other, and a second command hidden in a command's file.
+rm -rf "$tmp/tree" && mkdir "$tmp/tree"
+cp -r "$top/harness" "$top/vm" "$top/dmtargets" "$top/scenarios" "$tmp/tree/"
+printf '#include "harness/cli/vmrun.h"\n' >>"$tmp/tree/harness/cli/opts.h"
+if out=$("$here/check.sh" "$tmp/tree"); then
+	echo "FAIL: opts.h and vmrun.h including each other passed"
+	fail=1
+elif ! grep -q 'include cycle' <<<"$out"; then
+	echo "FAIL: the include cycle was not named; the check said:"
+	echo "$out"
+	fail=1
+else
+	echo "ok: an include cycle refused"
+fi
+rm -rf "$tmp/tree" && mkdir "$tmp/tree"
+cp -r "$top/harness" "$top/vm" "$top/dmtargets" "$top/scenarios" "$tmp/tree/"
+printf 'const struct bo_cmd bo_cmd_hidden = {"hidden", NULL, NULL};\n' \
+	>>"$tmp/tree/harness/cli/check.c"
+if out=$("$here/check.sh" "$tmp/tree"); then
+	echo "FAIL: a second command in check.c passed"
+	fail=1
+elif ! grep -q '^harness/cli/check.c: 2 commands in one file' <<<"$out"; then
+	echo "FAIL: the second command in check.c was not named; the check said:"
+	echo "$out"
+	fail=1
+else
+	echo "ok: two commands in one file refused"
+fi
 # A source straight under harness/ belongs to no library.
 rm -rf "$tmp/tree" && mkdir "$tmp/tree"
 cp -r "$top/harness" "$top/vm" "$top/dmtargets" "$top/scenarios" "$tmp/tree/"

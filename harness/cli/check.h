@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * check.h — the host side of `blackout check`, for the commands that check a saved log the way
+ * a user's `blackout check` would (reproduce).
+ */
+#ifndef BO_CLI_CHECK_H
+#define BO_CLI_CHECK_H
+
+#include "harness/cli/check_opts.h"
+#include "harness/cli/vmrun.h"
+
+/*
+ * Check @log as @a says, in VMs booted as @v says: a new results directory under a->parent
+ * (default ./results), its class table printed. Returns the exit status (with a->expect:
+ * whether the one state checked got that class).
+ */
+int bo_check(const char *log, const struct bo_check_args *a, struct vm_args *v);
+
+#endif

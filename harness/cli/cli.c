@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cli.c — what every command prints the same way: errors, warnings, usage errors, and the
+ * class table a run, a check or a merge ends with.
+ */
+#include "harness/cli/cli.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "harness/results/report.h"
+#include "harness/results/summary.h"
+
+void bo_cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("blackout: error: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+void bo_cli_warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("blackout: warning: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+int bo_cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "blackout %s: usage error: ", cmd);
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\nTry 'blackout %s --help'.\n", cmd);
+	va_end(ap);
+	return BO_EXIT_USAGE;
+}
+
+int bo_cli_results(const char *dir, const char *what)
+{
+	struct bo_summary s;
+	struct bo_err err = {0};
+	enum bo_verdict_kind v;
+
+	/* report.html and junit.xml first: they also describe a run without a valid summary. */
+	if (bo_report_write(dir, NULL, &err) < 0)
+		bo_cli_warning("%s", bo_err_str(&err));
+	err = (struct bo_err){0};
+	if (bo_summary_read(dir, &s, NULL, &err) < 0) {
+		bo_cli_error("%s: no valid summary in '%s': %s", what, dir, bo_err_str(&err));
+		fprintf(stderr, "results: %s\n", dir);
+		return BO_EXIT_HARNESS;
+	}
+	v = bo_summary_verdict(&s);
+	printf("%s: %" PRIu64 " states checked, %" PRIu64 " aliased, %.1f s\n", what, s.states,
+	       s.aliases, s.seconds_total);
+	for (int c = 0; c < BO_CLASS_COUNT; c++) {
+		if (!s.counts[c] && c != BO_CLASS_CONSISTENT)
+			continue;
+		printf("  %-20s %8" PRIu64, bo_class_name((enum bo_class) c), s.counts[c]);
+		if (c != BO_CLASS_CONSISTENT && s.first[c][0])
+			printf("   first: %s (states/%s/)", s.first[c], s.first[c]);
+		putchar('\n');
+	}
+	if (s.error[0])
+		printf("error: %s\n", s.error);
+	printf("verdict: %s\n", bo_verdict_name(v));
+	printf("report: %s/report.html\nresults: %s\n", dir, dir);
+	return bo_verdict_exit(v);
+}

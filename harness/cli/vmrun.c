@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * vmrun.c — the guest side of a command in a fresh VM (vmrun.h).
+ */
+#include "harness/cli/vmrun.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness/base/path.h"
+#include "harness/base/safety.h"
+#include "harness/cli/cli.h"
+#include "harness/replay/basesrv.h"
+#include "harness/results/progress.h"
+#include "vm/share.h"
+#include "vm/vm.h"
+
+static const char *positive_u32(const char *val)
+{
+	uint64_t n;
+
+	return bo_parse_u64(val, &n) < 0 || n == 0 || n > UINT32_MAX ? "not a positive number"
+								     : NULL;
+}
+
+const struct bo_opt bo_vm_opts[] = {
+	{"kernel", "IMAGE", offsetof(struct vm_args, kernel), BO_OPT_HOST, NULL, NULL,
+	 "a kernel of your own, with --modules (default: Debian's)"},
+	{"modules", "DIR", offsetof(struct vm_args, modules), BO_OPT_HOST, NULL, NULL,
+	 "the module directory of --kernel (lib/modules/RELEASE)"},
+	{"memory", "MB", offsetof(struct vm_args, memory), BO_OPT_HOST, NULL, positive_u32,
+	 "guest memory"},
+	{"timeout", "S", offsetof(struct vm_args, timeout), BO_OPT_HOST, NULL, positive_u32,
+	 "kill the VM after S seconds (default: from the command)"},
+};
+const size_t bo_vm_opts_n = BO_ARRAY_SIZE(bo_vm_opts);
+
+void bo_vm_args_read(struct vm_args *v)
+{
+	uint64_t n;
+
+	if (v->memory && bo_parse_u64(v->memory, &n) == 0)
+		v->memory_mb = (unsigned) n;
+	if (v->timeout && bo_parse_u64(v->timeout, &n) == 0)
+		v->timeout_s = (unsigned) n;
+}
+
+void bo_vm_opts_help(void)
+{
+	puts("VM options:");
+	bo_opts_help(stdout, bo_vm_opts, bo_vm_opts_n);
+}
+
+/*
+ * Every executable "blackout-*" in @dir, as a NULL-terminated malloc'd array of malloc'd
+ * paths: the built-in workload programs, which the VM must carry.
+ */
+static int libexec_programs(const char *dir, char ***ret, struct bo_err *err)
+{
+	DIR *d = opendir(dir);
+	char **v = NULL;
+	size_t n = 0;
+	struct dirent *de;
+
+	if (!d)
+		return bo_err_set(err, errno, "listing '%s': %s", dir, strerror(errno));
+	v = calloc(1, sizeof(*v));
+	if (!v) {
+		closedir(d);
+		return bo_err_set(err, ENOMEM, "out of memory");
+	}
+	while ((de = readdir(d))) {
+		struct stat st;
+		char **nv;
+		char *path;
+
+		if (strncmp(de->d_name, "blackout-", 9))
+			continue;
+		if (asprintf(&path, "%s/%s", dir, de->d_name) < 0) {
+			closedir(d);
+			bo_strv_free(v);
+			return bo_err_set(err, ENOMEM, "out of memory");
+		}
+		if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || access(path, X_OK) < 0) {
+			free(path);
+			continue;
+		}
+		nv = realloc(v, (n + 2) * sizeof(*v));
+		if (!nv) {
+			closedir(d);
+			free(path);
+			bo_strv_free(v);
+			return bo_err_set(err, ENOMEM, "out of memory");
+		}
+		v = nv;
+		v[n++] = path;
+		v[n] = NULL;
+	}
+	closedir(d);
+	*ret = v;
+	return 0;
+}
+
+/*
+ * Add to @files (a NULL-terminated array built by libexec_programs()) every absolute path that
+ * the command line @cmd names and that exists on the host: a checker or workload given as a
+ * host path runs in the guest at that same path.
+ */
+static int add_named_files(char ***files, const char *cmd, struct bo_err *err)
+{
+	char **words = cmd ? bo_strv_split(cmd) : NULL;
+	size_t n = 0;
+	int r = 0;
+
+	if (cmd && !words)
+		return bo_err_set(err, ENOMEM, "out of memory");
+	while ((*files)[n])
+		n++;
+	for (size_t i = 0; words && words[i] && r >= 0; i++) {
+		struct stat st;
+		char **nv;
+
+		if (words[i][0] != '/' || stat(words[i], &st) < 0 ||
+		    !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
+			continue;
+		nv = realloc(*files, (n + 2) * sizeof(**files));
+		if (!nv || !(nv[n] = strdup(words[i]))) {
+			if (nv)
+				*files = nv;
+			r = bo_err_set(err, ENOMEM, "out of memory");
+			break;
+		}
+		*files = nv;
+		(*files)[++n] = NULL;
+	}
+	bo_strv_free(words);
+	return r;
+}
+
+int bo_guest_boot(const struct vm_args *v, const char *dir, char *const gargv[],
+		  const char *const *cmds, unsigned timeout_s, struct bo_err *err)
+{
+	char console[PATH_MAX];
+	char **files = NULL;
+	struct bo_vm_opts o = {
+		.kernel = v->kernel,
+		.modules = v->modules,
+		.memory_mb = v->memory_mb,
+		.timeout_s = v->timeout_s ? v->timeout_s : timeout_s,
+		.share_dir = dir,
+		.exchange_dir = v->exchange_dir,
+		.console_path = console,
+	};
+	struct bo_share_report rep;
+	struct bo_progress_relay *relay = NULL;
+	struct bo_base_server *base = NULL;
+	int status = BO_EXIT_HARNESS, r;
+
+	bo_stop_install(); /* SIGINT, SIGTERM, SIGHUP kill the VM; the results are kept */
+
+	if (bo_pathf(console, sizeof(console), "%s/vm/console.log", dir) < 0)
+		return bo_err_set(err, ENAMETOOLONG, "results directory '%s': path too long", dir);
+	/* The built-in workloads live next to the blackout binary, and so they do in the guest. */
+	r = libexec_programs(bo_libexec_dir(), &files, err);
+	for (size_t i = 0; r >= 0 && cmds && cmds[i]; i++)
+		r = add_named_files(&files, cmds[i], err);
+	if (r < 0) {
+		bo_strv_free(files);
+		return r;
+	}
+	o.extra_files = (const char *const *) files;
+	/* The guest's stderr through the relay that draws its progress lines; without a relay
+	 * it goes to stderr as it is. */
+	o.stderr_fd = v->stderr_fd;
+	if (!o.stderr_fd) {
+		struct bo_err e = {0};
+
+		if (bo_progress_relay_start(1, 2, isatty(2), &o.stderr_fd, &relay, &e) < 0)
+			o.stderr_fd = 0;
+	}
+	/* Without a host base the guest replays into an image of its own: slower, not wrong. */
+	if (v->base_log) {
+		struct bo_err e = {0};
+
+		if (bo_base_server_start(v->base_log, v->base_size, &base, &o.base_fd,
+					 &o.base_port_fd, &e) < 0)
+			fprintf(stderr, "blackout: warning: %s; the guest replays on its own\n",
+				bo_err_str(&e));
+		else
+			o.base_size = bo_base_server_size(base);
+	}
+	r = bo_vm_run(&o, gargv, &status, err);
+	if (base) {
+		uint64_t served = bo_base_server_stop(base);
+
+		bo_debug(BO_DBG_RUN, "host base: %" PRIu64 " replays served", served);
+	}
+	bo_progress_relay_stop(relay);
+	bo_strv_free(files);
+	if (r < 0)
+		return r;
+	/* The guest wrote this directory: nothing in it may lead the host elsewhere. Symlinks
+	 * and special files are removed before anything is read back. */
+	r = bo_share_check(dir, true, &rep, err);
+	if (r < 0)
+		return r;
+	if (rep.rejected)
+		fprintf(stderr,
+			"blackout: warning: removed %zu symlinks or special files the guest left "
+			"in '%s' (first: %s)\n",
+			rep.rejected, dir, rep.first_rejected);
+	return status;
+}

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "harness/diagnose/diary.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness/base/cleanup.h"
+#include "harness/base/json.h"
+#include "harness/base/path.h"
+#include "harness/results/config.h"
+#include "harness/results/stream.h"
+#include "harness/results/summary.h"
+
+/* The state and alias records of stream.jsonl, in order. */
+static int read_stream(struct bo_diary *d, struct bo_err *err)
+{
+	struct bo_stream *st = NULL;
+	struct bo_stream_rec rec;
+	int r;
+
+	d->states = json_object_new_array();
+	d->aliases = json_object_new_array();
+	if (!d->states || !d->aliases)
+		return bo_err_set(err, ENOMEM, "out of memory");
+	r = bo_stream_open(d->dir, &st, err);
+	while (r >= 0 && (r = bo_stream_next(st, &rec, err)) > 0)
+		if (bo_stream_is_state(&rec))
+			json_object_array_add(rec.alias_of ? d->aliases : d->states,
+					      json_object_get(rec.o));
+	bo_stream_free(st);
+	return r;
+}
+
+int bo_diary_load(struct bo_diary *d, const char *dir, struct bo_err *err)
+{
+	char path[PATH_MAX];
+	struct bo_summary sm;
+	struct stat st;
+	uint64_t seed;
+	int r;
+
+	*d = (struct bo_diary){.dir = dir};
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return bo_err_set(err, ENOTDIR, "'%s' is not a results directory", dir);
+	r = bo_summary_read(dir, &sm, &d->summary, err);
+	if (r < 0)
+		return r == -EBADMSG ? bo_err_prefix(err, "'%s'", dir) : r;
+	r = read_stream(d, err);
+	if (r < 0)
+		return r;
+	if (bo_pathf(path, sizeof(path), "%s/write.log", dir) == 0 && access(path, F_OK) == 0) {
+		r = bo_log_open(path, 0, &d->log, err);
+		if (r < 0)
+			return r;
+	}
+	if (bo_pathf(path, sizeof(path), "%s/scenario.ini", dir) == 0 && access(path, F_OK) == 0) {
+		r = bo_scenario_load(path, &d->sc, err);
+		if (r < 0)
+			return r;
+		d->seed = d->sc->seed;
+	}
+	/* Without a config.json there is nothing more to know: a run's seed is its scenario's. */
+	if (bo_config_read(dir, &d->config, NULL) == 0 && bo_config_run_seed(d->config, &seed)) {
+		d->seed = seed;
+		if (d->sc)
+			bo_scenario_set_seed(d->sc, seed);
+	}
+	return 0;
+}
+
+void bo_diary_clear(struct bo_diary *d)
+{
+	json_object_put(d->summary);
+	json_object_put(d->states);
+	json_object_put(d->aliases);
+	json_object_put(d->config);
+	bo_log_free(d->log);
+	bo_scenario_free(d->sc);
+	*d = (struct bo_diary){0};
+}
+
+struct json_object *bo_diary_state(const struct bo_diary *d, const char *id,
+				   const char **ret_alias_of)
+{
+	if (ret_alias_of)
+		*ret_alias_of = NULL;
+	for (size_t i = 0; i < json_object_array_length(d->states); i++) {
+		struct json_object *o = json_object_array_get_idx(d->states, i);
+
+		if (id ? !strcmp(bo_json_str(o, "state"), id)
+		       : !!strcmp(bo_json_str(o, "class"), "consistent"))
+			return o;
+	}
+	for (size_t i = 0; id && i < json_object_array_length(d->aliases); i++) {
+		struct json_object *o = json_object_array_get_idx(d->aliases, i);
+		const char *of = bo_json_str(o, "alias_of");
+
+		if (!strcmp(bo_json_str(o, "state"), id) && strcmp(of, id)) {
+			if (ret_alias_of)
+				*ret_alias_of = of;
+			return bo_diary_state(d, of, NULL);
+		}
+	}
+	return NULL;
+}
+
+char *bo_diary_byproduct(const struct bo_diary *d, const char *id, const char *name)
+{
+	char path[PATH_MAX];
+	_cleanup_fclose_ FILE *f = NULL;
+	char *buf = NULL;
+	size_t cap = 0;
+
+	if (bo_pathf(path, sizeof(path), "%s/states/%s/%s", d->dir, id, name) < 0 ||
+	    !(f = fopen(path, "re")))
+		return NULL;
+	if (getdelim(&buf, &cap, '\0', f) < 0) {
+		free(buf);
+		return strdup("");
+	}
+	return buf;
+}

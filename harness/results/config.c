@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "harness/results/config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/base/json.h"
+#include "harness/base/path.h"
+
+int bo_config_read(const char *dir, struct json_object **ret, struct bo_err *err)
+{
+	char path[PATH_MAX];
+	struct json_object *o;
+	int fd;
+
+	if (bo_pathf(path, sizeof(path), "%s/config.json", dir) < 0)
+		return bo_err_set(err, ENAMETOOLONG, "'%s/config.json': path too long", dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return bo_err_set(err, errno, "reading '%s': %s", path, strerror(errno));
+	o = json_object_from_fd(fd);
+	close(fd);
+	if (!json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		return bo_err_set(err, EBADMSG, "'%s' is not a JSON object", path);
+	}
+	*ret = o;
+	return 0;
+}
+
+bool bo_config_run_seed(struct json_object *cfg, uint64_t *ret)
+{
+	struct json_object *run;
+
+	return json_object_object_get_ex(cfg, "run", &run) && bo_json_u64(run, "seed", ret);
+}
+
+bool bo_config_is_check(struct json_object *cfg)
+{
+	const char *kind = bo_json_str(cfg, "kind");
+
+	return kind && !strcmp(kind, "check");
+}

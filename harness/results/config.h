@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * config.h — the one reader of config.json, the effective configuration of a run or a check
+ * (docs/results.md): the object as written, and the fields other commands rely on.
+ */
+#ifndef BO_CONFIG_H
+#define BO_CONFIG_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "harness/base/util.h"
+
+/* Results directory @dir's config.json in *@ret (put by the caller), never read through a
+ * symlink; -errno with @err naming the file when it is missing or not a JSON object. */
+_must_check_ int bo_config_read(const char *dir, struct json_object **ret, struct bo_err *err);
+
+/* The seed a run used (its "run": {"seed"}), in *@ret; false when @cfg has none. */
+bool bo_config_run_seed(struct json_object *cfg, uint64_t *ret);
+
+/* Whether @cfg is a check's ("kind": "check"), whose options are under "options". */
+bool bo_config_is_check(struct json_object *cfg);
+
+#endif

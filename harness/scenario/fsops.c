@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "harness/scenario/fsops.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/base/path.h"
+#include "harness/base/proc.h"
+
+bool bo_fsops_is(const struct bo_scenario *sc)
+{
+	return sc->builtin && !strcmp(sc->builtin, "fsops");
+}
+
+int bo_fsops_list(const struct bo_scenario *sc, const char *libexec, const char *keep, char **ret,
+		  struct bo_err *err)
+{
+	char prog[PATH_MAX], seed[32], ops[32];
+	const char *k = keep ? keep : sc->keep_ops;
+	char *argv[] = {prog,	    "list", "--seed", seed, "--ops", ops, k ? "--keep" : NULL,
+			(char *) k, NULL};
+	struct bo_proc_opts o = {.argv = argv, .timeout_ms = 60000, .max_output = 64u << 20};
+	struct bo_proc_result r = {0};
+	int st;
+
+	if (bo_pathf(prog, sizeof(prog), "%s/blackout-fsops", libexec) < 0)
+		return bo_err_set(err, ENAMETOOLONG, "'%s/blackout-fsops': path too long", libexec);
+	snprintf(seed, sizeof(seed), "%" PRIu64, sc->workload_seed);
+	snprintf(ops, sizeof(ops), "%" PRIu64, sc->ops);
+	st = bo_proc_run(&o, &r, err);
+	if (st < 0)
+		return st;
+	if (r.end != BO_PROC_EXITED || r.status != 0 || r.truncated) {
+		char how[128];
+
+		bo_proc_describe(&r, &o, how, sizeof(how));
+		st = bo_err_set(err, EIO, "'%s list' %s%s%.200s", prog,
+				r.truncated ? "printed too much" : how, *r.err ? ": " : "", r.err);
+		bo_proc_result_clear(&r);
+		return st;
+	}
+	*ret = r.out;
+	r.out = NULL;
+	bo_proc_result_clear(&r);
+	return 0;
+}

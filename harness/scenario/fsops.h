@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fsops.h — what the harness asks of the builtin fsops workload (scenarios/fsops/) about a
+ * scenario: its op list, as `blackout-fsops list` prints it, one op a line ("ID WHAT ...").
+ * Used by shrink (which ops a candidate list performs) and explain (what a lost op was).
+ */
+#ifndef BO_FSOPS_H
+#define BO_FSOPS_H
+
+#include <stddef.h>
+
+#include "harness/base/util.h"
+#include "harness/scenario/scenario.h"
+
+/* Whether @sc runs the builtin fsops workload. */
+bool bo_fsops_is(const struct bo_scenario *sc);
+
+/*
+ * The ops of @sc's fsops workload with op list @keep (NULL: the scenario's own), as the
+ * blackout-fsops in @libexec lists them: *@ret the text, one line per op, freed by the caller.
+ */
+_must_check_ int bo_fsops_list(const struct bo_scenario *sc, const char *libexec, const char *keep,
+			       char **ret, struct bo_err *err);
+
+#endif
