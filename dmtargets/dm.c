@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 
 static inline void bo_dm_task_destroyp(struct dm_task **dmt)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "dmtargets/target.h"
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 
 #define TARGET "flakey"
 

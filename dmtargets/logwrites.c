@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "dmtargets/dm.h"
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "dmtargets/target.h"
 
 #define TARGET "log-writes"

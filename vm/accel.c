@@ -14,7 +14,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "vm/qemu.h"
 #include "harness/base/sha256.h"
 #include "harness/base/file.h"

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/base/file.h"
 
 /* Symlinks followed while placing one path, as the kernel's MAXSYMLINKS. */

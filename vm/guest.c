@@ -30,7 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "vm/initramfs.h"
 #include "vm/modload.h"
 #include "vm/vm.h"

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "vm/moddir.h"
 
 /* Soft dependencies can form cycles through aliases; modprobe does not recurse forever. */

@@ -14,7 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 
 /* Deeper trees than this are not results but an attack on the walker's stack. */
 #define MAX_DEPTH 64

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 
 static int read_fd(int fd, size_t max, char **ret, size_t *ret_len)
 {

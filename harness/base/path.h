@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 
 /* snprintf for paths: -ENAMETOOLONG instead of a silently truncated path. Joining is
  * bo_pathf(buf, len, "%s/%s", dir, name). */

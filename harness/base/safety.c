@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 
 bool bo_runid_valid(const char *id)
 {

@@ -5,7 +5,7 @@
  * in about a second instead of six); elsewhere in portable C.
  */
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/base/file.h"
 #include "harness/base/sha256.h"
 #include <errno.h>

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 
 /*
  * An error report. Library code fills one in and returns -errno; the caller decides whether

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/base/file.h"
 #include "harness/base/json.h"
 #include "harness/base/path.h"

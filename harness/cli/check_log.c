@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/base/file.h"
 #include "harness/base/path.h"
 #include "harness/cli/vmrun.h"

@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "dmtargets/dm.h"
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/cli/cli.h"
 #include "harness/diagnose/diag.h"
 #include "harness/dev/loop.h"

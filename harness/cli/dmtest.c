@@ -26,7 +26,7 @@
 #include "dmtargets/flakey.h"
 #include "dmtargets/logwrites.h"
 #include "dmtargets/snapshot.h"
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/base/file.h"
 #include "harness/base/safety.h"
 #include "harness/cli/cli.h"

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/cli/check_opts.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/guest.h"

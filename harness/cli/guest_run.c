@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/base/file.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/guest.h"

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/base/path.h"
 #include "harness/base/safety.h"
 #include "harness/cli/cli.h"

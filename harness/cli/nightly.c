@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "harness/diagnose/baseline.h"
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/base/json.h"
 #include "harness/base/path.h"
 #include "harness/base/proc.h"

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 
 /* Who takes an option. */
 enum {

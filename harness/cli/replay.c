@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/cli/cli.h"
 #include "harness/log/cut.h"
 #include "harness/log/log.h"

@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/base/util.h"
 
 #define A(field) offsetof(struct bo_shrink_args, field)

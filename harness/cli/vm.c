@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/cli/cli.h"
 #include "harness/base/safety.h"
 #include "vm/share.h"

@@ -15,7 +15,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 
 /* More clients than this is a runaway workload, not a design. */
 #define MAX_CLIENTS 64

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 
 #define ISSUE_PREFIX "issue:"
 #define ACK_PREFIX   "ack:"

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 
 static inline void bo_blkid_free_probep(blkid_probe *pr)
 {

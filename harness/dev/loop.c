@@ -14,7 +14,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 
 /* Loop majors are fixed (LOOP_MAJOR in include/uapi/linux/major.h). */
 #define LOOP_MAJOR_NR 7

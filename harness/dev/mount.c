@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 
 static inline void bo_mnt_free_contextp(struct libmnt_context **cxt)
 {

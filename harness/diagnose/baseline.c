@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "harness/diagnose/baseline.h"
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/base/json.h"
 #include "harness/results/stream.h"
 

@@ -9,7 +9,7 @@
 #include <sys/utsname.h>
 
 #include "dmtargets/dm.h"
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/dev/loop.h"
 #include "harness/base/proc.h"
 

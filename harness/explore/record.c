@@ -15,7 +15,7 @@
 #include <json-c/json.h>
 
 #include "harness/states/classify.h"
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/dev/fstool.h"
 
 static struct json_object *opset_json(const struct bo_opset *set)

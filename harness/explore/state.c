@@ -25,7 +25,7 @@
 #include "dmtargets/linear.h"
 #include "dmtargets/snapshot.h"
 #include "harness/states/classify.h"
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/dev/fstool.h"
 #include "harness/dev/kmsg.h"
 #include "harness/dev/loop.h"

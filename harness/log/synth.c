@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/base/rand.h"
 #include "harness/log/log.h"
 #include "harness/log/writer.h"

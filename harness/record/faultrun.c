@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "dmtargets/dm.h"
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 
 /* Acked op ids listed per fault in the outcome record; the count is always complete. */
 #define LIST_MAX 32

@@ -15,7 +15,7 @@
 #include "dmtargets/dm.h"
 #include "dmtargets/flakey.h"
 #include "dmtargets/logwrites.h"
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/ctl/ctl.h"
 #include "harness/record/faultrun.h"
 #include "harness/dev/fstool.h"

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "harness/states/classify.h"
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/base/file.h"
 #include "harness/base/json.h"
 #include "harness/base/path.h"

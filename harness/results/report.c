@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/base/file.h"
 #include "harness/results/config.h"
 #include "harness/results/report_model.h"

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/results/report_model.h"
 
 #define SVG_W	  1000

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/results/report_model.h"
 
 /* The JUnit name of the scenario: its name, else "check" with the filesystem. */

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/base/file.h"
 
 struct bo_results {

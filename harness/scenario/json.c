@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/scenario/scenario.h"
 
 /* Add @val under @key to @obj; false (and @val released) when out of memory. */

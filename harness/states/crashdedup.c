@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 
 /* Bytes read from the log at once while hashing an entry's blocks. */
 #define READ_CHUNK (64u * 1024)

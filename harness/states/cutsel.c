@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 
 enum kind { K_FLUSH, K_FUA, K_MARK, K_EVERY, K_ALL, K_RANGE, K_FLUSH_N };
 

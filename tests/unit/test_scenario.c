@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "bo_test.h"
-#include "harness/base/cleanup.h"
+#include "harness/base/macro.h"
 #include "harness/states/cutsel.h"
 #include "harness/scenario/scenario.h"
 

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cleanup.h — the attributes and macros every file of the project may use, and scope-bound
+ * macro.h — the attributes and macros every file of the project may use, and scope-bound
  * release of memory, file descriptors and library handles.
  *
  * The cleanup attribute is only for resources whose release cannot fail in an interesting
  * way. Kernel objects (dm devices, loop bindings, mounts) never go here: they are torn down
  * explicitly, in reverse, with failures reported.
  */
-#ifndef BO_CLEANUP_H
-#define BO_CLEANUP_H
+#ifndef BO_MACRO_H
+#define BO_MACRO_H
 
 #include <dirent.h>
 #include <errno.h>
