@@ -4,7 +4,7 @@
  * (harness/basesrv.h): whether the VM's pmem device can serve, and the replay requests over
  * its port. A base replayed here is harness/replay.c's.
  */
-#include "harness/explore/explore_int.h"
+#include "harness/explore/stages.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -17,7 +17,7 @@
 #include "harness/states/crashdedup.h"
 #include "harness/states/crashgen.h"
 #include "harness/states/cutsel.h"
-#include "harness/explore/explore_int.h"
+#include "harness/explore/stages.h"
 #include "harness/dev/fstool.h"
 #include "harness/states/oracle.h"
 #include "harness/results/progress.h"

@@ -4,7 +4,7 @@
  * stream.jsonl and, for a state that is not consistent, its by-products under states/<id>/
  * (the op sets, fsck and checker output, kernel messages, repro.sh).
  */
-#include "harness/explore/explore_int.h"
+#include "harness/explore/stages.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -4,7 +4,7 @@
  * umount and fsck, and its classification (its record and by-products: explore_record.c);
  * and the devices every state of an exploration shares (explore_setup()).
  */
-#include "harness/explore/explore_int.h"
+#include "harness/explore/stages.h"
 
 #include <errno.h>
 #include <fcntl.h>
