@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * explore_record.c — what a checked crash state leaves in the results: its record in
- * stream.jsonl and, for a state that is not consistent, its by-products under states/<id>/
- * (the op sets, fsck and checker output, kernel messages, repro.sh).
+ * record.c — stage 6 of the check loop (stages.h): what a checked crash state leaves in the
+ * results: its record in stream.jsonl and, for a state that is not consistent, its by-products
+ * under states/<id>/ (the verdict, fsck and checker output, kernel messages, repro.sh); and
+ * the record of an alias, a state not checked again.
  */
 #include "harness/explore/stages.h"
 
@@ -14,9 +15,9 @@
 
 #include <json-c/json.h>
 
-#include "harness/states/classify.h"
 #include "harness/base/macro.h"
 #include "harness/dev/fstool.h"
+#include "harness/states/classify.h"
 
 static struct json_object *opset_json(const struct bo_opset *set)
 {
@@ -27,8 +28,7 @@ static struct json_object *opset_json(const struct bo_opset *set)
 	return a;
 }
 
-int explore_record_state(struct explore *x, struct state_run *s, enum bo_class c,
-			 struct bo_err *err)
+int record_state(struct explore *x, struct state_run *s, enum bo_class c, struct bo_err *err)
 {
 	struct json_object *rec = json_object_new_object();
 
@@ -77,6 +77,20 @@ int explore_record_state(struct explore *x, struct state_run *s, enum bo_class c
 	return bo_results_emit(x->res, "state", rec, err);
 }
 
+int record_alias(struct explore *x, const struct select_alias *a, struct bo_err *err)
+{
+	struct json_object *rec = json_object_new_object();
+
+	if (!rec)
+		return bo_err_set(err, ENOMEM, "recording state %s", a->id);
+	json_object_object_add(rec, "state", json_object_new_string(a->id));
+	json_object_object_add(rec, "cut", json_object_new_uint64(a->cut));
+	json_object_object_add(rec, "alias_of", json_object_new_string(a->of));
+	json_object_object_add(rec, "class", json_object_new_string(bo_class_name(a->cls)));
+	x->sum->aliases++;
+	return bo_results_emit(x->res, "alias", rec, err);
+}
+
 static int write_byproduct(struct explore *x, const char *dir, const char *name, const char *text,
 			   struct bo_err *err)
 {
@@ -87,8 +101,8 @@ static int write_byproduct(struct explore *x, const char *dir, const char *name,
 }
 
 /* states/<id>/: everything needed to understand and re-run a state that was not consistent. */
-int explore_write_byproducts(struct explore *x, struct state_run *s, enum bo_class c,
-			     struct bo_err *err)
+int record_byproducts(struct explore *x, struct state_run *s, enum bo_class c,
+		      struct bo_err *err)
 {
 	_cleanup_free_ char *repro = NULL, *checker = NULL, *verdict = NULL;
 	char dir[BO_CRASH_ID_MAX + 8], buf[1024];

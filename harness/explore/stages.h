@@ -1,23 +1,41 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * explore_int.h — what explore.c, which walks the states of a log, and explore_state.c, which
- * checks one of them, share. Internal to the exploration.
+ * stages.h — the check loop of an exploration as a pipeline, one file per stage, called in
+ * this order by explore.c for every crash state:
+ *
+ *   1. select.c    which states: cut points or generated states, their aliases, this shard's
+ *   2. base.c      bring the base (the device every state is a snapshot of) to the state's cut
+ *                  or epoch start: replayed here, or by the host (harness/replay/basesrv.h)
+ *   3. snapshot.c  make the state: a fresh snapshot of the base, the epoch's writes applied
+ *                  on it for a generated state; afterwards its status, and its CoW store
+ *                  given back
+ *   4. probe.c     what the state does: mount (recovery), the checker, umount, fsck, with the
+ *                  kernel's messages of that state alone
+ *   5. judge.c     the checker's report against the log's ops (the oracle), and the class
+ *   6. record.c    the state's record in stream.jsonl, its by-products under states/<id>/
+ *
+ * bench.c holds the hidden modes of scripts/bench-scale (BO_BENCH_NAIVE replaces stages 2
+ * and 3 with the fstests way; BO_BENCH_FLOOR times only stage 4). Stages share the struct
+ * explore (what every state uses) and the struct state_run (what one check saw); no stage
+ * calls another.
  */
-#ifndef BO_EXPLORE_INT_H
-#define BO_EXPLORE_INT_H
+#ifndef BO_EXPLORE_STAGES_H
+#define BO_EXPLORE_STAGES_H
 
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "dmtargets/dm.h"
-#include "harness/states/crashgen.h"
-#include "harness/explore/explore.h"
-#include "harness/dev/loop.h"
-#include "harness/states/oracle.h"
-#include "harness/replay/replay.h"
-#include "harness/dev/teardown.h"
 #include "harness/base/sha256.h"
+#include "harness/dev/kmsg.h"
+#include "harness/dev/loop.h"
+#include "harness/dev/teardown.h"
+#include "harness/explore/explore.h"
+#include "harness/replay/replay.h"
+#include "harness/states/classify.h"
+#include "harness/states/crashgen.h"
+#include "harness/states/oracle.h"
 
 /* 4 KiB CoW chunks: small enough that a mount's metadata writes copy little. */
 #define SNAP_CHUNK 8u
@@ -28,56 +46,64 @@
  * walked at every table swap: under TCG a 1 GiB store swaps in 7 ms, a 256 MiB one in 3.3, a
  * 32 MiB one a millisecond less again. So the stores start at COW_SMALL; a state that fills
  * one is checked again on a store as big as the device, and the two small stores then grow
- * fourfold (grow_cow()), so that a workload whose states write more retries a few times, not
- * at every state.
+ * fourfold (snapshot_grow()), so that a workload whose states write more retries a few times,
+ * not at every state.
  */
 #define COW_SMALL (32ull << 20)
 enum { COW_A, COW_B, COW_BIG, COW_N };
 
+/* What every state of an exploration uses: set up before the first, undone after the last. */
 struct explore {
 	const struct bo_log *log;
 	const struct bo_explore_opts *o;
 	struct bo_results *res;
 	struct bo_summary *sum;
 	enum bo_fs fs;
-	struct bo_ops ops;
+	struct bo_ops ops; /* the log's issue: and ack: marks, for the oracle and the checker */
+	uint64_t sectors;  /* of the data device, in 512-byte sectors */
+	/* The loops, the snapshot device and the linear trim of a host base, undone in
+	 * reverse by explore_teardown(); where it reports its first failure. */
+	struct bo_teardown *td;
+	struct bo_err *down_err;
+	int down_first;
+
+	/* 2. The base (base.c). */
 	struct bo_replay *replay; /* NULL with a host base */
-	bool host_base;		  /* the base is the host base's device (x->base) */
+	bool host_base;		  /* the base is the host base's device (base[]) */
 	bool base_trim;		  /* ... cut to the image's size by a linear device */
 	int base_port;		  /* the host base's port, or -1 */
 	bool base_pending;	  /* a request to the host base awaits its answer */
 	uint64_t base_target;	  /* the entries it asked for */
-	char origin[PATH_MAX]; /* the device under every snapshot: the base loop or the host base */
-	uint64_t sectors;      /* of the data device, in 512-byte sectors */
-	char base[PATH_MAX], cow[COW_N][PATH_MAX], mnt[PATH_MAX];
-	char issued[PATH_MAX], acked[PATH_MAX];
-	struct bo_loop_dev base_loop, cow_loop[COW_N];
-	/* The loops under every state, and the snapshot device the states are checked on. */
-	struct bo_teardown *td;
-	struct bo_err *down_err; /* where unwinding reports its first failure */
-	int down_first;
+	char base[PATH_MAX];	  /* the base image, or the host base's device */
+	char origin[PATH_MAX];	  /* the device under every snapshot: the base loop or base[] */
+	struct bo_loop_dev base_loop;
+
+	/* 3. The snapshot (snapshot.c). One snapshot device serves every state; each state gets
+	 * a fresh snapshot table on it, the base under one of the CoW loops: COW_A and COW_B in
+	 * turn, COW_BIG (as big as the device; only when the others are smaller) for a state
+	 * that filled one of them. snap_table[i] uses cow[i]; snap_cur is the CoW of the table
+	 * live now, when snap_live. */
 	char snap[BO_DM_NAME_MAX], snap_uuid[BO_DM_UUID_MAX], snap_dev[PATH_MAX];
-	/*
-	 * One snapshot device serves every state; each state gets a fresh snapshot table on it,
-	 * the base loop under one of the CoW loops (fresh_snapshot()): COW_A and COW_B in turn,
-	 * COW_BIG (as big as the device; only when the others are smaller) for a state that
-	 * filled one of them. snap_table[i] uses cow[i]; snap_cur is the CoW of the table live
-	 * now, when snap_live.
-	 */
+	char cow[COW_N][PATH_MAX];
+	struct bo_loop_dev cow_loop[COW_N];
 	char *snap_table[COW_N];
 	int cow_fd[COW_N];
-	int claim_fd; /* o->claim_dir, or -1 */
 	unsigned n_cow;
 	uint64_t cow_small; /* the size of COW_A and COW_B now */
 	unsigned snap_cur;
 	bool snap_live;
+
+	/* 4. The probe (probe.c): the mount point and the checker's op files. */
+	char mnt[PATH_MAX], issued[PATH_MAX], acked[PATH_MAX];
 };
 
-/* What one check saw, for the record and the by-products. */
+/* What one check of a state saw, for its class, its record and its by-products. */
 struct state_run {
 	char id[BO_CRASH_ID_MAX];
-	uint64_t applied;
+	uint64_t applied;		 /* entries of the log before the cut */
 	const struct bo_crash_state *cs; /* a generated state, built on a snapshot; or NULL */
+	uint64_t base_at;		 /* the entries the base holds under it: the cut, or the
+					  * epoch start of a generated state */
 	struct bo_observation obs;
 	struct bo_checker_report report;
 	struct bo_verdict verdict;
@@ -86,50 +112,111 @@ struct state_run {
 	char mount_msg[512];
 	char *fsck_out;
 	char *checker_out;
+	size_t checker_out_len;
 	char *checker_err;
 	char checker_how[128];
 	char *dmesg;
+	struct bo_kmsg *km; /* the kernel's messages of this state, from the probe's start */
 	double seconds;
 	double t_replay; /* rolling the base forward to this state (naive: from entry 0) */
 	double t_snap, t_mount, t_checker, t_umount, t_fsck; /* where the time went */
 	double t_drop; /* after fsck: the snapshot's status, emptying its CoW, the kernel log */
+	double t_wait; /* waiting for the host base (in t_replay; not in seconds or t_snap) */
 	char sha256[BO_SHA256_HEX]; /* of the image, when asked */
 	bool cow_full;		    /* the state's CoW store filled up: its results say nothing */
 	bool cow_retry; /* so it was checked again on a CoW store as big as the device */
 };
 
-/* The loops, the CoW stores, the mount point and the base image of an exploration, and
- * their undoing. */
-int explore_setup(struct explore *x, struct bo_err *err);
-int explore_teardown(struct explore *x, struct bo_err *err);
+/* A state could not be evaluated: the first reason is kept, the state is a harness-error. */
+void state_run_fail(struct state_run *s, const struct bo_err *err);
+void state_run_clear(struct state_run *s);
 
-/* The record of checked state @s, of class @c, in stream.jsonl (explore_record.c). */
-int explore_record_state(struct explore *x, struct state_run *s, enum bo_class c,
-			 struct bo_err *err);
+/* Put a loop or dm device just made on x->td; should that fail, it is undone at once. */
+_must_check_ int explore_keep(struct explore *x, const char *kind, const char *name,
+			      struct bo_err *err);
 
-/* The by-products of state @s under states/<id>/, for a state that is not consistent. */
-int explore_write_byproducts(struct explore *x, struct state_run *s, enum bo_class c,
-			     struct bo_err *err);
+/* 1. select.c: the states of the exploration, in order. */
+struct select;
+enum select_what { SELECT_END, SELECT_CHECK, SELECT_ALIAS };
+struct select_alias {
+	char id[BO_CRASH_ID_MAX];
+	uint64_t cut;
+	const char *of; /* the representative's id (valid until the next call) */
+	enum bo_class cls;
+	bool count;  /* it is one of this shard's states, for the progress line */
+	bool record; /* this shard records it (it checked the representative) */
+};
+_must_check_ int select_new(struct explore *x, struct select **ret, struct bo_err *err);
+void select_free(struct select *sel);
+/* The states and aliases this shard visits, for the progress line. */
+uint64_t select_total(const struct select *sel);
+/* Whether the shards claim their states as they go (check --jobs) rather than by id. */
+bool select_claims(const struct select *sel);
+/* The last cut the base will reach, for reading the log ahead. */
+uint64_t select_last_cut(const struct select *sel);
+/* The next state to check (SELECT_CHECK, in *@ret), or an alias to record (SELECT_ALIAS, in
+ * *@ret_alias), or SELECT_END; -errno. */
+_must_check_ int select_next(struct select *sel, struct state_run *ret,
+			     struct select_alias *ret_alias, struct bo_err *err);
+/* The class of the state select_next() returned last, for its aliases. */
+void select_checked(struct select *sel, enum bo_class c);
 
-/* Check state @s, classify it, count it and record it with its by-products; *@ret_class
- * is its class. Returns -errno when the exploration cannot go on. */
-int explore_check_and_record(struct explore *x, struct state_run *s, enum bo_class *ret_class,
-			     struct bo_err *err);
-
-/* Use the host base of x->o when it fits (x->base, x->origin, x->base_port); 1 when it is
- * used, 0 when the base is to be a file replayed here, -errno. */
-int explore_use_host_base(struct explore *x, struct bo_err *err);
-
-/*
- * Bring the base to @applied entries: by replaying here, or by asking the host. The host's
- * answer is awaited by explore_replay_wait(), which check_state_on() calls once the snapshot
- * swap, which does not read the base, is done: the guest swaps while the host replays.
- */
-int explore_replay_start(struct explore *x, uint64_t applied, struct bo_err *err);
-int explore_replay_wait(struct explore *x, struct bo_err *err);
-
+/* 2. base.c: the base, and bringing it to a state's cut or epoch start. */
+_must_check_ int base_setup(struct explore *x, struct bo_err *err);
+void base_teardown(struct explore *x);
+/* Start bringing the base to @applied entries: replayed here, or asked of the host; the
+ * host's answer is awaited by base_wait(), which snapshot_make() calls once the swap, which
+ * does not read the base, is done: the guest swaps while the host replays. */
+_must_check_ int base_to(struct explore *x, uint64_t applied, struct bo_err *err);
+_must_check_ int base_wait(struct explore *x, struct bo_err *err);
 /* Read ahead the log data up to @applied entries (bo_replay_prefetch()); the host base reads
  * ahead on its own. */
-void explore_replay_prefetch(struct explore *x, uint64_t applied);
+void base_prefetch(struct explore *x, uint64_t applied);
+
+/* 3. snapshot.c: the state itself. */
+_must_check_ int snapshot_setup(struct explore *x, struct bo_err *err);
+void snapshot_teardown(struct explore *x);
+/*
+ * A fresh snapshot of the base for state @s (@big: on the CoW store as big as the device),
+ * the base awaited, a generated state built on it. 1 when the state is ready to probe, 0 when
+ * it could not be made (marked failed: state_run_fail()), -errno when the exploration cannot
+ * go on. *@made says whether a snapshot was swapped in (snapshot_done() is then due).
+ */
+_must_check_ int snapshot_make(struct explore *x, struct state_run *s, bool big, bool *made,
+			       struct bo_err *fatal);
+/* After the probe (@probed: it ran to the end): the snapshot's status (a full CoW store marks
+ * s->cow_full), and its CoW store given back when it held much or what it held is not known.
+ * -errno when the exploration cannot go on. */
+_must_check_ int snapshot_done(struct explore *x, struct state_run *s, bool probed,
+			       struct bo_err *fatal);
+/* After a state filled a small CoW store: grow the small stores. */
+void snapshot_grow(struct explore *x);
+
+/* 4. probe.c: what the state does on the kernel. */
+_must_check_ int probe_setup(struct explore *x, struct bo_err *err);
+void probe_teardown(struct explore *x);
+/* Before the state is made: its kernel-log nonce and the checker's op files. -1 when the
+ * state cannot be checked (failed). */
+int probe_begin(struct explore *x, struct state_run *s);
+/* Mount the state on @dev, run the checker, unmount, fsck. -1 when the mount had to be
+ * detached lazily (the state is a harness error). */
+int probe(struct explore *x, struct state_run *s, const char *dev);
+/* The kernel's messages of the state. */
+void probe_end(struct explore *x, struct state_run *s);
+
+/* 5. judge.c: the checker's report against the ops, and the class. */
+enum bo_class judge(struct explore *x, struct state_run *s);
+
+/* 6. record.c: what a checked state leaves in the results. */
+_must_check_ int record_state(struct explore *x, struct state_run *s, enum bo_class c,
+			      struct bo_err *err);
+_must_check_ int record_alias(struct explore *x, const struct select_alias *a,
+			      struct bo_err *err);
+_must_check_ int record_byproducts(struct explore *x, struct state_run *s, enum bo_class c,
+				   struct bo_err *err);
+
+/* bench.c: scripts/bench-scale's baseline: the state rebuilt from nothing, as fstests'
+ * replay-log does at every cut, then the same probe. */
+_must_check_ int bench_naive_state(struct explore *x, struct state_run *s, struct bo_err *fatal);
 
 #endif

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * probe.c — stage 4 of the check loop (stages.h): what a crash state does on the real kernel.
+ * It is mounted (the filesystem's recovery runs), the checker runs in it (the application's
+ * recovery and its report of which ops it finds), it is unmounted and fsck'd: what every state
+ * costs at least. The kernel's messages are those of this state alone, from a nonce on.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness/base/macro.h"
+#include "harness/base/proc.h"
+#include "harness/base/safety.h"
+#include "harness/dev/fstool.h"
+#include "harness/dev/kmsg.h"
+#include "harness/dev/mount.h"
+#include "harness/explore/stages.h"
+
+int probe_setup(struct explore *x, struct bo_err *err)
+{
+	const char *wd = x->o->workdir;
+
+	snprintf(x->mnt, sizeof(x->mnt), "%s/state", wd);
+	snprintf(x->issued, sizeof(x->issued), "%s/issued", wd);
+	snprintf(x->acked, sizeof(x->acked), "%s/acked", wd);
+	if (mkdir(x->mnt, 0755) < 0 && errno != EEXIST)
+		return bo_err_set(err, errno, "creating '%s': %s", x->mnt, strerror(errno));
+	return 0;
+}
+
+void probe_teardown(struct explore *x)
+{
+	if (!x->mnt[0])
+		return;
+	unlink(x->issued);
+	unlink(x->acked);
+	rmdir(x->mnt);
+}
+
+/* The op sets before the cut, the checker's input (BLACKOUT_ISSUED, BLACKOUT_ACKED). */
+static int write_op_files(struct explore *x, uint64_t applied, struct bo_err *err)
+{
+	const char *paths[2] = {x->issued, x->acked};
+
+	for (int i = 0; i < 2; i++) {
+		_cleanup_close_ int fd = open(paths[i], O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		int r;
+
+		if (fd < 0)
+			return bo_err_set(err, errno, "writing '%s': %s", paths[i],
+					  strerror(errno));
+		r = bo_ops_write_before(&x->ops, applied, i == 1, fd);
+		if (r < 0)
+			return bo_err_set(err, -r, "writing '%s': %s", paths[i], strerror(-r));
+	}
+	return 0;
+}
+
+int probe_begin(struct explore *x, struct state_run *s)
+{
+	struct bo_err err = {0};
+
+	if (bo_kmsg_begin(s->id, &s->km, &err) < 0)
+		state_run_fail(s, &err);
+	/* The op files are the checker's input: without a checker nothing reads them. */
+	if (x->o->checker && write_op_files(x, s->applied, &err) < 0) {
+		state_run_fail(s, &err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Run the checker in the mounted state: its output is judged by judge.c. */
+static void run_checker(struct explore *x, struct state_run *s)
+{
+	const struct bo_explore_opts *o = x->o;
+	char *argv[] = {"/bin/sh", "-c", (char *) o->checker, NULL};
+	char e_mnt[PATH_MAX + 16], e_state[BO_CRASH_ID_MAX + 16], e_iss[PATH_MAX + 20],
+		e_ack[PATH_MAX + 20];
+	char e_cut[48];
+	char *env[32];
+	size_t n = 0;
+	struct bo_proc_opts po = {
+		.argv = argv,
+		.env_add = env,
+		.cwd = x->mnt,
+		.timeout_ms = o->checker_timeout * 1000u,
+	};
+	struct bo_proc_result r = {0};
+	struct bo_err err = {0};
+
+	snprintf(e_mnt, sizeof(e_mnt), "BLACKOUT_MNT=%s", x->mnt);
+	snprintf(e_state, sizeof(e_state), "BLACKOUT_STATE=%s", s->id);
+	snprintf(e_iss, sizeof(e_iss), "BLACKOUT_ISSUED=%s", x->issued);
+	snprintf(e_ack, sizeof(e_ack), "BLACKOUT_ACKED=%s", x->acked);
+	snprintf(e_cut, sizeof(e_cut), "BLACKOUT_CUT=%" PRIu64, s->applied);
+	env[n++] = e_mnt;
+	env[n++] = e_state;
+	env[n++] = e_iss;
+	env[n++] = e_ack;
+	env[n++] = e_cut;
+	for (size_t i = 0; o->checker_env && o->checker_env[i] && n + 1 < BO_ARRAY_SIZE(env); i++)
+		env[n++] = o->checker_env[i];
+	env[n] = NULL;
+
+	if (bo_proc_run(&po, &r, &err) < 0) {
+		s->obs.checker = BO_CHECKER_NOT_RUN;
+		snprintf(s->checker_how, sizeof(s->checker_how), "%s", bo_err_str(&err));
+		return;
+	}
+	bo_proc_describe(&r, &po, s->checker_how, sizeof(s->checker_how));
+	s->obs.checker = r.end == BO_PROC_EXITED     ? BO_CHECKER_EXITED
+			 : r.end == BO_PROC_SIGNALED ? BO_CHECKER_SIGNALED
+						     : BO_CHECKER_TIMEOUT;
+	s->obs.checker_status = r.status;
+	s->checker_out = BO_TAKE_PTR(r.out);
+	s->checker_out_len = r.out_len;
+	s->checker_err = BO_TAKE_PTR(r.err);
+	bo_proc_result_clear(&r);
+}
+
+int probe(struct explore *x, struct state_run *s, const char *dev)
+{
+	const struct bo_explore_opts *o = x->o;
+	struct bo_proc_result fr = {0};
+	struct bo_err err = {0};
+	double t = bo_now();
+	int r;
+
+	if (bo_mount(dev, x->mnt, o->fs, o->mount_options, &err) < 0) {
+		snprintf(s->mount_msg, sizeof(s->mount_msg), "%s", bo_err_str(&err));
+	} else {
+		s->obs.mounted = true;
+		s->t_mount = bo_now() - t;
+		t = bo_now();
+		if (bo_test_stall("check", &err) < 0)
+			state_run_fail(s, &err);
+		else if (o->checker)
+			run_checker(x, s);
+		s->t_checker = bo_now() - t;
+		t = bo_now();
+		/* Something the checker started may still hold the mount: detach it lazily so
+		 * the next state gets a free mount point, and count this state as not evaluated. */
+		r = bo_umount(x->mnt, BO_UMOUNT_DETACH_ON_FAILURE, &err);
+		if (r != 0) {
+			if (r > 0)
+				bo_err_set(&err, EBUSY,
+					   "'%s' was busy and had to be detached lazily", x->mnt);
+			state_run_fail(s, &err);
+			return -1;
+		}
+		s->t_umount = bo_now() - t;
+	}
+	t = bo_now();
+	if (bo_test_stall("fsck", &err) < 0)
+		state_run_fail(s, &err);
+	/* On a state that did not mount, fsck's output is evidence, its verdict is not: xfs_repair
+	 * refuses a log that was never replayed. */
+	if (bo_fsck(x->fs, dev, o->fsck_timeout * 1000u, NULL, &s->obs.fsck, &fr, &err) < 0 &&
+	    s->obs.mounted)
+		state_run_fail(s, &err);
+	s->fsck_out = BO_TAKE_PTR(fr.out);
+	bo_proc_result_clear(&fr);
+	s->t_fsck = bo_now() - t;
+	return 0;
+}
+
+void probe_end(struct explore *x, struct state_run *s)
+{
+	struct bo_err err = {0};
+
+	if (s->km && bo_kmsg_collect(s->km, &s->dmesg, &err) < 0)
+		state_run_fail(s, &err);
+	bo_kmsg_free(s->km);
+	s->km = NULL;
+}
