@@ -89,10 +89,11 @@ bool bo_dm_udev_running(void);
  * hold only letters, digits, '.', '_' and '-', and must be non-empty. -EINVAL or
  * -ENAMETOOLONG with @err saying why.
  */
-int bo_dm_name(const char *runid, const char *role, char *name, char *uuid, struct bo_err *err);
+_must_check_ int bo_dm_name(const char *runid, const char *role, char *name, char *uuid,
+			    struct bo_err *err);
 
 /* The device node of dm device @name, "/dev/mapper/@name", into @buf; -ENAMETOOLONG. */
-int bo_dm_device_path(const char *name, char *buf, size_t len);
+_must_check_ int bo_dm_device_path(const char *name, char *buf, size_t len);
 
 /*
  * Create device @name with uuid @uuid (NULL: none) and, when @table is not NULL, load @table
@@ -100,90 +101,96 @@ int bo_dm_device_path(const char *name, char *buf, size_t len);
  * text line, "<start> <length> <type> <params>". Without a table the device exists with no
  * table until bo_dm_load() and bo_dm_resume().
  */
-int bo_dm_create(const char *name, const char *uuid, const char *table, struct bo_err *err);
+_must_check_ int bo_dm_create(const char *name, const char *uuid, const char *table,
+			      struct bo_err *err);
 
 /* Load @table as the inactive table of @name (DM_DEVICE_RELOAD); it goes live at resume. */
-int bo_dm_load(const char *name, const char *table, struct bo_err *err);
+_must_check_ int bo_dm_load(const char *name, const char *table, struct bo_err *err);
 
 /* Suspend @name; @flags is a set of enum bo_dm_suspend_flags. */
-int bo_dm_suspend(const char *name, unsigned flags, struct bo_err *err);
+_must_check_ int bo_dm_suspend(const char *name, unsigned flags, struct bo_err *err);
 
 /* Resume @name, making a loaded inactive table live. */
-int bo_dm_resume(const char *name, struct bo_err *err);
+_must_check_ int bo_dm_resume(const char *name, struct bo_err *err);
 
 /* Send target message @msg to sector 0 of @name (DM_DEVICE_TARGET_MSG). */
-int bo_dm_message(const char *name, const char *msg, struct bo_err *err);
+_must_check_ int bo_dm_message(const char *name, const char *msg, struct bo_err *err);
 
 /*
  * The status (DM_DEVICE_STATUS) of each target line of @name, in table order. *@ret_lines is
  * an array of *@ret_n lines to free with bo_dm_lines_free(). A device without a live table has
  * zero lines.
  */
-int bo_dm_status(const char *name, struct bo_dm_target_line **ret_lines, size_t *ret_n,
-		 struct bo_err *err);
+_must_check_ int bo_dm_status(const char *name, struct bo_dm_target_line **ret_lines, size_t *ret_n,
+			      struct bo_err *err);
 
 /* The live table (DM_DEVICE_TABLE) of @name, as the kernel renders it; like bo_dm_status(). */
-int bo_dm_table(const char *name, struct bo_dm_target_line **ret_lines, size_t *ret_n,
-		struct bo_err *err);
+_must_check_ int bo_dm_table(const char *name, struct bo_dm_target_line **ret_lines, size_t *ret_n,
+			     struct bo_err *err);
 
 /*
  * The status parameters of the single target line of @name, which must be of type @type:
  * -EPROTO otherwise (a device with another table is not the device the caller means). The
  * string is copied into @buf of @len bytes.
  */
-int bo_dm_status_one(const char *name, const char *type, char *buf, size_t len, struct bo_err *err);
+_must_check_ int bo_dm_status_one(const char *name, const char *type, char *buf, size_t len,
+				  struct bo_err *err);
 
 /* Like bo_dm_status_one(), for the live table's parameters (DM_DEVICE_TABLE). */
-int bo_dm_table_one(const char *name, const char *type, char *buf, size_t len, struct bo_err *err);
+_must_check_ int bo_dm_table_one(const char *name, const char *type, char *buf, size_t len,
+				 struct bo_err *err);
 
 /* Free what bo_dm_status() or bo_dm_table() returned; NULL is fine. */
 void bo_dm_lines_free(struct bo_dm_target_line *lines, size_t n);
 
 /* Info about @name. A device that does not exist is not an error: ret->exists is false. */
-int bo_dm_info(const char *name, struct bo_dm_info *ret, struct bo_err *err);
+_must_check_ int bo_dm_info(const char *name, struct bo_dm_info *ret, struct bo_err *err);
 
 /*
  * Remove device @name. EBUSY is retried a bounded number of times (see dm.c for the race);
  * a device that stays busy is reported with its open count. A device that does not exist is
  * -ENXIO.
  */
-int bo_dm_remove(const char *name, struct bo_err *err);
+_must_check_ int bo_dm_remove(const char *name, struct bo_err *err);
 
 /*
  * Names of all dm devices whose name starts with @prefix (non-empty; end it with '-' so that
  * run "1" does not match run "10"). *@ret is a NULL-terminated array to free with
  * bo_dm_list_free(); it is empty when nothing matches.
  */
-int bo_dm_list(const char *prefix, char ***ret, struct bo_err *err);
+_must_check_ int bo_dm_list(const char *prefix, char ***ret, struct bo_err *err);
 
 /* Free a list returned by bo_dm_list(); NULL is fine. */
 void bo_dm_list_free(char **list);
 
 /* The loaded target types and their versions (DM_DEVICE_LIST_VERSIONS); free() the array. */
-int bo_dm_target_versions(struct bo_dm_target_version **ret, size_t *ret_n, struct bo_err *err);
+_must_check_ int bo_dm_target_versions(struct bo_dm_target_version **ret, size_t *ret_n,
+				       struct bo_err *err);
 
 /*
  * Walk libdm's list of versions starting at @first (as dm_task_get_versions() returns it)
  * into a new array. Exposed so the walk can be tested on canned lists.
  */
-int bo_dm_versions_from_list(const struct dm_versions *first, struct bo_dm_target_version **ret,
-			     size_t *ret_n);
+_must_check_ int bo_dm_versions_from_list(const struct dm_versions *first,
+					  struct bo_dm_target_version **ret, size_t *ret_n);
 
 /*
  * Walk libdm's list of device names starting at @first (as dm_task_get_names() returns it),
  * keeping the names that start with @prefix, into a NULL-terminated array. Exposed so the walk
  * can be tested on canned lists.
  */
-int bo_dm_names_from_list(const struct dm_names *first, const char *prefix, char ***ret);
+_must_check_ int bo_dm_names_from_list(const struct dm_names *first, const char *prefix,
+				       char ***ret);
 
 /* The entry named @name in @v, or NULL. */
 const struct bo_dm_target_version *bo_dm_find_target(const struct bo_dm_target_version *v, size_t n,
 						     const char *name);
 
 /* <0, 0, >0 as @a is older than, the same as, or newer than @b. */
-int bo_dm_version_cmp(const struct bo_dm_version *a, const struct bo_dm_version *b);
+_must_check_ int bo_dm_version_cmp(const struct bo_dm_version *a, const struct bo_dm_version *b);
 
 /* Split one table or status line "<start> <length> <type> <params>"; exposed for tests. */
-int bo_dm_parse_line(const char *line, struct bo_dm_target_line *ret, struct bo_err *err);
+_must_check_ int bo_dm_parse_line(const char *line, struct bo_dm_target_line *ret,
+				  struct bo_err *err);
 
 #endif

@@ -82,8 +82,8 @@ const char *bo_flakey_feature_name(enum bo_flakey_feature f);
  * Capabilities of flakey as listed in @v (the kernel's target versions): -ENOENT when flakey
  * is not loaded. Features the version cannot decide are left unsupported (probed = false).
  */
-int bo_flakey_caps_from_versions(const struct bo_dm_target_version *v, size_t n,
-				 struct bo_flakey_caps *ret, struct bo_err *err);
+_must_check_ int bo_flakey_caps_from_versions(const struct bo_dm_target_version *v, size_t n,
+					      struct bo_flakey_caps *ret, struct bo_err *err);
 
 /*
  * Capabilities of the running flakey: its version, plus a trial load of a table with each
@@ -92,31 +92,31 @@ int bo_flakey_caps_from_versions(const struct bo_dm_target_version *v, size_t n,
  * without features must load first, so a refused trial means "unsupported", not "the probe
  * is broken". The scratch device is removed before returning.
  */
-int bo_flakey_probe(const char *runid, const char *dev, struct bo_flakey_caps *ret,
-		    struct bo_err *err);
+_must_check_ int bo_flakey_probe(const char *runid, const char *dev, struct bo_flakey_caps *ret,
+				 struct bo_err *err);
 
 /*
  * Check @f against the kernel's rules (up + down > 0, no conflicting features, value ranges)
  * and against @caps: a feature the running flakey does not have is -EOPNOTSUPP with a message
  * naming the feature and the version.
  */
-int bo_flakey_check(const struct bo_flakey *f, const struct bo_flakey_caps *caps,
-		    struct bo_err *err);
+_must_check_ int bo_flakey_check(const struct bo_flakey *f, const struct bo_flakey_caps *caps,
+				 struct bo_err *err);
 
 /* bo_flakey_check(), then build the table for @sectors sectors into *@ret (free()). */
-int bo_flakey_table(const struct bo_flakey *f, uint64_t sectors, const struct bo_flakey_caps *caps,
-		    char **ret, struct bo_err *err);
+_must_check_ int bo_flakey_table(const struct bo_flakey *f, uint64_t sectors,
+				 const struct bo_flakey_caps *caps, char **ret, struct bo_err *err);
 
 /*
  * Parse flakey table parameters as the kernel renders them (flakey_status(), STATUSTYPE_TABLE:
  * "<dev> <offset> <up> <down> [<#args> <feature>...]", the device as major:minor) into @ret.
  * The device is copied into @dev (@devlen bytes) and ret->dev points to it.
  */
-int bo_flakey_table_parse(const char *params, struct bo_flakey *ret, char *dev, size_t devlen,
-			  struct bo_err *err);
+_must_check_ int bo_flakey_table_parse(const char *params, struct bo_flakey *ret, char *dev,
+				       size_t devlen, struct bo_err *err);
 
 /* Read back the live table of flakey device @name and parse it, as above. */
-int bo_flakey_live(const char *name, struct bo_flakey *ret, char *dev, size_t devlen,
-		   struct bo_err *err);
+_must_check_ int bo_flakey_live(const char *name, struct bo_flakey *ret, char *dev, size_t devlen,
+				struct bo_err *err);
 
 #endif

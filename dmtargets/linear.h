@@ -14,7 +14,7 @@
 #include "harness/base/util.h"
 
 /* Build "0 @sectors linear @dev @offset" into *@ret (free()); @sectors must be > 0. */
-int bo_linear_table(uint64_t sectors, const char *dev, uint64_t offset, char **ret,
-		    struct bo_err *err);
+_must_check_ int bo_linear_table(uint64_t sectors, const char *dev, uint64_t offset, char **ret,
+				 struct bo_err *err);
 
 #endif

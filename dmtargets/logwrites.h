@@ -33,8 +33,8 @@ struct bo_lw_status {
  * Build "0 @sectors log-writes @dev @logdev" into a new string *@ret (free()). Device paths
  * must be non-empty and free of whitespace; @sectors must be > 0.
  */
-int bo_lw_table(uint64_t sectors, const char *dev, const char *logdev, char **ret,
-		struct bo_err *err);
+_must_check_ int bo_lw_table(uint64_t sectors, const char *dev, const char *logdev, char **ret,
+			     struct bo_err *err);
 
 /*
  * Check that @mark can be a mark name on a log whose data device has logical block size
@@ -42,24 +42,27 @@ int bo_lw_table(uint64_t sectors, const char *dev, const char *logdev, char **re
  * no whitespace (the message is split on it) and no backslash (dm_split_args() treats it as an
  * escape). -EINVAL with @err saying which rule @mark breaks.
  */
-int bo_lw_mark_check(const char *mark, unsigned sectorsize, struct bo_err *err);
+_must_check_ int bo_lw_mark_check(const char *mark, unsigned sectorsize, struct bo_err *err);
 
 /* Insert mark @mark into the log of log-writes device @name (checked first, as above). */
-int bo_lw_mark(const char *name, const char *mark, unsigned sectorsize, struct bo_err *err);
+_must_check_ int bo_lw_mark(const char *name, const char *mark, unsigned sectorsize,
+			    struct bo_err *err);
 
 /* Parse a log-writes status string. -EPROTO with @err quoting @params when it is malformed. */
-int bo_lw_status_parse(const char *params, struct bo_lw_status *ret, struct bo_err *err);
+_must_check_ int bo_lw_status_parse(const char *params, struct bo_lw_status *ret,
+				    struct bo_err *err);
 
 /*
  * Read and parse the status of log-writes device @name. Returns -EPROTO if @name is not a
  * single log-writes target.
  */
-int bo_lw_status(const char *name, struct bo_lw_status *ret, struct bo_err *err);
+_must_check_ int bo_lw_status(const char *name, struct bo_lw_status *ret, struct bo_err *err);
 
 /*
  * Fail (-EIO) when @st says logging was disabled, with a message naming @name: the log is
  * incomplete and no crash state built from it may be counted.
  */
-int bo_lw_status_check(const char *name, const struct bo_lw_status *st, struct bo_err *err);
+_must_check_ int bo_lw_status_check(const char *name, const struct bo_lw_status *st,
+				    struct bo_err *err);
 
 #endif

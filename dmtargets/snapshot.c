@@ -52,7 +52,7 @@ int bo_snap_status_parse(const char *params, struct bo_snap_status *ret, struct 
 
 	while (*p == ' ')
 		p++;
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+	for (size_t i = 0; i < BO_ARRAY_SIZE(words); i++) {
 		size_t n = strlen(words[i].word);
 
 		if (!strncmp(p, words[i].word, n) && bo_target_at_end(p + n)) {

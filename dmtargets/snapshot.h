@@ -42,19 +42,21 @@ struct bo_snap_status {
  * and must be a power of two (BO_SNAP_DEFAULT_CHUNK is 4 KiB); @sectors must be the origin's
  * size, > 0.
  */
-int bo_snap_table(uint64_t sectors, const char *origin, const char *cow, uint32_t chunk, char **ret,
-		  struct bo_err *err);
+_must_check_ int bo_snap_table(uint64_t sectors, const char *origin, const char *cow,
+			       uint32_t chunk, char **ret, struct bo_err *err);
 
 /* Parse a snapshot status string; -EPROTO with @err quoting @params when it is malformed. */
-int bo_snap_status_parse(const char *params, struct bo_snap_status *ret, struct bo_err *err);
+_must_check_ int bo_snap_status_parse(const char *params, struct bo_snap_status *ret,
+				      struct bo_err *err);
 
 /* Read and parse the status of snapshot device @name. */
-int bo_snap_status(const char *name, struct bo_snap_status *ret, struct bo_err *err);
+_must_check_ int bo_snap_status(const char *name, struct bo_snap_status *ret, struct bo_err *err);
 
 /*
  * Fail (-ENOSPC) when @st says the snapshot @name is no longer usable (Invalid, Overflow,
  * Merge failed), with a message that says the CoW device is the cause, not the filesystem.
  */
-int bo_snap_status_check(const char *name, const struct bo_snap_status *st, struct bo_err *err);
+_must_check_ int bo_snap_status_check(const char *name, const struct bo_snap_status *st,
+				      struct bo_err *err);
 
 #endif

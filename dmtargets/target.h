@@ -15,11 +15,12 @@
  * Check that @dev (described as @what in messages, e.g. "log device") can stand in a table:
  * non-empty and free of whitespace, since the kernel splits table lines on whitespace.
  */
-int bo_target_check_dev(const char *target, const char *what, const char *dev, struct bo_err *err);
+_must_check_ int bo_target_check_dev(const char *target, const char *what, const char *dev,
+				     struct bo_err *err);
 
 /* asprintf() into *@ret, reporting failure as -ENOMEM in @err on behalf of @target. */
-int bo_target_format(char **ret, struct bo_err *err, const char *target, const char *fmt, ...)
-	_printf_(4, 5);
+_must_check_ int bo_target_format(char **ret, struct bo_err *err, const char *target,
+				  const char *fmt, ...) _printf_(4, 5);
 
 /*
  * Copy the next whitespace-separated word at *@p into @buf (@len bytes) and advance *@p past

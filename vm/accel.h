@@ -17,7 +17,7 @@
  * @probe(@ctx) — which boots a VM under KVM and returns 1 if it worked, 0 if not — unless
  * /dev/kvm cannot be opened, and caches what it found. Concurrent callers probe once.
  */
-int bo_accel_pick(const char *requested, int (*probe)(void *ctx), void *ctx, char *buf, size_t len,
-		  struct bo_err *err);
+_must_check_ int bo_accel_pick(const char *requested, int (*probe)(void *ctx), void *ctx, char *buf,
+			       size_t len, struct bo_err *err);
 
 #endif

@@ -19,7 +19,7 @@
 struct bo_cpio;
 
 /* A new, empty tree in *@ret; -ENOMEM. */
-int bo_cpio_new(struct bo_cpio **ret);
+_must_check_ int bo_cpio_new(struct bo_cpio **ret);
 
 /* Free @c and everything it holds; NULL is fine. */
 void bo_cpio_free(struct bo_cpio *c);
@@ -29,33 +29,34 @@ size_t bo_cpio_count(const struct bo_cpio *c);
 
 /* Add directory @path (and missing parents, 0755) with permissions @perm. Adding an existing
  * directory again is not an error. */
-int bo_cpio_add_dir(struct bo_cpio *c, const char *path, mode_t perm, struct bo_err *err);
+_must_check_ int bo_cpio_add_dir(struct bo_cpio *c, const char *path, mode_t perm,
+				 struct bo_err *err);
 
 /* Add regular file @path whose content is copied from host file @src when the archive is
  * written. Adding the same path with the same source again is not an error. */
-int bo_cpio_add_file(struct bo_cpio *c, const char *path, const char *src, mode_t perm,
-		     struct bo_err *err);
+_must_check_ int bo_cpio_add_file(struct bo_cpio *c, const char *path, const char *src, mode_t perm,
+				  struct bo_err *err);
 
 /* Add regular file @path holding a copy of @len bytes at @data. */
-int bo_cpio_add_data(struct bo_cpio *c, const char *path, const void *data, size_t len, mode_t perm,
-		     struct bo_err *err);
+_must_check_ int bo_cpio_add_data(struct bo_cpio *c, const char *path, const void *data, size_t len,
+				  mode_t perm, struct bo_err *err);
 
 /* Add symlink @path pointing to @target. The same link again is not an error. */
-int bo_cpio_add_symlink(struct bo_cpio *c, const char *path, const char *target,
-			struct bo_err *err);
+_must_check_ int bo_cpio_add_symlink(struct bo_cpio *c, const char *path, const char *target,
+				     struct bo_err *err);
 
 /* Add the host file, directory or symlink at absolute @host_path at the same path in the
  * guest. Every symlink met on the way, in a directory component or at the end, is added as
  * a symlink and followed, so the guest resolves the path exactly as the host does. A
  * directory is added as an empty directory (not recursively). Devices, fifos and sockets
  * are refused with -EINVAL. */
-int bo_cpio_add_host(struct bo_cpio *c, const char *host_path, struct bo_err *err);
+_must_check_ int bo_cpio_add_host(struct bo_cpio *c, const char *host_path, struct bo_err *err);
 
 /* Whether @path (a guest path, symlinks in the tree followed) is in @c. */
 bool bo_cpio_has(const struct bo_cpio *c, const char *path);
 
 /* Write @c as one newc archive, sorted by path and padded to 512 bytes, to the seekable @fd at
  * its current offset, and leave the offset after it (so archives can be concatenated). */
-int bo_cpio_write(const struct bo_cpio *c, int fd, struct bo_err *err);
+_must_check_ int bo_cpio_write(const struct bo_cpio *c, int fd, struct bo_err *err);
 
 #endif

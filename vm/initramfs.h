@@ -21,8 +21,8 @@
  * when no archive for the same inputs is cached (initramfs/<sha256 of the inputs>.cpio).
  * Concurrent callers wait for one another with a lock.
  */
-int bo_initramfs_base(const struct bo_kernel *k, const struct bo_moddir *m, char *buf, size_t len,
-		      struct bo_err *err);
+_must_check_ int bo_initramfs_base(const struct bo_kernel *k, const struct bo_moddir *m, char *buf,
+				   size_t len, struct bo_err *err);
 
 /*
  * Write the per-launch archive at @fd's offset: this program (/proc/self/exe) at its own
@@ -31,7 +31,7 @@ int bo_initramfs_base(const struct bo_kernel *k, const struct bo_moddir *m, char
  * at the same paths, and @launch_len bytes of @launch at BO_GUEST_LAUNCH. Libraries that
  * the base archive @base already holds are left out.
  */
-int bo_initramfs_launch(int fd, const char *base, const char *const *files, const void *launch,
-			size_t launch_len, struct bo_err *err);
+_must_check_ int bo_initramfs_launch(int fd, const char *base, const char *const *files,
+				     const void *launch, size_t launch_len, struct bo_err *err);
 
 #endif

@@ -24,11 +24,12 @@ extern const char *const bo_kernel_required[];
  * Pick the kernel: @image and @modules when given (both or neither), else the newest kernel
  * scripts/fetch-kernel left in the cache (kernels/<release>/vmlinux). Fills *@ret.
  */
-int bo_kernel_find(const char *image, const char *modules, struct bo_kernel *ret,
-		   struct bo_err *err);
+_must_check_ int bo_kernel_find(const char *image, const char *modules, struct bo_kernel *ret,
+				struct bo_err *err);
 
 /* Check that every module in bo_kernel_required is built into @k or a module in @m; the
  * error names the first one missing. */
-int bo_kernel_check(const struct bo_kernel *k, const struct bo_moddir *m, struct bo_err *err);
+_must_check_ int bo_kernel_check(const struct bo_kernel *k, const struct bo_moddir *m,
+				 struct bo_err *err);
 
 #endif

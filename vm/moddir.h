@@ -25,7 +25,7 @@ enum bo_mod_state {
 
 /* Read the module directory @dir. Fails when modules.dep is missing (run depmod) or
  * malformed; the other files are optional. */
-int bo_moddir_open(const char *dir, struct bo_moddir **ret, struct bo_err *err);
+_must_check_ int bo_moddir_open(const char *dir, struct bo_moddir **ret, struct bo_err *err);
 
 /* Free @m; NULL is fine. */
 void bo_moddir_free(struct bo_moddir *m);
@@ -54,7 +54,8 @@ enum bo_mod_state bo_moddir_find(const struct bo_moddir *m, const char *name, si
  * A name provided by a built-in resolves to zero modules and returns 0; one that nothing
  * provides returns -ENOENT.
  */
-int bo_moddir_resolve(const struct bo_moddir *m, const char *name, size_t **ret, size_t *ret_n);
+_must_check_ int bo_moddir_resolve(const struct bo_moddir *m, const char *name, size_t **ret,
+				   size_t *ret_n);
 
 /* The direct and indirect dependencies of module @i from modules.dep, in the order that file
  * lists them (the last one is loaded first). */
@@ -77,8 +78,9 @@ bool bo_moddir_alias_match(const char *pattern, const char *name);
  * The modules.dep, modules.softdep and modules.alias text of the modules marked in @in, in
  * three strings the caller frees, with each module path passed through @rename (NULL: kept).
  */
-int bo_moddir_write_subset(const struct bo_moddir *m, const bool *in,
-			   const char *(*rename)(const char *path, char *buf, size_t len),
-			   char **ret_dep, char **ret_softdep, char **ret_alias);
+_must_check_ int bo_moddir_write_subset(const struct bo_moddir *m, const bool *in,
+					const char *(*rename)(const char *path, char *buf,
+							      size_t len),
+					char **ret_dep, char **ret_softdep, char **ret_alias);
 
 #endif

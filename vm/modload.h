@@ -12,7 +12,7 @@
 struct bo_modload;
 
 /* Open /lib/modules/<uname -r> for loading. */
-int bo_modload_open(struct bo_modload **ret, struct bo_err *err);
+_must_check_ int bo_modload_open(struct bo_modload **ret, struct bo_err *err);
 
 /* Free @l; NULL is fine. Loaded modules stay loaded. */
 void bo_modload_free(struct bo_modload *l);
@@ -22,6 +22,6 @@ void bo_modload_free(struct bo_modload *l);
  * dependencies, its dependencies, and its post soft dependencies. A built-in or already
  * loaded module is success. -ENOENT when nothing provides @name.
  */
-int bo_modload_load(struct bo_modload *l, const char *name, struct bo_err *err);
+_must_check_ int bo_modload_load(struct bo_modload *l, const char *name, struct bo_err *err);
 
 #endif

@@ -42,10 +42,11 @@ struct bo_qemu_outcome {
 };
 
 /* The QEMU binary this host has, looked up in PATH, into @buf; -ENOPKG when there is none. */
-int bo_qemu_path(char *buf, size_t len);
+_must_check_ int bo_qemu_path(char *buf, size_t len);
 
 /* Run QEMU for @l to the end and describe what happened in *@ret. Fails only when QEMU could
  * not be started; everything after that is in *@ret. */
-int bo_qemu_run(const struct bo_qemu_launch *l, struct bo_qemu_outcome *ret, struct bo_err *err);
+_must_check_ int bo_qemu_run(const struct bo_qemu_launch *l, struct bo_qemu_outcome *ret,
+			     struct bo_err *err);
 
 #endif

@@ -29,12 +29,13 @@ struct bo_share_report {
  * when nothing was rejected or everything rejected was removed, -ELOOP when something was
  * rejected and left, -errno when the walk failed.
  */
-int bo_share_check(const char *dir, bool remove, struct bo_share_report *ret, struct bo_err *err);
+_must_check_ int bo_share_check(const char *dir, bool remove, struct bo_share_report *ret,
+				struct bo_err *err);
 
 /*
  * Open @relpath inside the results directory @dir with open(2) @flags, refusing any symlink
  * and any ".." that would leave it (openat2 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS).
  */
-int bo_share_open(const char *dir, const char *relpath, int flags, struct bo_err *err);
+_must_check_ int bo_share_open(const char *dir, const char *relpath, int flags, struct bo_err *err);
 
 #endif

@@ -92,13 +92,13 @@ struct bo_vm_result {
  * tool is not installed), failed to boot or panicked (-EIO) or hit the timeout (-ETIMEDOUT):
  * then @err says so, and for the last two names the console log and quotes its last lines.
  */
-int bo_vm_run(const struct bo_vm_opts *opts, char *const argv[], int *ret_status,
-	      struct bo_err *err);
+_must_check_ int bo_vm_run(const struct bo_vm_opts *opts, char *const argv[], int *ret_status,
+			   struct bo_err *err);
 
 /* bo_vm_run(), filling *@ret with the status and what the launch measured. On failure *@ret
  * still says which kernel, accelerator and console log were used, as far as known. */
-int bo_vm_run_result(const struct bo_vm_opts *opts, char *const argv[], struct bo_vm_result *ret,
-		     struct bo_err *err);
+_must_check_ int bo_vm_run_result(const struct bo_vm_opts *opts, char *const argv[],
+				  struct bo_vm_result *ret, struct bo_err *err);
 
 /* Whether this process runs inside a VM that blackout made (its kernel command line carries
  * blackout.vm=<nonce>). Code that needs device-mapper checks it before touching devices. */

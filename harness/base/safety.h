@@ -51,17 +51,18 @@ bool bo_own_blockdev(dev_t rdev, const char *runid, char *why, size_t len);
  * is fine; a block device must be blackout's (bo_own_blockdev()); anything else (character
  * device, fifo, socket, directory) is refused. -EPERM with @err naming the device and why.
  */
-int bo_own_check_target(const char *path, struct bo_err *err);
+_must_check_ int bo_own_check_target(const char *path, struct bo_err *err);
 
 /* The same check on an open @fd (for @path in messages): closes the gap between check and
  * open. */
-int bo_own_check_fd(int fd, const char *path, struct bo_err *err);
+_must_check_ int bo_own_check_fd(int fd, const char *path, struct bo_err *err);
 
 /*
  * Device-mapper and loop work happens inside the VM blackout made (@inside_vm), or on the
  * host only with --allow-host (@allow_host). -EPERM with @err telling @cmd's user what to do.
  */
-int bo_own_dm_allowed(const char *cmd, bool inside_vm, bool allow_host, struct bo_err *err);
+_must_check_ int bo_own_dm_allowed(const char *cmd, bool inside_vm, bool allow_host,
+				   struct bo_err *err);
 
 /* Install the stop handler for SIGINT, SIGTERM and SIGHUP (without SA_RESTART, so that a
  * blocking wait returns EINTR). */
@@ -72,16 +73,16 @@ void bo_stop_request(int signo);
 
 /* Whether a stop was requested, and by which signal (0: none, or requested without one). */
 bool bo_stop_requested(void);
-int bo_stop_signal(void);
+_must_check_ int bo_stop_signal(void);
 
 /* -EINTR with @err saying the run was stopped by which signal, while @what. */
-int bo_stop_error(struct bo_err *err, const char *what);
+_must_check_ int bo_stop_error(struct bo_err *err, const char *what);
 
 /*
  * Test hook: when the environment variable BLACKOUT_TEST_STALL names @point, print
  * "blackout: stalled at @point (pid N)" to stderr and wait until a signal asks to stop (then
  * -EINTR) or the process is killed. 0 otherwise. Lets a test kill a run at a known point.
  */
-int bo_test_stall(const char *point, struct bo_err *err);
+_must_check_ int bo_test_stall(const char *point, struct bo_err *err);
 
 #endif

@@ -40,13 +40,13 @@ void bo_sha256_final_hex(struct bo_sha256 *s, char hex[BO_SHA256_HEX]);
 void bo_sha256_set_portable(bool portable);
 
 /* The sha256 of the file at @path, as lowercase hex. */
-int bo_sha256_file(const char *path, char hex[BO_SHA256_HEX], struct bo_err *err);
+_must_check_ int bo_sha256_file(const char *path, char hex[BO_SHA256_HEX], struct bo_err *err);
 
 /*
  * The same, and a copy of the file made at @copy (which must not exist) in the same pass: a
  * file of gigabytes is read once rather than once to copy and once more to hash.
  */
-int bo_sha256_copy_file(const char *path, const char *copy, char hex[BO_SHA256_HEX],
-			struct bo_err *err);
+_must_check_ int bo_sha256_copy_file(const char *path, const char *copy, char hex[BO_SHA256_HEX],
+				     struct bo_err *err);
 
 #endif

@@ -32,10 +32,10 @@ int bo_err_prefix(struct bo_err *err, const char *fmt, ...) _printf_(2, 3);
 const char *bo_err_str(const struct bo_err *err);
 
 /* Parse a whole string of decimal digits (no sign, no hex, no octal); -EINVAL or -ERANGE. */
-int bo_parse_u64(const char *s, uint64_t *ret);
+_must_check_ int bo_parse_u64(const char *s, uint64_t *ret);
 
 /* Parse "A-B" (both inclusive; "A-" means to the end, "A" means just A). */
-int bo_parse_range(const char *s, uint64_t *ret_a, uint64_t *ret_b);
+_must_check_ int bo_parse_range(const char *s, uint64_t *ret_a, uint64_t *ret_b);
 
 /* Split @s on blanks into a NULL-terminated array (no quoting); NULL when memory runs out.
  * Free with bo_strv_free(). */

@@ -16,8 +16,8 @@
  * linked and its sha256 taken from the cache when it was hashed before; any other log is
  * copied, hashed on the way.
  */
-int bo_check_place_log(const char *src, const char *dst, char hex[BO_SHA256_HEX],
-		       struct bo_err *err);
+_must_check_ int bo_check_place_log(const char *src, const char *dst, char hex[BO_SHA256_HEX],
+				    struct bo_err *err);
 
 /* Index results directory @dir's write.log into BO_LOG_INDEX_NAME; false when it does not
  * index (the guest then meets the same error and records it). */

@@ -184,7 +184,9 @@ int bo_guest_start(struct bo_guest *g, const char *cmd, const struct bo_guest_ar
 		bo_cli_error("%s", bo_err_str(&err));
 		return -EIO;
 	}
-	bo_diag_capture(g->res, "pre", &err);
+	/* A missing tool is noted in the diagnostics; what fails here is writing the results. */
+	if (bo_diag_capture(g->res, "pre", &err) < 0)
+		bo_summary_error(&g->sum, bo_err_str(&err));
 	return 0;
 }
 
@@ -205,7 +207,7 @@ static void check_leftovers(struct bo_guest *g)
 			 g->args->runid, left);
 		bo_summary_error(&g->sum, msg);
 	}
-	(void) bo_teardown_unwind(g->td);
+	(void) !bo_teardown_unwind(g->td);
 }
 
 int bo_guest_finish(struct bo_guest *g, int r, const struct bo_err *rerr, struct bo_log *log)
@@ -223,7 +225,9 @@ int bo_guest_finish(struct bo_guest *g, int r, const struct bo_err *rerr, struct
 	g->td = NULL;
 	bo_guest_env_clear(&g->env);
 
-	bo_diag_capture(g->res, "post", &err);
+	if (bo_diag_capture(g->res, "post", &err) < 0)
+		bo_summary_error(&g->sum, bo_err_str(&err));
+	err = (struct bo_err){0};
 	o = bo_summary_json(&g->sum);
 	if (!o || bo_results_write_json(g->res, "summary.json", o, &err) < 0) {
 		/* The run's own error first: a full results filesystem fails both. */
@@ -236,10 +240,14 @@ int bo_guest_finish(struct bo_guest *g, int r, const struct bo_err *rerr, struct
 		return BO_EXIT_HARNESS;
 	}
 	json_object_put(o);
-	(void) bo_results_emit(g->res, "end", json_object_new_object(), &err);
 	if (g->sum.error[0])
 		bo_cli_error("%s", g->sum.error);
 	ret = bo_verdict_exit(bo_summary_verdict(&g->sum));
+	/* The stream's last record says it is complete. */
+	if (bo_results_emit(g->res, "end", json_object_new_object(), &err) < 0) {
+		bo_cli_error("%s", bo_err_str(&err));
+		ret = BO_EXIT_HARNESS;
+	}
 	bo_results_free(g->res);
 	g->res = NULL;
 	return ret;

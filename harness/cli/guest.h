@@ -76,7 +76,8 @@ _must_check_ int bo_guest_workdir(struct bo_guest *g, struct bo_err *err);
  * that nothing of the run is left in the kernel and drop the work directory, then write
  * summary.json and the post diagnostics. Returns the exit status.
  */
-int bo_guest_finish(struct bo_guest *g, int r, const struct bo_err *rerr, struct bo_log *log);
+_must_check_ int bo_guest_finish(struct bo_guest *g, int r, const struct bo_err *rerr,
+				 struct bo_log *log);
 
 /* A tmpfs of its own mounted on the new directory @path, and its undoing. */
 _must_check_ int bo_guest_tmpfs(const char *path, struct bo_err *err);

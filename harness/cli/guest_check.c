@@ -68,9 +68,9 @@ static int configure(const struct bo_check_args *a, const struct bo_scenario *sc
 	if (a->size && bo_parse_u64(a->size, &c->size) < 0)
 		return bo_err_set(err, EINVAL, "--size '%s' is not a number of bytes", a->size);
 	if (a->reorder)
-		(void) bo_parse_u64(a->reorder, &c->reorder);
+		(void) !bo_parse_u64(a->reorder, &c->reorder);
 	if (a->budget)
-		(void) bo_parse_u64(a->budget, &c->budget);
+		(void) !bo_parse_u64(a->budget, &c->budget);
 	if (a->shard)
 		(void) sscanf(a->shard, "%u/%u", &c->shard_i, &c->shard_n);
 	c->bench = !a->bench			? BO_BENCH_NONE

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/base/json.h"
 #include "harness/base/macro.h"
 #include "harness/base/path.h"
 #include "harness/base/safety.h"
@@ -422,7 +423,7 @@ static int cmd_guest_shrink(int argc, char **argv)
 	const char *runid, *state;
 	struct shrinker s = {0};
 	struct bo_err err = {0};
-	struct json_object *sum = json_object_new_object();
+	_cleanup_json_ struct json_object *sum = json_object_new_object();
 	char path[PATH_MAX], scen[PATH_MAX];
 	struct bo_guest_env env = {0};
 	_cleanup_free_ char *keep = NULL;
@@ -434,30 +435,22 @@ static int cmd_guest_shrink(int argc, char **argv)
 
 	k = bo_opts_parse("__guest-shrink", sets, BO_ARRAY_SIZE(sets), BO_OPT_GUEST, help, argc,
 			  argv);
-	if (k <= 0) {
-		json_object_put(sum);
+	if (k <= 0)
 		return k ? BO_EXIT_USAGE : BO_EXIT_OK;
-	}
 	runid = ga.runid;
 	state = sa.state;
 	bisect_on = !sa.no_bisect;
 	if (sa.max_tests)
-		(void) bo_parse_u64(sa.max_tests, &max_tests);
-	if (!ga.results || !runid || !state || !sa.cls || !sum || k != argc) {
-		json_object_put(sum);
+		(void) !bo_parse_u64(sa.max_tests, &max_tests);
+	if (!ga.results || !runid || !state || !sa.cls || !sum || k != argc)
 		return bo_cli_usage_error("__guest-shrink", "--results --run-id --state --class");
-	}
 	s.runid = runid;
 	s.libexec = ga.libexec ? ga.libexec : bo_libexec_dir();
-	if (bo_class_from_name(sa.cls, &s.want) < 0) {
-		json_object_put(sum);
+	if (bo_class_from_name(sa.cls, &s.want) < 0)
 		return bo_cli_usage_error("__guest-shrink", "unknown class '%s'", sa.cls);
-	}
 	if (bo_pathf(path, sizeof(path), "%s/%s", ga.results, BO_SHRINK_DIR) < 0 ||
-	    bo_pathf(scen, sizeof(scen), "%s/scenario.ini", ga.results) < 0) {
-		json_object_put(sum);
+	    bo_pathf(scen, sizeof(scen), "%s/scenario.ini", ga.results) < 0)
 		return BO_EXIT_HARNESS;
-	}
 	r = bo_results_open(path, &s.res, &err);
 	if (r >= 0)
 		r = bo_scenario_load(scen, &s.sc, &err);
@@ -546,7 +539,6 @@ out:
 		}
 		emit(&s, "end", json_object_new_object());
 	}
-	json_object_put(sum);
 	bo_guest_env_clear(&env);
 	for (size_t i = 0; i < s.nseen; i++)
 		free(s.seen[i].ops);

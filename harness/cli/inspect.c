@@ -35,7 +35,7 @@ static const char *human(uint64_t bytes, char *buf, size_t len)
 	double v = (double) bytes;
 	size_t u = 0;
 
-	while (v >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
+	while (v >= 1024 && u + 1 < BO_ARRAY_SIZE(units)) {
 		v /= 1024;
 		u++;
 	}

@@ -45,8 +45,8 @@ struct bo_opt_set {
  * --help. Returns optind (>= 1) when the options were read, 0 when --help was asked for (@help
  * printed it), or -BO_EXIT_USAGE after printing the usage error.
  */
-int bo_opts_parse(const char *cmd, const struct bo_opt_set *sets, size_t nsets, unsigned who,
-		  void (*help)(void), int argc, char **argv);
+_must_check_ int bo_opts_parse(const char *cmd, const struct bo_opt_set *sets, size_t nsets,
+			       unsigned who, void (*help)(void), int argc, char **argv);
 
 /* The option lines of @t that the user sees, for --help. */
 void bo_opts_help(FILE *f, const struct bo_opt *t, size_t n);

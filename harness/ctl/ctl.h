@@ -37,8 +37,8 @@ struct bo_ctl_server;
  * Bind and listen on @cfg->path and start serving in a new thread (with every signal
  * blocked, so that signals go to the caller's threads). *@ret is written only on success.
  */
-int bo_ctl_server_start(const struct bo_ctl_server_config *cfg, struct bo_ctl_server **ret,
-			struct bo_err *err);
+_must_check_ int bo_ctl_server_start(const struct bo_ctl_server_config *cfg,
+				     struct bo_ctl_server **ret, struct bo_err *err);
 
 /*
  * Stop serving: wake and join the thread, close every client connection and remove the
@@ -63,6 +63,6 @@ const struct bo_ctl_state *bo_ctl_server_state(const struct bo_ctl_server *srv);
  * failure with @err saying how many failures there were and what the first one was.
  * Only after bo_ctl_server_stop() (-EBUSY before).
  */
-int bo_ctl_server_failure(const struct bo_ctl_server *srv, struct bo_err *err);
+_must_check_ int bo_ctl_server_failure(const struct bo_ctl_server *srv, struct bo_err *err);
 
 #endif

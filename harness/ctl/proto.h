@@ -48,19 +48,20 @@ struct bo_ctl_req {
  * which are rejected). On success fills *@ret and returns 0; otherwise returns -EINVAL (or
  * -E2BIG for an over-long line or name) with a message in @err quoting the offending text.
  */
-int bo_ctl_parse(const char *line, size_t len, struct bo_ctl_req *ret, struct bo_err *err);
+_must_check_ int bo_ctl_parse(const char *line, size_t len, struct bo_ctl_req *ret,
+			      struct bo_err *err);
 
 /*
  * Whether @name is acceptable as a user mark: 1..BO_CTL_NAME_MAX bytes of printable,
  * non-space ASCII, and not starting with the reserved prefixes "issue:" or "ack:".
  * Returns 0 or -EINVAL/-E2BIG with a message in @err.
  */
-int bo_ctl_check_mark_name(const char *name, size_t len, struct bo_err *err);
+_must_check_ int bo_ctl_check_mark_name(const char *name, size_t len, struct bo_err *err);
 
 struct bo_ctl_state;
 
 /* A fresh state: nothing issued, acked or marked. */
-int bo_ctl_state_new(struct bo_ctl_state **ret);
+_must_check_ int bo_ctl_state_new(struct bo_ctl_state **ret);
 
 /* Release a state; NULL is fine. */
 void bo_ctl_state_free(struct bo_ctl_state *st);
@@ -69,27 +70,28 @@ void bo_ctl_state_free(struct bo_ctl_state *st);
  * Reserve the mark name @name for the harness's own use (e.g. "mkfs"), so that a workload
  * asking for it is refused. Returns 0, -EEXIST if already taken, or -ENOMEM.
  */
-int bo_ctl_state_reserve(struct bo_ctl_state *st, const char *name);
+_must_check_ int bo_ctl_state_reserve(struct bo_ctl_state *st, const char *name);
 
 /*
  * Check @req against the protocol state without changing it: a repeated or decreasing issue
  * id, an ack of an op never issued, a repeated or decreasing ack id, or a mark name already
  * used are protocol errors (-EPROTO, message in @err).
  */
-int bo_ctl_state_check(const struct bo_ctl_state *st, const struct bo_ctl_req *req,
-		       struct bo_err *err);
+_must_check_ int bo_ctl_state_check(const struct bo_ctl_state *st, const struct bo_ctl_req *req,
+				    struct bo_err *err);
 
 /*
  * Record @req, which bo_ctl_state_check() accepted and whose mark is now in the log.
  * Returns 0, -EPROTO if the request is no longer valid, or -ENOMEM.
  */
-int bo_ctl_state_commit(struct bo_ctl_state *st, const struct bo_ctl_req *req);
+_must_check_ int bo_ctl_state_commit(struct bo_ctl_state *st, const struct bo_ctl_req *req);
 
 /*
  * Check and, if valid, record @req in one step (for callers that need no side effect in
  * between). Same returns as bo_ctl_state_check() and bo_ctl_state_commit().
  */
-int bo_ctl_state_apply(struct bo_ctl_state *st, const struct bo_ctl_req *req, struct bo_err *err);
+_must_check_ int bo_ctl_state_apply(struct bo_ctl_state *st, const struct bo_ctl_req *req,
+				    struct bo_err *err);
 
 /* The op ids issued (or acked) so far, in increasing order; *@ret_n receives the count. */
 const uint64_t *bo_ctl_state_issued(const struct bo_ctl_state *st, size_t *ret_n);

@@ -3,6 +3,8 @@
 #ifndef BO_FS_H
 #define BO_FS_H
 
+#include "harness/base/macro.h"
+
 enum bo_fs {
 	BO_FS_EXT4,
 	BO_FS_XFS,
@@ -14,6 +16,6 @@ enum bo_fs {
 const char *bo_fs_name(enum bo_fs fs);
 
 /* The filesystem called @name; -EINVAL if blackout does not know it. */
-int bo_fs_from_name(const char *name, enum bo_fs *ret);
+_must_check_ int bo_fs_from_name(const char *name, enum bo_fs *ret);
 
 #endif

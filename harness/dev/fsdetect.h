@@ -15,6 +15,6 @@
  * -ENODATA no signature found, -ENOTUNIQ several contradicting signatures (libblkid's
  * "ambivalent" result), -errno (or -EIO) when the device could not be probed.
  */
-int bo_fs_detect(const char *dev, char *type, size_t len, struct bo_err *err);
+_must_check_ int bo_fs_detect(const char *dev, char *type, size_t len, struct bo_err *err);
 
 #endif

@@ -41,11 +41,12 @@ enum bo_fs_tool {
  * The command line of mkfs for @fs on @dev with extra options @opts (NULL-terminated, or NULL)
  * into @argv, NULL-terminated, at most BO_TOOL_ARGV_MAX entries. The strings are not copied.
  */
-int bo_mkfs_argv(enum bo_fs fs, const char *dev, const char *const *opts, const char **argv,
-		 struct bo_err *err);
+_must_check_ int bo_mkfs_argv(enum bo_fs fs, const char *dev, const char *const *opts,
+			      const char **argv, struct bo_err *err);
 
 /* The command line of the read-only fsck for @fs on @dev into @argv, as above. */
-int bo_fsck_argv(enum bo_fs fs, const char *dev, const char **argv, struct bo_err *err);
+_must_check_ int bo_fsck_argv(enum bo_fs fs, const char *dev, const char **argv,
+			      struct bo_err *err);
 
 /*
  * Make filesystem @fs on @dev with extra options @opts, killing mkfs after @timeout_ms (> 0).
@@ -53,8 +54,8 @@ int bo_fsck_argv(enum bo_fs fs, const char *dev, const char **argv, struct bo_er
  * -ETIMEDOUT, or -errno when it could not be run (-ENOENT: not installed). @ret (may be NULL)
  * receives the run's result whenever mkfs ran; clear it with bo_proc_result_clear().
  */
-int bo_mkfs(enum bo_fs fs, const char *dev, const char *const *opts, unsigned timeout_ms,
-	    struct bo_proc_result *ret, struct bo_err *err);
+_must_check_ int bo_mkfs(enum bo_fs fs, const char *dev, const char *const *opts,
+			 unsigned timeout_ms, struct bo_proc_result *ret, struct bo_err *err);
 
 /*
  * Interpret how the fsck of @fs ended: the tools' documented exit codes (e2fsck(8): 0 clean,
@@ -77,11 +78,12 @@ const char *bo_fsck_verdict_name(enum bo_fsck_verdict v);
  * saying why. When @out_path is not NULL the output (up to BO_FSCK_OUTPUT_MAX, then a line
  * saying it was cut) is also written there; @ret as for bo_mkfs().
  */
-int bo_fsck(enum bo_fs fs, const char *dev, unsigned timeout_ms, const char *out_path,
-	    enum bo_fsck_verdict *verdict, struct bo_proc_result *ret, struct bo_err *err);
+_must_check_ int bo_fsck(enum bo_fs fs, const char *dev, unsigned timeout_ms, const char *out_path,
+			 enum bo_fsck_verdict *verdict, struct bo_proc_result *ret,
+			 struct bo_err *err);
 
 /* The first line of the version output of @fs's mkfs or fsck tool into @buf. */
-int bo_fs_tool_version(enum bo_fs fs, enum bo_fs_tool tool, char *buf, size_t len,
-		       struct bo_err *err);
+_must_check_ int bo_fs_tool_version(enum bo_fs fs, enum bo_fs_tool tool, char *buf, size_t len,
+				    struct bo_err *err);
 
 #endif

@@ -17,13 +17,13 @@
 struct bo_kmsg;
 
 /* Write "blackout: <tag> nonce <n>" to /dev/kmsg and remember where it is. */
-int bo_kmsg_begin(const char *tag, struct bo_kmsg **ret, struct bo_err *err);
+_must_check_ int bo_kmsg_begin(const char *tag, struct bo_kmsg **ret, struct bo_err *err);
 
 /*
  * The messages logged since the nonce line, one per line, as text in *@ret (malloc'd,
  * NUL-terminated). A first line "(blackout: kernel log wrapped: messages lost)" marks a gap.
  */
-int bo_kmsg_collect(struct bo_kmsg *k, char **ret, struct bo_err *err);
+_must_check_ int bo_kmsg_collect(struct bo_kmsg *k, char **ret, struct bo_err *err);
 
 void bo_kmsg_free(struct bo_kmsg *k);
 

@@ -42,8 +42,8 @@ struct bo_loop_dev {
  * @block_size is the logical block size (512..4096, a power of two) or 0 for the default.
  * @flags is a set of enum bo_loop_flags. *@ret is written only on success.
  */
-int bo_loop_attach(const char *file, const char *allowed_dir, unsigned flags, uint32_t block_size,
-		   struct bo_loop_dev *ret, struct bo_err *err);
+_must_check_ int bo_loop_attach(const char *file, const char *allowed_dir, unsigned flags,
+				uint32_t block_size, struct bo_loop_dev *ret, struct bo_err *err);
 
 /* Close dev->fd if open (with BO_LOOP_AUTOCLEAR this detaches once nobody else holds it). */
 void bo_loop_dev_close(struct bo_loop_dev *dev);
@@ -53,19 +53,19 @@ void bo_loop_dev_close(struct bo_loop_dev *dev);
  * the device open the kernel only marks it for detaching at the last close; that is reported
  * as -EBUSY, because the loop is still there.
  */
-int bo_loop_detach(const char *dev, struct bo_err *err);
+_must_check_ int bo_loop_detach(const char *dev, struct bo_err *err);
 
 /*
  * The backing file of loop device @dev (from sysfs, which has the full path; " (deleted)"
  * removed) into @buf. -ENXIO when @dev is not bound.
  */
-int bo_loop_backing_file(const char *dev, char *buf, size_t len, struct bo_err *err);
+_must_check_ int bo_loop_backing_file(const char *dev, char *buf, size_t len, struct bo_err *err);
 
 /*
  * All bound loop devices whose backing file lies inside @dir, as a NULL-terminated array of
  * "/dev/loopN" to free with bo_loop_list_free(). Empty when there are none.
  */
-int bo_loop_list_inside(const char *dir, char ***ret, struct bo_err *err);
+_must_check_ int bo_loop_list_inside(const char *dir, char ***ret, struct bo_err *err);
 
 /* Free a list returned by bo_loop_list_inside(); NULL is fine. */
 void bo_loop_list_free(char **list);

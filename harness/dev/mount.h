@@ -25,16 +25,16 @@ enum bo_umount_flags {
  * -errno (the mount(2) errno when the syscall ran) and @err quotes source, target, type,
  * options and libmount's explanation.
  */
-int bo_mount(const char *source, const char *target, const char *fstype, const char *options,
-	     struct bo_err *err);
+_must_check_ int bo_mount(const char *source, const char *target, const char *fstype,
+			  const char *options, struct bo_err *err);
 
 /*
  * Unmount @target. Returns 0 when unmounted; with BO_UMOUNT_DETACH_ON_FAILURE, 1 when a busy
  * filesystem had to be detached lazily (then @err says so, since its device is still held).
  */
-int bo_umount(const char *target, unsigned flags, struct bo_err *err);
+_must_check_ int bo_umount(const char *target, unsigned flags, struct bo_err *err);
 
 /* 1 if a filesystem is mounted exactly on @target (per /proc/self/mountinfo), 0 if not. */
-int bo_mount_is_mounted(const char *target, struct bo_err *err);
+_must_check_ int bo_mount_is_mounted(const char *target, struct bo_err *err);
 
 #endif

@@ -63,7 +63,7 @@ void bo_teardown_free(struct bo_teardown *td)
 {
 	if (!td)
 		return;
-	(void) bo_teardown_unwind(td);
+	(void) !bo_teardown_unwind(td);
 	free(td);
 }
 

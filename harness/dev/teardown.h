@@ -37,8 +37,8 @@ typedef void (*bo_teardown_report_fn)(void *rctx, const char *kind, const char *
  * A stack for up to @capacity objects. @report (may be NULL, then failures are only counted
  * in the return of bo_teardown_unwind()) is called with @rctx for each failure.
  */
-int bo_teardown_new(size_t capacity, bo_teardown_report_fn report, void *rctx,
-		    struct bo_teardown **ret);
+_must_check_ int bo_teardown_new(size_t capacity, bo_teardown_report_fn report, void *rctx,
+				 struct bo_teardown **ret);
 
 /* Unwind what is still on the stack (reporting failures), then free it; NULL is fine. */
 void bo_teardown_free(struct bo_teardown *td);
@@ -48,17 +48,18 @@ void bo_teardown_free(struct bo_teardown *td);
  * -ENOSPC when the stack is full, -ENAMETOOLONG when @arg or @kind does not fit; the object
  * is then not recorded and the caller must undo it itself.
  */
-int bo_teardown_push(struct bo_teardown *td, const char *kind, const char *arg,
-		     bo_teardown_undo_fn undo, void *ctx, struct bo_err *err);
+_must_check_ int bo_teardown_push(struct bo_teardown *td, const char *kind, const char *arg,
+				  bo_teardown_undo_fn undo, void *ctx, struct bo_err *err);
 
 /* Record dm device @name, undone by bo_dm_remove(). */
-int bo_teardown_push_dm(struct bo_teardown *td, const char *name, struct bo_err *err);
+_must_check_ int bo_teardown_push_dm(struct bo_teardown *td, const char *name, struct bo_err *err);
 
 /* Record loop device @dev, undone by bo_loop_detach(). */
-int bo_teardown_push_loop(struct bo_teardown *td, const char *dev, struct bo_err *err);
+_must_check_ int bo_teardown_push_loop(struct bo_teardown *td, const char *dev, struct bo_err *err);
 
 /* Record the mount on @target, undone by bo_umount() (no lazy detach). */
-int bo_teardown_push_mount(struct bo_teardown *td, const char *target, struct bo_err *err);
+_must_check_ int bo_teardown_push_mount(struct bo_teardown *td, const char *target,
+					struct bo_err *err);
 
 /* Objects on the stack. */
 size_t bo_teardown_depth(const struct bo_teardown *td);
@@ -68,19 +69,19 @@ size_t bo_teardown_depth(const struct bo_teardown *td);
  * on failure it stays on the stack for the final unwind and the error is returned (not
  * reported: the caller has it). -ENOENT on an empty stack.
  */
-int bo_teardown_undo_top(struct bo_teardown *td, struct bo_err *err);
+_must_check_ int bo_teardown_undo_top(struct bo_teardown *td, struct bo_err *err);
 
 /*
  * Undo every object, newest first, reporting each failure and carrying on. The stack is empty
  * afterwards. Returns 0 when everything was undone, else the -errno of the first failure.
  */
-int bo_teardown_unwind(struct bo_teardown *td);
+_must_check_ int bo_teardown_unwind(struct bo_teardown *td);
 
 /* Signal handler (async-signal-safe): remember @signo and ask the run to stop and unwind. */
 void bo_teardown_request_stop(int signo);
 
 /* Whether a stop was requested, and by which signal (0: none). */
 bool bo_teardown_stop_requested(void);
-int bo_teardown_stop_signal(void);
+_must_check_ int bo_teardown_stop_signal(void);
 
 #endif

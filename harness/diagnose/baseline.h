@@ -26,8 +26,8 @@ struct bo_failset {
 };
 
 /* Add a failure (the strings are copied). 0 or -ENOMEM. */
-int bo_failset_add(struct bo_failset *s, const char *scenario, const char *fs, const char *options,
-		   const char *state, const char *cls);
+_must_check_ int bo_failset_add(struct bo_failset *s, const char *scenario, const char *fs,
+				const char *options, const char *state, const char *cls);
 
 /* Release what @s holds; it is then empty. */
 void bo_failset_clear(struct bo_failset *s);
@@ -36,21 +36,21 @@ void bo_failset_clear(struct bo_failset *s);
  * Read the failures listed in a nightly summary (its "runs"[]."failing"[]). Returns -errno
  * with a message naming the file and what is wrong in @err.
  */
-int bo_failset_from_summary(struct json_object *summary, const char *what, struct bo_failset *ret,
-			    struct bo_err *err);
+_must_check_ int bo_failset_from_summary(struct json_object *summary, const char *what,
+					 struct bo_failset *ret, struct bo_err *err);
 
 /* Add the failing states a results directory's stream.jsonl records (states and aliases of
  * another class than consistent) under the given scenario, fs and options. */
-int bo_failset_from_stream(struct bo_failset *s, const char *dir, const char *scenario,
-			   const char *fs, const char *options, struct bo_err *err);
+_must_check_ int bo_failset_from_stream(struct bo_failset *s, const char *dir, const char *scenario,
+					const char *fs, const char *options, struct bo_err *err);
 
 struct bo_baseline_diff {
 	struct bo_failset added, fixed, same; /* new in current; gone from baseline; in both */
 };
 
 /* Compare @cur with @base by (scenario, fs, options, state). 0 or -ENOMEM. */
-int bo_baseline_diff(const struct bo_failset *base, const struct bo_failset *cur,
-		     struct bo_baseline_diff *ret);
+_must_check_ int bo_baseline_diff(const struct bo_failset *base, const struct bo_failset *cur,
+				  struct bo_baseline_diff *ret);
 
 void bo_baseline_diff_clear(struct bo_baseline_diff *d);
 
@@ -63,6 +63,6 @@ struct json_object *bo_baseline_diff_json(const struct bo_baseline_diff *d);
  * replaced, otherwise the key is added at the end of the section (or in a new section at the
  * end). A NULL value removes the key. Returns 0 or -errno.
  */
-int bo_ini_override(FILE *in, FILE *out, const char *const (*sets)[3]);
+_must_check_ int bo_ini_override(FILE *in, FILE *out, const char *const (*sets)[3]);
 
 #endif

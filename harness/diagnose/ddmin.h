@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "harness/base/macro.h"
+
 /*
  * The test of a candidate: 1 when @ids (ascending, @n of them) still fail, 0 when not, -errno
  * when it could not be run (which stops the search).
@@ -23,7 +25,7 @@ typedef int (*bo_ddmin_test_fn)(const uint64_t *ids, size_t n, void *ctx);
  * returned). The result goes to a new array *@ret of *@ret_n ids; *@ret_tests counts the
  * tests run (may be NULL). Returns 0, -ENOMEM, or the test's error.
  */
-int bo_ddmin(const uint64_t *ids, size_t n, bo_ddmin_test_fn test, void *ctx, unsigned max_tests,
-	     uint64_t **ret, size_t *ret_n, unsigned *ret_tests);
+_must_check_ int bo_ddmin(const uint64_t *ids, size_t n, bo_ddmin_test_fn test, void *ctx,
+			  unsigned max_tests, uint64_t **ret, size_t *ret_n, unsigned *ret_tests);
 
 #endif

@@ -10,14 +10,14 @@
 #include "harness/results/results.h"
 
 /* Write diagnostics/<@phase>/ ("pre" or "post"). Best effort: a missing tool is noted. */
-int bo_diag_capture(struct bo_results *res, const char *phase, struct bo_err *err);
+_must_check_ int bo_diag_capture(struct bo_results *res, const char *phase, struct bo_err *err);
 
 /*
  * Leftovers of run @runid: dm devices named blackout-<runid>-*, loop devices backed by files
  * in @workdir, mounts under @workdir. Returns how many there are (0: clean) and lists them in
  * @buf.
  */
-int bo_diag_leftovers(const char *runid, const char *workdir, char *buf, size_t len,
-		      struct bo_err *err);
+_must_check_ int bo_diag_leftovers(const char *runid, const char *workdir, char *buf, size_t len,
+				   struct bo_err *err);
 
 #endif

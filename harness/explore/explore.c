@@ -80,7 +80,7 @@ static int teardown(struct explore *x, struct bo_err *err)
 	if (x->td) {
 		x->down_err = err;
 		x->down_first = 0;
-		(void) bo_teardown_unwind(x->td);
+		(void) !bo_teardown_unwind(x->td);
 		r = x->down_first;
 		bo_teardown_free(x->td);
 		x->td = NULL;
@@ -98,8 +98,7 @@ static int teardown(struct explore *x, struct bo_err *err)
  * removed: later states would be built on a wrong device; or its CoW store, which holds more
  * than COW_SMALL, could not be emptied: the guest would run out of memory).
  */
-static int make_and_probe(struct explore *x, struct state_run *s, bool big,
-			  struct bo_err *fatal)
+static int make_and_probe(struct explore *x, struct state_run *s, bool big, struct bo_err *fatal)
 {
 	double t0 = bo_now(), t = 0;
 	bool made = false, probed = false;
@@ -133,8 +132,8 @@ static int make_and_probe(struct explore *x, struct state_run *s, bool big,
  */
 static int check(struct explore *x, struct state_run *s, struct bo_err *fatal)
 {
-	struct state_run again = {.applied = s->applied, .cs = s->cs, .base_at = s->base_at,
-				  .t_replay = s->t_replay};
+	struct state_run again = {
+		.applied = s->applied, .cs = s->cs, .base_at = s->base_at, .t_replay = s->t_replay};
 	double first;
 	int r;
 

@@ -68,8 +68,8 @@ struct bo_explore_opts {
  * the exploration itself could not go on (the message is also recorded in @sum); a state
  * that could not be evaluated is a harness-error state, not a failure of the whole run.
  */
-int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct bo_results *res,
-	       struct bo_summary *sum, struct bo_err *err);
+_must_check_ int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o,
+			    struct bo_results *res, struct bo_summary *sum, struct bo_err *err);
 
 /* Is the state @id in shard @index of @count? Stable across machines and runs. */
 bool bo_state_in_shard(const char *id, unsigned index, unsigned count);

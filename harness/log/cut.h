@@ -23,7 +23,7 @@
  * Resolve @spec against @log into the number of entries the cut applies. Fails with a
  * message in @err for a malformed spec, a missing or repeated mark, or a count past the end.
  */
-int bo_cut_resolve(const struct bo_log *log, const char *spec, uint64_t *ret_applied,
-		   struct bo_err *err);
+_must_check_ int bo_cut_resolve(const struct bo_log *log, const char *spec, uint64_t *ret_applied,
+				struct bo_err *err);
 
 #endif

@@ -100,7 +100,7 @@ struct json_object *bo_log_entry_json(const struct bo_log *log, uint64_t n)
 	struct json_object *o = json_object_new_object(), *fl = json_object_new_array();
 	bool ok = o && fl;
 
-	for (size_t i = 0; ok && i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; ok && i < BO_ARRAY_SIZE(names); i++)
 		if (e->flags & (1u << i))
 			ok = json_object_array_add(fl, json_object_new_string(names[i])) == 0;
 	add(o, "entry", u64(n), &ok);

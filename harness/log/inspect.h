@@ -31,7 +31,8 @@ struct bo_log_stats {
 };
 
 /* Compute @stats of @log. Free with bo_log_stats_clear(). */
-int bo_log_stats_compute(const struct bo_log *log, struct bo_log_stats *stats, struct bo_err *err);
+_must_check_ int bo_log_stats_compute(const struct bo_log *log, struct bo_log_stats *stats,
+				      struct bo_err *err);
 void bo_log_stats_clear(struct bo_log_stats *stats);
 
 /*

@@ -233,7 +233,7 @@ static bool round_trip_fs(int fd)
 			continue;
 		if (maj != major(st.st_dev) || min != minor(st.st_dev))
 			continue;
-		for (size_t i = 0; i < sizeof(remote) / sizeof(remote[0]); i++)
+		for (size_t i = 0; i < BO_ARRAY_SIZE(remote); i++)
 			if (!strcmp(type, remote[i]) || !strncmp(type, "fuse.", 5))
 				return true;
 		return false;

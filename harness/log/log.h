@@ -96,7 +96,8 @@ struct bo_log;
  * -errno and describes the problem in @err, naming the entry and byte offset for a corrupt
  * or truncated log. *@ret is written only on success.
  */
-int bo_log_open(const char *path, unsigned flags, struct bo_log **ret, struct bo_err *err);
+_must_check_ int bo_log_open(const char *path, unsigned flags, struct bo_log **ret,
+			     struct bo_err *err);
 
 /* The name of a results directory's saved index of its write.log, while a check runs. */
 #define BO_LOG_INDEX_NAME "write.log.idx"
@@ -109,14 +110,14 @@ uint64_t bo_log_min_device_size(const struct bo_log *log);
  * Save the index of @log to @path (a new file), for bo_log_open_indexed(): a reader that
  * would pay a round trip per header (a guest over 9p) gets it in one read.
  */
-int bo_log_save_index(const struct bo_log *log, const char *path, struct bo_err *err);
+_must_check_ int bo_log_save_index(const struct bo_log *log, const char *path, struct bo_err *err);
 
 /*
  * Open the log at @path with the index bo_log_save_index() made of it at @index, instead of
  * reading its headers. An index that is damaged or of another log is refused (-EBADMSG).
  */
-int bo_log_open_indexed(const char *path, const char *index, struct bo_log **ret,
-			struct bo_err *err);
+_must_check_ int bo_log_open_indexed(const char *path, const char *index, struct bo_log **ret,
+				     struct bo_err *err);
 
 /* Release a log; NULL is fine. */
 void bo_log_free(struct bo_log *log);
@@ -151,18 +152,18 @@ const struct bo_log_mark *bo_log_mark_at(const struct bo_log *log, size_t i);
  * Entry number of the mark named @name: -ENOENT if there is none, -ENOTUNIQ if the name
  * appears more than once (the caller must then name an entry). @err says which.
  */
-int bo_log_find_mark(const struct bo_log *log, const char *name, uint64_t *ret_entry,
-		     struct bo_err *err);
+_must_check_ int bo_log_find_mark(const struct bo_log *log, const char *name, uint64_t *ret_entry,
+				  struct bo_err *err);
 
 /*
  * Read @len bytes of entry @n's data starting @off bytes into it. The range was checked
  * against the log's size when the log was opened; a short read now means the log shrank.
  */
-int bo_log_read_data(const struct bo_log *log, uint64_t n, uint64_t off, void *buf, size_t len,
-		     struct bo_err *err);
+_must_check_ int bo_log_read_data(const struct bo_log *log, uint64_t n, uint64_t off, void *buf,
+				  size_t len, struct bo_err *err);
 
 /* The log's file descriptor, for zero-copy transfers. Owned by the log. */
-int bo_log_fd(const struct bo_log *log);
+_must_check_ int bo_log_fd(const struct bo_log *log);
 
 /* Byte offset of entry @n's data in the log. */
 static inline uint64_t bo_log_data_offset(const struct bo_log *log, const struct bo_log_entry *e)
@@ -184,9 +185,9 @@ static inline uint64_t bo_log_data_bytes(const struct bo_log *log, const struct 
  * next header, or returns -EBADMSG/-EOVERFLOW with @err naming the entry and offset. For
  * readers of a log that is still being written (see logtail.h).
  */
-int bo_log_parse_header(const uint8_t *blk, uint32_t sectorsize, uint64_t log_size, uint64_t n,
-			uint64_t off, struct bo_log_entry *e, uint64_t *ret_next,
-			struct bo_err *err);
+_must_check_ int bo_log_parse_header(const uint8_t *blk, uint32_t sectorsize, uint64_t log_size,
+				     uint64_t n, uint64_t off, struct bo_log_entry *e,
+				     uint64_t *ret_next, struct bo_err *err);
 
 /* Render @flags as "FLUSH|FUA|..." into @buf; returns @buf ("-" for no flags). */
 const char *bo_log_flags_str(uint32_t flags, char *buf, size_t len);

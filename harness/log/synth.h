@@ -27,6 +27,7 @@ struct bo_synth_params {
 void bo_synth_fill(void *buf, uint32_t ss, uint64_t seed, uint64_t entry, uint64_t blk);
 
 /* Write a synthetic log to @path. */
-int bo_synth_log(const char *path, const struct bo_synth_params *p, struct bo_err *err);
+_must_check_ int bo_synth_log(const char *path, const struct bo_synth_params *p,
+			      struct bo_err *err);
 
 #endif

@@ -18,8 +18,8 @@
 struct bo_logtail;
 
 /* Follow the log file at @path, whose blocks are @sectorsize bytes. */
-int bo_logtail_open(const char *path, uint32_t sectorsize, struct bo_logtail **ret,
-		    struct bo_err *err);
+_must_check_ int bo_logtail_open(const char *path, uint32_t sectorsize, struct bo_logtail **ret,
+				 struct bo_err *err);
 void bo_logtail_free(struct bo_logtail *t);
 
 /* Entries seen so far. */
@@ -29,14 +29,15 @@ uint64_t bo_logtail_count(const struct bo_logtail *t);
  * Read the headers written since the last call. For each mark, call @fn (if not NULL) with
  * its entry number and name; a negative return from @fn stops the scan and is returned.
  */
-int bo_logtail_scan(struct bo_logtail *t, int (*fn)(void *ctx, uint64_t entry, const char *name),
-		    void *ctx, struct bo_err *err);
+_must_check_ int bo_logtail_scan(struct bo_logtail *t,
+				 int (*fn)(void *ctx, uint64_t entry, const char *name), void *ctx,
+				 struct bo_err *err);
 
 /*
  * Scan until the mark named @name appears and return its entry number; -ETIMEDOUT after
  * @timeout_ms. Marks are unique within a run; only marks after the current position count.
  */
-int bo_logtail_wait_mark(struct bo_logtail *t, const char *name, unsigned timeout_ms,
-			 uint64_t *ret_entry, struct bo_err *err);
+_must_check_ int bo_logtail_wait_mark(struct bo_logtail *t, const char *name, unsigned timeout_ms,
+				      uint64_t *ret_entry, struct bo_err *err);
 
 #endif

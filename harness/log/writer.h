@@ -13,8 +13,8 @@
 struct bo_log_writer;
 
 /* Create (truncate) @path and start a log whose blocks are @sectorsize bytes. */
-int bo_log_writer_new(const char *path, uint32_t sectorsize, struct bo_log_writer **ret,
-		      struct bo_err *err);
+_must_check_ int bo_log_writer_new(const char *path, uint32_t sectorsize,
+				   struct bo_log_writer **ret, struct bo_err *err);
 
 /*
  * Append an entry. @data holds nr_sectors * sectorsize bytes unless @flags has DISCARD, or
@@ -36,7 +36,7 @@ uint64_t bo_log_writer_count(const struct bo_log_writer *w);
 void bo_log_writer_set_super_entries(struct bo_log_writer *w, uint64_t n);
 
 /* Write the super block, close the file and free @w (also on failure). */
-int bo_log_writer_close(struct bo_log_writer *w, struct bo_err *err);
+_must_check_ int bo_log_writer_close(struct bo_log_writer *w, struct bo_err *err);
 
 /* Free @w without finishing the log; NULL is fine. */
 void bo_log_writer_free(struct bo_log_writer *w);

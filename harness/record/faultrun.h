@@ -43,8 +43,8 @@ struct bo_faultrun_config {
  * ...". *@ret is written only on success; a scenario without faults gives a run that does
  * nothing.
  */
-int bo_faultrun_new(const struct bo_faultrun_config *cfg, struct bo_faultrun **ret,
-		    struct bo_err *err);
+_must_check_ int bo_faultrun_new(const struct bo_faultrun_config *cfg, struct bo_faultrun **ret,
+				 struct bo_err *err);
 void bo_faultrun_free(struct bo_faultrun *fr);
 
 /*
@@ -52,8 +52,8 @@ void bo_faultrun_free(struct bo_faultrun *fr);
  * and if it triggers a plan entry, switch. On a switch, *@ret_record is the stream record
  * (event "fault") to emit; otherwise NULL. -errno with @err when a switch failed.
  */
-int bo_faultrun_on_mark(struct bo_faultrun *fr, const char *name, uint64_t entry,
-			struct json_object **ret_record, struct bo_err *err);
+_must_check_ int bo_faultrun_on_mark(struct bo_faultrun *fr, const char *name, uint64_t entry,
+				     struct json_object **ret_record, struct bo_err *err);
 
 /* Whether any switch happened. */
 bool bo_faultrun_fired(const struct bo_faultrun *fr);
@@ -66,6 +66,6 @@ bool bo_faultrun_fired(const struct bo_faultrun *fr);
 struct json_object *bo_faultrun_outcome(const struct bo_faultrun *fr, const char *how, int status);
 
 /* -ENOENT naming the file, line and trigger of the first entry that never fired. */
-int bo_faultrun_check_fired(const struct bo_faultrun *fr, struct bo_err *err);
+_must_check_ int bo_faultrun_check_fired(const struct bo_faultrun *fr, struct bo_err *err);
 
 #endif

@@ -130,7 +130,7 @@ static int keep_loop(struct recorder *r, const char *dev, struct bo_err *err)
 	int k = bo_teardown_push_loop(r->td, dev, err);
 
 	if (k < 0)
-		(void) bo_loop_detach(dev, &e2);
+		(void) !bo_loop_detach(dev, &e2);
 	return k;
 }
 
@@ -140,7 +140,7 @@ static int keep_dm(struct recorder *r, const char *name, struct bo_err *err)
 	int k = bo_teardown_push_dm(r->td, name, err);
 
 	if (k < 0)
-		(void) bo_dm_remove(name, &e2);
+		(void) !bo_dm_remove(name, &e2);
 	return k;
 }
 
@@ -173,8 +173,9 @@ static int stack_up(struct recorder *r, struct bo_err *err)
 		k = bo_dm_name(r->o->runid, "flakey", r->fl, r->fl_uuid, err);
 	if (k < 0)
 		return k;
-	bo_dm_device_path(r->lw, r->lw_dev, sizeof(r->lw_dev));
-	bo_dm_device_path(r->fl, r->fl_dev, sizeof(r->fl_dev));
+	if (bo_dm_device_path(r->lw, r->lw_dev, sizeof(r->lw_dev)) < 0 ||
+	    bo_dm_device_path(r->fl, r->fl_dev, sizeof(r->fl_dev)) < 0)
+		return bo_err_set(err, ENAMETOOLONG, "device paths of '%s': too long", r->lw);
 	k = bo_lw_table(r->sectors, r->img_loop.path, r->log_loop.path, &lw_table, err);
 	if (k >= 0)
 		k = bo_dm_create(r->lw, r->lw_uuid, lw_table, err);
@@ -228,7 +229,7 @@ static int stack_down(struct recorder *r, struct bo_err *err)
 {
 	r->down_err = err;
 	r->down_first = 0;
-	(void) bo_teardown_unwind(r->td);
+	(void) !bo_teardown_unwind(r->td);
 	return r->down_first;
 }
 
@@ -353,8 +354,9 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 	if (k >= 0)
 		k = bo_mkfs(sc->fs, r.fl_dev, (const char *const *) mkfs_opts,
 			    sc->workload_timeout * 1000u, &mr, err);
-	if (mr.out)
-		bo_results_write_file(res, "mkfs.out", mr.out, mr.out_len, &derr);
+	if (mr.out && bo_results_write_file(res, "mkfs.out", mr.out, mr.out_len, &derr) < 0 &&
+	    k >= 0)
+		k = bo_err_set(err, derr.errnum, "%s", bo_err_str(&derr));
 	bo_proc_result_clear(&mr);
 	bo_strv_free(mkfs_opts);
 	if (k < 0)
@@ -367,7 +369,7 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 	if (k >= 0 && bo_teardown_push_mount(r.td, r.mnt, err) < 0) {
 		struct bo_err e2;
 
-		(void) bo_umount(r.mnt, 0, &e2);
+		(void) !bo_umount(r.mnt, 0, &e2);
 		k = -ENOSPC;
 	}
 	if (k < 0)

@@ -31,6 +31,7 @@ struct bo_record_opts {
  * when anything could make the log incomplete or wrong: the log device filled up
  * (logging_disabled), the workload broke the control protocol or did not finish.
  */
-int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_err *err);
+_must_check_ int bo_record(const struct bo_record_opts *o, struct bo_results *res,
+			   struct bo_err *err);
 
 #endif

@@ -30,8 +30,9 @@ struct bo_base_server;
  * memfd) and *@ret_port_fd the guest's end of the port's socket, both for the VM's launch;
  * they stay open until bo_base_server_stop(). @log must outlive the server.
  */
-int bo_base_server_start(const struct bo_log *log, uint64_t size, struct bo_base_server **ret,
-			 int *ret_base_fd, int *ret_port_fd, struct bo_err *err);
+_must_check_ int bo_base_server_start(const struct bo_log *log, uint64_t size,
+				      struct bo_base_server **ret, int *ret_base_fd,
+				      int *ret_port_fd, struct bo_err *err);
 
 /* The image's size, as rounded. */
 uint64_t bo_base_server_size(const struct bo_base_server *s);
@@ -45,7 +46,7 @@ uint64_t bo_base_server_stop(struct bo_base_server *s);
 
 /* The guest's side: ask the host over the port @fd to bring the base to @applied entries
  * (bo_base_send()), then wait for its answer (bo_base_wait()) before reading the base. */
-int bo_base_send(int fd, uint64_t applied, struct bo_err *err);
-int bo_base_wait(int fd, uint64_t applied, struct bo_err *err);
+_must_check_ int bo_base_send(int fd, uint64_t applied, struct bo_err *err);
+_must_check_ int bo_base_wait(int fd, uint64_t applied, struct bo_err *err);
 
 #endif

@@ -36,14 +36,14 @@ enum bo_replay_flags {
  * (nothing applied) until bo_replay_set_position() says otherwise. A regular file target
  * smaller than @min_size bytes is extended to it (0: leave the size alone).
  */
-int bo_replay_new(const struct bo_log *log, const char *target, unsigned flags, uint64_t min_size,
-		  struct bo_replay **ret, struct bo_err *err);
+_must_check_ int bo_replay_new(const struct bo_log *log, const char *target, unsigned flags,
+			       uint64_t min_size, struct bo_replay **ret, struct bo_err *err);
 
 /* Free a replay and close its target; NULL is fine. Does not sync: see bo_replay_sync(). */
 void bo_replay_free(struct bo_replay *r);
 
 /* Declare that the target already holds the first @applied entries. */
-int bo_replay_set_position(struct bo_replay *r, uint64_t applied, struct bo_err *err);
+_must_check_ int bo_replay_set_position(struct bo_replay *r, uint64_t applied, struct bo_err *err);
 
 /* Entries the target holds. */
 uint64_t bo_replay_position(const struct bo_replay *r);
@@ -53,15 +53,15 @@ uint64_t bo_replay_position(const struct bo_replay *r);
  * (-ERANGE): a replay can only add writes. On a block device the writes are made durable
  * (fdatasync) before returning, so a device stacked on it sees them.
  */
-int bo_replay_to(struct bo_replay *r, uint64_t applied, struct bo_err *err);
+_must_check_ int bo_replay_to(struct bo_replay *r, uint64_t applied, struct bo_err *err);
 
 /*
  * Apply entry @n alone, whatever the position, writing only its blocks
  * [@first, @first + @count) relative to the entry's start (@count UINT64_MAX: to its end).
  * The position is not changed. Used to build reordered and torn crash states.
  */
-int bo_replay_apply(struct bo_replay *r, uint64_t n, uint64_t first, uint64_t count,
-		    struct bo_err *err);
+_must_check_ int bo_replay_apply(struct bo_replay *r, uint64_t n, uint64_t first, uint64_t count,
+				 struct bo_err *err);
 
 /*
  * Start reading, in a background thread, the log data the replay will need next on its way
@@ -74,7 +74,7 @@ int bo_replay_apply(struct bo_replay *r, uint64_t n, uint64_t first, uint64_t co
  */
 void bo_replay_prefetch(struct bo_replay *r, uint64_t applied);
 /* Make the target durable (fdatasync). */
-int bo_replay_sync(struct bo_replay *r, struct bo_err *err);
+_must_check_ int bo_replay_sync(struct bo_replay *r, struct bo_err *err);
 
 /* Bytes of data written to the target so far. */
 uint64_t bo_replay_bytes(const struct bo_replay *r);

@@ -137,7 +137,7 @@ static int copy_dir(const char *src, const char *dst, struct bo_err *err)
 static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write_config,
 		 struct bo_err *err)
 {
-	struct json_object *base = NULL, *o;
+	struct json_object *base = NULL;
 	struct bo_summary sum = {0};
 	struct rec *v = NULL;
 	size_t nv = 0, cap = 0;
@@ -232,10 +232,10 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write
 		r = bo_results_write_json(res, "config.json", base, err);
 	}
 	if (r >= 0) {
-		o = bo_summary_json(&sum);
+		_cleanup_json_ struct json_object *o = bo_summary_json(&sum);
+
 		r = o ? bo_results_write_json(res, "summary.json", o, err)
 		      : bo_err_set(err, ENOMEM, "merging");
-		json_object_put(o);
 	}
 	for (size_t i = 0; i < nv; i++)
 		json_object_put(v[i].o);

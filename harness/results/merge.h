@@ -16,9 +16,9 @@
 #include "harness/base/util.h"
 
 /* Merge the shard results directories @dirs into the new results directory @out. */
-int bo_merge(const char *out, char *const *dirs, size_t n, struct bo_err *err);
+_must_check_ int bo_merge(const char *out, char *const *dirs, size_t n, struct bo_err *err);
 
 /* Merge into @out, which exists already with write.log and config.json (check --jobs). */
-int bo_merge_into(const char *out, char *const *dirs, size_t n, struct bo_err *err);
+_must_check_ int bo_merge_into(const char *out, char *const *dirs, size_t n, struct bo_err *err);
 
 #endif

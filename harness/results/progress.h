@@ -45,8 +45,8 @@ struct bo_progress_relay;
  * the VMs as their stderr; what they write goes to @out_fd (2: stderr), drawn for a terminal
  * when @tty. A thread reads until stop.
  */
-int bo_progress_relay_start(unsigned n, int out_fd, bool tty, int *ret_fds,
-			    struct bo_progress_relay **ret, struct bo_err *err);
+_must_check_ int bo_progress_relay_start(unsigned n, int out_fd, bool tty, int *ret_fds,
+					 struct bo_progress_relay **ret, struct bo_err *err);
 
 /* Close the write ends (the VMs are done), drain the pipes and end the line. NULL is fine. */
 void bo_progress_relay_stop(struct bo_progress_relay *r);

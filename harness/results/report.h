@@ -24,7 +24,8 @@ struct bo_report_opts {
 };
 
 /* Write @dir/report.html and @dir/junit.xml (atomically, each replacing an older one). */
-int bo_report_write(const char *dir, const struct bo_report_opts *o, struct bo_err *err);
+_must_check_ int bo_report_write(const char *dir, const struct bo_report_opts *o,
+				 struct bo_err *err);
 
 /*
  * Append @s (@len bytes) to @f escaped for HTML text and attribute values (and so for XML):

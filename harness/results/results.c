@@ -11,8 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/base/macro.h"
 #include "harness/base/file.h"
+#include "harness/base/json.h"
+#include "harness/base/macro.h"
 
 struct bo_results {
 	char *dir;
@@ -133,7 +134,7 @@ const char *bo_results_dir(const struct bo_results *r)
 int bo_results_emit(struct bo_results *r, const char *event, struct json_object *fields,
 		    struct bo_err *err)
 {
-	struct json_object *rec = json_object_new_object();
+	_cleanup_json_ struct json_object *rec = json_object_new_object(), *own = fields;
 	struct timespec ts;
 	struct tm tm;
 	char when[40];
@@ -149,33 +150,23 @@ int bo_results_emit(struct bo_results *r, const char *event, struct json_object 
 	snprintf(when + strlen(when), sizeof(when) - strlen(when), ".%03ldZ", ts.tv_nsec / 1000000);
 	if (!rec || json_object_object_add(rec, "seq", json_object_new_uint64(r->seq)) < 0 ||
 	    json_object_object_add(rec, "time", json_object_new_string(when)) < 0 ||
-	    json_object_object_add(rec, "event", json_object_new_string(event)) < 0) {
-		json_object_put(rec);
-		json_object_put(fields);
+	    json_object_object_add(rec, "event", json_object_new_string(event)) < 0)
 		return bo_err_set(err, ENOMEM, "building stream record");
-	}
 	if (fields) {
 		json_object_object_foreach(fields, k2, v)
 		{
-			if (json_object_object_add(rec, k2, json_object_get(v)) < 0) {
-				json_object_put(rec);
-				json_object_put(fields);
+			if (json_object_object_add(rec, k2, json_object_get(v)) < 0)
 				return bo_err_set(err, ENOMEM, "building stream record");
-			}
 		}
-		json_object_put(fields);
 	}
 	line = json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN |
 							   JSON_C_TO_STRING_NOSLASHESCAPE);
 	len = strlen(line);
 	buf = malloc(len + 1);
-	if (!buf) {
-		json_object_put(rec);
+	if (!buf)
 		return bo_err_set(err, ENOMEM, "building stream record");
-	}
 	memcpy(buf, line, len);
 	buf[len++] = '\n';
-	json_object_put(rec);
 	/* One write per record. A full filesystem can still take part of it: cut that part
 	 * off again, so that the stream stays whole records, however short. */
 	end = lseek(r->stream_fd, 0, SEEK_END);

@@ -18,10 +18,10 @@ struct bo_results;
  * Create the results directory @dir and its skeleton. @dir must not exist yet: a results
  * directory is never reused.
  */
-int bo_results_create(const char *dir, struct bo_results **ret, struct bo_err *err);
+_must_check_ int bo_results_create(const char *dir, struct bo_results **ret, struct bo_err *err);
 
 /* Open a results directory that exists (the guest writes into the one the host created). */
-int bo_results_open(const char *dir, struct bo_results **ret, struct bo_err *err);
+_must_check_ int bo_results_open(const char *dir, struct bo_results **ret, struct bo_err *err);
 
 /* Close; NULL is fine. */
 void bo_results_free(struct bo_results *r);
@@ -34,20 +34,21 @@ const char *bo_results_dir(const struct bo_results *r);
  * one write(2), so that a crash of blackout or of the VM loses at most the record being
  * written. Takes ownership of @fields (which may be NULL).
  */
-int bo_results_emit(struct bo_results *r, const char *event, struct json_object *fields,
-		    struct bo_err *err);
+_must_check_ int bo_results_emit(struct bo_results *r, const char *event,
+				 struct json_object *fields, struct bo_err *err);
 
 /* Write @o as pretty JSON to @rel (a path relative to the directory), atomically. */
-int bo_results_write_json(struct bo_results *r, const char *rel, struct json_object *o,
-			  struct bo_err *err);
+_must_check_ int bo_results_write_json(struct bo_results *r, const char *rel, struct json_object *o,
+				       struct bo_err *err);
 
 /* Write @len bytes to @rel, atomically. */
-int bo_results_write_file(struct bo_results *r, const char *rel, const void *buf, size_t len,
-			  struct bo_err *err);
+_must_check_ int bo_results_write_file(struct bo_results *r, const char *rel, const void *buf,
+				       size_t len, struct bo_err *err);
 
 /* Create the directory @rel (and its parents) inside the results directory; the absolute path
  * is returned in *@ret_path (malloc'd) when @ret_path is not NULL. */
-int bo_results_mkdir(struct bo_results *r, const char *rel, char **ret_path, struct bo_err *err);
+_must_check_ int bo_results_mkdir(struct bo_results *r, const char *rel, char **ret_path,
+				  struct bo_err *err);
 
 /* Is @rel a plain relative path that stays inside the directory (no "..", not absolute)? */
 bool bo_results_rel_ok(const char *rel);

@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "harness/base/macro.h"
+
 /* The prefix of the marks a fault switch leaves in the log; workloads may not use it. */
 #define BO_FAULT_MARK_PREFIX "fault:"
 
@@ -52,12 +54,12 @@ struct bo_fault {
  * On failure returns -EINVAL and says why in @why (@whylen bytes), without quoting the value:
  * the caller names the file, line and value.
  */
-int bo_fault_parse(const char *value, struct bo_fault *ret, char *why, size_t whylen);
+_must_check_ int bo_fault_parse(const char *value, struct bo_fault *ret, char *why, size_t whylen);
 
 /* Release what bo_fault_parse() allocated; a cleared or NULL entry is fine. */
 void bo_fault_clear(struct bo_fault *f);
 
 /* The log mark of the @n-th switch (from 1) of @f into *@ret, malloc'd; -ENOMEM. */
-int bo_fault_mark_name(const struct bo_fault *f, unsigned n, char **ret);
+_must_check_ int bo_fault_mark_name(const struct bo_fault *f, unsigned n, char **ret);
 
 #endif

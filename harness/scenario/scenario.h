@@ -86,14 +86,14 @@ struct bo_scenario {
  * the form "FILE:LINE: [SECTION] KEY: ..." quoting the bad value (or "FILE: ..." for what has
  * no line, like a missing key). *@ret is written only on success.
  */
-int bo_scenario_load(const char *path, struct bo_scenario **ret, struct bo_err *err);
+_must_check_ int bo_scenario_load(const char *path, struct bo_scenario **ret, struct bo_err *err);
 
 /*
  * Parse scenario text @text of @len bytes (it need not be NUL-terminated and may contain
  * NUL bytes, which are rejected). @origin names it in messages and provides the default name.
  */
-int bo_scenario_parse(const char *text, size_t len, const char *origin, struct bo_scenario **ret,
-		      struct bo_err *err);
+_must_check_ int bo_scenario_parse(const char *text, size_t len, const char *origin,
+				   struct bo_scenario **ret, struct bo_err *err);
 
 /* Release a scenario; NULL is fine. */
 void bo_scenario_free(struct bo_scenario *sc);
@@ -103,24 +103,24 @@ void bo_scenario_free(struct bo_scenario *sc);
 void bo_scenario_set_seed(struct bo_scenario *sc, uint64_t seed);
 
 /* Whether @s is a list of op ids and ranges ("3,17,40-42") within 1..@max: 0 or -EINVAL. */
-int bo_scenario_op_ids_check(const char *s, uint64_t max);
+_must_check_ int bo_scenario_op_ids_check(const char *s, uint64_t max);
 
 /* Perform only the ops @ids of a builtin fsops workload (NULL: all). 0, -EINVAL or -ENOMEM. */
-int bo_scenario_set_keep_ops(struct bo_scenario *sc, const char *ids);
+_must_check_ int bo_scenario_set_keep_ops(struct bo_scenario *sc, const char *ids);
 
 /*
  * The shell command line that runs the workload (for a builtin, its executable from PATH with
  * the scenario's parameters) into *@ret, malloc'd. Returns 0 or -ENOMEM.
  */
-int bo_scenario_workload_command(const struct bo_scenario *sc, char **ret);
+_must_check_ int bo_scenario_workload_command(const struct bo_scenario *sc, char **ret);
 
 /*
  * The shell command line of the checker into *@ret, malloc'd, or NULL when the scenario has
  * no checker. Returns 0 or -ENOMEM.
  */
-int bo_scenario_checker_command(const struct bo_scenario *sc, char **ret);
+_must_check_ int bo_scenario_checker_command(const struct bo_scenario *sc, char **ret);
 
 /* The effective configuration as a new json-c object (for results/config.json). */
-int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret);
+_must_check_ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret);
 
 #endif

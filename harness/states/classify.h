@@ -26,7 +26,7 @@ enum bo_class {
 const char *bo_class_name(enum bo_class c);
 
 /* Parse a class name; -EINVAL if unknown. */
-int bo_class_from_name(const char *name, enum bo_class *ret);
+_must_check_ int bo_class_from_name(const char *name, enum bo_class *ret);
 
 enum bo_checker_end {
 	BO_CHECKER_NOT_CONFIGURED, /* no checker configured */

@@ -26,7 +26,8 @@
 struct bo_crashdedup;
 
 /* A de-duplicator over @log, which must outlive it. */
-int bo_crashdedup_new(const struct bo_log *log, struct bo_crashdedup **ret, struct bo_err *err);
+_must_check_ int bo_crashdedup_new(const struct bo_log *log, struct bo_crashdedup **ret,
+				   struct bo_err *err);
 
 /*
  * Look state @s (id @id) up among the states seen before it. Returns 1 and the index of the
@@ -34,13 +35,13 @@ int bo_crashdedup_new(const struct bo_log *log, struct bo_crashdedup **ret, stru
  * new index when it is new (a representative), -errno on failure (reading the log, memory).
  * States must come in generator order: a new epoch forgets the states of the one before.
  */
-int bo_crashdedup_add(struct bo_crashdedup *d, const struct bo_crash_state *s, const char *id,
-		      size_t *ret_rep, struct bo_err *err);
+_must_check_ int bo_crashdedup_add(struct bo_crashdedup *d, const struct bo_crash_state *s,
+				   const char *id, size_t *ret_rep, struct bo_err *err);
 
 /* The id of representative @rep, and a value the caller attaches to it (e.g. its class). */
 const char *bo_crashdedup_id(const struct bo_crashdedup *d, size_t rep);
 void bo_crashdedup_set_tag(struct bo_crashdedup *d, size_t rep, int tag);
-int bo_crashdedup_tag(const struct bo_crashdedup *d, size_t rep);
+_must_check_ int bo_crashdedup_tag(const struct bo_crashdedup *d, size_t rep);
 
 void bo_crashdedup_free(struct bo_crashdedup *d);
 

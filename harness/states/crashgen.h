@@ -74,8 +74,8 @@ void bo_crash_state_id(const struct bo_crash_state *s, char *buf, size_t len);
  * with at least 2 blocks and a keep in 1..nr_sectors-1. Returns -EINVAL (-ERANGE for a cut past
  * the log) with @err naming the id and the problem. *@ret is written only on success.
  */
-int bo_crash_state_parse(const struct bo_log *log, const char *id, struct bo_crash_state *ret,
-			 struct bo_err *err);
+_must_check_ int bo_crash_state_parse(const struct bo_log *log, const char *id,
+				      struct bo_crash_state *ret, struct bo_err *err);
 
 /*
  * Create a generator of the crash states of @log at the cuts @cuts (ascending, each at most
@@ -83,15 +83,16 @@ int bo_crash_state_parse(const struct bo_log *log, const char *id, struct bo_cra
  * pass over the log's index; -EOVERFLOW when a cut's subsets cannot be counted (give a budget
  * or a smaller K), -EINVAL for bad options or cuts. *@ret is written only on success.
  */
-int bo_crashgen_new(const struct bo_log *log, const struct bo_cuts *cuts,
-		    const struct bo_crashgen_opts *o, struct bo_crashgen **ret, struct bo_err *err);
+_must_check_ int bo_crashgen_new(const struct bo_log *log, const struct bo_cuts *cuts,
+				 const struct bo_crashgen_opts *o, struct bo_crashgen **ret,
+				 struct bo_err *err);
 
 /*
  * Write the next state into *@ret. Returns 1 for a state, 0 when done, -ENOMEM. Per cut: the
  * prefix state, then dropped sets by size and lexicographically by entry numbers, then torn
  * states in entry order.
  */
-int bo_crashgen_next(struct bo_crashgen *g, struct bo_crash_state *ret);
+_must_check_ int bo_crashgen_next(struct bo_crashgen *g, struct bo_crash_state *ret);
 
 /* The number of states the generator produces in all, computed without enumerating them. */
 uint64_t bo_crashgen_count(const struct bo_crashgen *g);

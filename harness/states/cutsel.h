@@ -29,15 +29,15 @@ struct bo_cuts {
 };
 
 /* Check the syntax of @policy without a log; for scenario validation. */
-int bo_cutsel_validate(const char *policy, struct bo_err *err);
+_must_check_ int bo_cutsel_validate(const char *policy, struct bo_err *err);
 
 /*
  * Select the cuts of @log under @policy, from @first applied entries on (0: all of them).
  * Returns -EINVAL for a bad policy; an empty selection is not an error here (the caller's
  * vacuous-pass guard decides).
  */
-int bo_cutsel_select(const struct bo_log *log, const char *policy, uint64_t first,
-		     struct bo_cuts *ret, struct bo_err *err);
+_must_check_ int bo_cutsel_select(const struct bo_log *log, const char *policy, uint64_t first,
+				  struct bo_cuts *ret, struct bo_err *err);
 
 void bo_cuts_clear(struct bo_cuts *cuts);
 

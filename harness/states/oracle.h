@@ -37,7 +37,7 @@ struct bo_opset {
 	size_t n, cap;
 };
 
-int bo_opset_add(struct bo_opset *s, uint64_t id);
+_must_check_ int bo_opset_add(struct bo_opset *s, uint64_t id);
 bool bo_opset_has(const struct bo_opset *s, uint64_t id);
 void bo_opset_clear(struct bo_opset *s);
 /* "1,2,5" into @buf (truncated with "..." when long); returns @buf. */
@@ -71,7 +71,7 @@ bool bo_fault_mark_drops_writes(const char *name);
  * malformed id, a repeated issue or ack of one id, or ids that do not increase in log order is
  * an error naming the entry.
  */
-int bo_ops_from_log(const struct bo_log *log, struct bo_ops *ret, struct bo_err *err);
+_must_check_ int bo_ops_from_log(const struct bo_log *log, struct bo_ops *ret, struct bo_err *err);
 void bo_ops_clear(struct bo_ops *ops);
 
 /* The op with id @id, or NULL. */
@@ -91,7 +91,7 @@ struct bo_checker_report {
  * well formed: report->done is false and report->problem says why. Returns -errno only when
  * memory runs out.
  */
-int bo_checker_parse(const char *out, size_t len, struct bo_checker_report *ret);
+_must_check_ int bo_checker_parse(const char *out, size_t len, struct bo_checker_report *ret);
 void bo_checker_report_clear(struct bo_checker_report *rep);
 
 struct bo_verdict {
@@ -102,8 +102,9 @@ struct bo_verdict {
 };
 
 /* Judge the crash state after @cut entries. @rep must be well formed (done). */
-int bo_oracle_judge(const struct bo_ops *ops, uint64_t cut, const struct bo_checker_report *rep,
-		    bool ordered, struct bo_verdict *ret);
+_must_check_ int bo_oracle_judge(const struct bo_ops *ops, uint64_t cut,
+				 const struct bo_checker_report *rep, bool ordered,
+				 struct bo_verdict *ret);
 void bo_verdict_clear(struct bo_verdict *v);
 
 /*
@@ -111,10 +112,10 @@ void bo_verdict_clear(struct bo_verdict *v);
  * an ack: mark of @ops: a log that lost one would let a lost write pass unnoticed. Compared as
  * sets; -EBADMSG names the first op missing.
  */
-int bo_ops_check_acked(const struct bo_ops *ops, const uint64_t *acked, size_t n,
-		       struct bo_err *err);
+_must_check_ int bo_ops_check_acked(const struct bo_ops *ops, const uint64_t *acked, size_t n,
+				    struct bo_err *err);
 
 /* The ids issued / acknowledged before the cut, one per line, for the checker's files. */
-int bo_ops_write_before(const struct bo_ops *ops, uint64_t cut, bool acked, int fd);
+_must_check_ int bo_ops_write_before(const struct bo_ops *ops, uint64_t cut, bool acked, int fd);
 
 #endif

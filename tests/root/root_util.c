@@ -77,7 +77,7 @@ int root_leftovers(void)
 		    bo_path_within(real, target)) {
 			fprintf(stderr, "LEFTOVER mount %s on %s\n", src, target);
 			n++;
-			(void) bo_umount(target, BO_UMOUNT_DETACH_ON_FAILURE, NULL);
+			(void) !bo_umount(target, BO_UMOUNT_DETACH_ON_FAILURE, NULL);
 		}
 	}
 	if (f)
@@ -89,7 +89,7 @@ int root_leftovers(void)
 	for (char **p = loops; *p; p++) {
 		fprintf(stderr, "LEFTOVER loop %s\n", *p);
 		n++;
-		(void) bo_loop_detach(*p, NULL);
+		(void) !bo_loop_detach(*p, NULL);
 	}
 	bo_loop_list_free(loops);
 	return n;

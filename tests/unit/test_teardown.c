@@ -79,10 +79,10 @@ static void test_failures_reported_and_unwinding_continues(void)
 	struct bo_err err = {0};
 
 	reset();
-	bo_teardown_push(td, "loop", "loop0", fake_undo, NULL, &err);
-	bo_teardown_push(td, "dm", "stuck-lw", fake_undo, NULL, &err);
-	bo_teardown_push(td, "dm", "mute-snap", fake_undo, NULL, &err);
-	bo_teardown_push(td, "mount", "stuck-mnt", fake_undo, NULL, &err);
+	CU_ASSERT_FATAL(bo_teardown_push(td, "loop", "loop0", fake_undo, NULL, &err) == 0);
+	CU_ASSERT_FATAL(bo_teardown_push(td, "dm", "stuck-lw", fake_undo, NULL, &err) == 0);
+	CU_ASSERT_FATAL(bo_teardown_push(td, "dm", "mute-snap", fake_undo, NULL, &err) == 0);
+	CU_ASSERT_FATAL(bo_teardown_push(td, "mount", "stuck-mnt", fake_undo, NULL, &err) == 0);
 	/* The first failure's errno is returned, every failure is reported, all are tried. */
 	CU_ASSERT(bo_teardown_unwind(td) == -EBUSY);
 	CU_ASSERT_STRING_EQUAL(undone, "stuck-mnt mute-snap stuck-lw loop0 ");
@@ -103,11 +103,11 @@ static void test_undo_top(void)
 
 	reset();
 	CU_ASSERT(bo_teardown_undo_top(td, &err) == -ENOENT);
-	bo_teardown_push(td, "loop", "loop0", fake_undo, NULL, &err);
-	bo_teardown_push(td, "dm", "snap1", fake_undo, NULL, &err);
+	CU_ASSERT_FATAL(bo_teardown_push(td, "loop", "loop0", fake_undo, NULL, &err) == 0);
+	CU_ASSERT_FATAL(bo_teardown_push(td, "dm", "snap1", fake_undo, NULL, &err) == 0);
 	CU_ASSERT(bo_teardown_undo_top(td, &err) == 0);
 	CU_ASSERT(bo_teardown_depth(td) == 1);
-	bo_teardown_push(td, "dm", "stuck-snap2", fake_undo, NULL, &err);
+	CU_ASSERT_FATAL(bo_teardown_push(td, "dm", "stuck-snap2", fake_undo, NULL, &err) == 0);
 	/* A failed undo is returned to the caller, not reported, and stays for the unwind. */
 	CU_ASSERT(bo_teardown_undo_top(td, &err) == -EBUSY);
 	CU_ASSERT(strstr(err.msg, "fake 'stuck-snap2' is busy") != NULL);
@@ -126,8 +126,8 @@ static void test_free_unwinds_leftovers(void)
 	struct bo_err err = {0};
 
 	reset();
-	bo_teardown_push(td, "loop", "loop3", fake_undo, NULL, &err);
-	bo_teardown_push(td, "mount", "stuck-m", fake_undo, NULL, &err);
+	CU_ASSERT_FATAL(bo_teardown_push(td, "loop", "loop3", fake_undo, NULL, &err) == 0);
+	CU_ASSERT_FATAL(bo_teardown_push(td, "mount", "stuck-m", fake_undo, NULL, &err) == 0);
 	/* An early return that forgot to unwind still undoes and reports everything. */
 	bo_teardown_free(td);
 	CU_ASSERT_STRING_EQUAL(undone, "stuck-m loop3 ");

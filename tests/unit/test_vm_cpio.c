@@ -137,12 +137,12 @@ static void test_reproducible(void)
 
 	CU_ASSERT_FATAL(bo_cpio_new(&a) == 0);
 	CU_ASSERT_FATAL(bo_cpio_new(&b) == 0);
-	bo_cpio_add_data(a, "/x/1", "1", 1, 0644, &err);
-	bo_cpio_add_data(a, "/x/2", "22", 2, 0600, &err);
-	bo_cpio_add_dir(a, "/y", 0755, &err);
-	bo_cpio_add_dir(b, "/y", 0755, &err);
-	bo_cpio_add_data(b, "/x/2", "22", 2, 0600, &err);
-	bo_cpio_add_data(b, "/x/1", "1", 1, 0644, &err);
+	CU_ASSERT_FATAL(bo_cpio_add_data(a, "/x/1", "1", 1, 0644, &err) == 0);
+	CU_ASSERT_FATAL(bo_cpio_add_data(a, "/x/2", "22", 2, 0600, &err) == 0);
+	CU_ASSERT_FATAL(bo_cpio_add_dir(a, "/y", 0755, &err) == 0);
+	CU_ASSERT_FATAL(bo_cpio_add_dir(b, "/y", 0755, &err) == 0);
+	CU_ASSERT_FATAL(bo_cpio_add_data(b, "/x/2", "22", 2, 0600, &err) == 0);
+	CU_ASSERT_FATAL(bo_cpio_add_data(b, "/x/1", "1", 1, 0644, &err) == 0);
 	ba = write_out(a, "ra.cpio", &la);
 	bb = write_out(b, "rb.cpio", &lb);
 	CU_ASSERT(la == lb && !memcmp(ba, bb, la));
