@@ -152,8 +152,9 @@ int bo_results_emit(struct bo_results *r, const char *event, struct json_object 
 	    json_object_object_add(rec, "time", json_object_new_string(when)) < 0 ||
 	    json_object_object_add(rec, "event", json_object_new_string(event)) < 0)
 		return bo_err_set(err, ENOMEM, "building stream record");
-	if (fields) {
-		json_object_object_foreach(fields, k2, v)
+	/* The record takes the fields' values; @fields itself goes with own. */
+	if (own) {
+		json_object_object_foreach(own, k2, v)
 		{
 			if (json_object_object_add(rec, k2, json_object_get(v)) < 0)
 				return bo_err_set(err, ENOMEM, "building stream record");

@@ -110,12 +110,14 @@ int bo_stream_next(struct bo_stream *s, struct bo_stream_rec *ret, struct bo_err
 	}
 	if ((!strcmp(rec.event, "state") || !strcmp(rec.event, "alias")) &&
 	    !state_fields(&rec, !strcmp(rec.event, "alias"))) {
+		bool alias = !strcmp(rec.event, "alias");
+
 		json_object_put(rec.o);
 		return bo_err_set(err, EBADMSG,
-				  "%s:%u: a %s record without a \"state\", a \"cut\" or a known "
+				  "%s:%u: a%s record without a \"state\", a \"cut\" or a known "
 				  "\"class\"%s",
-				  s->path, s->lineno, rec.event,
-				  strcmp(rec.event, "alias") ? "" : " or \"alias_of\"");
+				  s->path, s->lineno, alias ? "n alias" : " state",
+				  alias ? " or \"alias_of\"" : "");
 	}
 	s->cur = rec.o;
 	*ret = rec;
