@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
+#include <pwd.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -26,30 +28,46 @@ struct sink {
 	bool truncated;
 };
 
-/* The environment with @add applied: a KEY=... in @add replaces the inherited KEY. */
-static char **build_env(char *const *add)
+/* Whether "KEY=..." @v sets the key of "KEY=..." @e. */
+static bool same_key(const char *v, const char *e)
 {
-	size_t n = 0, k = 0, m = 0;
+	size_t key = strcspn(e, "=");
+
+	return !strncmp(v, e, key) && v[key] == '=';
+}
+
+/* Whether one of @v (NULL-terminated, or NULL) sets the key of @e. */
+static bool set_in(char *const *v, const char *e)
+{
+	for (size_t j = 0; v && v[j]; j++)
+		if (same_key(v[j], e))
+			return true;
+	return false;
+}
+
+/* The environment with @add, then @more applied: a KEY=... there replaces the KEY before. */
+static char **build_env(char *const *add, char *const *more)
+{
+	size_t n = 0, k = 0, m = 0, m2 = 0;
 	char **env;
 
 	while (environ[n])
 		n++;
 	while (add && add[m])
 		m++;
-	env = calloc(n + m + 1, sizeof(*env));
+	while (more && more[m2])
+		m2++;
+	env = calloc(n + m + m2 + 1, sizeof(*env));
 	if (!env)
 		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		size_t key = strcspn(environ[i], "=");
-		bool replaced = false;
-
-		for (size_t j = 0; j < m && !replaced; j++)
-			replaced = !strncmp(add[j], environ[i], key) && add[j][key] == '=';
-		if (!replaced)
+	for (size_t i = 0; i < n; i++)
+		if (!set_in(add, environ[i]) && !set_in(more, environ[i]))
 			env[k++] = environ[i];
-	}
 	for (size_t j = 0; j < m; j++)
-		env[k++] = add[j];
+		if (!set_in(more, add[j]))
+			env[k++] = add[j];
+	for (size_t j = 0; j < m2; j++)
+		env[k++] = more[j];
 	return env;
 }
 
@@ -101,7 +119,9 @@ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct
 	size_t max = o->max_output ? o->max_output : (1u << 20);
 	struct sink out = {.fd = -1, .max = max}, errs = {.fd = -1, .max = max};
 	int po[2] = {-1, -1}, pe[2] = {-1, -1}, ps[2] = {-1, -1};
-	_cleanup_free_ char **env = build_env(o->env_add);
+	char u_home[sizeof(o->user->home) + 8], u_user[80], u_logname[80];
+	char *user_env[] = {u_home, u_user, u_logname, NULL};
+	_cleanup_free_ char **env = NULL;
 	struct bo_proc_result r = {0};
 	double start = bo_now(), deadline;
 	int status = 0, exec_errno = 0, e, pidfd;
@@ -109,6 +129,12 @@ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct
 	pid_t pid, parent = getpid();
 	bool capture = !o->inherit_output && !o->output_path;
 
+	if (o->user) {
+		snprintf(u_home, sizeof(u_home), "HOME=%s", o->user->home);
+		snprintf(u_user, sizeof(u_user), "USER=%s", o->user->name);
+		snprintf(u_logname, sizeof(u_logname), "LOGNAME=%s", o->user->name);
+	}
+	env = build_env(o->env_add, o->user ? user_env : NULL);
 	if (!env)
 		return bo_err_set(err, ENOMEM, "starting '%s'", o->argv[0]);
 	/* ps reports a failed exec back to us: close-on-exec, so EOF means exec worked. */
@@ -146,6 +172,17 @@ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct
 				(void) !write(ps[1], &e, sizeof(e));
 				_exit(127);
 			}
+		}
+		if (o->root && (chroot(o->root) < 0 || chdir("/") < 0)) {
+			e = errno;
+			(void) !write(ps[1], &e, sizeof(e));
+			_exit(127);
+		}
+		if (o->user && (setgroups((size_t) o->user->ngroups, o->user->groups) < 0 ||
+				setgid(o->user->gid) < 0 || setuid(o->user->uid) < 0)) {
+			e = errno;
+			(void) !write(ps[1], &e, sizeof(e));
+			_exit(127);
 		}
 		if (o->cwd && chdir(o->cwd) < 0) {
 			e = errno;
@@ -342,4 +379,90 @@ int bo_proc_wait(pid_t pid)
 		if (errno != EINTR)
 			return -errno;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int bo_proc_user_lookup(const char *name, struct bo_proc_user *ret, struct bo_err *err)
+{
+	struct bo_proc_user u = {0};
+	struct passwd *pw;
+
+	errno = 0;
+	pw = getpwnam(name);
+	if (!pw)
+		return bo_err_set(err, errno ? errno : ENOENT, "no user '%s' on this machine%s%s",
+				  name, errno ? ": " : "", errno ? strerror(errno) : "");
+	if (snprintf(u.name, sizeof(u.name), "%s", pw->pw_name) >= (int) sizeof(u.name) ||
+	    snprintf(u.home, sizeof(u.home), "%s", pw->pw_dir) >= (int) sizeof(u.home) ||
+	    strpbrk(u.home, ":,") || strchr(u.name, ':'))
+		return bo_err_set(err, EINVAL,
+				  "user '%s': its name or home is too long or has a "
+				  "':' or ','",
+				  name);
+	u.uid = pw->pw_uid;
+	u.gid = pw->pw_gid;
+	u.ngroups = (int) BO_ARRAY_SIZE(u.groups);
+	if (getgrouplist(u.name, u.gid, u.groups, &u.ngroups) < 0)
+		return bo_err_set(err, E2BIG, "user '%s' is in more than %zu groups", name,
+				  BO_ARRAY_SIZE(u.groups));
+	*ret = u;
+	return 0;
+}
+
+int bo_proc_user_format(const struct bo_proc_user *u, char *buf, size_t len)
+{
+	size_t o;
+	int n = snprintf(buf, len, "%s:%u:%u:%s:", u->name, (unsigned) u->uid, (unsigned) u->gid,
+			 u->home);
+
+	if (n < 0 || (size_t) n >= len)
+		return -ENAMETOOLONG;
+	o = (size_t) n;
+	for (int i = 0; i < u->ngroups; i++) {
+		n = snprintf(buf + o, len - o, "%s%u", i ? "," : "", (unsigned) u->groups[i]);
+		if (n < 0 || (size_t) n >= len - o)
+			return -ENAMETOOLONG;
+		o += (size_t) n;
+	}
+	return 0;
+}
+
+int bo_proc_user_parse(const char *s, struct bo_proc_user *ret)
+{
+	struct bo_proc_user u = {0};
+	unsigned long uid, gid;
+	const char *p = s, *colon;
+	char *end;
+
+	colon = strchr(p, ':');
+	if (!colon || colon == p || (size_t) (colon - p) >= sizeof(u.name))
+		return -EINVAL;
+	memcpy(u.name, p, (size_t) (colon - p));
+	p = colon + 1;
+	errno = 0;
+	uid = strtoul(p, &end, 10);
+	if (errno || end == p || *end != ':')
+		return -EINVAL;
+	p = end + 1;
+	gid = strtoul(p, &end, 10);
+	if (errno || end == p || *end != ':')
+		return -EINVAL;
+	p = end + 1;
+	colon = strchr(p, ':');
+	if (!colon || (size_t) (colon - p) >= sizeof(u.home))
+		return -EINVAL;
+	memcpy(u.home, p, (size_t) (colon - p));
+	p = colon + 1;
+	while (*p) {
+		unsigned long g = strtoul(p, &end, 10);
+
+		if (errno || end == p || (*end && *end != ',') ||
+		    u.ngroups == (int) BO_ARRAY_SIZE(u.groups))
+			return -EINVAL;
+		u.groups[u.ngroups++] = (gid_t) g;
+		p = *end ? end + 1 : end;
+	}
+	u.uid = (uid_t) uid;
+	u.gid = (gid_t) gid;
+	*ret = u;
+	return 0;
 }

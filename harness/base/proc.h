@@ -15,6 +15,24 @@
 
 #include "harness/base/util.h"
 
+/* The account a child runs as: its name, ids, groups and home, as the host knows them. */
+struct bo_proc_user {
+	char name[64];
+	char home[256];
+	uid_t uid;
+	gid_t gid;
+	gid_t groups[32]; /* its supplementary groups */
+	int ngroups;
+};
+
+/* Look up the account @name on this machine. -ENOENT with @err naming it when there is none. */
+_must_check_ int bo_proc_user_lookup(const char *name, struct bo_proc_user *ret,
+				     struct bo_err *err);
+
+/* @u as one word, "NAME:UID:GID:HOME:G1,G2,...", and back (for the guest's command line). */
+_must_check_ int bo_proc_user_format(const struct bo_proc_user *u, char *buf, size_t len);
+_must_check_ int bo_proc_user_parse(const char *s, struct bo_proc_user *ret);
+
 struct bo_proc_opts {
 	char *const *argv;	 /* argv[0] is looked up in PATH */
 	char *const *env_add;	 /* "KEY=VALUE" strings added to (or replacing in) the
@@ -30,6 +48,10 @@ struct bo_proc_opts {
 	 * signal the child stops cleanly on (blackout's own commands, on SIGTERM), and then
 	 * the child is waited for. */
 	int stop_signal;
+	/* Run in this root directory (chroot; @cwd is then inside it); NULL: ours. */
+	const char *root;
+	/* Run as this account, with HOME, USER and LOGNAME set; NULL: as we are. */
+	const struct bo_proc_user *user;
 };
 
 enum bo_proc_end {

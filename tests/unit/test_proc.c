@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bo_test.h"
 #include "harness/base/proc.h"
@@ -103,6 +104,38 @@ static void test_not_found(void)
 	CU_ASSERT(bo_proc_run(&o, &r, &err) == -ENOENT);
 }
 
+/* An account: looked up, carried as one word to the guest and back, and run as. */
+static void test_user(void)
+{
+	char *argv[] = {"sh", "-c", "id -u; id -g; echo $HOME $USER $LOGNAME", NULL};
+	struct bo_proc_user u, back;
+	struct bo_proc_opts o = {.argv = argv, .user = &u};
+	struct bo_proc_result r = {0};
+	struct bo_err err = {0};
+	char word[512], want[600];
+
+	CU_ASSERT_FATAL(bo_proc_user_lookup("nobody", &u, &err) == 0);
+	CU_ASSERT(!strcmp(u.name, "nobody") && u.uid == 65534);
+	CU_ASSERT_FATAL(bo_proc_user_format(&u, word, sizeof(word)) == 0);
+	CU_ASSERT_FATAL(bo_proc_user_parse(word, &back) == 0);
+	CU_ASSERT(!strcmp(back.name, u.name) && back.uid == u.uid && back.gid == u.gid &&
+		  !strcmp(back.home, u.home) && back.ngroups == u.ngroups);
+	CU_ASSERT(bo_proc_user_lookup("bo-no-such-user", &u, &err) == -ENOENT);
+	CU_ASSERT(strstr(bo_err_str(&err), "bo-no-such-user") != NULL);
+	CU_ASSERT(bo_proc_user_parse("nobody:65534", &back) < 0);
+	CU_ASSERT(bo_proc_user_parse("nobody:x:65534:/:", &back) < 0);
+	CU_ASSERT(bo_proc_user_parse("", &back) < 0);
+	if (geteuid() != 0) {
+		printf("\n  (not root: running as another account is not exercised)\n");
+		return;
+	}
+	CU_ASSERT_FATAL(bo_proc_user_lookup("nobody", &u, &err) == 0);
+	CU_ASSERT_FATAL(bo_proc_run(&o, &r, &err) == 0);
+	snprintf(want, sizeof(want), "65534\n%u\n%s nobody nobody\n", (unsigned) u.gid, u.home);
+	CU_ASSERT(r.end == BO_PROC_EXITED && r.status == 0 && !strcmp(r.out, want));
+	bo_proc_result_clear(&r);
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
@@ -111,6 +144,7 @@ int main(void)
 		{"leftover descendants are killed", test_leftovers_killed},
 		{"output capture, environment, cwd", test_output},
 		{"a program that cannot start", test_not_found},
+		{"another account", test_user},
 		{NULL, NULL},
 	};
 
