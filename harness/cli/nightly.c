@@ -15,7 +15,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <ini.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +33,7 @@
 #include "harness/cli/cli.h"
 #include "harness/cli/vmrun.h"
 #include "harness/results/summary.h"
+#include "harness/scenario/ini.h"
 #include "harness/scenario/scenario.h"
 
 #define MAX_AXIS 64
@@ -43,75 +43,59 @@ struct matrix {
 	char *scenarios[MAX_AXIS], *fs[MAX_AXIS], *mopts[MAX_AXIS];
 	size_t nsc, nfs, nmo;
 	char *seed;
-	char err[512]; /* the first problem, without its line (inih returns that) */
 };
 
-static int add_axis(struct matrix *m, char **v, size_t *n, const char *name, const char *value)
+static int add_axis(char **v, size_t *n, const char *name, const char *value, struct bo_err *err)
 {
-	if (!*value) {
-		snprintf(m->err, sizeof(m->err), "[matrix] %s: empty value", name);
-		return 0;
-	}
-	if (*n == MAX_AXIS) {
-		snprintf(m->err, sizeof(m->err), "[matrix] %s: more than %d values", name,
-			 MAX_AXIS);
-		return 0;
-	}
+	if (!*value)
+		return bo_err_set(err, EINVAL, "[matrix] %s: empty value", name);
+	if (*n == MAX_AXIS)
+		return bo_err_set(err, EINVAL, "[matrix] %s: more than %d values", name, MAX_AXIS);
 	v[*n] = strdup(value);
-	if (!v[*n]) {
-		snprintf(m->err, sizeof(m->err), "out of memory");
-		return 0;
-	}
+	if (!v[*n])
+		return bo_err_set(err, ENOMEM, "out of memory");
 	(*n)++;
-	return 1;
+	return 0;
 }
 
-static int matrix_handler(void *user, const char *section, const char *name, const char *value)
+/* One line of the matrix file (harness/scenario/ini.h: the scenario files' strict rules). */
+static int matrix_item(void *ctx, const struct bo_ini_item *it, struct bo_err *err)
 {
-	struct matrix *m = user;
+	struct matrix *m = ctx;
+	const char *value = it->value;
 	uint64_t n;
 
-	if (m->err[0])
+	if (strcmp(it->section, "matrix") || it->name)
+		return bo_err_set(err, EINVAL, "unknown section [%s%s%s] (expected [matrix])",
+				  it->section, it->name ? " " : "", it->name ? it->name : "");
+	if (!it->key)
 		return 0;
-	if (strcmp(section, "matrix")) {
-		snprintf(m->err, sizeof(m->err), "unknown section [%s] (expected [matrix])",
-			 section);
-		return 0;
+	if (!strcmp(it->key, "scenario"))
+		return add_axis(m->scenarios, &m->nsc, it->key, value, err);
+	if (!strcmp(it->key, "fs")) {
+		if (strcmp(value, "ext4") && strcmp(value, "xfs") && strcmp(value, "btrfs"))
+			return bo_err_set(err, EINVAL,
+					  "[matrix] fs: '%s' is not ext4, xfs or btrfs", value);
+		return add_axis(m->fs, &m->nfs, it->key, value, err);
 	}
-	if (!strcmp(name, "scenario"))
-		return add_axis(m, m->scenarios, &m->nsc, name, value);
-	if (!strcmp(name, "fs")) {
-		if (strcmp(value, "ext4") && strcmp(value, "xfs") && strcmp(value, "btrfs")) {
-			snprintf(m->err, sizeof(m->err),
-				 "[matrix] fs: '%s' is not ext4, xfs or btrfs", value);
-			return 0;
-		}
-		return add_axis(m, m->fs, &m->nfs, name, value);
+	if (!strcmp(it->key, "mount_options")) {
+		if (strpbrk(value, " \t'\"\\`$;|&<>"))
+			return bo_err_set(err, EINVAL,
+					  "[matrix] mount_options: '%s': one comma-separated list, "
+					  "no blanks or shell characters",
+					  value);
+		return add_axis(m->mopts, &m->nmo, it->key, value, err);
 	}
-	if (!strcmp(name, "mount_options")) {
-		if (strpbrk(value, " \t'\"\\`$;|&<>")) {
-			snprintf(
-				m->err, sizeof(m->err),
-				"[matrix] mount_options: '%s': one comma-separated list, no blanks "
-				"or shell characters",
-				value);
-			return 0;
-		}
-		return add_axis(m, m->mopts, &m->nmo, name, value);
-	}
-	if (!strcmp(name, "seed")) {
-		if (m->seed || bo_parse_u64(value, &n) < 0) {
-			snprintf(m->err, sizeof(m->err),
-				 m->seed ? "[matrix] seed: given twice"
-					 : "[matrix] seed: '%s' is not a decimal number",
-				 value);
-			return 0;
-		}
+	if (!strcmp(it->key, "seed")) {
+		if (m->seed)
+			return bo_err_set(err, EINVAL, "[matrix] seed: given twice");
+		if (bo_parse_u64(value, &n) < 0)
+			return bo_err_set(err, EINVAL,
+					  "[matrix] seed: '%s' is not a decimal number", value);
 		m->seed = strdup(value);
-		return m->seed ? 1 : 0;
+		return m->seed ? 0 : bo_err_set(err, ENOMEM, "out of memory");
 	}
-	snprintf(m->err, sizeof(m->err), "[matrix]: unknown key '%s'", name);
-	return 0;
+	return bo_err_set(err, EINVAL, "[matrix]: unknown key '%s'", it->key);
 }
 
 static void matrix_clear(struct matrix *m)
@@ -127,16 +111,12 @@ static void matrix_clear(struct matrix *m)
 
 static int matrix_load(struct matrix *m, const char *path, struct bo_err *err)
 {
-	int line;
+	int r;
 
 	m->path = path;
-	line = ini_parse(path, matrix_handler, m);
-	if (line < 0)
-		return bo_err_set(err, errno ? errno : EIO, "cannot read matrix '%s'", path);
-	if (line > 0)
-		return bo_err_set(
-			err, EINVAL, "%s:%d: %s", path, line,
-			m->err[0] ? m->err : "syntax error: expected '[section]' or 'key = value'");
+	r = bo_ini_load(path, matrix_item, m, err);
+	if (r < 0)
+		return r;
 	if (!m->nsc)
 		return bo_err_set(err, EINVAL, "%s: [matrix] needs at least one 'scenario'", path);
 	return 0;
@@ -162,13 +142,38 @@ static void sanitize(char *s)
 			*s = '_';
 }
 
-/* The scenario of @c: the file itself, or a copy with fs and mount_options overridden. */
+/* Write the text of @sc, with fs and mount_options of @c, to c->scen_path. */
+static int write_override(const struct cell *c, const struct bo_scenario *sc, struct bo_err *err)
+{
+	const char *const sets[][3] = {
+		{"scenario", "name", c->scen_name},
+		{"device", "fs", c->fs},
+		{"device", "mount_options", c->mopts[0] ? c->mopts : NULL},
+		{NULL, NULL, NULL},
+	};
+	_cleanup_free_ char *text = NULL;
+	_cleanup_fclose_ FILE *in = NULL, *o = NULL;
+	size_t len;
+	int r;
+
+	if (bo_scenario_text(sc, &text, &len) < 0 || !(in = fmemopen(text, len, "r")))
+		return bo_err_set(err, ENOMEM, "out of memory");
+	if (!(o = fopen(c->scen_path, "wxe")))
+		return bo_err_set(err, errno, "writing '%s': %s", c->scen_path, strerror(errno));
+	r = bo_ini_override(in, o, sets);
+	if (r < 0)
+		return bo_err_set(err, -r, "writing '%s'", c->scen_path);
+	return 0;
+}
+
+/* The scenario of @c: the file itself, or a copy with fs and mount_options overridden (its
+ * relative paths made absolute, for the copy lives elsewhere). */
 static int prepare(struct cell *c, const char *matrix_dir, const char *scen, const char *fs,
 		   const char *mopt, const char *out, struct bo_err *err)
 {
 	struct bo_scenario *sc = NULL;
 	char src[PATH_MAX];
-	int n;
+	int n, r;
 
 	n = scen[0] == '/' ? snprintf(src, sizeof(src), "%s", scen)
 			   : snprintf(src, sizeof(src), "%s/%s", matrix_dir, scen);
@@ -179,48 +184,32 @@ static int prepare(struct cell *c, const char *matrix_dir, const char *scen, con
 	snprintf(c->scen_name, sizeof(c->scen_name), "%s", sc->name);
 	snprintf(c->fs, sizeof(c->fs), "%s", fs ? fs : bo_fs_name(sc->fs));
 	snprintf(c->mopts, sizeof(c->mopts), "%s", mopt ? mopt : sc->mount_options);
-	bo_scenario_free(sc);
 	n = snprintf(c->name, sizeof(c->name), "%s@%s%s%s", c->scen_name, c->fs,
 		     c->mopts[0] ? "+" : "", c->mopts);
-	if (n < 0 || (size_t) n >= sizeof(c->name))
-		return bo_err_set(err, ENAMETOOLONG, "cell name too long");
+	r = n < 0 || (size_t) n >= sizeof(c->name)
+		    ? bo_err_set(err, ENAMETOOLONG, "cell name too long")
+		    : 0;
 	sanitize(c->name);
-	if (!fs && !mopt) {
+	if (r >= 0 && !fs && !mopt)
 		snprintf(c->scen_path, sizeof(c->scen_path), "%s", src);
-		return 0;
-	}
-	n = snprintf(c->scen_path, sizeof(c->scen_path), "%s/scenarios/%s.ini", out, c->name);
-	if (n < 0 || (size_t) n >= sizeof(c->scen_path))
-		return bo_err_set(err, ENAMETOOLONG, "path too long");
-	{
-		_cleanup_fclose_ FILE *in = fopen(src, "re");
-		_cleanup_fclose_ FILE *o = NULL;
-		const char *const sets[][3] = {
-			{"scenario", "name", c->scen_name},
-			{"device", "fs", c->fs},
-			{"device", "mount_options", c->mopts[0] ? c->mopts : NULL},
-			{NULL, NULL, NULL},
-		};
-		int r;
-
-		if (!in || !(o = fopen(c->scen_path, "wxe")))
-			return bo_err_set(err, errno, "writing '%s': %s", c->scen_path,
-					  strerror(errno));
-		r = bo_ini_override(in, o, sets);
-		if (r < 0)
-			return bo_err_set(err, -r, "writing '%s'", c->scen_path);
-	}
-	return 0;
+	else if (r >= 0 && bo_pathf(c->scen_path, sizeof(c->scen_path), "%s/scenarios/%s.ini", out,
+				    c->name) < 0)
+		r = bo_err_set(err, ENAMETOOLONG, "path too long");
+	else if (r >= 0)
+		r = write_override(c, sc, err);
+	bo_scenario_free(sc);
+	return r;
 }
 
-/* Run `blackout run` for @c into OUT/runs/NAME/; its output goes to run.log there. */
-static int run_cell(struct cell *c, const char *out, const char *seed, struct bo_err *err)
+/* Run `blackout run` for @c into OUT/runs/NAME/, with the options @extra; its output goes
+ * to run.log there. */
+static int run_cell(struct cell *c, const char *out, const char *seed, const struct bo_argv *extra,
+		    struct bo_err *err)
 {
 	char parent[PATH_MAX], logp[PATH_MAX + 16];
-	char *argv[] = {(char *) bo_self_exe(), "run",	       c->scen_path, "--results", parent,
-			seed ? "--seed" : NULL, (char *) seed, NULL};
+	struct bo_argv argv = {0};
 	/* A stop reaches the run as SIGTERM: it stops its VM and keeps its results. */
-	struct bo_proc_opts po = {.argv = argv, .output_path = logp, .stop_signal = SIGTERM};
+	struct bo_proc_opts po = {.output_path = logp, .stop_signal = SIGTERM};
 	struct bo_proc_result pr = {0};
 	DIR *d;
 	struct dirent *de;
@@ -231,9 +220,26 @@ static int run_cell(struct cell *c, const char *out, const char *seed, struct bo
 	if (mkdir(parent, 0755) < 0)
 		return bo_err_set(err, errno, "creating '%s': %s", parent, strerror(errno));
 	snprintf(logp, sizeof(logp), "%s/run.log", parent);
+	bo_argv_add(&argv, bo_self_exe());
+	bo_argv_add(&argv, "run");
+	bo_argv_add(&argv, c->scen_path);
+	bo_argv_add(&argv, "--results");
+	bo_argv_add(&argv, parent);
+	if (seed) {
+		bo_argv_add(&argv, "--seed");
+		bo_argv_add(&argv, seed);
+	}
+	for (size_t i = 0; i < extra->n; i++)
+		bo_argv_add(&argv, extra->v[i]);
+	if (argv.oom) {
+		bo_argv_free(&argv);
+		return bo_err_set(err, ENOMEM, "out of memory");
+	}
+	po.argv = argv.v;
 	fprintf(stderr, "blackout: nightly: %s\n", c->name);
 	fflush(stderr);
 	r = bo_proc_run(&po, &pr, err);
+	bo_argv_free(&argv);
 	if (r < 0)
 		return r;
 	c->status = pr.end == BO_PROC_EXITED ? pr.status : BO_EXIT_HARNESS;
@@ -451,14 +457,17 @@ static void print_set(const char *title, const struct bo_failset *s)
 
 static void nightly_help(void)
 {
-	puts("usage: blackout nightly MATRIX.ini [--baseline PREVIOUS] [--out DIR]\n\n"
+	puts("usage: blackout nightly MATRIX.ini [--baseline PREVIOUS] [--out DIR] [--file "
+	     "PATH]\n\n"
 	     "Run every scenario x filesystem x mount options of the matrix (blackout run, one\n"
 	     "after the other) into one tree: DIR/runs/<scenario@fs+options>/<run-id>/, with a\n"
 	     "combined DIR/summary.json and DIR/index.html. With --baseline (a previous nightly\n"
 	     "tree or its summary.json) failures are compared by (scenario, filesystem, mount\n"
 	     "options, state id): new, fixed, unchanged.\n\n"
 	     "  --out DIR          the tree (default: nightly/<UTC time>); must not exist\n"
-	     "  --baseline PREV    compare with a previous tree\n\n"
+	     "  --baseline PREV    compare with a previous tree\n"
+	     "  --file PATH        a host file every run's guest needs too (repeatable;\n"
+	     "                     blackout run --file)\n\n"
 	     "Exit status: with --baseline 0 no new failure, 1 new failures; without, 0 all\n"
 	     "consistent, 1 some run failed; 2 usage; 3 a run could not be evaluated.");
 }
@@ -468,6 +477,7 @@ static int cmd_nightly(int argc, char **argv)
 	static const struct option opts[] = {
 		{"baseline", required_argument, NULL, 'b'},
 		{"out", required_argument, NULL, 'o'},
+		{"file", required_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'},
 		{},
 	};
@@ -475,6 +485,7 @@ static int cmd_nightly(int argc, char **argv)
 	struct bo_err err = {0};
 	struct bo_failset cur = {0}, base = {0};
 	struct bo_baseline_diff diff = {0};
+	struct bo_argv extra = {0}; /* options every run gets */
 	const char *baseline = NULL, *out_arg = NULL;
 	char out[PATH_MAX], mdir[PATH_MAX], when[32], path[PATH_MAX];
 	struct json_object *sum = NULL, *runs = NULL;
@@ -491,12 +502,21 @@ static int cmd_nightly(int argc, char **argv)
 			baseline = optarg;
 		} else if (c == 'o') {
 			out_arg = optarg;
+		} else if (c == 'f') {
+			bo_argv_add(&extra, "--file");
+			bo_argv_add(&extra, optarg);
 		} else {
 			return bo_cli_usage_error("nightly", "bad option");
 		}
 	}
-	if (optind + 1 != argc)
+	if (optind + 1 != argc) {
+		bo_argv_free(&extra);
 		return bo_cli_usage_error("nightly", "expected one MATRIX.ini");
+	}
+	if (extra.oom) {
+		bo_cli_error("nightly: out of memory");
+		goto out;
+	}
 	gmtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
 	if (matrix_load(&m, argv[optind], &err) < 0 ||
@@ -546,7 +566,7 @@ static int cmd_nightly(int argc, char **argv)
 					mo = NULL;
 				if (prepare(&cl, mdir, m.scenarios[i], m.nfs ? m.fs[j] : NULL, mo,
 					    out, &err) < 0 ||
-				    run_cell(&cl, out, m.seed, &err) < 0) {
+				    run_cell(&cl, out, m.seed, &extra, &err) < 0) {
 					bo_cli_error("nightly: %s", bo_err_str(&err));
 					goto out;
 				}
@@ -599,6 +619,7 @@ out:
 	bo_failset_clear(&cur);
 	bo_failset_clear(&base);
 	matrix_clear(&m);
+	bo_argv_free(&extra);
 	return ret;
 }
 

@@ -59,7 +59,10 @@ int bo_diary_load(struct bo_diary *d, const char *dir, struct bo_err *err)
 			return r;
 	}
 	if (bo_pathf(path, sizeof(path), "%s/scenario.ini", dir) == 0 && access(path, F_OK) == 0) {
-		r = bo_scenario_load(path, &d->sc, err);
+		/* Its paths and account are the recording host's: this one need not have them. */
+		const struct bo_scenario_opts o = {.host = false};
+
+		r = bo_scenario_load_opts(path, &o, &d->sc, err);
 		if (r < 0)
 			return r;
 		d->seed = d->sc->seed;

@@ -42,7 +42,7 @@ static struct json_object *str_or_null(const char *s)
 int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 {
 	struct json_object *root = json_object_new_object(), *scen, *dev, *wl, *chk, *cuts, *run;
-	struct json_object *faults;
+	struct json_object *faults, *vm, *files;
 	_cleanup_free_ char *wcmd = NULL, *ccmd = NULL;
 	bool ok;
 
@@ -54,7 +54,9 @@ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 	     put(root, "workload", wl = json_object_new_object()) &&
 	     put(root, "check", chk = json_object_new_object()) &&
 	     put(chk, "cuts", cuts = json_object_new_object()) &&
-	     put(root, "run", run = json_object_new_object());
+	     put(root, "run", run = json_object_new_object()) &&
+	     put(root, "vm", vm = json_object_new_object()) &&
+	     put(vm, "files", files = json_object_new_array());
 	ok = ok && bo_scenario_workload_command(sc, &wcmd) == 0 &&
 	     bo_scenario_checker_command(sc, &ccmd) == 0;
 	ok = ok && put(scen, "name", json_object_new_string(sc->name)) &&
@@ -71,7 +73,10 @@ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 									    : "command")) &&
 	     put(wl, "command", json_object_new_string(wcmd)) &&
 	     put(wl, "seed", json_object_new_uint64(sc->workload_seed)) &&
-	     put(wl, "timeout", json_object_new_int64(sc->workload_timeout));
+	     put(wl, "timeout", json_object_new_int64(sc->workload_timeout)) &&
+	     json_object_object_add(wl, "user", str_or_null(sc->user)) == 0 &&
+	     (!sc->workload_script ||
+	      put(wl, "script", json_object_new_string(sc->workload_script)));
 	if (ok && sc->workload == BO_WORKLOAD_BUILTIN)
 		ok = put(wl, "builtin", json_object_new_string(sc->builtin)) &&
 		     put(wl, "ops", json_object_new_uint64(sc->ops)) &&
@@ -82,7 +87,12 @@ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 	     put(chk, "mount_timeout", json_object_new_int64(sc->mount_timeout)) &&
 	     put(chk, "fsck_timeout", json_object_new_int64(sc->fsck_timeout)) &&
 	     put(chk, "checker_timeout", json_object_new_int64(sc->checker_timeout)) &&
-	     put(chk, "ordered", json_object_new_boolean(sc->ordered));
+	     put(chk, "ordered", json_object_new_boolean(sc->ordered)) &&
+	     (!sc->checker_script ||
+	      put(chk, "script", json_object_new_string(sc->checker_script)));
+	ok = ok && put(vm, "root", json_object_new_string(sc->root_host ? "host" : "blackout"));
+	for (size_t i = 0; ok && sc->files && sc->files[i]; i++)
+		ok = put_item(files, json_object_new_string(sc->files[i]));
 	ok = ok && put(run, "seed", json_object_new_uint64(sc->seed)) &&
 	     put(run, "log_size", json_object_new_uint64(sc->log_size));
 	ok = ok && put(root, "faults", faults = json_object_new_array());

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Scenario files, parsed with inih (Debian's libinih). Debian builds inih without
- * INI_HANDLER_LINENO, so the handler gets no line number: a custom reader feeds inih one
- * physical line at a time and counts them. The reader also refuses what inih would silently
- * mangle — over-long lines (inih splits them), NUL bytes (they end the line early) — strips
- * leading blanks so that no line becomes an inih multi-line continuation, and checks section
- * names itself, because inih does not call the handler for a section without keys.
+ * Scenario files, read with the strict INI reader of ini.h, one line at a time: every key is
+ * checked as it comes and its line kept for later messages; what depends on several keys is
+ * checked once the file is read (finish()). Paths (scripts, files to ship) are resolved
+ * against the scenario's directory; on the host they must exist, and a user must exist.
  */
 #include "harness/scenario/scenario.h"
 
@@ -15,7 +13,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ini.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,6 +27,8 @@
 
 #include "harness/base/macro.h"
 #include "harness/base/file.h"
+#include "harness/base/path.h"
+#include "harness/scenario/ini.h"
 
 #define MAX_FILE     (1u << 20)
 #define MAX_NAME     64
@@ -51,15 +53,22 @@ enum key_type {
 	K_CHECKER,    /* none | a builtin | a command line */
 	K_BOOL,	      /* yes | no */
 	K_OP_IDS,     /* op ids and ranges: 3,17,40-42 */
+	K_PATHS,      /* host paths, blank-separated; repeatable */
+	K_ROOT,	      /* blackout | host */
+	K_USER,	      /* a user name of the host */
+	K_SCRIPT,     /* a program file, relative to the scenario */
 };
 
 struct key {
 	const char *section, *name;
 	enum key_type type;
 	size_t off;
+	bool repeat; /* may be given on several lines */
 };
 
-#define F(field) offsetof(struct bo_scenario, field)
+/* A key's field, given once or (REPEAT) on as many lines as wanted. */
+#define F(field)      offsetof(struct bo_scenario, field), false
+#define REPEAT(field) offsetof(struct bo_scenario, field), true
 
 static const struct key keys[] = {
 	{"scenario", "name", K_NAME, F(name)},
@@ -71,6 +80,8 @@ static const struct key keys[] = {
 	{"device", "mount_options", K_MOUNT_OPTS, F(mount_options)},
 	{"workload", "builtin", K_BUILTIN, F(builtin)},
 	{"workload", "command", K_COMMAND, F(command)},
+	{"workload", "script", K_SCRIPT, F(workload_script)},
+	{"workload", "user", K_USER, F(user)},
 	{"workload", "ops", K_OPS, F(ops)},
 	{"workload", "bug", K_BUG, F(bug)},
 	{"workload", "keep_ops", K_OP_IDS, F(keep_ops)},
@@ -78,15 +89,19 @@ static const struct key keys[] = {
 	{"workload", "timeout", K_SECONDS, F(workload_timeout)},
 	{"check", "cuts", K_CUTS, F(cuts_spec)},
 	{"check", "checker", K_CHECKER, F(checker)},
+	{"check", "script", K_SCRIPT, F(checker_script)},
 	{"check", "ordered", K_BOOL, F(ordered)},
 	{"check", "mount_timeout", K_SECONDS, F(mount_timeout)},
 	{"check", "fsck_timeout", K_SECONDS, F(fsck_timeout)},
 	{"check", "checker_timeout", K_SECONDS, F(checker_timeout)},
 	{"run", "seed", K_U64, F(seed)},
 	{"run", "log_size", K_SIZE, F(log_size)},
+	{"vm", "files", K_PATHS, REPEAT(files)},
+	{"vm", "root", K_ROOT, F(root_host)},
 };
 
-static const char *const sections[] = {"scenario", "device", "workload", "check", "run", "faults"};
+static const char *const sections[] = {"scenario", "device", "workload", "check",
+				       "run",	   "faults", "vm"};
 
 /*
  * Builtin workloads: scenarios/<family>/, executable blackout-<family> with its checker mode;
@@ -121,8 +136,7 @@ static const uint64_t fs_min_size[] = {
 
 struct parser {
 	const char *origin;
-	const char *text;
-	size_t len, pos;
+	const struct bo_scenario_opts *o;
 	int lineno;
 	int key_line[BO_ARRAY_SIZE(keys)];
 	bool failed;
@@ -240,6 +254,165 @@ static int set_string(struct parser *p, const struct key *k, const char *value)
 	return 1;
 }
 
+/* @v resolved against the scenario's directory into @buf: absolute as it is, else joined. */
+static int resolve(struct parser *p, const char *v, char *buf, size_t len)
+{
+	if (*v == '/')
+		return bo_pathf(buf, len, "%s", v);
+	return bo_pathf(buf, len, "%s/%s", p->sc->dir, v);
+}
+
+/* Remember that the value of the current line, @key, reads @value with its paths absolute. */
+static int keep_path_line(struct parser *p, const char *key, const char *value)
+{
+	struct bo_scenario *sc = p->sc;
+	struct bo_scenario_path *v = reallocarray(sc->paths, sc->npaths + 1, sizeof(*v));
+
+	if (!v)
+		return fail(p, ENOMEM, "out of memory");
+	sc->paths = v;
+	v[sc->npaths] = (struct bo_scenario_path){
+		.line = p->lineno, .key = strdup(key), .value = strdup(value)};
+	if (!v[sc->npaths].key || !v[sc->npaths].value) {
+		free(v[sc->npaths].key);
+		free(v[sc->npaths].value);
+		return fail(p, ENOMEM, "out of memory");
+	}
+	sc->npaths++;
+	return 1;
+}
+
+/* [vm] files = PATH...: each path resolved, and on the host, there. */
+static int add_paths(struct parser *p, const struct key *k, const char *v)
+{
+	struct bo_scenario *sc = p->sc;
+	char **words = bo_strv_split(v);
+	_cleanup_free_ char *line = NULL;
+	size_t n = 0;
+	int r = 1;
+
+	if (!words)
+		return fail(p, ENOMEM, "out of memory");
+	if (!words[0]) {
+		bo_strv_free(words);
+		return fail(p, EINVAL, "[%s] %s: expected one or more paths", k->section, k->name);
+	}
+	while (sc->files && sc->files[n])
+		n++;
+	for (size_t i = 0; r > 0 && words[i]; i++) {
+		char path[PATH_MAX], **nv;
+		struct stat st;
+
+		if (resolve(p, words[i], path, sizeof(path)) < 0) {
+			r = fail(p, ENAMETOOLONG, "[%s] %s: '%s': path too long", k->section,
+				 k->name, words[i]);
+			break;
+		}
+		if (p->o->host && lstat(path, &st) < 0) {
+			r = fail(p, errno, "[%s] %s: '%s': %s", k->section, k->name, path,
+				 strerror(errno));
+			break;
+		}
+		nv = reallocarray(sc->files, n + 2, sizeof(*nv));
+		if (!nv || !(nv[n] = strdup(path))) {
+			if (nv)
+				sc->files = nv;
+			r = fail(p, ENOMEM, "out of memory");
+			break;
+		}
+		sc->files = nv;
+		sc->files[++n] = NULL;
+		if (asprintf(&line, "%s%s%s", line ? line : "", line ? " " : "", path) < 0) {
+			line = NULL;
+			r = fail(p, ENOMEM, "out of memory");
+		}
+	}
+	bo_strv_free(words);
+	return r > 0 ? keep_path_line(p, k->name, line) : r;
+}
+
+/* @s quoted for /bin/sh: in single quotes, each of its own as '\\''. */
+static char *shell_quote(const char *s)
+{
+	size_t n = 3;
+	char *q, *o;
+
+	for (const char *c = s; *c; c++)
+		n += *c == '\'' ? 4 : 1;
+	q = o = malloc(n);
+	if (!q)
+		return NULL;
+	*o++ = '\'';
+	for (const char *c = s; *c; c++) {
+		if (*c == '\'') {
+			memcpy(o, "'\\''", 4);
+			o += 4;
+		} else {
+			*o++ = *c;
+		}
+	}
+	*o++ = '\'';
+	*o = '\0';
+	return q;
+}
+
+static void swap_str(char **a, char **b)
+{
+	char *t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* [workload] script, [check] script = FILE [ARGS]: a program file, resolved (on the host: an
+ * executable regular file), and the rest of the line, shell words added to its command line. */
+static int set_script(struct parser *p, const struct key *k, const char *v)
+{
+	size_t flen = strcspn(v, " \t");
+	const char *args = v + flen + strspn(v + flen, " \t");
+	char file[PATH_MAX], path[PATH_MAX];
+	_cleanup_free_ char *q = NULL, *cmd = NULL, *line = NULL;
+	struct stat st;
+
+	if (!flen)
+		return fail(p, EINVAL, "[%s] %s: expected a file", k->section, k->name);
+	if (flen >= sizeof(file))
+		return fail(p, ENAMETOOLONG, "[%s] %s: path too long", k->section, k->name);
+	memcpy(file, v, flen);
+	file[flen] = '\0';
+	if (resolve(p, file, path, sizeof(path)) < 0)
+		return fail(p, ENAMETOOLONG, "[%s] %s: '%s': path too long", k->section, k->name,
+			    file);
+	if (p->o->host) {
+		if (stat(path, &st) < 0)
+			return fail(p, errno, "[%s] %s: '%s': %s", k->section, k->name, path,
+				    strerror(errno));
+		if (!S_ISREG(st.st_mode))
+			return fail(p, EINVAL, "[%s] %s: '%s' is not a regular file", k->section,
+				    k->name, path);
+		if (access(path, X_OK) < 0)
+			return fail(p, EACCES, "[%s] %s: '%s' is not executable (chmod +x it)",
+				    k->section, k->name, path);
+	}
+	/* The script is shipped (bo_scenario_files()); its command line runs it by path. */
+	q = shell_quote(path);
+	if (!q || asprintf(&cmd, "%s%s%s", q, *args ? " " : "", args) < 0) {
+		cmd = NULL;
+		return fail(p, ENOMEM, "out of memory");
+	}
+	if (asprintf(&line, "%s%s%s", path, *args ? " " : "", args) < 0) {
+		line = NULL;
+		return fail(p, ENOMEM, "out of memory");
+	}
+	if (set_string(p, k, path) <= 0)
+		return 0;
+	if (!strcmp(k->section, "workload"))
+		swap_str(&p->sc->command, &cmd);
+	else
+		swap_str(&p->sc->checker_command, &cmd);
+	return keep_path_line(p, k->name, line);
+}
+
 static int set_key(struct parser *p, const struct key *k, const char *v)
 {
 	struct bo_scenario *sc = p->sc;
@@ -343,6 +516,27 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 		free(sc->checker_command);
 		sc->checker_command = strdup(v);
 		return sc->checker_command ? 1 : fail(p, ENOMEM, "out of memory");
+
+	case K_PATHS:
+		return add_paths(p, k, v);
+	case K_ROOT:
+		if (strcmp(v, "blackout") && strcmp(v, "host"))
+			return BAD(
+				"expected blackout (its own small root, with [vm] files) or host "
+				"(the host's root, read-only)");
+		*(bool *) field = !strcmp(v, "host");
+		return 1;
+	case K_USER:
+		if (!*v || strlen(v) > 32 ||
+		    v[strspn(v, "abcdefghijklmnopqrstuvwxyz"
+				"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")] ||
+		    *v == '-')
+			return BAD("a user name");
+		if (p->o->host && !getpwnam(v))
+			return BAD("no such user on this machine");
+		return set_string(p, k, v);
+	case K_SCRIPT:
+		return set_script(p, k, v);
 	}
 #undef BAD
 	return fail(p, EINVAL, "[%s] %s: unhandled key type", k->section, k->name);
@@ -385,84 +579,50 @@ static int add_fault(struct parser *p, const char *name, const char *value)
 	return 1;
 }
 
-static int handler(void *user, const char *section, const char *name, const char *value)
+/* One line of the file (ini.h): a section line, or a key of the current section. */
+static int item(void *ctx, const struct bo_ini_item *it, struct bo_err *err)
 {
-	struct parser *p = user;
+	struct parser *p = ctx;
+	bool known = false;
 
-	if (p->failed)
-		return 0;
-	if (!*section)
-		return fail(p, EINVAL, "key '%s' outside of a section", name);
-	if (!strcmp(section, "faults"))
-		return add_fault(p, name, value);
-	for (size_t i = 0; i < BO_ARRAY_SIZE(keys); i++) {
-		if (strcmp(keys[i].section, section) || strcmp(keys[i].name, name))
-			continue;
-		if (p->key_line[i])
-			return fail(p, EINVAL, "[%s] %s: given twice (first on line %d)", section,
-				    name, p->key_line[i]);
-		p->key_line[i] = p->lineno;
-		return set_key(p, &keys[i], value);
-	}
-	return fail(p, EINVAL, "[%s]: unknown key '%s'", section, name);
-}
-
-/* inih's reader: one physical line per call, checked, leading blanks stripped. */
-static char *reader(char *buf, int num, void *stream)
-{
-	struct parser *p = stream;
-	const char *line, *nl, *s;
-	size_t len, skip;
-
-	if (p->failed || p->pos >= p->len || num < 2)
-		return NULL;
-	line = p->text + p->pos;
-	nl = memchr(line, '\n', p->len - p->pos);
-	len = nl ? (size_t) (nl - line) + 1 : p->len - p->pos;
-	p->pos += len;
-	p->lineno++;
-	if (memchr(line, '\0', len)) {
-		fail(p, EINVAL, "NUL byte in the file");
-		return NULL;
-	}
-	/* The text need not be NUL-terminated: stay within the line. */
-	for (skip = 0; skip < len && (line[skip] == ' ' || line[skip] == '\t'); skip++)
-		;
-	s = line + skip;
-	len -= skip;
-	if (len > (size_t) num - 1 || (!nl && len == (size_t) num - 1)) {
-		fail(p, E2BIG, "line longer than %d bytes", num - 2);
-		return NULL;
-	}
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	/* inih reports a malformed line only at the end, after calling the handler for the
-	 * lines below it; catch it here so that the first error is the one reported. */
-	if (len && !strchr(";#[\r\n", *s) && !memchr(s, '=', len) && !memchr(s, ':', len)) {
-		fail(p, EINVAL, "syntax error: expected '[section]' or 'key = value'");
-		return NULL;
-	}
-	if (len && *s == '[') {
-		const char *end = memchr(s, ']', len);
-		bool known = false;
-
-		if (!end) {
-			fail(p, EINVAL, "syntax error: '[' without ']'");
-			return NULL;
-		}
-
+	p->lineno = (int) it->line;
+	if (!it->key) {
 		for (size_t i = 0; i < BO_ARRAY_SIZE(sections); i++)
-			known |= strlen(sections[i]) == (size_t) (end - s - 1) &&
-				 !memcmp(sections[i], s + 1, (size_t) (end - s - 1));
-		if (!known) {
+			known |= !strcmp(sections[i], it->section);
+		if (!known)
 			fail(p, EINVAL,
-			     "unknown section '%.*s' (expected scenario, device, workload, "
-			     "check, run or faults)",
-			     (int) (end - s + 1 > 80 ? 80 : end - s + 1), s);
-			return NULL;
-		}
+			     "unknown section '[%.80s]' (expected scenario, device, workload, "
+			     "check, "
+			     "run, faults or vm)",
+			     it->section);
+		else if (it->name)
+			fail(p, EINVAL, "[%s %.80s]: section [%s] takes no name", it->section,
+			     it->name, it->section);
+		return p->failed ? -EINVAL : 0;
 	}
-	return buf;
+	if (!*it->section) {
+		fail(p, EINVAL, "key '%s' outside of a section", it->key);
+		return -EINVAL;
+	}
+	if (!strcmp(it->section, "faults")) {
+		add_fault(p, it->key, it->value);
+		return p->failed ? -EINVAL : 0;
+	}
+	for (size_t i = 0; i < BO_ARRAY_SIZE(keys); i++) {
+		if (strcmp(keys[i].section, it->section) || strcmp(keys[i].name, it->key))
+			continue;
+		if (p->key_line[i] && !keys[i].repeat) {
+			fail(p, EINVAL, "[%s] %s: given twice (first on line %d)", it->section,
+			     it->key, p->key_line[i]);
+			return -EINVAL;
+		}
+		if (!p->key_line[i])
+			p->key_line[i] = p->lineno;
+		set_key(p, &keys[i], it->value);
+		return p->failed ? -EINVAL : 0;
+	}
+	fail(p, EINVAL, "[%s]: unknown key '%s'", it->section, it->key);
+	return -EINVAL;
 }
 
 static int key_line(const struct parser *p, const char *section, const char *name)
@@ -520,9 +680,16 @@ static int finish(struct parser *p)
 
 	if (!key_line(p, "device", "fs"))
 		return invalid(p, "device", "fs", "required (ext4, xfs or btrfs)");
-	if (!!sc->builtin == !!sc->command)
-		return invalid(p, "workload", sc->builtin ? "command" : "builtin",
-			       "exactly one of 'builtin' and 'command' is required");
+	if (!!sc->builtin + !!key_line(p, "workload", "command") + !!sc->workload_script != 1)
+		return invalid(p, "workload",
+			       sc->workload_script ? "script"
+			       : sc->builtin	   ? "command"
+						   : "builtin",
+			       "exactly one of 'builtin', 'command' and 'script' is required");
+	if (sc->checker_script && key_line(p, "check", "checker"))
+		return invalid(p, "check", "script", "not with 'checker': one of the two");
+	if (sc->checker_script)
+		sc->checker = BO_CHECKER_COMMAND;
 	if (sc->size % sc->sector_size)
 		return invalid(p, "device", "size",
 			       "%" PRIu64 " is not a multiple of sector_size %u", sc->size,
@@ -558,7 +725,7 @@ static int finish(struct parser *p)
 				       "bad value '%s' (builtin %s plants: %s)", sc->bug, b->name,
 				       known);
 		}
-		if (!key_line(p, "check", "checker")) {
+		if (!key_line(p, "check", "checker") && !sc->checker_script) {
 			sc->checker = BO_CHECKER_BUILTIN;
 			sc->checker_command = strdup(b->name);
 			if (!sc->checker_command)
@@ -580,10 +747,11 @@ static int finish(struct parser *p)
 			return invalid(p, "workload", "ops", "only builtin workloads take 'ops'");
 		if (key_line(p, "workload", "bug"))
 			return invalid(p, "workload", "bug", "only builtin workloads take 'bug'");
-		if (!key_line(p, "check", "checker"))
+		if (!key_line(p, "check", "checker") && !sc->checker_script)
 			return invalid(p, "check", "checker",
-				       "required with a command workload (a command line, a "
-				       "builtin, or 'none' for mount and fsck checks only)");
+				       "required with a command or script workload (a command "
+				       "line, a script, a builtin, or 'none' for mount and fsck "
+				       "checks only)");
 	}
 	if (sc->checker == BO_CHECKER_BUILTIN && (!b || strcmp(b->name, sc->checker_command)))
 		return invalid(p, "check", "checker",
@@ -619,24 +787,41 @@ static int set_defaults(struct bo_scenario *sc, const char *origin)
 	return 0;
 }
 
-int bo_scenario_parse(const char *text, size_t len, const char *origin, struct bo_scenario **ret,
+/* The directory of @origin, absolute (relative paths in the file are relative to it). */
+static char *origin_dir(const char *origin)
+{
+	char abs[PATH_MAX];
+	const char *slash;
+
+	if (realpath(origin, abs)) {
+		slash = strrchr(abs, '/');
+		return strndup(abs, slash == abs ? 1 : (size_t) (slash - abs));
+	}
+	/* Text that is no file (tests, fuzzing): its name's directory as it stands. */
+	slash = strrchr(origin, '/');
+	return slash ? strndup(origin, (size_t) (slash - origin)) : strdup(".");
+}
+
+int bo_scenario_parse(const char *text, size_t len, const char *origin,
+		      const struct bo_scenario_opts *o, struct bo_scenario **ret,
 		      struct bo_err *err)
 {
+	static const struct bo_scenario_opts defaults = {.host = true};
 	struct bo_scenario *sc = calloc(1, sizeof(*sc));
-	struct parser p = {.origin = origin, .text = text, .len = len, .err = err, .sc = sc};
+	struct parser p = {.origin = origin, .o = o ? o : &defaults, .err = err, .sc = sc};
 	int r;
 
-	if (!sc || set_defaults(sc, origin) < 0) {
+	if (!sc || set_defaults(sc, origin) < 0 ||
+	    !(sc->dir = p.o->dir ? strdup(p.o->dir) : origin_dir(origin)) ||
+	    !(sc->text = malloc(len + 1))) {
 		bo_scenario_free(sc);
 		return bo_err_set(err, ENOMEM, "out of memory");
 	}
-	r = ini_parse_stream(reader, &p, handler, &p);
-	if (!p.failed && r != 0) {
-		/* inih found a line that is neither "[section]" nor "key = value". */
-		p.lineno = r > 0 ? r : p.lineno;
-		fail(&p, EINVAL, "syntax error: expected '[section]' or 'key = value'");
-	}
-	if (p.failed || finish(&p) < 0) {
+	memcpy(sc->text, text, len);
+	sc->text[len] = '\0';
+	sc->text_len = len;
+	r = bo_ini_parse(text, len, origin, item, &p, err);
+	if (r < 0 || p.failed || finish(&p) < 0) {
 		bo_scenario_free(sc);
 		return -(err && err->errnum ? err->errnum : EINVAL);
 	}
@@ -644,7 +829,8 @@ int bo_scenario_parse(const char *text, size_t len, const char *origin, struct b
 	return 0;
 }
 
-int bo_scenario_load(const char *path, struct bo_scenario **ret, struct bo_err *err)
+int bo_scenario_load_opts(const char *path, const struct bo_scenario_opts *o,
+			  struct bo_scenario **ret, struct bo_err *err)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
 	_cleanup_free_ char *buf = NULL;
@@ -666,7 +852,89 @@ int bo_scenario_load(const char *path, struct bo_scenario **ret, struct bo_err *
 	n = bo_pread_full(fd, buf, (size_t) st.st_size, 0);
 	if (n < 0)
 		return bo_err_set(err, (int) -n, "scenario '%s': %s", path, strerror((int) -n));
-	return bo_scenario_parse(buf, (size_t) n, path, ret, err);
+	return bo_scenario_parse(buf, (size_t) n, path, o, ret, err);
+}
+
+int bo_scenario_load(const char *path, struct bo_scenario **ret, struct bo_err *err)
+{
+	return bo_scenario_load_opts(path, NULL, ret, err);
+}
+
+int bo_scenario_text(const struct bo_scenario *sc, char **ret, size_t *ret_len)
+{
+	const char *text = sc->text;
+	size_t len = sc->text_len, pos = 0;
+	char *out = NULL;
+	size_t olen = 0;
+	FILE *f = open_memstream(&out, &olen);
+	int line = 0;
+
+	if (!f)
+		return -ENOMEM;
+	while (pos < len) {
+		const char *l = text + pos, *nl = memchr(l, '\n', len - pos);
+		size_t n = nl ? (size_t) (nl - l) + 1 : len - pos;
+		const struct bo_scenario_path *sp = NULL;
+
+		line++;
+		for (size_t i = 0; i < sc->npaths; i++)
+			if (sc->paths[i].line == line)
+				sp = &sc->paths[i];
+		if (sp)
+			fprintf(f, "%s = %s\n", sp->key, sp->value);
+		else
+			fwrite(l, 1, n, f);
+		pos += n;
+	}
+	if (fclose(f) != 0) {
+		free(out);
+		return -ENOMEM;
+	}
+	*ret = out;
+	*ret_len = olen;
+	return 0;
+}
+
+int bo_scenario_save(const struct bo_scenario *sc, const char *dst, struct bo_err *err)
+{
+	_cleanup_free_ char *out = NULL;
+	_cleanup_close_ int fd = -1;
+	size_t olen = 0;
+	int r;
+
+	if (bo_scenario_text(sc, &out, &olen) < 0)
+		return bo_err_set(err, ENOMEM, "out of memory");
+	fd = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return bo_err_set(err, errno, "creating '%s': %s", dst, strerror(errno));
+	r = bo_pwrite_full(fd, out, olen, 0);
+	if (r < 0)
+		return bo_err_set(err, -r, "writing '%s': %s", dst, strerror(-r));
+	return 0;
+}
+
+int bo_scenario_files(const struct bo_scenario *sc, char ***ret)
+{
+	size_t n = 0, k = 0;
+	char **v;
+
+	while (sc->files && sc->files[n])
+		n++;
+	v = calloc(n + 3, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (!(v[k++] = strdup(sc->files[i])))
+			goto fail;
+	if (sc->workload_script && !(v[k++] = strdup(sc->workload_script)))
+		goto fail;
+	if (sc->checker_script && !(v[k++] = strdup(sc->checker_script)))
+		goto fail;
+	*ret = v;
+	return 0;
+fail:
+	bo_strv_free(v);
+	return -ENOMEM;
 }
 
 void bo_scenario_set_seed(struct bo_scenario *sc, uint64_t seed)
@@ -681,6 +949,7 @@ void bo_scenario_free(struct bo_scenario *sc)
 	if (!sc)
 		return;
 	free(sc->origin);
+	free(sc->text);
 	free(sc->name);
 	free(sc->description);
 	free(sc->mkfs_options);
@@ -694,6 +963,16 @@ void bo_scenario_free(struct bo_scenario *sc)
 	for (size_t i = 0; i < sc->nfaults; i++)
 		bo_fault_clear(&sc->faults[i]);
 	free(sc->faults);
+	free(sc->workload_script);
+	free(sc->checker_script);
+	free(sc->user);
+	bo_strv_free(sc->files);
+	for (size_t i = 0; i < sc->npaths; i++) {
+		free(sc->paths[i].key);
+		free(sc->paths[i].value);
+	}
+	free(sc->paths);
+	free(sc->dir);
 	free(sc);
 }
 

@@ -5,10 +5,12 @@
  *
  *   [scenario]  name, description
  *   [device]    fs, size, sector_size, mkfs_options, mount_options
- *   [workload]  builtin (+ ops, bug) or command; seed, timeout
- *   [check]     cuts, checker, ordered, mount_timeout, fsck_timeout, checker_timeout
+ *   [workload]  builtin (+ ops, bug), command or script; user, seed, timeout
+ *   [check]     cuts, checker or script, ordered, mount_timeout, fsck_timeout,
+ *               checker_timeout
  *   [run]       seed, log_size
  *   [faults]    at = TRIGGER FAULT... (repeatable: a dm-flakey fault plan, faultplan.h)
+ *   [vm]        files = PATH... (repeatable: host files the guest needs), root
  *
  * Parsing is strict: an unknown section or key, a key given twice, a bad value or a missing
  * required key is an error naming the file, the line, the key and the value. What parses is
@@ -31,7 +33,8 @@ struct json_object;
 
 enum bo_workload_kind {
 	BO_WORKLOAD_BUILTIN, /* a workload shipped with blackout (scenarios/) */
-	BO_WORKLOAD_COMMAND, /* a command line run by /bin/sh -c in the mount point */
+	BO_WORKLOAD_COMMAND, /* a command line (or a script) run by /bin/sh -c in the mount
+			      * point */
 };
 
 enum bo_checker_kind {
@@ -42,6 +45,9 @@ enum bo_checker_kind {
 
 struct bo_scenario {
 	char *origin; /* the file it was read from (or what the caller named the text) */
+	char *dir;    /* what relative paths in it are relative to */
+	char *text;   /* the text it was parsed from (NUL-terminated), text_len bytes */
+	size_t text_len;
 
 	/* [scenario] */
 	char *name; /* default: the file name without directory and ".ini" */
@@ -79,6 +85,36 @@ struct bo_scenario {
 	/* [faults], in file order */
 	struct bo_fault *faults;
 	size_t nfaults;
+
+	/* [workload] script and [check] script: absolute paths (the workload or checker
+	 * command runs them); user: the account workload and checker run as, or NULL (root). */
+	char *workload_script, *checker_script;
+	char *user;
+
+	/* [vm] files: absolute host paths the guest needs (NULL-terminated, may be NULL); the
+	 * scripts are shipped too (bo_scenario_files()). root_host: the workload and checker run
+	 * in the host's root, read-only with a tmpfs over it, instead of blackout's own. */
+	char **files;
+	bool root_host;
+
+	/* The lines whose relative paths were resolved, and to what (bo_scenario_save()). */
+	struct bo_scenario_path *paths;
+	size_t npaths;
+};
+
+struct bo_scenario_path {
+	int line;
+	char *key;
+	char *value; /* the line's value with every path absolute */
+};
+
+/* How a scenario file is read. */
+struct bo_scenario_opts {
+	/* Relative paths are resolved against this directory; NULL: the file's own. */
+	const char *dir;
+	/* On the host: the paths must exist and the user too (in the guest, the paths are
+	 * shipped or under the host's root, and the account is made from the host's). */
+	bool host;
 };
 
 /*
@@ -88,12 +124,34 @@ struct bo_scenario {
  */
 _must_check_ int bo_scenario_load(const char *path, struct bo_scenario **ret, struct bo_err *err);
 
+/* bo_scenario_load() as @o says (bo_scenario_load() reads on the host, relative to the
+ * file). */
+_must_check_ int bo_scenario_load_opts(const char *path, const struct bo_scenario_opts *o,
+				       struct bo_scenario **ret, struct bo_err *err);
+
 /*
  * Parse scenario text @text of @len bytes (it need not be NUL-terminated and may contain
  * NUL bytes, which are rejected). @origin names it in messages and provides the default name.
  */
 _must_check_ int bo_scenario_parse(const char *text, size_t len, const char *origin,
-				   struct bo_scenario **ret, struct bo_err *err);
+				   const struct bo_scenario_opts *o, struct bo_scenario **ret,
+				   struct bo_err *err);
+
+/* The text @sc was parsed from with every relative path made absolute, in *@ret (free()
+ * it), *@len bytes. */
+_must_check_ int bo_scenario_text(const struct bo_scenario *sc, char **ret, size_t *len);
+
+/*
+ * Write the scenario text @sc was parsed from to @dst (which must not exist), with every
+ * relative path made absolute, so that the copy in a results directory means what the
+ * original meant wherever it is read.
+ */
+_must_check_ int bo_scenario_save(const struct bo_scenario *sc, const char *dst,
+				  struct bo_err *err);
+
+/* The host paths the guest needs for @sc: [vm] files and the scripts, NULL-terminated, in
+ * *@ret (bo_strv_free() it). */
+_must_check_ int bo_scenario_files(const struct bo_scenario *sc, char ***ret);
 
 /* Release a scenario; NULL is fine. */
 void bo_scenario_free(struct bo_scenario *sc);

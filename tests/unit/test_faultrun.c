@@ -19,7 +19,7 @@ static struct bo_scenario *scenario(const char *faults)
 
 	snprintf(text, sizeof(text),
 		 "[device]\nfs = ext4\n[workload]\nbuiltin = fsops\n[faults]\n%s", faults);
-	CU_ASSERT_FATAL(bo_scenario_parse(text, strlen(text), "s.ini", &sc, &err) == 0);
+	CU_ASSERT_FATAL(bo_scenario_parse(text, strlen(text), "s.ini", NULL, &sc, &err) == 0);
 	return sc;
 }
 

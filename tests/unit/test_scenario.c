@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bo_test.h"
 #include "harness/base/macro.h"
@@ -16,7 +18,7 @@ static struct bo_scenario *parse_ok(const char *text)
 	struct bo_scenario *sc = NULL;
 	struct bo_err err = {0};
 
-	if (bo_scenario_parse(text, strlen(text), "dir/t.ini", &sc, &err) < 0) {
+	if (bo_scenario_parse(text, strlen(text), "dir/t.ini", NULL, &sc, &err) < 0) {
 		fprintf(stderr, "unexpected error: %s\n", bo_err_str(&err));
 		CU_FAIL("parse");
 	}
@@ -28,7 +30,7 @@ static void parse_bad(const char *text, const char *needle)
 {
 	struct bo_scenario *sc = NULL;
 	struct bo_err err = {0};
-	int r = bo_scenario_parse(text, strlen(text), "dir/t.ini", &sc, &err);
+	int r = bo_scenario_parse(text, strlen(text), "dir/t.ini", NULL, &sc, &err);
 
 	CU_ASSERT(r < 0);
 	CU_ASSERT(sc == NULL);
@@ -167,7 +169,7 @@ static void cuts(void)
 
 static void errors(void)
 {
-	char longline[400];
+	char longline[4200];
 
 	parse_bad("[device]\nfs = ext4\n[bogus]\nx = 1\n", "t.ini:3: unknown section '[bogus]'");
 	parse_bad(MIN "[empty]\n", "t.ini:5: unknown section '[empty]'");
@@ -216,7 +218,7 @@ static void errors(void)
 		  "t.ini:5: [workload] bug: only builtin workloads");
 	parse_bad(MIN "bug = eat-data\n", "t.ini:5: [workload] bug: bad value 'eat-data'");
 	parse_bad("[device]\nfs = ext4\n[workload]\ncommand = ./x\n",
-		  "[check] checker: required with a command workload");
+		  "[check] checker: required with a command or script workload");
 	parse_bad("[device]\nfs = ext4\n[workload]\ncommand = ./x\n[check]\nchecker = fsops\n",
 		  "t.ini:6: [check] checker: builtin checker 'fsops' needs the builtin workload");
 	parse_bad("[device]\nfs = xfs\n[workload]\nbuiltin = fsops\n",
@@ -229,17 +231,32 @@ static void errors(void)
 		  "t.ini:3: [device] size: 16777728 is not a multiple of sector_size 4096");
 	parse_bad(MIN "[run]\nlog_size = 512K\n", "t.ini:6: [run] log_size: 524288 must be");
 
-	/* What inih would silently mangle. */
+	/* A real command line fits (4 KiB); a longer line is an error, never split. */
 	memset(longline, 'x', sizeof(longline));
 	memcpy(longline, MIN "description = ", strlen(MIN "description = "));
 	memcpy(longline + sizeof(longline) - 2, "\n", 2);
-	parse_bad(longline, "t.ini:5: line longer than 198 bytes");
+	parse_bad(longline, "t.ini:5: line longer than 4096 bytes");
+	{
+		char fits[4200];
+		struct bo_scenario *sc;
+		int n = snprintf(fits, sizeof(fits), "[scenario]\ndescription = ");
+
+		memset(fits + n, 'y', 4096 - strlen("description = "));
+		snprintf(fits + n + 4096 - strlen("description = "),
+			 sizeof(fits) - 4096 - (size_t) n, "\n" MIN);
+		sc = parse_ok(fits);
+		CU_ASSERT(sc && strlen(sc->description) == 4096 - strlen("description = "));
+		bo_scenario_free(sc);
+	}
+	/* An indented line is a line of its own, never a continuation of the one above. */
+	parse_bad(MIN "ops = 5\n    7\n", "t.ini:6: syntax error: expected '[section]' or");
 	{
 		static const char nul[] = "[device]\nfs = ext4\0xfs\n";
 		struct bo_scenario *sc = NULL;
 		struct bo_err err = {0};
 
-		CU_ASSERT(bo_scenario_parse(nul, sizeof(nul) - 1, "n.ini", &sc, &err) == -EINVAL);
+		CU_ASSERT(bo_scenario_parse(nul, sizeof(nul) - 1, "n.ini", NULL, &sc, &err) ==
+			  -EINVAL);
 		CU_ASSERT(strstr(bo_err_str(&err), "n.ini:2: NUL byte") != NULL);
 	}
 	/* A continuation-looking line is a line of its own, not part of the value above. */
@@ -319,7 +336,7 @@ static void unterminated_text(void)
 
 		CU_ASSERT_FATAL(exact != NULL);
 		memcpy(exact, inputs[i], n);
-		r = bo_scenario_parse(exact, n, "u.ini", &sc, NULL);
+		r = bo_scenario_parse(exact, n, "u.ini", NULL, &sc, NULL);
 		CU_ASSERT((r == 0) == (i == 5));
 		if (r == 0)
 			CU_ASSERT(sc->seed == 5);
@@ -430,6 +447,127 @@ static void seed_override(void)
 	bo_scenario_free(sc);
 }
 
+/* Write @text to @name in the scratch directory; its path. */
+static const char *put_file(const char *name, const char *text, mode_t mode)
+{
+	const char *path = bo_test_path(name);
+	FILE *f = fopen(path, "w");
+
+	CU_ASSERT_FATAL(f != NULL);
+	fputs(text, f);
+	fclose(f);
+	CU_ASSERT_FATAL(chmod(path, mode) == 0);
+	return path;
+}
+
+/* Load scenario @text from the scratch directory; 0 or the error, in @err. */
+static int load_text(const char *text, struct bo_scenario **ret, struct bo_err *err)
+{
+	return bo_scenario_load(put_file("s.ini", text, 0644), ret, err);
+}
+
+/* [vm] files, [workload] script and user, [check] script: paths relative to the scenario,
+ * checked on the host, absolute in the copy a run keeps. */
+static void vm_scripts_user(void)
+{
+	struct bo_scenario *sc = NULL, *copy = NULL;
+	struct bo_err err = {0};
+	char dir[4096], want[4200], *cmd = NULL, **files = NULL;
+	const char *saved = bo_test_path("saved.ini");
+
+	snprintf(dir, sizeof(dir), "%s", bo_test_dir());
+	put_file("load.sh", "#!/bin/sh\n", 0755);
+	put_file("check.sh", "#!/bin/sh\necho done\n", 0755);
+	put_file("plain.sh", "#!/bin/sh\n", 0644);
+	CU_ASSERT_FATAL(load_text("[device]\nfs = ext4\n[workload]\nscript = load.sh\nuser = root\n"
+				  "[check]\nscript = ./check.sh\n[vm]\nfiles = /bin/sh load.sh\n"
+				  "files = /etc/passwd\nroot = host\n",
+				  &sc, &err) == 0);
+	snprintf(want, sizeof(want), "'%s/load.sh'", dir);
+	CU_ASSERT(bo_scenario_workload_command(sc, &cmd) == 0 && !strcmp(cmd, want));
+	free(cmd);
+	snprintf(want, sizeof(want), "'%s/./check.sh'", dir);
+	CU_ASSERT(bo_scenario_checker_command(sc, &cmd) == 0 && cmd && !strcmp(cmd, want));
+	free(cmd);
+	CU_ASSERT(sc->root_host && sc->user && !strcmp(sc->user, "root"));
+	CU_ASSERT_FATAL(bo_scenario_files(sc, &files) == 0);
+	CU_ASSERT(files[0] && !strcmp(files[0], "/bin/sh"));
+	snprintf(want, sizeof(want), "%s/load.sh", dir);
+	CU_ASSERT(files[1] && !strcmp(files[1], want));
+	CU_ASSERT(files[2] && !strcmp(files[2], "/etc/passwd"));
+	CU_ASSERT(files[3] && files[4] && !files[5]); /* the two scripts */
+	for (size_t i = 0; files[i]; i++)
+		free(files[i]);
+	free(files);
+	/* The copy a run keeps means the same from anywhere: its paths are absolute. */
+	unlink(saved);
+	CU_ASSERT_FATAL(bo_scenario_save(sc, saved, &err) == 0);
+	CU_ASSERT_FATAL(bo_scenario_load(saved, &copy, &err) == 0);
+	CU_ASSERT(!strcmp(copy->workload_script, sc->workload_script));
+	CU_ASSERT(!strcmp(copy->checker_script, sc->checker_script));
+	CU_ASSERT(copy->files && !strcmp(copy->files[1], sc->files[1]));
+	bo_scenario_free(copy);
+	bo_scenario_free(sc);
+
+	/* A script takes arguments: shell words after the file, on the command line as written;
+	 * only the file is a path. */
+	CU_ASSERT_FATAL(load_text("[device]\nfs = ext4\n[workload]\nscript = load.sh my.cnf --n 3\n"
+				  "[check]\nscript = check.sh  my.cnf\n",
+				  &sc, &err) == 0);
+	snprintf(want, sizeof(want), "'%s/load.sh' my.cnf --n 3", dir);
+	CU_ASSERT(bo_scenario_workload_command(sc, &cmd) == 0 && !strcmp(cmd, want));
+	free(cmd);
+	snprintf(want, sizeof(want), "'%s/check.sh' my.cnf", dir);
+	CU_ASSERT(bo_scenario_checker_command(sc, &cmd) == 0 && cmd && !strcmp(cmd, want));
+	free(cmd);
+	snprintf(want, sizeof(want), "%s/load.sh", dir);
+	CU_ASSERT(!strcmp(sc->workload_script, want));
+	unlink(saved);
+	CU_ASSERT_FATAL(bo_scenario_save(sc, saved, &err) == 0);
+	CU_ASSERT_FATAL(bo_scenario_load(saved, &copy, &err) == 0);
+	CU_ASSERT(!strcmp(copy->command, sc->command));
+	CU_ASSERT(!strcmp(copy->checker_command, sc->checker_command));
+	bo_scenario_free(copy);
+	bo_scenario_free(sc);
+
+	/* Bad input: the file and line of the key. */
+	CU_ASSERT(
+		load_text("[device]\nfs = ext4\n[workload]\nscript = plain.sh\n[check]\nchecker = "
+			  "none\n",
+			  &sc, &err) == -EACCES);
+	CU_ASSERT(strstr(bo_err_str(&err), "s.ini:4: [workload] script:") &&
+		  strstr(bo_err_str(&err), "is not executable"));
+	CU_ASSERT(load_text("[device]\nfs = ext4\n[workload]\nscript = nope.sh\n[check]\nchecker = "
+			    "none\n",
+			    &sc, &err) == -ENOENT);
+	CU_ASSERT(strstr(bo_err_str(&err), "s.ini:4: [workload] script:") != NULL);
+	CU_ASSERT(load_text(MIN "[vm]\nfiles = /no/such/file\n", &sc, &err) == -ENOENT);
+	CU_ASSERT(strstr(bo_err_str(&err), "s.ini:6: [vm] files: '/no/such/file'") != NULL);
+	CU_ASSERT(load_text(MIN "user = no-such-user-here\n", &sc, &err) == -EINVAL);
+	CU_ASSERT(strstr(bo_err_str(&err), "s.ini:5: [workload] user: bad value "
+					   "'no-such-user-here' (no such user") != NULL);
+	CU_ASSERT(load_text("[device]\nfs = ext4\n[workload]\nbuiltin = fsops\nscript = load.sh\n",
+			    &sc, &err) == -EINVAL);
+	CU_ASSERT(strstr(bo_err_str(&err), "exactly one of 'builtin', 'command' and 'script'") !=
+		  NULL);
+	CU_ASSERT(load_text(MIN "[check]\nchecker = none\nscript = check.sh\n", &sc, &err) ==
+		  -EINVAL);
+	CU_ASSERT(strstr(bo_err_str(&err), "[check] script: not with 'checker'") != NULL);
+	CU_ASSERT(load_text(MIN "[vm]\nroot = guest\n", &sc, &err) == -EINVAL);
+	CU_ASSERT(strstr(bo_err_str(&err), "s.ini:6: [vm] root: bad value 'guest'") != NULL);
+	/* In the guest nothing is looked up on the machine: the host checked it. */
+	{
+		struct bo_scenario_opts guest = {.host = false};
+
+		CU_ASSERT(bo_scenario_load_opts(put_file("g.ini",
+							 MIN "user = nobody-there\n[vm]\n"
+							     "files = /no/such/file\n",
+							 0644),
+						&guest, &sc, &err) == 0);
+		bo_scenario_free(sc);
+	}
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
@@ -444,6 +582,7 @@ int main(void)
 		{"load", load},
 		{"seed override", seed_override},
 		{"ordered and variants", ordered_and_variants},
+		{"vm, scripts and user", vm_scripts_user},
 		{},
 	};
 
