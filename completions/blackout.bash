@@ -8,7 +8,7 @@ _blackout_commands="ctl run check merge report explain reproduce shrink nightly 
 replay synth vm"
 
 # The options of each command. Those that take an argument end with "=".
-_blackout_vm_opts="--kernel= --modules= --memory= --timeout="
+_blackout_vm_opts="--kernel= --modules= --memory= --timeout= --file="
 _blackout_opts() {
 	case $1 in
 	run) echo "--seed= --results= $_blackout_vm_opts --help" ;;
@@ -22,7 +22,7 @@ _blackout_opts() {
 	explain) echo "--json --help" ;;
 	reproduce) echo "$_blackout_vm_opts --help" ;;
 	shrink) echo "--state= --no-bisect --max-tests= $_blackout_vm_opts --help" ;;
-	nightly) echo "--baseline= --out= --help" ;;
+	nightly) echo "--baseline= --out= --file= --help" ;;
 	cleanup) echo "--run= --dry-run --list --help" ;;
 	inspect) echo "--json --entries= --salvage --help" ;;
 	replay) echo "--onto= --to= --from= --size= --salvage --help" ;;

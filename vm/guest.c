@@ -55,13 +55,14 @@ static const char *const boot_modules[] = {
 	"crc32c-generic", "virtio-pci", "virtio-rng", "virtio-console", NULL,
 };
 static const char *const share_modules[] = {"9pnet-virtio", "9p", NULL};
+static const char *const host_root_modules[] = {"overlay", NULL};
 /* The host's base image: a virtio-pmem device, driven by nd_pmem. */
 static const char *const base_modules[] = {"virtio-pmem", "nd-pmem", NULL};
 #define BASE_DEVICE "/dev/pmem0"
 static const char *const optional_boot_modules[] = {"crc32c-generic", "virtio-rng", NULL};
 
 struct launch {
-	bool shell, share, exchange, base;
+	bool shell, share, exchange, base, host_root;
 	char **argv, **envp;
 	size_t argc, envc;
 };
@@ -166,7 +167,7 @@ static int load_list(struct bo_modload *l, const char *const *list, struct bo_er
 
 /* Load the boot modules, the share's and, with @base, the host base's; *@base is cleared
  * when the latter are not there. */
-static int load_boot_modules(bool share, bool *base)
+static int load_boot_modules(bool share, bool host_root, bool *base)
 {
 	struct bo_modload *l = NULL;
 	struct bo_err err = {0};
@@ -179,6 +180,8 @@ static int load_boot_modules(bool share, bool *base)
 		r = load_list(l, boot_modules, &err);
 	if (r >= 0 && share)
 		r = load_list(l, share_modules, &err);
+	if (r >= 0 && host_root)
+		r = load_list(l, host_root_modules, &err);
 	/* Without them the command replays into an image of its own, as without a base. */
 	if (r >= 0 && *base && load_list(l, base_modules, &err) < 0) {
 		bo_debug(BO_DBG_VM, "guest: no host base: %s", bo_err_str(&err));
@@ -356,6 +359,8 @@ static int parse_launch(char *buf, size_t len, struct launch *l)
 			l->share = true;
 		else if (!strcmp(rec, "exchange=1"))
 			l->exchange = true;
+		else if (!strcmp(rec, "hostroot=1"))
+			l->host_root = true;
 		else if (!strcmp(rec, "base=1"))
 			l->base = true;
 		else if (!strncmp(rec, "env=", 4))
@@ -413,6 +418,46 @@ static int mount_share(const char *tag, const char *dir)
 	return 0;
 }
 
+/*
+ * The host's root for commands to chroot into: the read-only share under a tmpfs overlay
+ * (what commands write stays in the guest), with /dev, /proc, /sys and /run bound in. /run is
+ * made a shared mount first, so that what is mounted under it later (the work directory, the
+ * file systems under test) shows inside too.
+ */
+static int mount_host_root(void)
+{
+	static const char *const binds[] = {"/dev", "/proc", "/sys", "/run"};
+	char path[PATH_MAX];
+	int r;
+
+	r = mount_share(BO_HOSTROOT_TAG, BO_HOSTROOT_LOWER);
+	if (r >= 0 &&
+	    mount(NULL, BO_HOSTROOT_LOWER, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL) < 0)
+		r = -errno;
+	(void) mkdir("/.hostrw", 0700);
+	if (r >= 0 && mount("hostrw", "/.hostrw", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755") < 0)
+		r = -errno;
+	if (r >= 0 && ((mkdir("/.hostrw/upper", 0755) < 0 && errno != EEXIST) ||
+		       (mkdir("/.hostrw/work", 0755) < 0 && errno != EEXIST)))
+		r = -errno;
+	(void) mkdir(BO_HOSTROOT_GUEST, 0755);
+	if (r >= 0 && mount("hostroot", BO_HOSTROOT_GUEST, "overlay", 0,
+			    "lowerdir=" BO_HOSTROOT_LOWER
+			    ",upperdir=/.hostrw/upper,workdir=/.hostrw/work") < 0)
+		r = -errno;
+	if (r >= 0 && mount(NULL, "/run", NULL, MS_SHARED | MS_REC, NULL) < 0)
+		r = -errno;
+	for (size_t i = 0; r >= 0 && i < BO_ARRAY_SIZE(binds); i++) {
+		snprintf(path, sizeof(path), "%s%s", BO_HOSTROOT_GUEST, binds[i]);
+		(void) mkdir(path, 0755);
+		if (mount(binds[i], path, NULL, MS_BIND | MS_REC, NULL) < 0)
+			r = -errno;
+	}
+	if (r < 0)
+		say("the host's root on %s: %s", BO_HOSTROOT_GUEST, strerror(-r));
+	return r;
+}
+
 static double uptime(void)
 {
 	struct timespec ts;
@@ -460,7 +505,7 @@ static int run(const char *nonce)
 	bo_debug(BO_DBG_VM, "guest: init at %.3f s", uptime());
 	static_nodes();
 	if (r >= 0)
-		r = load_boot_modules(l.share || l.exchange, &l.base);
+		r = load_boot_modules(l.share || l.exchange || l.host_root, l.host_root, &l.base);
 	bo_debug(BO_DBG_VM, "guest: boot modules loaded at %.3f s", uptime());
 	if (r >= 0)
 		r = open_ports(uev, ports);
@@ -473,6 +518,8 @@ static int run(const char *nonce)
 		r = mount_share(BO_SHARE_TAG, BO_SHARE_GUEST);
 	if (r >= 0 && l.exchange)
 		r = mount_share(BO_EXCHANGE_TAG, BO_EXCHANGE_GUEST);
+	if (r >= 0 && l.host_root)
+		r = mount_host_root();
 	if (r >= 0) {
 		dprintf(ports[2], "blackout %s start %.3f\n", nonce, uptime());
 		child = fork();

@@ -29,6 +29,13 @@
 /* The same for the directory several VMs of one job share (bo_vm_opts.exchange_dir). */
 #define BO_EXCHANGE_TAG	  "exchange"
 #define BO_EXCHANGE_GUEST "/exchange"
+/* The host's root, read-only, and where the guest makes it a root of its own for commands
+ * (bo_vm_opts.host_root): the share at BO_HOSTROOT_LOWER under a tmpfs overlay at
+ * BO_HOSTROOT_GUEST, with /dev, /proc, /sys and /run (and what is mounted there later)
+ * inside. A command chroots into it. */
+#define BO_HOSTROOT_TAG	  "hostroot"
+#define BO_HOSTROOT_LOWER "/.host"
+#define BO_HOSTROOT_GUEST "/.hostroot"
 /* The largest 9p message the virtio transport takes in Linux 6.1 (VIRTQUEUE_NUM - 3 pages;
  * net/9p/trans_virtio.c): big messages are what make 9p fast. */
 #define BO_SHARE_MSIZE 512000

@@ -29,7 +29,8 @@
 #include "vm/cpio.h"
 
 /* Bump when the layout of the base archive changes, so that cached archives are rebuilt. */
-#define BASE_FORMAT "blackout-initramfs-base-5"
+#define BASE_FORMAT  "blackout-initramfs-base-5"
+#define FILES_FORMAT "blackout-initramfs-files-1"
 
 #define MAX_HELPER_OUTPUT (256u << 20)
 
@@ -50,9 +51,11 @@ static const char *const config_files[] = {"/etc/mke2fs.conf", "/etc/ld.so.cache
 
 /* Modules included besides bo_kernel_required when the kernel has them: crc32c before
  * ext4/btrfs/dm-thin-pool (their crc32c soft dependency), the RNG, the file systems, the
- * host base's pmem device (vm.h, bo_vm_opts.base_fd). */
+ * host base's pmem device (vm.h, bo_vm_opts.base_fd), overlay for the host's root
+ * (bo_vm_opts.host_root). */
 static const char *const optional_modules[] = {
-	"crc32c-generic", "virtio-rng", "ext4", "xfs", "btrfs", "virtio-pmem", "nd-pmem", NULL,
+	"crc32c-generic", "virtio-rng", "ext4",	   "xfs", "btrfs",
+	"virtio-pmem",	  "nd-pmem",	"overlay", NULL,
 };
 
 /* busybox applets left out: blackout is the guest's modprobe, and these would shadow it. */
@@ -520,8 +523,109 @@ static int add_extra(struct bo_cpio *c, const char *path, struct libs *l, struct
 	return 0;
 }
 
-int bo_initramfs_launch(int fd, const char *base, const char *const *files, const void *launch,
-			size_t launch_len, struct bo_err *err)
+/* nftw has no user pointer: the digest being fed while one extra directory is walked. */
+static struct bo_sha256 *walk_sha;
+
+static int walk_hash(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	hash_stat(walk_sha, path);
+	return 0;
+}
+
+/*
+ * The cache key of the files archive of @files over base @base: every file and directory
+ * under @files by its metadata (as the base archive's inputs), the libraries' cache (a
+ * library package that changed rewrites it) and the base (which libraries it holds already).
+ */
+static int files_key(const char *base, const char *const *files, char hex[BO_SHA256_HEX],
+		     struct bo_err *err)
+{
+	struct bo_sha256 s;
+
+	bo_sha256_init(&s);
+	bo_sha256_update(&s, FILES_FORMAT "\n", sizeof(FILES_FORMAT));
+	bo_sha256_update(&s, base, strlen(base) + 1);
+	hash_stat(&s, "/etc/ld.so.cache");
+	for (const char *const *p = files; *p; p++) {
+		struct stat st;
+
+		if ((*p)[0] != '/')
+			return bo_err_set(err, EINVAL, "extra file '%s' is not an absolute path",
+					  *p);
+		if (stat(*p, &st) < 0)
+			return bo_err_set(err, errno, "extra file '%s': %m", *p);
+		bo_sha256_update(&s, *p, strlen(*p) + 1);
+		walk_sha = &s;
+		if (S_ISDIR(st.st_mode) ? nftw(*p, walk_hash, 16, FTW_PHYS) != 0
+					: (hash_stat(&s, *p), 0))
+			return bo_err_set(err, errno, "walk '%s': %m", *p);
+	}
+	bo_sha256_final_hex(&s, hex);
+	return 0;
+}
+
+static int build_files(const char *base, const char *const *files, const char *dest,
+		       struct bo_err *err)
+{
+	_cleanup_free_ char *known = NULL;
+	struct bo_cpio *c = NULL;
+	struct libs libs = {0};
+	char path[PATH_MAX], tmp[PATH_MAX];
+	int fd, r = 0;
+
+	/* Without the base's manifest the archive just carries every library itself. */
+	if (bo_pathf(path, sizeof(path), "%s.libs", base) >= 0 &&
+	    bo_read_file(path, 1u << 20, &known, NULL) >= 0)
+		libs.known = known;
+	if (bo_cpio_new(&c) < 0)
+		return bo_err_set(err, ENOMEM, "out of memory");
+	for (const char *const *p = files; r >= 0 && *p; p++)
+		r = add_extra(c, *p, &libs, err);
+	if (r >= 0 && bo_pathf(tmp, sizeof(tmp), "%s.tmp.%d", dest, (int) getpid()) < 0)
+		r = bo_err_set(err, ENAMETOOLONG, "'%s': path too long", dest);
+	fd = r < 0 ? -1 : open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (r >= 0 && fd < 0)
+		r = bo_err_set(err, errno, "create '%s': %m", tmp);
+	if (r >= 0)
+		r = bo_cpio_write(c, fd, err);
+	bo_cpio_free(c);
+	if (fd >= 0)
+		close(fd);
+	if (r >= 0 && rename(tmp, dest) < 0)
+		r = bo_err_set(err, errno, "rename '%s' to '%s': %m", tmp, dest);
+	if (r < 0 && fd >= 0)
+		(void) unlink(tmp);
+	return r;
+}
+
+int bo_initramfs_files(const char *base, const char *const *files, char *buf, size_t len,
+		       struct bo_err *err)
+{
+	char dir[PATH_MAX - 128], hex[BO_SHA256_HEX], lock[PATH_MAX];
+	_cleanup_close_ int lockfd = -1;
+	int r;
+
+	r = files_key(base, files, hex, err);
+	if (r >= 0)
+		r = bo_cache_dir("files", true, dir, sizeof(dir), err);
+	if (r < 0)
+		return r;
+	if (bo_pathf(buf, len, "%s/%s.cpio", dir, hex) < 0)
+		return bo_err_set(err, ENAMETOOLONG, "files archive path is too long");
+	if (access(buf, R_OK) == 0)
+		return 0;
+	snprintf(lock, sizeof(lock), "%s/.lock", dir);
+	lockfd = bo_lock_file(lock, err);
+	if (lockfd < 0)
+		return lockfd;
+	if (access(buf, R_OK) == 0) /* another VM built it while we waited */
+		return 0;
+	bo_debug(BO_DBG_VM, "building the files archive '%s'", buf);
+	return build_files(base, files, buf, err);
+}
+
+int bo_initramfs_launch(int fd, const char *base, const void *launch, size_t launch_len,
+			struct bo_err *err)
 {
 	struct bo_cpio *c = NULL;
 	_cleanup_free_ char *self = realpath("/proc/self/exe", NULL);
@@ -545,8 +649,6 @@ int bo_initramfs_launch(int fd, const char *base, const char *const *files, cons
 		r = bo_cpio_add_symlink(c, "/init", self, err);
 	if (r >= 0)
 		r = bo_cpio_add_symlink(c, "/sbin/modprobe", self, err);
-	for (const char *const *p = files; r >= 0 && p && *p; p++)
-		r = add_extra(c, *p, &libs, err);
 	if (r >= 0)
 		r = bo_cpio_add_data(c, BO_GUEST_LAUNCH, launch, launch_len, 0644, err);
 	if (r >= 0)

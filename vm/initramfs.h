@@ -25,13 +25,20 @@ _must_check_ int bo_initramfs_base(const struct bo_kernel *k, const struct bo_mo
 				   size_t len, struct bo_err *err);
 
 /*
- * Write the per-launch archive at @fd's offset: this program (/proc/self/exe) at its own
- * path with its libraries, /init and /sbin/modprobe linked to it, the host paths in @files
- * (NULL-terminated, may be NULL; directories recursively, executables with their libraries)
- * at the same paths, and @launch_len bytes of @launch at BO_GUEST_LAUNCH. Libraries that
- * the base archive @base already holds are left out.
+ * The path of an archive of the host paths @files (NULL-terminated; directories recursively,
+ * executables with their libraries, at the same paths) in @buf, building it when none for the
+ * same files is cached (files/<sha256 of their metadata>.cpio): a big tree costs one copy,
+ * not one per launch. Libraries the base archive @base holds already are left out.
  */
-_must_check_ int bo_initramfs_launch(int fd, const char *base, const char *const *files,
-				     const void *launch, size_t launch_len, struct bo_err *err);
+_must_check_ int bo_initramfs_files(const char *base, const char *const *files, char *buf,
+				    size_t len, struct bo_err *err);
+
+/*
+ * Write the per-launch archive at @fd's offset: this program (/proc/self/exe) at its own
+ * path with its libraries, /init and /sbin/modprobe linked to it, and @launch_len bytes of
+ * @launch at BO_GUEST_LAUNCH. Libraries that the base archive @base holds are left out.
+ */
+_must_check_ int bo_initramfs_launch(int fd, const char *base, const void *launch,
+				     size_t launch_len, struct bo_err *err);
 
 #endif

@@ -178,6 +178,12 @@ static void build_args(const struct bo_qemu_launch *l, struct args *a)
 		arg(a, "local,path=%s,mount_tag=%s,security_model=none,multidevs=remap",
 		    escape(l->exchange, esc, sizeof(esc)), BO_EXCHANGE_TAG);
 	}
+	/* Read-only in QEMU itself: nothing the guest does can write to the host's files. */
+	if (l->host_root) {
+		arg(a, "-virtfs");
+		arg(a, "local,path=/,mount_tag=%s,security_model=none,multidevs=remap,readonly=on",
+		    BO_HOSTROOT_TAG);
+	}
 }
 
 /* In the child: the port pipes and the initrd at their fixed fds, QEMU's stderr ours unless

@@ -19,6 +19,7 @@ struct bo_qemu_launch {
 	unsigned memory_mib, cpus;
 	const char *share;	   /* host directory for the results share, or NULL */
 	const char *exchange;	   /* host directory for the exchange share, or NULL */
+	bool host_root;		   /* the host's / as a read-only share */
 	int base_fd, base_port_fd; /* the host base (bo_vm_opts), or 0 */
 	uint64_t base_size;	   /* its bytes */
 	const char *console;	   /* serial console log; QEMU creates it anew */

@@ -83,6 +83,8 @@ static int launch_record(const struct bo_vm_opts *o, char *const argv[], char **
 		r = append_record(&buf, &len, "share=", "1");
 	if (r >= 0 && o->exchange_dir)
 		r = append_record(&buf, &len, "exchange=", "1");
+	if (r >= 0 && o->host_root)
+		r = append_record(&buf, &len, "hostroot=", "1");
 	if (r >= 0 && o->base_fd > 0)
 		r = append_record(&buf, &len, "base=", "1");
 	if (r >= 0)
@@ -110,37 +112,55 @@ static int launch_record(const struct bo_vm_opts *o, char *const argv[], char **
 	return 0;
 }
 
+/* Append the whole file @path to @out. */
+static int append_file(int out, const char *path, struct bo_err *err)
+{
+	_cleanup_close_ int in = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	off_t left;
+
+	if (in < 0 || fstat(in, &st) < 0)
+		return bo_err_set(err, errno, "open '%s': %m", path);
+	for (left = st.st_size; left > 0;) {
+		ssize_t n = sendfile(out, in, NULL, (size_t) left);
+
+		if (n <= 0)
+			return bo_err_set(err, n < 0 ? errno : EIO, "copy '%s': %s", path,
+					  n < 0 ? strerror(errno) : "it shrank");
+		left -= n;
+	}
+	return 0;
+}
+
 /*
- * The launch's initrd, in memory: a copy of the cached base with the launch archive appended.
+ * The launch's initrd, in memory: a copy of the cached base, of the cached archive of the extra
+ * files, and the launch archive.
  * A memfd leaves nothing on disk, and nothing behind when blackout is killed; QEMU reads it
  * through /proc/self/fd.
  */
 static int make_initrd(const struct launch *L, char *const argv[], off_t *ret_size,
 		       struct bo_err *err)
 {
-	_cleanup_close_ int in = open(L->base, O_RDONLY | O_CLOEXEC);
 	_cleanup_close_ int out = memfd_create("blackout-initrd", MFD_CLOEXEC);
 	_cleanup_free_ char *rec = NULL;
+	char files[PATH_MAX];
 	size_t reclen;
-	struct stat st;
-	off_t left;
 	int r;
 
-	if (in < 0 || fstat(in, &st) < 0)
-		return bo_err_set(err, errno, "open initramfs '%s': %m", L->base);
 	if (out < 0)
 		return bo_err_set(err, errno, "memfd_create: %m");
-	for (left = st.st_size; left > 0;) {
-		ssize_t n = sendfile(out, in, NULL, (size_t) left);
-
-		if (n <= 0)
-			return bo_err_set(err, n < 0 ? errno : EIO, "copy '%s': %s", L->base,
-					  n < 0 ? strerror(errno) : "it shrank");
-		left -= n;
+	r = append_file(out, L->base, err);
+	/* The extra files: an archive of their own, cached, after the base. */
+	if (r >= 0 && L->opts->extra_files && L->opts->extra_files[0]) {
+		r = bo_initramfs_files(L->base, L->opts->extra_files, files, sizeof(files), err);
+		if (r >= 0)
+			r = append_file(out, files, err);
 	}
+	if (r < 0)
+		return r;
 	if (launch_record(L->opts, argv, &rec, &reclen) < 0)
 		return bo_err_set(err, ENOMEM, "out of memory");
-	r = bo_initramfs_launch(out, L->base, L->opts->extra_files, rec, reclen, err);
+	r = bo_initramfs_launch(out, L->base, rec, reclen, err);
 	if (r < 0)
 		return r;
 	*ret_size = lseek(out, 0, SEEK_CUR);
@@ -209,6 +229,7 @@ static int boot(const struct launch *L, char *const argv[], const char *accel, d
 			.cpus = o->cpus ? o->cpus : 1,
 			.share = o->share_dir,
 			.exchange = o->exchange_dir,
+			.host_root = o->host_root,
 			.base_fd = o->base_fd,
 			.base_port_fd = o->base_port_fd,
 			.base_size = o->base_size,

@@ -47,6 +47,9 @@ struct bo_vm_opts {
 	/* Host directory mounted read-write at /exchange, the same for every VM of one job
 	 * (check --jobs claims its states there); NULL: none. */
 	const char *exchange_dir;
+	/* Share the host's root directory read-only, for commands to chroot into
+	 * (BO_HOSTROOT_GUEST of vm/guest.h): whatever is installed on the host is there. */
+	bool host_root;
 	/* NULL-terminated host paths copied into the guest at the same absolute paths
 	 * (directories recursively, executables with their libraries); NULL: none. */
 	const char *const *extra_files;

@@ -40,6 +40,8 @@
 /* One check on the host. */
 struct check {
 	const struct bo_check_args *a;
+	const struct bo_scenario *sc; /* --scenario's, or NULL */
+	const struct vm_args *v;
 	char runid[BO_RUNID_MAX], dir[PATH_MAX], log_hex[BO_SHA256_HEX];
 	const char *files_cmd; /* the checker the guest will run, for the host files it names */
 	/* The results hold BO_LOG_INDEX_NAME, the host's index of write.log, for the guests and
@@ -94,12 +96,16 @@ static int compare_expected(const char *dir, const char *state, const char *expe
  * The guest command of one check VM; @shard is "I/N" or NULL, @claims whether the VMs of
  * --jobs claim the states in the exchange directory rather than take them by id.
  */
-static void guest_argv(const struct check *c, const char *shard, bool claims, struct bo_argv *v)
+static int guest_argv(const struct check *c, const char *shard, bool claims, struct bo_argv *v,
+		      struct bo_err *err)
 {
 	struct bo_check_args a = *c->a;
+	int r;
 
 	a.shard = shard;
-	bo_guest_argv(v, "__guest-check", c->runid);
+	r = bo_guest_argv(v, "__guest-check", c->runid, c->sc, err);
+	if (r < 0)
+		return r;
 	bo_opts_pass(bo_check_opts, bo_check_opts_n, &a, v);
 	if (a.scen) {
 		bo_argv_add(v, "--scenario");
@@ -113,6 +119,7 @@ static void guest_argv(const struct check *c, const char *shard, bool claims, st
 		bo_argv_add(v, "--log-index");
 		bo_argv_add(v, BO_VM_SHARE_GUEST "/" BO_LOG_INDEX_NAME);
 	}
+	return v->oom ? bo_err_set(err, ENOMEM, "out of memory") : 0;
 }
 
 /* config.json of a check: what shards must agree on to be merged. */
@@ -141,6 +148,8 @@ static int check_config(const struct check *c, struct bo_results *res, const cha
 	json_object_object_add(o, "log_sha256", json_object_new_string(c->log_hex));
 	json_object_object_add(o, "blackout", json_object_new_string(BO_VERSION));
 	json_object_object_add(o, "options", opt);
+	/* What the VMs got besides blackout's own: reproduce ships the same. */
+	json_object_object_add(o, "files", bo_vm_args_shipped(c->v));
 	if (shard)
 		json_object_object_add(o, "shard", json_object_new_string(shard));
 	/* Shards that claimed their states merge only with each other: mixed with shards by
@@ -308,9 +317,9 @@ static int run_job(void *ctx)
 	struct bo_err e = {0};
 	int st;
 
-	guest_argv(j->c, j->shard, true, &gv);
-	st = gv.oom ? bo_err_set(&e, ENOMEM, "out of memory")
-		    : bo_guest_boot(&j->v, j->dir, gv.v, cmds, j->timeout, &e);
+	st = guest_argv(j->c, j->shard, true, &gv, &e);
+	if (st >= 0)
+		st = bo_guest_boot(&j->v, j->dir, gv.v, cmds, j->timeout, &e);
 	if (st < 0)
 		bo_cli_error("check %s shard %s: %s", j->c->runid, j->shard, bo_err_str(&e));
 	bo_argv_free(&gv);
@@ -406,9 +415,9 @@ static int prepare(struct check *c, const char *log, struct bo_results **ret, st
 		r = bo_pathf(path, sizeof(path), "%s/write.log", c->dir) == 0
 			    ? bo_check_place_log(log, path, c->log_hex, err)
 			    : bo_err_set(err, ENAMETOOLONG, "path too long");
-	if (r >= 0 && c->a->scen)
+	if (r >= 0 && c->sc)
 		r = bo_pathf(path, sizeof(path), "%s/scenario.ini", c->dir) == 0
-			    ? bo_copy_file(c->a->scen, path, err)
+			    ? bo_scenario_save(c->sc, path, err)
 			    : bo_err_set(err, ENAMETOOLONG, "path too long");
 	if (r >= 0)
 		r = check_config(c, *ret, c->a->shard, false, err);
@@ -417,8 +426,9 @@ static int prepare(struct check *c, const char *log, struct bo_results **ret, st
 
 int bo_check(const char *log, const struct bo_check_args *a, struct vm_args *v)
 {
-	struct check c = {.a = a};
+	struct check c = {.a = a, .v = v};
 	struct bo_scenario *sc = NULL;
+	char **ship = NULL;
 	_cleanup_free_ char *sc_checker = NULL;
 	struct bo_log *base_log = NULL;
 	struct bo_results *res = NULL;
@@ -446,12 +456,20 @@ int bo_check(const char *log, const struct bo_check_args *a, struct vm_args *v)
 		bo_cli_error("check: '%s': %s", log, strerror(errno));
 		return BO_EXIT_HARNESS;
 	}
-	r = prepare(&c, log, &res, &err);
-	if (r >= 0 && a->scen && !a->checker) {
+	/* A bad scenario fails here, with file:line, before anything is made. */
+	if (a->scen) {
 		r = bo_scenario_load(a->scen, &sc, &err);
-		if (r >= 0 && bo_scenario_checker_command(sc, &sc_checker) < 0)
+		if (r >= 0 && bo_guest_vm_for(sc, v, &ship) < 0)
 			r = bo_err_set(&err, ENOMEM, "out of memory");
+		if (r < 0) {
+			bo_cli_error("check: %s", bo_err_str(&err));
+			return BO_EXIT_HARNESS;
+		}
+		c.sc = sc;
 	}
+	r = prepare(&c, log, &res, &err);
+	if (r >= 0 && sc && !a->checker && bo_scenario_checker_command(sc, &sc_checker) < 0)
+		r = bo_err_set(&err, ENOMEM, "out of memory");
 	c.files_cmd = a->checker ? a->checker : sc_checker;
 	if (r >= 0)
 		c.log_index = bo_check_save_log_index(c.dir);
@@ -471,9 +489,9 @@ int bo_check(const char *log, const struct bo_check_args *a, struct vm_args *v)
 	} else {
 		const char *cmds[] = {c.files_cmd, NULL};
 
-		guest_argv(&c, a->shard, false, &gv);
-		r = gv.oom ? bo_err_set(&err, ENOMEM, "out of memory")
-			   : bo_guest_boot(v, c.dir, gv.v, cmds, a->state ? 600 : 4 * 3600, &err);
+		r = guest_argv(&c, a->shard, false, &gv, &err);
+		if (r >= 0)
+			r = bo_guest_boot(v, c.dir, gv.v, cmds, a->state ? 600 : 4 * 3600, &err);
 	}
 	if (r < 0) {
 		bo_cli_error("check %s: %s", c.runid, bo_err_str(&err));
@@ -489,6 +507,8 @@ int bo_check(const char *log, const struct bo_check_args *a, struct vm_args *v)
 out:
 	bo_argv_free(&gv);
 	bo_log_free(base_log);
+	bo_strv_free(ship);
+	v->ship = NULL;
 	bo_scenario_free(sc);
 	bo_results_free(res);
 	return ret;
@@ -510,7 +530,9 @@ static int cmd_check(int argc, char **argv)
 	if (k + 1 != argc)
 		return bo_cli_usage_error("check", "expected exactly one LOG");
 	bo_vm_args_read(&v);
-	return bo_check(argv[k], &a, &v);
+	k = bo_check(argv[k], &a, &v);
+	bo_vm_args_clear(&v);
+	return k;
 }
 
 const struct bo_cmd bo_cmd_check = {"check", cmd_check,

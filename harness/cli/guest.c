@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -21,6 +22,7 @@
 #include "harness/cli/cli.h"
 #include "harness/dev/teardown.h"
 #include "harness/diagnose/diag.h"
+#include "vm/guest.h"
 #include "vm/share.h"
 #include "vm/vm.h"
 
@@ -30,11 +32,20 @@ const struct bo_opt bo_guest_opts[] = {
 	{"libexec", "DIR", offsetof(struct bo_guest_args, libexec), BO_OPT_GUEST, NULL, NULL, NULL},
 	{"allow-host", NULL, offsetof(struct bo_guest_args, allow_host), BO_OPT_GUEST, NULL, NULL,
 	 NULL},
+	{"user", "NAME:UID:GID:HOME:GROUPS", offsetof(struct bo_guest_args, user), BO_OPT_GUEST,
+	 NULL, NULL, NULL},
+	{"host-root", NULL, offsetof(struct bo_guest_args, host_root), BO_OPT_GUEST, NULL, NULL,
+	 NULL},
 };
 const size_t bo_guest_opts_n = BO_ARRAY_SIZE(bo_guest_opts);
 
-void bo_guest_argv(struct bo_argv *a, const char *cmd, const char *runid)
+int bo_guest_argv(struct bo_argv *a, const char *cmd, const char *runid,
+		  const struct bo_scenario *sc, struct bo_err *err)
 {
+	struct bo_proc_user u;
+	char word[512];
+	int r;
+
 	bo_argv_add(a, bo_self_exe());
 	bo_argv_add(a, cmd);
 	bo_argv_add(a, "--results");
@@ -43,6 +54,30 @@ void bo_guest_argv(struct bo_argv *a, const char *cmd, const char *runid)
 	bo_argv_add(a, runid);
 	bo_argv_add(a, "--libexec");
 	bo_argv_add(a, bo_libexec_dir());
+	if (sc && sc->user) {
+		/* The account as the host has it: the guest makes it with the same ids. */
+		r = bo_proc_user_lookup(sc->user, &u, err);
+		if (r >= 0 && bo_proc_user_format(&u, word, sizeof(word)) < 0)
+			r = bo_err_set(err, ENAMETOOLONG, "user '%s': too many groups", sc->user);
+		if (r < 0)
+			return r;
+		bo_argv_add(a, "--user");
+		bo_argv_add(a, word);
+	}
+	if (sc && sc->root_host)
+		bo_argv_add(a, "--host-root");
+	return a->oom ? bo_err_set(err, ENOMEM, "out of memory") : 0;
+}
+
+int bo_guest_vm_for(const struct bo_scenario *sc, struct vm_args *v, char ***ret_ship)
+{
+	int r = bo_scenario_files(sc, ret_ship);
+
+	if (r < 0)
+		return r;
+	v->ship = *ret_ship;
+	v->host_root = sc->root_host;
+	return 0;
 }
 
 int bo_guest_env(struct bo_guest_env *e, const char *libexec, uint64_t workload_seed,
@@ -66,12 +101,16 @@ void bo_guest_env_clear(struct bo_guest_env *e)
 	*e = (struct bo_guest_env){0};
 }
 
-int bo_guest_tmpfs(const char *path, struct bo_err *err)
+int bo_guest_tmpfs(const char *path, bool pass, struct bo_err *err)
 {
-	if (mkdir(path, 0700) < 0)
+	mode_t mode = pass ? 0711 : 0700;
+	char opts[64];
+
+	snprintf(opts, sizeof(opts), "size=95%%,mode=0%o", (unsigned) mode);
+	if (mkdir(path, mode) < 0)
 		return bo_err_set(err, errno, "creating work directory '%s': %s", path,
 				  strerror(errno));
-	if (mount("blackout", path, "tmpfs", MS_NOSUID | MS_NODEV, "size=95%,mode=0700") < 0) {
+	if (mount("blackout", path, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0) {
 		int e = errno;
 
 		rmdir(path);
@@ -103,7 +142,9 @@ int bo_guest_workdir(struct bo_guest *g, struct bo_err *err)
 
 	if (bo_pathf(dir, sizeof(dir), "%s%s", BO_WORKDIR_PREFIX, g->args->runid) < 0)
 		return bo_err_set(err, ENAMETOOLONG, "work directory of run '%s'", g->args->runid);
-	r = bo_guest_tmpfs(dir, err);
+	/* A workload of another account reaches its file system through here: it may pass,
+	 * not look. */
+	r = bo_guest_tmpfs(dir, g->user != NULL, err);
 	if (r < 0)
 		return r;
 	r = bo_teardown_push(g->td, "workdir", dir, undo_workdir, NULL, err);
@@ -148,6 +189,62 @@ int bo_guest_repro_arg(char **out, const char *flag, const char *val)
 	return 0;
 }
 
+/* Append @line to the file @path. */
+static int append_line(const char *path, const char *line, struct bo_err *err)
+{
+	_cleanup_fclose_ FILE *f = fopen(path, "ae");
+
+	if (!f || fputs(line, f) == EOF || fflush(f) == EOF)
+		return bo_err_set(err, errno ? errno : EIO, "writing '%s': %s", path,
+				  strerror(errno ? errno : EIO));
+	return 0;
+}
+
+/* The account @u in the guest's /etc/passwd and /etc/group: its own group, and each of its
+ * supplementary groups by number (their names are the host's business). */
+static int add_account(const struct bo_proc_user *u, struct bo_err *err)
+{
+	char line[512];
+	int r;
+
+	snprintf(line, sizeof(line), "%s:x:%u:%u::%s:/bin/sh\n", u->name, (unsigned) u->uid,
+		 (unsigned) u->gid, u->home);
+	r = append_line("/etc/passwd", line, err);
+	snprintf(line, sizeof(line), "%s:x:%u:\n", u->name, (unsigned) u->gid);
+	if (r >= 0)
+		r = append_line("/etc/group", line, err);
+	for (int i = 0; r >= 0 && i < u->ngroups; i++) {
+		if (u->groups[i] == u->gid)
+			continue;
+		snprintf(line, sizeof(line), "g%u:x:%u:%s\n", (unsigned) u->groups[i],
+			 (unsigned) u->groups[i], u->name);
+		r = append_line("/etc/group", line, err);
+	}
+	return r;
+}
+
+int bo_guest_identity(const struct bo_guest_args *a, const char *cmd, struct bo_proc_user *buf,
+		      const struct bo_proc_user **user, const char **root)
+{
+	struct bo_err err = {0};
+
+	*user = NULL;
+	*root = a->host_root ? BO_HOSTROOT_GUEST : NULL;
+	if (!a->user)
+		return 0;
+	if (bo_proc_user_parse(a->user, buf) < 0)
+		return -bo_cli_usage_error(cmd, "--user '%s': expected NAME:UID:GID:HOME:GROUPS",
+					   a->user);
+	*user = buf;
+	/* In the guest's own root the account is made as the host has it; the host's root has
+	 * it already. */
+	if (!*root && !getpwnam(buf->name) && add_account(buf, &err) < 0) {
+		bo_cli_error("%s: %s", cmd, bo_err_str(&err));
+		return -EIO;
+	}
+	return 0;
+}
+
 static void report_teardown(void *rctx, const char *kind, const char *arg, const struct bo_err *err)
 {
 	char msg[PATH_MAX + 1024];
@@ -177,6 +274,8 @@ int bo_guest_start(struct bo_guest *g, const char *cmd, const struct bo_guest_ar
 		bo_cli_error("%s: out of memory", cmd);
 		return -ENOMEM;
 	}
+	if (bo_guest_identity(a, cmd, &g->user_buf, &g->user, &g->root) < 0)
+		return -EINVAL;
 	bo_stop_install();
 	if (bo_results_open(a->results, &g->res, &err) < 0) {
 		bo_teardown_free(g->td);
@@ -251,4 +350,11 @@ int bo_guest_finish(struct bo_guest *g, int r, const struct bo_err *rerr, struct
 	bo_results_free(g->res);
 	g->res = NULL;
 	return ret;
+}
+
+int bo_guest_scenario(const char *path, struct bo_scenario **ret, struct bo_err *err)
+{
+	const struct bo_scenario_opts o = {.host = false};
+
+	return bo_scenario_load_opts(path, &o, ret, err);
 }

@@ -13,10 +13,13 @@
 #include <stdint.h>
 
 #include "harness/base/util.h"
+#include "harness/base/proc.h"
 #include "harness/cli/opts.h"
+#include "harness/cli/vmrun.h"
 #include "harness/log/log.h"
 #include "harness/results/results.h"
 #include "harness/results/summary.h"
+#include "harness/scenario/scenario.h"
 
 /* Where in a results directory `blackout shrink` writes what it found. */
 #define BO_SHRINK_DIR "shrink"
@@ -27,14 +30,25 @@ struct bo_guest_args {
 	const char *runid;
 	const char *libexec; /* where the workload programs are (default: beside blackout) */
 	bool allow_host;     /* run outside a blackout VM (tests of the guest side) */
+	/* The account workloads and checkers run as, "NAME:UID:GID:HOME:GROUPS" as the host
+	 * knows it (bo_proc_user_format()); NULL: root. */
+	const char *user;
+	/* They run in the host's root (bo_vm_opts.host_root), not the guest's. */
+	bool host_root;
 };
 
 extern const struct bo_opt bo_guest_opts[];
 extern const size_t bo_guest_opts_n;
 
 /* Host side: start the command line of guest command @cmd (this binary, @cmd, and the
- * options of struct bo_guest_args) in @a. */
-void bo_guest_argv(struct bo_argv *a, const char *cmd, const char *runid);
+ * options of struct bo_guest_args) in @a; for a scenario @sc (or NULL), its account and
+ * root. -errno with @err when its account cannot be looked up. */
+_must_check_ int bo_guest_argv(struct bo_argv *a, const char *cmd, const char *runid,
+			       const struct bo_scenario *sc, struct bo_err *err);
+
+/* Host side: what a VM for scenario @sc needs: its files and scripts (*@ret_ship, freed
+ * with bo_strv_free()), the host's root when it runs there. */
+_must_check_ int bo_guest_vm_for(const struct bo_scenario *sc, struct vm_args *v, char ***ret_ship);
 
 /* The environment a workload's checker runs with (bo_guest_env()). */
 struct bo_guest_env {
@@ -53,6 +67,11 @@ struct bo_guest {
 	const char *cmd;
 	const struct bo_guest_args *args;
 	const char *libexec; /* args->libexec, or beside blackout */
+	/* The account and the root directory of workloads and checkers: NULL for root and the
+	 * guest's own. */
+	const struct bo_proc_user *user;
+	const char *root;
+	struct bo_proc_user user_buf;
 	struct bo_results *res;
 	struct bo_summary sum;
 	struct bo_teardown *td; /* the guest's own objects: the work directory */
@@ -79,9 +98,21 @@ _must_check_ int bo_guest_workdir(struct bo_guest *g, struct bo_err *err);
 _must_check_ int bo_guest_finish(struct bo_guest *g, int r, const struct bo_err *rerr,
 				 struct bo_log *log);
 
-/* A tmpfs of its own mounted on the new directory @path, and its undoing. */
-_must_check_ int bo_guest_tmpfs(const char *path, struct bo_err *err);
+/* A tmpfs of its own mounted on the new directory @path (that other accounts may @pass
+ * through, not list), and its undoing. */
+_must_check_ int bo_guest_tmpfs(const char *path, bool pass, struct bo_err *err);
 _must_check_ int bo_guest_tmpfs_drop(const char *path, struct bo_err *err);
+
+/* Guest side: the account workloads and checkers run as (*@user, in *@buf; NULL: root) and
+ * their root directory (*@root; NULL: the guest's) from @a, the account made in the guest's
+ * own root. On failure the error is printed for @cmd and -errno returned. */
+_must_check_ int bo_guest_identity(const struct bo_guest_args *a, const char *cmd,
+				   struct bo_proc_user *buf, const struct bo_proc_user **user,
+				   const char **root);
+
+/* Guest side: read the scenario @path a host command put in the results (its paths are
+ * shipped or under the host's root; its account is made from the host's). */
+_must_check_ int bo_guest_scenario(const char *path, struct bo_scenario **ret, struct bo_err *err);
 
 /* Append " FLAG 'VALUE'" to *@out, quoted for /bin/sh (nothing when @val is NULL). */
 _must_check_ int bo_guest_repro_arg(char **out, const char *flag, const char *val);

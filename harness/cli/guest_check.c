@@ -107,7 +107,7 @@ static int cmd_guest_check(int argc, char **argv)
 	if (a.guest_scen) {
 		uint64_t seed;
 
-		r = bo_scenario_load(a.guest_scen, &sc, &err);
+		r = bo_guest_scenario(a.guest_scen, &sc, &err);
 		if (r >= 0 && a.seed) {
 			if (bo_parse_u64(a.seed, &seed) < 0)
 				r = bo_err_set(&err, EINVAL, "--seed '%s' is not a number", a.seed);
@@ -176,6 +176,8 @@ static int cmd_guest_check(int argc, char **argv)
 			.seed = c.seed,
 			.bench = c.bench,
 			.host_base = getenv(BO_HOST_BASE_ENV),
+			.user = g.user,
+			.root = g.root,
 		};
 
 		r = bo_explore(log, &eo, g.res, &g.sum, &err);

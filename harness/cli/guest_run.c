@@ -106,14 +106,20 @@ static int cmd_guest_run(int argc, char **argv)
 		return bo_cli_usage_error("__guest-run", "--results, --scenario, --run-id");
 	if (bo_guest_start(&g, "__guest-run", &ga) < 0)
 		return BO_EXIT_HARNESS;
-	r = bo_scenario_load(ra.scenario, &sc, &err);
+	r = bo_guest_scenario(ra.scenario, &sc, &err);
 	if (r >= 0 && ra.seed && bo_parse_u64(ra.seed, &seed) == 0)
 		bo_scenario_set_seed(sc, seed);
 	if (r >= 0)
 		r = bo_guest_workdir(&g, &err);
 	if (r >= 0) {
 		struct bo_record_opts ro = {
-			.sc = sc, .runid = ga.runid, .workdir = g.workdir, .libexec = g.libexec};
+			.sc = sc,
+			.runid = ga.runid,
+			.workdir = g.workdir,
+			.libexec = g.libexec,
+			.user = g.user,
+			.root = g.root,
+		};
 
 		r = bo_record(&ro, g.res, &err);
 	}
@@ -151,6 +157,8 @@ static int cmd_guest_run(int argc, char **argv)
 			.image_size = sc->size,
 			.log_name = "write.log",
 			.repro_args = repro,
+			.user = g.user,
+			.root = g.root,
 		};
 
 		r = bo_explore(log, &eo, g.res, &g.sum, &err);

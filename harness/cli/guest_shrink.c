@@ -41,6 +41,10 @@ struct seen {
 
 struct shrinker {
 	const char *runid, *libexec;
+	/* The account and root directory of workload and checker (bo_guest_identity()). */
+	const struct bo_proc_user *user;
+	const char *root;
+	struct bo_proc_user user_buf;
 	char workdir[PATH_MAX]; /* /run/blackout-<run-id>: one tmpfs per probe or candidate */
 	struct bo_scenario *sc;
 	struct bo_results *res; /* RESULTS/shrink */
@@ -58,7 +62,7 @@ static int workdir_make(const struct shrinker *s, const char *name, char *buf, s
 {
 	if (bo_pathf(buf, len, "%s/%s", s->workdir, name) < 0)
 		return bo_err_set(err, ENAMETOOLONG, "work directory name too long");
-	return bo_guest_tmpfs(buf, err);
+	return bo_guest_tmpfs(buf, s->user != NULL, err);
 }
 
 /* Check the states @o selects (or @only) of @log; the class counts go to @sum. */
@@ -82,6 +86,8 @@ static int check_log(struct shrinker *s, const struct bo_log *log, const char *w
 		.image_size = s->sc->size,
 		.log_name = "write.log",
 		.seed = s->sc->seed,
+		.user = s->user,
+		.root = s->root,
 	};
 
 	if (bo_scenario_checker_command(s->sc, &checker) < 0)
@@ -253,7 +259,13 @@ static int try_ops(struct shrinker *s, const char *keep, struct bo_summary *sum,
 	r = bo_results_create(rdir, &cres, err);
 	if (r >= 0) {
 		struct bo_record_opts ro = {
-			.sc = s->sc, .runid = runid, .workdir = wd, .libexec = s->libexec};
+			.sc = s->sc,
+			.runid = runid,
+			.workdir = wd,
+			.libexec = s->libexec,
+			.user = s->user,
+			.root = s->root,
+		};
 
 		r = bo_record(&ro, cres, err);
 	}
@@ -446,6 +458,8 @@ static int cmd_guest_shrink(int argc, char **argv)
 		return bo_cli_usage_error("__guest-shrink", "--results --run-id --state --class");
 	s.runid = runid;
 	s.libexec = ga.libexec ? ga.libexec : bo_libexec_dir();
+	if (bo_guest_identity(&ga, "__guest-shrink", &s.user_buf, &s.user, &s.root) < 0)
+		return BO_EXIT_USAGE;
 	if (bo_class_from_name(sa.cls, &s.want) < 0)
 		return bo_cli_usage_error("__guest-shrink", "unknown class '%s'", sa.cls);
 	if (bo_pathf(path, sizeof(path), "%s/%s", ga.results, BO_SHRINK_DIR) < 0 ||
@@ -453,10 +467,10 @@ static int cmd_guest_shrink(int argc, char **argv)
 		return BO_EXIT_HARNESS;
 	r = bo_results_open(path, &s.res, &err);
 	if (r >= 0)
-		r = bo_scenario_load(scen, &s.sc, &err);
+		r = bo_guest_scenario(scen, &s.sc, &err);
 	if (r >= 0) {
 		snprintf(s.workdir, sizeof(s.workdir), "%s%s", BO_WORKDIR_PREFIX, runid);
-		if (mkdir(s.workdir, 0700) < 0) {
+		if (mkdir(s.workdir, s.user ? 0711 : 0700) < 0) {
 			r = bo_err_set(&err, errno, "creating '%s': %s", s.workdir,
 				       strerror(errno));
 			s.workdir[0] = '\0';

@@ -24,6 +24,29 @@ static bool *flag_at(const struct bo_opt *o, void *args)
 	return (bool *) ((char *) args + o->off);
 }
 
+static struct bo_opt_list *list_at(const struct bo_opt *o, void *args)
+{
+	return (struct bo_opt_list *) ((char *) args + o->off);
+}
+
+int bo_opt_list_add(struct bo_opt_list *l, const char *val)
+{
+	const char **v = reallocarray(l->v, l->n + 2, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	v[l->n++] = val;
+	v[l->n] = NULL;
+	l->v = v;
+	return 0;
+}
+
+void bo_opt_list_clear(struct bo_opt_list *l)
+{
+	free(l->v);
+	*l = (struct bo_opt_list){0};
+}
+
 int bo_opts_parse(const char *cmd, const struct bo_opt_set *sets, size_t nsets, unsigned who,
 		  void (*help)(void), int argc, char **argv)
 {
@@ -67,6 +90,13 @@ int bo_opts_parse(const char *cmd, const struct bo_opt_set *sets, size_t nsets, 
 		problem = o->check ? o->check(optarg) : NULL;
 		if (problem)
 			return -bo_cli_usage_error(cmd, "--%s '%s': %s", o->name, optarg, problem);
+		if (o->who & BO_OPT_LIST) {
+			if (bo_opt_list_add(list_at(o, sets[s].args), optarg) < 0) {
+				bo_cli_error("%s: out of memory", cmd);
+				return -BO_EXIT_HARNESS;
+			}
+			continue;
+		}
 		*str_at(o, sets[s].args) = optarg;
 	}
 	return optind;
@@ -159,6 +189,15 @@ void bo_opts_pass(const struct bo_opt *t, size_t n, const void *args, struct bo_
 				bo_argv_addf(a, "--%s", t[i].name);
 			continue;
 		}
+		if (t[i].who & BO_OPT_LIST) {
+			const struct bo_opt_list *l = list_at(&t[i], (void *) args);
+
+			for (size_t k = 0; k < l->n; k++) {
+				bo_argv_addf(a, "--%s", t[i].name);
+				bo_argv_add(a, l->v[k]);
+			}
+			continue;
+		}
 		val = *str_at(&t[i], (void *) args);
 		if (val) {
 			bo_argv_addf(a, "--%s", t[i].name);
@@ -194,6 +233,15 @@ void bo_opts_from_config(const struct bo_opt *t, size_t n, struct json_object *o
 			continue;
 		if (!t[i].arg && json_object_is_type(v, json_type_boolean))
 			*flag_at(&t[i], args) = json_object_get_boolean(v);
+		else if ((t[i].who & BO_OPT_LIST) && json_object_is_type(v, json_type_array))
+			for (size_t k = 0; k < json_object_array_length(v); k++) {
+				struct json_object *e = json_object_array_get_idx(v, k);
+
+				if (json_object_is_type(e, json_type_string) &&
+				    bo_opt_list_add(list_at(&t[i], args),
+						    json_object_get_string(e)) < 0)
+					break;
+			}
 		else if (t[i].arg && json_object_is_type(v, json_type_string))
 			*str_at(&t[i], args) = json_object_get_string(v);
 	}

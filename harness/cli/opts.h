@@ -20,18 +20,30 @@ enum {
 	BO_OPT_HOST = 1u << 0,	/* the user, on `blackout CMD` */
 	BO_OPT_GUEST = 1u << 1, /* the guest side; with BO_OPT_HOST: passed on as given */
 	BO_OPT_BOTH = BO_OPT_HOST | BO_OPT_GUEST,
+	BO_OPT_LIST = 1u << 2, /* repeatable: every value is kept, in a struct bo_opt_list */
+};
+
+/* The values of a repeatable option, in order (pointing into argv or config.json). */
+struct bo_opt_list {
+	const char **v; /* NULL-terminated once it has one */
+	size_t n;
 };
 
 struct bo_opt {
 	const char *name; /* --name */
 	const char *arg;  /* the argument's name in the help; NULL: a flag */
-	size_t off;	  /* of its const char * (a flag: its bool) in the arguments struct */
-	unsigned who;	  /* BO_OPT_HOST, BO_OPT_GUEST or both */
+	size_t off;	  /* of its const char * (a flag: its bool; a list: its struct
+			   * bo_opt_list) in the arguments struct */
+	unsigned who;	  /* BO_OPT_HOST, BO_OPT_GUEST or both, and BO_OPT_LIST */
 	const char *key;  /* its key in config.json, or NULL */
 	/* What the value must be, 0 or a description of the problem; NULL: anything. */
 	const char *(*check)(const char *val);
 	const char *help; /* NULL: not in the help (internal, or for scripts/bench) */
 };
+
+/* Add @val to @l; -ENOMEM. */
+_must_check_ int bo_opt_list_add(struct bo_opt_list *l, const char *val);
+void bo_opt_list_clear(struct bo_opt_list *l);
 
 /* A table and the struct its offsets point into. */
 struct bo_opt_set {

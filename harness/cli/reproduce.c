@@ -101,10 +101,16 @@ static int cmd_reproduce(int argc, char **argv)
 		bo_cli_error("reproduce: %s", bo_err_str(&err));
 		goto out;
 	}
+	/* What the run or check shipped into its VM, this one gets too. */
+	if (d.config && bo_vm_args_files_from(&v, d.config) < 0) {
+		bo_cli_error("reproduce: out of memory");
+		goto out;
+	}
 	fprintf(stderr, "blackout: reproduce: state %s (recorded %s) of %s\n", a.state, a.expect,
 		d.dir);
 	ret = bo_check(log, &a, &v);
 out:
+	bo_vm_args_clear(&v);
 	bo_diary_clear(&d);
 	return ret;
 }

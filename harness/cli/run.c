@@ -49,7 +49,7 @@ static void run_help(void)
 }
 
 /* The results directory of run @runid under @parent, with scenario.ini and config.json. */
-static int prepare(const struct bo_scenario *sc, const char *scen, const char *parent,
+static int prepare(const struct bo_scenario *sc, const struct vm_args *v, const char *parent,
 		   const char *runid, char *dir, struct bo_results **ret, struct bo_err *err)
 {
 	_cleanup_json_ struct json_object *cfg = NULL;
@@ -66,7 +66,7 @@ static int prepare(const struct bo_scenario *sc, const char *scen, const char *p
 	r = bo_results_create(dir, ret, err);
 	if (r >= 0)
 		r = bo_pathf(path, sizeof(path), "%s/scenario.ini", dir) == 0
-			    ? bo_copy_file(scen, path, err)
+			    ? bo_scenario_save(sc, path, err)
 			    : bo_err_set(err, ENAMETOOLONG, "path too long");
 	if (r < 0)
 		return r;
@@ -74,6 +74,8 @@ static int prepare(const struct bo_scenario *sc, const char *scen, const char *p
 		return bo_err_set(err, ENOMEM, "config.json");
 	json_object_object_add(cfg, "run_id", json_object_new_string(runid));
 	json_object_object_add(cfg, "blackout", json_object_new_string(BO_VERSION));
+	/* What the VM got besides blackout's own: reproduce and shrink ship the same. */
+	json_object_object_add(cfg, "files", bo_vm_args_shipped(v));
 	if (uname(&u) == 0)
 		json_object_object_add(cfg, "host_kernel", json_object_new_string(u.release));
 	return bo_results_write_json(*ret, "config.json", cfg, err);
@@ -93,6 +95,7 @@ static int cmd_run(int argc, char **argv)
 	struct bo_err err = {0};
 	_cleanup_free_ char *wcmd = NULL, *ccmd = NULL;
 	const char *cmds[3] = {NULL};
+	char **ship = NULL;
 	char runid[BO_RUNID_MAX], dir[PATH_MAX] = "", seed_s[32];
 	uint64_t seed;
 	unsigned timeout;
@@ -112,13 +115,18 @@ static int cmd_run(int argc, char **argv)
 	if (ra.seed && bo_parse_u64(ra.seed, &seed) == 0)
 		bo_scenario_set_seed(sc, seed);
 	bo_runid_make(sc->seed, runid, sizeof(runid));
-	r = prepare(sc, argv[k], ra.parent ? ra.parent : "results", runid, dir, &res, &err);
+	r = bo_guest_vm_for(sc, &v, &ship) < 0 ? bo_err_set(&err, ENOMEM, "out of memory") : 0;
+	if (r >= 0)
+		r = prepare(sc, &v, ra.parent ? ra.parent : "results", runid, dir, &res, &err);
 	if (r < 0) {
 		bo_cli_error("run: %s", bo_err_str(&err));
 		goto out;
 	}
 	snprintf(seed_s, sizeof(seed_s), "%" PRIu64, sc->seed);
-	bo_guest_argv(&gv, "__guest-run", runid);
+	if (bo_guest_argv(&gv, "__guest-run", runid, sc, &err) < 0) {
+		bo_cli_error("run: %s", bo_err_str(&err));
+		goto out;
+	}
 	bo_argv_add(&gv, "--scenario");
 	bo_argv_add(&gv, BO_VM_SHARE_GUEST "/scenario.ini");
 	bo_argv_add(&gv, "--seed");
@@ -149,6 +157,8 @@ static int cmd_run(int argc, char **argv)
 out:
 	bo_argv_free(&gv);
 	bo_results_free(res);
+	bo_strv_free(ship);
+	bo_vm_args_clear(&v);
 	bo_scenario_free(sc);
 	return ret;
 }

@@ -98,7 +98,11 @@ static int boot(const struct vm_args *v, const char *dir, const char *runid, con
 	sa.state = state;
 	sa.cls = bo_class_name(want);
 	sa.seed = seed;
-	bo_guest_argv(&gv, "__guest-shrink", runid);
+	r = bo_guest_argv(&gv, "__guest-shrink", runid, sc, err);
+	if (r < 0) {
+		bo_argv_free(&gv);
+		return r;
+	}
 	bo_opts_pass(bo_shrink_opts, bo_shrink_opts_n, &sa, &gv);
 	/* What the host read from the results, for the guest only. */
 	bo_argv_add(&gv, "--class");
@@ -119,6 +123,59 @@ static int boot(const struct vm_args *v, const char *dir, const char *runid, con
 	return r;
 }
 
+/* The state to shrink: the one asked for, else the summary's first failing one; its class is
+ * the one the stream recorded. 0, -ENOENT when there is none (reported), -errno. */
+static int pick_state(const char *dir, char *state, size_t len, enum bo_class *want)
+{
+	struct bo_err err = {0};
+	int r = state[0] ? 0 : first_failure(dir, state, len, want);
+
+	if (r == 0) {
+		r = state_class(dir, state, want, &err);
+		if (r == 0 && *want == BO_CLASS_CONSISTENT)
+			r = -ENOENT;
+		else if (r < 0 && r != -ENOENT)
+			bo_cli_error("shrink: %s", bo_err_str(&err));
+	}
+	if (r == -ENOENT)
+		bo_cli_error("shrink: %s%s%s has no failing state to shrink", dir,
+			     state[0] ? ": " : "", state);
+	return r;
+}
+
+/* What the guest found, from RESULTS/shrink/summary.json; the exit status. */
+static int print_outcome(const char *dir)
+{
+	_cleanup_json_ struct json_object *sum = NULL;
+	struct bo_err err = {0};
+	char path[PATH_MAX];
+	struct json_object *x;
+
+	if (bo_pathf(path, sizeof(path), "%s/" BO_SHRINK_DIR "/summary.json", dir) < 0 ||
+	    bo_json_read_file(path, &sum, &err) < 0) {
+		bo_cli_error("shrink: the guest wrote no summary: %s", bo_err_str(&err));
+		return BO_EXIT_HARNESS;
+	}
+	if (json_object_object_get_ex(sum, "earliest_state", &x))
+		printf("earliest failing cut: %s\n", json_object_get_string(x));
+	if (json_object_object_get_ex(sum, "ops_after", &x)) {
+		struct json_object *b = NULL, *keep = NULL, *nc = NULL;
+
+		json_object_object_get_ex(sum, "ops_before", &b);
+		json_object_object_get_ex(sum, "keep_ops", &keep);
+		json_object_object_get_ex(sum, "candidates", &nc);
+		printf("ops: %" PRIu64 " -> %" PRIu64 " (%s), %" PRIu64
+		       " candidates\nminimal scenario: %s/" BO_SHRINK_DIR "/minimal.ini\n",
+		       json_object_get_uint64(b), json_object_get_uint64(x),
+		       json_object_get_string(keep), json_object_get_uint64(nc), dir);
+	}
+	if (!json_object_object_get_ex(sum, "error", &x))
+		return BO_EXIT_OK;
+	bo_cli_error("shrink: %s", json_object_get_string(x));
+	return strstr(json_object_get_string(x), "does not reproduce") ? BO_EXIT_FAILURE
+								       : BO_EXIT_HARNESS;
+}
+
 static int cmd_shrink(int argc, char **argv)
 {
 	struct bo_shrink_args sa = {0};
@@ -130,11 +187,12 @@ static int cmd_shrink(int argc, char **argv)
 	struct bo_results *res = NULL;
 	struct bo_scenario *sc = NULL;
 	struct bo_err err = {0};
+	_cleanup_json_ struct json_object *cfg = NULL;
 	char dir[PATH_MAX], path[PATH_MAX], state[64] = "", runid[BO_RUNID_MAX], seed_s[32] = "";
-	struct json_object *cfg = NULL;
+	char **ship = NULL;
 	enum bo_class want = BO_CLASS_CONSISTENT;
 	uint64_t seed;
-	int k, r;
+	int k, r, ret = BO_EXIT_HARNESS;
 
 	k = bo_opts_parse("shrink", sets, BO_ARRAY_SIZE(sets), BO_OPT_HOST, shrink_help, argc,
 			  argv);
@@ -147,88 +205,56 @@ static int cmd_shrink(int argc, char **argv)
 		snprintf(state, sizeof(state), "%s", sa.state);
 	if (!realpath(argv[k], dir)) {
 		bo_cli_error("shrink: '%s': %s", argv[k], strerror(errno));
-		return BO_EXIT_HARNESS;
+		goto out;
 	}
 	if (bo_pathf(path, sizeof(path), "%s/scenario.ini", dir) < 0 || access(path, R_OK) < 0) {
 		bo_cli_error("shrink: '%s' has no scenario.ini: shrink needs the results of "
 			     "'blackout run'",
 			     dir);
-		return BO_EXIT_HARNESS;
+		goto out;
 	}
 	if (bo_scenario_load(path, &sc, &err) < 0) {
 		bo_cli_error("shrink: %s", bo_err_str(&err));
-		return BO_EXIT_HARNESS;
+		goto out;
 	}
-	/* The state to shrink is the one asked for, else the summary's first failing one; its
-	 * class is the one the stream recorded. */
-	r = state[0] ? 0 : first_failure(dir, state, sizeof(state), &want);
-	if (r == 0) {
-		r = state_class(dir, state, &want, &err);
-		if (r == 0 && want == BO_CLASS_CONSISTENT)
-			r = -ENOENT;
-		else if (r < 0 && r != -ENOENT)
-			bo_cli_error("shrink: %s", bo_err_str(&err));
-	}
+	r = pick_state(dir, state, sizeof(state), &want);
 	if (r < 0) {
-		if (r == -ENOENT)
-			bo_cli_error("shrink: %s%s%s has no failing state to shrink", dir,
-				     state[0] ? ": " : "", state);
-		bo_scenario_free(sc);
-		return r == -ENOENT ? BO_EXIT_FAILURE : BO_EXIT_HARNESS;
+		ret = r == -ENOENT ? BO_EXIT_FAILURE : BO_EXIT_HARNESS;
+		goto out;
 	}
-	/* The run's seed: the scenario's, unless the run overrode it. */
-	if (bo_config_read(dir, &cfg, NULL) == 0 && bo_config_run_seed(cfg, &seed))
-		snprintf(seed_s, sizeof(seed_s), "%" PRIu64, seed);
-	json_object_put(cfg);
-	cfg = NULL;
+	/* The run's seed: the scenario's, unless the run overrode it; and what its VM got
+	 * besides the scenario's files. */
+	r = 0;
+	if (bo_config_read(dir, &cfg, NULL) == 0) {
+		if (bo_config_run_seed(cfg, &seed))
+			snprintf(seed_s, sizeof(seed_s), "%" PRIu64, seed);
+		r = bo_vm_args_files_from(&v, cfg);
+	}
+	if (r >= 0)
+		r = bo_guest_vm_for(sc, &v, &ship);
+	if (r < 0) {
+		bo_cli_error("shrink: out of memory");
+		goto out;
+	}
 	if (bo_pathf(path, sizeof(path), "%s/%s", dir, BO_SHRINK_DIR) < 0 ||
 	    bo_results_create(path, &res, &err) < 0) {
 		bo_cli_error("shrink: %s (remove '%s' to shrink again)", bo_err_str(&err), path);
-		bo_scenario_free(sc);
-		return BO_EXIT_HARNESS;
+		goto out;
 	}
 	bo_results_free(res);
 	bo_runid_make(sc->seed, runid, sizeof(runid));
 	fprintf(stderr, "blackout: shrink: %s, state %s (%s): booting a VM\n", dir, state,
 		bo_class_name(want));
 	r = boot(&v, dir, runid, state, want, seed_s[0] ? seed_s : NULL, &sa, sc, &err);
-	bo_scenario_free(sc);
-	if (r < 0) {
+	if (r < 0)
 		bo_cli_error("shrink: %s", bo_err_str(&err));
-		return BO_EXIT_HARNESS;
-	}
-	if (bo_pathf(path, sizeof(path), "%s/" BO_SHRINK_DIR "/summary.json", dir) < 0 ||
-	    bo_json_read_file(path, &cfg, &err) < 0) {
-		bo_cli_error("shrink: the guest wrote no summary: %s", bo_err_str(&err));
-		return BO_EXIT_HARNESS;
-	}
-	{
-		struct json_object *x;
-
-		if (json_object_object_get_ex(cfg, "earliest_state", &x))
-			printf("earliest failing cut: %s\n", json_object_get_string(x));
-		if (json_object_object_get_ex(cfg, "ops_after", &x)) {
-			struct json_object *b = NULL, *keep = NULL, *nc = NULL;
-
-			json_object_object_get_ex(cfg, "ops_before", &b);
-			json_object_object_get_ex(cfg, "keep_ops", &keep);
-			json_object_object_get_ex(cfg, "candidates", &nc);
-			printf("ops: %" PRIu64 " -> %" PRIu64 " (%s), %" PRIu64
-			       " candidates\nminimal scenario: %s/" BO_SHRINK_DIR "/minimal.ini\n",
-			       json_object_get_uint64(b), json_object_get_uint64(x),
-			       json_object_get_string(keep), json_object_get_uint64(nc), dir);
-		}
-		if (json_object_object_get_ex(cfg, "error", &x)) {
-			bo_cli_error("shrink: %s", json_object_get_string(x));
-			r = strstr(json_object_get_string(x), "does not reproduce")
-				    ? BO_EXIT_FAILURE
-				    : BO_EXIT_HARNESS;
-		} else {
-			r = BO_EXIT_OK;
-		}
-	}
-	json_object_put(cfg);
-	return r;
+	else
+		ret = print_outcome(dir);
+out:
+	bo_strv_free(ship);
+	bo_vm_args_clear(&v);
+	bo_scenario_free(sc);
+	return ret;
 }
 
 const struct bo_cmd bo_cmd_shrink = {"shrink", cmd_shrink,

@@ -39,6 +39,9 @@ const struct bo_opt bo_vm_opts[] = {
 	 "guest memory"},
 	{"timeout", "S", offsetof(struct vm_args, timeout), BO_OPT_HOST, NULL, positive_u32,
 	 "kill the VM after S seconds (default: from the command)"},
+	{"file", "PATH", offsetof(struct vm_args, files), BO_OPT_HOST | BO_OPT_LIST, NULL, NULL,
+	 "a host file the guest needs too, at the same path (repeatable;\n"
+	 "directories recursively, programs with their libraries)"},
 };
 const size_t bo_vm_opts_n = BO_ARRAY_SIZE(bo_vm_opts);
 
@@ -50,6 +53,39 @@ void bo_vm_args_read(struct vm_args *v)
 		v->memory_mb = (unsigned) n;
 	if (v->timeout && bo_parse_u64(v->timeout, &n) == 0)
 		v->timeout_s = (unsigned) n;
+}
+
+void bo_vm_args_clear(struct vm_args *v)
+{
+	bo_opt_list_clear(&v->files);
+}
+
+struct json_object *bo_vm_args_shipped(const struct vm_args *v)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; a && i < v->files.n; i++)
+		json_object_array_add(a, json_object_new_string(v->files.v[i]));
+	for (size_t i = 0; a && v->ship && v->ship[i]; i++)
+		json_object_array_add(a, json_object_new_string(v->ship[i]));
+	return a;
+}
+
+int bo_vm_args_files_from(struct vm_args *v, struct json_object *cfg)
+{
+	struct json_object *a;
+
+	if (!json_object_object_get_ex(cfg, "files", &a) ||
+	    !json_object_is_type(a, json_type_array))
+		return 0;
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		struct json_object *e = json_object_array_get_idx(a, i);
+
+		if (json_object_is_type(e, json_type_string) &&
+		    bo_opt_list_add(&v->files, json_object_get_string(e)) < 0)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 void bo_vm_opts_help(void)
@@ -108,6 +144,32 @@ static int libexec_programs(const char *dir, char ***ret, struct bo_err *err)
 	return 0;
 }
 
+/* Add @path to @files (a NULL-terminated array built by libexec_programs()). */
+static int add_file(char ***files, const char *path, struct bo_err *err)
+{
+	size_t n = 0;
+	char **nv;
+
+	if (path[0] != '/')
+		return bo_err_set(err, EINVAL,
+				  "'%s': a file for the VM needs an absolute path (it has the same "
+				  "one in the guest)",
+				  path);
+	if (access(path, F_OK) < 0)
+		return bo_err_set(err, errno, "'%s': %s", path, strerror(errno));
+	for (; (*files)[n]; n++)
+		if (!strcmp((*files)[n], path))
+			return 0; /* named twice (a run's --file and its scenario's, say) */
+	nv = realloc(*files, (n + 2) * sizeof(**files));
+	if (!nv)
+		return bo_err_set(err, ENOMEM, "out of memory");
+	*files = nv;
+	if (!(nv[n] = strdup(path)))
+		return bo_err_set(err, ENOMEM, "out of memory");
+	nv[n + 1] = NULL;
+	return 0;
+}
+
 /*
  * Add to @files (a NULL-terminated array built by libexec_programs()) every absolute path that
  * the command line @cmd names and that exists on the host: a checker or workload given as a
@@ -156,6 +218,7 @@ int bo_guest_boot(const struct vm_args *v, const char *dir, char *const gargv[],
 		.timeout_s = v->timeout_s ? v->timeout_s : timeout_s,
 		.share_dir = dir,
 		.exchange_dir = v->exchange_dir,
+		.host_root = v->host_root,
 		.console_path = console,
 	};
 	struct bo_share_report rep;
@@ -171,6 +234,10 @@ int bo_guest_boot(const struct vm_args *v, const char *dir, char *const gargv[],
 	r = libexec_programs(bo_libexec_dir(), &files, err);
 	for (size_t i = 0; r >= 0 && cmds && cmds[i]; i++)
 		r = add_named_files(&files, cmds[i], err);
+	for (size_t i = 0; r >= 0 && i < v->files.n; i++)
+		r = add_file(&files, v->files.v[i], err);
+	for (size_t i = 0; r >= 0 && v->ship && v->ship[i]; i++)
+		r = add_file(&files, v->ship[i], err);
 	if (r < 0) {
 		bo_strv_free(files);
 		return r;

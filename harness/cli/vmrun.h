@@ -17,6 +17,11 @@
 
 struct vm_args {
 	const char *kernel, *modules, *memory, *timeout; /* the VM options, as given */
+	struct bo_opt_list files; /* --file PATH...: host paths the guest needs too */
+	/* What the command ships besides: a scenario's [vm] files and scripts (NULL-terminated,
+	 * or NULL). */
+	char *const *ship;
+	bool host_root;		       /* the host's root, read-only, for workloads and checkers */
 	unsigned memory_mb, timeout_s; /* --memory and --timeout (bo_vm_args_read()), or chosen */
 	int stderr_fd; /* where the guest's stderr goes; 0: through a progress relay to stderr */
 	const char *exchange_dir; /* shared by the VMs of one job (bo_vm_opts), or NULL */
@@ -33,13 +38,25 @@ extern const size_t bo_vm_opts_n;
 /* Read --memory and --timeout, which bo_opts_parse() checked, into their numbers. */
 void bo_vm_args_read(struct vm_args *v);
 
+/* Release what bo_opts_parse() allocated in @v (the --file list). */
+void bo_vm_args_clear(struct vm_args *v);
+
+/* What a run or check ships into its VMs beyond blackout's own programs, for config.json: the
+ * --file paths and @v->ship, as a JSON array. */
+struct json_object *bo_vm_args_shipped(const struct vm_args *v);
+
+/* The files a run or check recorded in config.json @cfg ("files"), as --file paths of @v (the
+ * strings stay @cfg's): a re-run ships what the run shipped. -ENOMEM. */
+_must_check_ int bo_vm_args_files_from(struct vm_args *v, struct json_object *cfg);
+
 /* Print the VM options for --help. */
 void bo_vm_opts_help(void);
 
 /*
  * Boot a VM sharing @dir and run the guest command @gargv; returns the guest's status. The
- * command lines @cmds (NULL-terminated, or NULL) name host files the guest needs too; without
- * --timeout the VM is killed after @timeout_s seconds.
+ * guest gets blackout's workload programs, the host files that the command lines @cmds
+ * (NULL-terminated, or NULL) name, --file's and @v->ship's; without --timeout the VM is
+ * killed after @timeout_s seconds.
  */
 _must_check_ int bo_guest_boot(const struct vm_args *v, const char *dir, char *const gargv[],
 			       const char *const *cmds, unsigned timeout_s, struct bo_err *err);

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "harness/base/proc.h"
 #include "harness/log/log.h"
 #include "harness/results/results.h"
 #include "harness/results/summary.h"
@@ -60,6 +61,10 @@ struct bo_explore_opts {
 	 * log into when asked over the port; NULL, or a device of another size than image_size:
 	 * the base is a file here, replayed by this process. */
 	const char *host_base;
+	/* The account the checker runs as, and the root directory it runs in; NULL: root, and
+	 * the guest's own. */
+	const struct bo_proc_user *user;
+	const char *root;
 };
 
 /*

@@ -92,6 +92,8 @@ static void run_checker(struct explore *x, struct state_run *s)
 		.env_add = env,
 		.cwd = x->mnt,
 		.timeout_ms = o->checker_timeout * 1000u,
+		.user = o->user,
+		.root = o->root,
 	};
 	struct bo_proc_result r = {0};
 	struct bo_err err = {0};

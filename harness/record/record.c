@@ -240,8 +240,12 @@ static int run_workload(struct recorder *r, struct bo_ctl_server *srv, struct bo
 	char ctl_env[PATH_MAX + 16], mnt_env[PATH_MAX + 16], seed_env[48];
 	char *argv[] = {"/bin/sh", "-c", NULL, NULL};
 	char *env[] = {ctl_env, mnt_env, seed_env, NULL, NULL};
-	struct bo_proc_opts po = {
-		.argv = argv, .env_add = env, .cwd = r->mnt, .merge_stderr = true};
+	struct bo_proc_opts po = {.argv = argv,
+				  .env_add = env,
+				  .cwd = r->mnt,
+				  .merge_stderr = true,
+				  .user = r->o->user,
+				  .root = r->o->root};
 	struct bo_proc_result pr = {0};
 	struct json_object *rec;
 	char how[128];
@@ -375,6 +379,10 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 	if (k < 0)
 		goto down;
 	k = bo_test_stall("mounted", err);
+	/* The workload's account owns the file system it works on. */
+	if (k >= 0 && o->user && chown(r.mnt, o->user->uid, o->user->gid) < 0)
+		k = bo_err_set(err, errno, "giving '%s' to user %s: %s", r.mnt, o->user->name,
+			       strerror(errno));
 	if (k < 0)
 		goto down;
 	{
@@ -383,6 +391,10 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 
 		k = bo_ctl_server_start(&cfg, &srv, err);
 	}
+	/* ... and may talk to the control channel (connecting needs write permission). */
+	if (k >= 0 && o->user && chown(r.sock, o->user->uid, o->user->gid) < 0)
+		k = bo_err_set(err, errno, "giving '%s' to user %s: %s", r.sock, o->user->name,
+			       strerror(errno));
 	if (k >= 0)
 		k = run_workload(&r, srv, err);
 	if (srv) {

@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 
+#include "harness/base/proc.h"
 #include "harness/results/results.h"
 #include "harness/scenario/scenario.h"
 
@@ -23,6 +24,10 @@ struct bo_record_opts {
 	const char *runid;
 	const char *workdir; /* tmpfs directory for the image, the log and the mount point */
 	const char *libexec; /* directory holding blackout's workload programs */
+	/* The account the workload runs as (it gets the file system's root directory and the
+	 * control socket), or NULL for root; the root directory it runs in, or NULL. */
+	const struct bo_proc_user *user;
+	const char *root;
 };
 
 /*
