@@ -26,6 +26,8 @@ struct entry {
 	char *path; /* without the leading '/' */
 	enum kind kind;
 	mode_t perm;
+	uid_t uid; /* the host's owner of what bo_cpio_add_host() added; root otherwise */
+	gid_t gid;
 	char *src;  /* K_FILE: host source; K_LINK: target */
 	void *data; /* K_DATA */
 	size_t len;
@@ -232,8 +234,9 @@ static bool same(const struct entry *e, enum kind kind, const char *src, const v
 	return false;
 }
 
-static int add(struct bo_cpio *c, const char *path, enum kind kind, mode_t perm, const char *src,
-	       const void *data, size_t len, struct bo_err *err)
+static int add_owned(struct bo_cpio *c, const char *path, enum kind kind, mode_t perm,
+		     const struct stat *owner, const char *src, const void *data, size_t len,
+		     struct bo_err *err)
 {
 	char where[PATH_MAX];
 	struct entry *e;
@@ -253,6 +256,10 @@ static int add(struct bo_cpio *c, const char *path, enum kind kind, mode_t perm,
 	dup = strdup(where);
 	if (!dup || !(e = append(c, dup, kind, perm)))
 		return free(dup), bo_err_set(err, ENOMEM, "out of memory");
+	if (owner) {
+		e->uid = owner->st_uid;
+		e->gid = owner->st_gid;
+	}
 	if (src && !(e->src = strdup(src)))
 		return bo_err_set(err, ENOMEM, "out of memory");
 	if (kind == K_DATA) {
@@ -263,6 +270,12 @@ static int add(struct bo_cpio *c, const char *path, enum kind kind, mode_t perm,
 		e->len = len;
 	}
 	return 0;
+}
+
+static int add(struct bo_cpio *c, const char *path, enum kind kind, mode_t perm, const char *src,
+	       const void *data, size_t len, struct bo_err *err)
+{
+	return add_owned(c, path, kind, perm, NULL, src, data, len, err);
 }
 
 int bo_cpio_add_dir(struct bo_cpio *c, const char *path, mode_t perm, struct bo_err *err)
@@ -361,7 +374,7 @@ int bo_cpio_add_host(struct bo_cpio *c, const char *host_path, struct bo_err *er
 			continue;
 		}
 		if (S_ISDIR(st.st_mode)) {
-			r = bo_cpio_add_dir(c, cand, st.st_mode, err);
+			r = add_owned(c, cand, K_DIR, st.st_mode, &st, NULL, NULL, 0, err);
 			if (r < 0)
 				return r;
 			memcpy(cur, cand, strlen(cand) + 1);
@@ -374,7 +387,7 @@ int bo_cpio_add_host(struct bo_cpio *c, const char *host_path, struct bo_err *er
 		if (*p)
 			return bo_err_set(err, ENOTDIR, "host path '%s': '%s' is not a directory",
 					  host_path, cand);
-		return bo_cpio_add_file(c, cand, cand, st.st_mode, err);
+		return add_owned(c, cand, K_FILE, st.st_mode, &st, cand, NULL, 0, err);
 	}
 	return 0;
 }
@@ -429,8 +442,8 @@ static int out_pad(struct out *o, unsigned align)
 	return out_put(o, zero, (align - pos % align) % align);
 }
 
-static int out_header(struct out *o, unsigned ino, mode_t mode, unsigned nlink, uint64_t size,
-		      const char *name)
+static int out_header(struct out *o, unsigned ino, mode_t mode, const struct entry *owner,
+		      unsigned nlink, uint64_t size, const char *name)
 {
 	char h[111];
 	int r;
@@ -440,7 +453,8 @@ static int out_header(struct out *o, unsigned ino, mode_t mode, unsigned nlink, 
 	/* magic, ino, mode, uid, gid, nlink, mtime, filesize, devmajor, devminor, rdevmajor,
 	 * rdevminor, namesize, check */
 	snprintf(h, sizeof(h), "070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X", ino,
-		 (unsigned) mode, 0, 0, nlink, 0, (unsigned) size, 0, 0, 0, 0,
+		 (unsigned) mode, owner ? (unsigned) owner->uid : 0,
+		 owner ? (unsigned) owner->gid : 0, nlink, 0, (unsigned) size, 0, 0, 0, 0,
 		 (unsigned) strlen(name) + 1, 0);
 	r = out_put(o, h, 110);
 	if (r >= 0)
@@ -459,7 +473,7 @@ static int out_file(struct out *o, unsigned ino, const struct entry *e, struct b
 		return bo_err_set(err, errno, "archive: '%s': %m", e->src);
 	if (!S_ISREG(st.st_mode))
 		return bo_err_set(err, EINVAL, "archive: '%s' is not a regular file", e->src);
-	r = out_header(o, ino, S_IFREG | e->perm, 1, (uint64_t) st.st_size, e->path);
+	r = out_header(o, ino, S_IFREG | e->perm, e, 1, (uint64_t) st.st_size, e->path);
 	if (r < 0)
 		return bo_err_set(err, -r, "archive: '%s': %s", e->src, strerror(-r));
 	while (done < (uint64_t) st.st_size) {
@@ -504,17 +518,17 @@ int bo_cpio_write(const struct bo_cpio *c, int fd, struct bo_err *err)
 
 		switch (e->kind) {
 		case K_DIR:
-			r = out_header(o, ino, S_IFDIR | e->perm, 2, 0, e->path);
+			r = out_header(o, ino, S_IFDIR | e->perm, e, 2, 0, e->path);
 			break;
 		case K_LINK:
-			r = out_header(o, ino, S_IFLNK | 0777, 1, strlen(e->src), e->path);
+			r = out_header(o, ino, S_IFLNK | 0777, e, 1, strlen(e->src), e->path);
 			if (r >= 0)
 				r = out_put(o, e->src, strlen(e->src));
 			if (r >= 0)
 				r = out_pad(o, 4);
 			break;
 		case K_DATA:
-			r = out_header(o, ino, S_IFREG | e->perm, 1, e->len, e->path);
+			r = out_header(o, ino, S_IFREG | e->perm, e, 1, e->len, e->path);
 			if (r >= 0)
 				r = out_put(o, e->data, e->len);
 			if (r >= 0)
@@ -529,7 +543,7 @@ int bo_cpio_write(const struct bo_cpio *c, int fd, struct bo_err *err)
 		if (r < 0)
 			return bo_err_set(err, -r, "archive: '/%s': %s", e->path, strerror(-r));
 	}
-	r = out_header(o, 0, 0, 1, 0, "TRAILER!!!");
+	r = out_header(o, 0, 0, NULL, 1, 0, "TRAILER!!!");
 	if (r >= 0)
 		r = out_pad(o, 512);
 	if (r >= 0)

@@ -48,8 +48,9 @@ _must_check_ int bo_cpio_add_symlink(struct bo_cpio *c, const char *path, const 
 /* Add the host file, directory or symlink at absolute @host_path at the same path in the
  * guest. Every symlink met on the way, in a directory component or at the end, is added as
  * a symlink and followed, so the guest resolves the path exactly as the host does. A
- * directory is added as an empty directory (not recursively). Devices, fifos and sockets
- * are refused with -EINVAL. */
+ * directory is added as an empty directory (not recursively). Files and directories keep
+ * the host's mode and owner (uid and gid), so the guest's accounts may do there what the
+ * host's may. Devices, fifos and sockets are refused with -EINVAL. */
 _must_check_ int bo_cpio_add_host(struct bo_cpio *c, const char *host_path, struct bo_err *err);
 
 /* Whether @path (a guest path, symlinks in the tree followed) is in @c. */

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/netlink.h>
+#include <net/if.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -458,6 +459,21 @@ static int mount_host_root(void)
 	return r;
 }
 
+/* The loopback interface up (the kernel gives it 127.0.0.1): daemons under test listen on
+ * localhost. Nothing else of the network exists. */
+static void loopback_up(void)
+{
+	struct ifreq ifr = {0};
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
+	if (fd < 0 || ioctl(fd, SIOCGIFFLAGS, &ifr) < 0 ||
+	    (ifr.ifr_flags |= IFF_UP, ioctl(fd, SIOCSIFFLAGS, &ifr) < 0))
+		say("loopback: %s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
 static double uptime(void)
 {
 	struct timespec ts;
@@ -504,6 +520,7 @@ static int run(const char *nonce)
 		say("uevent socket: %s", strerror(-(r = uev)));
 	bo_debug(BO_DBG_VM, "guest: init at %.3f s", uptime());
 	static_nodes();
+	loopback_up();
 	if (r >= 0)
 		r = load_boot_modules(l.share || l.exchange || l.host_root, l.host_root, &l.base);
 	bo_debug(BO_DBG_VM, "guest: boot modules loaded at %.3f s", uptime());

@@ -29,8 +29,8 @@
 #include "vm/cpio.h"
 
 /* Bump when the layout of the base archive changes, so that cached archives are rebuilt. */
-#define BASE_FORMAT  "blackout-initramfs-base-5"
-#define FILES_FORMAT "blackout-initramfs-files-1"
+#define BASE_FORMAT  "blackout-initramfs-base-6"
+#define FILES_FORMAT "blackout-initramfs-files-2"
 
 #define MAX_HELPER_OUTPUT (256u << 20)
 
@@ -81,26 +81,33 @@ static int find_tool(const char *name, char *buf, size_t len)
 	return -ENOENT;
 }
 
-/* Whether @path is a dynamically linked ELF file: one with a program interpreter. */
-static bool elf_dynamic(const char *path)
+enum elf_kind { ELF_OTHER, ELF_PROGRAM, ELF_LIBRARY };
+
+/* What @path is: a dynamically linked program (it has an interpreter), a shared library (a
+ * dynamic segment without one: loaded by a program, or by dlopen(), as a JVM's libjvm.so), or
+ * anything else. */
+static enum elf_kind elf_kind(const char *path)
 {
+	enum elf_kind k = ELF_OTHER;
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
 	Elf64_Ehdr eh;
 
 	if (fd < 0 || bo_pread_full(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
 	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
 	    eh.e_phentsize != sizeof(Elf64_Phdr))
-		return false;
+		return ELF_OTHER;
 	for (unsigned i = 0; i < eh.e_phnum; i++) {
 		Elf64_Phdr ph;
 
 		if (bo_pread_full(fd, &ph, sizeof(ph), eh.e_phoff + (uint64_t) i * sizeof(ph)) !=
 		    sizeof(ph))
-			return false;
+			return ELF_OTHER;
 		if (ph.p_type == PT_INTERP)
-			return true;
+			return ELF_PROGRAM;
+		if (ph.p_type == PT_DYNAMIC)
+			k = ELF_LIBRARY;
 	}
-	return false;
+	return k;
 }
 
 /*
@@ -123,12 +130,18 @@ static bool known_lib(const struct libs *l, const char *lib)
 /* Add the shared libraries @path loads, as ldd (the dynamic loader itself) lists them. */
 static int add_libs(struct bo_cpio *c, const char *path, struct libs *l, struct bo_err *err)
 {
-	char *argv[] = {(char *) "ldd", (char *) path, NULL};
+	/* By its real path: $ORIGIN in its run path means where the file is, not the link. */
+	_cleanup_free_ char *real = realpath(path, NULL);
+	char *argv[] = {(char *) "ldd", real, NULL};
 	_cleanup_free_ char *out = NULL;
 	char *save = NULL;
+	enum elf_kind kind;
 	int r;
 
-	if (!elf_dynamic(path))
+	if (!real)
+		return bo_err_set(err, errno, "'%s': %m", path);
+	kind = elf_kind(real);
+	if (kind == ELF_OTHER)
 		return 0;
 	r = bo_proc_capture(argv, 1u << 20, &out, NULL);
 	if (r < 0)
@@ -139,9 +152,16 @@ static int add_libs(struct bo_cpio *c, const char *path, struct libs *l, struct 
 		char *arrow = strstr(line, "=> ");
 		char *lib = arrow ? arrow + 3 : line + strspn(line, " \t");
 
-		if (arrow && !strncmp(lib, "not found", 9))
+		/* What a library needs may come from the program that loads it (libjvm.so for
+		 * the JVM's own libraries); what a program needs must be there. */
+		if (arrow && !strncmp(lib, "not found", 9) && kind == ELF_LIBRARY)
+			continue;
+		if (arrow && !strncmp(lib, "not found", 9)) {
+			const char *name = line + strspn(line, " \t");
+
 			return bo_err_set(err, ENOENT, "'%s' needs '%.*s', which is not installed",
-					  path, (int) (arrow - line), line + strspn(line, " \t"));
+					  path, (int) strcspn(name, " \t="), name);
+		}
 		if (*lib != '/')
 			continue; /* the vDSO */
 		lib[strcspn(lib, " \t(")] = '\0';
@@ -185,10 +205,12 @@ static void hash_stat(struct bo_sha256 *s, const char *path)
 	if (stat(path, &st) < 0)
 		n = snprintf(line, sizeof(line), "%s missing\n", path);
 	else
-		n = snprintf(line, sizeof(line), "%s %lu %lu %lld %lld.%09ld\n", path,
+		/* The change time moves with a chmod or chown too: what the guest sees of a file
+		 * is its content, mode and owner. */
+		n = snprintf(line, sizeof(line), "%s %lu %lu %lld %lld.%09ld %lld.%09ld\n", path,
 			     (unsigned long) st.st_dev, (unsigned long) st.st_ino,
 			     (long long) st.st_size, (long long) st.st_mtim.tv_sec,
-			     st.st_mtim.tv_nsec);
+			     st.st_mtim.tv_nsec, (long long) st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
 	bo_sha256_update(s, line, (size_t) n);
 }
 
@@ -496,9 +518,27 @@ static struct bo_err *walk_err;
 
 static int walk_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
-	int r = bo_cpio_add_host(walk_cpio, path, walk_err);
+	struct stat target;
+	int r;
 
-	if (r >= 0 && type == FTW_F && (st->st_mode & 0111))
+	/* A symlink whose target is missing (a JDK's src.zip, say) is shipped as it is. */
+	if (type == FTW_SL && stat(path, &target) < 0) {
+		char dir[PATH_MAX], link[PATH_MAX];
+		ssize_t n = readlink(path, link, sizeof(link) - 1);
+
+		snprintf(dir, sizeof(dir), "%.*s", ftw->base > 1 ? ftw->base - 1 : 1, path);
+		if (n < 0)
+			return bo_err_set(walk_err, errno, "readlink '%s': %m", path), 1;
+		link[n] = '\0';
+		r = bo_cpio_add_host(walk_cpio, dir, walk_err);
+		if (r >= 0)
+			r = bo_cpio_add_symlink(walk_cpio, path, link, walk_err);
+		return r < 0 ? 1 : 0;
+	}
+	r = bo_cpio_add_host(walk_cpio, path, walk_err);
+
+	/* Programs and libraries alike: a library may be dlopen()ed by what runs. */
+	if (r >= 0 && type == FTW_F)
 		r = add_libs(walk_cpio, path, walk_libs, walk_err);
 	return r < 0 ? 1 : 0;
 }

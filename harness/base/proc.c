@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <grp.h>
+#include <limits.h>
 #include <pwd.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -112,6 +114,48 @@ static void finish_sink(struct sink *s, char **ret, size_t *ret_len)
 		s->buf[s->len] = '\0';
 	*ret = s->buf;
 	*ret_len = s->buf ? s->len : 0;
+}
+
+bool bo_proc_group_running(pid_t pgid)
+{
+	_cleanup_(bo_closedirp) DIR *d = NULL;
+	struct dirent *de;
+
+	if (kill(-pgid, 0) < 0)
+		return false;
+	d = opendir("/proc");
+	while (d && (de = readdir(d))) {
+		char path[300], buf[512], *p;
+		_cleanup_close_ int fd = -1;
+		ssize_t n;
+		char state;
+		long ppid, pgrp;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		/* "PID (COMM) STATE PPID PGRP ...": COMM may hold anything, up to the last ')'. */
+		p = strrchr(buf, ')');
+		if (p && sscanf(p + 1, " %c %ld %ld", &state, &ppid, &pgrp) == 3 && pgrp == pgid &&
+		    state != 'Z' && state != 'X')
+			return true;
+	}
+	return false;
+}
+
+/* After group @pgid was killed: wait until none of it runs (at most 10 s), so that what its
+ * processes held (a mount point, a daemon's files) is let go of when bo_proc_run() returns. */
+static void wait_group_gone(pid_t pgid)
+{
+	double until = bo_now() + 10;
+
+	while (bo_proc_group_running(pgid) && bo_now() < until)
+		nanosleep(&(struct timespec){.tv_nsec = 5 * 1000 * 1000}, NULL);
 }
 
 int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct bo_err *err)
@@ -268,6 +312,7 @@ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
 	}
+	wait_group_gone(pid);
 	if (pidfd >= 0)
 		close(pidfd);
 	if (out.fd >= 0)
@@ -405,6 +450,61 @@ int bo_proc_user_lookup(const char *name, struct bo_proc_user *ret, struct bo_er
 		return bo_err_set(err, E2BIG, "user '%s' is in more than %zu groups", name,
 				  BO_ARRAY_SIZE(u.groups));
 	*ret = u;
+	return 0;
+}
+
+/* Whether the permission bits of @st let @u do @what (R_OK, W_OK, X_OK). */
+static bool user_may(const struct bo_proc_user *u, const struct stat *st, int what)
+{
+	unsigned bits, need = (what & R_OK ? 4 : 0) | (what & W_OK ? 2 : 0) | (what & X_OK ? 1 : 0);
+	bool group = st->st_gid == u->gid;
+
+	if (u->uid == 0) /* root passes everywhere, but runs only what someone may run */
+		return !(what & X_OK) || S_ISDIR(st->st_mode) || (st->st_mode & 0111);
+	for (int i = 0; i < u->ngroups; i++)
+		group |= st->st_gid == u->groups[i];
+	bits = st->st_uid == u->uid ? (st->st_mode >> 6) & 7
+	       : group		    ? (st->st_mode >> 3) & 7
+				    : st->st_mode & 7;
+	return (bits & need) == need;
+}
+
+int bo_proc_user_access(const struct bo_proc_user *u, const char *path, int what,
+			struct bo_err *err)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	size_t n;
+
+	if (path[0] != '/' || strlen(path) >= sizeof(dir))
+		return bo_err_set(err, EINVAL, "'%s': not an absolute path", path);
+	for (const char *p = path + 1;; p++) {
+		if (*p != '/' && *p)
+			continue;
+		n = (size_t) (p - path);
+		memcpy(dir, path, n);
+		dir[n] = '\0';
+		if (stat(dir, &st) < 0)
+			return bo_err_set(err, errno, "'%s': %s", dir, strerror(errno));
+		if (!*p)
+			break;
+		if (!user_may(u, &st, X_OK))
+			return bo_err_set(
+				err, EACCES,
+				"user '%s' cannot reach '%s': '%s' is mode %04o, owner %u, "
+				"group %u",
+				u->name, path, dir, (unsigned) (st.st_mode & 07777),
+				(unsigned) st.st_uid, (unsigned) st.st_gid);
+	}
+	if (!user_may(u, &st, what))
+		return bo_err_set(err, EACCES,
+				  "user '%s' may not %s '%s': it is mode %04o, owner %u, group %u",
+				  u->name,
+				  what & X_OK	? "run"
+				  : what & W_OK ? "write"
+						: "read",
+				  path, (unsigned) (st.st_mode & 07777), (unsigned) st.st_uid,
+				  (unsigned) st.st_gid);
 	return 0;
 }
 

@@ -29,6 +29,16 @@ struct bo_proc_user {
 _must_check_ int bo_proc_user_lookup(const char *name, struct bo_proc_user *ret,
 				     struct bo_err *err);
 
+/* Whether a process of group @pgid still runs: a zombie does not (it has let go of its files,
+ * though kill() still finds it). */
+bool bo_proc_group_running(pid_t pgid);
+
+/* Whether @u may @what (R_OK, W_OK, X_OK) the file at absolute @path, and search every
+ * directory above it, by their permission bits; -EACCES with @err naming what is in the
+ * way. */
+_must_check_ int bo_proc_user_access(const struct bo_proc_user *u, const char *path, int what,
+				     struct bo_err *err);
+
 /* @u as one word, "NAME:UID:GID:HOME:G1,G2,...", and back (for the guest's command line). */
 _must_check_ int bo_proc_user_format(const struct bo_proc_user *u, char *buf, size_t len);
 _must_check_ int bo_proc_user_parse(const char *s, struct bo_proc_user *ret);

@@ -42,7 +42,8 @@ static void help(void)
 	     "  --accel A         kvm, tcg or auto (default: KVM if a probe boot works)\n"
 	     "  --share DIR       mount host directory DIR read-write at /results in the guest\n"
 	     "  --file PATH       copy PATH into the guest at the same absolute path (repeatable;\n"
-	     "                    directories recursively, executables with their libraries)\n"
+	     "                    directories recursively, ELF files with the libraries they "
+	     "load)\n"
 	     "  --console PATH    write the serial console to PATH (a new file each boot)\n"
 	     "  -h, --help        this text\n\n"
 	     "Details: docs/vm.md.");

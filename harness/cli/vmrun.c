@@ -41,7 +41,7 @@ const struct bo_opt bo_vm_opts[] = {
 	 "kill the VM after S seconds (default: from the command)"},
 	{"file", "PATH", offsetof(struct vm_args, files), BO_OPT_HOST | BO_OPT_LIST, NULL, NULL,
 	 "a host file the guest needs too, at the same path (repeatable;\n"
-	 "directories recursively, programs with their libraries)"},
+	 "directories recursively, ELF files with the libraries they load)"},
 };
 const size_t bo_vm_opts_n = BO_ARRAY_SIZE(bo_vm_opts);
 

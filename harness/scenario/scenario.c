@@ -28,6 +28,7 @@
 #include "harness/base/macro.h"
 #include "harness/base/file.h"
 #include "harness/base/path.h"
+#include "harness/base/proc.h"
 #include "harness/scenario/ini.h"
 
 #define MAX_FILE     (1u << 20)
@@ -672,6 +673,30 @@ static char *default_name(const char *origin)
 	return name;
 }
 
+/* On the host: the scenario's user can run its scripts. The guest keeps the host's modes and
+ * owners, in its own root and in the host's, so what fails here would fail there. */
+static int user_reaches_scripts(struct parser *p)
+{
+	const struct bo_scenario *sc = p->sc;
+	const char *const scripts[][2] = {
+		{"workload", sc->workload_script},
+		{"check", sc->checker_script},
+	};
+	struct bo_proc_user u;
+	struct bo_err e = {0};
+
+	if (bo_proc_user_lookup(sc->user, &u, &e) < 0)
+		return invalid(p, "workload", "user", "%s", bo_err_str(&e));
+	for (size_t i = 0; i < BO_ARRAY_SIZE(scripts); i++)
+		if (scripts[i][1] && bo_proc_user_access(&u, scripts[i][1], R_OK | X_OK, &e) < 0) {
+			(void) !invalid(p, scripts[i][0], "script", "%s", bo_err_str(&e));
+			if (p->err)
+				p->err->errnum = e.errnum;
+			return -e.errnum;
+		}
+	return 0;
+}
+
 /* Cross-key checks and defaults that depend on other keys. */
 static int finish(struct parser *p)
 {
@@ -690,6 +715,12 @@ static int finish(struct parser *p)
 		return invalid(p, "check", "script", "not with 'checker': one of the two");
 	if (sc->checker_script)
 		sc->checker = BO_CHECKER_COMMAND;
+	if (p->o->host && sc->user) {
+		int r = user_reaches_scripts(p);
+
+		if (r < 0)
+			return r;
+	}
 	if (sc->size % sc->sector_size)
 		return invalid(p, "device", "size",
 			       "%" PRIu64 " is not a multiple of sector_size %u", sc->size,

@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bo_test.h"
@@ -67,6 +69,31 @@ static void test_leftovers_killed(void)
 	CU_ASSERT(r.seconds < 5);
 	CU_ASSERT(!strcmp(r.out, "hi\n"));
 	bo_proc_result_clear(&r);
+}
+
+/* A group runs while one of its processes does; a zombie has let go of its files and counts
+ * as gone, though kill() still finds it. */
+static void test_group_running(void)
+{
+	pid_t pid = fork();
+	int status;
+
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		setpgid(0, 0);
+		pause();
+		_exit(0);
+	}
+	setpgid(pid, pid);
+	CU_ASSERT(bo_proc_group_running(pid));
+	kill(pid, SIGKILL);
+	/* Not reaped yet: a zombie, still a member of its group for kill(). */
+	for (int i = 0; i < 1000 && bo_proc_group_running(pid); i++)
+		usleep(1000);
+	CU_ASSERT(kill(-pid, 0) == 0);
+	CU_ASSERT(!bo_proc_group_running(pid));
+	CU_ASSERT(waitpid(pid, &status, 0) == pid);
+	CU_ASSERT(!bo_proc_group_running(pid));
 }
 
 static void test_output(void)
@@ -142,6 +169,7 @@ int main(void)
 		{"exit status comes back as is", test_status},
 		{"signals and timeouts", test_signal_and_timeout},
 		{"leftover descendants are killed", test_leftovers_killed},
+		{"a group runs while a member does", test_group_running},
 		{"output capture, environment, cwd", test_output},
 		{"a program that cannot start", test_not_found},
 		{"another account", test_user},

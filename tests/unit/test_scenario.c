@@ -472,7 +472,7 @@ static void vm_scripts_user(void)
 {
 	struct bo_scenario *sc = NULL, *copy = NULL;
 	struct bo_err err = {0};
-	char dir[4096], want[4200], *cmd = NULL, **files = NULL;
+	char dir[4096], want[8400], *cmd = NULL, **files = NULL;
 	const char *saved = bo_test_path("saved.ini");
 
 	snprintf(dir, sizeof(dir), "%s", bo_test_dir());
@@ -553,6 +553,35 @@ static void vm_scripts_user(void)
 	CU_ASSERT(load_text(MIN "[check]\nchecker = none\nscript = check.sh\n", &sc, &err) ==
 		  -EINVAL);
 	CU_ASSERT(strstr(bo_err_str(&err), "[check] script: not with 'checker'") != NULL);
+	/* The user must be able to run the scripts: the scratch directory is root's, 0700. */
+	if (geteuid() == 0) {
+		CU_ASSERT(chmod(dir, 0700) == 0);
+		CU_ASSERT(load_text("[device]\nfs = ext4\n[workload]\nscript = load.sh\nuser = "
+				    "nobody\n[check]\nchecker = none\n",
+				    &sc, &err) == -EACCES);
+		snprintf(want, sizeof(want),
+			 "s.ini:4: [workload] script: user 'nobody' cannot reach '%s/load.sh': "
+			 "'%s' is mode 0700",
+			 dir, dir);
+		CU_ASSERT(strstr(bo_err_str(&err), want) != NULL);
+		CU_ASSERT(chmod(dir, 0755) == 0);
+		CU_ASSERT(load_text("[device]\nfs = ext4\n[workload]\nscript = load.sh\nuser = "
+				    "nobody\n[check]\nscript = plain.sh\n",
+				    &sc, &err) == -EACCES);
+		CU_ASSERT(strstr(bo_err_str(&err), "[check] script:") != NULL);
+		put_file("check.sh", "#!/bin/sh\necho done\n", 0700);
+		CU_ASSERT(load_text("[device]\nfs = ext4\n[workload]\nscript = load.sh\nuser = "
+				    "nobody\n[check]\nscript = check.sh\n",
+				    &sc, &err) == -EACCES);
+		CU_ASSERT(strstr(bo_err_str(&err),
+				 "s.ini:7: [check] script: user 'nobody' may not run") != NULL);
+		put_file("check.sh", "#!/bin/sh\necho done\n", 0755);
+		CU_ASSERT(load_text("[device]\nfs = ext4\n[workload]\nscript = load.sh\nuser = "
+				    "nobody\n[check]\nscript = check.sh\n",
+				    &sc, &err) == 0);
+		bo_scenario_free(sc);
+		CU_ASSERT(chmod(dir, 0700) == 0);
+	}
 	CU_ASSERT(load_text(MIN "[vm]\nroot = guest\n", &sc, &err) == -EINVAL);
 	CU_ASSERT(strstr(bo_err_str(&err), "s.ini:6: [vm] root: bad value 'guest'") != NULL);
 	/* In the guest nothing is looked up on the machine: the host checked it. */
