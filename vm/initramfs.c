@@ -446,11 +446,34 @@ static int build_base(const struct bo_kernel *k, const struct bo_moddir *m, cons
 	return r;
 }
 
+/*
+ * The archive @hex of cache @kind ("initramfs", "files") into @buf: 1 when it is there; 0 when
+ * the caller is to build it, holding the cache's lock in *@lockfd (another process building
+ * the same archive waits for it, then finds it there); -errno.
+ */
+static int cache_entry(const char *kind, const char *hex, char *buf, size_t len, int *lockfd,
+		       struct bo_err *err)
+{
+	char dir[PATH_MAX - 128], lock[PATH_MAX];
+	int r = bo_cache_dir(kind, true, dir, sizeof(dir), err);
+
+	if (r < 0)
+		return r;
+	if (bo_pathf(buf, len, "%s/%s.cpio", dir, hex) < 0)
+		return bo_err_set(err, ENAMETOOLONG, "%s archive path is too long", kind);
+	if (access(buf, R_OK) == 0)
+		return 1;
+	snprintf(lock, sizeof(lock), "%s/.lock", dir);
+	*lockfd = bo_lock_file(lock, err);
+	if (*lockfd < 0)
+		return *lockfd;
+	return access(buf, R_OK) == 0; /* another VM built it while we waited */
+}
+
 int bo_initramfs_base(const struct bo_kernel *k, const struct bo_moddir *m, char *buf, size_t len,
 		      struct bo_err *err)
 {
-	char dir[PATH_MAX - 128], paths[BO_ARRAY_SIZE(tools)][PATH_MAX], hex[BO_SHA256_HEX];
-	char lock[PATH_MAX];
+	char paths[BO_ARRAY_SIZE(tools)][PATH_MAX], hex[BO_SHA256_HEX];
 	_cleanup_free_ bool *in = NULL;
 	_cleanup_close_ int lockfd = -1;
 	struct bo_sha256 s;
@@ -494,19 +517,9 @@ int bo_initramfs_base(const struct bo_kernel *k, const struct bo_moddir *m, char
 	}
 	bo_sha256_final_hex(&s, hex);
 
-	r = bo_cache_dir("initramfs", true, dir, sizeof(dir), err);
-	if (r < 0)
-		return r;
-	if ((size_t) snprintf(buf, len, "%s/%s.cpio", dir, hex) >= len)
-		return bo_err_set(err, ENAMETOOLONG, "initramfs path is too long");
-	if (access(buf, R_OK) == 0)
-		return 0;
-	snprintf(lock, sizeof(lock), "%s/.lock", dir);
-	lockfd = bo_lock_file(lock, err);
-	if (lockfd < 0)
-		return lockfd;
-	if (access(buf, R_OK) == 0) /* another VM built it while we waited */
-		return 0;
+	r = cache_entry("initramfs", hex, buf, len, &lockfd, err);
+	if (r != 0)
+		return r < 0 ? r : 0;
 	bo_debug(BO_DBG_VM, "building initramfs '%s'", buf);
 	return build_base(k, m, in, paths, buf, err);
 }
@@ -641,25 +654,15 @@ static int build_files(const char *base, const char *const *files, const char *d
 int bo_initramfs_files(const char *base, const char *const *files, char *buf, size_t len,
 		       struct bo_err *err)
 {
-	char dir[PATH_MAX - 128], hex[BO_SHA256_HEX], lock[PATH_MAX];
+	char hex[BO_SHA256_HEX];
 	_cleanup_close_ int lockfd = -1;
 	int r;
 
 	r = files_key(base, files, hex, err);
 	if (r >= 0)
-		r = bo_cache_dir("files", true, dir, sizeof(dir), err);
-	if (r < 0)
-		return r;
-	if (bo_pathf(buf, len, "%s/%s.cpio", dir, hex) < 0)
-		return bo_err_set(err, ENAMETOOLONG, "files archive path is too long");
-	if (access(buf, R_OK) == 0)
-		return 0;
-	snprintf(lock, sizeof(lock), "%s/.lock", dir);
-	lockfd = bo_lock_file(lock, err);
-	if (lockfd < 0)
-		return lockfd;
-	if (access(buf, R_OK) == 0) /* another VM built it while we waited */
-		return 0;
+		r = cache_entry("files", hex, buf, len, &lockfd, err);
+	if (r != 0)
+		return r < 0 ? r : 0;
 	bo_debug(BO_DBG_VM, "building the files archive '%s'", buf);
 	return build_files(base, files, buf, err);
 }
