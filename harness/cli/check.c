@@ -424,6 +424,18 @@ static int prepare(struct check *c, const char *log, struct bo_results **ret, st
 	return r;
 }
 
+/* Whether the log at @path names its devices (harness/log/layout.h); false when unreadable,
+ * which is said later. */
+static bool names_devices(const char *path)
+{
+	struct bo_log *log = NULL;
+	bool yes = bo_log_open(path, BO_LOG_OPEN_SALVAGE, &log, NULL) == 0 &&
+		   bo_log_layout(log)->n > 0;
+
+	bo_log_free(log);
+	return yes;
+}
+
 int bo_check(const char *log, const struct bo_check_args *a, struct vm_args *v)
 {
 	struct check c = {.a = a, .v = v};
@@ -441,8 +453,9 @@ int bo_check(const char *log, const struct bo_check_args *a, struct vm_args *v)
 
 	if (a->expect && !a->state)
 		return bo_cli_usage_error("check", "--expect needs --state");
-	if (!a->scen && !a->fs)
-		return bo_cli_usage_error("check", "--fs or --scenario is required");
+	if (!a->scen && !a->fs && !names_devices(log))
+		return bo_cli_usage_error("check", "--fs or --scenario is required (a log of "
+						   "several devices names its own)");
 	if (a->jobs && bo_parse_u64(a->jobs, &nj) == 0)
 		jobs = (unsigned) nj;
 	if (jobs_given && jobs > 1 && (a->shard || a->state))

@@ -358,3 +358,34 @@ int bo_guest_scenario(const char *path, struct bo_scenario **ret, struct bo_err 
 
 	return bo_scenario_load_opts(path, &o, ret, err);
 }
+
+int bo_guest_devices(const struct bo_scenario *sc, const struct bo_log *log, struct bo_layout *l,
+		     struct bo_explore_opts *eo, struct bo_err *err)
+{
+	const struct bo_layout *logs = bo_log_layout(log);
+	char a[512], b[512];
+
+	eo->primary = -1;
+	eo->layout = NULL;
+	if (sc && sc->ndevices) {
+		bo_scenario_layout(sc, l);
+		/* A log recorded for other devices would be mounted wrong. */
+		if (logs->n && (bo_layout_format(l, a, sizeof(a)) < 0 ||
+				bo_layout_format(logs, b, sizeof(b)) < 0 || strcmp(a, b)))
+			return bo_err_set(err, EINVAL,
+					  "the scenario's devices are not the log's: '%s' and '%s'",
+					  a, b);
+		for (size_t i = 0; i < sc->ndevices; i++)
+			eo->dev_mount_options[i] = sc->devices[i].mount_options;
+		eo->primary = sc->primary;
+	} else if (logs->n) {
+		*l = *logs;
+		for (unsigned i = 0; i < l->n && eo->primary < 0; i++)
+			if (strcmp(l->v[i].kind, "raw"))
+				eo->primary = (int) i;
+	} else {
+		return 0;
+	}
+	eo->layout = l;
+	return 0;
+}

@@ -16,6 +16,7 @@
 #include "harness/base/proc.h"
 #include "harness/cli/opts.h"
 #include "harness/cli/vmrun.h"
+#include "harness/explore/explore.h"
 #include "harness/log/log.h"
 #include "harness/results/results.h"
 #include "harness/results/summary.h"
@@ -109,6 +110,14 @@ _must_check_ int bo_guest_tmpfs_drop(const char *path, struct bo_err *err);
 _must_check_ int bo_guest_identity(const struct bo_guest_args *a, const char *cmd,
 				   struct bo_proc_user *buf, const struct bo_proc_user **user,
 				   const char **root);
+
+/*
+ * Guest side: the devices the states of @log have (harness/log/layout.h), for @eo: those of
+ * scenario @sc (NULL: none) with their mount options, else those the log's layout mark names;
+ * @l holds them. -EINVAL with @err when the scenario's and the log's disagree.
+ */
+_must_check_ int bo_guest_devices(const struct bo_scenario *sc, const struct bo_log *log,
+				  struct bo_layout *l, struct bo_explore_opts *eo, struct bo_err *err);
 
 /* Guest side: read the scenario @path a host command put in the results (its paths are
  * shipped or under the host's root; its account is made from the host's). */

@@ -126,6 +126,9 @@ static int cmd_guest_check(int argc, char **argv)
 				: bo_log_open(logpath, 0, &log, &err);
 	if (r >= 0 && !c.size)
 		c.size = bo_log_min_device_size(log);
+	/* ... and all of its devices, which may not all be written to the end. */
+	if (r >= 0 && c.size < bo_layout_sectors(bo_log_layout(log)) * 512)
+		c.size = bo_layout_sectors(bo_log_layout(log)) * 512;
 	/* Before the mkfs mark of a recording there is no filesystem to check. A log without
 	 * one must say where the filesystem begins: never guess "from the start". */
 	if (r >= 0 && a.from)
@@ -179,8 +182,15 @@ static int cmd_guest_check(int argc, char **argv)
 			.user = g.user,
 			.root = g.root,
 		};
+		struct bo_layout l;
 
-		r = bo_explore(log, &eo, g.res, &g.sum, &err);
+		r = bo_guest_devices(sc, log, &l, &eo, &err);
+		/* A log of several devices says what they are: its primary's filesystem is the
+		 * check's unless told (all raw: any, none is mounted). */
+		if (r >= 0 && eo.layout && !a.fs && !sc)
+			eo.fs = eo.primary >= 0 ? l.v[eo.primary].kind : "ext4";
+		if (r >= 0)
+			r = bo_explore(log, &eo, g.res, &g.sum, &err);
 	}
 	bo_scenario_free(sc);
 	return bo_guest_finish(&g, r, &err, log);

@@ -160,8 +160,11 @@ static int cmd_guest_run(int argc, char **argv)
 			.user = g.user,
 			.root = g.root,
 		};
+		struct bo_layout l;
 
-		r = bo_explore(log, &eo, g.res, &g.sum, &err);
+		r = bo_guest_devices(sc, log, &l, &eo, &err);
+		if (r >= 0)
+			r = bo_explore(log, &eo, g.res, &g.sum, &err);
 	}
 	bo_scenario_free(sc);
 	return bo_guest_finish(&g, r, &err, log);

@@ -71,6 +71,7 @@ static int check_log(struct shrinker *s, const struct bo_log *log, const char *w
 		     struct bo_summary *sum, const char *runid, struct bo_err *err)
 {
 	_cleanup_free_ char *checker = NULL;
+	struct bo_layout l;
 	struct bo_explore_opts eo = {
 		.runid = runid,
 		.workdir = workdir,
@@ -93,6 +94,8 @@ static int check_log(struct shrinker *s, const struct bo_log *log, const char *w
 	if (bo_scenario_checker_command(s->sc, &checker) < 0)
 		return bo_err_set(err, ENOMEM, "building the checker command");
 	eo.checker = checker;
+	if (bo_guest_devices(s->sc, log, &l, &eo, err) < 0)
+		return -EINVAL;
 	return bo_explore(log, &eo, res, sum, err);
 }
 

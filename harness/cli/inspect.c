@@ -62,6 +62,41 @@ static void print_entry(const struct bo_log *log, uint64_t n)
 		printf("  %8" PRIu64 "  @%-12" PRIu64 "  %s\n", n, e->offset, fl);
 }
 
+/* A log of several devices (its layout mark): each device, its writes and its flushes, whose
+ * epochs are its own (docs/crash-states.md); the epochs below count every device's flushes. */
+static void print_devices(const struct bo_log *log)
+{
+	const struct bo_layout *l = bo_log_layout(log);
+	uint64_t writes[BO_LAYOUT_MAX] = {0}, flushes[BO_LAYOUT_MAX] = {0}, other = 0;
+	char a[32], b[32];
+
+	if (!l->n)
+		return;
+	for (uint64_t n = 0; n < bo_log_count(log); n++) {
+		const struct bo_log_entry *e = bo_log_entry(log, n);
+		int d = l->n > 1 ? bo_layout_device(l, bo_log_sectorsize(log), e->sector) : 0;
+
+		if (!(e->flags & BO_LOG_FLUSH) && (!e->nr_sectors || (e->flags & BO_LOG_MARK)))
+			continue;
+		if (d < 0)
+			other++;
+		else if (e->flags & BO_LOG_FLUSH)
+			flushes[d]++;
+		else if (!(e->flags & BO_LOG_DISCARD))
+			writes[d]++;
+	}
+	printf("devices:   %u in one log (a flush is its own device's)\n", l->n);
+	for (unsigned i = 0; i < l->n; i++)
+		printf("  %-16s %-5s %s at %s, %" PRIu64 " writes, %" PRIu64 " flushes%s%s\n",
+		       l->v[i].name, l->v[i].kind, human(l->v[i].sectors * 512, a, sizeof(a)),
+		       human(l->v[i].start * 512, b, sizeof(b)), writes[i], flushes[i],
+		       l->v[i].journal >= 0 ? ", journal on " : "",
+		       l->v[i].journal >= 0 ? l->v[l->v[i].journal].name : "");
+	if (other)
+		printf("  %" PRIu64 " entries of no device (flushes of them close every epoch)\n",
+		       other);
+}
+
 static void print_text(const struct bo_log *log, const struct bo_log_stats *s, uint64_t first,
 		       uint64_t last)
 {
@@ -86,6 +121,7 @@ static void print_text(const struct bo_log *log, const struct bo_log_stats *s, u
 		       s->sector_min, s->sector_end - 1, s->sector_min * ss, s->sector_end * ss);
 	else
 		printf("sectors:   none touched\n");
+	print_devices(log);
 	printf("epochs:    %" PRIu64, s->n_epochs);
 	if (s->n_epochs) {
 		const struct bo_epoch *big = &s->epochs[0];

@@ -91,14 +91,22 @@ int bo_mkfs_argv(enum bo_fs fs, const char *dev, const char *const *opts, const 
 	return 0;
 }
 
-int bo_fsck_argv(enum bo_fs fs, const char *dev, const char **argv, struct bo_err *err)
+int bo_fsck_argv(enum bo_fs fs, const char *dev, const char *journal, const char **argv,
+		 struct bo_err *err)
 {
 	size_t n = 0;
 
 	if ((unsigned) fs >= BO_ARRAY_SIZE(tools))
 		return bo_err_set(err, EINVAL, "fsck: unknown filesystem %d", (int) fs);
+	if (journal && fs == BO_FS_BTRFS)
+		return bo_err_set(err, EINVAL, "fsck: btrfs has no external journal");
 	argv[n++] = tools[fs].fsck;
 	(void) append(argv, &n, tools[fs].fsck_args);
+	/* e2fsck -j JOURNAL, xfs_repair -l LOGDEV */
+	if (journal) {
+		argv[n++] = fs == BO_FS_EXT4 ? "-j" : "-l";
+		argv[n++] = journal;
+	}
 	argv[n++] = dev;
 	argv[n] = NULL;
 	return 0;
@@ -249,8 +257,9 @@ static int save_output(const struct bo_proc_result *r, const char *path, struct 
 	return 0;
 }
 
-int bo_fsck(enum bo_fs fs, const char *dev, unsigned timeout_ms, const char *out_path,
-	    enum bo_fsck_verdict *verdict, struct bo_proc_result *ret, struct bo_err *err)
+int bo_fsck(enum bo_fs fs, const char *dev, const char *journal, unsigned timeout_ms,
+	    const char *out_path, enum bo_fsck_verdict *verdict, struct bo_proc_result *ret,
+	    struct bo_err *err)
 {
 	const char *argv[BO_TOOL_ARGV_MAX], *why;
 	struct bo_proc_result res = {0};
@@ -258,7 +267,7 @@ int bo_fsck(enum bo_fs fs, const char *dev, unsigned timeout_ms, const char *out
 	int fd, r;
 
 	*verdict = BO_FSCK_TOOL_ERROR;
-	r = bo_fsck_argv(fs, dev, argv, err);
+	r = bo_fsck_argv(fs, dev, journal, argv, err);
 	if (r < 0)
 		return r;
 	/* The checkers report "cannot open" and "mounted" through the same exit codes as

@@ -44,9 +44,10 @@ enum bo_fs_tool {
 _must_check_ int bo_mkfs_argv(enum bo_fs fs, const char *dev, const char *const *opts,
 			      const char **argv, struct bo_err *err);
 
-/* The command line of the read-only fsck for @fs on @dev into @argv, as above. */
-_must_check_ int bo_fsck_argv(enum bo_fs fs, const char *dev, const char **argv,
-			      struct bo_err *err);
+/* The command line of the read-only fsck for @fs on @dev, whose external journal (or log) is
+ * on @journal (NULL: none), into @argv, as above. */
+_must_check_ int bo_fsck_argv(enum bo_fs fs, const char *dev, const char *journal,
+			      const char **argv, struct bo_err *err);
 
 /*
  * Make filesystem @fs on @dev with extra options @opts, killing mkfs after @timeout_ms (> 0).
@@ -78,9 +79,9 @@ const char *bo_fsck_verdict_name(enum bo_fsck_verdict v);
  * saying why. When @out_path is not NULL the output (up to BO_FSCK_OUTPUT_MAX, then a line
  * saying it was cut) is also written there; @ret as for bo_mkfs().
  */
-_must_check_ int bo_fsck(enum bo_fs fs, const char *dev, unsigned timeout_ms, const char *out_path,
-			 enum bo_fsck_verdict *verdict, struct bo_proc_result *ret,
-			 struct bo_err *err);
+_must_check_ int bo_fsck(enum bo_fs fs, const char *dev, const char *journal, unsigned timeout_ms,
+			 const char *out_path, enum bo_fsck_verdict *verdict,
+			 struct bo_proc_result *ret, struct bo_err *err);
 
 /* The first line of the version output of @fs's mkfs or fsck tool into @buf. */
 _must_check_ int bo_fs_tool_version(enum bo_fs fs, enum bo_fs_tool tool, char *buf, size_t len,

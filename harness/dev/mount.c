@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <libmount/libmount.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,4 +129,17 @@ int bo_mount_is_mounted(const char *target, struct bo_err *err)
 			       ? 0
 			       : bo_err_set(err, errno, "'%s': %s", target, strerror(errno));
 	return mnt_table_find_target(tb, real, MNT_ITER_BACKWARD) ? 1 : 0;
+}
+
+char *bo_mount_options_journal(enum bo_fs fs, const char *own, const char *journal)
+{
+	char *m = NULL;
+
+	own = own ? own : "";
+	if (!journal)
+		return strdup(own);
+	if (asprintf(&m, "%s%s%s=%s", own, *own ? "," : "",
+		     fs == BO_FS_EXT4 ? "journal_path" : "logdev", journal) < 0)
+		return NULL;
+	return m;
 }

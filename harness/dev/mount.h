@@ -12,12 +12,20 @@
 #include <stdbool.h>
 
 #include "harness/base/util.h"
+#include "harness/dev/fs.h"
 
 enum bo_umount_flags {
 	/* If the unmount fails because the filesystem is busy, detach it lazily (MNT_DETACH):
 	 * gone from the namespace, but the device stays in use until the last user lets go. */
 	BO_UMOUNT_DETACH_ON_FAILURE = 1u << 0,
 };
+
+/*
+ * The mount options @own (NULL: none) of a filesystem @fs whose external journal (ext4) or
+ * log (xfs) is the device @journal (NULL: none): "@own,journal_path=@journal" or
+ * "@own,logdev=@journal". malloc'd; NULL when out of memory.
+ */
+char *bo_mount_options_journal(enum bo_fs fs, const char *own, const char *journal);
 
 /*
  * Mount @source on @target as @fstype (NULL: let libblkid detect it) with @options (a mount

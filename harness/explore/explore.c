@@ -58,7 +58,8 @@ static void down_report(void *rctx, const char *kind, const char *arg, const str
 /* The mount point, the base and the snapshot's CoW stores, in the order they are undone. */
 static int setup(struct explore *x, struct bo_err *err)
 {
-	int r = bo_teardown_new(2 + COW_N, down_report, x, &x->td); /* loops, the snapshot */
+	/* The base and CoW loops, a trim, the snapshot and the devices on it. */
+	int r = bo_teardown_new(3 + COW_N + BO_LAYOUT_MAX, down_report, x, &x->td);
 
 	if (r < 0)
 		return bo_err_set(err, -r, "exploring: out of memory");
@@ -254,6 +255,28 @@ int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct
 	x.sectors = o->image_size / 512;
 	if (bo_fs_from_name(o->fs, &x.fs) < 0) {
 		r = bo_err_set(err, EINVAL, "unknown filesystem '%s' (ext4, xfs, btrfs)", o->fs);
+		goto out;
+	}
+	x.n_parts = o->layout ? o->layout->n : 0;
+	for (unsigned i = 0; i < x.n_parts; i++) {
+		const struct bo_layout_dev *d = &o->layout->v[i];
+
+		x.part_raw[i] = !strcmp(d->kind, "raw");
+		if (!x.part_raw[i] && bo_fs_from_name(d->kind, &x.part_fs[i]) < 0) {
+			r = bo_err_set(err, EINVAL, "device '%s': unknown filesystem '%s'", d->name,
+				       d->kind);
+			goto out;
+		}
+		if (d->start + d->sectors > x.sectors) {
+			r = bo_err_set(err, EINVAL,
+				       "device '%s' ends at sector %" PRIu64
+				       ", past the image's %" PRIu64,
+				       d->name, d->start + d->sectors, x.sectors);
+			goto out;
+		}
+	}
+	if (x.n_parts && o->bench) {
+		r = bo_err_set(err, EINVAL, "the benchmark modes check one device");
 		goto out;
 	}
 	r = bo_ops_from_log(log, &x.ops, err);

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "harness/base/proc.h"
+#include "harness/log/layout.h"
 #include "harness/log/log.h"
 #include "harness/results/results.h"
 #include "harness/results/summary.h"
@@ -65,6 +66,13 @@ struct bo_explore_opts {
 	 * the guest's own. */
 	const struct bo_proc_user *user;
 	const char *root;
+	/* Several devices in the log (harness/log/layout.h; NULL or n == 0: one, of fs, mounted
+	 * with mount_options): each filesystem mounted at state/NAME with dev_mount_options[i]
+	 * (NULL: none) and its external journal, fsck'd with it; raw devices only named to the
+	 * checker, which works in the primary device's mount point (-1: in state/). */
+	const struct bo_layout *layout;
+	const char *dev_mount_options[BO_LAYOUT_MAX];
+	int primary;
 };
 
 /*

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "harness/base/macro.h"
+#include "harness/base/path.h"
 #include "harness/base/proc.h"
 #include "harness/base/safety.h"
 #include "harness/dev/fstool.h"
@@ -32,6 +33,18 @@ int probe_setup(struct explore *x, struct bo_err *err)
 	snprintf(x->acked, sizeof(x->acked), "%s/acked", wd);
 	if (mkdir(x->mnt, 0755) < 0 && errno != EEXIST)
 		return bo_err_set(err, errno, "creating '%s': %s", x->mnt, strerror(errno));
+	/* Several devices: state/NAME for each filesystem. */
+	for (unsigned i = 0; i < x->n_parts; i++) {
+		if (x->part_raw[i])
+			continue;
+		if (bo_pathf(x->part_mnt[i], sizeof(x->part_mnt[i]), "%s/%s", x->mnt,
+			     x->o->layout->v[i].name) < 0)
+			return bo_err_set(err, ENAMETOOLONG, "mount point of device '%s'",
+					  x->o->layout->v[i].name);
+		if (mkdir(x->part_mnt[i], 0755) < 0 && errno != EEXIST)
+			return bo_err_set(err, errno, "creating '%s': %s", x->part_mnt[i],
+					  strerror(errno));
+	}
 	return 0;
 }
 
@@ -41,6 +54,9 @@ void probe_teardown(struct explore *x)
 		return;
 	unlink(x->issued);
 	unlink(x->acked);
+	for (unsigned i = 0; i < x->n_parts; i++)
+		if (x->part_mnt[i][0])
+			rmdir(x->part_mnt[i]);
 	rmdir(x->mnt);
 }
 
@@ -84,13 +100,14 @@ static void run_checker(struct explore *x, struct state_run *s)
 	char *argv[] = {"/bin/sh", "-c", (char *) o->checker, NULL};
 	char e_mnt[PATH_MAX + 16], e_state[BO_CRASH_ID_MAX + 16], e_iss[PATH_MAX + 20],
 		e_ack[PATH_MAX + 20];
-	char e_cut[48];
-	char *env[32];
+	char e_cut[48], e_dev[2 * BO_LAYOUT_MAX][PATH_MAX + 40];
+	char *env[32 + 2 * BO_LAYOUT_MAX];
+	const char *cwd = o->primary >= 0 && x->n_parts ? x->part_mnt[o->primary] : x->mnt;
 	size_t n = 0;
 	struct bo_proc_opts po = {
 		.argv = argv,
 		.env_add = env,
-		.cwd = x->mnt,
+		.cwd = cwd,
 		.timeout_ms = o->checker_timeout * 1000u,
 		.user = o->user,
 		.root = o->root,
@@ -98,7 +115,7 @@ static void run_checker(struct explore *x, struct state_run *s)
 	struct bo_proc_result r = {0};
 	struct bo_err err = {0};
 
-	snprintf(e_mnt, sizeof(e_mnt), "BLACKOUT_MNT=%s", x->mnt);
+	snprintf(e_mnt, sizeof(e_mnt), "BLACKOUT_MNT=%s", cwd);
 	snprintf(e_state, sizeof(e_state), "BLACKOUT_STATE=%s", s->id);
 	snprintf(e_iss, sizeof(e_iss), "BLACKOUT_ISSUED=%s", x->issued);
 	snprintf(e_ack, sizeof(e_ack), "BLACKOUT_ACKED=%s", x->acked);
@@ -108,6 +125,19 @@ static void run_checker(struct explore *x, struct state_run *s)
 	env[n++] = e_iss;
 	env[n++] = e_ack;
 	env[n++] = e_cut;
+	/* Each device by name, as the workload had them (harness/record/record.c). */
+	for (unsigned i = 0; i < x->n_parts; i++) {
+		char up[BO_LAYOUT_NAME_MAX + 1];
+
+		bo_layout_env_name(o->layout->v[i].name, up);
+		snprintf(e_dev[2 * i], sizeof(e_dev[0]), "BLACKOUT_DEV_%s=%s", up, x->part_dev[i]);
+		env[n++] = e_dev[2 * i];
+		if (!x->part_raw[i]) {
+			snprintf(e_dev[2 * i + 1], sizeof(e_dev[0]), "BLACKOUT_MNT_%s=%s", up,
+				 x->part_mnt[i]);
+			env[n++] = e_dev[2 * i + 1];
+		}
+	}
 	for (size_t i = 0; o->checker_env && o->checker_env[i] && n + 1 < BO_ARRAY_SIZE(env); i++)
 		env[n++] = o->checker_env[i];
 	env[n] = NULL;
@@ -128,6 +158,104 @@ static void run_checker(struct explore *x, struct state_run *s)
 	bo_proc_result_clear(&r);
 }
 
+/* Append "device NAME: @msg" to @buf (a list of what each device said). */
+static void note(char *buf, size_t len, const char *name, const char *msg)
+{
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, len - n, "%sdevice %s: %s", n ? "; " : "", name, msg);
+}
+
+/*
+ * The probe of a state of several devices: every filesystem mounted (the state is mounted
+ * only when all are), the checker, every filesystem unmounted and fsck'd with its journal;
+ * the worst fsck verdict stands, their outputs one after the other.
+ */
+static int probe_parts(struct explore *x, struct state_run *s)
+{
+	const struct bo_explore_opts *o = x->o;
+	struct bo_err err = {0};
+	bool mounted[BO_LAYOUT_MAX] = {false}, all = true;
+	char *fsck_all = NULL;
+	size_t fsck_len = 0;
+	FILE *fo;
+	double t = bo_now();
+	int r = 0;
+
+	for (unsigned i = 0; i < x->n_parts; i++) {
+		_cleanup_free_ char *mo = NULL;
+
+		if (x->part_raw[i])
+			continue;
+		mo = bo_mount_options_journal(x->part_fs[i], o->dev_mount_options[i],
+					      o->layout->v[i].journal >= 0
+						      ? x->part_dev[o->layout->v[i].journal]
+						      : NULL);
+		if (!mo || bo_mount(x->part_dev[i], x->part_mnt[i], bo_fs_name(x->part_fs[i]), mo,
+				    &err) < 0) {
+			note(s->mount_msg, sizeof(s->mount_msg), o->layout->v[i].name,
+			     mo ? bo_err_str(&err) : "out of memory");
+			all = false;
+		} else {
+			mounted[i] = true;
+		}
+	}
+	s->obs.mounted = all;
+	s->t_mount = bo_now() - t;
+	t = bo_now();
+	if (all && bo_test_stall("check", &err) < 0)
+		state_run_fail(s, &err);
+	else if (all && o->checker)
+		run_checker(x, s);
+	s->t_checker = bo_now() - t;
+	t = bo_now();
+	for (unsigned i = 0; i < x->n_parts; i++) {
+		int u;
+
+		if (!mounted[i])
+			continue;
+		u = bo_umount(x->part_mnt[i], BO_UMOUNT_DETACH_ON_FAILURE, &err);
+		if (u > 0)
+			bo_err_set(&err, EBUSY, "'%s' was busy and had to be detached lazily",
+				   x->part_mnt[i]);
+		if (u != 0) {
+			state_run_fail(s, &err);
+			r = -1;
+		}
+	}
+	s->t_umount = bo_now() - t;
+	if (r < 0)
+		return r;
+	t = bo_now();
+	s->obs.fsck = BO_FSCK_CLEAN;
+	fo = open_memstream(&fsck_all, &fsck_len);
+	for (unsigned i = 0; i < x->n_parts; i++) {
+		const char *journal =
+			o->layout->v[i].journal >= 0 ? x->part_dev[o->layout->v[i].journal] : NULL;
+		struct bo_proc_result fr = {0};
+		enum bo_fsck_verdict v;
+
+		if (x->part_raw[i])
+			continue;
+		if (bo_fsck(x->part_fs[i], x->part_dev[i], journal, o->fsck_timeout * 1000u, NULL,
+			    &v, &fr, &err) < 0 &&
+		    s->obs.mounted)
+			state_run_fail(s, &err);
+		if (fo)
+			fprintf(fo, "== device %s (%s)\n%.*s", o->layout->v[i].name,
+				bo_fs_name(x->part_fs[i]), (int) fr.out_len, fr.out ? fr.out : "");
+		bo_proc_result_clear(&fr);
+		if (v > s->obs.fsck)
+			s->obs.fsck = v;
+	}
+	if (fo && fclose(fo) == 0)
+		s->fsck_out = fsck_all;
+	else
+		free(fsck_all);
+	s->t_fsck = bo_now() - t;
+	return 0;
+}
+
 int probe(struct explore *x, struct state_run *s, const char *dev)
 {
 	const struct bo_explore_opts *o = x->o;
@@ -136,6 +264,8 @@ int probe(struct explore *x, struct state_run *s, const char *dev)
 	double t = bo_now();
 	int r;
 
+	if (x->n_parts)
+		return probe_parts(x, s);
 	if (bo_mount(dev, x->mnt, o->fs, o->mount_options, &err) < 0) {
 		snprintf(s->mount_msg, sizeof(s->mount_msg), "%s", bo_err_str(&err));
 	} else {
@@ -165,7 +295,7 @@ int probe(struct explore *x, struct state_run *s, const char *dev)
 		state_run_fail(s, &err);
 	/* On a state that did not mount, fsck's output is evidence, its verdict is not: xfs_repair
 	 * refuses a log that was never replayed. */
-	if (bo_fsck(x->fs, dev, o->fsck_timeout * 1000u, NULL, &s->obs.fsck, &fr, &err) < 0 &&
+	if (bo_fsck(x->fs, dev, NULL, o->fsck_timeout * 1000u, NULL, &s->obs.fsck, &fr, &err) < 0 &&
 	    s->obs.mounted)
 		state_run_fail(s, &err);
 	s->fsck_out = BO_TAKE_PTR(fr.out);

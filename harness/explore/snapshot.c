@@ -19,6 +19,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "dmtargets/linear.h"
 #include "dmtargets/snapshot.h"
 #include "harness/base/macro.h"
 #include "harness/base/safety.h"
@@ -72,6 +73,48 @@ void snapshot_teardown(struct explore *x)
 	}
 }
 
+/* The devices of a layout on the snapshot device, made once with it: the swaps underneath
+ * leave them be. */
+static int parts_make(struct explore *x, struct bo_err *err)
+{
+	const struct bo_layout *l = x->o->layout;
+	int r = 0;
+
+	for (unsigned i = 0; r >= 0 && i < x->n_parts; i++) {
+		char role[32];
+		_cleanup_free_ char *table = NULL;
+
+		snprintf(role, sizeof(role), "state-%s", l->v[i].name);
+		r = bo_dm_name(x->o->runid, role, x->part[i], x->part_uuid[i], err);
+		if (r >= 0 &&
+		    bo_dm_device_path(x->part[i], x->part_dev[i], sizeof(x->part_dev[i])) < 0)
+			r = bo_err_set(err, ENAMETOOLONG, "device path of '%s'", x->part[i]);
+		if (r >= 0)
+			r = bo_linear_table(l->v[i].sectors, x->snap_dev, l->v[i].start, &table,
+					    err);
+		if (r >= 0)
+			r = bo_dm_create(x->part[i], x->part_uuid[i], table, err);
+		if (r >= 0)
+			r = explore_keep(x, "dm", x->part[i], err);
+		if (r >= 0)
+			x->parts_kept++;
+	}
+	return r;
+}
+
+/* Drop the page cache of block device @dev: nothing of an earlier state is read from it. */
+static int drop_cache(const char *dev, struct bo_err *err)
+{
+	int fd = open(dev, O_RDONLY | O_CLOEXEC), r = 0;
+
+	if (fd < 0 || ioctl(fd, BLKFLSBUF, 0) < 0)
+		r = bo_err_set(err, errno, "dropping the page cache of '%s': %s", dev,
+			       strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
 /*
  * Give the snapshot device a fresh, empty snapshot of the base as it is now. The first state
  * creates the device; every later one swaps a new table in (suspend, load, resume): 3.3 ms
@@ -87,7 +130,7 @@ static int fresh_snapshot(struct explore *x, bool big, struct bo_err *err)
 {
 	unsigned next = big ? COW_BIG : x->snap_live && x->snap_cur == COW_A ? COW_B : COW_A;
 	struct bo_err e2 = {0};
-	int fd, r;
+	int r;
 
 	if (!x->snap_live) {
 		r = bo_dm_create(x->snap, x->snap_uuid, x->snap_table[next], err);
@@ -96,6 +139,7 @@ static int fresh_snapshot(struct explore *x, bool big, struct bo_err *err)
 		if (r < 0)
 			return r;
 		x->snap_live = true;
+		r = parts_make(x, err);
 	} else {
 		r = bo_dm_suspend(x->snap, BO_DM_SUSPEND_SKIP_LOCKFS, err);
 		if (r >= 0)
@@ -107,15 +151,17 @@ static int fresh_snapshot(struct explore *x, bool big, struct bo_err *err)
 	}
 	if (r >= 0) {
 		x->snap_cur = next;
-		fd = open(x->snap_dev, O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || ioctl(fd, BLKFLSBUF, 0) < 0)
-			r = bo_err_set(err, errno, "dropping the page cache of '%s': %s",
-				       x->snap_dev, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+		r = drop_cache(x->snap_dev, err);
+		for (unsigned i = 0; r >= 0 && i < x->n_parts; i++)
+			r = drop_cache(x->part_dev[i], err);
 	}
-	if (r < 0 && x->snap_live && bo_teardown_undo_top(x->td, &e2) == 0)
-		x->snap_live = false;
+	/* On failure the devices go, the ones on the snapshot first, then the snapshot. */
+	if (r < 0 && x->snap_live) {
+		while (x->parts_kept > 0 && bo_teardown_undo_top(x->td, &e2) == 0)
+			x->parts_kept--;
+		if (x->parts_kept == 0 && bo_teardown_undo_top(x->td, &e2) == 0)
+			x->snap_live = false;
+	}
 	return r < 0 ? r : 0;
 }
 
@@ -130,7 +176,7 @@ static int build_state(struct explore *x, const struct bo_crash_state *cs, struc
 	unsigned d = 0;
 	int k;
 
-	k = bo_replay_new(x->log, x->snap_dev, 0, 0, &r, err);
+	k = bo_replay_new(x->log, x->snap_dev, x->n_parts ? BO_REPLAY_HELD : 0, 0, &r, err);
 	for (uint64_t n = cs->epoch_start; k >= 0 && n < cs->cut; n++) {
 		if (d < cs->n_dropped && cs->dropped[d] == n) {
 			d++;

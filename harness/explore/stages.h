@@ -93,8 +93,19 @@ struct explore {
 	unsigned snap_cur;
 	bool snap_live;
 
-	/* 4. The probe (probe.c): the mount point and the checker's op files. */
+	/* Several devices (o->layout): one dm-linear each on the snapshot device, made with it
+	 * (snapshot.c) and swapped along with it; parts 0 without a layout. */
+	unsigned n_parts;
+	char part[BO_LAYOUT_MAX][BO_DM_NAME_MAX], part_uuid[BO_LAYOUT_MAX][BO_DM_UUID_MAX];
+	char part_dev[BO_LAYOUT_MAX][PATH_MAX];
+	unsigned parts_kept; /* on the teardown stack, above the snapshot */
+
+	/* 4. The probe (probe.c): the mount point (with several devices, the directory of
+	 * theirs, part_mnt) and the checker's op files. */
 	char mnt[PATH_MAX], issued[PATH_MAX], acked[PATH_MAX];
+	char part_mnt[BO_LAYOUT_MAX][PATH_MAX];
+	enum bo_fs part_fs[BO_LAYOUT_MAX];
+	bool part_raw[BO_LAYOUT_MAX];
 };
 
 /* What one check of a state saw, for its class, its record and its by-products. */
@@ -210,8 +221,7 @@ enum bo_class judge(struct explore *x, struct state_run *s);
 /* 6. record.c: what a checked state leaves in the results. */
 _must_check_ int record_state(struct explore *x, struct state_run *s, enum bo_class c,
 			      struct bo_err *err);
-_must_check_ int record_alias(struct explore *x, const struct select_alias *a,
-			      struct bo_err *err);
+_must_check_ int record_alias(struct explore *x, const struct select_alias *a, struct bo_err *err);
 _must_check_ int record_byproducts(struct explore *x, struct state_run *s, enum bo_class c,
 				   struct bo_err *err);
 

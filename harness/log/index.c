@@ -232,8 +232,8 @@ int bo_log_open_indexed(const char *path, const char *index, struct bo_log **ret
 		goto fail;
 	}
 	r = load_index(log, buf, (size_t) st.st_size, err);
-	if (r >= 0 && log_sort_marks(log) < 0)
-		r = bo_err_set(err, ENOMEM, "indexing marks");
+	if (r >= 0)
+		r = log_index_marks(log, err);
 	if (r < 0) {
 		bo_err_prefix(err, "log index '%s' of '%s'", index, path);
 		goto fail;

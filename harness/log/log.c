@@ -6,6 +6,7 @@
 #include "harness/log/log.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <stdio.h>
@@ -350,7 +351,7 @@ static int cmp_mark_name(const void *a, const void *b)
 	return (*x > *y) - (*x < *y);
 }
 
-int log_sort_marks(struct bo_log *log)
+static int sort_marks(struct bo_log *log)
 {
 	log->by_name = malloc((log->n_marks ? log->n_marks : 1) * sizeof(size_t));
 	if (!log->by_name)
@@ -362,6 +363,28 @@ int log_sort_marks(struct bo_log *log)
 	qsort(log->by_name, log->n_marks, sizeof(size_t), cmp_mark_name);
 	sort_log = NULL;
 	return 0;
+}
+
+int log_index_marks(struct bo_log *log, struct bo_err *err)
+{
+	if (sort_marks(log) < 0)
+		return bo_err_set(err, ENOMEM, "indexing marks");
+	/* The first layout mark says how the log's device is carved (layout.h). */
+	for (size_t i = 0; i < log->n_marks; i++) {
+		const char *name = log->marks[i].name;
+
+		if (strncmp(name, BO_LAYOUT_MARK_PREFIX, strlen(BO_LAYOUT_MARK_PREFIX)))
+			continue;
+		if (bo_layout_parse(name, &log->layout, err) < 0)
+			return bo_err_prefix(err, "entry %" PRIu64, log->marks[i].entry);
+		break;
+	}
+	return 0;
+}
+
+const struct bo_layout *bo_log_layout(const struct bo_log *log)
+{
+	return &log->layout;
 }
 
 int log_open_super(const char *path, struct bo_log **ret, struct bo_err *err)
@@ -410,8 +433,8 @@ int bo_log_open(const char *path, unsigned flags, struct bo_log **ret, struct bo
 	if (r < 0)
 		return r;
 	r = index_entries(log, flags, err);
-	if (r >= 0 && log_sort_marks(log) < 0)
-		r = bo_err_set(err, ENOMEM, "indexing marks");
+	if (r >= 0)
+		r = log_index_marks(log, err);
 	if (r < 0) {
 		bo_err_prefix(err, "log '%s'", path);
 		bo_log_free(log);

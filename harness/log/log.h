@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "harness/base/util.h"
+#include "harness/log/layout.h"
 
 #define BO_LOG_MAGIC	      0x6a736677736872ULL
 #define BO_LOG_VERSION	      1
@@ -143,6 +144,9 @@ const struct bo_log_entry *bo_log_entry(const struct bo_log *log, uint64_t n);
 
 /* Name of mark entry @n, or NULL when entry @n is not a mark. */
 const char *bo_log_mark_name(const struct bo_log *log, uint64_t n);
+
+/* How the log's device is carved into several devices (layout.h); n == 0: one device. */
+const struct bo_layout *bo_log_layout(const struct bo_log *log);
 
 /* Number of marks and the i-th mark in log order. */
 size_t bo_log_mark_count(const struct bo_log *log);

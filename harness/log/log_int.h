@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "harness/log/layout.h"
 #include "harness/log/log.h"
 
 struct bo_log {
@@ -25,6 +26,8 @@ struct bo_log {
 	struct bo_log_mark *marks;
 	size_t n_marks, cap_marks;
 	size_t *by_name; /* mark indices sorted by name, for lookups */
+
+	struct bo_layout layout; /* from its layout mark; n == 0: one device */
 };
 
 /* Allocate a log for @path, open it and read its super block. */
@@ -33,7 +36,7 @@ int log_open_super(const char *path, struct bo_log **ret, struct bo_err *err);
 /* Append mark @name (@len bytes) of entry @entry; -ENOMEM. */
 int log_add_mark(struct bo_log *log, uint64_t entry, const char *name, size_t len);
 
-/* Sort the marks by name for lookups; -ENOMEM. */
-int log_sort_marks(struct bo_log *log);
+/* Once the marks are indexed: sort them by name for lookups, and read the layout mark. */
+int log_index_marks(struct bo_log *log, struct bo_err *err);
 
 #endif

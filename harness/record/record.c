@@ -14,8 +14,10 @@
 
 #include "dmtargets/dm.h"
 #include "dmtargets/flakey.h"
+#include "dmtargets/linear.h"
 #include "dmtargets/logwrites.h"
 #include "harness/base/macro.h"
+#include "harness/base/path.h"
 #include "harness/ctl/ctl.h"
 #include "harness/record/faultrun.h"
 #include "harness/dev/fstool.h"
@@ -45,6 +47,13 @@ struct recorder {
 	int down_first;
 	char lw[BO_DM_NAME_MAX], lw_uuid[BO_DM_UUID_MAX], lw_dev[PATH_MAX];
 	char fl[BO_DM_NAME_MAX], fl_uuid[BO_DM_UUID_MAX], fl_dev[PATH_MAX];
+	/* With [device NAME] sections: the devices carved out of the log-writes device by
+	 * dm-linear (harness/log/layout.h), their nodes and, for filesystems, mount points.
+	 * layout.n == 0: the one device is fl_dev, mounted at mnt. */
+	struct bo_layout layout;
+	char dev[BO_LAYOUT_MAX][PATH_MAX], dev_mnt[BO_LAYOUT_MAX][PATH_MAX];
+	unsigned mounted;   /* mounts on the teardown stack */
+	char cwd[PATH_MAX]; /* the workload's working directory: the primary mount point */
 	struct bo_logtail *tail;
 	struct bo_faultrun *faults;
 	/* The control server's thread emits fault records while the main thread runs. */
@@ -144,6 +153,54 @@ static int keep_dm(struct recorder *r, const char *name, struct bo_err *err)
 	return k;
 }
 
+/* The devices of a [device NAME] scenario: one dm-linear each on the log-writes device, so that
+ * the one log orders the writes of all of them. No fault plan, so no dm-flakey. */
+static int carve(struct recorder *r, struct bo_err *err)
+{
+	struct json_object *devs = json_object_new_array(), *rec = json_object_new_object();
+	int k = 0;
+
+	if (!devs || !rec) {
+		json_object_put(devs);
+		json_object_put(rec);
+		return bo_err_set(err, ENOMEM, "out of memory");
+	}
+
+	for (unsigned i = 0; k >= 0 && i < r->layout.n; i++) {
+		const struct bo_layout_dev *d = &r->layout.v[i];
+		char role[32], name[BO_DM_NAME_MAX], uuid[BO_DM_UUID_MAX];
+		_cleanup_free_ char *table = NULL;
+		struct json_object *o = json_object_new_object();
+
+		snprintf(role, sizeof(role), "dev-%s", d->name);
+		k = bo_dm_name(r->o->runid, role, name, uuid, err);
+		if (k >= 0 && bo_dm_device_path(name, r->dev[i], sizeof(r->dev[i])) < 0)
+			k = bo_err_set(err, ENAMETOOLONG, "device path of '%s': too long", name);
+		if (k >= 0)
+			k = bo_linear_table(d->sectors, r->lw_dev, d->start, &table, err);
+		if (k >= 0)
+			k = bo_dm_create(name, uuid, table, err);
+		if (k >= 0)
+			k = keep_dm(r, name, err);
+		if (!o)
+			continue; /* out of memory: the record is short, the run goes on */
+		json_object_object_add(o, "name", json_object_new_string(d->name));
+		json_object_object_add(o, "device", json_object_new_string(r->dev[i]));
+		json_object_object_add(o, "kind", json_object_new_string(d->kind));
+		json_object_array_add(devs, o);
+	}
+	if (k >= 0)
+		k = bo_test_stall("stack", err);
+	if (k < 0) {
+		json_object_put(rec);
+		json_object_put(devs);
+		return k;
+	}
+	json_object_object_add(rec, "device", json_object_new_string(r->lw_dev));
+	json_object_object_add(rec, "devices", devs);
+	return emit_record(r, "stack", rec);
+}
+
 static int stack_up(struct recorder *r, struct bo_err *err)
 {
 	const struct bo_scenario *sc = r->o->sc;
@@ -187,6 +244,8 @@ static int stack_up(struct recorder *r, struct bo_err *err)
 	k = keep_dm(r, r->lw, err);
 	if (k < 0)
 		return k;
+	if (r->layout.n)
+		return carve(r, err);
 	/* flakey "up 1 s, down 0 s" is always up: a pass-through until a fault plan says
 	 * otherwise. */
 	fl.dev = r->lw_dev;
@@ -238,11 +297,13 @@ static int run_workload(struct recorder *r, struct bo_ctl_server *srv, struct bo
 	const struct bo_scenario *sc = r->o->sc;
 	_cleanup_free_ char *cmd = NULL, *path_env = NULL;
 	char ctl_env[PATH_MAX + 16], mnt_env[PATH_MAX + 16], seed_env[48];
+	char dev_env[2 * BO_LAYOUT_MAX][PATH_MAX + 40];
 	char *argv[] = {"/bin/sh", "-c", NULL, NULL};
-	char *env[] = {ctl_env, mnt_env, seed_env, NULL, NULL};
+	char *env[5 + 2 * BO_LAYOUT_MAX] = {ctl_env, mnt_env, seed_env};
+	size_t n = 4;
 	struct bo_proc_opts po = {.argv = argv,
 				  .env_add = env,
-				  .cwd = r->mnt,
+				  .cwd = r->cwd,
 				  .merge_stderr = true,
 				  .user = r->o->user,
 				  .root = r->o->root};
@@ -251,6 +312,20 @@ static int run_workload(struct recorder *r, struct bo_ctl_server *srv, struct bo
 	char how[128];
 	int k;
 
+	/* Each device by name: BLACKOUT_DEV_<NAME> its node, BLACKOUT_MNT_<NAME> its mount
+	 * point (filesystems). */
+	for (unsigned i = 0; i < r->layout.n; i++) {
+		char up[BO_LAYOUT_NAME_MAX + 1];
+
+		bo_layout_env_name(r->layout.v[i].name, up);
+		snprintf(dev_env[2 * i], sizeof(dev_env[0]), "BLACKOUT_DEV_%s=%s", up, r->dev[i]);
+		env[n++] = dev_env[2 * i];
+		if (r->dev_mnt[i][0]) {
+			snprintf(dev_env[2 * i + 1], sizeof(dev_env[0]), "BLACKOUT_MNT_%s=%s", up,
+				 r->dev_mnt[i]);
+			env[n++] = dev_env[2 * i + 1];
+		}
+	}
 	k = bo_scenario_workload_command(sc, &cmd);
 	if (k < 0)
 		return bo_err_set(err, -k, "building the workload command");
@@ -259,8 +334,9 @@ static int run_workload(struct recorder *r, struct bo_ctl_server *srv, struct bo
 		return bo_err_set(err, ENOMEM, "workload environment");
 	argv[2] = cmd;
 	env[3] = path_env;
+	env[n] = NULL;
 	snprintf(ctl_env, sizeof(ctl_env), "BLACKOUT_CTL=%s", bo_ctl_server_path(srv));
-	snprintf(mnt_env, sizeof(mnt_env), "BLACKOUT_MNT=%s", r->mnt);
+	snprintf(mnt_env, sizeof(mnt_env), "BLACKOUT_MNT=%s", r->cwd);
 	snprintf(seed_env, sizeof(seed_env), "BLACKOUT_SEED=%" PRIu64, sc->workload_seed);
 	po.timeout_ms = sc->workload_timeout * 1000u;
 	emit(r, "workload-start", "command", cmd);
@@ -309,20 +385,174 @@ static int check_acks(struct recorder *r, const struct bo_ctl_state *st, struct 
 }
 
 /*
- * The scenario's mkfs options. For ext4, unless the scenario says otherwise, inode tables and
- * the journal are zeroed by mkfs: lazy initialisation would write them later from a kernel
- * thread, on its own schedule, and the same seed would give a different log each time.
+ * The mkfs options @given of a filesystem @fs. For ext4, unless they say otherwise, inode
+ * tables and the journal are zeroed by mkfs: lazy initialisation would write them later from
+ * a kernel thread, on its own schedule, and the same seed would give a different log each
+ * time. @extra (may be NULL) goes after them.
  */
-static int mkfs_options(const struct bo_scenario *sc, char ***ret, struct bo_err *err)
+static int mkfs_options(enum bo_fs fs, const char *given, const char *extra, char ***ret,
+			struct bo_err *err)
 {
 	_cleanup_free_ char *all = NULL;
-	const char *extra = "";
+	const char *lazy = "";
 
-	if (sc->fs == BO_FS_EXT4 && !strstr(sc->mkfs_options, "-E"))
-		extra = " -E lazy_itable_init=0,lazy_journal_init=0";
-	if (asprintf(&all, "%s%s", sc->mkfs_options, extra) < 0 || !(*ret = bo_strv_split(all)))
+	if (fs == BO_FS_EXT4 && !strstr(given, "-E"))
+		lazy = " -E lazy_itable_init=0,lazy_journal_init=0";
+	if (asprintf(&all, "%s%s %s", given, lazy, extra ? extra : "") < 0 ||
+	    !(*ret = bo_strv_split(all)))
 		return bo_err_set(err, ENOMEM, "mkfs options");
 	return 0;
+}
+
+/* mkfs @fs on @dev with @opts; its output goes to mkfs.out (appended to @out). */
+static int run_mkfs(struct recorder *r, enum bo_fs fs, const char *dev, char **opts, FILE *out,
+		    struct bo_err *err)
+{
+	struct bo_proc_result mr = {0};
+	int k = bo_mkfs(fs, dev, (const char *const *) opts, r->o->sc->workload_timeout * 1000u,
+			&mr, err);
+
+	if (mr.out && out)
+		fprintf(out, "# mkfs %s %s\n%.*s", bo_fs_name(fs), dev, (int) mr.out_len, mr.out);
+	bo_proc_result_clear(&mr);
+	return k;
+}
+
+/* The block size of an ext4 with an external journal, which the journal device must share:
+ * "-b N" as its options @opts say, else 4096 for both (*@ours: the data's mkfs needs it too). */
+static void ext4_block(const char *opts, char *buf, size_t len, bool *ours)
+{
+	const char *b = strstr(opts, "-b ");
+
+	*ours = !b;
+	snprintf(buf, len, "-b %.*s", b ? (int) strcspn(b + 3, " \t") : 4, b ? b + 3 : "4096");
+}
+
+/* The filesystem of a one-device scenario, on its flakey device. */
+static int mkfs_one(struct recorder *r, struct bo_err *err)
+{
+	const struct bo_scenario *sc = r->o->sc;
+	struct bo_proc_result mr = {0};
+	struct bo_err derr = {0};
+	char **opts = NULL;
+	int k;
+
+	k = mkfs_options(sc->fs, sc->mkfs_options, NULL, &opts, err);
+	if (k >= 0)
+		k = bo_mkfs(sc->fs, r->fl_dev, (const char *const *) opts,
+			    sc->workload_timeout * 1000u, &mr, err);
+	if (mr.out && bo_results_write_file(r->res, "mkfs.out", mr.out, mr.out_len, &derr) < 0 &&
+	    k >= 0)
+		k = bo_err_set(err, derr.errnum, "%s", bo_err_str(&derr));
+	bo_proc_result_clear(&mr);
+	bo_strv_free(opts);
+	return k;
+}
+
+/* The filesystems of a [device NAME] scenario, each external journal first (made by ext4's
+ * mkfs as a journal device, by xfs's as part of the filesystem). */
+static int mkfs_devices(struct recorder *r, struct bo_err *err)
+{
+	const struct bo_scenario *sc = r->o->sc;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	struct bo_err derr = {0};
+	int k = f ? 0 : bo_err_set(err, ENOMEM, "out of memory");
+
+	for (size_t i = 0; k >= 0 && i < sc->ndevices; i++) {
+		const struct bo_device *d = &sc->devices[i];
+		_cleanup_free_ char *extra = NULL;
+		char **opts = NULL, bs[32];
+		bool ours = false;
+
+		if (d->raw)
+			continue;
+		if (d->journal >= 0 && d->fs == BO_FS_EXT4) {
+			char **jopts = NULL;
+
+			ext4_block(d->mkfs_options, bs, sizeof(bs), &ours);
+			k = mkfs_options(BO_FS_EXT4, "-O journal_dev", bs, &jopts, err);
+			if (k >= 0)
+				k = run_mkfs(r, BO_FS_EXT4, r->dev[d->journal], jopts, f, err);
+			bo_strv_free(jopts);
+			if (k >= 0 && asprintf(&extra, "-J device=%s%s%s", r->dev[d->journal],
+					       ours ? " " : "", ours ? bs : "") < 0)
+				extra = NULL;
+		} else if (d->journal >= 0) {
+			if (asprintf(&extra, "-l logdev=%s,sectsize=%u", r->dev[d->journal],
+				     d->sector_size) < 0)
+				extra = NULL;
+		}
+		if (k >= 0 && d->journal >= 0 && !extra)
+			k = bo_err_set(err, ENOMEM, "out of memory");
+		if (k >= 0)
+			k = mkfs_options(d->fs, d->mkfs_options, extra, &opts, err);
+		if (k >= 0)
+			k = run_mkfs(r, d->fs, r->dev[i], opts, f, err);
+		bo_strv_free(opts);
+	}
+	if (f && fclose(f) == 0 && out && len &&
+	    bo_results_write_file(r->res, "mkfs.out", out, len, &derr) < 0 && k >= 0)
+		k = bo_err_set(err, derr.errnum, "%s", bo_err_str(&derr));
+	free(out);
+	return k;
+}
+
+/* Mount @dev on @mnt and put the mount on the teardown stack. */
+static int mount_kept(struct recorder *r, const char *dev, const char *mnt, const char *fs,
+		      const char *opts, struct bo_err *err)
+{
+	int k = bo_mount(dev, mnt, fs, opts, err);
+
+	if (k >= 0 && bo_teardown_push_mount(r->td, mnt, err) < 0) {
+		struct bo_err e2;
+
+		(void) !bo_umount(mnt, 0, &e2);
+		k = -ENOSPC;
+	}
+	if (k >= 0)
+		r->mounted++;
+	return k;
+}
+
+/*
+ * Mount the filesystems of a [device NAME] scenario, each on r->mnt/NAME, and give the
+ * workload's account its own: the root directory of each filesystem, the node of each raw
+ * device. The working directory is the primary device's mount point (else r->mnt).
+ */
+static int mount_devices(struct recorder *r, char *cwd, size_t len, struct bo_err *err)
+{
+	const struct bo_scenario *sc = r->o->sc;
+	const struct bo_proc_user *u = r->o->user;
+	int k = 0;
+
+	snprintf(cwd, len, "%s", r->mnt);
+	for (size_t i = 0; k >= 0 && i < sc->ndevices; i++) {
+		const struct bo_device *d = &sc->devices[i];
+		_cleanup_free_ char *mo = NULL;
+		const char *own = r->dev[i];
+
+		if (!d->raw) {
+			if (bo_pathf(r->dev_mnt[i], sizeof(r->dev_mnt[i]), "%s/%s", r->mnt,
+				     d->name) < 0 ||
+			    (mkdir(r->dev_mnt[i], 0755) < 0 && errno != EEXIST))
+				return bo_err_set(err, errno ? errno : ENAMETOOLONG,
+						  "creating '%s'", r->dev_mnt[i]);
+			mo = bo_mount_options_journal(d->fs, d->mount_options,
+						      d->journal >= 0 ? r->dev[d->journal] : NULL);
+			if (!mo)
+				return bo_err_set(err, ENOMEM, "out of memory");
+			k = mount_kept(r, r->dev[i], r->dev_mnt[i], bo_fs_name(d->fs), mo, err);
+			own = r->dev_mnt[i];
+			if ((int) i == sc->primary)
+				snprintf(cwd, len, "%s", r->dev_mnt[i]);
+		}
+		if (k >= 0 && u && chown(own, u->uid, u->gid) < 0)
+			k = bo_err_set(err, errno, "giving '%s' to user %s: %s", own, u->name,
+				       strerror(errno));
+	}
+	return k;
 }
 
 int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_err *err)
@@ -333,12 +563,11 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 	struct bo_ctl_server *srv = NULL;
 	struct bo_lw_status lws;
 	struct bo_err derr = {0};
-	struct bo_proc_result mr = {0};
-	char **mkfs_opts = NULL;
 	uint64_t entry;
 	int k;
 
 	pthread_mutex_init(&r.emit_lock, NULL);
+	bo_scenario_layout(sc, &r.layout);
 	r.sectors = sc->size / 512;
 	snprintf(r.image, sizeof(r.image), "%s/image.img", o->workdir);
 	snprintf(r.log, sizeof(r.log), "%s/log.img", o->workdir);
@@ -346,43 +575,47 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 	snprintf(r.sock, sizeof(r.sock), "%s/ctl.sock", o->workdir);
 	if (mkdir(r.mnt, 0755) < 0 && errno != EEXIST)
 		return bo_err_set(err, errno, "creating '%s': %s", r.mnt, strerror(errno));
-	if (bo_teardown_new(8, down_report, &r, &r.td) < 0)
+	/* Two loops, log-writes, flakey or a device and a mount each. */
+	if (bo_teardown_new(8 + 2 * BO_LAYOUT_MAX, down_report, &r, &r.td) < 0)
 		return bo_err_set(err, ENOMEM, "recording: out of memory");
 
 	k = stack_up(&r, err);
 	if (k < 0)
 		goto down;
-	k = mkfs_options(sc, &mkfs_opts, err);
-	if (k >= 0)
-		k = bo_test_stall("mkfs", err);
-	if (k >= 0)
-		k = bo_mkfs(sc->fs, r.fl_dev, (const char *const *) mkfs_opts,
-			    sc->workload_timeout * 1000u, &mr, err);
-	if (mr.out && bo_results_write_file(res, "mkfs.out", mr.out, mr.out_len, &derr) < 0 &&
-	    k >= 0)
-		k = bo_err_set(err, derr.errnum, "%s", bo_err_str(&derr));
-	bo_proc_result_clear(&mr);
-	bo_strv_free(mkfs_opts);
-	if (k < 0)
-		goto down;
-	k = bo_logtail_open(r.log, r.ss, &r.tail, err);
+	k = bo_test_stall("mkfs", err);
+	if (k >= 0 && r.layout.n) {
+		char mark[BO_LOG_MARK_MAX(512) + 1];
+
+		/* The layout first, before anything is written: the log says how it is carved. */
+		k = bo_logtail_open(r.log, r.ss, &r.tail, err);
+		if (k >= 0 && bo_layout_format(&r.layout, mark, sizeof(mark)) < 0)
+			k = bo_err_set(
+				err, ENAMETOOLONG,
+				"the layout of %u devices does not fit a mark: shorter names",
+				r.layout.n);
+		if (k >= 0)
+			k = put_mark(&r, mark, &entry, err);
+		if (k >= 0)
+			k = mkfs_devices(&r, err);
+	} else if (k >= 0) {
+		k = mkfs_one(&r, err);
+		if (k >= 0)
+			k = bo_logtail_open(r.log, r.ss, &r.tail, err);
+	}
 	if (k >= 0)
 		k = insert_mark(&r, "mkfs", &entry, err);
-	if (k >= 0)
-		k = bo_mount(r.fl_dev, r.mnt, bo_fs_name(sc->fs), sc->mount_options, err);
-	if (k >= 0 && bo_teardown_push_mount(r.td, r.mnt, err) < 0) {
-		struct bo_err e2;
-
-		(void) !bo_umount(r.mnt, 0, &e2);
-		k = -ENOSPC;
+	if (k >= 0 && r.layout.n) {
+		k = mount_devices(&r, r.cwd, sizeof(r.cwd), err);
+	} else if (k >= 0) {
+		snprintf(r.cwd, sizeof(r.cwd), "%s", r.mnt);
+		k = mount_kept(&r, r.fl_dev, r.mnt, bo_fs_name(sc->fs), sc->mount_options, err);
+		/* The workload's account owns the file system it works on. */
+		if (k >= 0 && o->user && chown(r.mnt, o->user->uid, o->user->gid) < 0)
+			k = bo_err_set(err, errno, "giving '%s' to user %s: %s", r.mnt,
+				       o->user->name, strerror(errno));
 	}
-	if (k < 0)
-		goto down;
-	k = bo_test_stall("mounted", err);
-	/* The workload's account owns the file system it works on. */
-	if (k >= 0 && o->user && chown(r.mnt, o->user->uid, o->user->gid) < 0)
-		k = bo_err_set(err, errno, "giving '%s' to user %s: %s", r.mnt, o->user->name,
-			       strerror(errno));
+	if (k >= 0)
+		k = bo_test_stall("mounted", err);
 	if (k < 0)
 		goto down;
 	{
@@ -411,7 +644,8 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 		k = bo_test_stall("unmount", err);
 	if (k < 0)
 		goto down;
-	k = bo_teardown_undo_top(r.td, err); /* the mount */
+	for (; r.mounted > 0 && k >= 0; r.mounted--)
+		k = bo_teardown_undo_top(r.td, err); /* the mounts */
 	if (k < 0)
 		goto down;
 	/* A full or failing log device turns logging off for good: every later state would
@@ -431,6 +665,9 @@ down:
 	pthread_mutex_destroy(&r.emit_lock);
 	bo_logtail_free(r.tail);
 	bo_teardown_free(r.td);
+	for (unsigned i = 0; i < r.layout.n; i++)
+		if (r.dev_mnt[i][0])
+			rmdir(r.dev_mnt[i]);
 	rmdir(r.mnt);
 	unlink(r.image);
 	return k;

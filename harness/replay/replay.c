@@ -131,7 +131,7 @@ int bo_replay_new(const struct bo_log *log, const char *target, unsigned flags, 
 	/* A block device is opened exclusively: one that is mounted or held by device-mapper
 	 * fails with EBUSY instead of being overwritten under its user. */
 	if (stat(target, &st) == 0 && S_ISBLK(st.st_mode))
-		oflags = (oflags & ~O_CREAT) | O_EXCL;
+		oflags = (oflags & ~O_CREAT) | (flags & BO_REPLAY_HELD ? 0 : O_EXCL);
 	r->fd = open(target, oflags, 0644);
 	if (r->fd < 0) {
 		e = errno;

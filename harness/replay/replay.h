@@ -29,6 +29,12 @@ enum bo_replay_flags {
 	 * it as without the flag.
 	 */
 	BO_REPLAY_MAP_LOG = 1u << 2,
+	/*
+	 * The target is a block device of blackout's that its own devices are built on (the
+	 * devices of a state carved out of its snapshot, harness/log/layout.h), idle while it is
+	 * written: opened without O_EXCL, which their hold on it would refuse.
+	 */
+	BO_REPLAY_HELD = 1u << 3,
 };
 
 /*

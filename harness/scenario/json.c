@@ -42,7 +42,7 @@ static struct json_object *str_or_null(const char *s)
 int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 {
 	struct json_object *root = json_object_new_object(), *scen, *dev, *wl, *chk, *cuts, *run;
-	struct json_object *faults, *vm, *files;
+	struct json_object *faults, *vm, *files, *devices;
 	_cleanup_free_ char *wcmd = NULL, *ccmd = NULL;
 	bool ok;
 
@@ -95,6 +95,24 @@ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 		ok = put_item(files, json_object_new_string(sc->files[i]));
 	ok = ok && put(run, "seed", json_object_new_uint64(sc->seed)) &&
 	     put(run, "log_size", json_object_new_uint64(sc->log_size));
+	/* [device NAME] sections: where each lies in the log's device (the "device" object above
+	 * is then the primary device's fs and options, and the log device's size). */
+	ok = ok && put(root, "devices", devices = json_object_new_array());
+	for (size_t i = 0; ok && i < sc->ndevices; i++) {
+		const struct bo_device *d = &sc->devices[i];
+		struct json_object *o = json_object_new_object();
+
+		ok = put_item(devices, o) && put(o, "name", json_object_new_string(d->name)) &&
+		     put(o, "fs", json_object_new_string(d->raw ? "raw" : bo_fs_name(d->fs))) &&
+		     put(o, "size", json_object_new_uint64(d->size)) &&
+		     put(o, "start_sector", json_object_new_uint64(d->start)) &&
+		     put(o, "mkfs_options", json_object_new_string(d->mkfs_options)) &&
+		     put(o, "mount_options", json_object_new_string(d->mount_options)) &&
+		     json_object_object_add(
+			     o, "journal",
+			     str_or_null(d->journal >= 0 ? sc->devices[d->journal].name : NULL)) ==
+			     0;
+	}
 	ok = ok && put(root, "faults", faults = json_object_new_array());
 	for (size_t i = 0; ok && i < sc->nfaults; i++) {
 		struct json_object *f = json_object_new_object();

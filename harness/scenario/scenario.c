@@ -29,6 +29,7 @@
 #include "harness/base/file.h"
 #include "harness/base/path.h"
 #include "harness/base/proc.h"
+#include "harness/log/layout.h"
 #include "harness/scenario/ini.h"
 
 #define MAX_FILE     (1u << 20)
@@ -143,7 +144,22 @@ struct parser {
 	bool failed;
 	struct bo_err *err;
 	struct bo_scenario *sc;
+	/* The [device NAME] section being read: its keys go to the scenario's device fields as
+	 * those of [device] do, and commit_device() moves them to sc->devices at its end. */
+	char dev_name[BO_LAYOUT_NAME_MAX + 1];	/* "" outside one */
+	char dev_label[BO_LAYOUT_NAME_MAX + 8]; /* "device NAME", for messages */
+	int dev_line;				/* its header's */
+	bool dev_raw;				/* fs = raw */
+	char *dev_journal;			/* journal = NAME */
+	int journal_line;
+	bool unnamed_device; /* a [device] section was seen */
 };
+
+/* How @section reads in a message: "device NAME" in a named device section. */
+static const char *label(const struct parser *p, const char *section)
+{
+	return p->dev_name[0] && !strcmp(section, "device") ? p->dev_label : section;
+}
 
 static int fail(struct parser *p, int errnum, const char *fmt, ...) _printf_(3, 4);
 
@@ -296,7 +312,8 @@ static int add_paths(struct parser *p, const struct key *k, const char *v)
 		return fail(p, ENOMEM, "out of memory");
 	if (!words[0]) {
 		bo_strv_free(words);
-		return fail(p, EINVAL, "[%s] %s: expected one or more paths", k->section, k->name);
+		return fail(p, EINVAL, "[%s] %s: expected one or more paths", label(p, k->section),
+			    k->name);
 	}
 	while (sc->files && sc->files[n])
 		n++;
@@ -310,7 +327,7 @@ static int add_paths(struct parser *p, const struct key *k, const char *v)
 			break;
 		}
 		if (p->o->host && lstat(path, &st) < 0) {
-			r = fail(p, errno, "[%s] %s: '%s': %s", k->section, k->name, path,
+			r = fail(p, errno, "[%s] %s: '%s': %s", label(p, k->section), k->name, path,
 				 strerror(errno));
 			break;
 		}
@@ -376,18 +393,19 @@ static int set_script(struct parser *p, const struct key *k, const char *v)
 	struct stat st;
 
 	if (!flen)
-		return fail(p, EINVAL, "[%s] %s: expected a file", k->section, k->name);
+		return fail(p, EINVAL, "[%s] %s: expected a file", label(p, k->section), k->name);
 	if (flen >= sizeof(file))
-		return fail(p, ENAMETOOLONG, "[%s] %s: path too long", k->section, k->name);
+		return fail(p, ENAMETOOLONG, "[%s] %s: path too long", label(p, k->section),
+			    k->name);
 	memcpy(file, v, flen);
 	file[flen] = '\0';
 	if (resolve(p, file, path, sizeof(path)) < 0)
-		return fail(p, ENAMETOOLONG, "[%s] %s: '%s': path too long", k->section, k->name,
-			    file);
+		return fail(p, ENAMETOOLONG, "[%s] %s: '%s': path too long", label(p, k->section),
+			    k->name, file);
 	if (p->o->host) {
 		if (stat(path, &st) < 0)
-			return fail(p, errno, "[%s] %s: '%s': %s", k->section, k->name, path,
-				    strerror(errno));
+			return fail(p, errno, "[%s] %s: '%s': %s", label(p, k->section), k->name,
+				    path, strerror(errno));
 		if (!S_ISREG(st.st_mode))
 			return fail(p, EINVAL, "[%s] %s: '%s' is not a regular file", k->section,
 				    k->name, path);
@@ -421,7 +439,8 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 	struct bo_err e = {0};
 	uint64_t n;
 
-#define BAD(expect) fail(p, EINVAL, "[%s] %s: bad value '%s' (%s)", k->section, k->name, v, expect)
+#define BAD(expect) \
+	fail(p, EINVAL, "[%s] %s: bad value '%s' (%s)", label(p, k->section), k->name, v, expect)
 	switch (k->type) {
 	case K_NAME:
 		if (!*v || strlen(v) > MAX_NAME ||
@@ -436,8 +455,16 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 			return BAD("expected a command line");
 		return set_string(p, k, v);
 	case K_FS:
+		/* A raw device: the workload's own block device, no filesystem on it. */
+		if (!strcmp(v, "raw") && p->dev_name[0]) {
+			p->dev_raw = true;
+			return 1;
+		}
+		if (!strcmp(v, "raw"))
+			return BAD("a raw device needs a name: [device NAME]");
 		if (bo_fs_from_name(v, (enum bo_fs *) field) < 0)
-			return BAD("expected ext4, xfs or btrfs");
+			return BAD(p->dev_name[0] ? "expected ext4, xfs, btrfs or raw"
+						  : "expected ext4, xfs or btrfs");
 		return 1;
 	case K_SIZE:
 		if (parse_size(v, &n) < 0 || n == 0)
@@ -489,7 +516,8 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 		return 1;
 	case K_CUTS:
 		if (bo_cutsel_validate(v, &e) < 0)
-			return fail(p, EINVAL, "[%s] %s: %s", k->section, k->name, bo_err_str(&e));
+			return fail(p, EINVAL, "[%s] %s: %s", label(p, k->section), k->name,
+				    bo_err_str(&e));
 		free(sc->cuts_spec);
 		sc->cuts_spec = strdup(v);
 		return sc->cuts_spec ? 1 : fail(p, ENOMEM, "out of memory");
@@ -540,7 +568,7 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 		return set_script(p, k, v);
 	}
 #undef BAD
-	return fail(p, EINVAL, "[%s] %s: unhandled key type", k->section, k->name);
+	return fail(p, EINVAL, "[%s] %s: unhandled key type", label(p, k->section), k->name);
 }
 
 /* [faults] at = TRIGGER FAULT...: the one key that may repeat, one line per switch. */
@@ -580,6 +608,117 @@ static int add_fault(struct parser *p, const char *name, const char *value)
 	return 1;
 }
 
+static int key_line(const struct parser *p, const char *section, const char *name);
+static int device_line(const struct parser *p, const char *name);
+static int fail_at(struct parser *p, int line, const char *fmt, ...) _printf_(3, 4);
+static int invalid(struct parser *p, const char *section, const char *name, const char *fmt, ...)
+	_printf_(4, 5);
+
+/* A [device] or [device NAME] section begins at the current line. */
+static void begin_device(struct parser *p, const char *name)
+{
+	struct bo_scenario *sc = p->sc;
+
+	if (!name) {
+		if (sc->ndevices)
+			fail(p, EINVAL,
+			     "[device]: not with [device NAME] sections: name every "
+			     "device, or use one [device]");
+		p->unnamed_device = true;
+		return;
+	}
+	if (p->unnamed_device) {
+		fail(p, EINVAL, "[device %.40s]: not with a [device] section: name every device",
+		     name);
+		return;
+	}
+	if (!bo_layout_name_ok(name)) {
+		fail(p, EINVAL,
+		     "[device %.40s]: a device's name is 1 to %d of a-z, 0-9 and _, starting "
+		     "with a letter",
+		     name, BO_LAYOUT_NAME_MAX);
+		return;
+	}
+	for (size_t i = 0; i < sc->ndevices; i++)
+		if (!strcmp(sc->devices[i].name, name)) {
+			fail(p, EINVAL,
+			     "[device %s]: device '%s' is named twice (first on line %d)", name,
+			     name, sc->devices[i].line);
+			return;
+		}
+	if (sc->ndevices == BO_LAYOUT_MAX) {
+		fail(p, EINVAL, "[device %s]: more than %d devices", name, BO_LAYOUT_MAX);
+		return;
+	}
+	snprintf(p->dev_name, sizeof(p->dev_name), "%s", name);
+	snprintf(p->dev_label, sizeof(p->dev_label), "device %s", name);
+	p->dev_line = p->lineno;
+}
+
+/* The [device NAME] section being read ends: check it and keep it in sc->devices; the
+ * device fields go back to their defaults for the next. */
+static int commit_device(struct parser *p)
+{
+	struct bo_scenario *sc = p->sc;
+	struct bo_device *v, d = {
+				     .raw = p->dev_raw,
+				     .fs = sc->fs,
+				     .size = sc->size,
+				     .sector_size = sc->sector_size,
+				     .journal = -1,
+				     .line = p->dev_line,
+			     };
+	int r = 0;
+
+	if (!device_line(p, "fs"))
+		r = fail_at(p, p->dev_line, "[%s] fs: required (ext4, xfs, btrfs or raw)",
+			    p->dev_label);
+	else if (d.size % d.sector_size)
+		r = invalid(p, "device", "size", "%" PRIu64 " is not a multiple of sector_size %u",
+			    d.size, d.sector_size);
+	else if (d.size < (d.raw ? 1u << 20 : fs_min_size[d.fs]) || d.size > MAX_DEV_SIZE)
+		r = invalid(p, "device", "size",
+			    "%" PRIu64 " bytes is outside %" PRIu64 "M..64G for %s", d.size,
+			    (d.raw ? 1u << 20 : fs_min_size[d.fs]) >> 20,
+			    d.raw ? "a raw device" : bo_fs_name(d.fs));
+	else if (d.raw && (device_line(p, "mkfs_options") || device_line(p, "mount_options")))
+		r = invalid(p, "device",
+			    device_line(p, "mkfs_options") ? "mkfs_options" : "mount_options",
+			    "a raw device has no filesystem to make or mount");
+	else if (sc->ndevices && d.sector_size != sc->devices[0].sector_size)
+		r = invalid(p, "device", "sector_size",
+			    "%u, but device '%s' has %u: the devices share one log, of one block "
+			    "size",
+			    d.sector_size, sc->devices[0].name, sc->devices[0].sector_size);
+	if (r < 0 || p->failed)
+		return -EINVAL;
+	v = reallocarray(sc->devices, sc->ndevices + 1, sizeof(*v));
+	if (!v)
+		return fail(p, ENOMEM, "out of memory"), -ENOMEM;
+	sc->devices = v;
+	d.name = strdup(p->dev_name);
+	d.mkfs_options = sc->mkfs_options;
+	d.mount_options = sc->mount_options;
+	d.journal_name = p->dev_journal;
+	d.journal_line = p->journal_line;
+	sc->mkfs_options = strdup("");
+	sc->mount_options = strdup("");
+	p->dev_journal = NULL;
+	sc->devices[sc->ndevices++] = d;
+	if (!d.name || !sc->mkfs_options || !sc->mount_options)
+		return fail(p, ENOMEM, "out of memory"), -ENOMEM;
+	/* The next device starts from the defaults. */
+	sc->fs = 0;
+	sc->size = 256ULL << 20;
+	sc->sector_size = 4096;
+	p->dev_raw = false;
+	for (size_t i = 0; i < BO_ARRAY_SIZE(keys); i++)
+		if (!strcmp(keys[i].section, "device"))
+			p->key_line[i] = 0;
+	p->dev_name[0] = '\0';
+	return 0;
+}
+
 /* One line of the file (ini.h): a section line, or a key of the current section. */
 static int item(void *ctx, const struct bo_ini_item *it, struct bo_err *err)
 {
@@ -590,15 +729,36 @@ static int item(void *ctx, const struct bo_ini_item *it, struct bo_err *err)
 	if (!it->key) {
 		for (size_t i = 0; i < BO_ARRAY_SIZE(sections); i++)
 			known |= !strcmp(sections[i], it->section);
+		/* A section that ends a [device NAME] section ends its device. */
+		if (p->dev_name[0] && commit_device(p) < 0)
+			return -EINVAL;
 		if (!known)
 			fail(p, EINVAL,
 			     "unknown section '[%.80s]' (expected scenario, device, workload, "
 			     "check, "
 			     "run, faults or vm)",
 			     it->section);
+		else if (!strcmp(it->section, "device"))
+			begin_device(p, it->name);
 		else if (it->name)
 			fail(p, EINVAL, "[%s %.80s]: section [%s] takes no name", it->section,
 			     it->name, it->section);
+		return p->failed ? -EINVAL : 0;
+	}
+	if (!strcmp(it->section, "device") && !strcmp(it->key, "journal")) {
+		if (!p->dev_name[0])
+			fail(p, EINVAL,
+			     "[device] journal: an external journal is a device of its "
+			     "own: name them, [device NAME]");
+		else if (p->dev_journal)
+			fail(p, EINVAL, "[%s] journal: given twice (first on line %d)",
+			     p->dev_label, p->journal_line);
+		else if (!bo_layout_name_ok(it->value))
+			fail(p, EINVAL, "[%s] journal: bad value '%s' (a device's name)",
+			     p->dev_label, it->value);
+		else if (!(p->dev_journal = strdup(it->value)))
+			fail(p, ENOMEM, "out of memory");
+		p->journal_line = p->lineno;
 		return p->failed ? -EINVAL : 0;
 	}
 	if (!*it->section) {
@@ -613,8 +773,8 @@ static int item(void *ctx, const struct bo_ini_item *it, struct bo_err *err)
 		if (strcmp(keys[i].section, it->section) || strcmp(keys[i].name, it->key))
 			continue;
 		if (p->key_line[i] && !keys[i].repeat) {
-			fail(p, EINVAL, "[%s] %s: given twice (first on line %d)", it->section,
-			     it->key, p->key_line[i]);
+			fail(p, EINVAL, "[%s] %s: given twice (first on line %d)",
+			     label(p, it->section), it->key, p->key_line[i]);
 			return -EINVAL;
 		}
 		if (!p->key_line[i])
@@ -624,6 +784,11 @@ static int item(void *ctx, const struct bo_ini_item *it, struct bo_err *err)
 	}
 	fail(p, EINVAL, "[%s]: unknown key '%s'", it->section, it->key);
 	return -EINVAL;
+}
+
+static int device_line(const struct parser *p, const char *name)
+{
+	return key_line(p, "device", name);
 }
 
 static int key_line(const struct parser *p, const char *section, const char *name)
@@ -647,9 +812,10 @@ static int invalid(struct parser *p, const char *section, const char *name, cons
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (line)
-		return bo_err_set(p->err, EINVAL, "%s:%d: [%s] %s: %s", p->origin, line, section,
-				  name, msg);
-	return bo_err_set(p->err, EINVAL, "%s: [%s] %s: %s", p->origin, section, name, msg);
+		return bo_err_set(p->err, EINVAL, "%s:%d: [%s] %s: %s", p->origin, line,
+				  label(p, section), name, msg);
+	return bo_err_set(p->err, EINVAL, "%s: [%s] %s: %s", p->origin, label(p, section), name,
+			  msg);
 }
 
 static char *default_name(const char *origin)
@@ -697,13 +863,108 @@ static int user_reaches_scripts(struct parser *p)
 	return 0;
 }
 
+/* An error about line @line, whatever line the parser is at. */
+static int fail_at(struct parser *p, int line, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return bo_err_set(p->err, EINVAL, "%s:%d: %s", p->origin, line, msg);
+}
+
+/* Every 1 MiB: where devices start in the log's device, the first MiB no device's. */
+#define DEVICE_ALIGN 2048u
+
+/*
+ * After the last [device NAME] section: the journals, where each device lies in the one log
+ * device (layout.h), and the scenario's own device fields: the log device's size, the first
+ * filesystem's fs and options.
+ */
+static int finish_devices(struct parser *p)
+{
+	struct bo_scenario *sc = p->sc;
+	uint64_t at = DEVICE_ALIGN;
+
+	sc->primary = -1;
+	for (size_t i = 0; i < sc->ndevices; i++) {
+		struct bo_device *d = &sc->devices[i];
+		int j = -1;
+
+		for (size_t k = 0; d->journal_name && k < sc->ndevices; k++)
+			if (!strcmp(sc->devices[k].name, d->journal_name))
+				j = (int) k;
+		if (d->journal_name && (d->raw || d->fs == BO_FS_BTRFS))
+			return fail_at(p, d->journal_line,
+				       "[device %s] journal: %s has no external journal (ext4 and "
+				       "xfs have)",
+				       d->name, d->raw ? "a raw device" : "btrfs");
+		if (d->journal_name && (j < 0 || j == (int) i))
+			return fail_at(p, d->journal_line,
+				       "[device %s] journal: bad value '%s' (another device of the "
+				       "scenario)",
+				       d->name, d->journal_name);
+		if (j >= 0 && !sc->devices[j].raw)
+			return fail_at(p, d->journal_line,
+				       "[device %s] journal: device '%s' must be 'fs = raw': the "
+				       "journal is made there by mkfs",
+				       d->name, d->journal_name);
+		/* xfsprogs 6.1: "Log size must be at least 64MB". */
+		if (j >= 0 && d->fs == BO_FS_XFS && sc->devices[j].size < (64ull << 20))
+			return fail_at(p, d->journal_line,
+				       "[device %s] journal: device '%s' has %" PRIu64
+				       " bytes; mkfs.xfs wants an external log of at least 64M",
+				       d->name, d->journal_name, sc->devices[j].size);
+		for (size_t k = 0; j >= 0 && k < i; k++)
+			if (sc->devices[k].journal == j)
+				return fail_at(p, d->journal_line,
+					       "[device %s] journal: device '%s' is the journal of "
+					       "'%s' already",
+					       d->name, d->journal_name, sc->devices[k].name);
+		d->journal = j;
+		d->start = at;
+		at += (d->size / 512 + DEVICE_ALIGN - 1) / DEVICE_ALIGN * DEVICE_ALIGN;
+		if (sc->primary < 0 && !d->raw)
+			sc->primary = (int) i;
+	}
+	if (sc->nfaults)
+		return fail_at(p, sc->faults[0].line,
+			       "[faults]: a fault plan acts on one device: not with [device NAME] "
+			       "sections");
+	if (at * 512 > MAX_DEV_SIZE)
+		return fail_at(p, sc->devices[sc->ndevices - 1].line,
+			       "[device %s]: the devices take %" PRIu64
+			       " bytes in all, more than 64G",
+			       sc->devices[sc->ndevices - 1].name, at * 512);
+	sc->size = at * 512;
+	sc->sector_size = sc->devices[0].sector_size;
+	if (sc->primary >= 0) {
+		const struct bo_device *d = &sc->devices[sc->primary];
+
+		sc->fs = d->fs;
+		free(sc->mkfs_options);
+		free(sc->mount_options);
+		sc->mkfs_options = strdup(d->mkfs_options);
+		sc->mount_options = strdup(d->mount_options);
+		if (!sc->mkfs_options || !sc->mount_options)
+			return bo_err_set(p->err, ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
 /* Cross-key checks and defaults that depend on other keys. */
 static int finish(struct parser *p)
 {
 	struct bo_scenario *sc = p->sc;
 	const struct builtin *b = NULL;
 
-	if (!key_line(p, "device", "fs"))
+	if (p->dev_name[0] && commit_device(p) < 0)
+		return -EINVAL;
+	if (sc->ndevices && finish_devices(p) < 0)
+		return -EINVAL;
+	if (!sc->ndevices && !key_line(p, "device", "fs"))
 		return invalid(p, "device", "fs", "required (ext4, xfs or btrfs)");
 	if (!!sc->builtin + !!key_line(p, "workload", "command") + !!sc->workload_script != 1)
 		return invalid(p, "workload",
@@ -721,11 +982,11 @@ static int finish(struct parser *p)
 		if (r < 0)
 			return r;
 	}
-	if (sc->size % sc->sector_size)
+	if (!sc->ndevices && sc->size % sc->sector_size)
 		return invalid(p, "device", "size",
 			       "%" PRIu64 " is not a multiple of sector_size %u", sc->size,
 			       sc->sector_size);
-	if (sc->size < fs_min_size[sc->fs] || sc->size > MAX_DEV_SIZE)
+	if (!sc->ndevices && (sc->size < fs_min_size[sc->fs] || sc->size > MAX_DEV_SIZE))
 		return invalid(p, "device", "size",
 			       "%" PRIu64 " bytes is outside %" PRIu64 "M..64G for %s", sc->size,
 			       fs_min_size[sc->fs] >> 20, bo_fs_name(sc->fs));
@@ -799,6 +1060,7 @@ static int finish(struct parser *p)
 
 static int set_defaults(struct bo_scenario *sc, const char *origin)
 {
+	sc->primary = -1;
 	sc->size = 256ULL << 20;
 	sc->sector_size = 4096;
 	sc->ops = 200;
@@ -944,6 +1206,21 @@ int bo_scenario_save(const struct bo_scenario *sc, const char *dst, struct bo_er
 	return 0;
 }
 
+void bo_scenario_layout(const struct bo_scenario *sc, struct bo_layout *ret)
+{
+	*ret = (struct bo_layout){.n = (unsigned) sc->ndevices};
+	for (size_t i = 0; i < sc->ndevices; i++) {
+		const struct bo_device *d = &sc->devices[i];
+		struct bo_layout_dev *l = &ret->v[i];
+
+		snprintf(l->name, sizeof(l->name), "%s", d->name);
+		snprintf(l->kind, sizeof(l->kind), "%s", d->raw ? "raw" : bo_fs_name(d->fs));
+		l->start = d->start;
+		l->sectors = d->size / 512;
+		l->journal = d->journal;
+	}
+}
+
 int bo_scenario_files(const struct bo_scenario *sc, char ***ret)
 {
 	size_t n = 0, k = 0;
@@ -979,6 +1256,13 @@ void bo_scenario_free(struct bo_scenario *sc)
 {
 	if (!sc)
 		return;
+	for (size_t i = 0; i < sc->ndevices; i++) {
+		free(sc->devices[i].name);
+		free(sc->devices[i].mkfs_options);
+		free(sc->devices[i].mount_options);
+		free(sc->devices[i].journal_name);
+	}
+	free(sc->devices);
 	free(sc->origin);
 	free(sc->text);
 	free(sc->name);

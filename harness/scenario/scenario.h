@@ -4,7 +4,8 @@
  * of fio job files (every key is documented in docs/scenarios.md):
  *
  *   [scenario]  name, description
- *   [device]    fs, size, sector_size, mkfs_options, mount_options
+ *   [device]    fs, size, sector_size, mkfs_options, mount_options; or [device NAME]
+ *               sections, each with those and journal (fs may be raw)
  *   [workload]  builtin (+ ops, bug), command or script; user, seed, timeout
  *   [check]     cuts, checker or script, ordered, mount_timeout, fsck_timeout,
  *               checker_timeout
@@ -25,6 +26,7 @@
 
 #include "harness/scenario/faultplan.h"
 #include "harness/dev/fs.h"
+#include "harness/log/layout.h"
 #include "harness/base/util.h"
 
 struct json_object;
@@ -41,6 +43,20 @@ enum bo_checker_kind {
 	BO_CHECKER_NONE,    /* no application check: mount and fsck only */
 	BO_CHECKER_BUILTIN, /* the checker mode of a builtin workload */
 	BO_CHECKER_COMMAND, /* a command line run by /bin/sh -c in the mount point */
+};
+
+/* A [device NAME] section. */
+struct bo_device {
+	char *name;
+	bool raw; /* fs = raw: no filesystem, the workload's block device */
+	enum bo_fs fs;
+	uint64_t size;
+	uint32_t sector_size;
+	char *mkfs_options, *mount_options;
+	char *journal_name; /* journal = NAME, or NULL */
+	int journal;	    /* the raw device holding its external journal or log, or -1 */
+	int line, journal_line;
+	uint64_t start; /* its first 512-byte sector in the log's device (harness/log/layout.h) */
 };
 
 struct bo_scenario {
@@ -81,6 +97,14 @@ struct bo_scenario {
 	/* [run] */
 	uint64_t seed;
 	uint64_t log_size; /* bytes of the dm-log-writes log device */
+
+	/* [device NAME] sections, in file order; none with a [device] section. With them, size
+	 * is the one log device's (every device, and the first MiB, which is none's); fs,
+	 * mkfs_options and mount_options are the primary device's: the first that is not raw,
+	 * whose mount point is the workload's and checker's working directory. */
+	struct bo_device *devices;
+	size_t ndevices;
+	int primary; /* index into devices, or -1 (all raw, or no [device NAME]) */
 
 	/* [faults], in file order */
 	struct bo_fault *faults;
@@ -148,6 +172,9 @@ _must_check_ int bo_scenario_text(const struct bo_scenario *sc, char **ret, size
  */
 _must_check_ int bo_scenario_save(const struct bo_scenario *sc, const char *dst,
 				  struct bo_err *err);
+
+/* How the devices of @sc lie in its one log device (n == 0 without [device NAME]). */
+void bo_scenario_layout(const struct bo_scenario *sc, struct bo_layout *ret);
 
 /* The host paths the guest needs for @sc: [vm] files and the scripts, NULL-terminated, in
  * *@ret (bo_strv_free() it). */

@@ -31,6 +31,7 @@ struct bo_crashgen {
 	size_t ci;	      /* current cut, index into cuts->v */
 	uint64_t scanned;     /* entries folded into the epoch so far */
 	uint64_t epoch_start; /* first entry of the current epoch */
+	uint64_t last_flush;  /* the entry after the last FLUSH of any device, or 0 */
 	uint64_t *drop;	      /* droppable entries of [epoch_start, scanned) */
 	size_t n_drop, cap_drop;
 
@@ -48,14 +49,63 @@ bool bo_crash_droppable(const struct bo_log_entry *e)
 	return e->nr_sectors > 0 && !(e->flags & (BO_LOG_MARK | BO_LOG_FUA | BO_LOG_FLUSH));
 }
 
+/*
+ * The epochs of a log of several devices (layout.h) are each device's own: a FLUSH makes the
+ * writes before it durable on the device it went to, not on the others. An entry's bucket is
+ * its device; entries of a one-device log, and those outside every device, share bucket 0 of
+ * a one-device log or bucket n of several. A FLUSH of no device closes every bucket's epoch.
+ */
+#define N_BUCKETS (BO_LAYOUT_MAX + 1)
+
+static unsigned bucket(const struct bo_log *log, const struct bo_log_entry *e)
+{
+	const struct bo_layout *l = bo_log_layout(log);
+	int d = bo_layout_device(l, bo_log_sectorsize(log), e->sector);
+
+	return l->n < 2 ? 0 : d < 0 ? l->n : (unsigned) d;
+}
+
+/* The buckets FLUSH entry @e closes: one device's, or all. */
+static bool closes(const struct bo_log *log, const struct bo_log_entry *flush, unsigned b)
+{
+	const struct bo_layout *l = bo_log_layout(log);
+	int d = bo_layout_device(l, bo_log_sectorsize(log), flush->sector);
+
+	return l->n < 2 || d < 0 || (unsigned) d == b;
+}
+
+/* The number of buckets of @log. */
+static unsigned n_buckets(const struct bo_log *log)
+{
+	const struct bo_layout *l = bo_log_layout(log);
+
+	return l->n < 2 ? 1 : l->n + 1;
+}
+
 uint64_t bo_crash_epoch_start(const struct bo_log *log, uint64_t cut)
 {
-	uint64_t n = bo_log_count(log);
+	unsigned nb = n_buckets(log), open = nb;
+	uint64_t n = bo_log_count(log), first_drop = UINT64_MAX, last_flush = 0;
+	bool closed[N_BUCKETS] = {false};
 
-	for (uint64_t e = cut < n ? cut : n; e > 0; e--)
-		if (bo_log_entry(log, e - 1)->flags & BO_LOG_FLUSH)
-			return e;
-	return 0;
+	/* Back from the cut until every bucket met a FLUSH: the first entry still droppable, or
+	 * the entry after the last FLUSH, whichever comes first (on one device: the latter). */
+	for (uint64_t e = cut < n ? cut : n; e > 0 && open > 0; e--) {
+		const struct bo_log_entry *le = bo_log_entry(log, e - 1);
+
+		if (le->flags & BO_LOG_FLUSH) {
+			if (!last_flush)
+				last_flush = e;
+			for (unsigned b = 0; b < nb; b++)
+				if (!closed[b] && closes(log, le, b)) {
+					closed[b] = true;
+					open--;
+				}
+		} else if (bo_crash_droppable(le) && !closed[bucket(log, le)]) {
+			first_drop = e - 1;
+		}
+	}
+	return first_drop < last_flush ? first_drop : last_flush;
 }
 
 /* C(n, k), or U128_MAX when it does not fit. */
@@ -129,28 +179,37 @@ static int cut_states(const struct bo_crashgen_opts *o, uint64_t n, uint64_t nm,
 
 static int count_states(struct bo_crashgen *g, struct bo_err *err)
 {
-	uint64_t e = 0, n = 0, nm = 0, total = 0;
+	uint64_t e = 0, n[N_BUCKETS] = {0}, nm[N_BUCKETS] = {0}, total = 0;
+	unsigned nb = n_buckets(g->log);
 
 	for (size_t i = 0; i < g->cuts->n; i++) {
-		uint64_t cut = g->cuts->v[i], c;
+		uint64_t cut = g->cuts->v[i], c, all = 0, all_m = 0;
 
 		for (; e < cut; e++) {
 			const struct bo_log_entry *le = bo_log_entry(g->log, e);
 
 			if (le->flags & BO_LOG_FLUSH) {
-				n = nm = 0;
+				for (unsigned b = 0; b < nb; b++)
+					if (closes(g->log, le, b))
+						n[b] = nm[b] = 0;
 			} else if (bo_crash_droppable(le)) {
-				n++;
-				nm += le->nr_sectors >= 2;
+				unsigned b = bucket(g->log, le);
+
+				n[b]++;
+				nm[b] += le->nr_sectors >= 2;
 			}
 		}
-		if (cut_states(&g->o, n, nm, &c) < 0 || c > UINT64_MAX - total)
+		for (unsigned b = 0; b < nb; b++) {
+			all += n[b];
+			all_m += nm[b];
+		}
+		if (cut_states(&g->o, all, all_m, &c) < 0 || c > UINT64_MAX - total)
 			return bo_err_set(
 				err, EOVERFLOW,
 				"crash states of '%s': cut after %" PRIu64 " entries has %" PRIu64
 				" droppable entries, too many subsets of up to %u to count;"
 				" set a budget or a smaller K",
-				bo_log_path(g->log), cut, n, g->o.reorder_k);
+				bo_log_path(g->log), cut, all, g->o.reorder_k);
 		total += c;
 	}
 	g->count = total;
@@ -206,12 +265,21 @@ uint64_t bo_crashgen_count(const struct bo_crashgen *g)
 /* Fold the entries up to @cut into the current epoch. */
 static int advance_to(struct bo_crashgen *g, uint64_t cut)
 {
+	bool several = n_buckets(g->log) > 1;
+
 	for (; g->scanned < cut; g->scanned++) {
 		const struct bo_log_entry *e = bo_log_entry(g->log, g->scanned);
 
 		if (e->flags & BO_LOG_FLUSH) {
-			g->epoch_start = g->scanned + 1;
-			g->n_drop = 0;
+			size_t k = 0;
+
+			g->last_flush = g->scanned + 1;
+			/* What stays droppable is the other devices' (none on one device). */
+			for (size_t i = 0; several && i < g->n_drop; i++)
+				if (!closes(g->log, e,
+					    bucket(g->log, bo_log_entry(g->log, g->drop[i]))))
+					g->drop[k++] = g->drop[i];
+			g->n_drop = k;
 		} else if (bo_crash_droppable(e)) {
 			if (g->n_drop == g->cap_drop) {
 				size_t cap = g->cap_drop ? 2 * g->cap_drop : 64;
@@ -225,6 +293,8 @@ static int advance_to(struct bo_crashgen *g, uint64_t cut)
 			g->drop[g->n_drop++] = g->scanned;
 		}
 	}
+	/* As bo_crash_epoch_start() has it. */
+	g->epoch_start = g->n_drop && g->drop[0] < g->last_flush ? g->drop[0] : g->last_flush;
 	return 0;
 }
 
@@ -486,6 +556,17 @@ static int check_droppable(const struct bo_log *log, const char *id, const struc
 				  " after a flush",
 				  id, what, e, s->epoch_start);
 	le = bo_log_entry(log, e);
+	/* On several devices, the epoch is the entry's own device's. */
+	for (uint64_t f = e + 1; n_buckets(log) > 1 && bo_crash_droppable(le) && f < s->cut; f++) {
+		const struct bo_log_entry *fe = bo_log_entry(log, f);
+
+		if ((fe->flags & BO_LOG_FLUSH) && closes(log, fe, bucket(log, le)))
+			return bo_err_set(
+				err, EINVAL,
+				"state id '%s': %s entry %" PRIu64
+				" is durable: a flush of its device follows at entry %" PRIu64,
+				id, what, e, f);
+	}
 	if (!bo_crash_droppable(le)) {
 		char flags[64];
 

@@ -8,7 +8,10 @@
  * it is durable. Between two flushes (an epoch) a device with a volatile write cache may
  * persist any subset of the epoch's plain writes and discards, and a multi-block write may be
  * torn at block granularity. A crash state is therefore a prefix cut, a set of dropped
- * entries of the cut's epoch, or one torn entry of it.
+ * entries of the cut's epoch, or one torn entry of it. In a log of several devices
+ * (harness/log/layout.h) each device has epochs of its own: a FLUSH closes the epoch of the
+ * device it went to (of every device when it went to none), and an entry stays droppable
+ * until a FLUSH of its own device.
  *
  * The generator streams: it keeps the current epoch's droppable entries and, when sampling,
  * at most `budget` subset ranks; never all the states of a log.
@@ -56,8 +59,9 @@ bool bo_crash_droppable(const struct bo_log_entry *e);
 
 /*
  * The first entry of the epoch of the cut after @cut applied entries: the entry after the last
- * FLUSH-flagged entry before the cut, or 0. A caller rebuilds any state of the cut from the
- * prefix state of this many entries.
+ * FLUSH-flagged entry before the cut, or 0; on several devices, the first entry still
+ * droppable when that comes earlier. Everything before it is durable: a caller rebuilds any
+ * state of the cut from the prefix state of this many entries.
  */
 uint64_t bo_crash_epoch_start(const struct bo_log *log, uint64_t cut);
 

@@ -18,7 +18,7 @@ declare -A may=(
 	[harness/dev]="harness/base dmtargets"
 	[harness/states]="harness/base harness/log harness/dev"
 	[harness/ctl]="harness/base"
-	[harness/scenario]="harness/base harness/dev harness/states scenarios/blackout"
+	[harness/scenario]="harness/base harness/dev harness/log harness/states scenarios/blackout"
 	[harness/results]="harness/base harness/log harness/states"
 	[harness/record]="harness/base harness/log harness/dev harness/states harness/ctl
 		harness/scenario harness/results dmtargets"

@@ -106,7 +106,7 @@ static void fs_cycle(enum bo_fs fs, const char *mkfs_tool, const char *fsck_tool
 	ino = (unsigned long) st.st_ino;
 
 	/* Mounted: the checker is not even run, and that is no verdict. */
-	CU_ASSERT(bo_fsck(fs, dev.path, TIMEOUT_MS, NULL, &v, NULL, &err) == -EBUSY);
+	CU_ASSERT(bo_fsck(fs, dev.path, NULL, TIMEOUT_MS, NULL, &v, NULL, &err) == -EBUSY);
 	CU_ASSERT(v == BO_FSCK_TOOL_ERROR);
 	/* Busy: umount fails and says so. */
 	CU_ASSERT(bo_umount(mnt, 0, &err) == -EBUSY);
@@ -117,7 +117,7 @@ static void fs_cycle(enum bo_fs fs, const char *mkfs_tool, const char *fsck_tool
 	CU_ASSERT(bo_mount_is_mounted(mnt, &err) == 0);
 
 	snprintf(out, sizeof(out), "%s/%s.fsck", run, name);
-	CU_ASSERT(bo_fsck(fs, dev.path, TIMEOUT_MS, out, &v, &res, &err) == 0);
+	CU_ASSERT(bo_fsck(fs, dev.path, NULL, TIMEOUT_MS, out, &v, &res, &err) == 0);
 	CU_ASSERT(v == BO_FSCK_CLEAN);
 	if (v != BO_FSCK_CLEAN)
 		fprintf(stderr, "%s\n", res.out);
@@ -126,7 +126,7 @@ static void fs_cycle(enum bo_fs fs, const char *mkfs_tool, const char *fsck_tool
 
 	/* The positive control: damage must be found. */
 	CU_ASSERT_FATAL(damage(fs, dev.path, ino) == 0);
-	CU_ASSERT(bo_fsck(fs, dev.path, TIMEOUT_MS, NULL, &v, &res, &err) == 0);
+	CU_ASSERT(bo_fsck(fs, dev.path, NULL, TIMEOUT_MS, NULL, &v, &res, &err) == 0);
 	CU_ASSERT(v == BO_FSCK_DIRTY);
 	if (v != BO_FSCK_DIRTY)
 		fprintf(stderr, "%s\n%s\n", err.msg, res.out);

@@ -468,6 +468,84 @@ static void test_bad_ids(void)
 	bo_log_free(log);
 }
 
+/*
+ * Two devices in one log (harness/log/layout.h): "a" at 512-byte sectors 2048.., "b" at
+ * 4096... Items: "aW"/"bW" a plain write to a or b, "aF"/"bF" a flush that went to a or b,
+ * "F" a flush the kernel left at sector 0 (no device's), "M" a mark.
+ */
+static struct bo_log *two_devices(const char *items)
+{
+	const char *p = bo_test_path("two.log");
+	static char blk[512];
+	struct bo_log_writer *w;
+	struct bo_log *log;
+	struct bo_err err = {0};
+	char *copy = strdup(items), *save = NULL;
+
+	CU_ASSERT_FATAL(bo_log_writer_new(p, 512, &w, &err) == 0);
+	CU_ASSERT_FATAL(bo_log_writer_mark(w, "layout:a=raw@2048+2048,b=raw@4096+2048", &err) >= 0);
+	for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		uint64_t at = t[0] == 'a' ? 2048 : t[0] == 'b' ? 4096 : 0;
+		char kind = t[0] == 'a' || t[0] == 'b' ? t[1] : t[0];
+		int64_t r = kind == 'W'	  ? bo_log_writer_add(w, at + 8, 1, 0, blk, &err)
+			    : kind == 'F' ? bo_log_writer_add(w, at, 0, BO_LOG_FLUSH, NULL, &err)
+					  : bo_log_writer_mark(w, "m", &err);
+
+		CU_ASSERT_FATAL(r >= 0);
+	}
+	free(copy);
+	CU_ASSERT_FATAL(bo_log_writer_close(w, &err) == 0);
+	CU_ASSERT_FATAL(bo_log_open(p, 0, &log, &err) == 0);
+	return log;
+}
+
+/* A flush makes its own device's writes durable, not the other's. */
+static void test_two_devices(void)
+{
+	/* 0:layout 1:aW 2:bW 3:aF 4:bW 5:M 6:bF 7:aW 8:bW 9:F 10:aW */
+	struct bo_log *log = two_devices("aW bW aF bW M bF aW bW F aW");
+	static const uint64_t start[] = {0, 0, 0, 0, 2, 2, 2, 7, 7, 7, 10, 10};
+	/* The droppable entries at each cut (after so many entries). */
+	static const char *const drop[] = {"",	  "", "1", "1,2", "2", "2,4",
+					   "2,4", "", "7", "7,8", "",  "10"};
+	struct bo_cuts cuts = all_cuts(log);
+	struct bo_crashgen_opts o = {.reorder_k = 2};
+	struct bo_crash_state *v, st;
+	struct bo_err err = {0};
+	size_t n;
+
+	CU_ASSERT(bo_log_layout(log)->n == 2);
+	for (uint64_t c = 0; c <= 11; c++)
+		CU_ASSERT(bo_crash_epoch_start(log, c) == start[c]);
+	v = collect(log, &cuts, &o, &n);
+	for (uint64_t c = 0; c <= 11; c++) {
+		char seen[64] = "";
+
+		/* The one-entry dropped sets of cut c, in order: its droppable entries. */
+		for (size_t i = 0; i < n; i++)
+			if (v[i].cut == c && v[i].n_dropped == 1)
+				snprintf(seen + strlen(seen), sizeof(seen) - strlen(seen),
+					 "%s%" PRIu64, seen[0] ? "," : "", v[i].dropped[0]);
+		CU_ASSERT(!strcmp(seen, drop[c]));
+	}
+	free(v);
+	/* After a's flush (entry 3) b's write 2 may still be lost, a's write 1 not. */
+	CU_ASSERT(bo_crash_state_parse(log, "c4-d2,4", &st, &err) == 0 && st.epoch_start == 2);
+	CU_ASSERT(bo_crash_state_parse(log, "c4-d1", &st, &err) == -EINVAL);
+	/* A flush of no device closes every epoch. */
+	CU_ASSERT(bo_crash_state_parse(log, "c8-d7,8", &st, &err) == 0);
+	CU_ASSERT(bo_crash_state_parse(log, "c9-d7", &st, &err) == -EINVAL);
+	free(cuts.v);
+	bo_log_free(log);
+	/* 1:bW 2:aW 3:aF: the epoch reaches back to b's write, a's stays durable. */
+	log = two_devices("bW aW aF");
+	CU_ASSERT(bo_crash_epoch_start(log, 4) == 1);
+	CU_ASSERT(bo_crash_state_parse(log, "c3-d1", &st, &err) == 0);
+	CU_ASSERT(bo_crash_state_parse(log, "c3-d2", &st, &err) == -EINVAL);
+	CU_ASSERT(strstr(bo_err_str(&err), "a flush of its device follows at entry 3") != NULL);
+	bo_log_free(log);
+}
+
 static void test_bad_opts(void)
 {
 	struct bo_log *log = log_of("W W F W");
@@ -500,6 +578,7 @@ int main(void)
 		{"id_roundtrip", test_id_roundtrip},
 		{"bad_ids", test_bad_ids},
 		{"bad_opts", test_bad_opts},
+		{"two devices", test_two_devices},
 		{NULL, NULL},
 	};
 

@@ -74,6 +74,7 @@ static void parse_malformed(void)
 	BAD("mark ack:3", -EINVAL, "reserved prefix");
 	BAD("mark issue:1", -EINVAL, "reserved prefix");
 	BAD("mark fault:1:up", -EINVAL, "reserved prefix");
+	BAD("mark layout:a=raw@8+8", -EINVAL, "reserved prefix");
 
 	memset(big, 'a', sizeof(big));
 	memcpy(big, "mark ", 5);

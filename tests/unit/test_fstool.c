@@ -55,7 +55,7 @@ static enum bo_fsck_verdict fsck_with(enum bo_fs fs, const char *tool, const cha
 	struct bo_err err = {0};
 
 	fake(tool, body);
-	*ret = bo_fsck(fs, image(), 5000, NULL, &v, NULL, &err);
+	*ret = bo_fsck(fs, image(), NULL, 5000, NULL, &v, NULL, &err);
 	/* A tool error always comes with an error return, a verdict never does. */
 	CU_ASSERT((v == BO_FSCK_TOOL_ERROR) == (*ret < 0));
 	return v;
@@ -111,7 +111,7 @@ static void test_deaths_are_never_clean(void)
 	/* Hangs: killed at the timeout, with the child it started. */
 	fake("e2fsck", "sleep 30 & sleep 30");
 	clock_gettime(CLOCK_MONOTONIC, &a);
-	r = bo_fsck(BO_FS_EXT4, image(), 300, NULL, &v, &res, &err);
+	r = bo_fsck(BO_FS_EXT4, image(), NULL, 300, NULL, &v, &res, &err);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	CU_ASSERT(r == -ETIMEDOUT);
 	CU_ASSERT(v == BO_FSCK_TOOL_ERROR);
@@ -121,13 +121,13 @@ static void test_deaths_are_never_clean(void)
 	bo_proc_result_clear(&res);
 	/* Not there at all. */
 	unlink(bo_test_path("bin/btrfs"));
-	r = bo_fsck(BO_FS_BTRFS, image(), 5000, NULL, &v, NULL, &err);
+	r = bo_fsck(BO_FS_BTRFS, image(), NULL, 5000, NULL, &v, NULL, &err);
 	CU_ASSERT(r == -ENOENT);
 	CU_ASSERT(v == BO_FSCK_TOOL_ERROR);
 	CU_ASSERT(strstr(err.msg, "fsck btrfs on") != NULL && strstr(err.msg, "not found") != NULL);
 	/* The device cannot be opened: the checker is not even asked. */
 	fake("e2fsck", "exit 0");
-	r = bo_fsck(BO_FS_EXT4, bo_test_path("no-such-dev"), 5000, NULL, &v, NULL, &err);
+	r = bo_fsck(BO_FS_EXT4, bo_test_path("no-such-dev"), NULL, 5000, NULL, &v, NULL, &err);
 	CU_ASSERT(r == -ENOENT);
 	CU_ASSERT(v == BO_FSCK_TOOL_ERROR);
 	CU_ASSERT(strstr(err.msg, "cannot open it exclusively") != NULL);
@@ -169,15 +169,23 @@ static void test_argv(void)
 	CU_ASSERT(!strcmp(argv[0], "mkfs.btrfs") && !strcmp(argv[1], "-f") &&
 		  !strcmp(argv[2], "-q") && !strcmp(argv[3], "/dev/x") && !argv[4]);
 
-	CU_ASSERT_FATAL(bo_fsck_argv(BO_FS_EXT4, "/dev/x", argv, &err) == 0);
+	CU_ASSERT_FATAL(bo_fsck_argv(BO_FS_EXT4, "/dev/x", NULL, argv, &err) == 0);
 	CU_ASSERT(!strcmp(argv[0], "e2fsck") && !strcmp(argv[1], "-fn") &&
 		  !strcmp(argv[2], "/dev/x") && !argv[3]);
-	CU_ASSERT_FATAL(bo_fsck_argv(BO_FS_XFS, "/dev/x", argv, &err) == 0);
+	CU_ASSERT_FATAL(bo_fsck_argv(BO_FS_XFS, "/dev/x", NULL, argv, &err) == 0);
 	CU_ASSERT(!strcmp(argv[0], "xfs_repair") && !strcmp(argv[1], "-n") &&
 		  !strcmp(argv[2], "/dev/x") && !argv[3]);
-	CU_ASSERT_FATAL(bo_fsck_argv(BO_FS_BTRFS, "/dev/x", argv, &err) == 0);
+	CU_ASSERT_FATAL(bo_fsck_argv(BO_FS_BTRFS, "/dev/x", NULL, argv, &err) == 0);
 	CU_ASSERT(!strcmp(argv[0], "btrfs") && !strcmp(argv[1], "check") &&
 		  !strcmp(argv[2], "--readonly") && !strcmp(argv[3], "/dev/x") && !argv[4]);
+	/* An external journal, or log. */
+	CU_ASSERT_FATAL(bo_fsck_argv(BO_FS_EXT4, "/dev/x", "/dev/j", argv, &err) == 0);
+	CU_ASSERT(!strcmp(argv[1], "-fn") && !strcmp(argv[2], "-j") && !strcmp(argv[3], "/dev/j") &&
+		  !strcmp(argv[4], "/dev/x") && !argv[5]);
+	CU_ASSERT_FATAL(bo_fsck_argv(BO_FS_XFS, "/dev/x", "/dev/j", argv, &err) == 0);
+	CU_ASSERT(!strcmp(argv[1], "-n") && !strcmp(argv[2], "-l") && !strcmp(argv[3], "/dev/j") &&
+		  !strcmp(argv[4], "/dev/x") && !argv[5]);
+	CU_ASSERT(bo_fsck_argv(BO_FS_BTRFS, "/dev/x", "/dev/j", argv, &err) == -EINVAL);
 
 	for (int i = 0; i < BO_TOOL_ARGV_MAX; i++)
 		many[i] = "-x";
@@ -219,7 +227,7 @@ static void test_output_capture(void)
 
 	/* stdout and stderr both, also into the file; in the C locale. */
 	fake("e2fsck", "echo to-stdout; echo \"to-stderr $LC_ALL\" >&2; exit 4");
-	CU_ASSERT_FATAL(bo_fsck(BO_FS_EXT4, image(), 5000, out, &v, &res, &err) == 0);
+	CU_ASSERT_FATAL(bo_fsck(BO_FS_EXT4, image(), NULL, 5000, out, &v, &res, &err) == 0);
 	CU_ASSERT(v == BO_FSCK_DIRTY);
 	CU_ASSERT_STRING_EQUAL(res.out, "to-stdout\nto-stderr C\n");
 	bo_proc_result_clear(&res);
@@ -231,7 +239,7 @@ static void test_output_capture(void)
 
 	/* 9 MiB of output: 8 MiB kept and saved, and the file says it was cut. */
 	fake("e2fsck", "head -c 9437184 /dev/zero | tr '\\0' x; exit 0");
-	CU_ASSERT_FATAL(bo_fsck(BO_FS_EXT4, image(), 20000, out, &v, &res, &err) == 0);
+	CU_ASSERT_FATAL(bo_fsck(BO_FS_EXT4, image(), NULL, 20000, out, &v, &res, &err) == 0);
 	CU_ASSERT(v == BO_FSCK_CLEAN);
 	CU_ASSERT(res.out_len == BO_FSCK_OUTPUT_MAX && res.truncated);
 	bo_proc_result_clear(&res);
@@ -258,7 +266,7 @@ static void test_background_child_does_not_hang(void)
 	/* A grandchild would keep the output pipe open after the checker exits. */
 	snprintf(script, sizeof(script), "echo started; sleep 30 & echo $! > %s; exit 0", pidfile);
 	fake("e2fsck", script);
-	CU_ASSERT_FATAL(bo_fsck(BO_FS_EXT4, image(), 20000, NULL, &v, &res, &err) == 0);
+	CU_ASSERT_FATAL(bo_fsck(BO_FS_EXT4, image(), NULL, 20000, NULL, &v, &res, &err) == 0);
 	CU_ASSERT(v == BO_FSCK_CLEAN && res.end == BO_PROC_EXITED);
 	CU_ASSERT(res.seconds < 5);
 	CU_ASSERT(strstr(res.out, "started") != NULL);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bo_test.h"
+#include "harness/base/macro.h"
 #include "harness/log/log.h"
 #include "harness/log/writer.h"
 #include "harness/log/tail.h"
@@ -516,6 +517,71 @@ static void test_tail(void)
 	bo_log_writer_free(w);
 }
 
+/* The layout mark of a log of several devices: written, read back, and refused when wrong. */
+static void test_layout(void)
+{
+	struct bo_layout l = {.n = 2}, back;
+	struct bo_err err = {0};
+	struct bo_log_writer *w;
+	struct bo_log *log;
+	char mark[256];
+	static const struct {
+		const char *mark, *msg;
+	} bad[] = {
+		{"layout:", "expected layout:"},
+		{"layout:a=ext4@2048", "expected layout:"},
+		{"layout:A=raw@2048+8", "expected layout:"},
+		{"layout:a=raw@0+8", "after sector 0"},
+		{"layout:a=raw@8+8,b=raw@12+8", "must follow the one before"},
+		{"layout:a=raw@8+8,a=raw@16+8", "named twice"},
+		{"layout:a=raw@8+8/a", "must be another device"},
+		{"layout:a=raw@8+8/c", "must be another device"},
+		{"layout:a=raw@8+8;", "expected layout:"},
+	};
+
+	snprintf(l.v[0].name, sizeof(l.v[0].name), "data");
+	snprintf(l.v[0].kind, sizeof(l.v[0].kind), "ext4");
+	l.v[0].start = 2048;
+	l.v[0].sectors = 262144;
+	l.v[0].journal = 1;
+	snprintf(l.v[1].name, sizeof(l.v[1].name), "log");
+	snprintf(l.v[1].kind, sizeof(l.v[1].kind), "raw");
+	l.v[1].start = 264192;
+	l.v[1].sectors = 16384;
+	l.v[1].journal = -1;
+	CU_ASSERT_FATAL(bo_layout_format(&l, mark, sizeof(mark)) == 0);
+	CU_ASSERT(!strcmp(mark, "layout:data=ext4@2048+262144/log,log=raw@264192+16384"));
+	CU_ASSERT(bo_layout_format(&l, mark, 20) == -ENAMETOOLONG);
+	CU_ASSERT_FATAL(bo_layout_format(&l, mark, sizeof(mark)) == 0);
+	CU_ASSERT_FATAL(bo_layout_parse(mark, &back, &err) == 0);
+	CU_ASSERT(back.n == 2 && back.v[0].journal == 1 && back.v[1].journal == -1 &&
+		  !strcmp(back.v[1].kind, "raw") && back.v[1].start == 264192);
+	CU_ASSERT(bo_layout_sectors(&back) == 264192 + 16384);
+	/* Blocks of 4096 bytes: block 256 is sector 2048, data's first. */
+	CU_ASSERT(bo_layout_device(&back, 4096, 256) == 0);
+	CU_ASSERT(bo_layout_device(&back, 4096, 264192 / 8) == 1);
+	CU_ASSERT(bo_layout_device(&back, 4096, 0) == -1);
+	CU_ASSERT(bo_layout_device(&back, 512, (264192 + 16384)) == -1);
+	for (size_t i = 0; i < BO_ARRAY_SIZE(bad); i++) {
+		CU_ASSERT(bo_layout_parse(bad[i].mark, &back, &err) == -EINVAL);
+		CU_ASSERT(strstr(bo_err_str(&err), bad[i].msg) != NULL);
+	}
+	/* A log carries it; a bad one makes the log unreadable, naming the entry. */
+	CU_ASSERT_FATAL(bo_log_writer_new(bo_test_path("layout.log"), 512, &w, &err) == 0);
+	CU_ASSERT(bo_log_writer_mark(w, mark, &err) >= 0);
+	CU_ASSERT_FATAL(bo_log_writer_close(w, &err) == 0);
+	CU_ASSERT_FATAL(bo_log_open(bo_test_path("layout.log"), 0, &log, &err) == 0);
+	CU_ASSERT(bo_log_layout(log)->n == 2 && !strcmp(bo_log_layout(log)->v[0].name, "data"));
+	bo_log_free(log);
+	unlink(bo_test_path("layout.log"));
+	CU_ASSERT_FATAL(bo_log_writer_new(bo_test_path("layout.log"), 512, &w, &err) == 0);
+	CU_ASSERT(bo_log_writer_mark(w, "m", &err) >= 0);
+	CU_ASSERT(bo_log_writer_mark(w, "layout:x", &err) >= 0);
+	CU_ASSERT_FATAL(bo_log_writer_close(w, &err) == 0);
+	CU_ASSERT(bo_log_open(bo_test_path("layout.log"), 0, &log, &err) == -EINVAL);
+	CU_ASSERT(strstr(bo_err_str(&err), "entry 1: layout mark 'layout:x'") != NULL);
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
@@ -536,6 +602,7 @@ int main(void)
 		{"writer rejects bad input", test_writer_rejects},
 		{"not a log file", test_not_a_file},
 		{"following a log being written", test_tail},
+		{"the layout of several devices", test_layout},
 		{NULL, NULL},
 	};
 

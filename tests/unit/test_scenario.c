@@ -597,6 +597,76 @@ static void vm_scripts_user(void)
 	}
 }
 
+/* [device NAME] sections: several devices in one log, an external journal, and what is
+ * refused, with its line. */
+#define WL "[workload]\nbuiltin = fsops\n"
+static void devices(void)
+{
+	struct bo_scenario *sc = parse_ok("[device wal]\nfs = raw\nsize = 16M\n"
+					  "[device data]\nfs = xfs\nsize = 300M\n"
+					  "mount_options = noatime\njournal = log\n"
+					  "[device log]\nfs = raw\nsize = 64M\n" WL);
+	struct bo_layout l;
+	struct json_object *j = NULL;
+
+	CU_ASSERT_FATAL(sc != NULL);
+	CU_ASSERT(sc->ndevices == 3 && sc->primary == 1);
+	CU_ASSERT(sc->devices[0].raw && !strcmp(sc->devices[0].name, "wal"));
+	CU_ASSERT(sc->devices[1].fs == BO_FS_XFS && sc->devices[1].journal == 2);
+	CU_ASSERT(!strcmp(sc->devices[1].mount_options, "noatime"));
+	/* The primary device's fs and options are the scenario's. */
+	CU_ASSERT(sc->fs == BO_FS_XFS && !strcmp(sc->mount_options, "noatime"));
+	/* 1 MiB that is no device's, then each device on a MiB. */
+	CU_ASSERT(sc->devices[0].start == 2048);
+	CU_ASSERT(sc->devices[1].start == 2048 + 16 * 2048);
+	CU_ASSERT(sc->devices[2].start == 2048 + 316 * 2048);
+	CU_ASSERT(sc->size == (1 + 16 + 300 + 64) * (1ull << 20));
+	CU_ASSERT(sc->log_size == 2 * sc->size);
+	bo_scenario_layout(sc, &l);
+	CU_ASSERT(l.n == 3 && l.v[1].journal == 2 && !strcmp(l.v[2].kind, "raw") &&
+		  !strcmp(l.v[1].kind, "xfs") && l.v[1].sectors == 300 * 2048);
+	CU_ASSERT_FATAL(bo_scenario_to_json(sc, &j) == 0);
+	CU_ASSERT(strstr(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN),
+			 "\"journal\":\"log\"") != NULL);
+	json_object_put(j);
+	bo_scenario_free(sc);
+
+	parse_bad("[device a]\nfs = ext4\n[device a]\nfs = ext4\n" WL,
+		  "t.ini:3: [device a]: device 'a' is named twice (first on line 1)");
+	parse_bad("[device]\nfs = ext4\n[device a]\nfs = ext4\n" WL,
+		  "t.ini:3: [device a]: not with a [device] section");
+	parse_bad("[device a]\nfs = ext4\n[device]\nfs = ext4\n" WL,
+		  "t.ini:3: [device]: not with [device NAME] sections");
+	parse_bad("[device Data]\nfs = ext4\n" WL, "t.ini:1: [device Data]: a device's name is");
+	parse_bad("[device]\nfs = raw\n" WL,
+		  "t.ini:2: [device] fs: bad value 'raw' (a raw device needs a name");
+	parse_bad("[device a]\nsize = 64M\n" WL,
+		  "t.ini:1: [device a] fs: required (ext4, xfs, btrfs or raw)");
+	parse_bad("[device a]\nfs = raw\nsize = 64M\nsize = 8M\n" WL,
+		  "t.ini:4: [device a] size: given twice");
+	parse_bad("[device a]\nfs = ext4\nsize = 8M\n" WL,
+		  "t.ini:3: [device a] size: 8388608 bytes is outside 16M..64G for ext4");
+	parse_bad("[device a]\nfs = raw\nmount_options = noatime\n" WL,
+		  "t.ini:3: [device a] mount_options: a raw device has no filesystem");
+	parse_bad("[device a]\nfs = raw\n[device b]\nfs = raw\nsector_size = 512\n" WL,
+		  "t.ini:5: [device b] sector_size: 512, but device 'a' has 4096");
+	parse_bad("[device a]\nfs = ext4\njournal = b\n[device b]\nfs = ext4\n" WL,
+		  "t.ini:3: [device a] journal: device 'b' must be 'fs = raw'");
+	parse_bad("[device a]\nfs = ext4\njournal = c\n[device b]\nfs = raw\n" WL,
+		  "t.ini:3: [device a] journal: bad value 'c' (another device");
+	parse_bad("[device a]\nfs = btrfs\njournal = b\n[device b]\nfs = raw\n" WL,
+		  "t.ini:3: [device a] journal: btrfs has no external journal");
+	parse_bad("[device a]\nfs = xfs\nsize = 300M\njournal = b\n[device b]\nfs = raw\nsize = "
+		  "32M\n" WL,
+		  "t.ini:4: [device a] journal: device 'b' has 33554432 bytes; mkfs.xfs wants an "
+		  "external log of at least 64M");
+	parse_bad("[device]\nfs = ext4\njournal = b\n" WL,
+		  "t.ini:3: [device] journal: an external journal is a device of its own");
+	parse_bad("[device a]\nfs = ext4\n[device b]\nfs = raw\n" WL
+		  "[faults]\nat = ack:1 drop_writes\n",
+		  "t.ini:8: [faults]: a fault plan acts on one device");
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
@@ -612,6 +682,7 @@ int main(void)
 		{"seed override", seed_override},
 		{"ordered and variants", ordered_and_variants},
 		{"vm, scripts and user", vm_scripts_user},
+		{"devices", devices},
 		{},
 	};
 
