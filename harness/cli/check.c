@@ -28,6 +28,7 @@
 #include "harness/cli/cli.h"
 #include "harness/cli/guest.h"
 #include "harness/log/log.h"
+#include "harness/results/config.h"
 #include "harness/results/merge.h"
 #include "harness/results/progress.h"
 #include "harness/results/report.h"
@@ -424,6 +425,22 @@ static int prepare(struct check *c, const char *log, struct bo_results **ret, st
 	return r;
 }
 
+/* The config.json of the results directory holding the log at @path, in *@ret (NULL when
+ * there is none); -ENOMEM. */
+static int shipped_before(const char *path, struct json_object **ret)
+{
+	_cleanup_free_ char *dir = strdup(path);
+	char *slash = dir ? strrchr(dir, '/') : NULL;
+
+	*ret = NULL;
+	if (!dir)
+		return -ENOMEM;
+	if (slash)
+		*slash = '\0';
+	(void) !bo_config_read(slash ? (*dir ? dir : "/") : ".", ret, NULL);
+	return 0;
+}
+
 /* Whether the log at @path names its devices (harness/log/layout.h); false when unreadable,
  * which is said later. */
 static bool names_devices(const char *path)
@@ -446,6 +463,7 @@ int bo_check(const char *log, const struct bo_check_args *a, struct vm_args *v)
 	struct bo_results *res = NULL;
 	struct bo_argv gv = {0};
 	struct bo_err err = {0};
+	_cleanup_json_ struct json_object *beside = NULL;
 	bool jobs_given = a->jobs != NULL;
 	unsigned jobs = 1;
 	uint64_t nj;
@@ -479,6 +497,12 @@ int bo_check(const char *log, const struct bo_check_args *a, struct vm_args *v)
 			return BO_EXIT_HARNESS;
 		}
 		c.sc = sc;
+	}
+	/* A results directory's log: what the VM of its run or check was given (config.json
+	 * beside it, "files"), this one gets too. */
+	if (shipped_before(log, &beside) < 0 || bo_vm_args_files_from(v, beside) < 0) {
+		bo_cli_error("check: out of memory");
+		goto out;
 	}
 	r = prepare(&c, log, &res, &err);
 	if (r >= 0 && sc && !a->checker && bo_scenario_checker_command(sc, &sc_checker) < 0)
