@@ -33,7 +33,7 @@ _blackout_opts() {
 	ctl) echo "--print-entry --help" ;;
 	vm-run | vm-shell | vm-info)
 		echo "--kernel= --modules= --memory= --cpus= --timeout= --accel= --share= --file=
-			--console= --help"
+			--console= --host-root --help"
 		;;
 	esac
 }

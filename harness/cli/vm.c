@@ -17,6 +17,7 @@
 #include "harness/cli/cli.h"
 #include "harness/base/safety.h"
 #include "vm/share.h"
+#include "vm/guest.h"
 #include "vm/vm.h"
 
 #define MAX_FILES 256
@@ -45,6 +46,9 @@ static void help(void)
 	     "                    directories recursively, ELF files with the libraries they "
 	     "load)\n"
 	     "  --console PATH    write the serial console to PATH (a new file each boot)\n"
+	     "  --host-root       the host's / read-only, with a RAM overlay, at " BO_HOSTROOT_GUEST
+	     "\n"
+	     "                    (chroot there: what a scenario's root = host sees)\n"
 	     "  -h, --help        this text\n\n"
 	     "Details: docs/vm.md.");
 }
@@ -61,6 +65,7 @@ static int parse(int argc, char **argv, struct bo_vm_opts *o, const char **files
 		{"share", required_argument, NULL, 's'},
 		{"file", required_argument, NULL, 'f'},
 		{"console", required_argument, NULL, 'C'},
+		{"host-root", no_argument, NULL, 'H'},
 		{"help", no_argument, NULL, 'h'},
 		{},
 	};
@@ -126,6 +131,9 @@ static int parse(int argc, char **argv, struct bo_vm_opts *o, const char **files
 			break;
 		case 'C':
 			o->console_path = optarg;
+			break;
+		case 'H':
+			o->host_root = true;
 			break;
 		case 'h':
 			help();

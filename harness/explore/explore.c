@@ -201,7 +201,7 @@ static int explore_states(struct explore *x, struct select *sel, struct bo_err *
 {
 	struct select_alias a;
 	struct state_run s;
-	enum bo_class c;
+	enum bo_class c = BO_CLASS_HARNESS_ERROR;
 	int k, r = 0;
 
 	bo_progress_begin(select_total(sel));
