@@ -32,6 +32,7 @@
 #include "harness/base/safety.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/vmrun.h"
+#include "harness/results/report.h"
 #include "harness/results/summary.h"
 #include "harness/scenario/ini.h"
 #include "harness/scenario/scenario.h"
@@ -309,118 +310,14 @@ static struct json_object *cell_json(struct cell *c, const char *out, struct bo_
 	return o;
 }
 
-static void html_escape(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '"')
-			fputs("&quot;", f);
-		else
-			fputc(*s, f);
-	}
-}
-
-static void html_failures(FILE *f, const char *title, struct json_object *a)
-{
-	size_t n = a ? json_object_array_length(a) : 0;
-
-	fprintf(f, "<h2>%s (%zu)</h2>\n", title, n);
-	if (!n)
-		return;
-	fputs("<table><tr><th>scenario</th><th>fs</th><th>options</th><th>state</th>"
-	      "<th>class</th></tr>\n",
-	      f);
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *o = json_object_array_get_idx(a, i);
-		const char *keys[] = {"scenario", "fs", "mount_options", "state", "class"};
-
-		fputs("<tr>", f);
-		for (size_t k = 0; k < BO_ARRAY_SIZE(keys); k++) {
-			fputs("<td>", f);
-			html_escape(f, bo_json_str(o, keys[k]));
-			fputs("</td>", f);
-		}
-		fputs("</tr>\n", f);
-	}
-	fputs("</table>\n", f);
-}
-
 /* index.html: every run with its counts and links, and the baseline comparison. */
 static int write_index(const char *out, struct json_object *sum, struct bo_err *err)
 {
 	char path[PATH_MAX];
-	_cleanup_fclose_ FILE *f = NULL;
-	struct json_object *runs, *base;
 
-	if (bo_pathf(path, sizeof(path), "%s/index.html", out) < 0 || !(f = fopen(path, "we")))
-		return bo_err_set(err, errno, "writing '%s': %s", path, strerror(errno));
-	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>blackout nightly"
-	      "</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:"
-	      "collapse}td,th{border:1px solid #999;padding:.2em .6em;text-align:left}"
-	      ".failed{background:#fdd}.error{background:#fec}.consistent{background:#dfd}"
-	      "</style></head><body>\n<h1>blackout nightly</h1>\n",
-	      f);
-	fprintf(f, "<p>verdict: <b>%s</b>, %s</p>\n", bo_json_str(sum, "verdict"),
-		bo_json_str(sum, "started"));
-	fputs("<table><tr><th>run</th><th>scenario</th><th>fs</th><th>options</th>"
-	      "<th>verdict</th><th>counts</th><th>failing states</th><th>links</th></tr>\n",
-	      f);
-	json_object_object_get_ex(sum, "runs", &runs);
-	for (size_t i = 0; runs && i < json_object_array_length(runs); i++) {
-		struct json_object *r = json_object_array_get_idx(runs, i), *counts, *failing;
-		const char *keys[] = {"name", "scenario", "fs", "mount_options"};
-
-		fprintf(f, "<tr class=\"%s\">", bo_json_str(r, "verdict"));
-		for (size_t k = 0; k < BO_ARRAY_SIZE(keys); k++) {
-			fputs("<td>", f);
-			html_escape(f, bo_json_str(r, keys[k]));
-			fputs("</td>", f);
-		}
-		fprintf(f, "<td>%s</td><td>", bo_json_str(r, "verdict"));
-		if (json_object_object_get_ex(r, "counts", &counts)) {
-			json_object_object_foreach(counts, k, v) if (json_object_get_uint64(v))
-				fprintf(f, "%s: %" PRIu64 " ", k, json_object_get_uint64(v));
-		}
-		fputs("</td><td>", f);
-		if (json_object_object_get_ex(r, "failing", &failing))
-			for (size_t j = 0; j < json_object_array_length(failing) && j < 20; j++) {
-				html_escape(f, bo_json_str(json_object_array_get_idx(failing, j),
-							   "state"));
-				fputc(' ', f);
-			}
-		fputs("</td><td>", f);
-		if (bo_json_str(r, "results")) {
-			fputs("<a href=\"", f);
-			html_escape(f, bo_json_str(r, "results"));
-			fputs("/\">results</a> <a href=\"", f);
-			html_escape(f, bo_json_str(r, "report"));
-			fputs("\">report</a> ", f);
-		}
-		fputs("<a href=\"", f);
-		html_escape(f, bo_json_str(r, "log"));
-		fputs("\">log</a></td></tr>\n", f);
-	}
-	fputs("</table>\n", f);
-	if (json_object_object_get_ex(sum, "baseline", &base)) {
-		struct json_object *a;
-
-		fputs("<p>baseline: ", f);
-		html_escape(f, bo_json_str(base, "path"));
-		fputs("</p>\n", f);
-		json_object_object_get_ex(base, "new", &a);
-		html_failures(f, "New failures", a);
-		json_object_object_get_ex(base, "fixed", &a);
-		html_failures(f, "Fixed", a);
-		json_object_object_get_ex(base, "unchanged", &a);
-		html_failures(f, "Unchanged failures", a);
-	}
-	fputs("</body></html>\n", f);
-	return ferror(f) ? bo_err_set(err, EIO, "writing '%s'", path) : 0;
+	if (bo_pathf(path, sizeof(path), "%s/index.html", out) < 0)
+		return bo_err_set(err, ENAMETOOLONG, "'%s/index.html': path too long", out);
+	return bo_nightly_index(path, sum, err);
 }
 
 /* The failures a previous nightly tree (or its summary.json) recorded. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * report.h — report.html and junit.xml of a results directory, built from the directory's own
+ * report.h — report.html and junit.xml of a results directory (and a nightly's index.html), built from the directory's own
  * files (summary.json, config.json, stream.jsonl, write.log, states/<id>/, diagnostics/), so
  * that they can be written again at any time (`blackout report DIR`).
  *
@@ -26,6 +26,15 @@ struct bo_report_opts {
 /* Write @dir/report.html and @dir/junit.xml (atomically, each replacing an older one). */
 _must_check_ int bo_report_write(const char *dir, const struct bo_report_opts *o,
 				 struct bo_err *err);
+
+struct json_object;
+
+/*
+ * Write a nightly tree's index.html to @path from its summary @sum (docs/nightly.md): the
+ * runs, their counts and links, the baseline comparison. The runs' strings come from their
+ * guests: escaped, only known verdicts and classes shown, no script runs in the page.
+ */
+_must_check_ int bo_nightly_index(const char *path, struct json_object *sum, struct bo_err *err);
 
 /*
  * Append @s (@len bytes) to @f escaped for HTML text and attribute values (and so for XML):

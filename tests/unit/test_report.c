@@ -2,6 +2,8 @@
 /* Escaping for report.html and junit.xml: markup, quotes, control characters and every kind
  * of invalid UTF-8 the guest could write; the log read through a check's saved index. */
 #include <fcntl.h>
+#include <json-c/json.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,12 +158,62 @@ static void test_index(void)
 	CU_ASSERT(system(cmd) == 0);
 }
 
+/*
+ * A nightly's index.html from a hostile summary (what its guests wrote): markup in every string
+ * field, an unknown verdict, an unknown class among the counts. Nothing of it reaches the page
+ * as markup, and the page runs no script.
+ */
+static void test_nightly_index(void)
+{
+	static const char hostile[] =
+		"{\"verdict\":\"<script>alert(1)</script>\",\"started\":\"<b>now</b>\","
+		"\"runs\":[{\"name\":\"<img src=x onerror=a()>\",\"scenario\":\"s<i>\","
+		"\"fs\":\"\\\"><svg>\",\"mount_options\":\"'><a\",\"verdict\":\"x\\\" "
+		"onmouseover=y\","
+		"\"counts\":{\"<h1>evil</h1>\":3,\"lost-ack\":2,\"consistent\":\"<u>\"},"
+		"\"failing\":[{\"state\":\"<c1>\"}],\"results\":\"javascript:<x>\","
+		"\"report\":\"\\\"><script>\",\"log\":\"<log>\"}],"
+		"\"baseline\":{\"path\":\"<p>\",\"new\":[{\"scenario\":\"<n>\",\"state\":\"<s>\","
+		"\"class\":\"<k>\"}]}}";
+	struct json_object *sum = json_tokener_parse(hostile);
+	const char *path = bo_test_path("index.html");
+	struct bo_err err = {0};
+	char *html = NULL;
+	size_t len = 0;
+
+	CU_ASSERT_FATAL(sum != NULL);
+	CU_ASSERT_FATAL(bo_nightly_index(path, sum, &err) == 0);
+	CU_ASSERT_FATAL(bo_read_file(path, 1 << 20, &html, &len) == 0);
+	CU_ASSERT(strstr(html, "Content-Security-Policy") != NULL);
+	/* No tag but the page's own: every '<' is followed by one of them. */
+	for (const char *p = html; (p = strchr(p, '<')); p++) {
+		static const char *const own[] = {
+			"!DOCTYPE", "html",   "/html", "head",	 "/head",  "meta",
+			"title",    "/title", "style", "/style", "body",   "/body",
+			"h1",	    "/h1",    "h2",    "/h2",	 "p>",	   "/p>",
+			"b>",	    "/b>",    "table", "/table", "tr",	   "/tr",
+			"th>",	    "/th>",   "td>",   "/td>",	 "a href", "/a>"};
+		bool ok = false;
+
+		for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+			ok |= !strncmp(p + 1, own[i], strlen(own[i]));
+		CU_ASSERT(ok || (fprintf(stderr, "\nmarkup: %.30s\n", p), 0));
+	}
+	CU_ASSERT(strstr(html, "onerror") == NULL || strstr(html, "&lt;img src=x onerror") != NULL);
+	CU_ASSERT(strstr(html, "<tr class=\"error\">") != NULL); /* the unknown verdict */
+	CU_ASSERT(strstr(html, "evil") == NULL);		 /* the unknown class */
+	CU_ASSERT(strstr(html, "lost-ack: 2") != NULL);
+	free(html);
+	json_object_put(sum);
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
 		{"markup", test_markup},
 		{"utf-8", test_utf8},
 		{"a check's saved index", test_index},
+		{"a nightly's index.html from a hostile summary", test_nightly_index},
 		{},
 	};
 
