@@ -94,6 +94,11 @@ printf '[matrix]\nscenario = a.ini\nmount_options = no atime\n' >"$T/m.ini"
 expect 3 "m.ini:3: [matrix] mount_options" -- "$BO" nightly "$T/m.ini" --out "$T/n"
 printf '[matrix]\nfs = ext4\n' >"$T/m.ini"
 expect 3 "needs at least one 'scenario'" -- "$BO" nightly "$T/m.ini" --out "$T/n"
+# What a lenient INI reader takes as a continuation of the line above (a second filesystem
+# here) is an error naming the line; nothing is made.
+printf '[matrix]\nscenario = a.ini\nfs = ext4\n    btrfs\n' >"$T/m.ini"
+expect 3 "m.ini:4: syntax error" -- "$BO" nightly "$T/m.ini" --out "$T/n"
+[ ! -e "$T/n" ] && ok || bad "a bad matrix left a tree behind"
 printf '[matrix]\nscenario = missing.ini\n' >"$T/m.ini"
 expect 3 "missing.ini" -- "$BO" nightly "$T/m.ini" --out "$T/n"
 printf '{"runs":[{"scenario":"a"}]}' >"$T/base.json"
