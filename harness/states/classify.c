@@ -48,11 +48,13 @@ enum bo_class bo_classify(const struct bo_observation *o)
 		return BO_CLASS_CHECKER_ERROR;
 	if (!o->verdict)
 		return BO_CLASS_HARNESS_ERROR;
+	/* A daemon that cannot recover at all is worse than one that lost what it promised:
+	 * its report (what it could still read, and so what is lost) stays in the record. */
+	if (o->checker_status != 0)
+		return BO_CLASS_APP_RECOVERY_FAILED;
 	if (o->verdict->lost.n || o->verdict->wrong.n)
 		return BO_CLASS_LOST_ACK;
 	if (o->verdict->phantom.n || o->verdict->unordered.n)
 		return BO_CLASS_PHANTOM;
-	if (o->checker_status != 0)
-		return BO_CLASS_APP_RECOVERY_FAILED;
 	return BO_CLASS_CONSISTENT;
 }

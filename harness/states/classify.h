@@ -50,9 +50,10 @@ struct bo_observation {
 /*
  * The class of a crash state. The first failure in this order names it: harness-error,
  * unmountable, fsck-dirty (an fsck that could not run is a harness-error), checker-error
- * (crashed, timed out, or output without the final `done`), lost-ack (missing or wrong
- * content), phantom (including ordered violations), app-recovery-failed (the checker
- * finished its report but exited non-zero), else consistent.
+ * (crashed, timed out, or output without the final `done`), app-recovery-failed (the checker
+ * finished its report but exited non-zero: the application's recovery failed, whatever it
+ * could still read), lost-ack (missing or wrong content), phantom (including ordered
+ * violations), else consistent.
  */
 enum bo_class bo_classify(const struct bo_observation *obs);
 

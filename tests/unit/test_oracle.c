@@ -288,6 +288,10 @@ static void test_class_order(void)
 	CU_ASSERT(bo_classify(&o) == BO_CLASS_HARNESS_ERROR);
 	o.fsck = BO_FSCK_CLEAN;
 	CU_ASSERT(bo_classify(&o) == BO_CLASS_LOST_ACK);
+	/* A daemon that refused to start lost its acknowledged ops too: the refusal names it. */
+	o.checker_status = 1;
+	CU_ASSERT(bo_classify(&o) == BO_CLASS_APP_RECOVERY_FAILED);
+	o.checker_status = 0;
 	/* A checker that stopped before `done`, crashed, hung or never ran proves nothing. */
 	o.report = &cut_short;
 	CU_ASSERT(bo_classify(&o) == BO_CLASS_CHECKER_ERROR);

@@ -55,6 +55,21 @@ if run_bo 1 run "$T/app.ini" --results "$T/results"; then
 	[ "$a" -ge 1 ] && ok || bad "exit 1 after done: $a of $n states app-recovery-failed"
 fi
 
+# A daemon that refuses to start (`done`, exit 1, nothing present) names every state
+# app-recovery-failed, even where acknowledged ops are lost; the lost ops stay in the record.
+cmd_scenario "$T/refuse.ini" \
+	'for i in 1 2 3; do blackout ctl issue $i && echo $i > f$i && sync && blackout ctl ack $i; done' \
+	'echo done; exit 1'
+if run_bo 1 run "$T/refuse.ini" --results "$T/results"; then
+	n=$(json "$RESULTS/summary.json" 'j["states_checked"]')
+	a=$(json "$RESULTS/summary.json" 'j["counts"]["app-recovery-failed"]')
+	l=$(json "$RESULTS/summary.json" 'j["counts"]["lost-ack"]')
+	[ "$a" = "$n" ] && [ "$l" = 0 ] && ok ||
+		bad "a refusing daemon: $a of $n states app-recovery-failed, $l lost-ack"
+	grep -qs '^lost: [1-9]' "$RESULTS"/states/*/verdict.txt && ok ||
+		bad "the lost ops of a refusing daemon are not in verdict.txt"
+fi
+
 cmd_scenario "$T/proto.ini" \
 	'blackout ctl issue 5 && blackout ctl issue 7 && blackout ctl ack 7 && blackout ctl ack 5' \
 	'none'
