@@ -23,24 +23,48 @@
 /* Soft dependencies can form cycles through aliases; modprobe does not recurse forever. */
 #define MAX_DEPTH 16
 
+/* A module's state: loaded only once its file went into the kernel; while its dependencies
+ * load, a cycle through soft dependencies finds it LOADING and goes on, as modprobe does. */
+enum { NOT_LOADED, LOADING, LOADED };
+
 struct bo_modload {
 	struct bo_moddir *m;
-	bool *done;
+	unsigned char *state;
+	bo_modload_insert_fn insert;
+	void *ctx;
 };
+
+static int finit(const char *path, void *ctx)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	return syscall(SYS_finit_module, fd, "", 0) < 0 ? -errno : 0;
+}
 
 int bo_modload_open(struct bo_modload **ret, struct bo_err *err)
 {
-	struct bo_modload *l = calloc(1, sizeof(*l));
 	char dir[PATH_MAX];
 	struct utsname u;
+
+	uname(&u);
+	snprintf(dir, sizeof(dir), "/lib/modules/%s", u.release);
+	return bo_modload_open_dir(dir, NULL, NULL, ret, err);
+}
+
+int bo_modload_open_dir(const char *dir, bo_modload_insert_fn insert, void *ctx,
+			struct bo_modload **ret, struct bo_err *err)
+{
+	struct bo_modload *l = calloc(1, sizeof(*l));
 	int r;
 
 	if (!l)
 		return bo_err_set(err, ENOMEM, "out of memory");
-	uname(&u);
-	snprintf(dir, sizeof(dir), "/lib/modules/%s", u.release);
+	l->insert = insert ? insert : finit;
+	l->ctx = ctx;
 	r = bo_moddir_open(dir, &l->m, err);
-	if (r >= 0 && !(l->done = calloc(bo_moddir_count(l->m) + 1, sizeof(bool))))
+	if (r >= 0 && !(l->state = calloc(bo_moddir_count(l->m) + 1, 1)))
 		r = bo_err_set(err, ENOMEM, "out of memory");
 	if (r < 0) {
 		bo_modload_free(l);
@@ -55,7 +79,7 @@ void bo_modload_free(struct bo_modload *l)
 	if (!l)
 		return;
 	bo_moddir_free(l->m);
-	free(l->done);
+	free(l->state);
 	free(l);
 }
 
@@ -77,30 +101,32 @@ static int load_softdeps(struct bo_modload *l, size_t i, bool pre, unsigned dept
 static int load_index(struct bo_modload *l, size_t i, unsigned depth, struct bo_err *err)
 {
 	const char *name = bo_moddir_name(l->m, i);
-	_cleanup_close_ int fd = -1;
 	const size_t *deps;
 	char path[PATH_MAX];
 	size_t n;
 	int r;
 
-	if (l->done[i])
+	if (l->state[i] != NOT_LOADED)
 		return 0;
 	if (depth > MAX_DEPTH)
 		return bo_err_set(err, ELOOP, "module %s: dependencies nest too deep", name);
-	l->done[i] = true;
+	l->state[i] = LOADING;
 	load_softdeps(l, i, true, depth);
 	n = bo_moddir_deps(l->m, i, &deps);
 	for (size_t k = n; k-- > 0;) {
 		r = load_index(l, deps[k], depth + 1, err);
-		if (r < 0)
+		if (r < 0) {
+			l->state[i] = NOT_LOADED;
 			return bo_err_prefix(err, "module %s", name);
+		}
 	}
 	snprintf(path, sizeof(path), "%s/%s", bo_moddir_path(l->m), bo_moddir_file(l->m, i));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return bo_err_set(err, errno, "module %s: open '%s': %m", name, path);
-	if (syscall(SYS_finit_module, fd, "", 0) < 0 && errno != EEXIST)
-		return bo_err_set(err, errno, "module %s: load '%s': %m", name, path);
+	r = l->insert(path, l->ctx);
+	if (r < 0 && r != -EEXIST) {
+		l->state[i] = NOT_LOADED; /* the next call that needs it tries again */
+		return bo_err_set(err, -r, "module %s: load '%s': %s", name, path, strerror(-r));
+	}
+	l->state[i] = LOADED;
 	if (bo_debug_on(BO_DBG_VM)) {
 		struct timespec ts;
 
