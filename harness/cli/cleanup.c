@@ -32,6 +32,7 @@
 
 #include "dmtargets/dm.h"
 #include "harness/base/macro.h"
+#include "harness/base/mounts.h"
 #include "harness/cli/cli.h"
 #include "harness/diagnose/diag.h"
 #include "harness/dev/loop.h"
@@ -168,52 +169,37 @@ static void kill_processes(struct sweep *s)
 	}
 }
 
-/* Undo the octal escapes (\040 for a space) of a mountinfo field, in place. */
-static void unescape(char *p)
-{
-	char *o = p;
+struct run_mounts {
+	const struct sweep *s;
+	char **v;
+	size_t n;
+};
 
-	while (*p) {
-		if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' &&
-		    p[3] >= '0' && p[3] <= '7') {
-			*o++ = (char) ((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
-			p += 4;
-		} else {
-			*o++ = *p++;
-		}
-	}
-	*o = '\0';
+static int run_mount(const struct bo_mount_entry *m, void *ctx)
+{
+	struct run_mounts *rm = ctx;
+	char **nv;
+
+	if (!in_workdir(rm->s, m->target))
+		return 0;
+	nv = realloc(rm->v, (rm->n + 2) * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	rm->v = nv;
+	rm->v[rm->n] = strdup(m->target);
+	if (rm->v[rm->n])
+		rm->v[++rm->n] = NULL;
+	return 0;
 }
 
-/* Mount points at or under the work directory, in mountinfo order (parents first). */
+/* Mount points at or under the work directory, in the mount table's order (parents first). */
 static char **run_mounts(const struct sweep *s)
 {
-	_cleanup_fclose_ FILE *f = fopen("/proc/self/mountinfo", "re");
-	_cleanup_free_ char *line = NULL;
-	char **v = calloc(1, sizeof(*v));
-	size_t len = 0, n = 0;
+	struct run_mounts rm = {.s = s, .v = calloc(1, sizeof(char *))};
 
-	while (v && f && getline(&line, &len, f) > 0) {
-		char *mp = line, **nv;
-
-		/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT ..." */
-		for (int i = 0; i < 4 && mp; i++)
-			mp = strchr(mp, ' ') ? strchr(mp, ' ') + 1 : NULL;
-		if (!mp)
-			continue;
-		mp[strcspn(mp, " ")] = '\0';
-		unescape(mp);
-		if (!in_workdir(s, mp))
-			continue;
-		nv = realloc(v, (n + 2) * sizeof(*v));
-		if (!nv)
-			break;
-		v = nv;
-		v[n] = strdup(mp);
-		if (v[n])
-			v[++n] = NULL;
-	}
-	return v;
+	if (rm.v)
+		(void) !bo_mounts_each(run_mount, &rm, NULL);
+	return rm.v;
 }
 
 /* Unmount what is mounted under the work directory, newest first; the work directory's own

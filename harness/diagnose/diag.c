@@ -10,6 +10,7 @@
 
 #include "dmtargets/dm.h"
 #include "harness/base/macro.h"
+#include "harness/base/mounts.h"
 #include "harness/dev/loop.h"
 #include "harness/base/proc.h"
 
@@ -89,11 +90,36 @@ int bo_diag_capture(struct bo_results *res, const char *phase, struct bo_err *er
 	return r;
 }
 
+/* Mount points under (not on) a work directory. */
+struct leftovers {
+	const char *workdir;
+	char **v;
+	size_t n;
+};
+
+static int leftover_mount(const struct bo_mount_entry *m, void *ctx)
+{
+	struct leftovers *lo = ctx;
+	char **nv;
+
+	if (!bo_path_within(lo->workdir, m->target) || !strcmp(lo->workdir, m->target))
+		return 0;
+	nv = realloc(lo->v, (lo->n + 2) * sizeof(*nv));
+	if (!nv || !(nv[lo->n] = strdup(m->target))) {
+		if (nv)
+			lo->v = nv;
+		return -ENOMEM;
+	}
+	lo->v = nv;
+	lo->v[++lo->n] = NULL;
+	return 0;
+}
+
 int bo_diag_leftovers(const char *runid, const char *workdir, char *buf, size_t len,
 		      struct bo_err *err)
 {
-	char prefix[BO_DM_NAME_MAX], line[PATH_MAX + 64];
-	_cleanup_fclose_ FILE *m = NULL;
+	char prefix[BO_DM_NAME_MAX];
+	struct leftovers lo = {0};
 	char **names = NULL, **loops = NULL;
 	size_t used = 0;
 	int count = 0, r;
@@ -114,16 +140,15 @@ int bo_diag_leftovers(const char *runid, const char *workdir, char *buf, size_t 
 		used += (size_t) snprintf(buf + used, used < len ? len - used : 0, "loop %s\n",
 					  loops[i]);
 	bo_loop_list_free(loops);
-	m = fopen("/proc/self/mounts", "re");
-	while (m && fgets(line, sizeof(line), m)) {
-		char *mp = strchr(line, ' ');
-
-		if (!mp || !strtok(mp + 1, " ") || !bo_path_within(workdir, mp + 1) ||
-		    !strcmp(workdir, mp + 1))
-			continue;
-		used += (size_t) snprintf(buf + used, used < len ? len - used : 0, "mount %s\n",
-					  mp + 1);
-		count++;
+	lo.workdir = workdir;
+	r = bo_mounts_each(leftover_mount, &lo, err);
+	if (r < 0) {
+		bo_strv_free(lo.v);
+		return r == -ENOMEM ? bo_err_set(err, ENOMEM, "out of memory") : r;
 	}
+	for (size_t i = 0; i < lo.n; i++, count++)
+		used += (size_t) snprintf(buf + used, used < len ? len - used : 0, "mount %s\n",
+					  lo.v[i]);
+	bo_strv_free(lo.v);
 	return count;
 }

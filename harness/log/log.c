@@ -19,6 +19,7 @@
 
 #include "harness/base/macro.h"
 #include "harness/base/file.h"
+#include "harness/base/mounts.h"
 #include "harness/log/log_int.h"
 
 static int file_size(int fd, uint64_t *ret)
@@ -216,30 +217,33 @@ int bo_log_parse_header(const uint8_t *blk, uint32_t sectorsize, uint64_t log_si
  * 9p, NFS, SMB/CIFS and FUSE: every read is a round trip. The file system type comes from
  * mountinfo by device number: 9p's statfs reports the type of the host's file system.
  */
+static const char *const remote_fs[] = {"9p", "nfs", "nfs4", "cifs", "smb3", "fuse"};
+
+struct remote_probe {
+	dev_t dev;
+	bool remote;
+};
+
+static int remote_one(const struct bo_mount_entry *m, void *ctx)
+{
+	struct remote_probe *p = ctx;
+
+	if (m->dev != p->dev || !m->fstype)
+		return 0;
+	for (size_t i = 0; i < BO_ARRAY_SIZE(remote_fs); i++)
+		p->remote |= !strcmp(m->fstype, remote_fs[i]) || !strncmp(m->fstype, "fuse.", 5);
+	return 1;
+}
+
 static bool round_trip_fs(int fd)
 {
-	static const char *const remote[] = {"9p", "nfs", "nfs4", "cifs", "smb3", "fuse"};
-	_cleanup_fclose_ FILE *f = fopen("/proc/self/mountinfo", "re");
-	char line[4096];
+	struct remote_probe p = {0};
 	struct stat st;
 
-	if (!f || fstat(fd, &st) < 0)
+	if (fstat(fd, &st) < 0)
 		return false;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned maj, min;
-		char *sep = strstr(line, " - "), type[32];
-
-		if (!sep || sscanf(line, "%*u %*u %u:%u", &maj, &min) != 2 ||
-		    sscanf(sep + 3, "%31s", type) != 1)
-			continue;
-		if (maj != major(st.st_dev) || min != minor(st.st_dev))
-			continue;
-		for (size_t i = 0; i < BO_ARRAY_SIZE(remote); i++)
-			if (!strcmp(type, remote[i]) || !strncmp(type, "fuse.", 5))
-				return true;
-		return false;
-	}
-	return false;
+	p.dev = st.st_dev;
+	return bo_mounts_each(remote_one, &p, NULL) > 0 && p.remote;
 }
 
 struct hdr_window {

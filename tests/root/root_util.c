@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bo_test.h"
+#include "harness/base/mounts.h"
 #include "harness/dev/loop.h"
 #include "harness/dev/mount.h"
 
@@ -58,30 +59,42 @@ const char *root_dir(const char *name)
 	return p;
 }
 
+struct mounted {
+	const char *under;
+	char *v[64];
+	int n;
+};
+
+static int under_scratch(const struct bo_mount_entry *m, void *ctx)
+{
+	struct mounted *ms = ctx;
+
+	if (bo_path_within(ms->under, m->target) && ms->n < 64)
+		ms->v[ms->n++] = strdup(m->target);
+	return 0;
+}
+
 int root_leftovers(void)
 {
 	char real[PATH_MAX], **loops = NULL;
+	struct mounted ms = {0};
 	struct bo_err err = {0};
 	int n = 0;
-	FILE *f;
-	char line[4096];
 
 	if (!realpath(bo_test_dir(), real))
 		return 1;
-	/* Mounts first: a leftover mount keeps its loop device busy. */
-	f = fopen("/proc/self/mounts", "r");
-	while (f && fgets(line, sizeof(line), f)) {
-		char src[1024], target[2048];
-
-		if (sscanf(line, "%1023s %2047s", src, target) == 2 &&
-		    bo_path_within(real, target)) {
-			fprintf(stderr, "LEFTOVER mount %s on %s\n", src, target);
-			n++;
-			(void) !bo_umount(target, BO_UMOUNT_DETACH_ON_FAILURE, NULL);
-		}
+	/* Mounts first (newest first): a leftover mount keeps its loop device busy. */
+	ms.under = real;
+	if (bo_mounts_each(under_scratch, &ms, &err) < 0) {
+		fprintf(stderr, "LEFTOVER check failed: %s\n", bo_err_str(&err));
+		return 1;
 	}
-	if (f)
-		fclose(f);
+	for (int i = ms.n; i-- > 0;) {
+		fprintf(stderr, "LEFTOVER mount on %s\n", ms.v[i]);
+		n++;
+		(void) !bo_umount(ms.v[i], BO_UMOUNT_DETACH_ON_FAILURE, NULL);
+		free(ms.v[i]);
+	}
 	if (bo_loop_list_inside(real, &loops, &err) < 0) {
 		fprintf(stderr, "LEFTOVER check failed: %s\n", bo_err_str(&err));
 		return n + 1;
