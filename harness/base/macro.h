@@ -30,6 +30,9 @@
 
 #define BO_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]) + BO_MUST_BE_ARRAY(a))
 
+/* "1 entry", "2 entries": @one or @many as @n asks. */
+#define BO_PLURAL(n, one, many) ((n) == 1 ? (one) : (many))
+
 #define _cleanup_(fn) __attribute__((cleanup(fn)))
 
 static inline void bo_freep(void *p)

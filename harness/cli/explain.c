@@ -198,10 +198,9 @@ static void print_text(struct explain *ex)
 		puts("no failing state: nothing to explain");
 		return;
 	}
-	printf("\nsymptom: state %s (cut after %" PRIu64 " entries) is %s\n",
-	       bo_json_str(st, "state"),
-	       json_object_object_get_ex(st, "cut", &v) ? json_object_get_uint64(v) : 0,
-	       bo_json_str(st, "class"));
+	n = json_object_object_get_ex(st, "cut", &v) ? json_object_get_uint64(v) : 0;
+	printf("\nsymptom: state %s (cut after %" PRIu64 " %s) is %s\n", bo_json_str(st, "state"),
+	       n, BO_PLURAL(n, "entry", "entries"), bo_json_str(st, "class"));
 	printf("  mounted: %s, fsck: %s, checker: %s\n",
 	       json_object_object_get_ex(st, "mounted", &v) && json_object_get_boolean(v) ? "yes"
 											  : "no",

@@ -93,8 +93,8 @@ static void print_devices(const struct bo_log *log)
 		       l->v[i].journal >= 0 ? ", journal on " : "",
 		       l->v[i].journal >= 0 ? l->v[l->v[i].journal].name : "");
 	if (other)
-		printf("  %" PRIu64 " entries of no device (flushes of them close every epoch)\n",
-		       other);
+		printf("  %" PRIu64 " %s of no device (flushes of them close every epoch)\n", other,
+		       BO_PLURAL(other, "entry", "entries"));
 }
 
 static void print_text(const struct bo_log *log, const struct bo_log_stats *s, uint64_t first,
@@ -157,6 +157,15 @@ static void print_text(const struct bo_log *log, const struct bo_log_stats *s, u
 	}
 }
 
+/* Whether @s is "A-B" with B before A. */
+static bool backwards(const char *s)
+{
+	uint64_t a, b;
+	char tail;
+
+	return sscanf(s, "%" SCNu64 "-%" SCNu64 "%c", &a, &b, &tail) == 2 && b < a;
+}
+
 static int cmd_inspect(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -170,6 +179,7 @@ static int cmd_inspect(int argc, char **argv)
 	struct bo_log *log = NULL;
 	struct bo_err err = {0};
 	uint64_t first = 1, last = 0;
+	const char *range = NULL;
 	unsigned flags = 0;
 	bool json = false;
 	int c, ret = BO_EXIT_HARNESS;
@@ -180,6 +190,11 @@ static int cmd_inspect(int argc, char **argv)
 			json = true;
 			break;
 		case 'e':
+			range = optarg;
+			if (bo_parse_range(optarg, &first, &last) < 0 && backwards(optarg))
+				return bo_cli_usage_error("inspect",
+							  "--entries '%s': the range is backwards",
+							  optarg);
 			if (bo_parse_range(optarg, &first, &last) < 0)
 				return bo_cli_usage_error("inspect", "--entries '%s': expected A-B",
 							  optarg);
@@ -204,6 +219,15 @@ static int cmd_inspect(int argc, char **argv)
 	if (bo_log_stats_compute(log, &stats, &err) < 0) {
 		bo_cli_error("inspect: %s", bo_err_str(&err));
 		goto out;
+	}
+	/* Entries asked for that are not there: say so, do not print nothing. */
+	if (range && first >= stats.entries) {
+		bo_cli_error("inspect: --entries '%s': '%s' has %" PRIu64 " %s%s", range,
+			     argv[optind], stats.entries,
+			     BO_PLURAL(stats.entries, "entry", "entries"),
+			     stats.entries ? " (from 0)" : "");
+		ret = BO_EXIT_USAGE;
+		goto out_stats;
 	}
 	if (json) {
 		struct json_object *o = bo_log_stats_json(log, &stats, first, last);

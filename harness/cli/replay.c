@@ -103,9 +103,10 @@ static int cmd_replay(int argc, char **argv)
 	if (b == a)
 		printf("nothing to replay: '%s' already holds the state at %s\n", onto, to);
 	else
-		printf("replayed entries %" PRIu64 "..%" PRIu64 " (%" PRIu64 " entries, %" PRIu64
+		printf("replayed entries %" PRIu64 "..%" PRIu64 " (%" PRIu64 " %s, %" PRIu64
 		       " bytes) of '%s' onto '%s'\n",
-		       a, b - 1, b - a, bo_replay_bytes(rp), argv[optind], onto);
+		       a, b - 1, b - a, BO_PLURAL(b - a, "entry", "entries"), bo_replay_bytes(rp),
+		       argv[optind], onto);
 	ret = BO_EXIT_OK;
 out:
 	bo_replay_free(rp);

@@ -88,12 +88,16 @@ static int cmd_synth(int argc, char **argv)
 		return bo_cli_usage_error("synth", "--out LOG is required and takes no operands");
 	if (!p.sectorsize)
 		return bo_cli_usage_error("synth", "--sectorsize must be a power of two >= 512");
+	if (!p.entries)
+		return bo_cli_usage_error(
+			"synth", "--entries 0: at least 1 (a log begins with its 'mkfs' mark)");
 	p.dev_blocks = dev_size / p.sectorsize;
 	if (bo_synth_log(out, &p, &err) < 0) {
 		bo_cli_error("synth: %s", bo_err_str(&err));
 		return BO_EXIT_HARNESS;
 	}
-	printf("wrote '%s': %" PRIu64 " entries\n", out, p.entries);
+	printf("wrote '%s': %" PRIu64 " %s\n", out, p.entries,
+	       BO_PLURAL(p.entries, "entry", "entries"));
 	return BO_EXIT_OK;
 }
 

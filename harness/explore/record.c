@@ -101,8 +101,7 @@ static int write_byproduct(struct explore *x, const char *dir, const char *name,
 }
 
 /* states/<id>/: everything needed to understand and re-run a state that was not consistent. */
-int record_byproducts(struct explore *x, struct state_run *s, enum bo_class c,
-		      struct bo_err *err)
+int record_byproducts(struct explore *x, struct state_run *s, enum bo_class c, struct bo_err *err)
 {
 	_cleanup_free_ char *repro = NULL, *checker = NULL, *verdict = NULL;
 	char dir[BO_CRASH_ID_MAX + 8], buf[1024];
@@ -113,10 +112,11 @@ int record_byproducts(struct explore *x, struct state_run *s, enum bo_class c,
 	if (r < 0)
 		return r;
 	if (asprintf(&verdict,
-		     "state %s (after %" PRIu64 " entries): %s\n%s%s%s"
+		     "state %s (after %" PRIu64 " %s): %s\n%s%s%s"
 		     "mounted: %s\nfsck: %s\nchecker: %s\n",
-		     s->id, s->applied, bo_class_name(c), s->harness_msg[0] ? "error: " : "",
-		     s->harness_msg, s->harness_msg[0] ? "\n" : "", s->obs.mounted ? "yes" : "no",
+		     s->id, s->applied, BO_PLURAL(s->applied, "entry", "entries"), bo_class_name(c),
+		     s->harness_msg[0] ? "error: " : "", s->harness_msg,
+		     s->harness_msg[0] ? "\n" : "", s->obs.mounted ? "yes" : "no",
 		     bo_fsck_verdict_name(s->obs.fsck),
 		     x->o->checker ? s->checker_how : "none") < 0)
 		return bo_err_set(err, ENOMEM, "state %s", s->id);

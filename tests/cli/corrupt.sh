@@ -50,6 +50,15 @@ expect 3 "not a regular file or block device" -- "$BO" inspect "$T"
 expect 3 "No such file" -- "$BO" inspect "$T/missing.log"
 expect 2 "expected exactly one LOG" -- "$BO" inspect
 expect 2 "--entries" -- "$BO" inspect --entries x-y "$good"
+expect 2 "--entries '9-3': the range is backwards" -- "$BO" inspect --entries 9-3 "$good"
+# Entries past the end: said, not an empty listing with status 0.
+expect 2 "--entries '500-600'" "has 200 entries" -- "$BO" inspect --entries 500-600 "$good"
+expect 2 "--entries 0: at least 1" -- "$BO" synth --out "$T/zero.log" --entries 0
+[ ! -e "$T/zero.log" ] && ok || bad "synth --entries 0 wrote a log"
+"$BO" synth --out "$T/one.log" --entries 1 | grep -qx "wrote '$T/one.log': 1 entry" && ok ||
+	bad "synth --entries 1 does not say '1 entry'"
+[ "$("$BO" inspect "$T/one.log" | sed -n 's/^entries: *//p')" = 1 ] && ok ||
+	bad "synth --entries 1 did not write 1 entry"
 expect 2 "--onto and --to are required" -- "$BO" replay "$good"
 expect 2 "unknown command" -- "$BO" frobnicate
 finish
