@@ -27,7 +27,9 @@
 #include "harness/cli/check_log.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/guest.h"
+#include "harness/dev/fsdetect.h"
 #include "harness/log/log.h"
+#include "harness/replay/replay.h"
 #include "harness/results/config.h"
 #include "harness/results/merge.h"
 #include "harness/results/progress.h"
@@ -453,8 +455,61 @@ static bool names_devices(const char *path)
 	return yes;
 }
 
-int bo_check(const char *log, const struct bo_check_args *a, struct vm_args *v)
+/*
+ * The filesystem of the log at @path, as a user holding a log from a bug report expects it
+ * found: the image replayed (into a temporary file, removed) up to the entry after its 'mkfs'
+ * mark, or to its end without one, and probed by libblkid. Its name into @buf; what it found
+ * and where is said on stderr. -errno with @err saying why none was found.
+ */
+static int detect_fs(const char *path, char *buf, size_t len, struct bo_err *err)
 {
+	struct bo_log *log = NULL;
+	struct bo_replay *rp = NULL;
+	char tmp[] = "/var/tmp/blackout-detect-XXXXXX";
+	uint64_t at = 0;
+	const char *where = "its 'mkfs' mark";
+	int fd, r;
+
+	r = bo_log_open(path, BO_LOG_OPEN_SALVAGE, &log, err);
+	if (r < 0)
+		return r;
+	if (bo_log_find_mark(log, "mkfs", &at, NULL) == 0)
+		at++;
+	else
+		at = bo_log_count(log), where = "its end (it has no 'mkfs' mark)";
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		bo_log_free(log);
+		return bo_err_set(err, errno, "'%s': %s", tmp, strerror(errno));
+	}
+	close(fd);
+	r = bo_replay_new(log, tmp, 0, bo_log_min_device_size(log), &rp, err);
+	if (r >= 0)
+		r = bo_replay_to(rp, at, err);
+	bo_replay_free(rp);
+	if (r >= 0) {
+		r = bo_fs_detect(tmp, buf, len, err);
+		if (r == -ENODATA)
+			bo_err_set(err, ENODATA, "no filesystem signature in its image at %s",
+				   where);
+		else if (r == -ENOTUNIQ)
+			bo_err_set(err, ENOTUNIQ, "contradicting signatures in its image at %s",
+				   where);
+	}
+	unlink(tmp);
+	bo_log_free(log);
+	if (r >= 0)
+		fprintf(stderr,
+			"blackout: check: the log holds %s (found at %s; --fs to say otherwise)\n",
+			buf, where);
+	return r;
+}
+
+int bo_check(const char *log, const struct bo_check_args *given, struct vm_args *v)
+{
+	struct bo_check_args args = *given;
+	const struct bo_check_args *a = &args;
+	char found[32];
 	struct check c = {.a = a, .v = v};
 	struct bo_scenario *sc = NULL;
 	char **ship = NULL;
@@ -471,9 +526,16 @@ int bo_check(const char *log, const struct bo_check_args *a, struct vm_args *v)
 
 	if (a->expect && !a->state)
 		return bo_cli_usage_error("check", "--expect needs --state");
-	if (!a->scen && !a->fs && !names_devices(log))
-		return bo_cli_usage_error("check", "--fs or --scenario is required (a log of "
-						   "several devices names its own)");
+	/* Without --fs or a scenario the log says what it holds: its devices (layout.h), or
+	 * its image's filesystem signature. */
+	if (!a->scen && !a->fs && !names_devices(log) && access(log, R_OK) == 0) {
+		if (detect_fs(log, found, sizeof(found), &err) < 0) {
+			bo_cli_error("check: '%s': %s: give --fs or --scenario", log,
+				     bo_err_str(&err));
+			return BO_EXIT_USAGE;
+		}
+		args.fs = found;
+	}
 	if (a->jobs && bo_parse_u64(a->jobs, &nj) == 0)
 		jobs = (unsigned) nj;
 	if (jobs_given && jobs > 1 && (a->shard || a->state))

@@ -206,6 +206,10 @@ static void print_text(struct explain *ex)
 											  : "no",
 	       bo_json_str(st, "fsck") ? bo_json_str(st, "fsck") : "-",
 	       bo_json_str(st, "checker") ? bo_json_str(st, "checker") : "none");
+	if (bo_json_str(st, "signature"))
+		printf("  filesystem signature: %s\n", !strcmp(bo_json_str(st, "signature"), "none")
+							       ? "none: the superblock is gone"
+							       : bo_json_str(st, "signature"));
 	if (bo_json_str(st, "error"))
 		printf("  error: %s\n", bo_json_str(st, "error"));
 	if (bo_json_str(st, "checker_problem"))

@@ -19,6 +19,7 @@
 #include "harness/base/path.h"
 #include "harness/base/proc.h"
 #include "harness/base/safety.h"
+#include "harness/dev/fsdetect.h"
 #include "harness/dev/fstool.h"
 #include "harness/dev/kmsg.h"
 #include "harness/dev/mount.h"
@@ -158,6 +159,19 @@ static void run_checker(struct explore *x, struct state_run *s)
 	bo_proc_result_clear(&r);
 }
 
+/* What is on @dev that did not mount (s->signature): libblkid's probe, in a word. */
+static void signature(struct state_run *s, const char *dev)
+{
+	char type[32];
+	int r = bo_fs_detect(dev, type, sizeof(type), NULL);
+
+	snprintf(s->signature, sizeof(s->signature), "%s",
+		 r >= 0		  ? type
+		 : r == -ENODATA  ? "none"
+		 : r == -ENOTUNIQ ? "ambivalent"
+				  : "unreadable");
+}
+
 /* Append "device NAME: @msg" to @buf (a list of what each device said). */
 static void note(char *buf, size_t len, const char *name, const char *msg)
 {
@@ -187,14 +201,15 @@ static int probe_parts(struct explore *x, struct state_run *s)
 
 		if (x->part_raw[i])
 			continue;
-		mo = bo_mount_options_journal(x->part_fs[i], o->dev_mount_options[i],
-					      o->layout->v[i].journal >= 0
-						      ? x->part_dev[o->layout->v[i].journal]
-						      : NULL);
+		mo = bo_mount_options_journal(
+			x->part_fs[i], o->dev_mount_options[i],
+			o->layout->v[i].journal >= 0 ? x->part_dev[o->layout->v[i].journal] : NULL);
 		if (!mo || bo_mount(x->part_dev[i], x->part_mnt[i], bo_fs_name(x->part_fs[i]), mo,
 				    &err) < 0) {
 			note(s->mount_msg, sizeof(s->mount_msg), o->layout->v[i].name,
 			     mo ? bo_err_str(&err) : "out of memory");
+			if (all)
+				signature(s, x->part_dev[i]);
 			all = false;
 		} else {
 			mounted[i] = true;
@@ -268,6 +283,7 @@ int probe(struct explore *x, struct state_run *s, const char *dev)
 		return probe_parts(x, s);
 	if (bo_mount(dev, x->mnt, o->fs, o->mount_options, &err) < 0) {
 		snprintf(s->mount_msg, sizeof(s->mount_msg), "%s", bo_err_str(&err));
+		signature(s, dev);
 	} else {
 		s->obs.mounted = true;
 		s->t_mount = bo_now() - t;

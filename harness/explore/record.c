@@ -51,6 +51,8 @@ int record_state(struct explore *x, struct state_run *s, enum bo_class c, struct
 		json_object_object_add(rec, "timings", t);
 	}
 	json_object_object_add(rec, "mounted", json_object_new_boolean(s->obs.mounted));
+	if (s->signature[0])
+		json_object_object_add(rec, "signature", json_object_new_string(s->signature));
 	json_object_object_add(rec, "fsck",
 			       json_object_new_string(bo_fsck_verdict_name(s->obs.fsck)));
 	if (x->o->checker)
@@ -100,6 +102,23 @@ static int write_byproduct(struct explore *x, const char *dir, const char *name,
 	return bo_results_write_file(x->res, rel, text ? text : "", text ? strlen(text) : 0, err);
 }
 
+/* What a state's filesystem signature says, for verdict.txt. */
+static const char *signature_words(const char *sig)
+{
+	static char buf[96];
+
+	if (!*sig)
+		return "";
+	if (!strcmp(sig, "none"))
+		return "none (the superblock is gone)";
+	if (!strcmp(sig, "ambivalent"))
+		return "ambivalent (contradicting superblocks)";
+	if (!strcmp(sig, "unreadable"))
+		return "unreadable (the device could not be probed)";
+	snprintf(buf, sizeof(buf), "%s (a superblock is there; the mount refused it)", sig);
+	return buf;
+}
+
 /* states/<id>/: everything needed to understand and re-run a state that was not consistent. */
 int record_byproducts(struct explore *x, struct state_run *s, enum bo_class c, struct bo_err *err)
 {
@@ -113,10 +132,11 @@ int record_byproducts(struct explore *x, struct state_run *s, enum bo_class c, s
 		return r;
 	if (asprintf(&verdict,
 		     "state %s (after %" PRIu64 " %s): %s\n%s%s%s"
-		     "mounted: %s\nfsck: %s\nchecker: %s\n",
+		     "mounted: %s%s%s\nfsck: %s\nchecker: %s\n",
 		     s->id, s->applied, BO_PLURAL(s->applied, "entry", "entries"), bo_class_name(c),
 		     s->harness_msg[0] ? "error: " : "", s->harness_msg,
 		     s->harness_msg[0] ? "\n" : "", s->obs.mounted ? "yes" : "no",
+		     s->signature[0] ? "\nsignature: " : "", signature_words(s->signature),
 		     bo_fsck_verdict_name(s->obs.fsck),
 		     x->o->checker ? s->checker_how : "none") < 0)
 		return bo_err_set(err, ENOMEM, "state %s", s->id);

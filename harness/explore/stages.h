@@ -121,6 +121,9 @@ struct state_run {
 	bool have_report, have_verdict;
 	char harness_msg[512];
 	char mount_msg[512];
+	/* When it did not mount: what libblkid finds on it ("ext4", "none", "ambivalent",
+	 * "unreadable"): whether the superblock is gone or the mount refused one that is there. */
+	char signature[64];
 	char *fsck_out;
 	char *checker_out;
 	size_t checker_out_len;

@@ -15,6 +15,11 @@ if run_bo 0 run "$T/good.ini" --results "$T/results"; then
 	[ -s "$RESULTS/write.log" ] && ok || bad "$fs: no write.log"
 	[ -s "$RESULTS/vm/console.log" ] && ok || bad "$fs: no console log"
 	grep -q '"event":"state"' "$RESULTS/stream.jsonl" && ok || bad "$fs: no state records"
+	# A log alone, as from a bug report: check finds its filesystem itself and says so.
+	if run_bo 0 check "$RESULTS/write.log" --cuts flush/3 --jobs 1 --results "$T/found"; then
+		grep -q "the log holds $fs (found at its 'mkfs' mark" "$T/err" && ok ||
+			bad "$fs: check without --fs did not say what it found: $(cat "$T/err")"
+	fi
 fi
 
 scenario "$SRC/scenarios/$fs-fsops.ini" "$T/bug.ini" ops=40 seed=3 \
