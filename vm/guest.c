@@ -381,7 +381,7 @@ static int parse_launch(char *buf, size_t len, struct launch *l)
 /* In the child: the command's stdio, session and working directory, then exec. */
 _Noreturn static void exec_command(const struct launch *l, const int ports[3])
 {
-	int in, tty;
+	int in, tty, e;
 
 	setsid();
 	if (l->shell) {
@@ -401,8 +401,10 @@ _Noreturn static void exec_command(const struct launch *l, const int ports[3])
 		(void) chdir("/");
 	signal(SIGPIPE, SIG_DFL);
 	execvpe(l->argv[0], l->argv, l->envp ? l->envp : environ);
-	fprintf(stderr, "blackout: guest: cannot run '%s': %m\n", l->argv[0]);
-	_exit(127);
+	/* As a shell says it: 127 not found, 126 found but not runnable. */
+	e = errno;
+	fprintf(stderr, "blackout: guest: cannot run '%s': %s\n", l->argv[0], strerror(e));
+	_exit(e == ENOENT || e == ENOTDIR ? 127 : 126);
 }
 
 /* Mount the 9p share tagged @tag on @dir. */

@@ -30,8 +30,10 @@ static void help(void)
 	     "Boot a fresh, disposable QEMU VM and run COMMAND in it as root (run), an\n"
 	     "interactive shell on this terminal (shell; Ctrl-A x ends QEMU), or report the\n"
 	     "kernel, the accelerator, the boot time and the device-mapper targets (info).\n"
-	     "'vm run' exits with COMMAND's exit status; 3 when the VM itself failed, 77 when\n"
-	     "no VM can be made here (QEMU, the kernel or a guest tool is not installed).\n\n"
+	     "'vm run' exits with COMMAND's exit status, and as timeout(1) and container\n"
+	     "runtimes do: 125 when blackout or the VM failed (no QEMU, kernel or guest tool\n"
+	     "here; a boot failure, a panic, the timeout, a stop), 126 when COMMAND could not\n"
+	     "be run in the guest, 127 when it was not found there.\n\n"
 	     "  --kernel IMAGE    boot IMAGE (vmlinux or bzImage) instead of the newest kernel\n"
 	     "                    scripts/fetch-kernel cached; needs --modules\n"
 	     "  --modules DIR     IMAGE's module directory (.../lib/modules/RELEASE, after "
@@ -148,14 +150,15 @@ static int parse(int argc, char **argv, struct bo_vm_opts *o, const char **files
 	return 0;
 }
 
-/* Exit status of "vm run" when no VM can be made here at all (no QEMU, no kernel): the
- * automake/ctest "skipped" code, so that test scripts pass it on. */
-#define EXIT_NO_VM 77
+/* Exit status of "vm run" (and shell) when blackout or the VM failed, whatever the reason:
+ * 125, as timeout(1) and container runtimes have it, so that the command's own 3 or 77 is not
+ * taken for blackout's. 126 and 127 come from the guest: COMMAND not runnable, not found. */
+#define EXIT_VM_FAILED 125
 
 static int report(const char *what, const struct bo_err *err)
 {
 	bo_cli_error("vm %s: %s", what, bo_err_str(err));
-	return err->errnum == ENOPKG ? EXIT_NO_VM : BO_EXIT_HARNESS;
+	return strcmp(what, "info") ? EXIT_VM_FAILED : BO_EXIT_HARNESS;
 }
 
 static int vm_run(int argc, char **argv, bool shell)

@@ -9,7 +9,7 @@
 # devices named blackout-: there must be none.
 #
 # Needs 'blackout vm run -- CMD ARGS...' to run CMD as root in a fresh guest that sees this
-# blackout binary at the same path, and to exit with CMD's status (77 if no VM can be booted).
+# blackout binary at the same path, and to exit with CMD's status (125 if no VM could be booted).
 # Exits 77 (skipped), loudly, while this build has no 'vm' command.
 set -u
 
@@ -33,9 +33,13 @@ fi
 		exit 1
 	fi
 	exit $rc
-' dm_smoke "$blackout"
+' dm_smoke "$blackout" 2>"${TMPDIR:-/tmp}/dm_smoke.$$.err"
 rc=$?
-if [ "$rc" -eq 77 ]; then
+cat "${TMPDIR:-/tmp}/dm_smoke.$$.err" >&2
+if [ "$rc" -eq 125 ] && grep -q "is not installed" "${TMPDIR:-/tmp}/dm_smoke.$$.err"; then
+	rm -f "${TMPDIR:-/tmp}/dm_smoke.$$.err"
 	echo "*** SKIP dm_smoke: 'blackout vm run' could not boot a VM ***" >&2
+	exit 77
 fi
+rm -f "${TMPDIR:-/tmp}/dm_smoke.$$.err"
 exit "$rc"

@@ -14,6 +14,12 @@ done
 vm_run -- sh -c 'kill -TERM $$'
 [ "$rc" -eq 143 ] || { cat "$scratch/err"; fail "a command killed by SIGTERM came back as $rc"; }
 
+# A command the guest cannot find, or cannot run: 127 and 126, as a shell says it.
+vm_run -- /no/such/program
+[ "$rc" -eq 127 ] || { cat "$scratch/err"; fail "a missing command came back as $rc, not 127"; }
+vm_run -- /proc/version
+[ "$rc" -eq 126 ] || { cat "$scratch/err"; fail "a command that is no program came back as $rc, not 126"; }
+
 # shellcheck disable=SC2016 # $x and $(id) must reach the guest unexpanded
 vm_run -- sh -c 'for a in "$@"; do printf "[%s]" "$a"; done; echo >&2 to-stderr' sh \
 	'two words' '' "it's" '$x $(id)' '  lead'
