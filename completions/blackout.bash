@@ -8,7 +8,7 @@ _blackout_commands="ctl run check merge report explain reproduce shrink nightly 
 replay synth vm"
 
 # The options of each command. Those that take an argument end with "=".
-_blackout_vm_opts="--kernel= --modules= --memory= --timeout= --file="
+_blackout_vm_opts="--kernel= --modules= --memory= --timeout= --file= --quiet --no-progress"
 _blackout_opts() {
 	case $1 in
 	run) echo "--seed= --results= $_blackout_vm_opts --help" ;;

@@ -360,7 +360,7 @@ static int check_jobs(const struct check *c, const struct vm_args *v, unsigned j
 	}
 	/* The VMs' stderr through one relay, which sums their progress into one line. */
 	if (r >= 0)
-		r = bo_progress_relay_start(jobs, 2, isatty(2), efds, &relay, err);
+		r = bo_progress_relay_start(jobs, 2, bo_progress_draw_for(2), efds, &relay, err);
 	if (r < 0) {
 		for (unsigned i = 0; c->log_index && i < jobs && dirs[i]; i++)
 			bo_check_remove_log_index(dirs[i]);
@@ -578,11 +578,15 @@ int bo_check(const char *log, const struct bo_check_args *given, struct vm_args 
 		bo_cli_error("check: %s", bo_err_str(&err));
 		goto out;
 	}
-	fprintf(stderr, "blackout: check %s: booting %u VM%s", c.runid, jobs, jobs > 1 ? "s" : "");
-	if (jobs > 1)
-		fprintf(stderr, " of %u MiB",
-			v->memory_mb ? v->memory_mb : BO_VM_DEFAULT_MEMORY_MB);
-	fprintf(stderr, " (results in %s)\n", c.dir);
+	{
+		char mib[32] = "";
+
+		if (jobs > 1)
+			snprintf(mib, sizeof(mib), " of %u MiB",
+				 v->memory_mb ? v->memory_mb : BO_VM_DEFAULT_MEMORY_MB);
+		bo_cli_note("check %s: booting %u VM%s%s (results in %s)", c.runid, jobs,
+			    jobs > 1 ? "s" : "", mib, c.dir);
+	}
 	if (jobs > 1) {
 		r = check_jobs(&c, v, jobs, 4 * 3600, &err);
 	} else {

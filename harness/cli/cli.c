@@ -23,6 +23,21 @@ void bo_cli_error(const char *fmt, ...)
 	va_end(ap);
 }
 
+bool bo_cli_quiet;
+
+void bo_cli_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (bo_cli_quiet)
+		return;
+	va_start(ap, fmt);
+	fputs("blackout: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
 void bo_cli_warning(const char *fmt, ...)
 {
 	va_list ap;

@@ -31,6 +31,13 @@ void bo_cli_error(const char *fmt, ...) _printf_(1, 2);
 /* Print "blackout: warning: ..." to stderr. */
 void bo_cli_warning(const char *fmt, ...) _printf_(1, 2);
 
+/* Print "blackout: ..." to stderr, something worth knowing but not a problem (booting a VM,
+ * what a log was found to hold), unless -q. */
+void bo_cli_note(const char *fmt, ...) _printf_(1, 2);
+
+/* -q, --quiet: no notes and no progress lines; errors and warnings still. */
+extern bool bo_cli_quiet;
+
 /* Print "blackout CMD: usage error: ...", a hint to --help, and return BO_EXIT_USAGE. */
 int bo_cli_usage_error(const char *cmd, const char *fmt, ...) _printf_(2, 3);
 

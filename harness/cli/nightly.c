@@ -237,7 +237,7 @@ static int run_cell(struct cell *c, const char *out, const char *seed, const str
 		return bo_err_set(err, ENOMEM, "out of memory");
 	}
 	po.argv = argv.v;
-	fprintf(stderr, "blackout: nightly: %s\n", c->name);
+	bo_cli_note("nightly: %s", c->name);
 	fflush(stderr);
 	r = bo_proc_run(&po, &pr, err);
 	bo_argv_free(&argv);

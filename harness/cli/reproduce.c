@@ -95,8 +95,8 @@ static int cmd_reproduce(int argc, char **argv)
 		goto out;
 	}
 	if (alias_of)
-		fprintf(stderr, "blackout: state %s is an alias of %s: reproducing %s\n",
-			argv[k + 1], alias_of, alias_of);
+		bo_cli_note("state %s is an alias of %s: reproducing %s", argv[k + 1], alias_of,
+			    alias_of);
 	if (plan(&d, st, &a, log, scen, parent, seed, &err) < 0) {
 		bo_cli_error("reproduce: %s", bo_err_str(&err));
 		goto out;
@@ -106,8 +106,7 @@ static int cmd_reproduce(int argc, char **argv)
 		bo_cli_error("reproduce: out of memory");
 		goto out;
 	}
-	fprintf(stderr, "blackout: reproduce: state %s (recorded %s) of %s\n", a.state, a.expect,
-		d.dir);
+	bo_cli_note("reproduce: state %s (recorded %s) of %s", a.state, a.expect, d.dir);
 	ret = bo_check(log, &a, &v);
 out:
 	bo_vm_args_clear(&v);

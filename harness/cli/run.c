@@ -142,7 +142,7 @@ static int cmd_run(int argc, char **argv)
 			  (sc->checker_timeout / 10 + sc->fsck_timeout / 10 + 4);
 	cmds[0] = wcmd;
 	cmds[1] = ccmd;
-	fprintf(stderr, "blackout: run %s: booting a VM (results in %s)\n", runid, dir);
+	bo_cli_note("run %s: booting a VM (results in %s)", runid, dir);
 	r = bo_guest_boot(&v, dir, gv.v, cmds[0] ? cmds : cmds + 1, timeout, &err);
 	if (r < 0) {
 		bo_cli_error("run %s: %s", runid, bo_err_str(&err));

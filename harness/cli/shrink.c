@@ -243,8 +243,7 @@ static int cmd_shrink(int argc, char **argv)
 	}
 	bo_results_free(res);
 	bo_runid_make(sc->seed, runid, sizeof(runid));
-	fprintf(stderr, "blackout: shrink: %s, state %s (%s): booting a VM\n", dir, state,
-		bo_class_name(want));
+	bo_cli_note("shrink: %s, state %s (%s): booting a VM", dir, state, bo_class_name(want));
 	r = boot(&v, dir, runid, state, want, seed_s[0] ? seed_s : NULL, &sa, sc, &err);
 	if (r < 0)
 		bo_cli_error("shrink: %s", bo_err_str(&err));

@@ -42,6 +42,10 @@ const struct bo_opt bo_vm_opts[] = {
 	{"file", "PATH", offsetof(struct vm_args, files), BO_OPT_HOST | BO_OPT_LIST, NULL, NULL,
 	 "a host file the guest needs too, at the same path (repeatable;\n"
 	 "directories recursively, ELF files with the libraries they load)"},
+	{"quiet", NULL, offsetof(struct vm_args, quiet), BO_OPT_HOST, NULL, NULL,
+	 "no notes and no progress lines (blackout -q CMD too)"},
+	{"no-progress", NULL, offsetof(struct vm_args, no_progress), BO_OPT_HOST, NULL, NULL,
+	 "no progress lines"},
 };
 const size_t bo_vm_opts_n = BO_ARRAY_SIZE(bo_vm_opts);
 
@@ -53,6 +57,10 @@ void bo_vm_args_read(struct vm_args *v)
 		v->memory_mb = (unsigned) n;
 	if (v->timeout && bo_parse_u64(v->timeout, &n) == 0)
 		v->timeout_s = (unsigned) n;
+	if (v->quiet)
+		bo_cli_quiet = true;
+	if (v->quiet || v->no_progress)
+		bo_progress_off();
 }
 
 void bo_vm_args_clear(struct vm_args *v)
@@ -249,7 +257,8 @@ int bo_guest_boot(const struct vm_args *v, const char *dir, char *const gargv[],
 	if (!o.stderr_fd) {
 		struct bo_err e = {0};
 
-		if (bo_progress_relay_start(1, 2, isatty(2), &o.stderr_fd, &relay, &e) < 0)
+		if (bo_progress_relay_start(1, 2, bo_progress_draw_for(2), &o.stderr_fd, &relay,
+					    &e) < 0)
 			o.stderr_fd = 0;
 	}
 	/* Without a host base the guest replays into an image of its own: slower, not wrong. */

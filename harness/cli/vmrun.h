@@ -18,6 +18,7 @@
 struct vm_args {
 	const char *kernel, *modules, *memory, *timeout; /* the VM options, as given */
 	struct bo_opt_list files; /* --file PATH...: host paths the guest needs too */
+	bool quiet, no_progress;  /* --quiet, --no-progress (bo_vm_args_read() applies them) */
 	/* What the command ships besides: a scenario's [vm] files and scripts (NULL-terminated,
 	 * or NULL). */
 	char *const *ship;
@@ -35,7 +36,8 @@ struct vm_args {
 extern const struct bo_opt bo_vm_opts[];
 extern const size_t bo_vm_opts_n;
 
-/* Read --memory and --timeout, which bo_opts_parse() checked, into their numbers. */
+/* Read --memory and --timeout, which bo_opts_parse() checked, into their numbers; apply
+ * --quiet and --no-progress. */
 void bo_vm_args_read(struct vm_args *v);
 
 /* Release what bo_opts_parse() allocated in @v (the --file list). */

@@ -111,7 +111,8 @@ struct source {
 struct bo_progress_relay {
 	unsigned n;
 	int out;
-	bool tty;
+	bool tty;  /* BO_PROGRESS_TERMINAL */
+	bool none; /* BO_PROGRESS_NONE: progress lines are dropped */
 	int *wfds;
 	struct source *src;
 	pthread_t thread;
@@ -145,6 +146,8 @@ static void draw(struct bo_progress_relay *r, bool force)
 	char line[256], msg[300];
 	int n;
 
+	if (r->none)
+		return;
 	for (unsigned i = 0; i < r->n; i++) {
 		done += r->src[i].done;
 		total += r->src[i].total;
@@ -269,7 +272,24 @@ static void *relay_main(void *arg)
 	return NULL;
 }
 
-int bo_progress_relay_start(unsigned n, int out_fd, bool tty, int *ret_fds,
+static bool progress_disabled;
+
+void bo_progress_off(void)
+{
+	progress_disabled = true;
+}
+
+enum bo_progress_draw bo_progress_draw_for(int fd)
+{
+	const char *term = getenv("TERM");
+
+	if (progress_disabled)
+		return BO_PROGRESS_NONE;
+	return isatty(fd) && (!term || strcmp(term, "dumb")) ? BO_PROGRESS_TERMINAL
+							     : BO_PROGRESS_LINES;
+}
+
+int bo_progress_relay_start(unsigned n, int out_fd, enum bo_progress_draw how, int *ret_fds,
 			    struct bo_progress_relay **ret, struct bo_err *err)
 {
 	struct bo_progress_relay *r = calloc(1, sizeof(*r));
@@ -283,7 +303,8 @@ int bo_progress_relay_start(unsigned n, int out_fd, bool tty, int *ret_fds,
 	}
 	r->n = n;
 	r->out = out_fd;
-	r->tty = tty;
+	r->tty = how == BO_PROGRESS_TERMINAL;
+	r->none = how == BO_PROGRESS_NONE;
 	for (unsigned i = 0; i < n; i++)
 		r->src[i].rfd = r->wfds[i] = -1;
 	for (unsigned i = 0; i < n; i++) {

@@ -7,8 +7,9 @@
  * and the host reads the stderr of each of its VMs through a pipe (the relay): progress lines
  * are summed over the VMs and drawn, everything else is passed through unchanged.
  *
- * On a terminal the relay redraws one line with \r; otherwise it prints a plain line every
- * 10 seconds, or when another tenth of the states is done, and at the end.
+ * On a terminal the relay redraws one line with \r; otherwise (or with TERM=dumb) it prints
+ * a plain line every 10 seconds, or when another tenth of the states is done, and at the end;
+ * with --no-progress or -q, none.
  */
 #ifndef BO_PROGRESS_H
 #define BO_PROGRESS_H
@@ -40,13 +41,27 @@ void bo_progress_format(char *buf, size_t len, uint64_t done, uint64_t total, do
 
 struct bo_progress_relay;
 
+enum bo_progress_draw {
+	BO_PROGRESS_TERMINAL, /* one line redrawn with \r and the erase-line sequence */
+	BO_PROGRESS_LINES,    /* plain lines now and then: no cursor control */
+	BO_PROGRESS_NONE,     /* no progress lines at all */
+};
+
+/* No progress lines from now on (--no-progress, -q). */
+void bo_progress_off(void);
+
+/* How progress is drawn on @fd: none when turned off, terminal lines on a terminal whose TERM
+ * is not "dumb", else plain lines. */
+enum bo_progress_draw bo_progress_draw_for(int fd);
+
 /*
  * Host side: one pipe per VM. Returns the write ends in @ret_fds (@n of them), to be given to
- * the VMs as their stderr; what they write goes to @out_fd (2: stderr), drawn for a terminal
- * when @tty. A thread reads until stop.
+ * the VMs as their stderr; what they write goes to @out_fd (2: stderr), its progress lines
+ * drawn as @how says. A thread reads until stop.
  */
-_must_check_ int bo_progress_relay_start(unsigned n, int out_fd, bool tty, int *ret_fds,
-					 struct bo_progress_relay **ret, struct bo_err *err);
+_must_check_ int bo_progress_relay_start(unsigned n, int out_fd, enum bo_progress_draw how,
+					 int *ret_fds, struct bo_progress_relay **ret,
+					 struct bo_err *err);
 
 /* Close the write ends (the VMs are done), drain the pipes and end the line. NULL is fine. */
 void bo_progress_relay_stop(struct bo_progress_relay *r);

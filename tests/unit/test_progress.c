@@ -25,9 +25,9 @@ static void test_format(void)
 	CU_ASSERT(strstr(b, "0/0") && strstr(b, "ETA done"));
 }
 
-static char *relay_output(bool tty)
+static char *relay_output(enum bo_progress_draw how)
 {
-	const char *path = bo_test_path(tty ? "tty.out" : "plain.out");
+	const char *path = bo_test_path(how == BO_PROGRESS_TERMINAL ? "tty.out" : "plain.out");
 	int out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	struct bo_progress_relay *r = NULL;
 	struct bo_err err = {0};
@@ -36,7 +36,7 @@ static char *relay_output(bool tty)
 	ssize_t n;
 
 	CU_ASSERT_FATAL(out >= 0);
-	CU_ASSERT_FATAL(bo_progress_relay_start(2, out, tty, fds, &r, &err) == 0);
+	CU_ASSERT_FATAL(bo_progress_relay_start(2, out, how, fds, &r, &err) == 0);
 	/* VM 0 halfway through 10, VM 1 through all of its 6; a line split over two writes, a
 	 * malformed progress line and a last line without a newline pass through. */
 	CU_ASSERT(write(fds[0], BO_PROGRESS_TAG "5 10\n", strlen(BO_PROGRESS_TAG) + 5) > 0);
@@ -56,7 +56,7 @@ static char *relay_output(bool tty)
 
 static void test_relay_plain(void)
 {
-	char *s = relay_output(false);
+	char *s = relay_output(BO_PROGRESS_LINES);
 
 	CU_ASSERT(strstr(s, "hello from vm 1\n") != NULL);
 	CU_ASSERT(strstr(s, BO_PROGRESS_TAG "x y\n") != NULL);
@@ -68,11 +68,32 @@ static void test_relay_plain(void)
 
 static void test_relay_tty(void)
 {
-	char *s = relay_output(true);
+	char *s = relay_output(BO_PROGRESS_TERMINAL);
 
 	CU_ASSERT(strstr(s, "\r\033[Kblackout: checked 11/16 states") != NULL);
 	CU_ASSERT(strstr(s, "hello from vm 1\n") != NULL);
 	CU_ASSERT(s[strlen(s) - 1] == '\n');
+}
+
+/* --no-progress, -q: the other lines pass, the progress lines go. And a terminal whose TERM is
+ * "dumb" gets plain lines. */
+static void test_relay_none(void)
+{
+	char *s = relay_output(BO_PROGRESS_NONE);
+	int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	CU_ASSERT(strstr(s, "hello from vm 1\n") != NULL && strstr(s, "tail") != NULL);
+	CU_ASSERT(strstr(s, "checked") == NULL && strchr(s, '\r') == NULL);
+	CU_ASSERT(bo_progress_draw_for(fd) == BO_PROGRESS_LINES); /* not a terminal */
+	close(fd);
+	fd = open("/dev/tty", O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd >= 0) {
+		setenv("TERM", "dumb", 1);
+		CU_ASSERT(bo_progress_draw_for(fd) == BO_PROGRESS_LINES);
+		close(fd);
+	}
+	bo_progress_off();
+	CU_ASSERT(bo_progress_draw_for(2) == BO_PROGRESS_NONE);
 }
 
 /*
@@ -112,6 +133,7 @@ int main(void)
 		{"relay, plain lines", test_relay_plain},
 		{"relay, terminal", test_relay_tty},
 		{"a claimed share ends at what it did", test_guest_share},
+		{"no progress lines (last: it turns them off)", test_relay_none},
 		{},
 	};
 

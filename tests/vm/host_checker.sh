@@ -20,4 +20,14 @@ if run_bo 0 run "$T/host.ini" --results "$T/results"; then
 		bad "the host-path checker did not run in the guest"
 	[ "$(json "$RESULTS/summary.json" 'j["states_checked"]')" -ge 10 ] && ok || bad "too few states"
 fi
+# -q: the table and the results path on stdout, nothing on stderr (no notes, no progress).
+if run_bo 0 -q run "$T/host.ini" --results "$T/results"; then
+	[ ! -s "$T/err" ] && ok || bad "-q still wrote to stderr: $(cat "$T/err")"
+	grep -q '^results: ' "$T/out" && ok || bad "-q lost the results path"
+fi
+# --no-progress after the command: notes, but no progress line.
+if run_bo 0 run "$T/host.ini" --results "$T/results" --no-progress; then
+	grep -q 'booting a VM' "$T/err" && ! grep -q 'states/s' "$T/err" && ok ||
+		bad "--no-progress: $(cat "$T/err")"
+fi
 finish
