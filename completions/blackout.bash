@@ -5,7 +5,7 @@
 # completions/blackout), where bash-completion loads it on first use. See README.md.
 
 _blackout_commands="ctl run check merge report explain reproduce shrink nightly cleanup inspect
-replay synth vm"
+replay synth vm cache help"
 
 # The options of each command. Those that take an argument end with "=".
 _blackout_vm_opts="--kernel= --modules= --memory= --timeout= --file= --quiet --no-progress"
@@ -24,6 +24,7 @@ _blackout_opts() {
 	shrink) echo "--state= --no-bisect --max-tests= $_blackout_vm_opts --help" ;;
 	nightly) echo "--baseline= --out= --file= --help" ;;
 	cleanup) echo "--run= --dry-run --list --help" ;;
+	cache) echo "--json --older-than= --all --help" ;;
 	inspect) echo "--json --entries= --salvage --help" ;;
 	replay) echo "--onto= --to= --from= --size= --salvage --help" ;;
 	synth)
@@ -182,6 +183,16 @@ _blackout() {
 	ctl)
 		if ((${#args[@]} == 0)); then
 			COMPREPLY=($(compgen -W "issue ack mark" -- "$cur"))
+		fi
+		;;
+	cache)
+		if ((${#args[@]} == 0)); then
+			COMPREPLY=($(compgen -W "list prune" -- "$cur"))
+		fi
+		;;
+	help)
+		if ((${#args[@]} == 0)); then
+			COMPREPLY=($(compgen -W "$_blackout_commands" -- "$cur"))
 		fi
 		;;
 	esac

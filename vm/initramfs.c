@@ -13,6 +13,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
@@ -31,6 +32,8 @@
 /* Bump when the layout of the base archive changes, so that cached archives are rebuilt. */
 #define BASE_FORMAT  "blackout-initramfs-base-6"
 #define FILES_FORMAT "blackout-initramfs-files-2"
+/* What the cached files archives may take together, the one just made aside. */
+#define FILES_CACHE_MAX (4ull << 30)
 
 #define MAX_HELPER_OUTPUT (256u << 20)
 
@@ -461,8 +464,15 @@ static int cache_entry(const char *kind, const char *hex, char *buf, size_t len,
 		return r;
 	if (bo_pathf(buf, len, "%s/%s.cpio", dir, hex) < 0)
 		return bo_err_set(err, ENAMETOOLONG, "%s archive path is too long", kind);
-	if (access(buf, R_OK) == 0)
+	if (access(buf, R_OK) == 0) {
+		char libs[PATH_MAX + 8];
+
+		/* Pruning goes by last use; the list of a base's libraries goes with it. */
+		bo_cache_touch(buf);
+		snprintf(libs, sizeof(libs), "%s.libs", buf);
+		bo_cache_touch(libs);
 		return 1;
+	}
 	snprintf(lock, sizeof(lock), "%s/.lock", dir);
 	*lockfd = bo_lock_file(lock, err);
 	if (*lockfd < 0)
@@ -664,7 +674,19 @@ int bo_initramfs_files(const char *base, const char *const *files, char *buf, si
 	if (r != 0)
 		return r < 0 ? r : 0;
 	bo_debug(BO_DBG_VM, "building the files archive '%s'", buf);
-	return build_files(base, files, buf, err);
+	r = build_files(base, files, buf, err);
+	/* Every other set of files is another archive: those not used for the longest go once
+	 * they take more than FILES_CACHE_MAX together (blackout cache prune does it by hand). */
+	if (r >= 0) {
+		char dir[PATH_MAX];
+		uint64_t freed = 0;
+
+		snprintf(dir, sizeof(dir), "%.*s", (int) (strrchr(buf, '/') - buf), buf);
+		if (bo_cache_trim(dir, FILES_CACHE_MAX, 0, buf, &freed, NULL) > 0)
+			bo_debug(BO_DBG_VM, "files cache: %" PRIu64 " MiB of old archives removed",
+				 freed >> 20);
+	}
+	return r;
 }
 
 int bo_initramfs_launch(int fd, const char *base, const void *launch, size_t launch_len,

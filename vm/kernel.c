@@ -86,6 +86,7 @@ static int from_cache(struct bo_kernel *k, struct bo_err *err)
 	if (!is_dir(k->modules))
 		return bo_err_set(err, ENOENT, "cached kernel '%s/%s' has no lib/modules/%s", dir,
 				  best, best);
+	bo_cache_touch(k->image); /* blackout cache prune goes by last use */
 	if (bo_read_file(path, 4096, &pkg, NULL) >= 0) {
 		pkg[strcspn(pkg, "\n")] = '\0';
 		pkg[strnlen(pkg, sizeof(k->package) - 1)] = '\0';

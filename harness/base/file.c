@@ -4,6 +4,7 @@
  */
 #include "harness/base/file.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -12,9 +13,11 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness/base/macro.h"
+#include "harness/base/path.h"
 
 static int read_fd(int fd, size_t max, char **ret, size_t *ret_len)
 {
@@ -176,14 +179,15 @@ int bo_cache_dir(const char *sub, bool create, char *buf, size_t len, struct bo_
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	int n, r;
 
-	if (xdg && *xdg)
+	/* The XDG spec: a relative path in the variable is invalid and ignored. */
+	if (xdg && *xdg == '/')
 		n = snprintf(buf, len, "%s/blackout/%s", xdg, sub);
 	else if (home && *home)
 		n = snprintf(buf, len, "%s/.cache/blackout/%s", home, sub);
 	else
 		return bo_err_set(err, ENOENT,
-				  "no cache directory: neither XDG_CACHE_HOME nor "
-				  "HOME is set");
+				  "no cache directory: neither XDG_CACHE_HOME (an absolute "
+				  "path) nor HOME is set");
 	if (n < 0 || (size_t) n >= len)
 		return bo_err_set(err, ENAMETOOLONG, "cache directory path is too long");
 	if (create && (r = bo_mkdir_p(buf)) < 0)
@@ -201,4 +205,77 @@ int bo_lock_file(const char *path, struct bo_err *err)
 		if (errno != EINTR)
 			return bo_err_set(err, errno, "lock '%s': %m", path);
 	return BO_TAKE_FD(fd);
+}
+
+void bo_cache_touch(const char *path)
+{
+	(void) utimensat(AT_FDCWD, path, NULL, 0);
+}
+
+struct cache_file {
+	char *path;
+	uint64_t bytes;
+	time_t used;
+};
+
+static int by_use(const void *a, const void *b)
+{
+	const struct cache_file *x = a, *y = b;
+
+	return x->used < y->used ? -1 : x->used > y->used;
+}
+
+int bo_cache_trim(const char *dir, uint64_t max_bytes, uint64_t older_than, const char *keep,
+		  uint64_t *ret_freed, struct bo_err *err)
+{
+	_cleanup_(bo_closedirp) DIR *d = opendir(dir);
+	struct cache_file *v = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t total = 0, freed = 0;
+	time_t now = time(NULL);
+	struct dirent *de;
+	int removed = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 : bo_err_set(err, errno, "'%s': %m", dir);
+	while ((de = readdir(d))) {
+		char path[PATH_MAX];
+		struct stat st;
+
+		if (de->d_name[0] == '.' ||
+		    bo_pathf(path, sizeof(path), "%s/%s", dir, de->d_name) < 0 ||
+		    lstat(path, &st) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (n == cap) {
+			struct cache_file *nv = reallocarray(v, cap ? 2 * cap : 32, sizeof(*nv));
+
+			if (!nv)
+				break;
+			v = nv;
+			cap = cap ? 2 * cap : 32;
+		}
+		v[n] = (struct cache_file){.path = strdup(path),
+					   .bytes = (uint64_t) st.st_blocks * 512,
+					   .used = st.st_mtim.tv_sec};
+		if (!v[n].path)
+			break;
+		total += v[n++].bytes;
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), by_use);
+	for (size_t i = 0; i < n; i++) {
+		bool old = older_than && (uint64_t) (now - v[i].used) > older_than;
+
+		if ((total > max_bytes || old) && !(keep && !strcmp(keep, v[i].path)) &&
+		    unlink(v[i].path) == 0) {
+			total -= v[i].bytes;
+			freed += v[i].bytes;
+			removed++;
+		}
+		free(v[i].path);
+	}
+	free(v);
+	if (ret_freed)
+		*ret_freed = freed;
+	return removed;
 }

@@ -32,10 +32,22 @@ _must_check_ int bo_copy_file(const char *src, const char *dst, struct bo_err *e
 /* Create @path and its missing parents with mode 0755. */
 _must_check_ int bo_mkdir_p(const char *path);
 
-/* blackout's cache directory, ${XDG_CACHE_HOME:-$HOME/.cache}/blackout/@sub, written to @buf;
+/* blackout's cache directory, ${XDG_CACHE_HOME:-$HOME/.cache}/blackout/@sub (a relative
+ * XDG_CACHE_HOME is ignored, as the XDG spec says), written to @buf;
  * created when @create. */
 _must_check_ int bo_cache_dir(const char *sub, bool create, char *buf, size_t len,
 			      struct bo_err *err);
+
+/* Mark cache entry @path used now (its modification time): pruning goes by last use. */
+void bo_cache_touch(const char *path);
+
+/*
+ * Remove the least recently used regular files of cache directory @dir (not its dot files,
+ * never @keep) until what stays takes at most @max_bytes; and, with @older_than (seconds, 0:
+ * no such limit), every one not used for that long. The count removed, or -errno.
+ */
+_must_check_ int bo_cache_trim(const char *dir, uint64_t max_bytes, uint64_t older_than,
+			       const char *keep, uint64_t *ret_freed, struct bo_err *err);
 
 /* Take an exclusive flock on @path (created if needed) and return its fd; closing the fd
  * releases it. */

@@ -47,6 +47,7 @@ static int log_sha256(const char *path, char hex[BO_SHA256_HEX], struct bo_err *
 	    bo_read_file(file, sizeof(line), &got, NULL) >= 0 && !strncmp(got, key, k) &&
 	    strspn(got + k, "0123456789abcdef") == BO_SHA256_HEX - 1) {
 		snprintf(hex, BO_SHA256_HEX, "%s", got + k);
+		bo_cache_touch(file);
 		bo_debug(BO_DBG_LOG, "sha256 of '%s' from the cache ('%s')", path, file);
 		return 0;
 	}

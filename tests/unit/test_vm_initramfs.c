@@ -143,7 +143,8 @@ static void test_base(void)
 	CU_ASSERT(bo_initramfs_base(&k, m, again, sizeof(again), &err) == 0);
 	CU_ASSERT_STRING_EQUAL(path, again);
 	CU_ASSERT_FATAL(stat(again, &st2) == 0);
-	CU_ASSERT(st1.st_ino == st2.st_ino && st1.st_mtim.tv_nsec == st2.st_mtim.tv_nsec);
+	/* The same file (a rebuild renames a new one in), marked used. */
+	CU_ASSERT(st1.st_ino == st2.st_ino && st2.st_mtim.tv_sec >= st1.st_mtim.tv_sec);
 	bo_moddir_free(m);
 
 	/* A module that changed: another archive. */

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * blackout cache — what blackout keeps in ${XDG_CACHE_HOME:-~/.cache}/blackout, and pruning it.
+ *
+ *   blackout cache list [--json]
+ *   blackout cache prune [--older-than DAYS] [--all]
+ *
+ * The cache holds the guest kernels (kernels/RELEASE/, scripts/fetch-kernel), the base
+ * initramfs archives (initramfs/), the archives of host files runs shipped (files/), the
+ * SHA-256 of saved logs (loghash/) and the accelerator probe (accel/). Every entry's
+ * modification time is its last use: blackout touches what it takes from the cache.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "harness/base/file.h"
+#include "harness/base/json.h"
+#include "harness/base/macro.h"
+#include "harness/base/path.h"
+#include "harness/cli/cli.h"
+
+/* What the cache holds, one directory each. */
+static const char *const kinds[] = {"kernels", "initramfs", "files", "loghash", "accel"};
+
+static void help(void)
+{
+	puts("usage: blackout cache list [--json]\n"
+	     "       blackout cache prune [--older-than DAYS] [--all]\n\n"
+	     "list: every entry of blackout's cache (${XDG_CACHE_HOME:-~/.cache}/blackout; a\n"
+	     "relative XDG_CACHE_HOME is ignored): guest kernels, initramfs archives, the\n"
+	     "archives of host files runs shipped, log hashes, with their size and the days\n"
+	     "since their last use.\n"
+	     "prune: remove what was not used in DAYS days (default 30); a kernel only when it\n"
+	     "is not the newest (the default one). --all: everything but the newest kernel.\n"
+	     "What is removed is built again when a run needs it.\n\n"
+	     "  --json             list as JSON (\"format\": 1)\n"
+	     "  --older-than DAYS  prune what was not used in DAYS days\n"
+	     "  --all              prune everything but the newest kernel");
+}
+
+/* Bytes taken under @path (a file, or a directory walked). */
+static uint64_t walk_bytes;
+
+static int add_bytes(const char *p, const struct stat *st, int type, struct FTW *f)
+{
+	walk_bytes += (uint64_t) st->st_blocks * 512;
+	return 0;
+}
+
+static uint64_t bytes_of(const char *path)
+{
+	walk_bytes = 0;
+	(void) nftw(path, add_bytes, 16, FTW_PHYS);
+	return walk_bytes;
+}
+
+static int remove_one(const char *p, const struct stat *st, int type, struct FTW *f)
+{
+	return type == FTW_DP ? rmdir(p) : unlink(p);
+}
+
+/* The newest kernel's release in @dir (kernels/), as vm/kernel.c picks it, into @best. */
+static void newest_kernel(const char *dir, char *best, size_t len)
+{
+	_cleanup_(bo_closedirp) DIR *d = opendir(dir);
+	struct dirent *de;
+
+	best[0] = '\0';
+	while (d && (de = readdir(d)))
+		if (de->d_name[0] != '.' && (!*best || strverscmp(de->d_name, best) > 0))
+			snprintf(best, len, "%s", de->d_name);
+}
+
+struct entry {
+	const char *kind;
+	char name[NAME_MAX + 1];
+	char path[PATH_MAX];
+	uint64_t bytes;
+	double days; /* since the last use */
+	bool newest_kernel;
+};
+
+/* Every entry of the cache, to @fn; 0, or -errno. */
+static int each(int (*fn)(const struct entry *e, void *ctx), void *ctx, struct bo_err *err)
+{
+	time_t now = time(NULL);
+
+	for (size_t k = 0; k < BO_ARRAY_SIZE(kinds); k++) {
+		char dir[PATH_MAX], newest[NAME_MAX + 1] = "";
+		_cleanup_(bo_closedirp) DIR *d = NULL;
+		struct dirent *de;
+		int r = bo_cache_dir(kinds[k], false, dir, sizeof(dir), err);
+
+		if (r < 0)
+			return r;
+		if (!strcmp(kinds[k], "kernels"))
+			newest_kernel(dir, newest, sizeof(newest));
+		d = opendir(dir);
+		while (d && (de = readdir(d))) {
+			struct entry e = {.kind = kinds[k]};
+			struct stat st;
+
+			if (de->d_name[0] == '.' ||
+			    bo_pathf(e.path, sizeof(e.path), "%s/%s", dir, de->d_name) < 0 ||
+			    lstat(e.path, &st) < 0)
+				continue;
+			snprintf(e.name, sizeof(e.name), "%s", de->d_name);
+			/* A kernel is used when its vmlinux is. */
+			if (S_ISDIR(st.st_mode)) {
+				char v[PATH_MAX + 16];
+				struct stat vs;
+
+				snprintf(v, sizeof(v), "%s/vmlinux", e.path);
+				if (stat(v, &vs) == 0)
+					st.st_mtim = vs.st_mtim;
+			}
+			e.days = difftime(now, st.st_mtim.tv_sec) / 86400.0;
+			e.bytes = bytes_of(e.path);
+			e.newest_kernel = *newest && !strcmp(newest, e.name);
+			r = fn(&e, ctx);
+			if (r)
+				return r < 0 ? r : 0;
+		}
+	}
+	return 0;
+}
+
+static void human(uint64_t b, char *buf, size_t len)
+{
+	if (b >= 1ull << 30)
+		snprintf(buf, len, "%.1f GiB", (double) b / (1ull << 30));
+	else if (b >= 1ull << 20)
+		snprintf(buf, len, "%.1f MiB", (double) b / (1ull << 20));
+	else
+		snprintf(buf, len, "%.1f KiB", (double) b / 1024);
+}
+
+struct listing {
+	struct json_object *json; /* the array, with --json */
+	uint64_t total;
+	size_t n;
+};
+
+static int list_one(const struct entry *e, void *ctx)
+{
+	struct listing *l = ctx;
+	char size[32];
+
+	l->total += e->bytes;
+	l->n++;
+	if (l->json) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "kind", json_object_new_string(e->kind));
+		json_object_object_add(o, "name", json_object_new_string(e->name));
+		json_object_object_add(o, "path", json_object_new_string(e->path));
+		json_object_object_add(o, "bytes", json_object_new_uint64(e->bytes));
+		json_object_object_add(o, "days_since_use", json_object_new_double(e->days));
+		if (!strcmp(e->kind, "kernels"))
+			json_object_object_add(o, "default",
+					       json_object_new_boolean(e->newest_kernel));
+		json_object_array_add(l->json, o);
+		return 0;
+	}
+	human(e->bytes, size, sizeof(size));
+	printf("%-10s %10s %8.1f days  %s%s\n", e->kind, size, e->days, e->name,
+	       e->newest_kernel ? " (default kernel)" : "");
+	return 0;
+}
+
+struct pruning {
+	double older_than; /* days */
+	bool all;
+	uint64_t freed;
+	size_t n;
+	struct bo_err *err;
+};
+
+static int prune_one(const struct entry *e, void *ctx)
+{
+	struct pruning *p = ctx;
+
+	if (e->newest_kernel || !(p->all || e->days > p->older_than))
+		return 0;
+	if (nftw(e->path, remove_one, 16, FTW_DEPTH | FTW_PHYS) != 0) {
+		bo_cli_warning("cache prune: '%s': %s", e->path, strerror(errno));
+		return 0;
+	}
+	p->freed += e->bytes;
+	p->n++;
+	bo_cli_note("cache: removed %s %s", e->kind, e->name);
+	return 0;
+}
+
+static int cmd_cache(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"json", no_argument, NULL, 'j'},
+		{"older-than", required_argument, NULL, 'o'},
+		{"all", no_argument, NULL, 'a'},
+		{"help", no_argument, NULL, 'h'},
+		{},
+	};
+	struct bo_err err = {0};
+	bool json = false, all = false;
+	uint64_t days = 30;
+	char dir[PATH_MAX], size[32];
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			help();
+			return BO_EXIT_OK;
+		} else if (c == 'j') {
+			json = true;
+		} else if (c == 'a') {
+			all = true;
+		} else if (c == 'o') {
+			if (bo_parse_u64(optarg, &days) < 0)
+				return bo_cli_usage_error("cache", "--older-than '%s': days",
+							  optarg);
+		} else {
+			return bo_cli_usage_error("cache", "unknown option");
+		}
+	}
+	if (optind + 1 != argc || (strcmp(argv[optind], "list") && strcmp(argv[optind], "prune")))
+		return bo_cli_usage_error("cache", "expected list or prune");
+	if (bo_cache_dir("", false, dir, sizeof(dir), &err) < 0) {
+		bo_cli_error("cache: %s", bo_err_str(&err));
+		return BO_EXIT_HARNESS;
+	}
+	dir[strlen(dir) - 1] = '\0'; /* ".../blackout/" */
+	if (!strcmp(argv[optind], "list")) {
+		struct listing l = {.json = json ? json_object_new_array() : NULL};
+
+		if (json && !l.json)
+			return BO_EXIT_HARNESS;
+		if (each(list_one, &l, &err) < 0) {
+			json_object_put(l.json);
+			bo_cli_error("cache: %s", bo_err_str(&err));
+			return BO_EXIT_HARNESS;
+		}
+		if (json) {
+			struct json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "format", json_object_new_int(1));
+			json_object_object_add(o, "cache", json_object_new_string(dir));
+			json_object_object_add(o, "bytes", json_object_new_uint64(l.total));
+			json_object_object_add(o, "entries", l.json);
+			puts(json_object_to_json_string_ext(
+				o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+			json_object_put(o);
+		} else {
+			human(l.total, size, sizeof(size));
+			printf("%zu entries, %s in %s\n", l.n, size, dir);
+		}
+		return BO_EXIT_OK;
+	}
+	if (json)
+		return bo_cli_usage_error("cache", "--json is for list");
+	{
+		struct pruning p = {.older_than = (double) days, .all = all, .err = &err};
+
+		if (each(prune_one, &p, &err) < 0) {
+			bo_cli_error("cache: %s", bo_err_str(&err));
+			return BO_EXIT_HARNESS;
+		}
+		human(p.freed, size, sizeof(size));
+		printf("removed %zu %s, %s\n", p.n, BO_PLURAL(p.n, "entry", "entries"), size);
+	}
+	return BO_EXIT_OK;
+}
+
+const struct bo_cmd bo_cmd_cache = {"cache", cmd_cache,
+				    "list blackout's cache (kernels, archives, hashes); prune it"};
