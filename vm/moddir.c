@@ -277,7 +277,8 @@ static int parse_builtin(struct bo_moddir *m, char *text, char *modinfo, size_t 
 		if (!name || push_str(&m->builtin, &m->nbuiltin, name) < 0)
 			return -ENOMEM;
 	}
-	qsort(m->builtin, m->nbuiltin, sizeof(char *), cmp_str);
+	if (m->nbuiltin) /* qsort() wants a base, even for nothing */
+		qsort(m->builtin, m->nbuiltin, sizeof(char *), cmp_str);
 	for (size_t off = 0; modinfo && off < modinfo_len; off += strlen(modinfo + off) + 1) {
 		char *rec = modinfo + off, *dot = strchr(rec, '.');
 

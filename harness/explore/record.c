@@ -105,7 +105,7 @@ static int write_byproduct(struct explore *x, const char *dir, const char *name,
 /* What a state's filesystem signature says, for verdict.txt. */
 static const char *signature_words(const char *sig)
 {
-	static char buf[96];
+	static char buf[160];
 
 	if (!*sig)
 		return "";

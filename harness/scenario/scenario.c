@@ -318,7 +318,7 @@ static int add_paths(struct parser *p, const struct key *k, const char *v)
 	while (sc->files && sc->files[n])
 		n++;
 	for (size_t i = 0; r > 0 && words[i]; i++) {
-		char path[PATH_MAX], **nv;
+		char path[PATH_MAX], **nv, *longer;
 		struct stat st;
 
 		if (resolve(p, words[i], path, sizeof(path)) < 0) {
@@ -340,10 +340,12 @@ static int add_paths(struct parser *p, const struct key *k, const char *v)
 		}
 		sc->files = nv;
 		sc->files[++n] = NULL;
-		if (asprintf(&line, "%s%s%s", line ? line : "", line ? " " : "", path) < 0) {
-			line = NULL;
+		if (asprintf(&longer, "%s%s%s", line ? line : "", line ? " " : "", path) < 0) {
 			r = fail(p, ENOMEM, "out of memory");
+			break;
 		}
+		free(line);
+		line = longer;
 	}
 	bo_strv_free(words);
 	return r > 0 ? keep_path_line(p, k->name, line) : r;
