@@ -27,20 +27,20 @@
 static int cache_key(char hex[BO_SHA256_HEX])
 {
 	char line[PATH_MAX + 512], qemu[PATH_MAX];
-	struct bo_sha256 s;
+	_cleanup_sha256_ struct bo_sha256 s = {0};
 	struct utsname u;
 	struct stat st;
 
 	if (bo_qemu_path(qemu, sizeof(qemu)) < 0 || stat(qemu, &st) < 0)
 		return -ENOPKG;
 	uname(&u);
-	bo_sha256_init(&s);
+	if (bo_sha256_init(&s) < 0)
+		return -ENOMEM;
 	snprintf(line, sizeof(line), "%s\n%s\n%s\n%s\n%s %lu %lld %lld.%09ld\n", u.sysname,
 		 u.release, u.version, u.machine, qemu, (unsigned long) st.st_ino,
 		 (long long) st.st_size, (long long) st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
 	bo_sha256_update(&s, line, strlen(line));
-	bo_sha256_final_hex(&s, hex);
-	return 0;
+	return bo_sha256_final_hex(&s, hex);
 }
 
 static bool kvm_openable(void)

@@ -486,13 +486,14 @@ int bo_initramfs_base(const struct bo_kernel *k, const struct bo_moddir *m, char
 	char paths[BO_ARRAY_SIZE(tools)][PATH_MAX], hex[BO_SHA256_HEX];
 	_cleanup_free_ bool *in = NULL;
 	_cleanup_close_ int lockfd = -1;
-	struct bo_sha256 s;
+	_cleanup_sha256_ struct bo_sha256 s = {0};
 	int r;
 
 	r = pick_modules(m, &in, err);
 	if (r < 0)
 		return r;
-	bo_sha256_init(&s);
+	if (bo_sha256_init(&s) < 0)
+		return bo_err_set(err, ENOMEM, "initramfs: out of memory");
 	bo_sha256_update(&s, BASE_FORMAT "\n", sizeof(BASE_FORMAT));
 	bo_sha256_update(&s, k->release, strlen(k->release) + 1);
 	/* Inputs are identified by their metadata: a changed module, tool or library
@@ -525,7 +526,8 @@ int bo_initramfs_base(const struct bo_kernel *k, const struct bo_moddir *m, char
 		snprintf(path, sizeof(path), "%s/%s", bo_moddir_path(m), bo_moddir_file(m, i));
 		hash_stat(&s, path);
 	}
-	bo_sha256_final_hex(&s, hex);
+	if (bo_sha256_final_hex(&s, hex) < 0)
+		return bo_err_set(err, EIO, "initramfs: hashing its inputs failed");
 
 	r = cache_entry("initramfs", hex, buf, len, &lockfd, err);
 	if (r != 0)
@@ -603,9 +605,10 @@ static int walk_hash(const char *path, const struct stat *st, int type, struct F
 static int files_key(const char *base, const char *const *files, char hex[BO_SHA256_HEX],
 		     struct bo_err *err)
 {
-	struct bo_sha256 s;
+	_cleanup_sha256_ struct bo_sha256 s = {0};
 
-	bo_sha256_init(&s);
+	if (bo_sha256_init(&s) < 0)
+		return bo_err_set(err, ENOMEM, "initramfs: out of memory");
 	bo_sha256_update(&s, FILES_FORMAT "\n", sizeof(FILES_FORMAT));
 	bo_sha256_update(&s, base, strlen(base) + 1);
 	hash_stat(&s, "/etc/ld.so.cache");
@@ -623,7 +626,8 @@ static int files_key(const char *base, const char *const *files, char hex[BO_SHA
 					: (hash_stat(&s, *p), 0))
 			return bo_err_set(err, errno, "walk '%s': %m", *p);
 	}
-	bo_sha256_final_hex(&s, hex);
+	if (bo_sha256_final_hex(&s, hex) < 0)
+		return bo_err_set(err, EIO, "initramfs: hashing the files' metadata failed");
 	return 0;
 }
 

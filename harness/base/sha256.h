@@ -1,43 +1,42 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sha256.h — SHA-256 (FIPS 180-4), for cache keys. Not for anything secret.
+ * sha256.h — SHA-256 (FIPS 180-4) through OpenSSL's EVP, for cache keys and the identities of
+ * logs and scenarios. Not for anything secret.
  */
 #ifndef BO_SHA256_H
 #define BO_SHA256_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
+#include "harness/base/macro.h"
 #include "harness/base/util.h"
 
 #define BO_SHA256_LEN 32
 #define BO_SHA256_HEX (2 * BO_SHA256_LEN + 1)
 
+struct evp_md_ctx_st;
+
+/* A digest being fed. Zero it before bo_sha256_init(); release it with bo_sha256_done(). */
 struct bo_sha256 {
-	uint32_t h[8];
-	uint64_t len;
-	uint8_t buf[64];
-	size_t used;
+	struct evp_md_ctx_st *ctx;
+	bool failed;
 };
 
-/* Start a new digest in @s. */
-void bo_sha256_init(struct bo_sha256 *s);
+/* Start a new digest in @s: 0, or -ENOMEM (nothing to release then). */
+_must_check_ int bo_sha256_init(struct bo_sha256 *s);
 
-/* Feed @len bytes at @data into the digest. */
+/* Feed @len bytes at @data into the digest; a failure is reported by bo_sha256_final_hex(). */
 void bo_sha256_update(struct bo_sha256 *s, const void *data, size_t len);
 
-/* Finish the digest and write it to @out (32 bytes); @s must be re-initialised to reuse it. */
-void bo_sha256_final(struct bo_sha256 *s, uint8_t out[BO_SHA256_LEN]);
+/* Finish the digest as 64 lowercase hex digits and a NUL at @hex: 0, or -EIO. */
+_must_check_ int bo_sha256_final_hex(struct bo_sha256 *s, char hex[BO_SHA256_HEX]);
 
-/* Finish the digest and write it as 64 lowercase hex digits and a NUL to @hex. */
-void bo_sha256_final_hex(struct bo_sha256 *s, char hex[BO_SHA256_HEX]);
+/* Release @s, started or not; it may be started again. */
+void bo_sha256_done(struct bo_sha256 *s);
 
-/*
- * Use the portable code even where the processor has SHA extensions (@portable true), or go
- * back to choosing by the processor (false). For tests that compare the two.
- */
-void bo_sha256_set_portable(bool portable);
+/* A digest released when it goes out of scope. */
+#define _cleanup_sha256_ _cleanup_(bo_sha256_done)
 
 /* The sha256 of the file at @path, as lowercase hex. */
 _must_check_ int bo_sha256_file(const char *path, char hex[BO_SHA256_HEX], struct bo_err *err);
