@@ -1,8 +1,7 @@
 # bash completion for blackout(1).
 #
-# Not installed by the build: source it from ~/.bashrc, or copy it to
-# /usr/share/bash-completion/completions/blackout (or ~/.local/share/bash-completion/
-# completions/blackout), where bash-completion loads it on first use. See README.md.
+# `cmake --install` puts it in PREFIX/share/bash-completion/completions/blackout, where
+# bash-completion loads it on first use; from a checkout, source it. See README.md.
 
 _blackout_commands="ctl run check merge report explain reproduce shrink nightly cleanup inspect
 replay synth vm cache help"

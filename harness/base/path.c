@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -37,7 +38,8 @@ const char *bo_self_exe(void)
 const char *bo_libexec_dir(void)
 {
 	static char dir[PATH_MAX];
-	char self[PATH_MAX];
+	char self[PATH_MAX], probe[PATH_MAX];
+	const char *bin;
 	ssize_t n;
 
 	if (dir[0])
@@ -46,6 +48,16 @@ const char *bo_libexec_dir(void)
 	if (n <= 0)
 		return "/usr/libexec/blackout";
 	self[n] = '\0';
-	snprintf(dir, sizeof(dir), "%s", dirname(self));
+	bin = dirname(self);
+	/* A build tree: the workloads are built beside blackout. */
+	if (bo_pathf(probe, sizeof(probe), "%s/blackout-fsops", bin) == 0 &&
+	    access(probe, X_OK) == 0) {
+		snprintf(dir, sizeof(dir), "%s", bin);
+		return dir;
+	}
+	/* Installed: canonical, as the VM is given the same paths. */
+	if (bo_pathf(probe, sizeof(probe), "%s/%s", bin, BO_HELPER_REL) < 0 ||
+	    !realpath(probe, dir))
+		snprintf(dir, sizeof(dir), "%s", probe);
 	return dir;
 }

@@ -16,7 +16,11 @@ _must_check_ int bo_pathf(char *buf, size_t len, const char *fmt, ...) _printf_(
 /* This binary, which the VM carries at the same path ("blackout" when it cannot be read). */
 const char *bo_self_exe(void);
 
-/* The directory of the running blackout binary, where its workload programs live too. */
+/*
+ * Where blackout's helper programs (the built-in workloads, blackout-*) are: beside the binary
+ * in a build tree, else libexec/blackout of the tree it is installed in (BO_HELPER_REL from
+ * its bin directory).
+ */
 const char *bo_libexec_dir(void);
 
 #endif

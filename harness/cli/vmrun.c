@@ -114,7 +114,11 @@ static int libexec_programs(const char *dir, char ***ret, struct bo_err *err)
 	struct dirent *de;
 
 	if (!d)
-		return bo_err_set(err, errno, "listing '%s': %s", dir, strerror(errno));
+		return bo_err_set(
+			err, errno,
+			"blackout's helper programs: '%s': %s (a build tree has them beside "
+			"blackout, an installed one in libexec/blackout of its prefix)",
+			dir, strerror(errno));
 	v = calloc(1, sizeof(*v));
 	if (!v) {
 		closedir(d);
