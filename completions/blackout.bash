@@ -22,7 +22,7 @@ _blackout_opts() {
 	reproduce) echo "$_blackout_vm_opts --help" ;;
 	shrink) echo "--state= --no-bisect --max-tests= $_blackout_vm_opts --help" ;;
 	nightly) echo "--baseline= --out= --file= --help" ;;
-	cleanup) echo "--run= --dry-run --list --help" ;;
+	cleanup) echo "--run= --dry-run --list --json --help" ;;
 	cache) echo "--json --older-than= --all --help" ;;
 	inspect) echo "--json --entries= --salvage --help" ;;
 	replay) echo "--onto= --to= --from= --size= --salvage --help" ;;
@@ -34,6 +34,7 @@ _blackout_opts() {
 	vm-run | vm-shell | vm-info)
 		echo "--kernel= --modules= --memory= --cpus= --timeout= --accel= --share= --file=
 			--console= --host-root --help"
+		[ "$1" = vm-info ] && echo "--json"
 		;;
 	esac
 }

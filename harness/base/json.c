@@ -5,6 +5,36 @@
 #include <string.h>
 #include <unistd.h>
 
+struct json_object *bo_json_new_doc(void)
+{
+	struct json_object *o = json_object_new_object(), *f = json_object_new_int(BO_JSON_FORMAT);
+
+	if (!o || !f || json_object_object_add(o, "format", f) < 0) {
+		json_object_put(o);
+		json_object_put(f);
+		return NULL;
+	}
+	return o;
+}
+
+int bo_json_check_format(struct json_object *o, const char *what, struct bo_err *err)
+{
+	struct json_object *f;
+	int64_t v;
+
+	if (!json_object_object_get_ex(o, "format", &f))
+		return 0;
+	if (!json_object_is_type(f, json_type_int) || (v = json_object_get_int64(f)) < 0)
+		return bo_err_set(err, EPROTO, "%s: \"format\" is not a version number", what);
+	if (v > BO_JSON_FORMAT)
+		return bo_err_set(
+			err, EPROTO,
+			"%s: format %lld, newer than this blackout reads (%d): use a newer "
+			"blackout",
+			what, (long long) v, BO_JSON_FORMAT);
+	return 0;
+}
+
 const char *bo_json_str(struct json_object *o, const char *key)
 {
 	struct json_object *v;

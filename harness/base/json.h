@@ -21,6 +21,24 @@ static inline void bo_json_putp(struct json_object **o)
 
 #define _cleanup_json_ _cleanup_(bo_json_putp)
 
+/*
+ * The version of blackout's machine output: the "format" member that starts every document
+ * it writes for tools (summary.json, config.json, each stream.jsonl record, every --json).
+ * It grows when a member changes meaning or goes away; members are only ever added within
+ * one format. docs/results.md says what a reader may rely on.
+ */
+#define BO_JSON_FORMAT 1
+
+/* A new object holding "format": BO_JSON_FORMAT, the top of a document; NULL without memory. */
+struct json_object *bo_json_new_doc(void);
+
+/*
+ * Whether @o, read from @what, is in a format this blackout reads: one with no "format" (from
+ * before it had one) or a format up to BO_JSON_FORMAT. -EPROTO otherwise, with @err naming
+ * @what and both formats.
+ */
+_must_check_ int bo_json_check_format(struct json_object *o, const char *what, struct bo_err *err);
+
 /* The member @key of @o when it is a string; NULL when @o is not an object, has no such
  * member, or it is of another type. */
 const char *bo_json_str(struct json_object *o, const char *key);

@@ -252,9 +252,8 @@ static int cmd_cache(int argc, char **argv)
 			return BO_EXIT_HARNESS;
 		}
 		if (json) {
-			struct json_object *o = json_object_new_object();
+			struct json_object *o = bo_json_new_doc();
 
-			json_object_object_add(o, "format", json_object_new_int(1));
 			json_object_object_add(o, "cache", json_object_new_string(dir));
 			json_object_object_add(o, "bytes", json_object_new_uint64(l.total));
 			json_object_object_add(o, "entries", l.json);

@@ -129,7 +129,7 @@ static int guest_argv(const struct check *c, const char *shard, bool claims, str
 static int check_config(const struct check *c, struct bo_results *res, const char *shard,
 			bool claims, struct bo_err *err)
 {
-	_cleanup_json_ struct json_object *o = json_object_new_object();
+	_cleanup_json_ struct json_object *o = bo_json_new_doc();
 	struct json_object *opt = json_object_new_object();
 	char path[PATH_MAX];
 	int r = 0;

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "dmtargets/dm.h"
+#include "harness/base/json.h"
 #include "harness/base/macro.h"
 #include "harness/base/mounts.h"
 #include "harness/cli/cli.h"
@@ -408,57 +409,106 @@ static int cleanup_run(const char *runid, bool dry_run)
 	return BO_EXIT_OK;
 }
 
+/* @v as a JSON array of strings (NULL: empty). */
+static struct json_object *strv_json(char *const *v)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (; a && v && *v; v++)
+		if (**v)
+			json_object_array_add(a, json_object_new_string(*v));
+	return a;
+}
+
+/* One run's leftovers, as cleanup --list --json has them. */
+static struct json_object *run_leftovers(const char *id, char **all)
+{
+	struct json_object *o = json_object_new_object(), *dm = json_object_new_array();
+	struct sweep s = {.runid = id, .dry_run = true};
+	char prefix[BO_DM_NAME_MAX];
+	struct bo_err err = {0};
+	char **m;
+
+	snprintf(s.workdir, sizeof(s.workdir), "%s%s", BO_WORKDIR_PREFIX, id);
+	snprintf(prefix, sizeof(prefix), "%s%s-", BO_DM_NAME_PREFIX, id);
+	for (char **a = all; dm && a && *a; a++) {
+		if (strncmp(*a, prefix, strlen(prefix)))
+			continue;
+		json_object_array_add(dm, json_object_new_string(*a));
+		**a = '\0'; /* listed */
+	}
+	json_object_object_add(o, "run", json_object_new_string(id));
+	json_object_object_add(o, "directory", json_object_new_string(s.workdir));
+	json_object_object_add(o, "dm", dm);
+	if (bo_loop_list_inside(s.workdir, &s.loops, &err) < 0)
+		s.loops = NULL;
+	json_object_object_add(o, "loops", strv_json(s.loops));
+	bo_loop_list_free(s.loops);
+	m = run_mounts(&s);
+	json_object_object_add(o, "mounts", strv_json(m));
+	bo_strv_free(m);
+	return o;
+}
+
+static void print_strings(const char *what, struct json_object *o, const char *key)
+{
+	struct json_object *a = json_object_object_get(o, key);
+
+	for (size_t i = 0; i < json_object_array_length(a); i++)
+		printf("  %s %s\n", what, json_object_get_string(json_object_array_get_idx(a, i)));
+}
+
 /* Every run that left something: work directories under /run, and dm devices or loops
- * whose run has no directory any more. */
-static int list_all(void)
+ * whose run has no directory any more. Touches nothing. */
+static int list_all(bool json)
 {
 	_cleanup_(bo_closedirp) DIR *d = opendir("/run");
+	_cleanup_json_ struct json_object *out = bo_json_new_doc();
+	struct json_object *runs = json_object_new_array(), *orphans;
 	bool have_dm;
 	char **all = NULL;
 	struct bo_err err = {0};
 	struct dirent *de;
-	unsigned count = 0;
 
+	if (!out || !runs) {
+		json_object_put(runs);
+		bo_cli_error("cleanup --list: out of memory");
+		return BO_EXIT_HARNESS;
+	}
+	json_object_object_add(out, "runs", runs);
 	if (dm_list(BO_DM_NAME_PREFIX, &all, &have_dm, &err) < 0) {
 		bo_cli_error("cleanup --list: %s", bo_err_str(&err));
 		return BO_EXIT_HARNESS;
 	}
 	while (d && (de = readdir(d))) {
 		const char *id = de->d_name + strlen("blackout-");
-		struct sweep s = {.runid = id, .dry_run = true};
-		char prefix[BO_DM_NAME_MAX];
-		char **m;
 
 		if (strncmp(de->d_name, "blackout-", 9) || !bo_runid_valid(id))
 			continue;
-		snprintf(s.workdir, sizeof(s.workdir), "%s%s", BO_WORKDIR_PREFIX, id);
-		snprintf(prefix, sizeof(prefix), "%s%s-", BO_DM_NAME_PREFIX, id);
-		printf("run %s:\n", id);
-		count++;
-		for (char **a = all; a && *a; a++) {
-			if (strncmp(*a, prefix, strlen(prefix)))
-				continue;
-			printf("  dm %s\n", *a);
-			**a = '\0'; /* listed */
-		}
-		if (bo_loop_list_inside(s.workdir, &s.loops, &err) == 0)
-			for (char **l = s.loops; *l; l++)
-				printf("  loop %s\n", *l);
-		bo_loop_list_free(s.loops);
-		m = run_mounts(&s);
-		for (char **p = m; p && *p; p++)
-			printf("  mount %s\n", *p);
-		bo_strv_free(m);
-		printf("  directory %s\n", s.workdir);
+		json_object_array_add(runs, run_leftovers(id, all));
 	}
-	for (char **a = all; a && *a; a++) {
-		if (!**a)
-			continue;
-		printf("dm %s (its run's work directory is gone)\n", *a);
-		count++;
-	}
+	/* dm devices whose run's work directory is gone. */
+	orphans = strv_json(all);
+	json_object_object_add(out, "dm_without_run", orphans);
 	bo_dm_list_free(all);
-	if (!count)
+	if (json) {
+		puts(json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY |
+								 JSON_C_TO_STRING_NOSLASHESCAPE));
+		return BO_EXIT_OK;
+	}
+	for (size_t i = 0; i < json_object_array_length(runs); i++) {
+		struct json_object *r = json_object_array_get_idx(runs, i);
+
+		printf("run %s:\n", bo_json_str(r, "run"));
+		print_strings("dm", r, "dm");
+		print_strings("loop", r, "loops");
+		print_strings("mount", r, "mounts");
+		printf("  directory %s\n", bo_json_str(r, "directory"));
+	}
+	for (size_t i = 0; i < json_object_array_length(orphans); i++)
+		printf("dm %s (its run's work directory is gone)\n",
+		       json_object_get_string(json_object_array_get_idx(orphans, i)));
+	if (!json_object_array_length(runs) && !json_object_array_length(orphans))
 		puts("no leftovers of any run");
 	return BO_EXIT_OK;
 }
@@ -466,25 +516,32 @@ static int list_all(void)
 static void help(void)
 {
 	puts("usage: blackout cleanup --run ID [--dry-run]\n"
-	     "       blackout cleanup --list\n"
+	     "       blackout cleanup --list [--json]\n"
 	     "\n"
 	     "Remove what the run ID left behind when it was killed: its processes, mounts under\n"
 	     "/run/blackout-ID, dm devices blackout-ID-*, loop devices over its files and the\n"
 	     "directory. Each object removed is printed. --list shows the leftovers of every run\n"
-	     "and touches nothing; --dry-run says what --run would remove.");
+	     "and touches nothing; --dry-run says what --run would remove.\n"
+	     "\n"
+	     "  --run ID     remove what run ID left behind\n"
+	     "  --dry-run    with --run: say what would be removed, remove nothing\n"
+	     "  --list       list the leftovers of every run\n"
+	     "  --json       with --list: one JSON object (\"format\", \"runs\": run, directory,\n"
+	     "               dm, loops, mounts; \"dm_without_run\")\n"
+	     "  -h, --help   this text\n"
+	     "\n"
+	     "Exit status: 0 done (or nothing to do), 2 usage, 3 something could not be removed.");
 }
 
 static int cmd_cleanup(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"run", required_argument, NULL, 'r'},
-		{"list", no_argument, NULL, 'l'},
-		{"dry-run", no_argument, NULL, 'n'},
-		{"help", no_argument, NULL, 'h'},
-		{},
+		{"run", required_argument, NULL, 'r'}, {"list", no_argument, NULL, 'l'},
+		{"dry-run", no_argument, NULL, 'n'},   {"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},      {},
 	};
 	const char *runid = NULL;
-	bool list = false, dry_run = false;
+	bool list = false, dry_run = false, json = false;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -498,6 +555,9 @@ static int cmd_cleanup(int argc, char **argv)
 		case 'n':
 			dry_run = true;
 			break;
+		case 'j':
+			json = true;
+			break;
 		case 'h':
 			help();
 			return BO_EXIT_OK;
@@ -507,8 +567,12 @@ static int cmd_cleanup(int argc, char **argv)
 	}
 	if (optind != argc || !!runid == list)
 		return bo_cli_usage_error("cleanup", "give exactly one of --run ID and --list");
+	if (json && !list)
+		return bo_cli_usage_error("cleanup", "--json goes with --list");
+	if (dry_run && list)
+		return bo_cli_usage_error("cleanup", "--dry-run goes with --run");
 	if (list)
-		return list_all();
+		return list_all(json);
 	/* Never a pattern, a path or an empty id: exactly one run's name. */
 	if (!bo_runid_valid(runid))
 		return bo_cli_usage_error("cleanup",

@@ -303,7 +303,7 @@ static int cmd_explain(int argc, char **argv)
 		bo_cli_error("explain: %s", bo_err_str(&err));
 		goto out;
 	}
-	x.out = json_object_new_object();
+	x.out = bo_json_new_doc();
 	if (!x.out)
 		goto out;
 	json_object_object_add(x.out, "results", json_object_new_string(x.d.dir));

@@ -438,7 +438,7 @@ static int cmd_guest_shrink(int argc, char **argv)
 	const char *runid, *state;
 	struct shrinker s = {0};
 	struct bo_err err = {0};
-	_cleanup_json_ struct json_object *sum = json_object_new_object();
+	_cleanup_json_ struct json_object *sum = bo_json_new_doc();
 	char path[PATH_MAX], scen[PATH_MAX];
 	struct bo_guest_env env = {0};
 	_cleanup_free_ char *keep = NULL;

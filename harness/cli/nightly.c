@@ -339,7 +339,9 @@ static int load_baseline(const char *prev, struct bo_failset *ret, struct bo_err
 	o = json_object_from_file(path);
 	if (!o)
 		return bo_err_set(err, EINVAL, "baseline '%s': missing or not JSON", path);
-	r = bo_failset_from_summary(o, path, ret, err);
+	r = bo_json_check_format(o, path, err);
+	if (r >= 0)
+		r = bo_failset_from_summary(o, path, ret, err);
 	json_object_put(o);
 	return r;
 }
@@ -443,7 +445,7 @@ static int cmd_nightly(int argc, char **argv)
 		bo_cli_error("nightly: creating '%s': %s", path, strerror(errno));
 		goto out;
 	}
-	sum = json_object_new_object();
+	sum = bo_json_new_doc();
 	runs = json_object_new_array();
 	if (!sum || !runs)
 		goto out;

@@ -224,8 +224,12 @@ static int cmd_shrink(int argc, char **argv)
 	}
 	/* The run's seed: the scenario's, unless the run overrode it; and what its VM got
 	 * besides the scenario's files. */
+	if (bo_config_read(dir, &cfg, &err) == -EPROTO) {
+		bo_cli_error("shrink: %s", bo_err_str(&err));
+		goto out;
+	}
 	r = 0;
-	if (bo_config_read(dir, &cfg, NULL) == 0) {
+	if (cfg) {
 		if (bo_config_run_seed(cfg, &seed))
 			snprintf(seed_s, sizeof(seed_s), "%" PRIu64, seed);
 		r = bo_vm_args_files_from(&v, cfg);

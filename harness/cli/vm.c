@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "harness/base/macro.h"
+#include "harness/base/json.h"
 #include "harness/cli/cli.h"
 #include "harness/base/safety.h"
 #include "vm/share.h"
@@ -26,7 +27,7 @@ static void help(void)
 {
 	puts("usage: blackout vm run [OPTIONS] -- COMMAND [ARGS...]\n"
 	     "       blackout vm shell [OPTIONS]\n"
-	     "       blackout vm info [OPTIONS]\n\n"
+	     "       blackout vm info [--json] [OPTIONS]\n\n"
 	     "Boot a fresh, disposable QEMU VM and run COMMAND in it as root (run), an\n"
 	     "interactive shell on this terminal (shell; Ctrl-A x ends QEMU), or report the\n"
 	     "kernel, the accelerator, the boot time and the device-mapper targets (info).\n"
@@ -51,11 +52,15 @@ static void help(void)
 	     "  --host-root       the host's / read-only, with a RAM overlay, at " BO_HOSTROOT_GUEST
 	     "\n"
 	     "                    (chroot there: what a scenario's root = host sees)\n"
+	     "  --json            info: one JSON object (\"format\", kernel, accel, boot_s,\n"
+	     "                    total_s, dm_targets)\n"
 	     "  -h, --help        this text\n\n"
 	     "Details: docs/vm.md.");
 }
 
-static int parse(int argc, char **argv, struct bo_vm_opts *o, const char **files, int *ret_end)
+/* The options of run, shell and info; --json only where @json is given (info). */
+static int parse(int argc, char **argv, struct bo_vm_opts *o, const char **files, int *ret_end,
+		 bool *json)
 {
 	static const struct option opts[] = {
 		{"kernel", required_argument, NULL, 'k'},
@@ -68,6 +73,7 @@ static int parse(int argc, char **argv, struct bo_vm_opts *o, const char **files
 		{"file", required_argument, NULL, 'f'},
 		{"console", required_argument, NULL, 'C'},
 		{"host-root", no_argument, NULL, 'H'},
+		{"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'},
 		{},
 	};
@@ -137,6 +143,11 @@ static int parse(int argc, char **argv, struct bo_vm_opts *o, const char **files
 		case 'H':
 			o->host_root = true;
 			break;
+		case 'j':
+			if (!json)
+				return bo_cli_usage_error("vm", "--json goes with 'vm info'");
+			*json = true;
+			break;
 		case 'h':
 			help();
 			return -1;
@@ -169,7 +180,7 @@ static int vm_run(int argc, char **argv, bool shell)
 	struct bo_err err = {0};
 	int end, status, r;
 
-	r = parse(argc, argv, &o, files, &end);
+	r = parse(argc, argv, &o, files, &end, NULL);
 	if (r)
 		return r < 0 ? BO_EXIT_OK : r;
 	if (shell && end < argc)
@@ -199,44 +210,102 @@ static int vm_run(int argc, char **argv, bool shell)
 	return status;
 }
 
+/* What the guest side printed (one JSON object) into @fd, read back; NULL if it is not one. */
+static struct json_object *guest_info(int fd)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t cap = 0, len = 0;
+	ssize_t n;
+
+	lseek(fd, 0, SEEK_SET);
+	do {
+		if (len + 4096 > cap) {
+			char *nb = realloc(buf, cap = len + 65536);
+
+			if (!nb)
+				return NULL;
+			buf = nb;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		len += n > 0 ? (size_t) n : 0;
+	} while (n > 0);
+	buf[len] = '\0';
+	return json_tokener_parse(buf);
+}
+
 static int vm_info(int argc, char **argv)
 {
 	const char *files[MAX_FILES + 1];
 	_cleanup_free_ char *self = realpath("/proc/self/exe", NULL);
 	_cleanup_close_ int mem = memfd_create("vm-info", MFD_CLOEXEC);
+	_cleanup_json_ struct json_object *out = bo_json_new_doc(), *guest = NULL;
+	struct json_object *kernel = json_object_new_object(), *targets;
 	struct bo_vm_result res;
 	struct bo_vm_opts o = {0};
 	struct bo_err err = {0};
-	char buf[4096];
-	ssize_t n;
+	bool json = false;
 	int end, r;
 
-	r = parse(argc, argv, &o, files, &end);
-	if (r)
+	r = parse(argc, argv, &o, files, &end, &json);
+	if (r) {
+		json_object_put(kernel);
 		return r < 0 ? BO_EXIT_OK : r;
-	if (end < argc)
+	}
+	if (end < argc) {
+		json_object_put(kernel);
 		return bo_cli_usage_error("vm", "'vm info' takes no command");
-	if (!self || mem < 0) {
+	}
+	if (!self || mem < 0 || !out || !kernel) {
+		json_object_put(kernel);
 		bo_cli_error("vm info: %m");
 		return BO_EXIT_HARNESS;
 	}
+	json_object_object_add(out, "kernel", kernel);
 	o.stdout_fd = mem;
 	{
-		char *guest[] = {self, (char *) "__vm-info", NULL};
+		char *argv_guest[] = {self, (char *) "__vm-info", NULL};
 
-		r = bo_vm_run_result(&o, guest, &res, &err);
+		r = bo_vm_run_result(&o, argv_guest, &res, &err);
 	}
 	if (r < 0)
 		return report("info", &err);
-	printf("kernel:  %s%s%s%s\n", res.release, *res.package ? " (" : "", res.package,
-	       *res.package ? ")" : "");
-	printf("accel:   %s\n", res.accel);
-	printf("boot:    %.2f s from starting QEMU to the command, %.2f s in all\n", res.boot_s,
-	       res.total_s);
-	fflush(stdout);
-	lseek(mem, 0, SEEK_SET);
-	while ((n = read(mem, buf, sizeof(buf))) > 0)
-		fwrite(buf, 1, (size_t) n, stdout);
+	guest = guest_info(mem);
+	json_object_object_add(kernel, "release", json_object_new_string(res.release));
+	if (*res.package)
+		json_object_object_add(kernel, "package", json_object_new_string(res.package));
+	json_object_object_add(kernel, "version",
+			       json_object_new_string(bo_json_str(guest, "version")
+							      ? bo_json_str(guest, "version")
+							      : ""));
+	json_object_object_add(out, "accel", json_object_new_string(res.accel));
+	json_object_object_add(out, "boot_s", json_object_new_double(res.boot_s));
+	json_object_object_add(out, "total_s", json_object_new_double(res.total_s));
+	if (!json_object_object_get_ex(guest, "dm_targets", &targets) ||
+	    !json_object_is_type(targets, json_type_array)) {
+		bo_cli_error("vm info: the guest side failed (exit %d) and reported no targets",
+			     res.status);
+		return BO_EXIT_HARNESS;
+	}
+	json_object_object_add(out, "dm_targets", json_object_get(targets));
+	if (json) {
+		puts(json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY |
+								 JSON_C_TO_STRING_NOSLASHESCAPE));
+	} else {
+		printf("kernel:  %s%s%s%s\n", res.release, *res.package ? " (" : "", res.package,
+		       *res.package ? ")" : "");
+		printf("accel:   %s\n", res.accel);
+		printf("boot:    %.2f s from starting QEMU to the command, %.2f s in all\n",
+		       res.boot_s, res.total_s);
+		printf("guest:   Linux %s %s\n", res.release, bo_json_str(kernel, "version"));
+		puts("dm targets:");
+		for (size_t i = 0; i < json_object_array_length(targets); i++) {
+			struct json_object *t = json_object_array_get_idx(targets, i);
+
+			printf("  %-16s v%s\n",
+			       bo_json_str(t, "name") ? bo_json_str(t, "name") : "?",
+			       bo_json_str(t, "version") ? bo_json_str(t, "version") : "?");
+		}
+	}
 	if (res.status != 0) {
 		bo_cli_error("vm info: the guest side failed (exit %d)", res.status);
 		return BO_EXIT_HARNESS;

@@ -67,8 +67,12 @@ int bo_diary_load(struct bo_diary *d, const char *dir, struct bo_err *err)
 			return r;
 		d->seed = d->sc->seed;
 	}
-	/* Without a config.json there is nothing more to know: a run's seed is its scenario's. */
-	if (bo_config_read(dir, &d->config, NULL) == 0 && bo_config_run_seed(d->config, &seed)) {
+	/* Without a config.json there is nothing more to know: a run's seed is its scenario's.
+	 * One this blackout cannot read is an error, not a directory without it. */
+	r = bo_config_read(dir, &d->config, err);
+	if (r == -EPROTO)
+		return r;
+	if (r == 0 && bo_config_run_seed(d->config, &seed)) {
 		d->seed = seed;
 		if (d->sc)
 			bo_scenario_set_seed(d->sc, seed);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "harness/log/inspect.h"
+#include "harness/base/json.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -124,7 +125,7 @@ struct json_object *bo_log_entry_json(const struct bo_log *log, uint64_t n)
 struct json_object *bo_log_stats_json(const struct bo_log *log, const struct bo_log_stats *s,
 				      uint64_t first, uint64_t last)
 {
-	struct json_object *o = json_object_new_object();
+	struct json_object *o = bo_json_new_doc();
 	struct json_object *counts = json_object_new_object();
 	struct json_object *marks = json_object_new_array();
 	struct json_object *epochs = json_object_new_array();

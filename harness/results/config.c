@@ -27,6 +27,10 @@ int bo_config_read(const char *dir, struct json_object **ret, struct bo_err *err
 		json_object_put(o);
 		return bo_err_set(err, EBADMSG, "'%s' is not a JSON object", path);
 	}
+	if (bo_json_check_format(o, path, err) < 0) {
+		json_object_put(o);
+		return -EPROTO;
+	}
 	*ret = o;
 	return 0;
 }

@@ -298,12 +298,17 @@ static void load(struct report *R)
 
 	if (bo_summary_read(R->dir, &R->sum, NULL, &e) < 0)
 		snprintf(R->sum_err, sizeof(R->sum_err), "%s",
-			 e.errnum == EBADMSG ? bo_err_str(&e) : "no readable summary.json");
+			 e.errnum == EBADMSG || e.errnum == EPROTO ? bo_err_str(&e)
+								   : "no readable summary.json");
 	else
 		R->have_sum = true;
 
-	if (bo_config_read(R->dir, &R->config, NULL) < 0)
+	e = (struct bo_err){0};
+	if (bo_config_read(R->dir, &R->config, &e) < 0) {
 		R->config = NULL;
+		snprintf(R->cfg_err, sizeof(R->cfg_err), "%s",
+			 e.errnum == EPROTO ? bo_err_str(&e) : "missing or not valid JSON");
+	}
 
 	/* write.log: opened by path, but only when it is a regular file of the directory. */
 	fd = openat(R->dirfd, "write.log", O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);

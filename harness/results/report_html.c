@@ -174,7 +174,7 @@ static void section_environment(struct report *R, FILE *f)
 
 	fputs("<h2 id=\"environment\">Scenario and environment</h2>\n<table>\n", f);
 	if (!R->config)
-		row(f, "config.json", "missing or not valid JSON");
+		row(f, "config.json", R->cfg_err);
 	for (size_t i = 0; R->config && i < BO_ARRAY_SIZE(keys); i++)
 		row(f, keys[i].label, report_cfg_str(R->config, keys[i].path));
 	versions = report_read_capped(R->dirfd, "diagnostics/pre/versions.txt", 8192, &total);

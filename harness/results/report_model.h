@@ -38,6 +38,7 @@ struct report {
 	struct bo_summary sum;
 	bool have_sum;
 	char sum_err[512];
+	char cfg_err[512]; /* why config.json is not shown, when it is not */
 	struct rstate *st;
 	size_t n, cap;
 	bool torn; /* stream.jsonl ends in a record cut short (stream.h) */

@@ -134,7 +134,7 @@ const char *bo_results_dir(const struct bo_results *r)
 int bo_results_emit(struct bo_results *r, const char *event, struct json_object *fields,
 		    struct bo_err *err)
 {
-	_cleanup_json_ struct json_object *rec = json_object_new_object(), *own = fields;
+	_cleanup_json_ struct json_object *rec = bo_json_new_doc(), *own = fields;
 	struct timespec ts;
 	struct tm tm;
 	char when[40];

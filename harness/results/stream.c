@@ -108,6 +108,15 @@ int bo_stream_next(struct bo_stream *s, struct bo_stream_rec *ret, struct bo_err
 		return bo_err_set(err, EBADMSG, "%s:%u: not a JSON object with a string \"event\"",
 				  s->path, s->lineno);
 	}
+	if (json_object_object_get_ex(rec.o, "format", NULL)) {
+		char where[PATH_MAX + 16];
+
+		snprintf(where, sizeof(where), "%s:%u", s->path, s->lineno);
+		if (bo_json_check_format(rec.o, where, err) < 0) {
+			json_object_put(rec.o);
+			return -EPROTO;
+		}
+	}
 	if ((!strcmp(rec.event, "state") || !strcmp(rec.event, "alias")) &&
 	    !state_fields(&rec, !strcmp(rec.event, "alias"))) {
 		bool alias = !strcmp(rec.event, "alias");

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "harness/base/exit.h"
+#include "harness/base/json.h"
 #include "harness/base/path.h"
 
 void bo_summary_add(struct bo_summary *s, enum bo_class c, const char *id, double seconds)
@@ -64,7 +65,7 @@ int bo_verdict_exit(enum bo_verdict_kind v)
 
 struct json_object *bo_summary_json(const struct bo_summary *s)
 {
-	struct json_object *o = json_object_new_object();
+	struct json_object *o = bo_json_new_doc();
 	struct json_object *counts = json_object_new_object();
 	struct json_object *first = json_object_new_object();
 	enum bo_verdict_kind v = bo_summary_verdict(s);
@@ -171,7 +172,9 @@ int bo_summary_read(const char *dir, struct bo_summary *ret, struct json_object 
 	close(fd);
 	if (!o)
 		return bo_err_set(err, EBADMSG, "summary.json: not JSON");
-	r = bo_summary_from_json(o, ret, err);
+	r = bo_json_check_format(o, path, err);
+	if (r >= 0)
+		r = bo_summary_from_json(o, ret, err);
 	if (r < 0) {
 		json_object_put(o);
 		return r;

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "harness/base/json.h"
 #include "harness/base/macro.h"
 #include "harness/scenario/scenario.h"
 
@@ -41,7 +42,7 @@ static struct json_object *str_or_null(const char *s)
 
 int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 {
-	struct json_object *root = json_object_new_object(), *scen, *dev, *wl, *chk, *cuts, *run;
+	struct json_object *root = bo_json_new_doc(), *scen, *dev, *wl, *chk, *cuts, *run;
 	struct json_object *faults, *vm, *files, *devices;
 	_cleanup_free_ char *wcmd = NULL, *ccmd = NULL;
 	bool ok;

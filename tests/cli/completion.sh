@@ -62,7 +62,8 @@ all=$(complete_line blackout "")
 for c in $("$BO" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z]\+\) .*/\1/p'); do
 	grep -qx "$c" <<<"$all" && ok || bad "command '$c' of 'blackout --help' is not completed"
 done
-for c in run check merge report inspect replay synth "vm run"; do
+for c in run check merge report inspect replay synth explain reproduce shrink nightly cleanup \
+	cache ctl "vm info"; do
 	got=$(complete_line blackout $c --)
 	for o in $("$BO" $c --help | grep -E '^(usage:| )' | grep -o -- '--[a-z][a-z-]*' | sort -u); do
 		grep -qx -- "$o" <<<"$got" && ok || bad "'blackout $c $o' is not completed"

@@ -54,7 +54,7 @@ for c in report merge explain reproduce shrink; do
 			ok
 		fi
 	done
-	for s in corrupt-json corrupt-record; do
+	for s in corrupt-json corrupt-record newer-format; do
 		results "$T/$c-$s" "$s.jsonl"
 		expect 3 "stream.jsonl:3:" -- consumer "$c" "$T/$c-$s"
 	done
@@ -72,4 +72,20 @@ grep -q 'was cut short' "$T/report-whole/report.html" && bad "report: a whole st
 "$BO" explain "$T/explain-torn" c45 >"$T/out" 2>&1
 grep -q 'symptom: state c45 (cut after 46 entries) is lost-ack' "$T/out" && ok ||
 	bad "explain of the torn stream: $(cat "$T/out")"
+
+# Versioned output (docs/results.md): --json starts with "format": 1; summary.json and
+# config.json of a newer format are refused, naming the file and the formats.
+format_of() { python3 -c 'import json,sys; print(json.load(sys.stdin).get("format"))'; }
+[ "$("$BO" explain --json "$T/explain-whole" c45 | format_of)" = 1 ] && ok ||
+	bad "explain --json has no format 1"
+[ "$("$BO" inspect --json "$T/explain-whole/write.log" | format_of)" = 1 ] && ok ||
+	bad "inspect --json has no format 1"
+cp -r "$T/explain-whole" "$T/newer-summary"
+sed -i 's/^{ "verdict"/{ "format": 2, "verdict"/' "$T/newer-summary/summary.json"
+expect 3 "summary.json: format 2, newer than this blackout reads (1)" -- \
+	"$BO" explain "$T/newer-summary" c45
+cp -r "$T/explain-whole" "$T/newer-config"
+sed -i 's/^{ "kind"/{ "format": 7, "kind"/' "$T/newer-config/config.json"
+expect 3 "config.json: format 7, newer than" -- \
+	"$BO" reproduce "$T/newer-config" c45 --kernel "$T/no-kernel"
 finish

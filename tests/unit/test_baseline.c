@@ -100,6 +100,9 @@ static void test_from_stream(void)
 	CU_ASSERT(from_fixture("corrupt-record.jsonl", &s, &err) == -EBADMSG);
 	CU_ASSERT(strstr(bo_err_str(&err), "stream.jsonl:3:") != NULL);
 	bo_failset_clear(&s);
+	CU_ASSERT(from_fixture("newer-format.jsonl", &s, &err) == -EPROTO);
+	CU_ASSERT(strstr(bo_err_str(&err), "stream.jsonl:3: format 2, newer than") != NULL);
+	bo_failset_clear(&s);
 }
 
 static char * override(const char *text, const char *const (*sets)[3])

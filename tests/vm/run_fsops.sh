@@ -15,6 +15,14 @@ if run_bo 0 run "$T/good.ini" --results "$T/results"; then
 	[ -s "$RESULTS/write.log" ] && ok || bad "$fs: no write.log"
 	[ -s "$RESULTS/vm/console.log" ] && ok || bad "$fs: no console log"
 	grep -q '"event":"state"' "$RESULTS/stream.jsonl" && ok || bad "$fs: no state records"
+	# Versioned machine output (docs/results.md): every document and record says its format.
+	python3 - "$RESULTS" <<'PY' && ok || bad "$fs: a document or record without \"format\": 1"
+import json, sys
+d = sys.argv[1]
+docs = [json.load(open(d + "/" + f)) for f in ("summary.json", "config.json")]
+docs += [json.loads(l) for l in open(d + "/stream.jsonl")]
+sys.exit(any(j.get("format") != 1 for j in docs))
+PY
 	# A log alone, as from a bug report: check finds its filesystem itself and says so.
 	if run_bo 0 check "$RESULTS/write.log" --cuts flush/3 --jobs 1 --results "$T/found"; then
 		grep -q "the log holds $fs (found at its 'mkfs' mark" "$T/err" && ok ||

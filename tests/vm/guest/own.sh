@@ -61,6 +61,9 @@ before=$(sum "$own")
 "$B" cleanup --list >/tmp/o 2>&1 || bad "cleanup --list: $(cat /tmp/o)"
 grep -q "run $run:" /tmp/o && grep -q "loop $own" /tmp/o || bad "cleanup --list: $(cat /tmp/o)"
 [ -n "$(loops_of $run)" ] || bad "cleanup --list detached $own"
+"$B" cleanup --list --json >/tmp/o 2>&1 || bad "cleanup --list --json: $(cat /tmp/o)"
+grep -q '"format":1' /tmp/o && grep -q "\"run\":\"$run\"" /tmp/o && grep -q "\"$own\"" /tmp/o ||
+	bad "cleanup --list --json: $(cat /tmp/o)"
 "$B" cleanup --run '*' >/tmp/o 2>&1
 [ $? = 2 ] || bad "cleanup --run '*' was not refused: $(cat /tmp/o)"
 "$B" cleanup --run "$run" >/tmp/o 2>&1 || bad "cleanup --run $run: $(cat /tmp/o)"
