@@ -18,7 +18,8 @@ for f in bin/blackout libexec/blackout/blackout-fsops libexec/blackout/blackout-
 	[ -x "$P/$f" ] && ok || bad "not installed, or not executable: $f"
 done
 for f in share/man/man1/blackout.1 share/bash-completion/completions/blackout \
-	share/blackout/scenarios/ext4-mariadb.ini share/blackout/scenarios/README.md; do
+	share/blackout/scenarios/ext4-mariadb.ini share/blackout/scenarios/README.md \
+	share/doc/blackout/results.md; do
 	[ -f "$P/$f" ] && ok || bad "not installed: $f"
 done
 [ -x "$P/share/blackout/scenarios/mariadb/workload" ] && ok ||
