@@ -153,6 +153,7 @@ static int check_config(const struct check *c, struct bo_results *res, const cha
 	json_object_object_add(o, "options", opt);
 	/* What the VMs got besides blackout's own: reproduce ships the same. */
 	json_object_object_add(o, "files", bo_vm_args_shipped(c->v));
+	bo_config_add_origin(o);
 	if (shard)
 		json_object_object_add(o, "shard", json_object_new_string(shard));
 	/* Shards that claimed their states merge only with each other: mixed with shards by

@@ -320,6 +320,35 @@ static int write_index(const char *out, struct json_object *sum, struct bo_err *
 	return bo_nightly_index(path, sum, err);
 }
 
+/* junit.xml: one testsuite per run of @runs (cell_json()), for CI. */
+static int write_junit(const char *out, struct json_object *runs, struct bo_err *err)
+{
+	size_t n = json_object_array_length(runs);
+	_cleanup_free_ struct bo_junit_cell *cells = calloc(n ? n : 1, sizeof(*cells));
+	_cleanup_free_ char *paths = malloc(2 * (n ? n : 1) * PATH_MAX);
+	char path[PATH_MAX], abs[PATH_MAX];
+
+	if (!cells || !paths)
+		return bo_err_set(err, ENOMEM, "junit.xml: out of memory");
+	/* Absolute, so that the paths in junit.xml lead there from a CI job's directory. */
+	if (realpath(out, abs))
+		out = abs;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = json_object_array_get_idx(runs, i);
+		const char *res = bo_json_str(o, "results"), *log = bo_json_str(o, "log");
+		char *dir = paths + 2 * i * PATH_MAX, *logp = dir + PATH_MAX;
+
+		cells[i].name = bo_json_str(o, "name");
+		if (res && bo_pathf(dir, PATH_MAX, "%s/%s", out, res) == 0)
+			cells[i].dir = dir;
+		if (log && bo_pathf(logp, PATH_MAX, "%s/%s", out, log) == 0)
+			cells[i].log = logp;
+	}
+	if (bo_pathf(path, sizeof(path), "%s/junit.xml", out) < 0)
+		return bo_err_set(err, ENAMETOOLONG, "'%s/junit.xml': path too long", out);
+	return bo_report_junit_combined(path, cells, n, err);
+}
+
 /* The failures a previous nightly tree (or its summary.json) recorded. */
 static int load_baseline(const char *prev, struct bo_failset *ret, struct bo_err *err)
 {
@@ -495,7 +524,7 @@ static int cmd_nightly(int argc, char **argv)
 		bo_cli_error("nightly: writing '%s'", path);
 		goto out;
 	}
-	if (write_index(out, sum, &err) < 0) {
+	if (write_index(out, sum, &err) < 0 || write_junit(out, runs, &err) < 0) {
 		bo_cli_error("nightly: %s", bo_err_str(&err));
 		goto out;
 	}

@@ -21,6 +21,7 @@
 #include "harness/cli/cli.h"
 #include "harness/cli/guest.h"
 #include "harness/cli/vmrun.h"
+#include "harness/results/config.h"
 #include "harness/results/results.h"
 #include "harness/scenario/scenario.h"
 #include "vm/vm.h"
@@ -78,6 +79,7 @@ static int prepare(const struct bo_scenario *sc, const struct vm_args *v, const 
 	json_object_object_add(cfg, "files", bo_vm_args_shipped(v));
 	if (uname(&u) == 0)
 		json_object_object_add(cfg, "host_kernel", json_object_new_string(u.release));
+	bo_config_add_origin(cfg);
 	return bo_results_write_json(*ret, "config.json", cfg, err);
 }
 

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness/base/json.h"
@@ -47,4 +48,17 @@ bool bo_config_is_check(struct json_object *cfg)
 	const char *kind = bo_json_str(cfg, "kind");
 
 	return kind && !strcmp(kind, "check");
+}
+
+void bo_config_add_origin(struct json_object *cfg)
+{
+	char host[256] = "", when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (gethostname(host, sizeof(host) - 1) == 0 && *host)
+		json_object_object_add(cfg, "host", json_object_new_string(host));
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
+	json_object_object_add(cfg, "started", json_object_new_string(when));
 }

@@ -22,4 +22,14 @@ bool bo_config_run_seed(struct json_object *cfg, uint64_t *ret);
 /* Whether @cfg is a check's ("kind": "check"), whose options are under "options". */
 bool bo_config_is_check(struct json_object *cfg);
 
+/*
+ * Add where and when the run or check starts to @cfg: "host" (this machine's name) and
+ * "started" (now, UTC, YYYY-MM-DDTHH:MM:SS), which junit.xml reports however late and
+ * wherever it is rendered. Shards of one check differ only in these, their run id and shard.
+ */
+void bo_config_add_origin(struct json_object *cfg);
+
+/* The members bo_config_add_origin() adds, for those that compare configurations. */
+#define BO_CONFIG_ORIGIN_KEYS "host", "started"
+
 #endif

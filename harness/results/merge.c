@@ -66,6 +66,8 @@ static int shard_config(const char *dir, struct json_object **ret_cfg, unsigned 
 	}
 	json_object_object_del(cfg, "shard");
 	json_object_object_del(cfg, "run_id");
+	for (const char *const *k = (const char *const[]){BO_CONFIG_ORIGIN_KEYS, NULL}; *k; k++)
+		json_object_object_del(cfg, *k);
 	*ret_cfg = cfg;
 	*ret_i = i;
 	*ret_n = n;
@@ -228,6 +230,16 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write
 		}
 	}
 	if (r >= 0 && write_config) {
+		struct json_object *first = NULL, *val;
+
+		/* Where and when: the first shard's. */
+		if (bo_config_read(dirs[0], &first, NULL) == 0)
+			for (const char *const *k =
+				     (const char *const[]){BO_CONFIG_ORIGIN_KEYS, NULL};
+			     *k; k++)
+				if (json_object_object_get_ex(first, *k, &val))
+					json_object_object_add(base, *k, json_object_get(val));
+		json_object_put(first);
 		json_object_object_add(base, "merged_from", json_object_new_int((int) count));
 		r = bo_results_write_json(res, "config.json", base, err);
 	}

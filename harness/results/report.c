@@ -356,26 +356,58 @@ static int render(struct report *R, const char *name, void (*fn)(struct report *
 	return put_file(R, name, buf, len, err);
 }
 
+/* The guest kernel's release, from the first line of diagnostics/pre/versions.txt
+ * ("kernel: Linux RELEASE ..."). */
+static void load_release(struct report *R)
+{
+	_cleanup_free_ char *v =
+		report_read_capped(R->dirfd, "diagnostics/pre/versions.txt", 512, NULL);
+	char rel[128];
+
+	if (v && sscanf(v, "kernel: Linux %127s", rel) == 1)
+		snprintf(R->guest_release, sizeof(R->guest_release), "%s", rel);
+}
+
+/* Read the results directory @dir into @R: 0, or -errno when it cannot be opened or its
+ * stream cannot be read. Release with report_close(). */
+static int report_open(struct report *R, const char *dir, const struct bo_report_opts *o,
+		       struct bo_err *err)
+{
+	*R = (struct report){.dir = dir};
+	if (o)
+		R->o = *o;
+	if (!R->o.full_states)
+		R->o.full_states = 50;
+	if (!R->o.listed_states)
+		R->o.listed_states = 2000;
+	if (!R->o.byproduct_max)
+		R->o.byproduct_max = 16384;
+	if (!R->o.buckets)
+		R->o.buckets = 400;
+	R->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (R->dirfd < 0)
+		return bo_err_set(err, errno, "results directory '%s': %s", dir, strerror(errno));
+	load(R);
+	load_release(R);
+	return read_stream(R, err);
+}
+
+static void report_close(struct report *R)
+{
+	for (size_t i = 0; i < R->n; i++)
+		json_object_put(R->st[i].rec);
+	free(R->st);
+	json_object_put(R->config);
+	bo_log_free(R->log);
+	if (R->dirfd >= 0)
+		close(R->dirfd);
+}
+
 int bo_report_write(const char *dir, const struct bo_report_opts *o, struct bo_err *err)
 {
-	struct report R = {.dir = dir};
-	int r;
+	struct report R;
+	int r = report_open(&R, dir, o, err);
 
-	if (o)
-		R.o = *o;
-	if (!R.o.full_states)
-		R.o.full_states = 50;
-	if (!R.o.listed_states)
-		R.o.listed_states = 2000;
-	if (!R.o.byproduct_max)
-		R.o.byproduct_max = 16384;
-	if (!R.o.buckets)
-		R.o.buckets = 400;
-	R.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (R.dirfd < 0)
-		return bo_err_set(err, errno, "results directory '%s': %s", dir, strerror(errno));
-	load(&R);
-	r = read_stream(&R, err);
 	if (r >= 0) {
 		if (R.n) /* qsort's base may not be NULL, even for no elements */
 			qsort(R.st, R.n, sizeof(*R.st), cmp_state);
@@ -383,11 +415,61 @@ int bo_report_write(const char *dir, const struct bo_report_opts *o, struct bo_e
 	}
 	if (r >= 0)
 		r = render(&R, "junit.xml", report_write_junit, err);
-	for (size_t i = 0; i < R.n; i++)
-		json_object_put(R.st[i].rec);
-	free(R.st);
-	json_object_put(R.config);
-	bo_log_free(R.log);
-	close(R.dirfd);
+	report_close(&R);
 	return r;
+}
+
+int bo_report_junit_combined(const char *out, const struct bo_junit_cell *cells, size_t n,
+			     struct bo_err *err)
+{
+	struct report_junit_totals t = {0};
+	_cleanup_free_ char *suites = NULL, *doc = NULL;
+	size_t slen = 0, dlen = 0;
+	FILE *s = open_memstream(&suites, &slen), *d = NULL;
+	_cleanup_close_ int dirfd = -1;
+	char dir[PATH_MAX];
+	const char *slash;
+	bool bad = false;
+	int r = 0;
+
+	if (!s)
+		return bo_err_set(err, ENOMEM, "'%s': out of memory", out);
+	for (size_t i = 0; i < n; i++) {
+		struct bo_err e = {0};
+		char why[PATH_MAX + 600];
+		struct report R;
+
+		if (!cells[i].dir) {
+			snprintf(why, sizeof(why), "the run left no results directory; see %s",
+				 cells[i].log ? cells[i].log : "its log");
+			report_junit_missing(s, cells[i].name, why, &t);
+			continue;
+		}
+		if (report_open(&R, cells[i].dir, NULL, &e) >= 0) {
+			report_junit_count(&R, &t);
+			report_junit_suite(&R, s);
+		} else {
+			report_junit_missing(s, cells[i].name, bo_err_str(&e), &t);
+		}
+		report_close(&R);
+	}
+	bad = ferror(s);
+	if (fclose(s) != 0 || bad)
+		return bo_err_set(err, ENOMEM, "'%s': out of memory", out);
+	d = open_memstream(&doc, &dlen);
+	if (!d)
+		return bo_err_set(err, ENOMEM, "'%s': out of memory", out);
+	report_junit_open(d, &t);
+	fwrite(suites, 1, slen, d);
+	report_junit_close(d);
+	bad = ferror(d);
+	if (fclose(d) != 0 || bad)
+		return bo_err_set(err, ENOMEM, "'%s': out of memory", out);
+	slash = strrchr(out, '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int) (slash - out) : 1, slash ? out : ".");
+	dirfd = open(*dir ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		return bo_err_set(err, errno, "'%s': %s", dir, strerror(errno));
+	r = bo_write_file_at(dirfd, slash ? slash + 1 : out, doc, dlen);
+	return r < 0 ? bo_err_set(err, -r, "writing '%s': %s", out, strerror(-r)) : 0;
 }

@@ -27,6 +27,22 @@ struct bo_report_opts {
 _must_check_ int bo_report_write(const char *dir, const struct bo_report_opts *o,
 				 struct bo_err *err);
 
+/* One cell of a nightly for its combined junit.xml: its name, its results directory (NULL
+ * when the run left none) and where to look when it did not. */
+struct bo_junit_cell {
+	const char *name;
+	const char *dir;
+	const char *log;
+};
+
+/*
+ * Write one junit.xml at @out (atomically) holding a testsuite for each of the @n cells: the
+ * suite of its results directory, as its own junit.xml has it; a cell without one, or whose
+ * directory cannot be read, is a suite of that name with one error naming why.
+ */
+_must_check_ int bo_report_junit_combined(const char *out, const struct bo_junit_cell *cells,
+					  size_t n, struct bo_err *err);
+
 struct json_object;
 
 /*

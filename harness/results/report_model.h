@@ -45,6 +45,13 @@ struct report {
 	struct bo_log *log;
 	char log_err[512];
 	double class_seconds[NCLASS];
+	char guest_release[128]; /* the guest kernel's, from diagnostics/pre/versions.txt */
+};
+
+/* What the testsuites of a junit.xml add up to. */
+struct report_junit_totals {
+	unsigned tests, failures, errors;
+	double seconds;
 };
 
 /* The name of class @c, "unknown" for UNKNOWN. */
@@ -72,5 +79,16 @@ char *report_repro_command(const char *repro);
 /* The two documents: report.html and junit.xml. */
 void report_write_html(struct report *R, FILE *f);
 void report_write_junit(struct report *R, FILE *f);
+
+/* junit.xml in parts, for a nightly's combined one: the <testsuites> line for @t (the sum
+ * of report_junit_count() over the directories), each directory's <testsuite>, the end. */
+void report_junit_count(struct report *R, struct report_junit_totals *t);
+void report_junit_open(FILE *f, const struct report_junit_totals *t);
+void report_junit_suite(struct report *R, FILE *f);
+void report_junit_close(FILE *f);
+
+/* The suite of a run that cannot be shown: @name, one error testcase saying @why. */
+void report_junit_missing(FILE *f, const char *name, const char *why,
+			  struct report_junit_totals *t);
 
 #endif

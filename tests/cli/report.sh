@@ -86,12 +86,45 @@ grep -q '<failure type="lost-ack" message="1 state lost-ack; first: c99">' "$J" 
 grep -q 'which runs: blackout check write.log --state c99 --expect lost-ack' "$J" && ok ||
 	bad "the failure lacks the repro command"
 grep -q 'failures="3"' "$J" && ok || bad "expected 3 failing classes"
-grep -q '<testsuite name="evil&lt;scenario&gt;"' "$J" && ok || bad "suite name not escaped"
+grep -q '<testsuite name="evil&lt;scenario&gt;@ext4+data=journal"' "$J" && ok ||
+	bad "suite name not escaped, or without its filesystem and mount options"
+# Identity: every testcase's classname carries the filesystem and mount options.
+[ "$(grep -c '<testcase classname="blackout.evil&lt;scenario&gt;@ext4+data=journal" ' "$J")" = 8 ] &&
+	ok || bad "testcases without the cell's classname"
+# Properties under fstests' names, the guest kernel's release among them.
+for p in 'SECTION" value="evil&lt;scenario&gt;@ext4+data=journal"' 'FSTYP" value="ext4"' \
+	'MOUNT_OPTIONS" value="data=journal"' 'KERNEL" value="6.1.0"' 'PLATFORM" value="Linux/x86_64 - 6.1.0"'; do
+	grep -qF "<property name=\"$p/>" "$J" && ok || bad "no property $p"
+done
+# When and where are the run's: no "started" or "host" in this config.json, so the time of
+# the run id and no hostname, never the renderer's.
+grep -q 'timestamp="2026-01-01T00:00:00"' "$J" && ok || bad "timestamp not taken from the run id"
+grep -q 'hostname=' "$J" && bad "junit.xml names the machine that rendered it" || ok
+# The first failing state's evidence: verdict and mount error (escaped) in system-out, its
+# kernel messages capped in system-err, no symlink followed.
+python3 - "$J" <<'PY' && ok || bad "the lost-ack testcase lacks its evidence"
+import sys, xml.etree.ElementTree as ET
+t = ET.parse(sys.argv[1])
+c = [e for e in t.iter("testcase") if e.get("name") == "lost-ack"][0]
+out, err = c.find("system-out").text, c.find("system-err").text
+assert "== verdict.txt ==\nstate c99: lost" in out, out
+assert "== mount.err ==\n<script>alert(1)</script> & \"q\"" in out, out
+assert err.startswith("== dmesg.txt ==\nxxxx") and "40000 bytes in all" in err, err[:80]
+assert len(err) < 4500, len(err)
+PY
+grep -q 'root:' "$J" && bad "junit.xml followed a symlink out of the directory" || ok
+# With "started" and "host" recorded, those.
+cp -r "$R" "$T/origin"
+sed -i 's/^ "blackout":"0.1.0",/ "blackout":"0.1.0","started":"2025-05-05T01:02:03","host":"builder-7",/' \
+	"$T/origin/config.json"
+"$BO" report "$T/origin" >/dev/null 2>&1 &&
+	grep -q 'timestamp="2025-05-05T01:02:03" hostname="builder-7"' "$T/origin/junit.xml" && ok ||
+	bad "timestamp and hostname not taken from config.json"
 
 # The schema is not vacuous: each of these breaks it.
 sed 's/ name="lost-ack"//' "$J" >"$T/b1.xml"
 sed 's/tests="8"/tests="eight"/' "$J" >"$T/b2.xml"
-sed 's|<system-out>1 state lost-ack</system-out>|<system-out>x</system-out><failure/>|' \
+sed 's|<system-out>7 states consistent</system-out>|<system-out>x</system-out><failure/>|' \
 	"$J" >"$T/b3.xml"
 sed 's/<testcase /<test /; s|</testcase>|</test>|' "$J" >"$T/b4.xml"
 for b in b1 b2 b3 b4; do

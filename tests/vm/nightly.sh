@@ -38,6 +38,17 @@ if run_bo 1 nightly "$T/m/matrix.ini" --out "$T/n2" --baseline "$T/n1"; then
 	[ "$(json "$s" 'len(j["baseline"]["fixed"])')" = 0 ] && ok || bad "n2: something fixed"
 	grep -q "^new failures: [1-9]" "$T/out" && ok || bad "n2: no new failures printed"
 	grep -q "New failures" "$T/n2/index.html" && ok || bad "n2: index.html has no diff"
+	# One junit.xml for the whole matrix, valid, a suite per cell, beta's failing.
+	xmllint --noout --schema "$SRC/tests/junit.xsd" "$T/n2/junit.xml" 2>"$T/xsd" && ok ||
+		bad "n2: junit.xml invalid: $(cat "$T/xsd")"
+	python3 - "$T/n2/junit.xml" <<'PY' && ok || bad "n2: junit.xml is not one suite per cell"
+import sys, xml.etree.ElementTree as ET
+r = ET.parse(sys.argv[1]).getroot()
+s = {e.get("name"): e for e in r.iter("testsuite")}
+assert sorted(s) == ["alpha@ext4", "beta@ext4"], sorted(s)
+assert s["alpha@ext4"].get("failures") == "0" and int(s["beta@ext4"].get("failures")) >= 1
+assert int(r.get("failures")) == int(s["beta@ext4"].get("failures"))
+PY
 fi
 
 # The same matrix against its own previous tree: no change.
@@ -48,6 +59,20 @@ if run_bo 0 nightly "$T/m/matrix.ini" --out "$T/n3" --baseline "$T/n2"; then
 	[ "$(json "$s" 'len(j["baseline"]["unchanged"])')" -ge 1 ] && ok || bad "n3: unchanged lost"
 fi
 echo "three nightly runs took $(($(date +%s) - t0)) s" >&2
+
+# Cells of one scenario that differ only in mount options are different tests in junit.xml.
+printf '[matrix]\nscenario = alpha.ini\nfs = ext4\nmount_options = default\nmount_options = noatime\n' \
+	>"$T/m/opts.ini"
+if run_bo 0 nightly "$T/m/opts.ini" --out "$T/n5"; then
+	xmllint --noout --schema "$SRC/tests/junit.xsd" "$T/n5/junit.xml" 2>"$T/xsd" && ok ||
+		bad "n5: junit.xml invalid: $(cat "$T/xsd")"
+	python3 - "$T/n5/junit.xml" <<'PY' && ok || bad "n5: cells share test identities"
+import sys, xml.etree.ElementTree as ET
+cases = [(c.get("classname"), c.get("name")) for c in ET.parse(sys.argv[1]).iter("testcase")]
+assert len(cases) == 16 and len(set(cases)) == 16, cases
+assert {c for c, _ in cases} == {"blackout.alpha@ext4", "blackout.alpha@ext4+noatime"}, cases
+PY
+fi
 
 # Bad matrices are errors naming file and line, before any VM boots.
 printf '[matrix]\nscenario = alpha.ini\nfs = ext5\n' >"$T/m/bad.ini"
