@@ -4,10 +4,10 @@
 # bash-completion loads it on first use; from a checkout, source it. See README.md.
 
 _blackout_commands="ctl run check merge report explain reproduce shrink nightly cleanup inspect
-replay synth vm cache help"
+replay synth vm cache kernel help"
 
 # The options of each command. Those that take an argument end with "=".
-_blackout_vm_opts="--kernel= --modules= --memory= --timeout= --file= --quiet --no-progress"
+_blackout_vm_opts="--kernel= --modules= --kernel-release= --memory= --timeout= --file= --quiet --no-progress"
 _blackout_opts() {
 	case $1 in
 	run) echo "--seed= --results= $_blackout_vm_opts --help" ;;
@@ -21,7 +21,8 @@ _blackout_opts() {
 	explain) echo "--json --help" ;;
 	reproduce) echo "$_blackout_vm_opts --help" ;;
 	shrink) echo "--state= --no-bisect --max-tests= $_blackout_vm_opts --help" ;;
-	nightly) echo "--baseline= --out= --file= --help" ;;
+	nightly) echo "--baseline= --out= --file= --kernel-release= --help" ;;
+	kernel) echo "--json --available --help" ;;
 	cleanup) echo "--run= --dry-run --list --json --help" ;;
 	cache) echo "--json --older-than= --all --help" ;;
 	inspect) echo "--json --entries= --salvage --help" ;;
@@ -32,7 +33,7 @@ _blackout_opts() {
 		;;
 	ctl) echo "--print-entry --help" ;;
 	vm-run | vm-shell | vm-info)
-		echo "--kernel= --modules= --memory= --cpus= --timeout= --accel= --share= --file=
+		echo "--kernel= --modules= --kernel-release= --memory= --cpus= --timeout= --accel= --share= --file=
 			--console= --host-root --help"
 		[ "$1" = vm-info ] && echo "--json"
 		;;
@@ -105,6 +106,13 @@ _blackout() {
 		return
 		;;
 	--accel) COMPREPLY=($(compgen -W "kvm tcg auto" -- "$cur")) && return ;;
+	--kernel-release)
+		# The cached kernels' releases.
+		local kdir=${XDG_CACHE_HOME:-}
+		[[ $kdir == /* ]] || kdir=$HOME/.cache
+		COMPREPLY=($(compgen -W "$(cd "$kdir/blackout/kernels" 2>/dev/null && ls -d -- */ 2>/dev/null | tr -d /)" -- "$cur"))
+		return
+		;;
 	--cuts)
 		COMPREPLY=($(compgen -W "flush fua mark all every: entry:" -- "$cur"))
 		return
@@ -188,6 +196,11 @@ _blackout() {
 	cache)
 		if ((${#args[@]} == 0)); then
 			COMPREPLY=($(compgen -W "list prune" -- "$cur"))
+		fi
+		;;
+	kernel)
+		if ((${#args[@]} == 0)); then
+			COMPREPLY=($(compgen -W "list fetch" -- "$cur"))
 		fi
 		;;
 	help)

@@ -49,32 +49,123 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static int from_cache(struct bo_kernel *k, struct bo_err *err)
+/* Whether cached release @name is what @spec asks for: the release itself, or a version
+ * prefix of it ("6.12" matches 6.12.117+deb12-amd64, "6.1" 6.1.0-57-amd64 but not 6.12...). */
+static bool release_matches(const char *name, const char *spec)
 {
-	char dir[PATH_MAX - 64], best[NAME_MAX + 1] = "", path[PATH_MAX];
+	size_t n = strlen(spec);
+
+	return !strcmp(name, spec) ||
+	       (!strncmp(name, spec, n) && (name[n] == '.' || name[n] == '-' || name[n] == '+'));
+}
+
+/* The release named in kernels/default (what linux-image-amd64 depends on, as
+ * scripts/fetch-kernel last saw it), into @buf; "" when there is none. */
+static void default_release(const char *dir, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	_cleanup_free_ char *text = NULL;
+
+	buf[0] = '\0';
+	if (bo_pathf(path, sizeof(path), "%s/default", dir) < 0 ||
+	    bo_read_file(path, 4096, &text, NULL) < 0)
+		return;
+	text[strcspn(text, "\n")] = '\0';
+	if (*text && !strchr(text, '/') && text[0] != '.')
+		snprintf(buf, len, "%s", text);
+}
+
+/* The newest of the @n releases @v that @spec asks for (every one when NULL), or NULL. */
+static const char *newest_of(char **v, size_t n, const char *spec)
+{
+	const char *best = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if ((!spec || release_matches(v[i], spec)) && (!best || strverscmp(v[i], best) > 0))
+			best = v[i];
+	return best;
+}
+
+int bo_kernel_cached(const char *spec, char *release, size_t len, struct bo_err *err)
+{
+	char dir[PATH_MAX - 64], def[NAME_MAX + 1], path[PATH_MAX];
 	_cleanup_(bo_closedirp) DIR *d = NULL;
-	_cleanup_free_ char *pkg = NULL;
+	_cleanup_free_ char *have = NULL;
+	char **v = NULL;
+	size_t n = 0, have_len = 0;
+	const char *best;
 	struct dirent *de;
 	int r;
 
 	r = bo_cache_dir("kernels", false, dir, sizeof(dir), err);
 	if (r < 0)
 		return r;
+	default_release(dir, def, sizeof(def));
 	d = opendir(dir);
 	if (!d && errno != ENOENT)
 		return bo_err_set(err, errno, "open kernel cache '%s': %m", dir);
 	while (d && (de = readdir(d))) {
-		if (de->d_name[0] == '.')
+		char **nv;
+
+		if (de->d_name[0] == '.' ||
+		    bo_pathf(path, sizeof(path), "%s/%s/vmlinux", dir, de->d_name) < 0 ||
+		    !is_file(path))
 			continue;
-		if (bo_pathf(path, sizeof(path), "%s/%s/vmlinux", dir, de->d_name) >= 0 &&
-		    is_file(path) && (!*best || strverscmp(de->d_name, best) > 0))
-			memcpy(best, de->d_name, strlen(de->d_name) + 1);
+		nv = realloc(v, (n + 1) * sizeof(*v));
+		if (!nv || !(nv[n] = strdup(de->d_name))) {
+			v = nv ? nv : v;
+			r = bo_err_set(err, ENOMEM, "out of memory");
+			goto out;
+		}
+		v = nv;
+		n++;
 	}
-	if (!*best)
-		return bo_err_set(err, ENOPKG,
-				  "no kernel in '%s': run scripts/fetch-kernel, or give --kernel "
-				  "IMAGE --modules DIR",
-				  dir);
+	/* A release asked for; else the default, when it is still there; else the newest. */
+	if (spec)
+		best = newest_of(v, n, spec);
+	else if (!(*def && (best = newest_of(v, n, def)) && !strcmp(best, def)))
+		best = newest_of(v, n, NULL);
+	if (!best) {
+		for (size_t i = 0; i < n; i++) {
+			char *nh = realloc(have, have_len + strlen(v[i]) + 3);
+
+			if (!nh)
+				break;
+			have = nh;
+			have_len += (size_t) sprintf(have + have_len, "%s%s", i ? ", " : "", v[i]);
+		}
+		r = spec ? bo_err_set(err, ENOPKG,
+				      "no kernel %s in '%s' (it has: %s): blackout kernel fetch %s",
+				      spec, dir, have ? have : "none", spec)
+			 : bo_err_set(err, ENOPKG,
+				      "no kernel in '%s': run scripts/fetch-kernel (or blackout "
+				      "kernel fetch), or give --kernel IMAGE --modules DIR",
+				      dir);
+	} else if (strlen(best) >= len) {
+		r = bo_err_set(err, ENAMETOOLONG, "kernel release '%s' is too long", best);
+	} else {
+		memcpy(release, best, strlen(best) + 1);
+		r = 0;
+	}
+out:
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	return r;
+}
+
+static int from_cache(struct bo_kernel *k, const char *spec, struct bo_err *err)
+{
+	char dir[PATH_MAX - 64], best[NAME_MAX + 1], path[PATH_MAX];
+	_cleanup_free_ char *pkg = NULL;
+	int r;
+
+	r = bo_kernel_cached(spec, best, sizeof(best), err);
+	if (r < 0)
+		return r;
+	r = bo_cache_dir("kernels", false, dir, sizeof(dir), err);
+	if (r < 0)
+		return r;
 	memcpy(k->release, best, sizeof(best));
 	/* Debian 12 packages install under /lib/modules, later ones under /usr/lib/modules. */
 	if (bo_pathf(k->image, sizeof(k->image), "%s/%s/vmlinux", dir, best) < 0 ||
@@ -135,16 +226,20 @@ static int image_release(const char *image, char *buf, size_t len)
 	return n ? 0 : -EINVAL;
 }
 
-int bo_kernel_find(const char *image, const char *modules, struct bo_kernel *ret,
-		   struct bo_err *err)
+int bo_kernel_find(const char *image, const char *modules, const char *release,
+		   struct bo_kernel *ret, struct bo_err *err)
 {
 	struct bo_kernel k = {0};
 	const char *base;
 	char *real;
 	int r;
 
+	if (release && (image || modules))
+		return bo_err_set(err, EINVAL,
+				  "--kernel-release picks a cached kernel; --kernel and --modules "
+				  "give one of your own: not both");
 	if (!image && !modules) {
-		r = from_cache(&k, err);
+		r = from_cache(&k, release, err);
 		if (r < 0)
 			return r;
 		*ret = k;

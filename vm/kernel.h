@@ -21,11 +21,20 @@ struct bo_kernel {
 extern const char *const bo_kernel_required[];
 
 /*
- * Pick the kernel: @image and @modules when given (both or neither), else the newest kernel
- * scripts/fetch-kernel left in the cache (kernels/<release>/vmlinux). Fills *@ret.
+ * The cached kernel (kernels/<release>/vmlinux, scripts/fetch-kernel) that @spec names, in
+ * @release: the release itself or a version prefix of it ("6.12", "6.1.0-57"), the newest
+ * that matches. Without @spec, the default kernel: the one kernels/default names (what
+ * linux-image-amd64 depends on), else the newest cached. -ENOPKG, naming what the cache
+ * has and the command that fetches it, when there is none.
  */
-_must_check_ int bo_kernel_find(const char *image, const char *modules, struct bo_kernel *ret,
-				struct bo_err *err);
+_must_check_ int bo_kernel_cached(const char *spec, char *release, size_t len, struct bo_err *err);
+
+/*
+ * Pick the kernel: @image and @modules when given (both or neither), else the cached kernel
+ * @release names (bo_kernel_cached(); NULL: the default). Fills *@ret.
+ */
+_must_check_ int bo_kernel_find(const char *image, const char *modules, const char *release,
+				struct bo_kernel *ret, struct bo_err *err);
 
 /* Check that every module in bo_kernel_required is built into @k or a module in @m; the
  * error names the first one missing. */

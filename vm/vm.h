@@ -29,10 +29,13 @@
 #define BO_VM_DEFAULT_COMMAND_S 600
 
 struct bo_vm_opts {
-	/* Kernel image (vmlinux, booted via PVH, or a bzImage); NULL: the newest cached one. */
+	/* Kernel image (vmlinux, booted via PVH, or a bzImage); NULL: a cached one. */
 	const char *kernel;
 	/* Its module directory (.../lib/modules/<release>, after depmod); with kernel only. */
 	const char *modules;
+	/* Or a cached kernel by release, or a prefix of one ("6.12"; bo_kernel_cached());
+	 * NULL: the default. */
+	const char *kernel_release;
 	/* Guest memory in MiB; 0: BO_VM_DEFAULT_MEMORY_MB. tmpfs-backed images live in it. */
 	unsigned memory_mb;
 	/* vCPUs; 0: 1 (under TCG two 1-vCPU VMs outrun one 2-vCPU VM). */

@@ -29,6 +29,7 @@
 #include "harness/base/macro.h"
 #include "harness/base/path.h"
 #include "harness/cli/cli.h"
+#include "vm/kernel.h"
 
 /* What the cache holds, one directory each. */
 static const char *const kinds[] = {"kernels", "initramfs", "files", "loghash", "accel"};
@@ -42,11 +43,11 @@ static void help(void)
 	     "archives of host files runs shipped, log hashes, with their size and the days\n"
 	     "since their last use.\n"
 	     "prune: remove what was not used in DAYS days (default 30); a kernel only when it\n"
-	     "is not the newest (the default one). --all: everything but the newest kernel.\n"
+	     "is not the default one. --all: everything but the default kernel.\n"
 	     "What is removed is built again when a run needs it.\n\n"
 	     "  --json             list as JSON (\"format\": 1)\n"
 	     "  --older-than DAYS  prune what was not used in DAYS days\n"
-	     "  --all              prune everything but the newest kernel");
+	     "  --all              prune everything but the default kernel");
 }
 
 /* Bytes taken under @path (a file, or a directory walked). */
@@ -70,16 +71,11 @@ static int remove_one(const char *p, const struct stat *st, int type, struct FTW
 	return type == FTW_DP ? rmdir(p) : unlink(p);
 }
 
-/* The newest kernel's release in @dir (kernels/), as vm/kernel.c picks it, into @best. */
-static void newest_kernel(const char *dir, char *best, size_t len)
+/* The default kernel's release, as a VM picks it without --kernel-release, into @best. */
+static void default_kernel(char *best, size_t len)
 {
-	_cleanup_(bo_closedirp) DIR *d = opendir(dir);
-	struct dirent *de;
-
-	best[0] = '\0';
-	while (d && (de = readdir(d)))
-		if (de->d_name[0] != '.' && (!*best || strverscmp(de->d_name, best) > 0))
-			snprintf(best, len, "%s", de->d_name);
+	if (bo_kernel_cached(NULL, best, len, NULL) < 0)
+		best[0] = '\0';
 }
 
 struct entry {
@@ -88,7 +84,7 @@ struct entry {
 	char path[PATH_MAX];
 	uint64_t bytes;
 	double days; /* since the last use */
-	bool newest_kernel;
+	bool default_kernel_entry;
 };
 
 /* Every entry of the cache, to @fn; 0, or -errno. */
@@ -97,7 +93,7 @@ static int each(int (*fn)(const struct entry *e, void *ctx), void *ctx, struct b
 	time_t now = time(NULL);
 
 	for (size_t k = 0; k < BO_ARRAY_SIZE(kinds); k++) {
-		char dir[PATH_MAX], newest[NAME_MAX + 1] = "";
+		char dir[PATH_MAX], def[NAME_MAX + 1] = "";
 		_cleanup_(bo_closedirp) DIR *d = NULL;
 		struct dirent *de;
 		int r = bo_cache_dir(kinds[k], false, dir, sizeof(dir), err);
@@ -105,7 +101,7 @@ static int each(int (*fn)(const struct entry *e, void *ctx), void *ctx, struct b
 		if (r < 0)
 			return r;
 		if (!strcmp(kinds[k], "kernels"))
-			newest_kernel(dir, newest, sizeof(newest));
+			default_kernel(def, sizeof(def));
 		d = opendir(dir);
 		while (d && (de = readdir(d))) {
 			struct entry e = {.kind = kinds[k]};
@@ -114,6 +110,9 @@ static int each(int (*fn)(const struct entry *e, void *ctx), void *ctx, struct b
 			if (de->d_name[0] == '.' ||
 			    bo_pathf(e.path, sizeof(e.path), "%s/%s", dir, de->d_name) < 0 ||
 			    lstat(e.path, &st) < 0)
+				continue;
+			/* kernels/default names the default kernel: not an entry of its own. */
+			if (!strcmp(kinds[k], "kernels") && !S_ISDIR(st.st_mode))
 				continue;
 			snprintf(e.name, sizeof(e.name), "%s", de->d_name);
 			/* A kernel is used when its vmlinux is. */
@@ -127,7 +126,7 @@ static int each(int (*fn)(const struct entry *e, void *ctx), void *ctx, struct b
 			}
 			e.days = difftime(now, st.st_mtim.tv_sec) / 86400.0;
 			e.bytes = bytes_of(e.path);
-			e.newest_kernel = *newest && !strcmp(newest, e.name);
+			e.default_kernel_entry = *def && !strcmp(def, e.name);
 			r = fn(&e, ctx);
 			if (r)
 				return r < 0 ? r : 0;
@@ -169,13 +168,13 @@ static int list_one(const struct entry *e, void *ctx)
 		json_object_object_add(o, "days_since_use", json_object_new_double(e->days));
 		if (!strcmp(e->kind, "kernels"))
 			json_object_object_add(o, "default",
-					       json_object_new_boolean(e->newest_kernel));
+					       json_object_new_boolean(e->default_kernel_entry));
 		json_object_array_add(l->json, o);
 		return 0;
 	}
 	human(e->bytes, size, sizeof(size));
 	printf("%-10s %10s %8.1f days  %s%s\n", e->kind, size, e->days, e->name,
-	       e->newest_kernel ? " (default kernel)" : "");
+	       e->default_kernel_entry ? " (default kernel)" : "");
 	return 0;
 }
 
@@ -191,7 +190,7 @@ static int prune_one(const struct entry *e, void *ctx)
 {
 	struct pruning *p = ctx;
 
-	if (e->newest_kernel || !(p->all || e->days > p->older_than))
+	if (e->default_kernel_entry || !(p->all || e->days > p->older_than))
 		return 0;
 	if (nftw(e->path, remove_one, 16, FTW_DEPTH | FTW_PHYS) != 0) {
 		bo_cli_warning("cache prune: '%s': %s", e->path, strerror(errno));

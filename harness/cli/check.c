@@ -154,6 +154,13 @@ static int check_config(const struct check *c, struct bo_results *res, const cha
 	/* What the VMs got besides blackout's own: reproduce ships the same. */
 	json_object_object_add(o, "files", bo_vm_args_shipped(c->v));
 	bo_config_add_origin(o);
+	{
+		/* The kernel the VMs boot; one that cannot be found is reported by the boot. */
+		struct json_object *kernel = NULL;
+
+		if (bo_vm_args_kernel(c->v, &kernel, NULL) == 0)
+			json_object_object_add(o, "kernel", kernel);
+	}
 	if (shard)
 		json_object_object_add(o, "shard", json_object_new_string(shard));
 	/* Shards that claimed their states merge only with each other: mixed with shards by

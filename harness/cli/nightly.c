@@ -386,7 +386,8 @@ static void print_set(const char *title, const struct bo_failset *s)
 static void nightly_help(void)
 {
 	puts("usage: blackout nightly MATRIX.ini [--baseline PREVIOUS] [--out DIR] [--file "
-	     "PATH]\n\n"
+	     "PATH]\n"
+	     "                       [--kernel-release R]\n\n"
 	     "Run every scenario x filesystem x mount options of the matrix (blackout run, one\n"
 	     "after the other) into one tree: DIR/runs/<scenario@fs+options>/<run-id>/, with a\n"
 	     "combined DIR/summary.json and DIR/index.html. With --baseline (a previous nightly\n"
@@ -395,7 +396,8 @@ static void nightly_help(void)
 	     "  --out DIR          the tree (default: nightly/<UTC time>); must not exist\n"
 	     "  --baseline PREV    compare with a previous tree\n"
 	     "  --file PATH        a host file every run's guest needs too (repeatable;\n"
-	     "                     blackout run --file)\n\n"
+	     "                     blackout run --file)\n"
+	     "  --kernel-release R every run's kernel (blackout run --kernel-release)\n\n"
 	     "Exit status: with --baseline 0 no new failure, 1 new failures; without, 0 all\n"
 	     "consistent, 1 some run failed; 2 usage; 3 a run could not be evaluated.");
 }
@@ -406,6 +408,7 @@ static int cmd_nightly(int argc, char **argv)
 		{"baseline", required_argument, NULL, 'b'},
 		{"out", required_argument, NULL, 'o'},
 		{"file", required_argument, NULL, 'f'},
+		{"kernel-release", required_argument, NULL, 'k'},
 		{"help", no_argument, NULL, 'h'},
 		{},
 	};
@@ -430,8 +433,8 @@ static int cmd_nightly(int argc, char **argv)
 			baseline = optarg;
 		} else if (c == 'o') {
 			out_arg = optarg;
-		} else if (c == 'f') {
-			bo_argv_add(&extra, "--file");
+		} else if (c == 'f' || c == 'k') {
+			bo_argv_add(&extra, c == 'f' ? "--file" : "--kernel-release");
 			bo_argv_add(&extra, optarg);
 		} else {
 			return bo_cli_usage_error("nightly", "bad option");

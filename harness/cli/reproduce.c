@@ -106,6 +106,9 @@ static int cmd_reproduce(int argc, char **argv)
 		bo_cli_error("reproduce: out of memory");
 		goto out;
 	}
+	/* ... and boots its kernel, unless told otherwise. */
+	if (d.config)
+		bo_vm_args_kernel_from(&v, d.config);
 	bo_cli_note("reproduce: state %s (recorded %s) of %s", a.state, a.expect, d.dir);
 	ret = bo_check(log, &a, &v);
 out:

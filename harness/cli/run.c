@@ -53,11 +53,15 @@ static void run_help(void)
 static int prepare(const struct bo_scenario *sc, const struct vm_args *v, const char *parent,
 		   const char *runid, char *dir, struct bo_results **ret, struct bo_err *err)
 {
-	_cleanup_json_ struct json_object *cfg = NULL;
+	_cleanup_json_ struct json_object *cfg = NULL, *kernel = NULL;
 	char path[PATH_MAX];
 	struct utsname u;
 	int r;
 
+	/* The kernel first: a run that cannot boot it leaves no results directory. */
+	r = bo_vm_args_kernel(v, &kernel, err);
+	if (r < 0)
+		return r;
 	if (mkdir(parent, 0755) < 0 && errno != EEXIST)
 		return bo_err_set(err, errno, "creating '%s': %s", parent, strerror(errno));
 	if (!realpath(parent, path))
@@ -80,6 +84,7 @@ static int prepare(const struct bo_scenario *sc, const struct vm_args *v, const 
 	if (uname(&u) == 0)
 		json_object_object_add(cfg, "host_kernel", json_object_new_string(u.release));
 	bo_config_add_origin(cfg);
+	json_object_object_add(cfg, "kernel", json_object_get(kernel));
 	return bo_results_write_json(*ret, "config.json", cfg, err);
 }
 

@@ -233,6 +233,7 @@ static int cmd_shrink(int argc, char **argv)
 		if (bo_config_run_seed(cfg, &seed))
 			snprintf(seed_s, sizeof(seed_s), "%" PRIu64, seed);
 		r = bo_vm_args_files_from(&v, cfg);
+		bo_vm_args_kernel_from(&v, cfg); /* the run's kernel, unless told otherwise */
 	}
 	if (r >= 0)
 		r = bo_guest_vm_for(sc, &v, &ship);

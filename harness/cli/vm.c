@@ -39,6 +39,9 @@ static void help(void)
 	     "                    scripts/fetch-kernel cached; needs --modules\n"
 	     "  --modules DIR     IMAGE's module directory (.../lib/modules/RELEASE, after "
 	     "depmod)\n"
+	     "  --kernel-release R  a cached Debian kernel by release or its prefix (6.12;\n"
+	     "                    blackout kernel list); default: what linux-image-amd64\n"
+	     "                    depends on\n"
 	     "  --memory MB       guest memory (default 2048; tmpfs-backed images live in it)\n"
 	     "  --cpus N          vCPUs (default 1)\n"
 	     "  --timeout S       kill the VM after S seconds in all (default: a boot allowance\n"
@@ -65,6 +68,7 @@ static int parse(int argc, char **argv, struct bo_vm_opts *o, const char **files
 	static const struct option opts[] = {
 		{"kernel", required_argument, NULL, 'k'},
 		{"modules", required_argument, NULL, 'M'},
+		{"kernel-release", required_argument, NULL, 'R'},
 		{"memory", required_argument, NULL, 'm'},
 		{"cpus", required_argument, NULL, 'c'},
 		{"timeout", required_argument, NULL, 't'},
@@ -91,6 +95,9 @@ static int parse(int argc, char **argv, struct bo_vm_opts *o, const char **files
 			break;
 		case 'M':
 			o->modules = optarg;
+			break;
+		case 'R':
+			o->kernel_release = optarg;
 			break;
 		case 'm':
 		case 'c':

@@ -19,6 +19,8 @@
 #include "harness/cli/cli.h"
 #include "harness/replay/basesrv.h"
 #include "harness/results/progress.h"
+#include "harness/base/json.h"
+#include "vm/kernel.h"
 #include "vm/share.h"
 #include "vm/vm.h"
 
@@ -35,6 +37,9 @@ const struct bo_opt bo_vm_opts[] = {
 	 "a kernel of your own, with --modules (default: Debian's)"},
 	{"modules", "DIR", offsetof(struct vm_args, modules), BO_OPT_HOST, NULL, NULL,
 	 "the module directory of --kernel (lib/modules/RELEASE)"},
+	{"kernel-release", "R", offsetof(struct vm_args, kernel_release), BO_OPT_HOST, NULL, NULL,
+	 "a cached Debian kernel by release or its prefix (6.12, 6.1.0-57;\n"
+	 "blackout kernel list; default: what linux-image-amd64 depends on)"},
 	{"memory", "MB", offsetof(struct vm_args, memory), BO_OPT_HOST, NULL, positive_u32,
 	 "guest memory"},
 	{"timeout", "S", offsetof(struct vm_args, timeout), BO_OPT_HOST, NULL, positive_u32,
@@ -94,6 +99,43 @@ int bo_vm_args_files_from(struct vm_args *v, struct json_object *cfg)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+int bo_vm_args_kernel(const struct vm_args *v, struct json_object **ret, struct bo_err *err)
+{
+	struct json_object *o;
+	struct bo_kernel k;
+	int r = bo_kernel_find(v->kernel, v->modules, v->kernel_release, &k, err);
+
+	if (r < 0)
+		return r;
+	o = json_object_new_object();
+	if (!o)
+		return bo_err_set(err, ENOMEM, "out of memory");
+	json_object_object_add(o, "release", json_object_new_string(k.release));
+	if (*k.package) {
+		json_object_object_add(o, "package", json_object_new_string(k.package));
+	} else {
+		/* One of the user's own: where it was. */
+		json_object_object_add(o, "image", json_object_new_string(k.image));
+		json_object_object_add(o, "modules", json_object_new_string(k.modules));
+	}
+	*ret = o;
+	return 0;
+}
+
+void bo_vm_args_kernel_from(struct vm_args *v, struct json_object *cfg)
+{
+	struct json_object *k;
+
+	if (v->kernel || v->modules || v->kernel_release ||
+	    !json_object_object_get_ex(cfg, "kernel", &k))
+		return;
+	if (bo_json_str(k, "package"))
+		v->kernel_release = bo_json_str(k, "release");
+	else if (bo_json_str(k, "image") && bo_json_str(k, "modules") &&
+		 access(bo_json_str(k, "image"), R_OK) == 0)
+		v->kernel = bo_json_str(k, "image"), v->modules = bo_json_str(k, "modules");
 }
 
 void bo_vm_opts_help(void)
@@ -226,6 +268,7 @@ int bo_guest_boot(const struct vm_args *v, const char *dir, char *const gargv[],
 	struct bo_vm_opts o = {
 		.kernel = v->kernel,
 		.modules = v->modules,
+		.kernel_release = v->kernel_release,
 		.memory_mb = v->memory_mb,
 		.timeout_s = v->timeout_s ? v->timeout_s : timeout_s,
 		.share_dir = dir,

@@ -17,8 +17,9 @@
 
 struct vm_args {
 	const char *kernel, *modules, *memory, *timeout; /* the VM options, as given */
-	struct bo_opt_list files; /* --file PATH...: host paths the guest needs too */
-	bool quiet, no_progress;  /* --quiet, --no-progress (bo_vm_args_read() applies them) */
+	const char *kernel_release; /* --kernel-release, or the scenario's [vm] kernel */
+	struct bo_opt_list files;   /* --file PATH...: host paths the guest needs too */
+	bool quiet, no_progress;    /* --quiet, --no-progress (bo_vm_args_read() applies them) */
 	/* What the command ships besides: a scenario's [vm] files and scripts (NULL-terminated,
 	 * or NULL). */
 	char *const *ship;
@@ -50,6 +51,17 @@ struct json_object *bo_vm_args_shipped(const struct vm_args *v);
 /* The files a run or check recorded in config.json @cfg ("files"), as --file paths of @v (the
  * strings stay @cfg's): a re-run ships what the run shipped. -ENOMEM. */
 _must_check_ int bo_vm_args_files_from(struct vm_args *v, struct json_object *cfg);
+
+/*
+ * The kernel the VMs of @v boot, for config.json's "kernel": its release and Debian package,
+ * or for one of the user's own its image and modules. -errno when there is no such kernel.
+ */
+_must_check_ int bo_vm_args_kernel(const struct vm_args *v, struct json_object **ret,
+				   struct bo_err *err);
+
+/* When @v names no kernel, the one config.json @cfg recorded (the strings stay @cfg's): a
+ * reproduction boots the kernel of the run it reproduces. */
+void bo_vm_args_kernel_from(struct vm_args *v, struct json_object *cfg);
 
 /* Print the VM options for --help. */
 void bo_vm_opts_help(void);

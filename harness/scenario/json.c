@@ -91,7 +91,8 @@ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 	     put(chk, "ordered", json_object_new_boolean(sc->ordered)) &&
 	     (!sc->checker_script ||
 	      put(chk, "script", json_object_new_string(sc->checker_script)));
-	ok = ok && put(vm, "root", json_object_new_string(sc->root_host ? "host" : "blackout"));
+	ok = ok && put(vm, "root", json_object_new_string(sc->root_host ? "host" : "blackout")) &&
+	     (!sc->kernel || put(vm, "kernel", json_object_new_string(sc->kernel)));
 	for (size_t i = 0; ok && sc->files && sc->files[i]; i++)
 		ok = put_item(files, json_object_new_string(sc->files[i]));
 	ok = ok && put(run, "seed", json_object_new_uint64(sc->seed)) &&

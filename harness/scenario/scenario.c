@@ -59,6 +59,7 @@ enum key_type {
 	K_ROOT,	      /* blackout | host */
 	K_USER,	      /* a user name of the host */
 	K_SCRIPT,     /* a program file, relative to the scenario */
+	K_KERNEL,     /* a kernel release or its version prefix (blackout kernel list) */
 };
 
 struct key {
@@ -100,6 +101,7 @@ static const struct key keys[] = {
 	{"run", "log_size", K_SIZE, F(log_size)},
 	{"vm", "files", K_PATHS, REPEAT(files)},
 	{"vm", "root", K_ROOT, F(root_host)},
+	{"vm", "kernel", K_KERNEL, F(kernel)},
 };
 
 static const char *const sections[] = {"scenario", "device", "workload", "check",
@@ -451,6 +453,14 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 			return BAD("1 to 64 of A-Z a-z 0-9 . _ -");
 		return set_string(p, k, v);
 	case K_TEXT:
+		return set_string(p, k, v);
+	case K_KERNEL:
+		if (!*v || strlen(v) > MAX_NAME ||
+		    v[strspn(
+			    v,
+			    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+~-")])
+			return BAD("a kernel release or its version prefix, such as 6.12 or "
+				   "6.1.0-57-amd64 (blackout kernel list)");
 		return set_string(p, k, v);
 	case K_COMMAND:
 		if (!v[strspn(v, " \t")])
@@ -1283,6 +1293,7 @@ void bo_scenario_free(struct bo_scenario *sc)
 	free(sc->workload_script);
 	free(sc->checker_script);
 	free(sc->user);
+	free(sc->kernel);
 	bo_strv_free(sc->files);
 	for (size_t i = 0; i < sc->npaths; i++) {
 		free(sc->paths[i].key);

@@ -120,6 +120,9 @@ struct bo_scenario {
 	 * in the host's root, read-only with a tmpfs over it, instead of blackout's own. */
 	char **files;
 	bool root_host;
+	/* [vm] kernel: the cached kernel the VM boots, by release or version prefix; NULL: the
+	 * default (--kernel-release overrides it). */
+	char *kernel;
 
 	/* The lines whose relative paths were resolved, and to what (bo_scenario_save()). */
 	struct bo_scenario_path *paths;

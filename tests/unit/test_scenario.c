@@ -584,6 +584,13 @@ static void vm_scripts_user(void)
 	}
 	CU_ASSERT(load_text(MIN "[vm]\nroot = guest\n", &sc, &err) == -EINVAL);
 	CU_ASSERT(strstr(bo_err_str(&err), "s.ini:6: [vm] root: bad value 'guest'") != NULL);
+	/* [vm] kernel: a release or its prefix, nothing that could be a path. */
+	CU_ASSERT(load_text(MIN "[vm]\nkernel = 6.12.117+deb12-amd64\n", &sc, &err) == 0);
+	CU_ASSERT(sc && sc->kernel && !strcmp(sc->kernel, "6.12.117+deb12-amd64"));
+	bo_scenario_free(sc);
+	CU_ASSERT(load_text(MIN "[vm]\nkernel = ../../vmlinux\n", &sc, &err) == -EINVAL);
+	CU_ASSERT(strstr(bo_err_str(&err), "s.ini:6: [vm] kernel: ") != NULL &&
+		  strstr(bo_err_str(&err), "blackout kernel list") != NULL);
 	/* In the guest nothing is looked up on the machine: the host checked it. */
 	{
 		struct bo_scenario_opts guest = {.host = false};

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * blackout kernel — the guest kernels: which are cached (list), which Debian has (list
+ * --available), and fetching one into the cache by release or version prefix (fetch, through
+ * the fetch-kernel helper beside blackout's other helpers). Any VM boots one of them with
+ * --kernel-release or a scenario's [vm] kernel; without, the default kernel.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness/base/file.h"
+#include "harness/base/json.h"
+#include "harness/base/macro.h"
+#include "harness/base/path.h"
+#include "harness/cli/cli.h"
+#include "vm/kernel.h"
+
+static void help(void)
+{
+	puts("usage: blackout kernel list [--json] [--available]\n"
+	     "       blackout kernel fetch SPEC\n"
+	     "\n"
+	     "The guest kernels. list: those in the cache, with the Debian package each came\n"
+	     "from and which is the default (what linux-image-amd64 depends on, booted without\n"
+	     "--kernel-release); --available: the kernel packages apt knows instead.\n"
+	     "fetch: download a Debian kernel package into the cache and prepare it: SPEC is a\n"
+	     "package, a release (6.1.0-57-amd64) or a version prefix (6.12: the newest 6.12).\n"
+	     "Then --kernel-release SPEC on run, check, reproduce, shrink, nightly and vm, or\n"
+	     "[vm] kernel = SPEC in a scenario, boots it.\n"
+	     "\n"
+	     "  --json        list as one JSON object (\"format\", \"kernels\": release, package,\n"
+	     "                default)\n"
+	     "  --available   list the kernel packages apt knows\n"
+	     "  -h, --help    this text\n"
+	     "\n"
+	     "Exit status: 0 done, 2 usage, 3 the cache or apt could not be read, or the fetch\n"
+	     "failed.");
+}
+
+/* Run the fetch-kernel helper with @arg: 0 when it succeeded, else 3 (it said why). */
+static int helper(const char *arg)
+{
+	char path[PATH_MAX];
+	char *argv[] = {(char *) "bash", path, (char *) arg, NULL};
+	extern char **environ;
+	pid_t pid;
+	int st;
+
+	if (bo_pathf(path, sizeof(path), "%s/fetch-kernel", bo_libexec_dir()) < 0 ||
+	    access(path, X_OK) < 0) {
+		bo_cli_error("kernel: no fetch-kernel helper in '%s' (it is installed with "
+			     "blackout's helpers)",
+			     bo_libexec_dir());
+		return BO_EXIT_HARNESS;
+	}
+	fflush(stdout);
+	errno = posix_spawn(&pid, "/bin/bash", NULL, NULL, argv, environ);
+	if (errno) {
+		bo_cli_error("kernel: running '%s': %m", path);
+		return BO_EXIT_HARNESS;
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return BO_EXIT_HARNESS;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? BO_EXIT_OK : BO_EXIT_HARNESS;
+}
+
+static int list(bool json)
+{
+	_cleanup_json_ struct json_object *out = bo_json_new_doc();
+	struct json_object *arr = json_object_new_array();
+	char dir[PATH_MAX], def[NAME_MAX + 1] = "";
+	_cleanup_(bo_closedirp) DIR *d = NULL;
+	struct bo_err err = {0};
+	struct dirent *de;
+
+	if (!out || !arr) {
+		json_object_put(arr);
+		bo_cli_error("kernel: out of memory");
+		return BO_EXIT_HARNESS;
+	}
+	json_object_object_add(out, "kernels", arr);
+	if (bo_cache_dir("kernels", false, dir, sizeof(dir), &err) < 0) {
+		bo_cli_error("kernel: %s", bo_err_str(&err));
+		return BO_EXIT_HARNESS;
+	}
+	if (bo_kernel_cached(NULL, def, sizeof(def), NULL) < 0)
+		def[0] = '\0';
+	d = opendir(dir);
+	while (d && (de = readdir(d))) {
+		char path[PATH_MAX];
+		_cleanup_free_ char *pkg = NULL;
+		struct json_object *k;
+		struct stat st;
+
+		if (de->d_name[0] == '.' ||
+		    bo_pathf(path, sizeof(path), "%s/%s/vmlinux", dir, de->d_name) < 0 ||
+		    stat(path, &st) < 0)
+			continue;
+		k = json_object_new_object();
+		json_object_object_add(k, "release", json_object_new_string(de->d_name));
+		if (bo_pathf(path, sizeof(path), "%s/%s/package", dir, de->d_name) == 0 &&
+		    bo_read_file(path, 4096, &pkg, NULL) >= 0) {
+			pkg[strcspn(pkg, "\n")] = '\0';
+			json_object_object_add(k, "package", json_object_new_string(pkg));
+		}
+		json_object_object_add(k, "default",
+				       json_object_new_boolean(!strcmp(def, de->d_name)));
+		json_object_array_add(arr, k);
+	}
+	if (json) {
+		puts(json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY |
+								 JSON_C_TO_STRING_NOSLASHESCAPE));
+		return BO_EXIT_OK;
+	}
+	if (!json_object_array_length(arr))
+		printf("no kernel in %s: blackout kernel fetch (or scripts/setup)\n", dir);
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		struct json_object *k = json_object_array_get_idx(arr, i);
+		struct json_object *dflt = json_object_object_get(k, "default");
+
+		printf("%-28s %s%s\n", bo_json_str(k, "release"),
+		       bo_json_str(k, "package") ? bo_json_str(k, "package") : "(no package)",
+		       json_object_get_boolean(dflt) ? "  (default)" : "");
+	}
+	return BO_EXIT_OK;
+}
+
+static int cmd_kernel(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"json", no_argument, NULL, 'j'},
+		{"available", no_argument, NULL, 'a'},
+		{"help", no_argument, NULL, 'h'},
+		{},
+	};
+	bool json = false, available = false;
+	const char *what;
+	int c;
+
+	if (argc < 2) {
+		help();
+		return BO_EXIT_USAGE;
+	}
+	what = argv[1];
+	if (!strcmp(what, "--help") || !strcmp(what, "-h")) {
+		help();
+		return BO_EXIT_OK;
+	}
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'a':
+			available = true;
+			break;
+		case 'h':
+			help();
+			return BO_EXIT_OK;
+		default:
+			return bo_cli_usage_error("kernel", "unknown option");
+		}
+	}
+	if (!strcmp(what, "list")) {
+		if (optind != argc)
+			return bo_cli_usage_error("kernel", "'kernel list' takes no arguments");
+		if (available && json)
+			return bo_cli_usage_error("kernel", "--available lists packages as text");
+		return available ? helper("--available") : list(json);
+	}
+	if (!strcmp(what, "fetch")) {
+		if (json || available || optind + 1 != argc)
+			return bo_cli_usage_error("kernel", "'kernel fetch' takes one SPEC");
+		return helper(argv[optind]);
+	}
+	return bo_cli_usage_error("kernel", "'%s' is not list or fetch", what);
+}
+
+const struct bo_cmd bo_cmd_kernel = {"kernel", cmd_kernel,
+				     "list the guest kernels; fetch a Debian kernel by release"};

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# tests/vm/kernels.sh BLACKOUT — a second Debian kernel beside the default one (6.12 beside
+# 6.1; scripts/test fetches it): `kernel list` names both and the default; --kernel-release
+# and a scenario's [vm] kernel boot it, config.json records it and reproduce boots it again;
+# what only 6.12's dm-flakey has (error_reads, random_write_corrupt) runs there and is refused
+# on 6.1 before the workload; a kernel that is not cached is an error that says how to get it.
+. "$(dirname "$0")/run_lib.sh"
+need_vm
+
+list=$("$BO" kernel list --json) || { bad "kernel list failed"; finish; exit 1; }
+second=$(python3 -c 'import json,sys
+k = json.loads(sys.argv[1])["kernels"]
+print(max((x["release"] for x in k if x["release"].startswith("6.12")), default=""))' "$list")
+default=$(python3 -c 'import json,sys
+print([x["release"] for x in json.loads(sys.argv[1])["kernels"] if x["default"]][0])' "$list")
+if [ -z "$second" ]; then
+	echo "*** SKIP $(basename "$0"): no 6.12 kernel cached (scripts/test fetches one:" \
+		"blackout kernel fetch 6.12); nothing was tested on a second kernel ***" >&2
+	exit 77
+fi
+case $default in 6.1.*) ok ;; *) bad "the default kernel is $default, not linux-image-amd64's 6.1" ;; esac
+
+# vm info on each: the release booted, and the flakey version that says what it can do.
+for k in "$default" 6.12; do
+	"$BO" vm info --json --kernel-release "$k" >"$T/info.json" 2>"$T/err" || bad "vm info $k: $(cat "$T/err")"
+	python3 - "$T/info.json" "$k" <<'PY' && ok || bad "vm info --kernel-release $k booted another kernel"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["kernel"]["release"].startswith(sys.argv[2]), j["kernel"]
+assert any(t["name"] == "flakey" for t in j["dm_targets"])
+PY
+done
+
+# A correct run on 6.12 and its planted twin, with the kernel recorded; reproduce boots it.
+scenario "$SRC/scenarios/ext4-fsops.ini" "$T/good.ini" ops=12 cuts=flush size=64M
+cp "$T/good.ini" "$T/good-612.ini"
+printf '\n[vm]\nkernel = 6.12\n' >>"$T/good-612.ini"
+if run_bo 0 run "$T/good-612.ini" --results "$T/results"; then
+	[ "$(json "$RESULTS/config.json" 'j["kernel"]["release"]')" = "$second" ] && ok ||
+		bad "[vm] kernel = 6.12 did not pick $second"
+	grep -q "^kernel: Linux $second " "$RESULTS/diagnostics/pre/versions.txt" && ok ||
+		bad "the run did not boot $second: $(head -1 "$RESULTS/diagnostics/pre/versions.txt")"
+fi
+# The planted twin by --kernel-release: its reproduction boots the kernel config.json
+# recorded, with nothing on its command line or in its scenario to say so.
+scenario "$SRC/scenarios/ext4-fsops-bug.ini" "$T/bug.ini" ops=12 size=64M
+if run_bo 1 run "$T/bug.ini" --kernel-release 6.12 --results "$T/results"; then
+	[ "$(json "$RESULTS/config.json" 'j["kernel"]["release"]')" = "$second" ] && ok ||
+		bad "config.json does not record $second"
+	first=$(json "$RESULTS/summary.json" 'j["first_state"]["lost-ack"]')
+	if run_bo 0 reproduce "$RESULTS" "$first"; then # RESULTS: the reproduction's now
+		grep -q "^kernel: Linux $second " "$RESULTS/diagnostics/pre/versions.txt" && ok ||
+			bad "reproduce did not boot the run's kernel $second"
+	fi
+fi
+
+# Faults only 6.12's flakey has: they go live there, and 6.1 refuses them before the
+# workload runs, naming the line.
+for f in error_reads "random_write_corrupt 1000"; do
+	scenario "$SRC/scenarios/ext4-fsops-error-writes.ini" "$T/f.ini" ops=12 seed=7 \
+		"at=ack:10 $f" size=64M
+	if run_bo 0 run "$T/f.ini" --kernel-release 6.12 --results "$T/results" ||
+		[ "$(json "$RESULTS/summary.json" 'j["verdict"]')" = failed ]; then
+		grep -q "\"event\":\"fault\".*${f%% *}" "$RESULTS/stream.jsonl" && ok ||
+			bad "6.12: $f never went live"
+	fi
+	"$BO" run "$T/f.ini" --kernel-release "$default" --results "$T/results" >"$T/out" 2>"$T/err"
+	rc=$?
+	RESULTS=$(sed -n 's/^results: //p' "$T/out" "$T/err" | tail -1)
+	[ "$rc" = 3 ] && grep -q "\[faults\] at: .*${f%% *}" "$T/err" && ok ||
+		bad "$default: $f was not refused with its line (exit $rc): $(cat "$T/err")"
+	! grep -q '"event":"workload-start"' "$RESULTS/stream.jsonl" && ok ||
+		bad "$default: the workload ran despite $f"
+done
+
+# A kernel that is not cached: an error naming how to get it, and no results directory.
+"$BO" run "$T/good.ini" --kernel-release 9.9 --results "$T/none" >"$T/out" 2>"$T/err"
+[ $? = 3 ] && grep -q "no kernel 9.9 in .*blackout kernel fetch 9.9" "$T/err" && ok ||
+	bad "an uncached kernel: $(cat "$T/err")"
+[ ! -e "$T/none" ] || [ -z "$(ls -A "$T/none")" ] && ok || bad "an uncached kernel left results"
+finish
