@@ -13,7 +13,7 @@ _blackout_opts() {
 	run) echo "--seed= --results= $_blackout_vm_opts --help" ;;
 	check)
 		echo "--scenario= --fs= --size= --mount-options= --cuts= --from= --checker=
-			--seed= --reorder= --torn --budget= --state= --shard= --jobs= --expect=
+			--seed= --reorder= --torn --budget= --state= --shard= --jobs= --kernels= --expect=
 			--hash --results= $_blackout_vm_opts --help"
 		;;
 	merge) echo "--out= --help" ;;

@@ -16,4 +16,11 @@
  */
 int bo_check(const char *log, const struct bo_check_args *a, struct vm_args *v);
 
+/*
+ * Check @log once per kernel of a->kernels (check_kernels.c) under one tree, and compare the
+ * classes state by state. Exit status 1 when a state differs or a check failed, 3 when a check
+ * could not be evaluated.
+ */
+int bo_check_kernels(const char *log, const struct bo_check_args *a, struct vm_args *v);
+
 #endif

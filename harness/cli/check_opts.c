@@ -74,6 +74,10 @@ const struct bo_opt bo_check_opts[] = {
 	{"jobs", "N", A(jobs), BO_OPT_HOST, NULL, jobs_problem,
 	 "split the states over N single-vCPU VMs at once and merge\n"
 	 "them (default: the number of online cores; 1: one VM)"},
+	{"kernels", "A,B", A(kernels), BO_OPT_HOST, NULL, NULL,
+	 "check the same states under each cached kernel (releases or\n"
+	 "prefixes, blackout kernel list), one check each; states whose\n"
+	 "class differs first"},
 	{"expect", "CLASS", A(expect), BO_OPT_HOST, NULL, NULL,
 	 "with --state: exit 0 if the state's class is CLASS, else 1"},
 	{"hash", NULL, A(hash), BO_OPT_BOTH, "hash", NULL,

@@ -18,7 +18,8 @@ struct bo_check_args {
 	bool hash, torn;
 	/* Host only. */
 	const char *scen, *expect, *parent, *jobs;
-	bool guest_replay; /* no host base (harness/replay/basesrv.h): the guests replay */
+	const char *kernels; /* --kernels A,B: check_kernels.c */
+	bool guest_replay;   /* no host base (harness/replay/basesrv.h): the guests replay */
 	/* Guest only: the results directory, run id and workload programs (guest.h), and what
 	 * the host prepared: the scenario's copy, the claims directory of check --jobs, the
 	 * host's index of the log. */

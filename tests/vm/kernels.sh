@@ -31,6 +31,7 @@ assert any(t["name"] == "flakey" for t in j["dm_targets"])
 PY
 done
 
+log612=
 # A correct run on 6.12 and its planted twin, with the kernel recorded; reproduce boots it.
 scenario "$SRC/scenarios/ext4-fsops.ini" "$T/good.ini" ops=12 cuts=flush size=64M
 cp "$T/good.ini" "$T/good-612.ini"
@@ -40,7 +41,42 @@ if run_bo 0 run "$T/good-612.ini" --results "$T/results"; then
 		bad "[vm] kernel = 6.12 did not pick $second"
 	grep -q "^kernel: Linux $second " "$RESULTS/diagnostics/pre/versions.txt" && ok ||
 		bad "the run did not boot $second: $(head -1 "$RESULTS/diagnostics/pre/versions.txt")"
+	log612=$RESULTS/write.log
 fi
+
+# One saved log judged by both kernels (check --kernels): a planted difference, a checker
+# that fails on 6.12 at odd cuts only, is exactly what differs, and it comes first.
+cat >"$T/odd.sh" <<'SH'
+#!/bin/sh
+echo done
+case $(uname -r) in 6.12*) [ $((BLACKOUT_CUT % 2)) = 1 ] && exit 1 ;; esac
+exit 0
+SH
+chmod +x "$T/odd.sh"
+if [ -n "$log612" ] && run_bo 1 check "$log612" --kernels "$default,6.12" --cuts flush --jobs 1 \
+	--checker "$T/odd.sh" --file "$T/odd.sh" --results "$T/diff"; then
+	python3 - "$RESULTS/differential.json" "$default" "$second" <<'PY' && ok ||
+import json, sys
+j = json.load(open(sys.argv[1]))
+a, b = sys.argv[2], sys.argv[3]
+assert [k["release"] for k in j["kernels"]] == [a, b], j["kernels"]
+st = j["states"]
+flags = [s["differs"] for s in st]
+assert any(flags) and not all(flags) and flags == sorted(flags, reverse=True), flags
+for s in st:
+    # What differs is the planted failure, on 6.12 only; everything else agrees.
+    if s["differs"]:
+        assert s["classes"][b] == "app-recovery-failed" != s["classes"][a], s
+    else:
+        assert s["classes"][a] == s["classes"][b] != "app-recovery-failed", s
+PY
+		bad "check --kernels: the planted difference is not what differs, first"
+	first=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["states"][0]["state"])' \
+		"$RESULTS/differential.json")
+	sed -n '/^state /{n;p;q}' "$T/out" | grep -q "^$first " && ok ||
+		bad "check --kernels does not print the differing states first: $(cat "$T/out")"
+fi
+run_bo 2 check /dev/null --fs ext4 --kernels 6.12 && ok || bad "--kernels with one kernel was not refused"
 # The planted twin by --kernel-release: its reproduction boots the kernel config.json
 # recorded, with nothing on its command line or in its scenario to say so.
 scenario "$SRC/scenarios/ext4-fsops-bug.ini" "$T/bug.ini" ops=12 size=64M

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * check --kernels A,B[,C]: one saved log's crash states judged by several kernels. Each
+ * kernel gets a whole check of its own (bo_check(), its VMs booted with that kernel) under
+ * one tree, RESULTS/<id>/<release>/<run-id>/; then the states are joined by id
+ * (diagnose/differ.h): a state whose class differs between kernels is a change in a
+ * kernel's recovery, a regression or a fix. They are printed first and listed first in
+ * RESULTS/<id>/differential.json.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "harness/base/json.h"
+#include "harness/base/macro.h"
+#include "harness/base/path.h"
+#include "harness/base/safety.h"
+#include "harness/cli/check.h"
+#include "harness/cli/cli.h"
+#include "harness/diagnose/differ.h"
+#include "vm/kernel.h"
+
+#define MAX_KERNELS 8
+/* Differing states printed; all are in differential.json. */
+#define PRINT_MAX 50
+
+/* The one results directory bo_check() made under @parent, into @dir. */
+static int only_dir(const char *parent, char *dir, size_t len)
+{
+	_cleanup_(bo_closedirp) DIR *d = opendir(parent);
+	struct dirent *de;
+	int found = 0;
+
+	while (d && (de = readdir(d)))
+		if (de->d_name[0] != '.' && de->d_type == DT_DIR &&
+		    bo_pathf(dir, len, "%s/%s", parent, de->d_name) == 0)
+			found++;
+	return found == 1 ? 0 : -ENOENT;
+}
+
+static void print_table(const struct bo_differ *d, char (*rel)[NAME_MAX + 1], size_t n)
+{
+	size_t shown = 0;
+
+	printf("%-24s", "state");
+	for (size_t c = 0; c < n; c++)
+		printf(" %-24s", rel[c]);
+	putchar('\n');
+	for (size_t i = 0; i < d->nrow && d->rows[i].differs && shown < PRINT_MAX; i++, shown++) {
+		printf("%-24s", d->rows[i].state);
+		for (size_t c = 0; c < n; c++)
+			printf(" %-24s", d->rows[i].cls[c] == BO_DIFFER_NONE
+						 ? "-"
+						 : bo_class_name(d->rows[i].cls[c]));
+		putchar('\n');
+	}
+	if (d->ndiffer > shown)
+		printf("... and %zu more that differ (differential.json)\n", d->ndiffer - shown);
+	printf("%zu states, %zu differ between the kernels\n", d->nrow, d->ndiffer);
+}
+
+int bo_check_kernels(const char *log, const struct bo_check_args *a, struct vm_args *v)
+{
+	char rel[MAX_KERNELS][NAME_MAX + 1], dirs[MAX_KERNELS][PATH_MAX], tree[PATH_MAX];
+	char runid[BO_RUNID_MAX], path[PATH_MAX];
+	const char *dirp[MAX_KERNELS], *names[MAX_KERNELS];
+	_cleanup_free_ char *list = strdup(a->kernels);
+	char **specs = NULL;
+	int status[MAX_KERNELS];
+	_cleanup_json_ struct json_object *out = NULL;
+	struct bo_differ d = {0};
+	struct bo_err err = {0};
+	const char *parent = a->parent ? a->parent : "results";
+	uint64_t seed = 0;
+	size_t n = 0;
+	int ret = BO_EXIT_HARNESS;
+
+	/* "A,B" (or "A B"): the words of the list. */
+	for (char *p = list; p && *p; p++)
+		if (*p == ',')
+			*p = ' ';
+	specs = list ? bo_strv_split(list) : NULL;
+	if (!specs)
+		return BO_EXIT_HARNESS;
+	if (v->kernel || v->modules || v->kernel_release || a->shard || a->expect) {
+		bo_strv_free(specs);
+		return bo_cli_usage_error("check",
+					  "--kernels chooses the kernels itself: not with "
+					  "--kernel, --modules, --kernel-release, --shard or "
+					  "--expect");
+	}
+	/* Every kernel is resolved before any VM boots. */
+	for (; specs[n]; n++) {
+		if (n == MAX_KERNELS ||
+		    bo_kernel_cached(specs[n], rel[n], sizeof(rel[n]), &err) < 0) {
+			if (n == MAX_KERNELS)
+				bo_cli_usage_error("check", "--kernels: at most %d", MAX_KERNELS);
+			else
+				bo_cli_error("check --kernels: %s", bo_err_str(&err));
+			bo_strv_free(specs);
+			return n == MAX_KERNELS ? BO_EXIT_USAGE : BO_EXIT_HARNESS;
+		}
+		for (size_t j = 0; j < n; j++)
+			if (!strcmp(rel[j], rel[n])) {
+				bo_strv_free(specs);
+				return bo_cli_usage_error("check", "--kernels: '%s' is %s again",
+							  specs[n], rel[n]);
+			}
+	}
+	bo_strv_free(specs);
+	if (n < 2)
+		return bo_cli_usage_error("check", "--kernels needs two kernels or more");
+	if (a->seed)
+		(void) !bo_parse_u64(a->seed, &seed);
+	bo_runid_make(seed, runid, sizeof(runid));
+	if ((mkdir(parent, 0755) < 0 && errno != EEXIST) ||
+	    bo_pathf(tree, sizeof(tree), "%s/%s", parent, runid) < 0 || mkdir(tree, 0755) < 0) {
+		bo_cli_error("check --kernels: creating the tree under '%s': %m", parent);
+		return BO_EXIT_HARNESS;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct bo_check_args ai = *a;
+		struct vm_args vi = *v;
+		char sub[PATH_MAX];
+
+		/* Each check its own copy of the --file list: a check adds to it. */
+		vi.files = (struct bo_opt_list){0};
+		for (size_t f = 0; f < v->files.n; f++)
+			if (bo_opt_list_add(&vi.files, v->files.v[f]) < 0)
+				return BO_EXIT_HARNESS;
+		vi.kernel_release = rel[i];
+		if (bo_pathf(sub, sizeof(sub), "%s/%s", tree, rel[i]) < 0)
+			return BO_EXIT_HARNESS;
+		ai.parent = sub;
+		ai.kernels = NULL;
+		bo_cli_note("check --kernels: %s (%zu of %zu)", rel[i], i + 1, n);
+		status[i] = bo_check(log, &ai, &vi);
+		bo_vm_args_clear(&vi);
+		if (only_dir(sub, dirs[i], sizeof(dirs[i])) < 0) {
+			bo_cli_error("check --kernels: %s left no results directory in '%s'",
+				     rel[i], sub);
+			return BO_EXIT_HARNESS;
+		}
+		dirp[i] = dirs[i];
+		names[i] = rel[i];
+	}
+	if (bo_differ_read(&d, dirp, n, &err) < 0) {
+		bo_cli_error("check --kernels: %s", bo_err_str(&err));
+		return BO_EXIT_HARNESS;
+	}
+	out = bo_json_new_doc();
+	if (out) {
+		struct json_object *ks = json_object_new_array();
+
+		json_object_object_add(out, "kind", json_object_new_string("differential"));
+		json_object_object_add(out, "log", json_object_new_string(log));
+		for (size_t i = 0; i < n; i++) {
+			struct json_object *k = json_object_new_object();
+
+			json_object_object_add(k, "release", json_object_new_string(rel[i]));
+			json_object_object_add(k, "results", json_object_new_string(dirs[i]));
+			json_object_object_add(k, "exit_status", json_object_new_int(status[i]));
+			json_object_array_add(ks, k);
+		}
+		json_object_object_add(out, "kernels", ks);
+		json_object_object_add(out, "differing", json_object_new_uint64(d.ndiffer));
+		json_object_object_add(out, "states", bo_differ_json(&d, names));
+	}
+	if (!out || bo_pathf(path, sizeof(path), "%s/differential.json", tree) < 0 ||
+	    json_object_to_file_ext(path, out, JSON_C_TO_STRING_PRETTY) < 0) {
+		bo_cli_error("check --kernels: writing '%s/differential.json'", tree);
+		bo_differ_clear(&d);
+		return BO_EXIT_HARNESS;
+	}
+	print_table(&d, rel, n);
+	printf("results: %s\n", tree);
+	ret = BO_EXIT_OK;
+	for (size_t i = 0; i < n; i++)
+		if (status[i] == BO_EXIT_HARNESS ||
+		    (status[i] != BO_EXIT_OK && status[i] != BO_EXIT_FAILURE))
+			ret = BO_EXIT_HARNESS;
+		else if (status[i] == BO_EXIT_FAILURE && ret == BO_EXIT_OK)
+			ret = BO_EXIT_FAILURE;
+	if (d.ndiffer && ret == BO_EXIT_OK)
+		ret = BO_EXIT_FAILURE;
+	bo_differ_clear(&d);
+	return ret;
+}

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The same states in several results directories (check --kernels): joined by id, a class
+ * that differs marks the state, differing states come first, a state one directory lacks
+ * differs, and a directory whose stream is corrupt is an error naming its line.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bo_test.h"
+#include "harness/diagnose/differ.h"
+
+/* A results directory @name holding only @stream as its stream.jsonl. */
+static const char *dir_with(const char *name, const char *stream)
+{
+	static char dirs[4][4096];
+	static int next;
+	char *d = dirs[next++ % 4], path[4200];
+	FILE *f;
+
+	snprintf(d, 4096, "%s", bo_test_path(name));
+	mkdir(d, 0755);
+	snprintf(path, sizeof(path), "%s/stream.jsonl", d);
+	f = fopen(path, "w");
+	CU_ASSERT_FATAL(f != NULL);
+	fputs(stream, f);
+	fclose(f);
+	return d;
+}
+
+#define REC(id, cut, cls)                                                                  \
+	"{\"seq\":0,\"time\":\"t\",\"event\":\"state\",\"state\":\"" id "\",\"cut\":" #cut \
+	",\"class\":\"" cls "\"}\n"
+
+static void test_join(void)
+{
+	const char *dirs[2] = {
+		dir_with("a", REC("c10", 11, "consistent") REC("c20", 21, "consistent")
+				      REC("c30", 31, "lost-ack")),
+		dir_with("b", REC("c30", 31, "lost-ack") REC("c20", 21, "unmountable")
+				      REC("c40", 41, "consistent")),
+	};
+	const char *names[2] = {"6.1", "6.12"};
+	struct bo_differ d;
+	struct bo_err err = {0};
+	struct json_object *j;
+
+	CU_ASSERT_FATAL(bo_differ_read(&d, dirs, 2, &err) == 0);
+	CU_ASSERT_EQUAL(d.nrow, 4);
+	CU_ASSERT_EQUAL(d.ndiffer, 3); /* c20 (classes), c10 and c40 (each in one only) */
+	/* Differing first, by cut; then the agreeing. */
+	CU_ASSERT_STRING_EQUAL(d.rows[0].state, "c10");
+	CU_ASSERT(d.rows[0].differs && d.rows[0].cls[1] == BO_DIFFER_NONE);
+	CU_ASSERT_STRING_EQUAL(d.rows[1].state, "c20");
+	CU_ASSERT(d.rows[1].cls[0] == BO_CLASS_CONSISTENT &&
+		  d.rows[1].cls[1] == BO_CLASS_UNMOUNTABLE);
+	CU_ASSERT_STRING_EQUAL(d.rows[2].state, "c40");
+	CU_ASSERT_STRING_EQUAL(d.rows[3].state, "c30");
+	CU_ASSERT(!d.rows[3].differs);
+	j = bo_differ_json(&d, names);
+	CU_ASSERT(strstr(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN),
+			 "\"state\":\"c20\",\"cut\":21,\"differs\":true,\"classes\":{\"6.1\":"
+			 "\"consistent\",\"6.12\":\"unmountable\"}") != NULL);
+	json_object_put(j);
+	bo_differ_clear(&d);
+}
+
+static void test_corrupt(void)
+{
+	const char *dirs[2] = {
+		dir_with("c", REC("c10", 11, "consistent")),
+		dir_with("d",
+			 REC("c10", 11, "consistent") "not json\n" REC("c20", 21, "consistent")),
+	};
+	struct bo_differ d;
+	struct bo_err err = {0};
+
+	CU_ASSERT(bo_differ_read(&d, dirs, 2, &err) == -EBADMSG);
+	CU_ASSERT(strstr(bo_err_str(&err), "stream.jsonl:2:") != NULL);
+	CU_ASSERT(d.nrow == 0 && d.rows == NULL);
+}
+
+int main(void)
+{
+	static const struct bo_test tests[] = {
+		{"states joined by id, differing first", test_join},
+		{"a corrupt stream names its line", test_corrupt},
+		{NULL, NULL},
+	};
+
+	return bo_test_run("differ", tests);
+}
