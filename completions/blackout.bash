@@ -7,7 +7,7 @@ _blackout_commands="ctl run check merge report explain reproduce shrink nightly 
 replay synth vm cache kernel help"
 
 # The options of each command. Those that take an argument end with "=".
-_blackout_vm_opts="--kernel= --modules= --kernel-release= --memory= --timeout= --file= --quiet --no-progress"
+_blackout_vm_opts="--kernel= --modules= --kernel-release= --in-place --memory= --timeout= --file= --quiet --no-progress"
 _blackout_opts() {
 	case $1 in
 	run) echo "--seed= --results= $_blackout_vm_opts --help" ;;
@@ -21,7 +21,7 @@ _blackout_opts() {
 	explain) echo "--json --help" ;;
 	reproduce) echo "$_blackout_vm_opts --help" ;;
 	shrink) echo "--state= --no-bisect --max-tests= $_blackout_vm_opts --help" ;;
-	nightly) echo "--baseline= --out= --file= --kernel-release= --help" ;;
+	nightly) echo "--baseline= --out= --file= --kernel-release= --in-place --help" ;;
 	kernel) echo "--json --available --help" ;;
 	cleanup) echo "--run= --dry-run --list --json --help" ;;
 	cache) echo "--json --older-than= --all --help" ;;

@@ -527,13 +527,25 @@ int bo_check(const char *log, const struct bo_check_args *given, struct vm_args 
 	struct bo_argv gv = {0};
 	struct bo_err err = {0};
 	_cleanup_json_ struct json_object *beside = NULL;
-	bool jobs_given = a->jobs != NULL;
+	bool jobs_given;
 	unsigned jobs = 1;
 	uint64_t nj;
 	int r, ret = BO_EXIT_HARNESS;
 
 	if (a->expect && !a->state)
 		return bo_cli_usage_error("check", "--expect needs --state");
+	/* In place: one guest side, here, replaying on its own. */
+	if (bo_vm_args_in_place_ok(v, &err) < 0) {
+		bo_cli_error("check: %s", bo_err_str(&err));
+		return BO_EXIT_HARNESS;
+	}
+	if (v->in_place) {
+		if (a->jobs && strcmp(a->jobs, "1"))
+			return bo_cli_usage_error("check", "--in-place checks in one process: "
+							   "--jobs 1");
+		args.jobs = "1";
+		args.guest_replay = true;
+	}
 	/* Without --fs or a scenario the log says what it holds: its devices (layout.h), or
 	 * its image's filesystem signature. */
 	if (!a->scen && !a->fs && !names_devices(log) && access(log, R_OK) == 0) {
@@ -544,6 +556,7 @@ int bo_check(const char *log, const struct bo_check_args *given, struct vm_args 
 		}
 		args.fs = found;
 	}
+	jobs_given = a->jobs != NULL;
 	if (a->jobs && bo_parse_u64(a->jobs, &nj) == 0)
 		jobs = (unsigned) nj;
 	if (jobs_given && jobs > 1 && (a->shard || a->state))
@@ -592,8 +605,12 @@ int bo_check(const char *log, const struct bo_check_args *given, struct vm_args 
 		if (jobs > 1)
 			snprintf(mib, sizeof(mib), " of %u MiB",
 				 v->memory_mb ? v->memory_mb : BO_VM_DEFAULT_MEMORY_MB);
-		bo_cli_note("check %s: booting %u VM%s%s (results in %s)", c.runid, jobs,
-			    jobs > 1 ? "s" : "", mib, c.dir);
+		if (v->in_place)
+			bo_cli_note("check %s: in place, on this kernel (results in %s)", c.runid,
+				    c.dir);
+		else
+			bo_cli_note("check %s: booting %u VM%s%s (results in %s)", c.runid, jobs,
+				    jobs > 1 ? "s" : "", mib, c.dir);
 	}
 	if (jobs > 1) {
 		r = check_jobs(&c, v, jobs, 4 * 3600, &err);

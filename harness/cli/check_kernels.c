@@ -87,12 +87,12 @@ int bo_check_kernels(const char *log, const struct bo_check_args *a, struct vm_a
 	specs = list ? bo_strv_split(list) : NULL;
 	if (!specs)
 		return BO_EXIT_HARNESS;
-	if (v->kernel || v->modules || v->kernel_release || a->shard || a->expect) {
+	if (v->kernel || v->modules || v->kernel_release || v->in_place || a->shard || a->expect) {
 		bo_strv_free(specs);
-		return bo_cli_usage_error("check",
-					  "--kernels chooses the kernels itself: not with "
-					  "--kernel, --modules, --kernel-release, --shard or "
-					  "--expect");
+		return bo_cli_usage_error(
+			"check", "--kernels chooses the kernels itself: not with "
+				 "--kernel, --modules, --kernel-release, --in-place, --shard or "
+				 "--expect");
 	}
 	/* Every kernel is resolved before any VM boots. */
 	for (; specs[n]; n++) {

@@ -387,7 +387,7 @@ static void nightly_help(void)
 {
 	puts("usage: blackout nightly MATRIX.ini [--baseline PREVIOUS] [--out DIR] [--file "
 	     "PATH]\n"
-	     "                       [--kernel-release R]\n\n"
+	     "                       [--kernel-release R] [--in-place]\n\n"
 	     "Run every scenario x filesystem x mount options of the matrix (blackout run, one\n"
 	     "after the other) into one tree: DIR/runs/<scenario@fs+options>/<run-id>/, with a\n"
 	     "combined DIR/summary.json and DIR/index.html. With --baseline (a previous nightly\n"
@@ -397,7 +397,8 @@ static void nightly_help(void)
 	     "  --baseline PREV    compare with a previous tree\n"
 	     "  --file PATH        a host file every run's guest needs too (repeatable;\n"
 	     "                     blackout run --file)\n"
-	     "  --kernel-release R every run's kernel (blackout run --kernel-release)\n\n"
+	     "  --kernel-release R every run's kernel (blackout run --kernel-release)\n"
+	     "  --in-place         every run here, with no VM (blackout run --in-place)\n\n"
 	     "Exit status: with --baseline 0 no new failure, 1 new failures; without, 0 all\n"
 	     "consistent, 1 some run failed; 2 usage; 3 a run could not be evaluated.");
 }
@@ -409,6 +410,7 @@ static int cmd_nightly(int argc, char **argv)
 		{"out", required_argument, NULL, 'o'},
 		{"file", required_argument, NULL, 'f'},
 		{"kernel-release", required_argument, NULL, 'k'},
+		{"in-place", no_argument, NULL, 'i'},
 		{"help", no_argument, NULL, 'h'},
 		{},
 	};
@@ -433,6 +435,8 @@ static int cmd_nightly(int argc, char **argv)
 			baseline = optarg;
 		} else if (c == 'o') {
 			out_arg = optarg;
+		} else if (c == 'i') {
+			bo_argv_add(&extra, "--in-place");
 		} else if (c == 'f' || c == 'k') {
 			bo_argv_add(&extra, c == 'f' ? "--file" : "--kernel-release");
 			bo_argv_add(&extra, optarg);

@@ -59,7 +59,9 @@ static int prepare(const struct bo_scenario *sc, const struct vm_args *v, const 
 	int r;
 
 	/* The kernel first: a run that cannot boot it leaves no results directory. */
-	r = bo_vm_args_kernel(v, &kernel, err);
+	r = bo_vm_args_in_place_ok(v, err);
+	if (r >= 0)
+		r = bo_vm_args_kernel(v, &kernel, err);
 	if (r < 0)
 		return r;
 	if (mkdir(parent, 0755) < 0 && errno != EEXIST)
@@ -149,7 +151,8 @@ static int cmd_run(int argc, char **argv)
 			  (sc->checker_timeout / 10 + sc->fsck_timeout / 10 + 4);
 	cmds[0] = wcmd;
 	cmds[1] = ccmd;
-	bo_cli_note("run %s: booting a VM (results in %s)", runid, dir);
+	bo_cli_note("run %s: %s (results in %s)", runid,
+		    v.in_place ? "in place, on this kernel" : "booting a VM", dir);
 	r = bo_guest_boot(&v, dir, gv.v, cmds[0] ? cmds : cmds + 1, timeout, &err);
 	if (r < 0) {
 		bo_cli_error("run %s: %s", runid, bo_err_str(&err));

@@ -248,7 +248,8 @@ static int cmd_shrink(int argc, char **argv)
 	}
 	bo_results_free(res);
 	bo_runid_make(sc->seed, runid, sizeof(runid));
-	bo_cli_note("shrink: %s, state %s (%s): booting a VM", dir, state, bo_class_name(want));
+	bo_cli_note("shrink: %s, state %s (%s): %s", dir, state, bo_class_name(want),
+		    v.in_place ? "in place, on this kernel" : "booting a VM");
 	r = boot(&v, dir, runid, state, want, seed_s[0] ? seed_s : NULL, &sa, sc, &err);
 	if (r < 0)
 		bo_cli_error("shrink: %s", bo_err_str(&err));

@@ -8,18 +8,21 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "harness/base/json.h"
 #include "harness/base/path.h"
 #include "harness/base/safety.h"
 #include "harness/cli/cli.h"
 #include "harness/replay/basesrv.h"
 #include "harness/results/progress.h"
-#include "harness/base/json.h"
 #include "vm/kernel.h"
 #include "vm/share.h"
 #include "vm/vm.h"
@@ -47,6 +50,9 @@ const struct bo_opt bo_vm_opts[] = {
 	{"file", "PATH", offsetof(struct vm_args, files), BO_OPT_HOST | BO_OPT_LIST, NULL, NULL,
 	 "a host file the guest needs too, at the same path (repeatable;\n"
 	 "directories recursively, ELF files with the libraries they load)"},
+	{"in-place", NULL, offsetof(struct vm_args, in_place), BO_OPT_HOST, NULL, NULL,
+	 "no VM: run here, on this machine's kernel, as root (a machine\n"
+	 "set aside for it: only devices blackout makes are touched)"},
 	{"quiet", NULL, offsetof(struct vm_args, quiet), BO_OPT_HOST, NULL, NULL,
 	 "no notes and no progress lines (blackout -q CMD too)"},
 	{"no-progress", NULL, offsetof(struct vm_args, no_progress), BO_OPT_HOST, NULL, NULL,
@@ -105,8 +111,22 @@ int bo_vm_args_kernel(const struct vm_args *v, struct json_object **ret, struct 
 {
 	struct json_object *o;
 	struct bo_kernel k;
-	int r = bo_kernel_find(v->kernel, v->modules, v->kernel_release, &k, err);
+	struct utsname u;
+	int r;
 
+	if (v->in_place) {
+		/* The kernel this machine runs, and no VM. */
+		o = json_object_new_object();
+		if (!o || uname(&u) < 0) {
+			json_object_put(o);
+			return bo_err_set(err, ENOMEM, "out of memory");
+		}
+		json_object_object_add(o, "release", json_object_new_string(u.release));
+		json_object_object_add(o, "in_place", json_object_new_boolean(true));
+		*ret = o;
+		return 0;
+	}
+	r = bo_kernel_find(v->kernel, v->modules, v->kernel_release, &k, err);
 	if (r < 0)
 		return r;
 	o = json_object_new_object();
@@ -128,7 +148,7 @@ void bo_vm_args_kernel_from(struct vm_args *v, struct json_object *cfg)
 {
 	struct json_object *k;
 
-	if (v->kernel || v->modules || v->kernel_release ||
+	if (v->kernel || v->modules || v->kernel_release || v->in_place ||
 	    !json_object_object_get_ex(cfg, "kernel", &k))
 		return;
 	if (bo_json_str(k, "package"))
@@ -260,6 +280,86 @@ static int add_named_files(char ***files, const char *cmd, struct bo_err *err)
 	return r;
 }
 
+int bo_vm_args_in_place_ok(const struct vm_args *v, struct bo_err *err)
+{
+	if (!v->in_place)
+		return 0;
+	if (v->kernel || v->modules || v->kernel_release)
+		return bo_err_set(err, EINVAL,
+				  "--in-place runs on this machine's kernel: not with --kernel, "
+				  "--modules or --kernel-release");
+	if (geteuid() != 0)
+		return bo_err_set(err, EPERM,
+				  "--in-place makes loop and dm devices on this machine: it needs "
+				  "root (and a machine set aside for it)");
+	return 0;
+}
+
+/*
+ * --in-place: the guest command @gargv run here as a child, its share path (/results) made
+ * @dir and --allow-host added (the guest side refuses to make devices outside blackout's VM
+ * otherwise); the host's root is this one, so --host-root goes. Its status.
+ */
+static int run_in_place(const char *dir, char *const gargv[], int stderr_fd, struct bo_err *err)
+{
+	size_t n = 0, share = strlen(BO_VM_SHARE_GUEST);
+	_cleanup_free_ char **argv = NULL;
+	char **owned = NULL;
+	extern char **environ;
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int st, r;
+
+	while (gargv[n])
+		n++;
+	argv = calloc(n + 2, sizeof(*argv));
+	owned = calloc(n + 2, sizeof(*owned));
+	if (!argv || !owned || n < 2) {
+		free(owned);
+		return bo_err_set(err, ENOMEM, "out of memory");
+	}
+	argv[0] = gargv[0];
+	argv[1] = gargv[1];
+	argv[2] = (char *) "--allow-host";
+	for (size_t i = 2, o = 3; i < n; i++) {
+		const char *g = gargv[i];
+
+		if (!strcmp(g, "--host-root"))
+			continue;
+		if (!strncmp(g, BO_VM_SHARE_GUEST, share) && (!g[share] || g[share] == '/')) {
+			if (asprintf(&owned[i], "%s%s", dir, g + share) < 0) {
+				owned[i] = NULL;
+				r = bo_err_set(err, ENOMEM, "out of memory");
+				goto out;
+			}
+			g = owned[i];
+		}
+		argv[o++] = (char *) g;
+	}
+	fflush(NULL);
+	/* Its stderr through the relay that draws the progress lines, as a VM's. */
+	posix_spawn_file_actions_init(&fa);
+	if (stderr_fd > 0)
+		posix_spawn_file_actions_adddup2(&fa, stderr_fd, 2);
+	r = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (r) {
+		r = bo_err_set(err, r, "running '%s': %s", argv[0], strerror(r));
+		goto out;
+	}
+	while ((r = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
+		;
+	if (r < 0)
+		r = bo_err_set(err, errno, "waiting for '%s': %s", argv[0], strerror(errno));
+	else
+		r = WIFEXITED(st) ? WEXITSTATUS(st) : BO_EXIT_HARNESS;
+out:
+	for (size_t i = 0; i < n + 2; i++)
+		free(owned[i]);
+	free(owned);
+	return r;
+}
+
 int bo_guest_boot(const struct vm_args *v, const char *dir, char *const gargv[],
 		  const char *const *cmds, unsigned timeout_s, struct bo_err *err)
 {
@@ -281,6 +381,18 @@ int bo_guest_boot(const struct vm_args *v, const char *dir, char *const gargv[],
 	struct bo_base_server *base = NULL;
 	int status = BO_EXIT_HARNESS, r;
 
+	if (v->in_place) {
+		int fd = v->stderr_fd;
+
+		r = bo_vm_args_in_place_ok(v, err);
+		if (r >= 0 && !fd &&
+		    bo_progress_relay_start(1, 2, bo_progress_draw_for(2), &fd, &relay, NULL) < 0)
+			fd = 0;
+		if (r >= 0)
+			r = run_in_place(dir, gargv, fd, err);
+		bo_progress_relay_stop(relay);
+		return r;
+	}
 	bo_stop_install(); /* SIGINT, SIGTERM, SIGHUP kill the VM; the results are kept */
 
 	if (bo_pathf(console, sizeof(console), "%s/vm/console.log", dir) < 0)

@@ -18,8 +18,9 @@
 struct vm_args {
 	const char *kernel, *modules, *memory, *timeout; /* the VM options, as given */
 	const char *kernel_release; /* --kernel-release, or the scenario's [vm] kernel */
-	struct bo_opt_list files;   /* --file PATH...: host paths the guest needs too */
-	bool quiet, no_progress;    /* --quiet, --no-progress (bo_vm_args_read() applies them) */
+	bool in_place; /* --in-place: the guest side runs here, on this kernel, with no VM */
+	struct bo_opt_list files; /* --file PATH...: host paths the guest needs too */
+	bool quiet, no_progress;  /* --quiet, --no-progress (bo_vm_args_read() applies them) */
 	/* What the command ships besides: a scenario's [vm] files and scripts (NULL-terminated,
 	 * or NULL). */
 	char *const *ship;
@@ -62,6 +63,9 @@ _must_check_ int bo_vm_args_kernel(const struct vm_args *v, struct json_object *
 /* When @v names no kernel, the one config.json @cfg recorded (the strings stay @cfg's): a
  * reproduction boots the kernel of the run it reproduces. */
 void bo_vm_args_kernel_from(struct vm_args *v, struct json_object *cfg);
+
+/* Whether --in-place may be used as @v asks: as root, on this machine's own kernel. */
+_must_check_ int bo_vm_args_in_place_ok(const struct vm_args *v, struct bo_err *err);
 
 /* Print the VM options for --help. */
 void bo_vm_opts_help(void);
