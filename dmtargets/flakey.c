@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "dmtargets/target.h"
 #include "harness/base/macro.h"
@@ -128,33 +129,37 @@ out:
 	return r;
 }
 
-/* -EOPNOTSUPP unless @caps has feature @f; the message says why not. */
+/* -EOPNOTSUPP unless @caps has feature @f; the message says why not, naming the kernel. */
 static int need(const struct bo_flakey_caps *caps, enum bo_flakey_feature f, struct bo_err *err)
 {
 	const struct bo_dm_version *v = &caps->version;
+	struct utsname u;
+	char kernel[sizeof(u.release) + 8] = "this kernel";
 
 	if (caps->has[f])
 		return 0;
+	if (uname(&u) == 0)
+		snprintf(kernel, sizeof(kernel), "Linux %s", u.release);
 	if (bo_dm_version_cmp(v, &features[f].min) < 0)
 		return bo_err_set(err, EOPNOTSUPP,
-				  "flakey %" PRIu32 ".%" PRIu32 ".%" PRIu32 " does not support "
+				  "%s: flakey %" PRIu32 ".%" PRIu32 ".%" PRIu32 " does not support "
 				  "feature '%s' (it needs flakey %" PRIu32 ".%" PRIu32 ".%" PRIu32
 				  " or later)",
-				  v->major, v->minor, v->patch, features[f].name,
+				  kernel, v->major, v->minor, v->patch, features[f].name,
 				  features[f].min.major, features[f].min.minor,
 				  features[f].min.patch);
 	if (!caps->probed)
 		return bo_err_set(err, EOPNOTSUPP,
-				  "flakey %" PRIu32 ".%" PRIu32 ".%" PRIu32
+				  "%s: flakey %" PRIu32 ".%" PRIu32 ".%" PRIu32
 				  " may or may not support "
 				  "feature '%s' (Linux 6.5 added it without changing the version); "
 				  "refusing it because the running kernel was not probed",
-				  v->major, v->minor, v->patch, features[f].name);
+				  kernel, v->major, v->minor, v->patch, features[f].name);
 	return bo_err_set(err, EOPNOTSUPP,
-			  "flakey %" PRIu32 ".%" PRIu32 ".%" PRIu32 " of the running kernel does "
-			  "not support feature '%s' (a trial table with it was refused; it needs "
-			  "Linux 6.5 or later)",
-			  v->major, v->minor, v->patch, features[f].name);
+			  "%s: flakey %" PRIu32 ".%" PRIu32 ".%" PRIu32 " does not support "
+			  "feature '%s' (a trial table with it was refused; it needs Linux 6.5 or "
+			  "later: blackout kernel fetch 6.12, then --kernel-release 6.12)",
+			  kernel, v->major, v->minor, v->patch, features[f].name);
 }
 
 int bo_flakey_check(const struct bo_flakey *f, const struct bo_flakey_caps *caps,

@@ -147,10 +147,11 @@ static void test_refused_by_version(void)
 	expect_refused(&errr, &unprobed, EOPNOTSUPP,
 		       "flakey 1.5.0 may or may not support feature 'error_reads'");
 	expect_refused(&rndw, &unprobed, EOPNOTSUPP, "not probed");
-	/* Probed on 6.1: they are really absent. */
+	/* Probed on 6.1: they are really absent; the message names the kernel and the way out. */
 	expect_refused(&errr, &c61, EOPNOTSUPP,
-		       "flakey 1.5.0 of the running kernel does not support feature "
-		       "'error_reads'");
+		       "flakey 1.5.0 does not support feature 'error_reads' (a trial table");
+	expect_refused(&errr, &c61, EOPNOTSUPP, "Linux ");
+	expect_refused(&errr, &c61, EOPNOTSUPP, "--kernel-release 6.12");
 	expect_refused(&rndr, &c61, EOPNOTSUPP, "'random_read_corrupt'");
 	expect_refused(&rndw, &c61, EOPNOTSUPP, "'random_write_corrupt'");
 	/* Even a probe cannot make a feature appear in a version older than its own. */
