@@ -41,8 +41,8 @@
 
 struct matrix {
 	const char *path;
-	char *scenarios[MAX_AXIS], *fs[MAX_AXIS], *mopts[MAX_AXIS];
-	size_t nsc, nfs, nmo;
+	char *scenarios[MAX_AXIS], *fs[MAX_AXIS], *mopts[MAX_AXIS], *kernels[MAX_AXIS];
+	size_t nsc, nfs, nmo, nk;
 	char *seed;
 };
 
@@ -87,6 +87,17 @@ static int matrix_item(void *ctx, const struct bo_ini_item *it, struct bo_err *e
 					  value);
 		return add_axis(m->mopts, &m->nmo, it->key, value, err);
 	}
+	if (!strcmp(it->key, "kernel")) {
+		if (!value[0] ||
+		    value[strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					"0123456789._+~-")])
+			return bo_err_set(
+				err, EINVAL,
+				"[matrix] kernel: '%s' is not a kernel release or version "
+				"prefix (blackout kernel list)",
+				value);
+		return add_axis(m->kernels, &m->nk, it->key, value, err);
+	}
 	if (!strcmp(it->key, "seed")) {
 		if (m->seed)
 			return bo_err_set(err, EINVAL, "[matrix] seed: given twice");
@@ -107,6 +118,8 @@ static void matrix_clear(struct matrix *m)
 		free(m->fs[i]);
 	for (size_t i = 0; i < m->nmo; i++)
 		free(m->mopts[i]);
+	for (size_t i = 0; i < m->nk; i++)
+		free(m->kernels[i]);
 	free(m->seed);
 }
 
@@ -129,17 +142,18 @@ struct cell {
 	char scen_path[PATH_MAX]; /* the scenario file run */
 	char scen_name[128];
 	char fs[16], mopts[256];
+	char kernel[64];	/* the kernels axis' value, "" without one */
 	char results[PATH_MAX]; /* relative to the tree */
 	struct json_object *summary;
 	int status;
 };
 
-/* Letters, digits and ._-@+=, stay; anything else becomes '_'. */
+/* Letters, digits and ._-@+=,~ stay; anything else becomes '_'. */
 static void sanitize(char *s)
 {
 	for (; *s; s++)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || strchr("._-@+=,", *s)))
+		      (*s >= '0' && *s <= '9') || strchr("._-@+=,~", *s)))
 			*s = '_';
 }
 
@@ -170,7 +184,7 @@ static int write_override(const struct cell *c, const struct bo_scenario *sc, st
 /* The scenario of @c: the file itself, or a copy with fs and mount_options overridden (its
  * relative paths made absolute, for the copy lives elsewhere). */
 static int prepare(struct cell *c, const char *matrix_dir, const char *scen, const char *fs,
-		   const char *mopt, const char *out, struct bo_err *err)
+		   const char *mopt, const char *kernel, const char *out, struct bo_err *err)
 {
 	struct bo_scenario *sc = NULL;
 	char src[PATH_MAX];
@@ -185,8 +199,9 @@ static int prepare(struct cell *c, const char *matrix_dir, const char *scen, con
 	snprintf(c->scen_name, sizeof(c->scen_name), "%s", sc->name);
 	snprintf(c->fs, sizeof(c->fs), "%s", fs ? fs : bo_fs_name(sc->fs));
 	snprintf(c->mopts, sizeof(c->mopts), "%s", mopt ? mopt : sc->mount_options);
-	n = snprintf(c->name, sizeof(c->name), "%s@%s%s%s", c->scen_name, c->fs,
-		     c->mopts[0] ? "+" : "", c->mopts);
+	snprintf(c->kernel, sizeof(c->kernel), "%s", kernel ? kernel : "");
+	n = snprintf(c->name, sizeof(c->name), "%s@%s%s%s%s%s", c->scen_name, c->fs,
+		     c->mopts[0] ? "+" : "", c->mopts, c->kernel[0] ? "~" : "", c->kernel);
 	r = n < 0 || (size_t) n >= sizeof(c->name)
 		    ? bo_err_set(err, ENAMETOOLONG, "cell name too long")
 		    : 0;
@@ -230,6 +245,10 @@ static int run_cell(struct cell *c, const char *out, const char *seed, const str
 		bo_argv_add(&argv, "--seed");
 		bo_argv_add(&argv, seed);
 	}
+	if (c->kernel[0]) {
+		bo_argv_add(&argv, "--kernel-release");
+		bo_argv_add(&argv, c->kernel);
+	}
 	for (size_t i = 0; i < extra->n; i++)
 		bo_argv_add(&argv, extra->v[i]);
 	if (argv.oom) {
@@ -269,6 +288,8 @@ static struct json_object *cell_json(struct cell *c, const char *out, struct bo_
 	json_object_object_add(o, "scenario_file", json_object_new_string(c->scen_path));
 	json_object_object_add(o, "fs", json_object_new_string(c->fs));
 	json_object_object_add(o, "mount_options", json_object_new_string(c->mopts));
+	if (c->kernel[0])
+		json_object_object_add(o, "kernel", json_object_new_string(c->kernel));
 	json_object_object_add(o, "exit_status", json_object_new_int(c->status));
 	snprintf(path, sizeof(path), "runs/%s/run.log", c->name);
 	json_object_object_add(o, "log", json_object_new_string(path));
@@ -294,7 +315,8 @@ static struct json_object *cell_json(struct cell *c, const char *out, struct bo_
 				json_object_object_add(o, "error", json_object_get(v));
 		}
 		if (bo_pathf(path, sizeof(path), "%s/%s", out, c->results) < 0 ||
-		    bo_failset_from_stream(fails, path, c->scen_name, c->fs, c->mopts, err) < 0)
+		    bo_failset_from_stream(fails, path, c->scen_name, c->fs, c->mopts, c->kernel,
+					   err) < 0)
 			json_object_object_add(o, "error", json_object_new_string(bo_err_str(err)));
 	}
 	if (!bo_json_str(o, "verdict"))
@@ -422,7 +444,7 @@ static int cmd_nightly(int argc, char **argv)
 	const char *baseline = NULL, *out_arg = NULL;
 	char out[PATH_MAX], mdir[PATH_MAX], when[32], path[PATH_MAX];
 	struct json_object *sum = NULL, *runs = NULL;
-	bool failed = false, errored = false;
+	bool failed = false, errored = false, kernel_given = false;
 	time_t t = time(NULL);
 	struct tm tm;
 	int c, ret = BO_EXIT_HARNESS;
@@ -438,6 +460,7 @@ static int cmd_nightly(int argc, char **argv)
 		} else if (c == 'i') {
 			bo_argv_add(&extra, "--in-place");
 		} else if (c == 'f' || c == 'k') {
+			kernel_given |= c == 'k';
 			bo_argv_add(&extra, c == 'f' ? "--file" : "--kernel-release");
 			bo_argv_add(&extra, optarg);
 		} else {
@@ -457,6 +480,11 @@ static int cmd_nightly(int argc, char **argv)
 	if (matrix_load(&m, argv[optind], &err) < 0 ||
 	    (baseline && load_baseline(baseline, &base, &err) < 0)) {
 		bo_cli_error("nightly: %s", bo_err_str(&err));
+		goto out;
+	}
+	if (m.nk && kernel_given) {
+		ret = bo_cli_usage_error("nightly", "the matrix has a kernel axis: not with "
+						    "--kernel-release");
 		goto out;
 	}
 	snprintf(mdir, sizeof(mdir), "%s", argv[optind]);
@@ -490,30 +518,31 @@ static int cmd_nightly(int argc, char **argv)
 	json_object_object_add(sum, "started", json_object_new_string(when));
 	json_object_object_add(sum, "runs", json_object_get(runs));
 	bo_stop_install(); /* SIGINT, SIGTERM, SIGHUP stop the run of the cell, then nightly */
-	for (size_t i = 0; i < m.nsc; i++)
-		for (size_t j = 0; j < (m.nfs ? m.nfs : 1); j++)
-			for (size_t k = 0; k < (m.nmo ? m.nmo : 1); k++) {
-				const char *mo = m.nmo ? m.mopts[k] : NULL, *verdict;
-				struct cell cl = {0};
-				struct json_object *o;
+	/* Every cell: scenario x filesystem x mount options x kernel, the last varying fastest. */
+	for (size_t x = 0, nf = m.nfs ? m.nfs : 1, no = m.nmo ? m.nmo : 1, nk = m.nk ? m.nk : 1;
+	     x < m.nsc * nf * no * nk; x++) {
+		size_t i = x / (nf * no * nk), j = x / (no * nk) % nf, k = x / nk % no, q = x % nk;
+		const char *mo = m.nmo ? m.mopts[k] : NULL, *verdict;
+		struct cell cl = {0};
+		struct json_object *o;
 
-				if (mo && !strcmp(mo, "default"))
-					mo = NULL;
-				if (prepare(&cl, mdir, m.scenarios[i], m.nfs ? m.fs[j] : NULL, mo,
-					    out, &err) < 0 ||
-				    run_cell(&cl, out, m.seed, &extra, &err) < 0) {
-					bo_cli_error("nightly: %s", bo_err_str(&err));
-					goto out;
-				}
-				o = cell_json(&cl, out, &cur, &err);
-				if (!o)
-					goto out;
-				failed |= cl.status == BO_EXIT_FAILURE;
-				errored |= cl.status != BO_EXIT_FAILURE && cl.status != BO_EXIT_OK;
-				verdict = bo_json_str(o, "verdict");
-				printf("%-40s %s\n", cl.name, verdict ? verdict : "?");
-				json_object_array_add(runs, o);
-			}
+		if (mo && !strcmp(mo, "default"))
+			mo = NULL;
+		if (prepare(&cl, mdir, m.scenarios[i], m.nfs ? m.fs[j] : NULL, mo,
+			    m.nk ? m.kernels[q] : NULL, out, &err) < 0 ||
+		    run_cell(&cl, out, m.seed, &extra, &err) < 0) {
+			bo_cli_error("nightly: %s", bo_err_str(&err));
+			goto out;
+		}
+		o = cell_json(&cl, out, &cur, &err);
+		if (!o)
+			goto out;
+		failed |= cl.status == BO_EXIT_FAILURE;
+		errored |= cl.status != BO_EXIT_FAILURE && cl.status != BO_EXIT_OK;
+		verdict = bo_json_str(o, "verdict");
+		printf("%-40s %s\n", cl.name, verdict ? verdict : "?");
+		json_object_array_add(runs, o);
+	}
 	json_object_object_add(sum, "verdict",
 			       json_object_new_string(errored  ? "error"
 						      : failed ? "failed"

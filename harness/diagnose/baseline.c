@@ -13,7 +13,7 @@
 #include "harness/results/stream.h"
 
 int bo_failset_add(struct bo_failset *s, const char *scenario, const char *fs, const char *options,
-		   const char *state, const char *cls)
+		   const char *kernel, const char *state, const char *cls)
 {
 	struct bo_failure f;
 
@@ -29,12 +29,14 @@ int bo_failset_add(struct bo_failset *s, const char *scenario, const char *fs, c
 	f.scenario = strdup(scenario);
 	f.fs = strdup(fs);
 	f.options = strdup(options ? options : "");
+	f.kernel = strdup(kernel ? kernel : "");
 	f.state = strdup(state);
 	f.cls = strdup(cls ? cls : "");
-	if (!f.scenario || !f.fs || !f.options || !f.state || !f.cls) {
+	if (!f.scenario || !f.fs || !f.options || !f.kernel || !f.state || !f.cls) {
 		free(f.scenario);
 		free(f.fs);
 		free(f.options);
+		free(f.kernel);
 		free(f.state);
 		free(f.cls);
 		return -ENOMEM;
@@ -49,6 +51,7 @@ void bo_failset_clear(struct bo_failset *s)
 		free(s->v[i].scenario);
 		free(s->v[i].fs);
 		free(s->v[i].options);
+		free(s->v[i].kernel);
 		free(s->v[i].state);
 		free(s->v[i].cls);
 	}
@@ -67,12 +70,13 @@ int bo_failset_from_summary(struct json_object *summary, const char *what, struc
 		return bo_err_set(err, EINVAL, "%s: no \"runs\" array: not a nightly summary",
 				  what);
 	for (size_t i = 0; i < json_object_array_length(runs); i++) {
-		const char *sc, *fs, *opt;
+		const char *sc, *fs, *opt, *kernel;
 
 		run = json_object_array_get_idx(runs, i);
 		sc = bo_json_str(run, "scenario");
 		fs = bo_json_str(run, "fs");
 		opt = bo_json_str(run, "mount_options");
+		kernel = bo_json_str(run, "kernel"); /* a summary from before the axis: none */
 		if (!sc || !fs || !opt || !json_object_object_get_ex(run, "failing", &failing) ||
 		    !json_object_is_type(failing, json_type_array)) {
 			bo_failset_clear(&s);
@@ -93,7 +97,7 @@ int bo_failset_from_summary(struct json_object *summary, const char *what, struc
 						  "%s: runs[%zu].failing[%zu]: no \"state\"", what,
 						  i, j);
 			}
-			if (bo_failset_add(&s, sc, fs, opt, st, cls) < 0) {
+			if (bo_failset_add(&s, sc, fs, opt, kernel, st, cls) < 0) {
 				bo_failset_clear(&s);
 				return bo_err_set(err, ENOMEM, "out of memory");
 			}
@@ -104,7 +108,8 @@ int bo_failset_from_summary(struct json_object *summary, const char *what, struc
 }
 
 int bo_failset_from_stream(struct bo_failset *s, const char *dir, const char *scenario,
-			   const char *fs, const char *options, struct bo_err *err)
+			   const char *fs, const char *options, const char *kernel,
+			   struct bo_err *err)
 {
 	struct bo_stream *st = NULL;
 	struct bo_stream_rec rec;
@@ -112,7 +117,8 @@ int bo_failset_from_stream(struct bo_failset *s, const char *dir, const char *sc
 
 	while (r >= 0 && (r = bo_stream_next(st, &rec, err)) > 0)
 		if (bo_stream_is_state(&rec) && rec.cls != BO_CLASS_CONSISTENT &&
-		    bo_failset_add(s, scenario, fs, options, rec.state, bo_class_name(rec.cls)) < 0)
+		    bo_failset_add(s, scenario, fs, options, kernel, rec.state,
+				   bo_class_name(rec.cls)) < 0)
 			r = bo_err_set(err, ENOMEM, "out of memory");
 	bo_stream_free(st);
 	return r;
@@ -121,7 +127,8 @@ int bo_failset_from_stream(struct bo_failset *s, const char *dir, const char *sc
 static bool same_key(const struct bo_failure *a, const struct bo_failure *b)
 {
 	return !strcmp(a->scenario, b->scenario) && !strcmp(a->fs, b->fs) &&
-	       !strcmp(a->options, b->options) && !strcmp(a->state, b->state);
+	       !strcmp(a->options, b->options) && !strcmp(a->kernel, b->kernel) &&
+	       !strcmp(a->state, b->state);
 }
 
 static bool contains(const struct bo_failset *s, const struct bo_failure *f)
@@ -136,7 +143,7 @@ static int add_copy(struct bo_failset *s, const struct bo_failure *f)
 {
 	if (contains(s, f))
 		return 0;
-	return bo_failset_add(s, f->scenario, f->fs, f->options, f->state, f->cls);
+	return bo_failset_add(s, f->scenario, f->fs, f->options, f->kernel, f->state, f->cls);
 }
 
 int bo_baseline_diff(const struct bo_failset *base, const struct bo_failset *cur,
@@ -177,6 +184,8 @@ static struct json_object *set_json(const struct bo_failset *s)
 		json_object_object_add(o, "scenario", json_object_new_string(s->v[i].scenario));
 		json_object_object_add(o, "fs", json_object_new_string(s->v[i].fs));
 		json_object_object_add(o, "mount_options", json_object_new_string(s->v[i].options));
+		if (*s->v[i].kernel)
+			json_object_object_add(o, "kernel", json_object_new_string(s->v[i].kernel));
 		json_object_object_add(o, "state", json_object_new_string(s->v[i].state));
 		json_object_object_add(o, "class", json_object_new_string(s->v[i].cls));
 		json_object_array_add(a, o);

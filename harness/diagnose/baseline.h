@@ -2,7 +2,7 @@
 /*
  * baseline.h — the failing states of a nightly run and their comparison with a previous one.
  *
- * A failure is identified by (scenario, filesystem, mount options, state id), never by
+ * A failure is identified by (scenario, filesystem, mount options, kernel, state id), never by
  * counts: a run that trades one failing state for another has one new failure and one fixed
  * one, although its counts did not move.
  */
@@ -17,7 +17,7 @@
 #include "harness/base/util.h"
 
 struct bo_failure {
-	char *scenario, *fs, *options, *state, *cls;
+	char *scenario, *fs, *options, *kernel, *state, *cls; /* kernel "": the default */
 };
 
 struct bo_failset {
@@ -27,7 +27,8 @@ struct bo_failset {
 
 /* Add a failure (the strings are copied). 0 or -ENOMEM. */
 _must_check_ int bo_failset_add(struct bo_failset *s, const char *scenario, const char *fs,
-				const char *options, const char *state, const char *cls);
+				const char *options, const char *kernel, const char *state,
+				const char *cls);
 
 /* Release what @s holds; it is then empty. */
 void bo_failset_clear(struct bo_failset *s);
@@ -40,15 +41,16 @@ _must_check_ int bo_failset_from_summary(struct json_object *summary, const char
 					 struct bo_failset *ret, struct bo_err *err);
 
 /* Add the failing states a results directory's stream.jsonl records (states and aliases of
- * another class than consistent) under the given scenario, fs and options. */
+ * another class than consistent) under the given scenario, fs, options and kernel. */
 _must_check_ int bo_failset_from_stream(struct bo_failset *s, const char *dir, const char *scenario,
-					const char *fs, const char *options, struct bo_err *err);
+					const char *fs, const char *options, const char *kernel,
+					struct bo_err *err);
 
 struct bo_baseline_diff {
 	struct bo_failset added, fixed, same; /* new in current; gone from baseline; in both */
 };
 
-/* Compare @cur with @base by (scenario, fs, options, state). 0 or -ENOMEM. */
+/* Compare @cur with @base by (scenario, fs, options, kernel, state). 0 or -ENOMEM. */
 _must_check_ int bo_baseline_diff(const struct bo_failset *base, const struct bo_failset *cur,
 				  struct bo_baseline_diff *ret);
 

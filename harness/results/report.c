@@ -446,6 +446,7 @@ int bo_report_junit_combined(const char *out, const struct bo_junit_cell *cells,
 			continue;
 		}
 		if (report_open(&R, cells[i].dir, NULL, &e) >= 0) {
+			R.suite = cells[i].name; /* the cell's identity, kernel and all */
 			report_junit_count(&R, &t);
 			report_junit_suite(&R, s);
 		} else {

@@ -27,8 +27,9 @@ struct bo_report_opts {
 _must_check_ int bo_report_write(const char *dir, const struct bo_report_opts *o,
 				 struct bo_err *err);
 
-/* One cell of a nightly for its combined junit.xml: its name, its results directory (NULL
- * when the run left none) and where to look when it did not. */
+/* One cell of a nightly for its combined junit.xml: its name (the suite's, so that cells
+ * never share a test), its results directory (NULL when the run left none) and where to look
+ * when it did not. */
 struct bo_junit_cell {
 	const char *name;
 	const char *dir;

@@ -57,6 +57,10 @@ static void suite_name(struct report *R, char *buf, size_t len)
 	const char *name = R->config ? report_cfg_str(R->config, "scenario.name") : NULL;
 	const char *fs = cfg_fs(R), *mo = cfg_mount_options(R);
 
+	if (R->suite) {
+		snprintf(buf, len, "%s", R->suite);
+		return;
+	}
 	snprintf(buf, len, "%s%s%s%s%s", name ? name : "check", fs ? "@" : "", fs ? fs : "",
 		 mo ? "+" : "", mo ? mo : "");
 }

@@ -46,6 +46,7 @@ struct report {
 	char log_err[512];
 	double class_seconds[NCLASS];
 	char guest_release[128]; /* the guest kernel's, from diagnostics/pre/versions.txt */
+	const char *suite; /* junit.xml's suite name, when a nightly names its cell; else NULL */
 };
 
 /* What the testsuites of a junit.xml add up to. */

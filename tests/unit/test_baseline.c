@@ -22,26 +22,30 @@ static void test_diff_by_identity(void)
 	struct bo_baseline_diff d;
 	struct json_object *o, *a;
 
-	CU_ASSERT(bo_failset_add(&base, "a", "ext4", "", "c10", "lost-ack") == 0);
-	CU_ASSERT(bo_failset_add(&base, "a", "ext4", "", "c20", "lost-ack") == 0);
-	CU_ASSERT(bo_failset_add(&base, "b", "xfs", "noatime", "c5", "phantom") == 0);
+	CU_ASSERT(bo_failset_add(&base, "a", "ext4", "", "", "c10", "lost-ack") == 0);
+	CU_ASSERT(bo_failset_add(&base, "a", "ext4", "", "", "c20", "lost-ack") == 0);
+	CU_ASSERT(bo_failset_add(&base, "b", "xfs", "noatime", "", "c5", "phantom") == 0);
 	/* Same counts per scenario, different states: one fixed and one new for "a". */
-	CU_ASSERT(bo_failset_add(&cur, "a", "ext4", "", "c10", "lost-ack") == 0);
-	CU_ASSERT(bo_failset_add(&cur, "a", "ext4", "", "c30", "lost-ack") == 0);
-	CU_ASSERT(bo_failset_add(&cur, "b", "xfs", "noatime", "c5", "phantom") == 0);
+	CU_ASSERT(bo_failset_add(&cur, "a", "ext4", "", "", "c10", "lost-ack") == 0);
+	CU_ASSERT(bo_failset_add(&cur, "a", "ext4", "", "", "c30", "lost-ack") == 0);
+	CU_ASSERT(bo_failset_add(&cur, "b", "xfs", "noatime", "", "c5", "phantom") == 0);
 	/* The same state under other mount options is another failure. */
-	CU_ASSERT(bo_failset_add(&cur, "b", "xfs", "", "c5", "phantom") == 0);
+	CU_ASSERT(bo_failset_add(&cur, "b", "xfs", "", "", "c5", "phantom") == 0);
+	/* ... and so is the same state under another kernel. */
+	CU_ASSERT(bo_failset_add(&cur, "a", "ext4", "", "6.12", "c10", "lost-ack") == 0);
 	CU_ASSERT_FATAL(bo_baseline_diff(&base, &cur, &d) == 0);
-	CU_ASSERT(d.added.n == 2 && in(&d.added, "a", "c30") && in(&d.added, "b", "c5"));
+	CU_ASSERT(d.added.n == 3 && in(&d.added, "a", "c30") && in(&d.added, "b", "c5"));
 	CU_ASSERT(d.fixed.n == 1 && in(&d.fixed, "a", "c20"));
 	CU_ASSERT(d.same.n == 2 && in(&d.same, "a", "c10"));
 	o = bo_baseline_diff_json(&d);
-	CU_ASSERT(json_object_object_get_ex(o, "new", &a) && json_object_array_length(a) == 2);
+	CU_ASSERT(json_object_object_get_ex(o, "new", &a) && json_object_array_length(a) == 3);
+	CU_ASSERT(strstr(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
+			 "\"kernel\":\"6.12\"") != NULL);
 	json_object_put(o);
 	bo_baseline_diff_clear(&d);
 	/* Against itself: nothing new, nothing fixed. */
 	CU_ASSERT_FATAL(bo_baseline_diff(&cur, &cur, &d) == 0);
-	CU_ASSERT(d.added.n == 0 && d.fixed.n == 0 && d.same.n == 4);
+	CU_ASSERT(d.added.n == 0 && d.fixed.n == 0 && d.same.n == 5);
 	bo_baseline_diff_clear(&d);
 	bo_failset_clear(&base);
 	bo_failset_clear(&cur);
@@ -77,7 +81,7 @@ static int from_fixture(const char *name, struct bo_failset *s, struct bo_err *e
 	snprintf(src, sizeof(src), "%s/tests/fixtures/streams/%s", BO_SOURCE_DIR, name);
 	snprintf(cmd, sizeof(cmd), "cp '%s' '%s/stream.jsonl'", src, bo_test_dir());
 	CU_ASSERT_FATAL(system(cmd) == 0);
-	return bo_failset_from_stream(s, bo_test_dir(), "a", "ext4", "", err);
+	return bo_failset_from_stream(s, bo_test_dir(), "a", "ext4", "", "", err);
 }
 
 static void test_from_stream(void)

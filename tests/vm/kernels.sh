@@ -109,6 +109,22 @@ for f in error_reads "random_write_corrupt 1000"; do
 		bad "$default: the workload ran despite $f"
 done
 
+# A nightly matrix with a kernel axis: a cell per kernel, each booted with its kernel, with
+# test identities of their own in the combined junit.xml.
+mkdir -p "$T/m"
+cp "$T/good.ini" "$T/m/alpha.ini"
+printf '[matrix]\nscenario = alpha.ini\nkernel = %s\nkernel = 6.12\n' "$default" >"$T/m/k.ini"
+if run_bo 0 nightly "$T/m/k.ini" --out "$T/nk"; then
+	[ "$(json "$T/nk/summary.json" '[r["kernel"] for r in j["runs"]]')" = "['$default', '6.12']" ] &&
+		ok || bad "nightly: the cells are not one per kernel"
+	grep -q "^kernel: Linux $second " "$T"/nk/runs/*~6.12/*/diagnostics/pre/versions.txt && ok ||
+		bad "nightly: the 6.12 cell did not boot $second"
+	[ "$(grep -o '<testsuite name="[^"]*"' "$T/nk/junit.xml" | sort -u | wc -l)" = 2 ] && ok ||
+		bad "nightly: the kernels' cells share a suite in junit.xml"
+fi
+run_bo 2 nightly "$T/m/k.ini" --out "$T/nk2" --kernel-release 6.12 && [ ! -e "$T/nk2" ] && ok ||
+	bad "nightly: a kernel axis and --kernel-release were both taken"
+
 # A kernel that is not cached: an error naming how to get it, and no results directory.
 "$BO" run "$T/good.ini" --kernel-release 9.9 --results "$T/none" >"$T/out" 2>"$T/err"
 [ $? = 3 ] && grep -q "no kernel 9.9 in .*blackout kernel fetch 9.9" "$T/err" && ok ||
