@@ -22,7 +22,8 @@
 #include "harness/base/safety.h"
 #include "harness/cli/check.h"
 #include "harness/cli/cli.h"
-#include "harness/diagnose/differ.h"
+#include "harness/results/differ.h"
+#include "harness/results/report.h"
 #include "vm/kernel.h"
 
 #define MAX_KERNELS 8
@@ -177,8 +178,10 @@ int bo_check_kernels(const char *log, const struct bo_check_args *a, struct vm_a
 		bo_differ_clear(&d);
 		return BO_EXIT_HARNESS;
 	}
+	if (bo_report_differential(tree, log, dirp, names, n, &d, &err) < 0)
+		bo_cli_error("check --kernels: %s", bo_err_str(&err));
 	print_table(&d, rel, n);
-	printf("results: %s\n", tree);
+	printf("report: %s/report.html\nresults: %s\n", tree, tree);
 	ret = BO_EXIT_OK;
 	for (size_t i = 0; i < n; i++)
 		if (status[i] == BO_EXIT_HARNESS ||

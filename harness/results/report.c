@@ -368,10 +368,8 @@ static void load_release(struct report *R)
 		snprintf(R->guest_release, sizeof(R->guest_release), "%s", rel);
 }
 
-/* Read the results directory @dir into @R: 0, or -errno when it cannot be opened or its
- * stream cannot be read. Release with report_close(). */
-static int report_open(struct report *R, const char *dir, const struct bo_report_opts *o,
-		       struct bo_err *err)
+int report_open(struct report *R, const char *dir, const struct bo_report_opts *o,
+		struct bo_err *err)
 {
 	*R = (struct report){.dir = dir};
 	if (o)
@@ -392,7 +390,7 @@ static int report_open(struct report *R, const char *dir, const struct bo_report
 	return read_stream(R, err);
 }
 
-static void report_close(struct report *R)
+void report_close(struct report *R)
 {
 	for (size_t i = 0; i < R->n; i++)
 		json_object_put(R->st[i].rec);

@@ -44,6 +44,17 @@ struct bo_junit_cell {
 _must_check_ int bo_report_junit_combined(const char *out, const struct bo_junit_cell *cells,
 					  size_t n, struct bo_err *err);
 
+struct bo_differ;
+
+/*
+ * check --kernels: write @tree/report.html and @tree/junit.xml for the @n results
+ * directories @dirs, one per kernel (@names), whose states @d joins: the states that differ
+ * first, with what each kernel saw of them side by side.
+ */
+_must_check_ int bo_report_differential(const char *tree, const char *log, const char *const *dirs,
+					const char *const *names, size_t n,
+					const struct bo_differ *d, struct bo_err *err);
+
 struct json_object;
 
 /*

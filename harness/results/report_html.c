@@ -29,7 +29,7 @@ static const enum bo_class severity[] = {
 	BO_CLASS_APP_RECOVERY_FAILED, BO_CLASS_CONSISTENT,
 };
 
-static const char *class_color(unsigned c)
+const char *report_class_color(unsigned c)
 {
 	static const char *const colors[NCLASS] = {
 		[BO_CLASS_CONSISTENT] = "#43a047",
@@ -46,7 +46,7 @@ static const char *class_color(unsigned c)
 	return c < NCLASS ? colors[c] : colors[UNKNOWN];
 }
 
-static void html_head(FILE *f, const char *title)
+void report_html_head(FILE *f, const char *title)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -110,7 +110,7 @@ static void section_summary(struct report *R, FILE *f)
 		fprintf(f,
 			"<tr><td><span class=\"sw\" style=\"background:%s\"></span>%s</td>"
 			"<td class=\"n\">%" PRIu64 "</td><td>",
-			class_color((unsigned) c), report_class_name((unsigned) c),
+			report_class_color((unsigned) c), report_class_name((unsigned) c),
 			R->sum.counts[c]);
 		if (c != BO_CLASS_CONSISTENT && R->sum.first[c][0]) {
 			if (report_id_ok(R->sum.first[c])) {
@@ -372,7 +372,7 @@ static void section_timeline(struct report *R, FILE *f)
 					"<rect class=\"st\" x=\"%.2f\" y=\"%.0f\" width=\"2\" "
 					"height=\"%d\" fill=\"%s\"><title>",
 					x - 1, fail ? y - 4 : y + 2, fail ? 32 : 20,
-					class_color(s->cls));
+					report_class_color(s->cls));
 				report_esc(f, s->id);
 				fprintf(f, ": %s%s, cut %" PRIu64 "</title></rect>",
 					report_class_name(s->cls), s->alias ? " (alias)" : "",
@@ -423,7 +423,8 @@ static void section_timeline(struct report *R, FILE *f)
 					"<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
 					"height=\"%.2f\" "
 					"fill=\"%s\"/>",
-					bx(b, nb), yy, w < 1.5 ? 1.5 : w, hh, class_color(c));
+					bx(b, nb), yy, w < 1.5 ? 1.5 : w, hh,
+					report_class_color(c));
 				yy += hh;
 			}
 			fputs(bk[b].first_fail ? "</g></a>\n" : "</g>\n", f);
@@ -446,7 +447,7 @@ static void section_timeline(struct report *R, FILE *f)
 	fputs("</svg>\n<p>", f);
 	for (unsigned c = 0; c < NCLASS; c++)
 		fprintf(f, "<span class=\"sw\" style=\"background:%s\"></span>%s &nbsp; ",
-			class_color(c), report_class_name(c));
+			report_class_color(c), report_class_name(c));
 	fprintf(f, "</p>\n<p class=\"muted\">%zu states drawn (%zu checked, %zu aliases).</p>\n",
 		R->n, checked, R->n - checked);
 	if (R->log && bo_log_mark_count(R->log)) {
@@ -550,7 +551,8 @@ static void section_states(struct report *R, FILE *f)
 		if (full >= R->o.full_states)
 			break;
 		full++;
-		fprintf(f, "<div class=\"state\" style=\"border-color:%s\"", class_color(s->cls));
+		fprintf(f, "<div class=\"state\" style=\"border-color:%s\"",
+			report_class_color(s->cls));
 		if (s->path_ok) {
 			fputs(" id=\"s-", f);
 			report_esc(f, s->id);
@@ -561,7 +563,7 @@ static void section_states(struct report *R, FILE *f)
 		fprintf(f,
 			" &mdash; <span style=\"color:%s\">%s</span> <span class=\"muted\">cut "
 			"%" PRIu64 ", %.2f s",
-			class_color(s->cls), report_class_name(s->cls), s->cut, s->seconds);
+			report_class_color(s->cls), report_class_name(s->cls), s->cut, s->seconds);
 		if (s->path_ok) {
 			fputs(", <a href=\"states/", f);
 			report_esc(f, s->id);
@@ -626,7 +628,7 @@ static void section_states(struct report *R, FILE *f)
 		fprintf(f,
 			"</td><td><span class=\"sw\" style=\"background:%s\"></span>%s</td>"
 			"<td class=\"n\">%" PRIu64 "</td><td>",
-			class_color(s->cls), report_class_name(s->cls), s->cut);
+			report_class_color(s->cls), report_class_name(s->cls), s->cut);
 		if (json_object_object_get_ex(s->rec, "mounted", &v) && !json_object_get_boolean(v))
 			fputs("not mounted ", f);
 		if (json_object_object_get_ex(s->rec, "fsck", &v)) {
@@ -655,7 +657,7 @@ void report_write_html(struct report *R, FILE *f)
 
 	snprintf(title, sizeof(title), "blackout %s%s%s", name ? name : "check", runid ? " " : "",
 		 runid ? runid : "");
-	html_head(f, title);
+	report_html_head(f, title);
 	fputs("<h1>", f);
 	report_esc(f, title);
 	fputs("</h1>\n", f);

@@ -61,8 +61,9 @@ static void suite_name(struct report *R, char *buf, size_t len)
 		snprintf(buf, len, "%s", R->suite);
 		return;
 	}
-	snprintf(buf, len, "%s%s%s%s%s", name ? name : "check", fs ? "@" : "", fs ? fs : "",
-		 mo ? "+" : "", mo ? mo : "");
+	snprintf(buf, len, "%s%s%s%s%s%s%s", name ? name : "check", fs ? "@" : "", fs ? fs : "",
+		 mo ? "+" : "", mo ? mo : "", R->suite_kernel ? "~" : "",
+		 R->suite_kernel ? R->suite_kernel : "");
 }
 
 /* The JUnit classname of the suite's testcases: "blackout." and the suite's name with its

@@ -47,6 +47,7 @@ struct report {
 	double class_seconds[NCLASS];
 	char guest_release[128]; /* the guest kernel's, from diagnostics/pre/versions.txt */
 	const char *suite; /* junit.xml's suite name, when a nightly names its cell; else NULL */
+	const char *suite_kernel; /* check --kernels: "~<kernel>" after the suite's name */
 };
 
 /* What the testsuites of a junit.xml add up to. */
@@ -76,6 +77,17 @@ const char *report_cfg_str(struct json_object *o, const char *path);
 
 /* The command in repro.sh: its line starting with "exec ", without it; free() it. */
 char *report_repro_command(const char *repro);
+
+/* The <head> of a report page (its CSP lets nothing but inline style and data: images in) and
+ * the opening <body>; the colour of class @c. */
+void report_html_head(FILE *f, const char *title);
+const char *report_class_color(unsigned c);
+
+/* Read the results directory @dir into @R (report.c): 0, or -errno when it cannot be opened
+ * or its stream cannot be read; report_close() it either way. */
+int report_open(struct report *R, const char *dir, const struct bo_report_opts *o,
+		struct bo_err *err);
+void report_close(struct report *R);
 
 /* The two documents: report.html and junit.xml. */
 void report_write_html(struct report *R, FILE *f);

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "bo_test.h"
-#include "harness/diagnose/differ.h"
+#include "harness/results/differ.h"
 
 /* A results directory @name holding only @stream as its stream.jsonl. */
 static const char *dir_with(const char *name, const char *stream)

@@ -73,6 +73,24 @@ PY
 		bad "check --kernels: the planted difference is not what differs, first"
 	first=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["states"][0]["state"])' \
 		"$RESULTS/differential.json")
+	# The tree's junit.xml: both kernels' suites apart, and a failing testcase per state
+	# that differs, with both kernels' verdicts; its report.html shows them side by side.
+	xmllint --noout --schema "$SRC/tests/junit.xsd" "$RESULTS/junit.xml" 2>"$T/xsd" && ok ||
+		bad "check --kernels: junit.xml invalid: $(cat "$T/xsd")"
+	python3 - "$RESULTS/junit.xml" "$RESULTS/differential.json" "$first" <<'PY' && ok ||
+import json, sys, xml.etree.ElementTree as ET
+r = ET.parse(sys.argv[1]).getroot()
+names = [s.get("name") for s in r.iter("testsuite")]
+assert len(names) == 3 and len(set(names)) == 3 and names[2] == "differential", names
+d = [s for s in r.iter("testsuite") if s.get("name") == "differential"][0]
+failing = [c for c in d.iter("testcase") if c.find("failure") is not None]
+assert len(failing) == json.load(open(sys.argv[2]))["differing"] and failing[0].get("name") == sys.argv[3]
+assert "app-recovery-failed" in failing[0].find("failure").get("message")
+assert failing[0].find("system-out").text.count("== verdict.txt ==") >= 1
+PY
+		bad "check --kernels: junit.xml does not hold the differing states"
+	grep -q "id=\"d-$first\"" "$RESULTS/report.html" && ok ||
+		bad "check --kernels: report.html does not show $first"
 	sed -n '/^state /{n;p;q}' "$T/out" | grep -q "^$first " && ok ||
 		bad "check --kernels does not print the differing states first: $(cat "$T/out")"
 fi

@@ -2,7 +2,7 @@
 /*
  * differ.h — the same crash states judged in several results directories (one saved log
  * checked under several kernels, `check --kernels`): each state's class in each, and which
- * states differ. Read through the one stream reader (results/stream.h).
+ * states differ. Read through the one stream reader (stream.h).
  */
 #ifndef BO_DIFFER_H
 #define BO_DIFFER_H

@@ -2,7 +2,7 @@
 /*
  * differ.c — states by id across results directories (differ.h).
  */
-#include "harness/diagnose/differ.h"
+#include "harness/results/differ.h"
 
 #include <errno.h>
 #include <stdlib.h>

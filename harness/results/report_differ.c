@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The report of check --kernels (differ.h): report.html and junit.xml of the tree that holds
+ * one whole check per kernel. The states whose class differs come first, each with what every
+ * kernel saw of it side by side: its verdict, mount error, fsck output and kernel messages.
+ * Everything shown came from the guests: escaped and capped as in report.html.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/base/file.h"
+#include "harness/base/macro.h"
+#include "harness/results/differ.h"
+#include "harness/results/report.h"
+#include "harness/results/report_model.h"
+
+/* Differing states shown with their evidence; all are in the table and in differential.json. */
+#define SHOWN_MAX    50
+#define EVIDENCE_MAX 4096
+
+static const char *const evidence_files[] = {"verdict.txt", "mount.err", "fsck.out", "checker.out",
+					     "dmesg.txt"};
+
+static const char *cls_name(enum bo_class c)
+{
+	return c == BO_DIFFER_NONE ? "not checked" : bo_class_name(c);
+}
+
+/* The by-product @name of @state in @R's directory, capped, escaped into @f; nothing when
+ * there is none. Whether there was. */
+static bool byproduct(FILE *f, struct report *R, const char *state, const char *name, bool xml)
+{
+	char rel[PATH_MAX];
+	uint64_t total = 0;
+	_cleanup_free_ char *text = NULL;
+
+	if (!report_id_ok(state) ||
+	    snprintf(rel, sizeof(rel), "states/%s/%s", state, name) >= (int) sizeof(rel))
+		return false;
+	text = report_read_capped(R->dirfd, rel, EVIDENCE_MAX, &total);
+	if (!text || !*text)
+		return false;
+	fprintf(f, xml ? "== %s ==\n" : "<div class=\"muted\">%s</div><pre>", name);
+	report_esc(f, text);
+	if (total > EVIDENCE_MAX)
+		fprintf(f, "\n[... %" PRIu64 " bytes in all]", total);
+	fputs(xml ? "\n" : "</pre>", f);
+	return true;
+}
+
+static void write_html(FILE *f, struct report *R, const char *const *names, size_t n,
+		       const struct bo_differ *d, const char *log)
+{
+	size_t shown = 0;
+
+	report_html_head(f, "blackout: one log, several kernels");
+	fputs("<h1>One log, several kernels</h1>\n<p>Log: <code>", f);
+	report_esc(f, log);
+	fprintf(f, "</code>: %zu states, <b>%zu differ</b> between the kernels.</p>\n", d->nrow,
+		d->ndiffer);
+	fputs("<table><tr><th>kernel</th><th>results</th></tr>\n", f);
+	for (size_t c = 0; c < n; c++) {
+		const char *base = strrchr(R[c].dir, '/');
+
+		fputs("<tr><td>", f);
+		report_esc(f, names[c]);
+		fputs("</td><td><a href=\"", f);
+		report_esc(f, names[c]);
+		fputc('/', f);
+		report_esc(f, base ? base + 1 : R[c].dir);
+		fputs("/report.html\">", f);
+		report_esc(f, R[c].dir);
+		fputs("</a></td></tr>\n", f);
+	}
+	fputs("</table>\n<h2>States</h2>\n<table><tr><th>state</th><th>cut</th>", f);
+	for (size_t c = 0; c < n; c++) {
+		fputs("<th>", f);
+		report_esc(f, names[c]);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (size_t i = 0; i < d->nrow; i++) {
+		const struct bo_differ_row *row = &d->rows[i];
+
+		fprintf(f, "<tr%s><td>", row->differs ? " style=\"font-weight:600\"" : "");
+		if (row->differs && report_id_ok(row->state) && i < SHOWN_MAX) {
+			fputs("<a href=\"#d-", f);
+			report_esc(f, row->state);
+			fputs("\">", f);
+			report_esc(f, row->state);
+			fputs("</a>", f);
+		} else {
+			report_esc(f, row->state);
+		}
+		fprintf(f, "</td><td class=\"n\">%" PRIu64 "</td>", row->cut);
+		for (size_t c = 0; c < n; c++)
+			fprintf(f, "<td><span class=\"sw\" style=\"background:%s\"></span>%s</td>",
+				report_class_color(row->cls[c]), cls_name(row->cls[c]));
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	if (d->ndiffer)
+		fputs("<h2>What each kernel saw of the states that differ</h2>\n", f);
+	for (size_t i = 0; i < d->nrow && d->rows[i].differs && shown < SHOWN_MAX; i++, shown++) {
+		const struct bo_differ_row *row = &d->rows[i];
+
+		if (!report_id_ok(row->state))
+			continue;
+		fputs("<div class=\"state\" id=\"d-", f);
+		report_esc(f, row->state);
+		fputs("\"><h3>", f);
+		report_esc(f, row->state);
+		fputs("</h3><table><tr>", f);
+		for (size_t c = 0; c < n; c++) {
+			fputs("<th>", f);
+			report_esc(f, names[c]);
+			fprintf(f, ": %s</th>", cls_name(row->cls[c]));
+		}
+		fputs("</tr><tr>", f);
+		for (size_t c = 0; c < n; c++) {
+			bool any = false;
+
+			fputs("<td style=\"width:50%\">", f);
+			for (size_t k = 0; k < BO_ARRAY_SIZE(evidence_files); k++)
+				any |= byproduct(f, &R[c], row->state, evidence_files[k], false);
+			if (!any)
+				fputs("<div class=\"muted\">nothing kept: a consistent state "
+				      "leaves "
+				      "no by-products</div>",
+				      f);
+			fputs("</td>", f);
+		}
+		fputs("</tr></table></div>\n", f);
+	}
+	fputs("</body></html>\n", f);
+}
+
+static void write_junit(FILE *f, struct report *R, const char *const *names, size_t n,
+			const struct bo_differ *d)
+{
+	struct report_junit_totals t = {0};
+
+	for (size_t c = 0; c < n; c++)
+		report_junit_count(&R[c], &t);
+	t.tests += (unsigned) d->nrow;
+	t.failures += (unsigned) d->ndiffer;
+	report_junit_open(f, &t);
+	for (size_t c = 0; c < n; c++)
+		report_junit_suite(&R[c], f);
+	/* One testcase per state: it fails when the kernels do not agree on it. */
+	fprintf(f,
+		"  <testsuite name=\"differential\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
+		"skipped=\"0\">\n",
+		d->nrow, d->ndiffer);
+	for (size_t i = 0; i < d->nrow; i++) {
+		const struct bo_differ_row *row = &d->rows[i];
+
+		fputs("    <testcase classname=\"blackout.differential\" name=\"", f);
+		report_esc(f, row->state);
+		fputs("\">\n", f);
+		if (row->differs) {
+			fputs("      <failure type=\"differs\" message=\"", f);
+			for (size_t c = 0; c < n; c++) {
+				fputs(c ? "; " : "", f);
+				report_esc(f, names[c]);
+				fprintf(f, ": %s", cls_name(row->cls[c]));
+			}
+			fputs("\"/>\n      <system-out>", f);
+			for (size_t c = 0; c < n; c++) {
+				fputs("### ", f);
+				report_esc(f, names[c]);
+				fputc('\n', f);
+				for (size_t k = 0; k + 1 < BO_ARRAY_SIZE(evidence_files); k++)
+					(void) byproduct(f, &R[c], row->state, evidence_files[k],
+							 true);
+			}
+			fputs("</system-out>\n      <system-err>", f);
+			for (size_t c = 0; c < n; c++) {
+				fputs("### ", f);
+				report_esc(f, names[c]);
+				fputc('\n', f);
+				(void) byproduct(f, &R[c], row->state, "dmesg.txt", true);
+			}
+			fputs("</system-err>\n", f);
+		}
+		fputs("    </testcase>\n", f);
+	}
+	fputs("  </testsuite>\n", f);
+	report_junit_close(f);
+}
+
+/* Render @fn into @name in the directory @dirfd, atomically. */
+static int put(int dirfd, const char *tree, const char *name,
+	       void (*fn)(FILE *, struct report *, const char *const *, size_t,
+			  const struct bo_differ *, const char *),
+	       struct report *R, const char *const *names, size_t n, const struct bo_differ *d,
+	       const char *log, struct bo_err *err)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	bool bad;
+	int r;
+
+	if (!f)
+		return bo_err_set(err, ENOMEM, "writing %s: out of memory", name);
+	fn(f, R, names, n, d, log);
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad)
+		return bo_err_set(err, ENOMEM, "writing %s: out of memory", name);
+	r = bo_write_file_at(dirfd, name, buf, len);
+	return r < 0 ? bo_err_set(err, -r, "'%s': writing %s: %s", tree, name, strerror(-r)) : 0;
+}
+
+static void html_fn(FILE *f, struct report *R, const char *const *names, size_t n,
+		    const struct bo_differ *d, const char *log)
+{
+	write_html(f, R, names, n, d, log);
+}
+
+static void junit_fn(FILE *f, struct report *R, const char *const *names, size_t n,
+		     const struct bo_differ *d, const char *log)
+{
+	(void) log;
+	write_junit(f, R, names, n, d);
+}
+
+int bo_report_differential(const char *tree, const char *log, const char *const *dirs,
+			   const char *const *names, size_t n, const struct bo_differ *d,
+			   struct bo_err *err)
+{
+	_cleanup_free_ struct report *R = calloc(n ? n : 1, sizeof(*R));
+	_cleanup_close_ int dirfd = open(tree, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int r = 0;
+
+	if (!R)
+		return bo_err_set(err, ENOMEM, "out of memory");
+	if (dirfd < 0)
+		return bo_err_set(err, errno, "'%s': %s", tree, strerror(errno));
+	for (size_t c = 0; c < n; c++) {
+		r = report_open(&R[c], dirs[c], NULL, err);
+		R[c].suite_kernel = names[c]; /* the kernels' suites are tests of their own */
+		if (r < 0) {
+			for (size_t k = 0; k <= c; k++)
+				report_close(&R[k]);
+			return r;
+		}
+	}
+	r = put(dirfd, tree, "report.html", html_fn, R, names, n, d, log, err);
+	if (r >= 0)
+		r = put(dirfd, tree, "junit.xml", junit_fn, R, names, n, d, log, err);
+	for (size_t c = 0; c < n; c++)
+		report_close(&R[c]);
+	return r;
+}
