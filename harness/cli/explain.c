@@ -268,38 +268,24 @@ static void explain_help(void)
 	     "(the symptom), the evidence (mount error, fsck output, the missing ops with the log\n"
 	     "entries that issued and acknowledged them, the kernel messages of that state, the\n"
 	     "last flush and FUA before the cut) and the next command to run. Without STATE:\n"
-	     "an overview and the first failing state.\n\n"
+	     "an overview and the first failing state. RESULTS may be the tree of a check\n"
+	     "--kernels: then the state's class under each kernel, whether they differ, and each\n"
+	     "kernel's own story of it (without STATE: the first state that differs).\n\n"
 	     "  --json   print one JSON object instead\n\n"
 	     "Exit status: 0 explained (or nothing failed), 2 usage, 3 unreadable results.");
 }
 
-static int cmd_explain(int argc, char **argv)
+/* Explain state @id (NULL: the first failing one) of results directory @dir: printed, or
+ * with @keep its JSON handed over there (nothing printed). The exit status. */
+static int explain_dir(const char *dir, const char *id, bool json, struct json_object **keep)
 {
-	static const struct option opts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'},
-		{},
-	};
 	struct explain x = {0};
 	struct json_object *st;
 	struct bo_err err = {0};
-	const char *id = NULL, *alias_of;
-	bool json = false;
-	int c, ret = BO_EXIT_HARNESS;
+	const char *alias_of;
+	int ret = BO_EXIT_HARNESS;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			explain_help();
-			return BO_EXIT_OK;
-		}
-		if (c != 'j')
-			return bo_cli_usage_error("explain", "bad option");
-		json = true;
-	}
-	if (optind >= argc || argc - optind > 2)
-		return bo_cli_usage_error("explain", "expected RESULTS [STATE]");
-	id = argc - optind == 2 ? argv[optind + 1] : NULL;
-	if (bo_diary_load(&x.d, argv[optind], &err) < 0) {
+	if (bo_diary_load(&x.d, dir, &err) < 0) {
 		bo_cli_error("explain: %s", bo_err_str(&err));
 		goto out;
 	}
@@ -318,17 +304,146 @@ static int cmd_explain(int argc, char **argv)
 			alias_of, alias_of);
 	if (st)
 		gather(&x, st);
-	if (json)
+	if (keep) {
+		*keep = x.out;
+		x.out = NULL;
+	} else if (json) {
 		puts(json_object_to_json_string_ext(x.out, JSON_C_TO_STRING_PRETTY |
 								   JSON_C_TO_STRING_NOSLASHESCAPE));
-	else
+	} else {
 		print_text(&x);
+	}
 	ret = fflush(stdout) == 0 ? BO_EXIT_OK : BO_EXIT_HARNESS;
 out:
 	json_object_put(x.out);
 	free(x.ops);
 	bo_diary_clear(&x.d);
 	return ret;
+}
+
+/* Whether @dir is the tree of a check --kernels (differential.json). */
+static bool is_differential(const char *dir)
+{
+	char path[PATH_MAX];
+
+	return bo_pathf(path, sizeof(path), "%s/differential.json", dir) == 0 &&
+	       access(path, F_OK) == 0;
+}
+
+/*
+ * A state of a check --kernels tree: its class under each kernel, whether they differ (a
+ * change in the kernels' recovery), then each kernel's own story of it. Without @id, the
+ * first state that differs.
+ */
+static int explain_differential(const char *dir, const char *id, bool json)
+{
+	_cleanup_json_ struct json_object *d = NULL, *out = NULL;
+	struct json_object *states, *kernels, *row = NULL, *stories;
+	char path[PATH_MAX];
+	struct bo_err err = {0};
+	int ret = BO_EXIT_OK;
+
+	if (bo_pathf(path, sizeof(path), "%s/differential.json", dir) < 0 ||
+	    bo_json_read_file(path, &d, &err) < 0 || bo_json_check_format(d, path, &err) < 0) {
+		bo_cli_error("explain: %s", bo_err_str(&err));
+		return BO_EXIT_HARNESS;
+	}
+	if (!json_object_object_get_ex(d, "states", &states) ||
+	    !json_object_object_get_ex(d, "kernels", &kernels) ||
+	    !json_object_is_type(states, json_type_array) ||
+	    !json_object_is_type(kernels, json_type_array)) {
+		bo_cli_error("explain: '%s' has no \"states\" and \"kernels\"", path);
+		return BO_EXIT_HARNESS;
+	}
+	for (size_t i = 0; i < json_object_array_length(states) && !row; i++) {
+		struct json_object *s = json_object_array_get_idx(states, i), *dv;
+
+		if (id ? !strcmp(bo_json_str(s, "state") ? bo_json_str(s, "state") : "", id)
+		       : json_object_object_get_ex(s, "differs", &dv) &&
+				    json_object_get_boolean(dv))
+			row = s;
+	}
+	if (!row) {
+		if (id) {
+			bo_cli_error("explain: '%s' has no state '%s'", path, id);
+			return BO_EXIT_HARNESS;
+		}
+		printf("the kernels agree on every state (%s)\n", path);
+		return BO_EXIT_OK;
+	}
+	id = bo_json_str(row, "state");
+	out = bo_json_new_doc();
+	stories = json_object_new_array();
+	if (!out || !stories) {
+		json_object_put(stories);
+		return BO_EXIT_HARNESS;
+	}
+	json_object_object_add(out, "state", json_object_get(row));
+	json_object_object_add(out, "kernels", stories);
+	if (!json) {
+		struct json_object *cls = json_object_object_get(row, "classes"), *dv;
+		bool differs = json_object_object_get_ex(row, "differs", &dv) &&
+			       json_object_get_boolean(dv);
+
+		printf("state %s: ", id);
+		json_object_object_foreach(cls, k, v)
+		{
+			printf("%s %s; ", k, v ? json_object_get_string(v) : "not checked");
+		}
+		printf("%s\n", differs ? "the kernels differ: a change in the kernel's recovery "
+					 "(a regression or a fix)"
+				       : "the kernels agree");
+	}
+	for (size_t i = 0; i < json_object_array_length(kernels); i++) {
+		struct json_object *k = json_object_array_get_idx(kernels, i), *story = NULL;
+		const char *rel = bo_json_str(k, "release"), *res = bo_json_str(k, "results");
+		int r;
+
+		if (!rel || !res)
+			continue;
+		if (!json)
+			printf("\n== %s ==\n", rel);
+		fflush(stdout);
+		r = explain_dir(res, id, json, json ? &story : NULL);
+		if (r != BO_EXIT_OK)
+			ret = r;
+		if (story) {
+			json_object_object_add(story, "kernel", json_object_new_string(rel));
+			json_object_array_add(stories, story);
+		}
+	}
+	if (json)
+		puts(json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY |
+								 JSON_C_TO_STRING_NOSLASHESCAPE));
+	return ret;
+}
+
+static int cmd_explain(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{},
+	};
+	const char *id = NULL;
+	bool json = false;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			explain_help();
+			return BO_EXIT_OK;
+		}
+		if (c != 'j')
+			return bo_cli_usage_error("explain", "bad option");
+		json = true;
+	}
+	if (optind >= argc || argc - optind > 2)
+		return bo_cli_usage_error("explain", "expected RESULTS [STATE]");
+	id = argc - optind == 2 ? argv[optind + 1] : NULL;
+	if (is_differential(argv[optind]))
+		return explain_differential(argv[optind], id, json);
+	return explain_dir(argv[optind], id, json, NULL);
 }
 
 const struct bo_cmd bo_cmd_explain = {

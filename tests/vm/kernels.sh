@@ -91,6 +91,11 @@ PY
 		bad "check --kernels: junit.xml does not hold the differing states"
 	grep -q "id=\"d-$first\"" "$RESULTS/report.html" && ok ||
 		bad "check --kernels: report.html does not show $first"
+	# explain of the tree: the first state that differs, what differs, each kernel's story.
+	"$BO" explain "$RESULTS" >"$T/ex" 2>&1
+	head -1 "$T/ex" | grep -q "^state $first: .*app-recovery-failed.*the kernels differ" &&
+		grep -q "^== $second ==" "$T/ex" && grep -q "^== $default ==" "$T/ex" && ok ||
+		bad "explain of the check --kernels tree: $(head -5 "$T/ex")"
 	sed -n '/^state /{n;p;q}' "$T/out" | grep -q "^$first " && ok ||
 		bad "check --kernels does not print the differing states first: $(cat "$T/out")"
 fi
