@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -49,12 +50,25 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* The image to boot of cached kernel @name in @dir: its vmlinux (PVH), else its bzImage. */
+static int image_of(const char *dir, const char *name, char *buf, size_t len)
+{
+	if (bo_pathf(buf, len, "%s/%s/vmlinux", dir, name) == 0 && is_file(buf))
+		return 0;
+	if (bo_pathf(buf, len, "%s/%s/boot/vmlinuz-%s", dir, name, name) == 0 && is_file(buf))
+		return 0;
+	return -ENOENT;
+}
+
 /* Whether cached release @name is what @spec asks for: the release itself, or a version
  * prefix of it ("6.12" matches 6.12.117+deb12-amd64, "6.1" 6.1.0-57-amd64 but not 6.12...). */
 static bool release_matches(const char *name, const char *spec)
 {
 	size_t n = strlen(spec);
 
+	/* A pattern: 6.12.*, 6.1.0-*-amd64. */
+	if (strpbrk(spec, "*?["))
+		return fnmatch(spec, name, 0) == 0;
 	return !strcmp(name, spec) ||
 	       (!strncmp(name, spec, n) && (name[n] == '.' || name[n] == '-' || name[n] == '+'));
 }
@@ -107,9 +121,7 @@ int bo_kernel_cached(const char *spec, char *release, size_t len, struct bo_err 
 	while (d && (de = readdir(d))) {
 		char **nv;
 
-		if (de->d_name[0] == '.' ||
-		    bo_pathf(path, sizeof(path), "%s/%s/vmlinux", dir, de->d_name) < 0 ||
-		    !is_file(path))
+		if (de->d_name[0] == '.' || image_of(dir, de->d_name, path, sizeof(path)) < 0)
 			continue;
 		nv = realloc(v, (n + 1) * sizeof(*v));
 		if (!nv || !(nv[n] = strdup(de->d_name))) {
@@ -168,7 +180,7 @@ static int from_cache(struct bo_kernel *k, const char *spec, struct bo_err *err)
 		return r;
 	memcpy(k->release, best, sizeof(best));
 	/* Debian 12 packages install under /lib/modules, later ones under /usr/lib/modules. */
-	if (bo_pathf(k->image, sizeof(k->image), "%s/%s/vmlinux", dir, best) < 0 ||
+	if (image_of(dir, best, k->image, sizeof(k->image)) < 0 ||
 	    bo_pathf(k->modules, sizeof(k->modules), "%s/%s/lib/modules/%s", dir, best, best) < 0 ||
 	    (!is_dir(k->modules) && bo_pathf(k->modules, sizeof(k->modules),
 					     "%s/%s/usr/lib/modules/%s", dir, best, best) < 0) ||

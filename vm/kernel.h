@@ -22,8 +22,8 @@ extern const char *const bo_kernel_required[];
 
 /*
  * The cached kernel (kernels/<release>/vmlinux, scripts/fetch-kernel) that @spec names, in
- * @release: the release itself or a version prefix of it ("6.12", "6.1.0-57"), the newest
- * that matches. Without @spec, the default kernel: the one kernels/default names (what
+ * @release: the release itself, a version prefix of it ("6.12", "6.1.0-57") or a pattern
+ * ("6.12.*"), the newest that matches. Without @spec, the default kernel: the one kernels/default names (what
  * linux-image-amd64 depends on), else the newest cached. -ENOPKG, naming what the cache
  * has and the command that fetches it, when there is none.
  */

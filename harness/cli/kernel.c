@@ -102,12 +102,20 @@ static int list(bool json)
 		struct json_object *k;
 		struct stat st;
 
+		bool pvh;
+
 		if (de->d_name[0] == '.' ||
-		    bo_pathf(path, sizeof(path), "%s/%s/vmlinux", dir, de->d_name) < 0 ||
-		    stat(path, &st) < 0)
+		    bo_pathf(path, sizeof(path), "%s/%s/vmlinux", dir, de->d_name) < 0)
+			continue;
+		pvh = stat(path, &st) == 0;
+		if (!pvh && (bo_pathf(path, sizeof(path), "%s/%s/boot/vmlinuz-%s", dir, de->d_name,
+				      de->d_name) < 0 ||
+			     stat(path, &st) < 0))
 			continue;
 		k = json_object_new_object();
 		json_object_object_add(k, "release", json_object_new_string(de->d_name));
+		json_object_object_add(k, "boots", json_object_new_string(pvh ? "vmlinux (PVH)"
+									      : "bzImage"));
 		if (bo_pathf(path, sizeof(path), "%s/%s/package", dir, de->d_name) == 0 &&
 		    bo_read_file(path, 4096, &pkg, NULL) >= 0) {
 			pkg[strcspn(pkg, "\n")] = '\0';

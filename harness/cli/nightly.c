@@ -90,7 +90,7 @@ static int matrix_item(void *ctx, const struct bo_ini_item *it, struct bo_err *e
 	if (!strcmp(it->key, "kernel")) {
 		if (!value[0] ||
 		    value[strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-					"0123456789._+~-")])
+					"0123456789._+~*-")])
 			return bo_err_set(
 				err, EINVAL,
 				"[matrix] kernel: '%s' is not a kernel release or version "

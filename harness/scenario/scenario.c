@@ -458,7 +458,7 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 		if (!*v || strlen(v) > MAX_NAME ||
 		    v[strspn(
 			    v,
-			    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+~-")])
+			    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+~*-")])
 			return BAD("a kernel release or its version prefix, such as 6.12 or "
 				   "6.1.0-57-amd64 (blackout kernel list)");
 		return set_string(p, k, v);

@@ -32,6 +32,21 @@ PY
 done
 
 log612=
+# A cached kernel without a vmlinux (one without a PVH entry) boots from its bzImage; a
+# pattern picks it as a prefix does.
+real=$second
+kc=${XDG_CACHE_HOME:-$HOME/.cache}/blackout/kernels/$real
+mkdir -p "$T/xc/blackout/kernels/$real"
+for e in boot lib package; do ln -s "$kc/$e" "$T/xc/blackout/kernels/$real/$e"; done
+if XDG_CACHE_HOME=$T/xc "$BO" vm info --json --kernel-release '6.12.*' >"$T/bz.json" 2>"$T/err"; then
+	[ "$(json "$T/bz.json" 'j["kernel"]["release"]')" = "$real" ] && ok ||
+		bad "the bzImage boot is not $real"
+else
+	bad "a kernel without vmlinux did not boot from its bzImage: $(cat "$T/err")"
+fi
+[ "$(XDG_CACHE_HOME=$T/xc "$BO" kernel list --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["kernels"][0]["boots"])')" = bzImage ] &&
+	ok || bad "kernel list does not say it boots from its bzImage"
+
 # A correct run on 6.12 and its planted twin, with the kernel recorded; reproduce boots it.
 scenario "$SRC/scenarios/ext4-fsops.ini" "$T/good.ini" ops=12 cuts=flush size=64M
 cp "$T/good.ini" "$T/good-612.ini"
