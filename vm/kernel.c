@@ -111,6 +111,9 @@ int bo_kernel_cached(const char *spec, char *release, size_t len, struct bo_err 
 	struct dirent *de;
 	int r;
 
+	/* A package names its release: linux-image-<release>. */
+	if (spec && !strncmp(spec, "linux-image-", 12))
+		spec += 12;
 	r = bo_cache_dir("kernels", false, dir, sizeof(dir), err);
 	if (r < 0)
 		return r;

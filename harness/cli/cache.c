@@ -117,11 +117,15 @@ static int each(int (*fn)(const struct entry *e, void *ctx), void *ctx, struct b
 			snprintf(e.name, sizeof(e.name), "%s", de->d_name);
 			/* A kernel is used when its vmlinux is. */
 			if (S_ISDIR(st.st_mode)) {
-				char v[PATH_MAX + 16];
+				char v[2 * PATH_MAX + 32];
 				struct stat vs;
 
+				/* ... or its bzImage, for one without a PVH entry. */
 				snprintf(v, sizeof(v), "%s/vmlinux", e.path);
-				if (stat(v, &vs) == 0)
+				if (stat(v, &vs) == 0 ||
+				    (snprintf(v, sizeof(v), "%s/boot/vmlinuz-%s", e.path,
+					      de->d_name),
+				     stat(v, &vs) == 0))
 					st.st_mtim = vs.st_mtim;
 			}
 			e.days = difftime(now, st.st_mtim.tv_sec) / 86400.0;

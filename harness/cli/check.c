@@ -528,6 +528,7 @@ int bo_check(const char *log, const struct bo_check_args *given, struct vm_args 
 	struct bo_err err = {0};
 	_cleanup_json_ struct json_object *beside = NULL;
 	bool jobs_given;
+	const char *given_release = v->kernel_release; /* the scenario's may come in */
 	unsigned jobs = 1;
 	uint64_t nj;
 	int r, ret = BO_EXIT_HARNESS;
@@ -535,14 +536,13 @@ int bo_check(const char *log, const struct bo_check_args *given, struct vm_args 
 	if (a->expect && !a->state)
 		return bo_cli_usage_error("check", "--expect needs --state");
 	/* In place: one guest side, here, replaying on its own. */
+	if (v->in_place && a->jobs && strcmp(a->jobs, "1"))
+		return bo_cli_usage_error("check", "--in-place checks in one process: --jobs 1");
 	if (bo_vm_args_in_place_ok(v, &err) < 0) {
 		bo_cli_error("check: %s", bo_err_str(&err));
 		return BO_EXIT_HARNESS;
 	}
 	if (v->in_place) {
-		if (a->jobs && strcmp(a->jobs, "1"))
-			return bo_cli_usage_error("check", "--in-place checks in one process: "
-							   "--jobs 1");
 		args.jobs = "1";
 		args.guest_replay = true;
 	}
@@ -637,6 +637,7 @@ out:
 	bo_log_free(base_log);
 	bo_strv_free(ship);
 	v->ship = NULL;
+	v->kernel_release = given_release; /* not the freed scenario's */
 	bo_scenario_free(sc);
 	bo_results_free(res);
 	return ret;

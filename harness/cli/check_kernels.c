@@ -119,8 +119,8 @@ int bo_check_kernels(const char *log, const struct bo_check_args *a, struct vm_a
 	if (a->seed)
 		(void) !bo_parse_u64(a->seed, &seed);
 	bo_runid_make(seed, runid, sizeof(runid));
-	if ((mkdir(parent, 0755) < 0 && errno != EEXIST) ||
-	    bo_pathf(tree, sizeof(tree), "%s/%s", parent, runid) < 0 || mkdir(tree, 0755) < 0) {
+	if ((mkdir(parent, 0755) < 0 && errno != EEXIST) || !realpath(parent, path) ||
+	    bo_pathf(tree, sizeof(tree), "%s/%s", path, runid) < 0 || mkdir(tree, 0755) < 0) {
 		bo_cli_error("check --kernels: creating the tree under '%s': %m", parent);
 		return BO_EXIT_HARNESS;
 	}
@@ -132,11 +132,15 @@ int bo_check_kernels(const char *log, const struct bo_check_args *a, struct vm_a
 		/* Each check its own copy of the --file list: a check adds to it. */
 		vi.files = (struct bo_opt_list){0};
 		for (size_t f = 0; f < v->files.n; f++)
-			if (bo_opt_list_add(&vi.files, v->files.v[f]) < 0)
+			if (bo_opt_list_add(&vi.files, v->files.v[f]) < 0) {
+				bo_vm_args_clear(&vi);
 				return BO_EXIT_HARNESS;
+			}
 		vi.kernel_release = rel[i];
-		if (bo_pathf(sub, sizeof(sub), "%s/%s", tree, rel[i]) < 0)
+		if (bo_pathf(sub, sizeof(sub), "%s/%s", tree, rel[i]) < 0) {
+			bo_vm_args_clear(&vi);
 			return BO_EXIT_HARNESS;
+		}
 		ai.parent = sub;
 		ai.kernels = NULL;
 		bo_cli_note("check --kernels: %s (%zu of %zu)", rel[i], i + 1, n);
@@ -164,7 +168,9 @@ int bo_check_kernels(const char *log, const struct bo_check_args *a, struct vm_a
 			struct json_object *k = json_object_new_object();
 
 			json_object_object_add(k, "release", json_object_new_string(rel[i]));
-			json_object_object_add(k, "results", json_object_new_string(dirs[i]));
+			/* Relative to the tree, which may move as a whole. */
+			json_object_object_add(k, "results",
+					       json_object_new_string(dirs[i] + strlen(tree) + 1));
 			json_object_object_add(k, "exit_status", json_object_new_int(status[i]));
 			json_object_array_add(ks, k);
 		}

@@ -368,7 +368,10 @@ static int explain_differential(const char *dir, const char *id, bool json)
 			bo_cli_error("explain: '%s' has no state '%s'", path, id);
 			return BO_EXIT_HARNESS;
 		}
-		printf("the kernels agree on every state (%s)\n", path);
+		if (json)
+			printf("{\"format\":%d,\"state\":null,\"differing\":0}\n", BO_JSON_FORMAT);
+		else
+			printf("the kernels agree on every state (%s)\n", path);
 		return BO_EXIT_OK;
 	}
 	id = bo_json_str(row, "state");
@@ -380,6 +383,10 @@ static int explain_differential(const char *dir, const char *id, bool json)
 	}
 	json_object_object_add(out, "state", json_object_get(row));
 	json_object_object_add(out, "kernels", stories);
+	if (!json_object_is_type(json_object_object_get(row, "classes"), json_type_object)) {
+		bo_cli_error("explain: '%s': state %s has no \"classes\"", path, id ? id : "?");
+		return BO_EXIT_HARNESS;
+	}
 	if (!json) {
 		struct json_object *cls = json_object_object_get(row, "classes"), *dv;
 		bool differs = json_object_object_get_ex(row, "differs", &dv) &&
@@ -404,6 +411,9 @@ static int explain_differential(const char *dir, const char *id, bool json)
 		if (!json)
 			printf("\n== %s ==\n", rel);
 		fflush(stdout);
+		/* Each kernel's results, relative to the tree (absolute from before they were). */
+		if (res[0] != '/' && bo_pathf(path, sizeof(path), "%s/%s", dir, res) == 0)
+			res = path;
 		r = explain_dir(res, id, json, json ? &story : NULL);
 		if (r != BO_EXIT_OK)
 			ret = r;

@@ -77,8 +77,9 @@ int bo_guest_vm_for(const struct bo_scenario *sc, struct vm_args *v, char ***ret
 		return r;
 	v->ship = *ret_ship;
 	v->host_root = sc->root_host;
-	/* The scenario's kernel, unless the command line named one. */
-	if (!v->kernel_release && !v->kernel && !v->modules)
+	/* The scenario's kernel, unless the command line named one or runs in place (on the
+	 * kernel this machine booted, whatever the scenario would boot). */
+	if (!v->kernel_release && !v->kernel && !v->modules && !v->in_place)
 		v->kernel_release = sc->kernel;
 	return 0;
 }

@@ -37,8 +37,8 @@ static void help(void)
 	     "Then --kernel-release SPEC on run, check, reproduce, shrink, nightly and vm, or\n"
 	     "[vm] kernel = SPEC in a scenario, boots it.\n"
 	     "\n"
-	     "  --json        list as one JSON object (\"format\", \"kernels\": release, package,\n"
-	     "                default)\n"
+	     "  --json        list as one JSON object (\"format\", \"kernels\": release, boots,\n"
+	     "                package, default)\n"
 	     "  --available   list the kernel packages apt knows\n"
 	     "  -h, --help    this text\n"
 	     "\n"
@@ -96,6 +96,10 @@ static int list(bool json)
 	if (bo_kernel_cached(NULL, def, sizeof(def), NULL) < 0)
 		def[0] = '\0';
 	d = opendir(dir);
+	if (!d && errno != ENOENT) {
+		bo_cli_error("kernel: reading '%s': %m", dir);
+		return BO_EXIT_HARNESS;
+	}
 	while (d && (de = readdir(d))) {
 		char path[PATH_MAX];
 		_cleanup_free_ char *pkg = NULL;
@@ -114,8 +118,8 @@ static int list(bool json)
 			continue;
 		k = json_object_new_object();
 		json_object_object_add(k, "release", json_object_new_string(de->d_name));
-		json_object_object_add(k, "boots", json_object_new_string(pvh ? "vmlinux (PVH)"
-									      : "bzImage"));
+		json_object_object_add(k, "boots",
+				       json_object_new_string(pvh ? "vmlinux (PVH)" : "bzImage"));
 		if (bo_pathf(path, sizeof(path), "%s/%s/package", dir, de->d_name) == 0 &&
 		    bo_read_file(path, 4096, &pkg, NULL) >= 0) {
 			pkg[strcspn(pkg, "\n")] = '\0';
@@ -136,9 +140,9 @@ static int list(bool json)
 		struct json_object *k = json_object_array_get_idx(arr, i);
 		struct json_object *dflt = json_object_object_get(k, "default");
 
-		printf("%-28s %s%s\n", bo_json_str(k, "release"),
+		printf("%-28s %-44s %-14s%s\n", bo_json_str(k, "release"),
 		       bo_json_str(k, "package") ? bo_json_str(k, "package") : "(no package)",
-		       json_object_get_boolean(dflt) ? "  (default)" : "");
+		       bo_json_str(k, "boots"), json_object_get_boolean(dflt) ? "  (default)" : "");
 	}
 	return BO_EXIT_OK;
 }

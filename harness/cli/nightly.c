@@ -37,7 +37,8 @@
 #include "harness/scenario/ini.h"
 #include "harness/scenario/scenario.h"
 
-#define MAX_AXIS 64
+#define MAX_AXIS   64
+#define MAX_KERNEL 64 /* a kernel axis value, NUL included */
 
 struct matrix {
 	const char *path;
@@ -88,7 +89,7 @@ static int matrix_item(void *ctx, const struct bo_ini_item *it, struct bo_err *e
 		return add_axis(m->mopts, &m->nmo, it->key, value, err);
 	}
 	if (!strcmp(it->key, "kernel")) {
-		if (!value[0] ||
+		if (!value[0] || strlen(value) >= MAX_KERNEL ||
 		    value[strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 					"0123456789._+~*-")])
 			return bo_err_set(
@@ -142,8 +143,8 @@ struct cell {
 	char scen_path[PATH_MAX]; /* the scenario file run */
 	char scen_name[128];
 	char fs[16], mopts[256];
-	char kernel[64];	/* the kernels axis' value, "" without one */
-	char results[PATH_MAX]; /* relative to the tree */
+	char kernel[MAX_KERNEL]; /* the kernels axis' value, "" without one */
+	char results[PATH_MAX];	 /* relative to the tree */
 	struct json_object *summary;
 	int status;
 };

@@ -201,6 +201,11 @@ static int cmd_shrink(int argc, char **argv)
 	if (k + 1 != argc)
 		return bo_cli_usage_error("shrink", "expected one RESULTS directory");
 	bo_vm_args_read(&v);
+	/* In place only as root: said before anything is made. */
+	if (bo_vm_args_in_place_ok(&v, &err) < 0) {
+		bo_cli_error("shrink: %s", bo_err_str(&err));
+		goto out;
+	}
 	if (sa.state)
 		snprintf(state, sizeof(state), "%s", sa.state);
 	if (!realpath(argv[k], dir)) {

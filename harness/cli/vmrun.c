@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness/base/json.h"
@@ -300,7 +302,8 @@ int bo_vm_args_in_place_ok(const struct vm_args *v, struct bo_err *err)
  * @dir and --allow-host added (the guest side refuses to make devices outside blackout's VM
  * otherwise); the host's root is this one, so --host-root goes. Its status.
  */
-static int run_in_place(const char *dir, char *const gargv[], int stderr_fd, struct bo_err *err)
+static int run_in_place(const char *dir, char *const gargv[], int stderr_fd, unsigned timeout_s,
+			struct bo_err *err)
 {
 	size_t n = 0, share = strlen(BO_VM_SHARE_GUEST);
 	_cleanup_free_ char **argv = NULL;
@@ -347,12 +350,38 @@ static int run_in_place(const char *dir, char *const gargv[], int stderr_fd, str
 		r = bo_err_set(err, r, "running '%s': %s", argv[0], strerror(r));
 		goto out;
 	}
-	while ((r = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
-		;
-	if (r < 0)
-		r = bo_err_set(err, errno, "waiting for '%s': %s", argv[0], strerror(errno));
-	else
-		r = WIFEXITED(st) ? WEXITSTATUS(st) : BO_EXIT_HARNESS;
+	/* As a VM: killed at the timeout, and a stop (SIGINT, SIGTERM, SIGHUP) passed on, the
+	 * guest side then tearing down what it made and keeping the results. */
+	{
+		double end = bo_now() + timeout_s;
+		bool killed = false, stopped = false;
+
+		bo_stop_install();
+		while ((r = waitpid(pid, &st, WNOHANG)) == 0 || (r < 0 && errno == EINTR)) {
+			struct timespec ts = {.tv_nsec = 100 * 1000 * 1000};
+
+			if (bo_stop_requested() && !stopped) {
+				kill(pid, SIGTERM);
+				stopped = true;
+			}
+			if (!killed && bo_now() > end) {
+				kill(pid, SIGTERM);
+				killed = true;
+				end = bo_now() + 30; /* then SIGKILL, if it does not go */
+			} else if (killed && bo_now() > end) {
+				kill(pid, SIGKILL);
+			}
+			nanosleep(&ts, NULL);
+		}
+		if (r < 0)
+			r = bo_err_set(err, errno, "waiting for '%s': %s", argv[0],
+				       strerror(errno));
+		else if (killed)
+			r = bo_err_set(err, ETIMEDOUT, "in place: killed after %u s (--timeout)",
+				       timeout_s);
+		else
+			r = WIFEXITED(st) ? WEXITSTATUS(st) : BO_EXIT_HARNESS;
+	}
 out:
 	for (size_t i = 0; i < n + 2; i++)
 		free(owned[i]);
@@ -389,7 +418,8 @@ int bo_guest_boot(const struct vm_args *v, const char *dir, char *const gargv[],
 		    bo_progress_relay_start(1, 2, bo_progress_draw_for(2), &fd, &relay, NULL) < 0)
 			fd = 0;
 		if (r >= 0)
-			r = run_in_place(dir, gargv, fd, err);
+			r = run_in_place(dir, gargv, fd, v->timeout_s ? v->timeout_s : timeout_s,
+					 err);
 		bo_progress_relay_stop(relay);
 		return r;
 	}

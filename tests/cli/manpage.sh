@@ -68,7 +68,7 @@ for want in XDG_CACHE_HOME BLACKOUT_DEBUG BLACKOUT_CTL BLACKOUT_MNT BLACKOUT_ISS
 	grep -q -- "$(sed 's/-/\\\\-/g' <<<"$want")" "$PAGE" && ok || bad "the page does not name '$want'"
 done
 # Every BLACKOUT_ variable the code sets for a workload or checker is in ENVIRONMENT.
-for v in $(grep -rhoE '"BLACKOUT_[A-Z_]+' "$top/harness" | tr -d '"' | sort -u); do
+for v in $(grep -rhoE '"BLACKOUT_[A-Z_]+' "$top/harness" "$top/vm" "$top/dmtargets" | tr -d '"' | sort -u); do
 	case $v in BLACKOUT_HOST_BASE) continue ;; esac # between host and guest, nobody else's
 	grep -q "^\.BI\? ${v%_}" "$PAGE" && ok || bad "ENVIRONMENT lacks $v"
 done
