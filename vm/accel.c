@@ -30,12 +30,14 @@ static int cache_key(char hex[BO_SHA256_HEX])
 	_cleanup_sha256_ struct bo_sha256 s = {0};
 	struct utsname u;
 	struct stat st;
+	int r;
 
 	if (bo_qemu_path(qemu, sizeof(qemu)) < 0 || stat(qemu, &st) < 0)
 		return -ENOPKG;
 	uname(&u);
-	if (bo_sha256_init(&s) < 0)
-		return -ENOMEM;
+	r = bo_sha256_init(&s);
+	if (r < 0)
+		return r;
 	snprintf(line, sizeof(line), "%s\n%s\n%s\n%s\n%s %lu %lld %lld.%09ld\n", u.sysname,
 		 u.release, u.version, u.machine, qemu, (unsigned long) st.st_ino,
 		 (long long) st.st_size, (long long) st.st_mtim.tv_sec, st.st_mtim.tv_nsec);

@@ -23,7 +23,8 @@ struct bo_sha256 {
 	bool failed;
 };
 
-/* Start a new digest in @s: 0, or -ENOMEM (nothing to release then). */
+/* Start a new digest in @s: 0, or -ENOMEM, or -ENOPKG when libcrypto cannot be loaded
+ * (nothing to release then). */
 _must_check_ int bo_sha256_init(struct bo_sha256 *s);
 
 /* Feed @len bytes at @data into the digest; a failure is reported by bo_sha256_final_hex(). */
@@ -31,6 +32,9 @@ void bo_sha256_update(struct bo_sha256 *s, const void *data, size_t len);
 
 /* Finish the digest as 64 lowercase hex digits and a NUL at @hex: 0, or -EIO. */
 _must_check_ int bo_sha256_final_hex(struct bo_sha256 *s, char hex[BO_SHA256_HEX]);
+
+/* The path of the libcrypto that hashes, for a VM that must hash too; NULL without one. */
+const char *bo_sha256_library(void);
 
 /* Release @s, started or not; it may be started again. */
 void bo_sha256_done(struct bo_sha256 *s);

@@ -75,6 +75,9 @@ static void test_reuse(void)
 			       "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 	bo_sha256_done(&s);
 	bo_sha256_done(&s);
+	/* The library that hashed, for a VM that must hash too (check --hash ships it). */
+	CU_ASSERT(bo_sha256_library() != NULL && bo_sha256_library()[0] == '/' &&
+		  strstr(bo_sha256_library(), "libcrypto") != NULL);
 }
 
 /* A copy made while hashing: the same bytes, the same digest; an existing copy is refused. */
