@@ -38,49 +38,47 @@ static int cmp_row(const void *a, const void *b)
 	return strcmp(x->state, y->state);
 }
 
-/* Append the states of @dir, column @col, to @v. */
-static int read_dir(const char *dir, size_t col, struct cell **v, size_t *n, size_t *cap,
-		    struct bo_err *err)
+/* The cells being read, and the column of the directory at hand. */
+struct reading {
+	struct cell *v;
+	size_t n, cap, col;
+};
+
+static int add_cell(const struct bo_stream_rec *rec, void *ctx, struct bo_err *err)
 {
-	struct bo_stream *st = NULL;
-	struct bo_stream_rec rec;
-	int r = bo_stream_open(dir, &st, err);
+	struct reading *g = ctx;
 
-	while (r >= 0 && (r = bo_stream_next(st, &rec, err)) > 0) {
-		if (!bo_stream_is_state(&rec))
-			continue;
-		if (*n == *cap) {
-			size_t nc = *cap ? 2 * *cap : 256;
-			struct cell *nv = reallocarray(*v, nc, sizeof(**v));
+	if (g->n == g->cap) {
+		size_t nc = g->cap ? 2 * g->cap : 256;
+		struct cell *nv = reallocarray(g->v, nc, sizeof(*nv));
 
-			if (!nv) {
-				r = bo_err_set(err, ENOMEM, "out of memory");
-				break;
-			}
-			*v = nv;
-			*cap = nc;
-		}
-		(*v)[*n] = (struct cell){
-			.state = strdup(rec.state), .cut = rec.cut, .col = col, .cls = rec.cls};
-		if (!(*v)[*n].state) {
-			r = bo_err_set(err, ENOMEM, "out of memory");
-			break;
-		}
-		(*n)++;
+		if (!nv)
+			return bo_err_set(err, ENOMEM, "out of memory");
+		g->v = nv;
+		g->cap = nc;
 	}
-	bo_stream_free(st);
-	return r < 0 ? r : 0;
+	g->v[g->n] = (struct cell){
+		.state = strdup(rec->state), .cut = rec->cut, .col = g->col, .cls = rec->cls};
+	if (!g->v[g->n].state)
+		return bo_err_set(err, ENOMEM, "out of memory");
+	g->n++;
+	return 0;
 }
 
 int bo_differ_read(struct bo_differ *d, const char *const *dirs, size_t n, struct bo_err *err)
 {
-	struct cell *v = NULL;
-	size_t nv = 0, cap = 0;
+	struct reading g = {0};
+	struct cell *v;
+	size_t nv;
 	int r = 0;
 
 	*d = (struct bo_differ){.ncol = n};
-	for (size_t i = 0; i < n && r >= 0; i++)
-		r = read_dir(dirs[i], i, &v, &nv, &cap, err);
+	for (size_t i = 0; i < n && r >= 0; i++) {
+		g.col = i;
+		r = bo_stream_each_state(dirs[i], add_cell, &g, err);
+	}
+	v = g.v;
+	nv = g.n;
 	if (r >= 0 && nv)
 		qsort(v, nv, sizeof(*v), cmp_cell);
 	for (size_t i = 0; r >= 0 && i < nv;) {

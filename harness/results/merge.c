@@ -74,33 +74,30 @@ static int shard_config(const char *dir, struct json_object **ret_cfg, unsigned 
 	return 0;
 }
 
-static int read_records(const char *dir, struct rec **v, size_t *n, size_t *cap, struct bo_err *err)
+/* The records being gathered from the shards. */
+struct gathered {
+	struct rec *v;
+	size_t n, cap;
+};
+
+static int add_record(const struct bo_stream_rec *rec, void *ctx, struct bo_err *err)
 {
-	struct bo_stream *st = NULL;
-	struct bo_stream_rec rec;
-	int r = bo_stream_open(dir, &st, err);
+	struct gathered *g = ctx;
 
-	while (r >= 0 && (r = bo_stream_next(st, &rec, err)) > 0) {
-		if (!bo_stream_is_state(&rec))
-			continue;
-		if (*n == *cap) {
-			size_t c = *cap ? *cap * 2 : 256;
-			struct rec *nv = realloc(*v, c * sizeof(**v));
+	if (g->n == g->cap) {
+		size_t c = g->cap ? g->cap * 2 : 256;
+		struct rec *nv = realloc(g->v, c * sizeof(*nv));
 
-			if (!nv) {
-				r = bo_err_set(err, ENOMEM, "merging");
-				break;
-			}
-			*v = nv;
-			*cap = c;
-		}
-		(*v)[(*n)++] = (struct rec){.cut = rec.cut,
-					    .alias = rec.alias_of != NULL,
-					    .cls = rec.cls,
-					    .o = json_object_get(rec.o)};
+		if (!nv)
+			return bo_err_set(err, ENOMEM, "merging");
+		g->v = nv;
+		g->cap = c;
 	}
-	bo_stream_free(st);
-	return r;
+	g->v[g->n++] = (struct rec){.cut = rec->cut,
+				    .alias = rec->alias_of != NULL,
+				    .cls = rec->cls,
+				    .o = json_object_get(rec->o)};
+	return 0;
 }
 
 /* Copy the regular files of @src (one level) into the new directory @dst. */
@@ -141,8 +138,7 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write
 {
 	struct json_object *base = NULL;
 	struct bo_summary sum = {0};
-	struct rec *v = NULL;
-	size_t nv = 0, cap = 0;
+	struct gathered g = {0};
 	uint8_t *seen = NULL;
 	unsigned count = 0;
 	int r = 0;
@@ -174,7 +170,7 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write
 			r = bo_err_set(err, EINVAL, "shard %u/%u is given twice ('%s')", i, count,
 				       dirs[d]);
 		if (r >= 0)
-			r = read_records(dirs[d], &v, &nv, &cap, err);
+			r = bo_stream_each_state(dirs[d], add_record, &g, err);
 		if (r >= 0 && bo_summary_read(dirs[d], &ss, NULL, err) < 0)
 			r = bo_err_prefix(err, "'%s'", dirs[d]);
 		if (r >= 0) {
@@ -188,9 +184,11 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write
 		if (!seen[i])
 			r = bo_err_set(err, EINVAL, "shard %u/%u is missing", i, count);
 	if (r >= 0) {
-		if (nv)
-			qsort(v, nv, sizeof(*v), cmp_rec);
-		for (size_t i = 0; i < nv && r >= 0; i++) {
+		struct rec *v = g.v;
+
+		if (g.n)
+			qsort(v, g.n, sizeof(*v), cmp_rec);
+		for (size_t i = 0; i < g.n && r >= 0; i++) {
 			struct json_object *sec;
 
 			if (v[i].alias) {
@@ -249,9 +247,9 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write
 		r = o ? bo_results_write_json(res, "summary.json", o, err)
 		      : bo_err_set(err, ENOMEM, "merging");
 	}
-	for (size_t i = 0; i < nv; i++)
-		json_object_put(v[i].o);
-	free(v);
+	for (size_t i = 0; i < g.n; i++)
+		json_object_put(g.v[i].o);
+	free(g.v);
 	free(seen);
 	json_object_put(base);
 	return r;

@@ -132,3 +132,21 @@ int bo_stream_next(struct bo_stream *s, struct bo_stream_rec *ret, struct bo_err
 	*ret = rec;
 	return 1;
 }
+
+int bo_stream_each_state(const char *dir,
+			 int (*fn)(const struct bo_stream_rec *rec, void *ctx, struct bo_err *err),
+			 void *ctx, struct bo_err *err)
+{
+	struct bo_stream *st = NULL;
+	struct bo_stream_rec rec;
+	int r = bo_stream_open(dir, &st, err);
+
+	while (r >= 0 && (r = bo_stream_next(st, &rec, err)) > 0) {
+		int k = bo_stream_is_state(&rec) ? fn(&rec, ctx, err) : 0;
+
+		if (k < 0)
+			r = k;
+	}
+	bo_stream_free(st);
+	return r < 0 ? r : 0;
+}

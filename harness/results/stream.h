@@ -55,6 +55,15 @@ const char *bo_stream_path(const struct bo_stream *s);
 /* Close; NULL is fine. */
 void bo_stream_free(struct bo_stream *s);
 
+/*
+ * Every "state" and "alias" record of results directory @dir's stream, in order, to @fn
+ * (which returns >= 0 to go on, -errno to stop, with @err set). 0, or the first error.
+ */
+_must_check_ int bo_stream_each_state(const char *dir,
+				      int (*fn)(const struct bo_stream_rec *rec, void *ctx,
+						struct bo_err *err),
+				      void *ctx, struct bo_err *err);
+
 /* Whether @rec is a "state" or an "alias" record. */
 static inline bool bo_stream_is_state(const struct bo_stream_rec *rec)
 {
