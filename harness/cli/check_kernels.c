@@ -108,9 +108,11 @@ int bo_check_kernels(const char *log, const struct bo_check_args *a, struct vm_a
 		}
 		for (size_t j = 0; j < n; j++)
 			if (!strcmp(rel[j], rel[n])) {
+				int k = bo_cli_usage_error("check", "--kernels: '%s' is %s again",
+							   specs[n], rel[n]);
+
 				bo_strv_free(specs);
-				return bo_cli_usage_error("check", "--kernels: '%s' is %s again",
-							  specs[n], rel[n]);
+				return k;
 			}
 	}
 	bo_strv_free(specs);

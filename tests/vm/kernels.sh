@@ -123,6 +123,8 @@ fi
 cd /
 run_bo 2 check /dev/null --fs ext4 --kernels 6.12 && grep -q "needs two kernels" "$T/err" && ok ||
 	bad "--kernels with one kernel was not refused"
+run_bo 2 check /dev/null --fs ext4 --kernels "6.12,$second" && grep -q "is $second again" "$T/err" &&
+	ok || bad "--kernels naming one kernel twice was not refused"
 # The planted twin by --kernel-release: its reproduction boots the kernel config.json
 # recorded, with nothing on its command line or in its scenario to say so.
 scenario "$SRC/scenarios/ext4-fsops-bug.ini" "$T/bug.ini" ops=12 size=64M
