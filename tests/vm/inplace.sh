@@ -18,6 +18,10 @@ mkdir "$T/share"
 cp "$T/s.ini" "$T/sk.ini"
 printf '\n[vm]\nkernel = 9.9\n' >>"$T/sk.ini"
 ship=(--file "$T/s.ini" --file "$T/sk.ini")
+# A runner's own userland has libcrypto (libssl3), which check uses to identify the log;
+# blackout's VM carries only what its guest side needs, so it is shipped here.
+libcrypto=$(ldconfig -p | awk '/libcrypto\.so\.3 /{ print $NF; exit }')
+[ -n "$libcrypto" ] && ship+=(--file "$libcrypto")
 for f in "$(dirname "$BO")"/blackout-*; do ship+=(--file "$f"); done
 cat >"$T/in.sh" <<SH
 #!/bin/sh
