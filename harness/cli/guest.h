@@ -117,7 +117,8 @@ _must_check_ int bo_guest_identity(const struct bo_guest_args *a, const char *cm
  * @l holds them. -EINVAL with @err when the scenario's and the log's disagree.
  */
 _must_check_ int bo_guest_devices(const struct bo_scenario *sc, const struct bo_log *log,
-				  struct bo_layout *l, struct bo_explore_opts *eo, struct bo_err *err);
+				  struct bo_layout *l, struct bo_explore_opts *eo,
+				  struct bo_err *err);
 
 /* Guest side: read the scenario @path a host command put in the results (its paths are
  * shipped or under the host's root; its account is made from the host's). */

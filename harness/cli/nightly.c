@@ -89,9 +89,7 @@ static int matrix_item(void *ctx, const struct bo_ini_item *it, struct bo_err *e
 		return add_axis(m->mopts, &m->nmo, it->key, value, err);
 	}
 	if (!strcmp(it->key, "kernel")) {
-		if (!value[0] || strlen(value) >= MAX_KERNEL ||
-		    value[strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-					"0123456789._+~*-")])
+		if (strlen(value) >= MAX_KERNEL || !bo_scenario_kernel_ok(value))
 			return bo_err_set(
 				err, EINVAL,
 				"[matrix] kernel: '%s' is not a kernel release or version "

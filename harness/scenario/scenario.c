@@ -6,6 +6,7 @@
  * against the scenario's directory; on the host they must exist, and a user must exist.
  */
 #include "harness/scenario/scenario.h"
+#include "harness/scenario/builtin.h"
 
 #include "harness/states/cutsel.h"
 #include "scenarios/blackout-ids.h"
@@ -106,29 +107,6 @@ static const struct key keys[] = {
 
 static const char *const sections[] = {"scenario", "device", "workload", "check",
 				       "run",	   "faults", "vm"};
-
-/*
- * Builtin workloads: scenarios/<family>/, executable blackout-<family> with its checker mode;
- * @args (may be "") selects a variant of the family, e.g. SQLite's journal mode.
- */
-static const struct builtin {
-	const char *name, *exe, *args;
-	const char *const *bugs;
-} builtins[] = {
-	{"fsops", "blackout-fsops", "",
-	 (const char *const[]){"ack-without-fsync", "ignore-fsync-error", NULL}},
-	{"applog", "blackout-applog", "", (const char *const[]){"ack-before-fsync", NULL}},
-	{"replace", "blackout-replace", "",
-	 (const char *const[]){"no-fsync-before-rename", "no-dir-fsync", NULL}},
-	{"sqlite-wal", "blackout-sqlite", " --journal=wal",
-	 (const char *const[]){"synchronous-off", NULL}},
-	{"sqlite-rollback", "blackout-sqlite", " --journal=delete",
-	 (const char *const[]){"synchronous-off", "synchronous-full", NULL}},
-	{"kvd", "blackout-kvd", "", (const char *const[]){"skip-fsync", NULL}},
-};
-
-/* The builtins' names, for messages. */
-#define BUILTIN_NAMES "fsops, applog, replace, sqlite-wal, sqlite-rollback, kvd"
 
 /* Smallest device each mkfs accepts (measured: e2fsprogs 1.47, xfsprogs 6.1, btrfs-progs 6.2),
  * floored at 16M so that there is room for a workload. */
@@ -241,20 +219,23 @@ static int parse_size(const char *s, uint64_t *ret)
 	return 0;
 }
 
-static const struct builtin *find_builtin(const char *name)
+/* Whether @v is 1 to @max ASCII letters, digits and characters of @extra. */
+static bool word_of(const char *v, size_t max, const char *extra)
 {
-	for (size_t i = 0; i < BO_ARRAY_SIZE(builtins); i++)
-		if (!strcmp(builtins[i].name, name))
-			return &builtins[i];
-	return NULL;
+	size_t n = strlen(v);
+
+	if (!n || n > max)
+		return false;
+	for (; *v; v++)
+		if (!((*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z') ||
+		      (*v >= '0' && *v <= '9') || strchr(extra, *v)))
+			return false;
+	return true;
 }
 
-static bool builtin_has_bug(const struct builtin *b, const char *bug)
+bool bo_scenario_kernel_ok(const char *spec)
 {
-	for (const char *const *p = b->bugs; *p; p++)
-		if (!strcmp(*p, bug))
-			return true;
-	return false;
+	return word_of(spec, MAX_NAME, "._+~*-");
 }
 
 static char **str_field(struct bo_scenario *sc, const struct key *k)
@@ -447,18 +428,13 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 	fail(p, EINVAL, "[%s] %s: bad value '%s' (%s)", label(p, k->section), k->name, v, expect)
 	switch (k->type) {
 	case K_NAME:
-		if (!*v || strlen(v) > MAX_NAME ||
-		    v[strspn(v,
-			     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")])
+		if (!word_of(v, MAX_NAME, "._-"))
 			return BAD("1 to 64 of A-Z a-z 0-9 . _ -");
 		return set_string(p, k, v);
 	case K_TEXT:
 		return set_string(p, k, v);
 	case K_KERNEL:
-		if (!*v || strlen(v) > MAX_NAME ||
-		    v[strspn(
-			    v,
-			    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+~*-")])
+		if (!bo_scenario_kernel_ok(v))
 			return BAD("a kernel release or its version prefix, such as 6.12 or "
 				   "6.1.0-57-amd64 (blackout kernel list)");
 		return set_string(p, k, v);
@@ -498,8 +474,8 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 			return BAD("one comma-separated list, no blanks or shell characters");
 		return set_string(p, k, v);
 	case K_BUILTIN:
-		if (!find_builtin(v))
-			return BAD("known builtins: " BUILTIN_NAMES);
+		if (!bo_builtin_find(v))
+			return BAD("known builtins: " BO_BUILTIN_NAMES);
 		return set_string(p, k, v);
 	case K_U64:
 		if (parse_dec(v, &n) < 0)
@@ -547,8 +523,8 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 			/* A bare word is a builtin; a command needs a path or arguments, so that a
 			 * misspelt builtin is an error here rather than "command not found" in every
 			 * crash state. */
-			if (!find_builtin(v))
-				return BAD("a bare word must be a builtin (" BUILTIN_NAMES
+			if (!bo_builtin_find(v))
+				return BAD("a bare word must be a builtin (" BO_BUILTIN_NAMES
 					   ") or 'none'; a command needs a path, like ./check");
 			sc->checker = BO_CHECKER_BUILTIN;
 		} else {
@@ -970,7 +946,7 @@ static int finish_devices(struct parser *p)
 static int finish(struct parser *p)
 {
 	struct bo_scenario *sc = p->sc;
-	const struct builtin *b = NULL;
+	const struct bo_builtin *b = NULL;
 
 	if (p->dev_name[0] && commit_device(p) < 0)
 		return -EINVAL;
@@ -1014,12 +990,12 @@ static int finish(struct parser *p)
 
 	if (sc->builtin) {
 		sc->workload = BO_WORKLOAD_BUILTIN;
-		b = find_builtin(sc->builtin);
+		b = bo_builtin_find(sc->builtin);
 		if (sc->bug && !strcmp(sc->bug, "none")) {
 			free(sc->bug);
 			sc->bug = NULL;
 		}
-		if (sc->bug && !builtin_has_bug(b, sc->bug)) {
+		if (sc->bug && !bo_builtin_has_bug(b, sc->bug)) {
 			char known[200] = "none";
 
 			for (const char *const *q = b->bugs; *q; q++)
@@ -1328,41 +1304,4 @@ int bo_scenario_set_keep_ops(struct bo_scenario *sc, const char *ids)
 	free(sc->keep_ops);
 	sc->keep_ops = v;
 	return 0;
-}
-
-/* The builtin's command line: "blackout-fsops [check] --seed S --ops N [--keep IDS]
- * [--bug=B]". */
-static int builtin_command(const struct bo_scenario *sc, const char *mode, char **ret)
-{
-	const struct builtin *b = find_builtin(sc->builtin);
-	int n;
-
-	n = asprintf(ret, "%s%s%s --seed %" PRIu64 " --ops %" PRIu64 "%s%s%s%s", b->exe, mode,
-		     b->args, sc->workload_seed, sc->ops, sc->keep_ops ? " --keep " : "",
-		     sc->keep_ops ? sc->keep_ops : "", sc->bug ? " --bug=" : "",
-		     sc->bug ? sc->bug : "");
-	return n < 0 ? -ENOMEM : 0;
-}
-
-int bo_scenario_workload_command(const struct bo_scenario *sc, char **ret)
-{
-	if (sc->workload == BO_WORKLOAD_BUILTIN)
-		return builtin_command(sc, "", ret);
-	*ret = strdup(sc->command);
-	return *ret ? 0 : -ENOMEM;
-}
-
-int bo_scenario_checker_command(const struct bo_scenario *sc, char **ret)
-{
-	switch (sc->checker) {
-	case BO_CHECKER_NONE:
-		*ret = NULL;
-		return 0;
-	case BO_CHECKER_BUILTIN:
-		return builtin_command(sc, " check", ret);
-	case BO_CHECKER_COMMAND:
-		break;
-	}
-	*ret = strdup(sc->checker_command);
-	return *ret ? 0 : -ENOMEM;
 }

@@ -193,6 +193,10 @@ void bo_scenario_set_seed(struct bo_scenario *sc, uint64_t seed);
 /* Whether @s is a list of op ids and ranges ("3,17,40-42") within 1..@max: 0 or -EINVAL. */
 _must_check_ int bo_scenario_op_ids_check(const char *s, uint64_t max);
 
+/* Whether @spec may name a kernel ([vm] kernel, a nightly's kernel axis): a release, a
+ * version prefix or a pattern (6.12.117+deb12-amd64, 6.12, 6.12.*), nothing like a path. */
+bool bo_scenario_kernel_ok(const char *spec);
+
 /* Perform only the ops @ids of a builtin fsops workload (NULL: all). 0, -EINVAL or -ENOMEM. */
 _must_check_ int bo_scenario_set_keep_ops(struct bo_scenario *sc, const char *ids);
 

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * builtin.c — the built-in workloads (builtin.h), and the command lines a scenario's workload
+ * and checker run (scenario.h).
+ */
+#include "harness/scenario/builtin.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/base/macro.h"
+#include "harness/scenario/scenario.h"
+
+static const struct bo_builtin builtins[] = {
+	{"fsops", "blackout-fsops", "",
+	 (const char *const[]){"ack-without-fsync", "ignore-fsync-error", NULL}},
+	{"applog", "blackout-applog", "", (const char *const[]){"ack-before-fsync", NULL}},
+	{"replace", "blackout-replace", "",
+	 (const char *const[]){"no-fsync-before-rename", "no-dir-fsync", NULL}},
+	{"sqlite-wal", "blackout-sqlite", " --journal=wal",
+	 (const char *const[]){"synchronous-off", NULL}},
+	{"sqlite-rollback", "blackout-sqlite", " --journal=delete",
+	 (const char *const[]){"synchronous-off", "synchronous-full", NULL}},
+	{"kvd", "blackout-kvd", "", (const char *const[]){"skip-fsync", NULL}},
+};
+
+const struct bo_builtin *bo_builtin_find(const char *name)
+{
+	for (size_t i = 0; i < BO_ARRAY_SIZE(builtins); i++)
+		if (!strcmp(builtins[i].name, name))
+			return &builtins[i];
+	return NULL;
+}
+
+bool bo_builtin_has_bug(const struct bo_builtin *b, const char *bug)
+{
+	for (const char *const *p = b->bugs; *p; p++)
+		if (!strcmp(*p, bug))
+			return true;
+	return false;
+}
+
+/* The builtin's command line: "blackout-fsops [check] --seed S --ops N [--keep IDS]
+ * [--bug=B]". */
+static int builtin_command(const struct bo_scenario *sc, const char *mode, char **ret)
+{
+	const struct bo_builtin *b = bo_builtin_find(sc->builtin);
+	int n;
+
+	n = asprintf(ret, "%s%s%s --seed %" PRIu64 " --ops %" PRIu64 "%s%s%s%s", b->exe, mode,
+		     b->args, sc->workload_seed, sc->ops, sc->keep_ops ? " --keep " : "",
+		     sc->keep_ops ? sc->keep_ops : "", sc->bug ? " --bug=" : "",
+		     sc->bug ? sc->bug : "");
+	return n < 0 ? -ENOMEM : 0;
+}
+
+int bo_scenario_workload_command(const struct bo_scenario *sc, char **ret)
+{
+	if (sc->workload == BO_WORKLOAD_BUILTIN)
+		return builtin_command(sc, "", ret);
+	*ret = strdup(sc->command);
+	return *ret ? 0 : -ENOMEM;
+}
+
+int bo_scenario_checker_command(const struct bo_scenario *sc, char **ret)
+{
+	switch (sc->checker) {
+	case BO_CHECKER_NONE:
+		*ret = NULL;
+		return 0;
+	case BO_CHECKER_BUILTIN:
+		return builtin_command(sc, " check", ret);
+	case BO_CHECKER_COMMAND:
+		break;
+	}
+	*ret = strdup(sc->checker_command);
+	return *ret ? 0 : -ENOMEM;
+}
