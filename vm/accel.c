@@ -35,7 +35,7 @@ static int cache_key(char hex[BO_SHA256_HEX])
 	if (bo_qemu_path(qemu, sizeof(qemu)) < 0 || stat(qemu, &st) < 0)
 		return -ENOPKG;
 	uname(&u);
-	r = bo_sha256_init(&s);
+	r = bo_sha256_init(&s, NULL);
 	if (r < 0)
 		return r;
 	snprintf(line, sizeof(line), "%s\n%s\n%s\n%s\n%s %lu %lld %lld.%09ld\n", u.sysname,

@@ -492,11 +492,9 @@ int bo_initramfs_base(const struct bo_kernel *k, const struct bo_moddir *m, char
 	r = pick_modules(m, &in, err);
 	if (r < 0)
 		return r;
-	r = bo_sha256_init(&s);
+	r = bo_sha256_init(&s, err);
 	if (r < 0)
-		return bo_err_set(err, -r, "initramfs: %s",
-				  r == -ENOPKG ? "cannot load libcrypto.so.3 (package libssl3)"
-					       : "out of memory");
+		return err ? bo_err_prefix(err, "initramfs") : r;
 	bo_sha256_update(&s, BASE_FORMAT "\n", sizeof(BASE_FORMAT));
 	bo_sha256_update(&s, k->release, strlen(k->release) + 1);
 	/* Inputs are identified by their metadata: a changed module, tool or library
@@ -611,11 +609,9 @@ static int files_key(const char *base, const char *const *files, char hex[BO_SHA
 	_cleanup_sha256_ struct bo_sha256 s = {0};
 	int r;
 
-	r = bo_sha256_init(&s);
+	r = bo_sha256_init(&s, err);
 	if (r < 0)
-		return bo_err_set(err, -r, "initramfs: %s",
-				  r == -ENOPKG ? "cannot load libcrypto.so.3 (package libssl3)"
-					       : "out of memory");
+		return err ? bo_err_prefix(err, "initramfs") : r;
 	bo_sha256_update(&s, FILES_FORMAT "\n", sizeof(FILES_FORMAT));
 	bo_sha256_update(&s, base, strlen(base) + 1);
 	hash_stat(&s, "/etc/ld.so.cache");

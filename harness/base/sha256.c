@@ -68,15 +68,15 @@ const char *bo_sha256_library(void)
 	return realpath(info.dli_fname, path) ? path : NULL;
 }
 
-int bo_sha256_init(struct bo_sha256 *s)
+int bo_sha256_init(struct bo_sha256 *s, struct bo_err *err)
 {
 	s->failed = false;
 	if (!evp_load())
-		return -ENOPKG;
+		return bo_err_set(err, ENOPKG, "cannot load " LIBCRYPTO " (package libssl3)");
 	if (!s->ctx)
 		s->ctx = evp.ctx_new();
 	if (!s->ctx)
-		return -ENOMEM;
+		return bo_err_set(err, ENOMEM, "out of memory");
 	if (evp.init(s->ctx, evp.sha256(), NULL) != 1)
 		s->failed = true;
 	return 0;
@@ -145,11 +145,9 @@ int bo_sha256_copy_file(const char *path, const char *copy, char hex[BO_SHA256_H
 
 	if (fd < 0)
 		return bo_err_set(err, errno, "hashing '%s': %s", path, strerror(errno));
-	r = bo_sha256_init(&h);
+	r = bo_sha256_init(&h, err);
 	if (r < 0)
-		return bo_err_set(err, -r, "hashing '%s': %s", path,
-				  r == -ENOPKG ? "cannot load " LIBCRYPTO " (package libssl3)"
-					       : strerror(-r));
+		return err ? bo_err_prefix(err, "hashing '%s'", path) : r;
 	if (copy) {
 		out = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 		if (out < 0)

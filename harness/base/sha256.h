@@ -23,9 +23,9 @@ struct bo_sha256 {
 	bool failed;
 };
 
-/* Start a new digest in @s: 0, or -ENOMEM, or -ENOPKG when libcrypto cannot be loaded
- * (nothing to release then). */
-_must_check_ int bo_sha256_init(struct bo_sha256 *s);
+/* Start a new digest in @s: 0, or -ENOMEM, or -ENOPKG when libcrypto cannot be loaded, said
+ * in @err (nothing to release then). */
+_must_check_ int bo_sha256_init(struct bo_sha256 *s, struct bo_err *err);
 
 /* Feed @len bytes at @data into the digest; a failure is reported by bo_sha256_final_hex(). */
 void bo_sha256_update(struct bo_sha256 *s, const void *data, size_t len);

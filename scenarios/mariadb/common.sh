@@ -1,10 +1,8 @@
 # scenarios/mariadb/common.sh — starting and stopping mariadbd on ./db, for the workload and
 # the checker. The socket and the server's own log live outside the file system under test.
-tmp=$(mktemp -d)
+# $tmp, $server, the trap that stops it, wait_up: shared by the daemon scenarios.
+. "$here/../daemon.sh"
 sock=$tmp/sock
-server=
-# Whatever happens, no server outlives the script: it would hold the file system.
-trap 'if [ -n "$server" ]; then kill -9 "$server" 2>/dev/null; wait "$server"; fi; rm -rf "$tmp"' EXIT
 
 # start_server CNF: start mariadbd with CNF on ./db and wait until it answers; 1 if it died
 # or did not answer within 30 s. With a device named wal ([device wal]), the redo log lives
@@ -15,15 +13,7 @@ start_server() {
 		--log-error="$tmp/error.log" --pid-file="$tmp/pid" &
 	server=$!
 	# A server that neither answers nor dies within 30 s did not recover (it takes 1 s).
-	give_up=$(($(date +%s) + 30))
-	while ! mariadb --socket="$sock" -e 'SELECT 1' >/dev/null 2>&1; do
-		if [ "$(date +%s)" -ge "$give_up" ] || ! kill -0 "$server" 2>/dev/null; then
-			echo "mariadbd did not come up:" >&2
-			cat "$tmp/error.log" >&2
-			return 1
-		fi
-		sleep 0.1
-	done
+	wait_up mariadbd 30 "$tmp/error.log" 0.1 mariadb --socket="$sock" -e 'SELECT 1'
 }
 
 # sql STATEMENTS: run them; their result rows, tab-separated, without a header.

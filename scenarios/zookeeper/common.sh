@@ -1,10 +1,8 @@
 # scenarios/zookeeper/common.sh — starting and stopping a standalone ZooKeeper on ./zk, for
 # the workload and the checker; a JVM each, from Debian's packages. It listens on the VM's
 # loopback only; its log stays outside the file system under test.
-tmp=$(mktemp -d)
-server=
-# Whatever happens, no server outlives the script: it would hold the file system.
-trap 'if [ -n "$server" ]; then kill -9 "$server" 2>/dev/null; wait "$server"; fi; rm -rf "$tmp"' EXIT
+# $tmp, $server, the trap that stops it, wait_up: shared by the daemon scenarios.
+. "$here/../daemon.sh"
 cp=/usr/share/java/zookeeper.jar
 
 # zk COMMAND [ARG...]: one zkCli command against the server; its output.
@@ -30,15 +28,12 @@ CFG
 		-Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
 		org.apache.zookeeper.server.ZooKeeperServerMain "$tmp/zoo.cfg" >"$tmp/zk.log" 2>&1 &
 	server=$!
-	give_up=$(($(date +%s) + 60))
-	while ! zk ls / | grep -q '^\[.*zookeeper'; do
-		if [ "$(date +%s)" -ge "$give_up" ] || ! kill -0 "$server" 2>/dev/null; then
-			echo "ZooKeeper did not come up:" >&2
-			cat "$tmp/zk.log" >&2
-			return 1
-		fi
-		sleep 0.5
-	done
+	wait_up ZooKeeper 60 "$tmp/zk.log" 0.5 zk_up
+}
+
+# zk_up: whether the server answers (its root lists the zookeeper node).
+zk_up() {
+	zk ls / | grep -q '^\[.*zookeeper'
 }
 
 stop_server() {

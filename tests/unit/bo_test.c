@@ -45,6 +45,18 @@ const char *bo_test_path(const char *name)
 	return b;
 }
 
+void bo_test_put(const char *dir, const char *name, const char *text)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	CU_ASSERT_FATAL(snprintf(path, sizeof(path), "%s/%s", dir, name) < (int) sizeof(path));
+	f = fopen(path, "w");
+	CU_ASSERT_FATAL(f != NULL);
+	fputs(text, f);
+	CU_ASSERT(fclose(f) == 0);
+}
+
 int bo_test_run(const char *suite_name, const struct bo_test *tests)
 {
 	CU_pSuite suite;

@@ -19,4 +19,7 @@ const char *bo_test_dir(void);
 /* Path @name inside the scratch directory (static buffer rotation of 8). */
 const char *bo_test_path(const char *name);
 
+/* Write @text to @dir/@name (replacing it); a failure fails the test. */
+void bo_test_put(const char *dir, const char *name, const char *text);
+
 #endif

@@ -16,18 +16,10 @@
 /* A results directory @name holding only @stream as its stream.jsonl. */
 static const char *dir_with(const char *name, const char *stream)
 {
-	static char dirs[4][4096];
-	static int next;
-	char *d = dirs[next++ % 4], path[4200];
-	FILE *f;
+	const char *d = bo_test_path(name);
 
-	snprintf(d, 4096, "%s", bo_test_path(name));
 	mkdir(d, 0755);
-	snprintf(path, sizeof(path), "%s/stream.jsonl", d);
-	f = fopen(path, "w");
-	CU_ASSERT_FATAL(f != NULL);
-	fputs(stream, f);
-	fclose(f);
+	bo_test_put(d, "stream.jsonl", stream);
 	return d;
 }
 

@@ -141,18 +141,6 @@ static void test_summary(void)
 	json_object_put(o);
 }
 
-static void put(const char *dir, const char *name, const char *text)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	CU_ASSERT_FATAL(f != NULL);
-	fputs(text, f);
-	fclose(f);
-}
-
 /*
  * What a guest writes is untrusted. Regression (found by tests/fuzz/fuzz_results.c): a state
  * record without a cut was reported through a string freed just before (use after free).
@@ -181,9 +169,9 @@ static void test_merge_hostile(void)
 		snprintf(shard, sizeof(shard), "%s/hostile%zu", bo_test_dir(), i);
 		snprintf(out, sizeof(out), "%s/hostile%zu.out", bo_test_dir(), i);
 		CU_ASSERT_FATAL(mkdir(shard, 0755) == 0);
-		put(shard, "config.json", "{\"shard\":\"0/1\"}");
-		put(shard, "summary.json", "{\"counts\":{}}");
-		put(shard, "stream.jsonl", bad[i]);
+		bo_test_put(shard, "config.json", "{\"shard\":\"0/1\"}");
+		bo_test_put(shard, "summary.json", "{\"counts\":{}}");
+		bo_test_put(shard, "stream.jsonl", bad[i]);
 		CU_ASSERT(bo_merge(out, dirs, 1, &err) == -EBADMSG);
 		CU_ASSERT(strstr(err.msg, "stream.jsonl:1:") != NULL);
 	}
@@ -192,14 +180,14 @@ static void test_merge_hostile(void)
 	snprintf(shard, sizeof(shard), "%s/hostile-empty", bo_test_dir());
 	snprintf(out, sizeof(out), "%s/hostile-empty.out", bo_test_dir());
 	CU_ASSERT_FATAL(mkdir(shard, 0755) == 0);
-	put(shard, "config.json", "{\"shard\":\"0/1\"}");
-	put(shard, "summary.json", FULL_SUMMARY);
-	put(shard, "stream.jsonl", "");
-	put(shard, "write.log", "");
+	bo_test_put(shard, "config.json", "{\"shard\":\"0/1\"}");
+	bo_test_put(shard, "summary.json", FULL_SUMMARY);
+	bo_test_put(shard, "stream.jsonl", "");
+	bo_test_put(shard, "write.log", "");
 	CU_ASSERT(bo_merge(out, dirs, 1, &err) == 0);
 	/* A shard count nobody runs sizes nothing. */
 	snprintf(out, sizeof(out), "%s/hostile-empty.out2", bo_test_dir());
-	put(shard, "config.json", "{\"shard\":\"0/4294967295\"}");
+	bo_test_put(shard, "config.json", "{\"shard\":\"0/4294967295\"}");
 	CU_ASSERT(bo_merge(out, dirs, 1, &err) == -EINVAL);
 
 	/* Strings the report prints carry no terminal escape sequences. */
@@ -223,11 +211,11 @@ static void test_merge_hostile(void)
 	snprintf(shard, sizeof(shard), "%s/hostile-link", bo_test_dir());
 	snprintf(out, sizeof(out), "%s/hostile-link.out", bo_test_dir());
 	CU_ASSERT_FATAL(mkdir(shard, 0755) == 0);
-	put(shard, "config.json", "{\"shard\":\"0/1\"}");
-	put(shard, "summary.json", FULL_SUMMARY);
-	put(shard, "stream.jsonl",
-	    "{\"event\":\"state\",\"cut\":1,\"state\":\"c1\",\"class\":\"consistent\"}\n");
-	put(shard, "write.log", "");
+	bo_test_put(shard, "config.json", "{\"shard\":\"0/1\"}");
+	bo_test_put(shard, "summary.json", FULL_SUMMARY);
+	bo_test_put(shard, "stream.jsonl",
+		    "{\"event\":\"state\",\"cut\":1,\"state\":\"c1\",\"class\":\"consistent\"}\n");
+	bo_test_put(shard, "write.log", "");
 	snprintf(link, sizeof(link), "%s/states", shard);
 	CU_ASSERT_FATAL(mkdir(link, 0755) == 0);
 	snprintf(link, sizeof(link), "%s/states/c1", shard);

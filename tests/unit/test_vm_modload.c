@@ -42,18 +42,6 @@ static void rec_clear(struct rec *r)
 	r->n = 0;
 }
 
-static void put(const char *dir, const char *name, const char *text)
-{
-	char path[8192];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	CU_ASSERT_FATAL(f != NULL);
-	fputs(text, f);
-	fclose(f);
-}
-
 /* a needs b; b failing once leaves both to be loaded again by the next call. */
 static void test_retry(void)
 {
@@ -64,10 +52,10 @@ static void test_retry(void)
 
 	snprintf(dir, sizeof(dir), "%s/mods", bo_test_dir());
 	CU_ASSERT_FATAL(bo_mkdir_p(dir) == 0);
-	put(dir, "modules.dep", "kernel/a.ko: kernel/b.ko\nkernel/b.ko:\n");
-	put(dir, "modules.softdep", "");
-	put(dir, "modules.alias", "");
-	put(dir, "modules.builtin", "");
+	bo_test_put(dir, "modules.dep", "kernel/a.ko: kernel/b.ko\nkernel/b.ko:\n");
+	bo_test_put(dir, "modules.softdep", "");
+	bo_test_put(dir, "modules.alias", "");
+	bo_test_put(dir, "modules.builtin", "");
 	CU_ASSERT_FATAL(bo_modload_open_dir(dir, record, &r, &l, &err) == 0);
 	CU_ASSERT(bo_modload_load(l, "a", &err) == -EIO);
 	CU_ASSERT(strstr(bo_err_str(&err), "b.ko") != NULL);

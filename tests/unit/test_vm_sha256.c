@@ -16,7 +16,7 @@ static void hex_of(const void *data, size_t len, size_t piece, char out[BO_SHA25
 {
 	_cleanup_sha256_ struct bo_sha256 s = {0};
 
-	CU_ASSERT_FATAL(bo_sha256_init(&s) == 0);
+	CU_ASSERT_FATAL(bo_sha256_init(&s, NULL) == 0);
 	for (size_t off = 0; off < len; off += piece)
 		bo_sha256_update(&s, (const char *) data + off,
 				 len - off < piece ? len - off : piece);
@@ -66,7 +66,7 @@ static void test_reuse(void)
 	char a[BO_SHA256_HEX], b[BO_SHA256_HEX];
 
 	for (int i = 0; i < 2; i++) {
-		CU_ASSERT_FATAL(bo_sha256_init(&s) == 0);
+		CU_ASSERT_FATAL(bo_sha256_init(&s, NULL) == 0);
 		bo_sha256_update(&s, "abc", 3);
 		CU_ASSERT_FATAL(bo_sha256_final_hex(&s, i ? b : a) == 0);
 	}

@@ -24,7 +24,8 @@ done
 # home would refuse the scenarios (rightly). So they run from a copy in a directory anyone
 # may pass; $T itself is then 0711.
 mkdir -m 755 "$T/pub"
-cp -r "$SRC/scenarios/mariadb" "$SRC/scenarios/etcd" "$SRC/scenarios/zookeeper" "$T/pub/"
+cp -r "$SRC/scenarios/mariadb" "$SRC/scenarios/etcd" "$SRC/scenarios/zookeeper" \
+	"$SRC/scenarios/daemon.sh" "$T/pub/"
 chmod -R go+rX "$T/pub"
 chmod 711 "$T"
 
@@ -44,7 +45,7 @@ user = $2
 script = $d/check $5
 cuts = mark
 [vm]
-$([ "$3" = host ] && echo "root = host" || echo "files = $d $6")
+$([ "$3" = host ] && echo "root = host" || echo "files = $T/pub/daemon.sh $d $6")
 INI
 }
 
