@@ -140,6 +140,13 @@ bool bo_debug_on(enum bo_debug_cat cat)
 	return debug_mask() & cat;
 }
 
+void bo_vsay(const char *kind, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "blackout: %s", kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void bo_debug(enum bo_debug_cat cat, const char *fmt, ...)
 {
 	va_list ap;
@@ -147,9 +154,7 @@ void bo_debug(enum bo_debug_cat cat, const char *fmt, ...)
 	if (!bo_debug_on(cat))
 		return;
 	va_start(ap, fmt);
-	fputs("blackout: debug: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	bo_vsay("debug: ", fmt, ap);
 	va_end(ap);
 }
 

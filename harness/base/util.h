@@ -59,4 +59,7 @@ enum bo_debug_cat {
 bool bo_debug_on(enum bo_debug_cat cat);
 void bo_debug(enum bo_debug_cat cat, const char *fmt, ...) _printf_(2, 3);
 
+/* One line on stderr: "blackout: ", @kind ("error: ", "" for a note, ...), the message. */
+void bo_vsay(const char *kind, const char *fmt, va_list ap) _printf_(2, 0);
+
 #endif

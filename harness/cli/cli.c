@@ -17,9 +17,7 @@ void bo_cli_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	fputs("blackout: error: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	bo_vsay("error: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -32,9 +30,7 @@ void bo_cli_note(const char *fmt, ...)
 	if (bo_cli_quiet)
 		return;
 	va_start(ap, fmt);
-	fputs("blackout: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	bo_vsay("", fmt, ap);
 	va_end(ap);
 }
 
@@ -43,9 +39,7 @@ void bo_cli_warning(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	fputs("blackout: warning: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	bo_vsay("warning: ", fmt, ap);
 	va_end(ap);
 }
 
