@@ -513,8 +513,10 @@ static int detect_fs(const char *path, char *buf, size_t len, struct bo_err *err
 	return r;
 }
 
-int bo_check(const char *log, const struct bo_check_args *given, struct vm_args *v)
+int bo_check(const char *log, const struct bo_check_args *given, const struct vm_args *given_v)
 {
+	_cleanup_(bo_vm_args_clear) struct vm_args vv = {0};
+	struct vm_args *v = &vv; /* this check's own: what it adds stays here */
 	struct bo_check_args args = *given;
 	const struct bo_check_args *a = &args;
 	char found[32];
@@ -528,11 +530,14 @@ int bo_check(const char *log, const struct bo_check_args *given, struct vm_args 
 	struct bo_err err = {0};
 	_cleanup_json_ struct json_object *beside = NULL;
 	bool jobs_given;
-	const char *given_release = v->kernel_release; /* the scenario's may come in */
 	unsigned jobs = 1;
 	uint64_t nj;
 	int r, ret = BO_EXIT_HARNESS;
 
+	if (bo_vm_args_copy(&vv, given_v) < 0) {
+		bo_cli_error("check: out of memory");
+		return BO_EXIT_HARNESS;
+	}
 	if (a->expect && !a->state)
 		return bo_cli_usage_error("check", "--expect needs --state");
 	/* In place: one guest side, here, replaying on its own. */
@@ -650,8 +655,6 @@ out:
 	bo_argv_free(&gv);
 	bo_log_free(base_log);
 	bo_strv_free(ship);
-	v->ship = NULL;
-	v->kernel_release = given_release; /* not the freed scenario's */
 	bo_scenario_free(sc);
 	bo_results_free(res);
 	return ret;

@@ -14,13 +14,13 @@
  * (default ./results), its class table printed. Returns the exit status (with a->expect:
  * whether the one state checked got that class).
  */
-int bo_check(const char *log, const struct bo_check_args *a, struct vm_args *v);
+int bo_check(const char *log, const struct bo_check_args *a, const struct vm_args *v);
 
 /*
  * Check @log once per kernel of a->kernels (check_kernels.c) under one tree, and compare the
  * classes state by state. Exit status 1 when a state differs or a check failed, 3 when a check
  * could not be evaluated.
  */
-int bo_check_kernels(const char *log, const struct bo_check_args *a, struct vm_args *v);
+int bo_check_kernels(const char *log, const struct bo_check_args *a, const struct vm_args *v);
 
 #endif

@@ -65,7 +65,7 @@ static void print_table(const struct bo_differ *d, char (*rel)[NAME_MAX + 1], si
 	printf("%zu states, %zu differ between the kernels\n", d->nrow, d->ndiffer);
 }
 
-int bo_check_kernels(const char *log, const struct bo_check_args *a, struct vm_args *v)
+int bo_check_kernels(const char *log, const struct bo_check_args *a, const struct vm_args *v)
 {
 	char rel[MAX_KERNELS][NAME_MAX + 1], dirs[MAX_KERNELS][PATH_MAX], tree[PATH_MAX];
 	char runid[BO_RUNID_MAX], path[PATH_MAX];
@@ -128,26 +128,16 @@ int bo_check_kernels(const char *log, const struct bo_check_args *a, struct vm_a
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct bo_check_args ai = *a;
-		struct vm_args vi = *v;
+		struct vm_args vi = *v; /* bo_check() changes nothing of it */
 		char sub[PATH_MAX];
 
-		/* Each check its own copy of the --file list: a check adds to it. */
-		vi.files = (struct bo_opt_list){0};
-		for (size_t f = 0; f < v->files.n; f++)
-			if (bo_opt_list_add(&vi.files, v->files.v[f]) < 0) {
-				bo_vm_args_clear(&vi);
-				return BO_EXIT_HARNESS;
-			}
 		vi.kernel_release = rel[i];
-		if (bo_pathf(sub, sizeof(sub), "%s/%s", tree, rel[i]) < 0) {
-			bo_vm_args_clear(&vi);
+		if (bo_pathf(sub, sizeof(sub), "%s/%s", tree, rel[i]) < 0)
 			return BO_EXIT_HARNESS;
-		}
 		ai.parent = sub;
 		ai.kernels = NULL;
 		bo_cli_note("check --kernels: %s (%zu of %zu)", rel[i], i + 1, n);
 		status[i] = bo_check(log, &ai, &vi);
-		bo_vm_args_clear(&vi);
 		if (only_dir(sub, dirs[i], sizeof(dirs[i])) < 0) {
 			bo_cli_error("check --kernels: %s left no results directory in '%s'",
 				     rel[i], sub);

@@ -81,6 +81,18 @@ void bo_vm_args_clear(struct vm_args *v)
 	bo_opt_list_clear(&v->files);
 }
 
+int bo_vm_args_copy(struct vm_args *dst, const struct vm_args *src)
+{
+	*dst = *src;
+	dst->files = (struct bo_opt_list){0};
+	for (size_t i = 0; i < src->files.n; i++)
+		if (bo_opt_list_add(&dst->files, src->files.v[i]) < 0) {
+			bo_vm_args_clear(dst);
+			return -ENOMEM;
+		}
+	return 0;
+}
+
 struct json_object *bo_vm_args_shipped(const struct vm_args *v)
 {
 	struct json_object *a = json_object_new_array();

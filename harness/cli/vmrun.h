@@ -45,6 +45,10 @@ void bo_vm_args_read(struct vm_args *v);
 /* Release what bo_opts_parse() allocated in @v (the --file list). */
 void bo_vm_args_clear(struct vm_args *v);
 
+/* @src into @dst with a --file list of its own, which bo_vm_args_clear(@dst) releases (and
+ * @dst's changes leave @src's alone): 0, or -ENOMEM with nothing to release. */
+_must_check_ int bo_vm_args_copy(struct vm_args *dst, const struct vm_args *src);
+
 /* What a run or check ships into its VMs beyond blackout's own programs, for config.json: the
  * --file paths and @v->ship, as a JSON array. */
 struct json_object *bo_vm_args_shipped(const struct vm_args *v);
