@@ -4,7 +4,7 @@
 # bash-completion loads it on first use; from a checkout, source it. See README.md.
 
 _blackout_commands="ctl run check merge report explain reproduce shrink nightly cleanup inspect
-replay synth vm cache kernel help"
+lint replay synth vm cache kernel help"
 
 # The options of each command. Those that take an argument end with "=".
 _blackout_vm_opts="--kernel= --modules= --kernel-release= --in-place --memory= --timeout= --file= --quiet --no-progress"
@@ -26,6 +26,7 @@ _blackout_opts() {
 	cleanup) echo "--run= --dry-run --list --json --help" ;;
 	cache) echo "--json --older-than= --all --help" ;;
 	inspect) echo "--json --entries= --salvage --help" ;;
+	lint) echo "--json --salvage --help" ;;
 	replay) echo "--onto= --to= --from= --size= --salvage --help" ;;
 	synth)
 		echo "--out= --entries= --seed= --sectorsize= --device-size= --max-write=
@@ -179,7 +180,7 @@ _blackout() {
 	case $cmd in
 	run) COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur")) ;;
 	nightly) COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur")) ;;
-	check | inspect | replay) COMPREPLY=($(compgen -f -- "$cur")) ;;
+	check | inspect | lint | replay) COMPREPLY=($(compgen -f -- "$cur")) ;;
 	merge | report | shrink) COMPREPLY=($(compgen -d -- "$cur")) ;;
 	explain | reproduce)
 		if ((${#args[@]} == 0)); then

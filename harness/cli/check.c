@@ -253,33 +253,41 @@ static void plan_jobs(bool jobs_given, struct vm_args *v, unsigned *jobs)
  * and size the image as the guest will (guest_check.c): --size, else the scenario's, else the
  * log's extent. Nothing here is fatal: without a host base the guests replay on their own.
  */
-static void host_base(const struct check *c, struct bo_log **ret, struct vm_args *v)
+/* The results' write.log, through the index the host made of it when there is one. */
+static int open_placed_log(const struct check *c, struct bo_log **ret, struct bo_err *err)
 {
 	char log[PATH_MAX], idx[PATH_MAX];
-	struct bo_scenario *sc = NULL;
-	struct bo_err e = {0};
-	uint64_t size = 0;
-	int r;
 
 	if (bo_pathf(log, sizeof(log), "%s/write.log", c->dir) < 0 ||
 	    bo_pathf(idx, sizeof(idx), "%s/%s", c->dir, BO_LOG_INDEX_NAME) < 0)
-		return;
-	r = c->log_index ? bo_log_open_indexed(log, idx, ret, &e) : bo_log_open(log, 0, ret, &e);
-	if (r >= 0 && c->a->size)
+		return bo_err_set(err, ENAMETOOLONG, "'%s': path too long", c->dir);
+	return c->log_index ? bo_log_open_indexed(log, idx, ret, err)
+			    : bo_log_open(log, 0, ret, err);
+}
+
+/* Replay the guests' bases on the host from @log (basesrv.h), when its device size is known:
+ * then @log is the VM's (v->base_log) and true is returned. */
+static bool host_base(const struct check *c, struct bo_log *log, struct vm_args *v)
+{
+	struct bo_scenario *sc = NULL;
+	struct bo_err e = {0};
+	uint64_t size = 0;
+	int r = 0;
+
+	if (c->a->size)
 		r = bo_parse_u64(c->a->size, &size) < 0 ? -EINVAL : 0;
-	else if (r >= 0 && c->a->scen && bo_scenario_load(c->a->scen, &sc, &e) >= 0)
+	else if (c->a->scen && bo_scenario_load(c->a->scen, &sc, &e) >= 0)
 		size = sc->size;
 	bo_scenario_free(sc);
 	if (r >= 0 && !size)
-		size = bo_log_min_device_size(*ret);
+		size = bo_log_min_device_size(log);
 	if (r < 0 || !size) {
-		bo_debug(BO_DBG_RUN, "no host base: %s", r < 0 ? bo_err_str(&e) : "no size");
-		bo_log_free(*ret);
-		*ret = NULL;
-		return;
+		bo_debug(BO_DBG_RUN, "no host base: %s", r < 0 ? "bad --size" : "no size");
+		return false;
 	}
-	v->base_log = *ret;
+	v->base_log = log;
 	v->base_size = size;
+	return true;
 }
 
 /*
@@ -527,7 +535,7 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 	struct bo_log *base_log = NULL;
 	struct bo_results *res = NULL;
 	struct bo_argv gv = {0};
-	struct bo_err err = {0};
+	struct bo_err err = {0}, lerr = {0};
 	_cleanup_json_ struct json_object *beside = NULL;
 	bool jobs_given;
 	unsigned jobs = 1;
@@ -612,11 +620,20 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 	c.files_cmd = a->checker ? a->checker : sc_checker;
 	if (r >= 0)
 		c.log_index = bo_check_save_log_index(c.dir);
-	if (r >= 0 && !a->guest_replay)
-		host_base(&c, &base_log, v);
 	if (r < 0) {
 		bo_cli_error("check: %s", bo_err_str(&err));
 		goto out;
+	}
+	/* The lint first: its findings stand whatever the states say. A log that does not
+	 * open here fails in the guest, which records why. */
+	if (open_placed_log(&c, &base_log, &lerr) >= 0) {
+		bo_cli_lint(base_log, bo_log_path(base_log));
+		if (a->guest_replay || !host_base(&c, base_log, v)) {
+			bo_log_free(base_log);
+			base_log = NULL;
+		}
+	} else {
+		bo_debug(BO_DBG_RUN, "no lint, no host base: %s", bo_err_str(&lerr));
 	}
 	{
 		char mib[32] = "";

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cli.c — what every command prints the same way: errors, warnings, usage errors, and the
- * class table a run, a check or a merge ends with.
+ * cli.c — what every command prints the same way: errors, warnings, usage errors, the lint
+ * a run or a check starts with, and the class table a run, a check or a merge ends with.
  */
 #include "harness/cli/cli.h"
 
@@ -9,8 +9,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "harness/base/macro.h"
 #include "harness/results/report.h"
 #include "harness/results/summary.h"
+#include "harness/states/lint.h"
+#include "harness/states/oracle.h"
 
 void bo_cli_error(const char *fmt, ...)
 {
@@ -32,6 +35,35 @@ void bo_cli_note(const char *fmt, ...)
 	va_start(ap, fmt);
 	bo_vsay("", fmt, ap);
 	va_end(ap);
+}
+
+void bo_cli_lint(const struct bo_log *log, const char *name)
+{
+	enum { SHOWN = 5 };
+	struct bo_ops ops = {0};
+	struct bo_lint l = {0};
+	struct bo_err err = {0};
+	char buf[256];
+
+	if (bo_ops_from_log(log, &ops, &err) < 0 || bo_lint_log(log, &ops, &l, &err) < 0) {
+		/* The oracle meets the same log and says what is wrong with it. */
+		bo_debug(BO_DBG_RUN, "no lint: %s", bo_err_str(&err));
+		bo_ops_clear(&ops);
+		return;
+	}
+	if (l.acks && !l.n)
+		bo_cli_note("lint: each of the %" PRIu64 " %s has a FLUSH or FUA since its issue",
+			    l.acks, BO_PLURAL(l.acks, "ack", "acks"));
+	else if (l.n)
+		bo_cli_note("lint: %zu of %" PRIu64 " %s with no FLUSH or FUA since the issue: "
+			    "acknowledged before any barrier (blackout lint %s lists them)",
+			    l.n, l.acks, BO_PLURAL(l.acks, "ack", "acks"), name);
+	for (size_t i = 0; i < l.n && i < SHOWN; i++)
+		bo_cli_note("lint: %s", bo_lint_finding_str(&l.v[i], buf, sizeof(buf)));
+	if (l.n > SHOWN)
+		bo_cli_note("lint: ... and %zu more", l.n - SHOWN);
+	bo_lint_clear(&l);
+	bo_ops_clear(&ops);
 }
 
 void bo_cli_warning(const char *fmt, ...)

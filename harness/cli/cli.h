@@ -9,6 +9,8 @@
 #include "harness/base/exit.h"
 #include "harness/base/util.h"
 
+struct bo_log;
+
 struct bo_cmd {
 	const char *name;
 	int (*run)(int argc, char **argv); /* argv[0] is the command's name; an exit status */
@@ -17,7 +19,7 @@ struct bo_cmd {
 
 /* The commands a user types, in the order of the usage text. */
 extern const struct bo_cmd bo_cmd_run, bo_cmd_check, bo_cmd_merge, bo_cmd_report, bo_cmd_explain,
-	bo_cmd_reproduce, bo_cmd_shrink, bo_cmd_nightly, bo_cmd_inspect, bo_cmd_replay,
+	bo_cmd_reproduce, bo_cmd_shrink, bo_cmd_nightly, bo_cmd_inspect, bo_cmd_lint, bo_cmd_replay,
 	bo_cmd_synth, bo_cmd_vm, bo_cmd_ctl, bo_cmd_cleanup, bo_cmd_cache, bo_cmd_kernel;
 
 /* Internal: the guest sides of run, check, shrink and vm info, blackout as the guest's /init
@@ -34,6 +36,13 @@ void bo_cli_warning(const char *fmt, ...) _printf_(1, 2);
 /* Print "blackout: ..." to stderr, something worth knowing but not a problem (booting a VM,
  * what a log was found to hold), unless -q. */
 void bo_cli_note(const char *fmt, ...) _printf_(1, 2);
+
+/*
+ * Print the durability lint of @log (states/lint.h) as notes: the acks no FLUSH or FUA could
+ * have made durable, the first few of them; @name is the log as the user knows it. check
+ * and run say it before their states.
+ */
+void bo_cli_lint(const struct bo_log *log, const char *name);
 
 /* -q, --quiet: no notes and no progress lines; errors and warnings still. */
 extern bool bo_cli_quiet;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * __guest-run — the guest side of `blackout run` (run.c), started by the host in the VM with
- * the results directory shared: record the scenario's workload, save its log, and check every
- * crash state the scenario's cut policy selects.
+ * the results directory shared: record the scenario's workload, save its log, lint it, and
+ * check every crash state the scenario's cut policy selects.
  *
  *   blackout __guest-run --results DIR --run-id ID --scenario FILE [--seed N]
  */
@@ -128,6 +128,8 @@ static int cmd_guest_run(int argc, char **argv)
 		r = save_log(logpath, g.res, &err);
 	if (r >= 0)
 		r = bo_log_open(logpath, 0, &log, &err);
+	if (r >= 0)
+		bo_cli_lint(log, "<results>/write.log");
 	/* Before the mkfs mark there is no filesystem: the first state is right after it. */
 	if (r >= 0)
 		r = bo_cut_resolve(log, "mark:mkfs", &first, &err);

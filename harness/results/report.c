@@ -22,6 +22,7 @@
 #include "harness/base/file.h"
 #include "harness/results/config.h"
 #include "harness/results/report_model.h"
+#include "harness/states/oracle.h"
 #include "harness/results/stream.h"
 
 const char *report_class_name(unsigned c)
@@ -326,6 +327,14 @@ static void load(struct report *R)
 			snprintf(R->log_err, sizeof(R->log_err), "write.log: %s", bo_err_str(&e));
 		close(fd);
 	}
+	if (R->log) {
+		struct bo_ops ops = {0};
+
+		if (bo_ops_from_log(R->log, &ops, &e) < 0 ||
+		    bo_lint_log(R->log, &ops, &R->lint, &e) < 0)
+			bo_debug(BO_DBG_LOG, "'%s': no lint: %s", R->dir, bo_err_str(&e));
+		bo_ops_clear(&ops);
+	}
 }
 
 /* Write the memory buffer @buf to @name in the directory, atomically. */
@@ -397,6 +406,7 @@ void report_close(struct report *R)
 	free(R->st);
 	json_object_put(R->config);
 	bo_log_free(R->log);
+	bo_lint_clear(&R->lint);
 	if (R->dirfd >= 0)
 		close(R->dirfd);
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * report.html: one self-contained page of a results directory read by report.c — summary,
- * environment, the write log's timeline and the states that were not consistent.
+ * environment, the write log's timeline, its durability lint and the states that were not
+ * consistent.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -207,7 +208,7 @@ static void section_environment(struct report *R, FILE *f)
 }
 
 struct bucket {
-	uint32_t writes, flush, fua, discard, named, issue, ack;
+	uint32_t writes, flush, fua, discard, named, issue, ack, lint;
 	uint32_t states[NCLASS];
 	const char *mark; /* the first named mark */
 	const char *first_fail;
@@ -297,6 +298,9 @@ static void section_timeline(struct report *R, FILE *f)
 		else if (le->nr_sectors)
 			b->writes++;
 	}
+	for (size_t i = 0; i < R->lint.n; i++)
+		if (R->lint.v[i].ack_entry < n)
+			bk[R->lint.v[i].ack_entry * nb / n].lint++;
 	for (size_t i = 0; i < R->n; i++) {
 		const struct rstate *s = &R->st[i];
 		uint64_t at = s->cut ? s->cut - 1 : 0;
@@ -310,7 +314,7 @@ static void section_timeline(struct report *R, FILE *f)
 	for (size_t b = 0; b < nb; b++)
 		if (bk[b].writes > maxw)
 			maxw = bk[b].writes;
-	h = 2 + 46 + 5 * 18 + 24 + 34 + 16;
+	h = 2 + 46 + 6 * 18 + 24 + 34 + 16;
 	fprintf(f,
 		"<p class=\"muted\">%" PRIu64 " log entries%s in %zu columns of %.1f entries; "
 		"x is the position in the log (entries in the order they became durable). Each "
@@ -345,6 +349,7 @@ static void section_timeline(struct report *R, FILE *f)
 	tick_row(f, bk, nb, n, offsetof(struct bucket, named), y += 18, "marks", "#37474f");
 	tick_row(f, bk, nb, n, offsetof(struct bucket, issue), y += 18, "issue", "#9e9e9e");
 	tick_row(f, bk, nb, n, offsetof(struct bucket, ack), y += 18, "ack", "#00897b");
+	tick_row(f, bk, nb, n, offsetof(struct bucket, lint), y += 18, "lint", "#e65100");
 	y += 24;
 	fprintf(f, "<text x=\"4\" y=\"%.0f\">states</text>\n", y + 16);
 	fprintf(f,
@@ -649,6 +654,39 @@ static void section_states(struct report *R, FILE *f)
 			failing - full - listed);
 }
 
+/* The durability lint's findings (states/lint.h), the first of them one by one. */
+static void section_lint(struct report *R, FILE *f)
+{
+	enum { SHOWN = 20 };
+	char buf[256];
+
+	if (!R->log)
+		return;
+	fputs("<h2 id=\"lint-h\">Durability lint</h2>\n<p id=\"lint\">", f);
+	if (!R->lint.n) {
+		fprintf(f,
+			"Each of the %" PRIu64 " acks has a FLUSH or FUA entry between its issue "
+			"and itself.</p>\n",
+			R->lint.acks);
+		return;
+	}
+	fprintf(f,
+		"%zu of %" PRIu64 " acks have no FLUSH or FUA entry between their issue and "
+		"themselves: no barrier could have made the op durable when it was acknowledged "
+		"(the <em>lint</em> row of the timeline). A finding to look at, not a verdict: an "
+		"op that wrote nothing needs no barrier. <code>blackout lint write.log</code> "
+		"lists them all.</p>\n<ul class=\"lint\">\n",
+		R->lint.n, R->lint.acks);
+	for (size_t i = 0; i < R->lint.n && i < SHOWN; i++) {
+		fputs("<li>", f);
+		report_esc(f, bo_lint_finding_str(&R->lint.v[i], buf, sizeof(buf)));
+		fputs("</li>\n", f);
+	}
+	if (R->lint.n > SHOWN)
+		fprintf(f, "<li>... and %zu more</li>\n", R->lint.n - SHOWN);
+	fputs("</ul>\n", f);
+}
+
 void report_write_html(struct report *R, FILE *f)
 {
 	const char *name = R->config ? report_cfg_str(R->config, "scenario.name") : NULL;
@@ -664,6 +702,7 @@ void report_write_html(struct report *R, FILE *f)
 	section_summary(R, f);
 	section_environment(R, f);
 	section_timeline(R, f);
+	section_lint(R, f);
 	section_states(R, f);
 	if (R->torn)
 		fputs("<p class=\"muted\">The last record of stream.jsonl was cut short (blackout "

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "harness/states/classify.h"
+#include "harness/states/lint.h"
 #include "harness/log/log.h"
 #include "harness/results/report.h"
 #include "harness/results/summary.h"
@@ -44,6 +45,7 @@ struct report {
 	bool torn; /* stream.jsonl ends in a record cut short (stream.h) */
 	struct bo_log *log;
 	char log_err[512];
+	struct bo_lint lint; /* of the log, when it has one and its marks read */
 	double class_seconds[NCLASS];
 	char guest_release[128]; /* the guest kernel's, from diagnostics/pre/versions.txt */
 	const char *suite; /* junit.xml's suite name, when a nightly names its cell; else NULL */

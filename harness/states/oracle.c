@@ -181,12 +181,22 @@ int bo_ops_from_log(const struct bo_log *log, struct bo_ops *ret, struct bo_err 
 			any_issue = true;
 			last_issue = id;
 		}
-		/* Acks usually follow their issue closely: search from the end. */
-		for (size_t j = ops.n; j-- > 0;)
-			if (ops.v[j].id == id) {
-				op = &ops.v[j];
-				break;
-			}
+		/* ops.v stays sorted by id; ids mostly arrive in order, so the new one goes last
+		 * and the one an ack closes is found by bisection, never by a scan. */
+		size_t lo = 0, hi = ops.n;
+
+		if (ops.n && ops.v[ops.n - 1].id < id)
+			lo = ops.n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (ops.v[mid].id < id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < ops.n && ops.v[lo].id == id)
+			op = &ops.v[lo];
 		if (!op) {
 			if (ops.n == cap) {
 				size_t c = cap ? cap * 2 : 64;
@@ -199,7 +209,9 @@ int bo_ops_from_log(const struct bo_log *log, struct bo_ops *ret, struct bo_err 
 				ops.v = v;
 				cap = c;
 			}
-			op = &ops.v[ops.n++];
+			memmove(ops.v + lo + 1, ops.v + lo, (ops.n - lo) * sizeof(*ops.v));
+			ops.n++;
+			op = &ops.v[lo];
 			*op = (struct bo_op){.id = id,
 					     .issue_entry = BO_NO_ENTRY,
 					     .ack_entry = BO_NO_ENTRY,
@@ -218,7 +230,6 @@ int bo_ops_from_log(const struct bo_log *log, struct bo_ops *ret, struct bo_err 
 			op->issue_entry = m->entry;
 		}
 	}
-	qsort(ops.v, ops.n, sizeof(*ops.v), cmp_op);
 	*ret = ops;
 	return 0;
 fail:

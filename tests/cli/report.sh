@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli/report.sh BLACKOUT — `blackout report` on a results directory built by hand (no
-# VM): report.html escapes what the guest wrote, caps by-products, draws the timeline and
-# every failing state; junit.xml validates against tests/junit.xsd, which in turn rejects
+# VM): report.html escapes what the guest wrote, caps by-products, draws the timeline with
+# the log's lint and every failing state; junit.xml validates against tests/junit.xsd, which in turn rejects
 # malformed reports (the positive control of the validator).
 . "$(dirname "$0")/lib.sh"
 XSD=$(cd "$(dirname "$0")/.." && pwd)/junit.xsd
@@ -69,6 +69,14 @@ grep -qF '&lt;b&gt;guest&lt;/b&gt;' "$H" && ok || bad "the guest kernel is not e
 grep -q '<svg id="timeline"' "$H" && ok || bad "no timeline"
 grep -q 'id="s-c99"' "$H" && grep -q 'id="s-c149"' "$H" && ok || bad "failing states not shown"
 grep -q 'href="#s-c99"' "$H" && ok || bad "the timeline does not link the failing state"
+# The durability lint of the log (its synthetic acks come with no barrier): a row of the
+# timeline and a list, each naming what `blackout lint` names.
+n=$("$BO" lint --json "$R/write.log" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["findings"]))')
+[ "$n" -ge 1 ] && ok || bad "the synthetic log has no lint finding to show"
+grep -q '<text x="4" y="[0-9]*">lint</text>' "$H" && ok || bad "no lint row on the timeline"
+grep -q "<p id=\"lint\">$n of " "$H" && ok || bad "the report does not count $n lint findings"
+first=$("$BO" lint "$R/write.log" | sed -n '2s/^  //p')
+grep -qF "<li>$first</li>" "$H" && ok || bad "the report does not list '$first'"
 grep -q 'id="s-\.\./' "$H" && bad "a state id with .. was used as an anchor" || ok
 grep -q 'href="states/\.\./' "$H" && bad "a state id with .. was used as a link" || ok
 grep -q 'sh states/c99/repro.sh' "$H" && ok || bad "no repro command"

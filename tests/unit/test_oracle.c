@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The oracle on sets, the checker output contract, the class order and cut selection. */
+/* The oracle on sets, the checker output contract, the class order, cut selection and the
+ * durability lint. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include "bo_test.h"
 #include "harness/states/classify.h"
 #include "harness/states/cutsel.h"
+#include "harness/states/lint.h"
 #include "harness/log/writer.h"
 #include "harness/states/oracle.h"
 
@@ -353,6 +355,81 @@ static void test_cutsel(void)
 	bo_log_free(log);
 }
 
+/* The lint flags exactly the acks with no FLUSH or FUA between issue and ack. */
+static void test_lint(void)
+{
+	/* Entries 0-4: op 1 behind a flush; 5-8: op 2 with no barrier (a finding); 9-12: op 3
+	 * behind a FUA write, an ack of 4 with no issue; 13-17: op 5 with no barrier, a flush
+	 * after it; 18-19: op 6 acked after a power cut (not judged); 20-22: op 9, nothing after. */
+	static const char *const items[] = {
+		"mkfs",
+		"issue:1",
+		"W",
+		"F",
+		"ack:1",
+		"issue:2",
+		"W",
+		"W",
+		"ack:2",
+		"issue:3",
+		"U",
+		"ack:3",
+		"ack:4",
+		"F",
+		"issue:5",
+		"ack:5",
+		"issue:6",
+		"F",
+		"fault:1:drop_writes",
+		"ack:6",
+		"fault:2:up",
+		"issue:9",
+		"ack:9",
+		NULL,
+	};
+	struct bo_log *log = log_of(items);
+	struct bo_ops ops = {0};
+	struct bo_lint l = {0};
+	struct bo_err err = {0};
+	char buf[256];
+
+	CU_ASSERT_FATAL(bo_ops_from_log(log, &ops, &err) == 0);
+	CU_ASSERT_FATAL(bo_lint_log(log, &ops, &l, &err) == 0);
+	CU_ASSERT(l.acks == 5); /* 1, 2, 3, 5, 9 */
+	CU_ASSERT(l.unpaired == 1);
+	CU_ASSERT(l.barriers == 4);
+	CU_ASSERT_FATAL(l.n == 3);
+	CU_ASSERT(l.v[0].op == 2 && l.v[0].issue_entry == 5 && l.v[0].ack_entry == 8);
+	CU_ASSERT(l.v[0].writes == 2 && l.v[0].next_barrier == 10);
+	CU_ASSERT(l.v[1].op == 5 && l.v[1].writes == 0 && l.v[1].next_barrier == 17);
+	CU_ASSERT(l.v[2].op == 9 && l.v[2].next_barrier == BO_NO_ENTRY);
+	bo_lint_finding_str(&l.v[0], buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "op 2: acked at entry 8, issued at entry 5, with no FLUSH or "
+				    "FUA between (2 writes between; the next barrier is entry 10)");
+	bo_lint_clear(&l);
+	bo_ops_clear(&ops);
+	bo_log_free(log);
+}
+
+/* Op marks out of order (an ack before its issue's neighbours) still give ops sorted by id. */
+static void test_ops_sorted(void)
+{
+	static const char *const items[] = {"ack:5",   "issue:3", "issue:7", "ack:6",
+					    "issue:8", "ack:8",	  NULL};
+	struct bo_log *log = log_of(items);
+	struct bo_ops ops = {0};
+	struct bo_err err = {0};
+
+	CU_ASSERT_FATAL(bo_ops_from_log(log, &ops, &err) == 0);
+	CU_ASSERT_FATAL(ops.n == 5);
+	for (size_t i = 0; i + 1 < ops.n; i++)
+		CU_ASSERT(ops.v[i].id < ops.v[i + 1].id);
+	CU_ASSERT(bo_ops_find(&ops, 8)->issue_entry == 4 && bo_ops_find(&ops, 8)->ack_entry == 5);
+	CU_ASSERT(bo_ops_find(&ops, 5)->issue_entry == BO_NO_ENTRY);
+	bo_ops_clear(&ops);
+	bo_log_free(log);
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
@@ -363,6 +440,8 @@ int main(void)
 		{"ack guard: every acknowledged op has its mark", test_acked_guard},
 		{"class order", test_class_order},
 		{"cut selection policies", test_cutsel},
+		{"durability lint", test_lint},
+		{"ops sorted by id whatever the mark order", test_ops_sorted},
 		{NULL, NULL},
 	};
 
