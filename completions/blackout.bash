@@ -13,7 +13,7 @@ _blackout_opts() {
 	run) echo "--seed= --results= $_blackout_vm_opts --help" ;;
 	check)
 		echo "--scenario= --fs= --size= --mount-options= --cuts= --from= --checker=
-			--seed= --reorder= --torn --budget= --state= --shard= --jobs= --kernels= --expect=
+			--seed= --reorder= --torn --budget= --persona= --state= --shard= --jobs= --kernels= --expect=
 			--hash --results= $_blackout_vm_opts --help"
 		;;
 	merge) echo "--out= --help" ;;
@@ -140,6 +140,10 @@ _blackout() {
 				;;
 			esac
 		done
+		return
+		;;
+	--persona)
+		COMPREPLY=($(compgen -W "honest ignores-flush ignores-fua lost-flush atomic-4k atomic-512" -- "$cur"))
 		return
 		;;
 	--run)

@@ -8,6 +8,7 @@
 
 #include "harness/base/macro.h"
 #include "harness/base/util.h"
+#include "harness/states/crashgen.h"
 
 #define A(field) offsetof(struct bo_check_args, field)
 
@@ -26,6 +27,13 @@ static const char *reorder_problem(const char *val)
 	uint64_t k;
 
 	return bo_parse_u64(val, &k) < 0 || k > 8 ? "K from 0 to 8" : NULL;
+}
+
+static const char *persona_problem(const char *val)
+{
+	enum bo_persona p;
+
+	return bo_persona_parse(val, &p) < 0 ? BO_PERSONA_NAMES : NULL;
 }
 
 static const char *jobs_problem(const char *val)
@@ -65,6 +73,11 @@ const struct bo_opt bo_check_opts[] = {
 	 "also every multi-block write of the epoch torn at a seeded block"},
 	{"budget", "N", A(budget), BO_OPT_BOTH, "budget", bo_opt_check_u64,
 	 "sample N dropped sets per cut (seeded) when there are more"},
+	{"persona", "NAME", A(persona), BO_OPT_BOTH, "persona", persona_problem,
+	 "the disk under the stack: honest (default), ignores-flush,\n"
+	 "ignores-fua, lost-flush (--reorder 1 unless --reorder or --torn\n"
+	 "is given; --budget 16 unless given), atomic-4k, atomic-512\n"
+	 "(--torn unless --reorder is given)"},
 	{"state", "ID", A(state), BO_OPT_BOTH, "state", NULL,
 	 "check only the state ID: c1234 (the prefix after entry 1234),\n"
 	 "c1234-d5,9 (entries 5 and 9 dropped), c1234-t7:3 (entry 7 torn\n"

@@ -14,7 +14,7 @@
 struct bo_check_args {
 	/* Both sides: what the user gave, passed to the guest as it is. */
 	const char *fs, *size, *mopt, *cuts, *from, *checker, *state, *seed;
-	const char *reorder, *budget, *bench, *shard;
+	const char *reorder, *budget, *bench, *shard, *persona;
 	bool hash, torn;
 	/* Host only. */
 	const char *scen, *expect, *parent, *jobs;

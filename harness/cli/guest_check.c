@@ -33,7 +33,8 @@ static void help(void)
 struct config {
 	const char *fs, *mopt, *cuts, *checker;
 	uint64_t size, first, seed, reorder, budget, workload_seed;
-	bool ordered;
+	bool ordered, torn;
+	enum bo_persona persona;
 	unsigned fsck_timeout, checker_timeout;
 	unsigned shard_i, shard_n;
 	enum bo_bench_mode bench;
@@ -47,6 +48,7 @@ static int configure(const struct bo_check_args *a, const struct bo_scenario *sc
 		.mopt = a->mopt,
 		.cuts = a->cuts,
 		.checker = a->checker,
+		.torn = a->torn,
 		.fsck_timeout = 300,
 		.checker_timeout = 300,
 	};
@@ -60,6 +62,7 @@ static int configure(const struct bo_check_args *a, const struct bo_scenario *sc
 		/* Sampling and tearing draw from the run's seed, as the checker does. */
 		c->seed = sc->seed;
 		c->ordered = sc->ordered;
+		c->persona = sc->persona;
 		c->fsck_timeout = sc->fsck_timeout;
 		c->checker_timeout = sc->checker_timeout;
 	} else if (a->seed && bo_parse_u64(a->seed, &c->seed) < 0) {
@@ -71,6 +74,16 @@ static int configure(const struct bo_check_args *a, const struct bo_scenario *sc
 		(void) !bo_parse_u64(a->reorder, &c->reorder);
 	if (a->budget)
 		(void) !bo_parse_u64(a->budget, &c->budget);
+	if (a->persona && bo_persona_parse(a->persona, &c->persona) < 0)
+		return bo_err_set(err, EINVAL, "--persona '%s': one of " BO_PERSONA_NAMES,
+				  a->persona);
+	/* A persona's own states when none were asked for, and its budget (crashgen.h). */
+	{
+		unsigned k = (unsigned) c->reorder;
+
+		bo_persona_defaults(c->persona, a->reorder || a->torn, &k, &c->torn, &c->budget);
+		c->reorder = k;
+	}
 	if (a->shard)
 		(void) sscanf(a->shard, "%u/%u", &c->shard_i, &c->shard_n);
 	c->bench = !a->bench			? BO_BENCH_NONE
@@ -174,8 +187,9 @@ static int cmd_guest_check(int argc, char **argv)
 			.shard_count = c.shard_n,
 			.claim_dir = a.claims,
 			.reorder_k = (unsigned) c.reorder,
-			.torn = a.torn,
+			.torn = c.torn,
 			.budget = c.budget,
+			.persona = c.persona,
 			.seed = c.seed,
 			.bench = c.bench,
 			.host_base = getenv(BO_HOST_BASE_ENV),

@@ -154,6 +154,7 @@ static int cmd_guest_run(int argc, char **argv)
 			.checker = checker,
 			.checker_env = g.env.v,
 			.ordered = sc->ordered,
+			.persona = sc->persona,
 			.fsck_timeout = sc->fsck_timeout,
 			.checker_timeout = sc->checker_timeout,
 			.image_size = sc->size,
@@ -164,6 +165,7 @@ static int cmd_guest_run(int argc, char **argv)
 		};
 		struct bo_layout l;
 
+		bo_persona_defaults(sc->persona, false, &eo.reorder_k, &eo.torn, &eo.budget);
 		r = bo_guest_devices(sc, log, &l, &eo, &err);
 		if (r >= 0)
 			r = bo_explore(log, &eo, g.res, &g.sum, &err);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * blackout nightly — run a matrix of scenarios x filesystems x mount options, one results
+ * blackout nightly — run a matrix of scenarios x filesystems x mount options (x kernels x device
+ * personas), one results
  * tree with every run's results directory and a combined summary.json and index.html, and,
  * against a previous tree, the failures that are new, fixed or unchanged. docs/nightly.md.
  *
@@ -8,6 +9,8 @@
  *   scenario = ext4-fsops.ini      ; repeatable; relative to the matrix file
  *   fs = ext4                      ; repeatable; default: each scenario's own
  *   mount_options = default        ; repeatable; "default": the scenario's own
+ *   kernel = 6.12                  ; repeatable; default: blackout's default kernel
+ *   persona = ignores-flush        ; repeatable; default: each scenario's own
  *   seed = 1                       ; optional: the seed of every run
  */
 #include <dirent.h>
@@ -42,8 +45,9 @@
 
 struct matrix {
 	const char *path;
-	char *scenarios[MAX_AXIS], *fs[MAX_AXIS], *mopts[MAX_AXIS], *kernels[MAX_AXIS];
-	size_t nsc, nfs, nmo, nk;
+	char *scenarios[MAX_AXIS], *fs[MAX_AXIS], *mopts[MAX_AXIS], *kernels[MAX_AXIS],
+		*personas[MAX_AXIS];
+	size_t nsc, nfs, nmo, nk, np;
 	char *seed;
 };
 
@@ -97,6 +101,17 @@ static int matrix_item(void *ctx, const struct bo_ini_item *it, struct bo_err *e
 				value);
 		return add_axis(m->kernels, &m->nk, it->key, value, err);
 	}
+	if (!strcmp(it->key, "persona")) {
+		enum bo_persona p;
+
+		if (bo_persona_parse(value, &p) < 0)
+			return bo_err_set(
+				err, EINVAL,
+				"[matrix] persona: '%s' is not a device persona (" BO_PERSONA_NAMES
+				")",
+				value);
+		return add_axis(m->personas, &m->np, it->key, value, err);
+	}
 	if (!strcmp(it->key, "seed")) {
 		if (m->seed)
 			return bo_err_set(err, EINVAL, "[matrix] seed: given twice");
@@ -119,6 +134,8 @@ static void matrix_clear(struct matrix *m)
 		free(m->mopts[i]);
 	for (size_t i = 0; i < m->nk; i++)
 		free(m->kernels[i]);
+	for (size_t i = 0; i < m->np; i++)
+		free(m->personas[i]);
 	free(m->seed);
 }
 
@@ -142,6 +159,7 @@ struct cell {
 	char scen_name[128];
 	char fs[16], mopts[256];
 	char kernel[MAX_KERNEL]; /* the kernels axis' value, "" without one */
+	char persona[32];	 /* the personas axis' value, "" without one */
 	char results[PATH_MAX];	 /* relative to the tree */
 	struct json_object *summary;
 	int status;
@@ -156,13 +174,14 @@ static void sanitize(char *s)
 			*s = '_';
 }
 
-/* Write the text of @sc, with fs and mount_options of @c, to c->scen_path. */
+/* Write the text of @sc, with fs, mount_options and persona of @c, to c->scen_path. */
 static int write_override(const struct cell *c, const struct bo_scenario *sc, struct bo_err *err)
 {
 	const char *const sets[][3] = {
 		{"scenario", "name", c->scen_name},
 		{"device", "fs", c->fs},
 		{"device", "mount_options", c->mopts[0] ? c->mopts : NULL},
+		{"check", "persona", c->persona[0] ? c->persona : NULL},
 		{NULL, NULL, NULL},
 	};
 	_cleanup_free_ char *text = NULL;
@@ -180,11 +199,13 @@ static int write_override(const struct cell *c, const struct bo_scenario *sc, st
 	return 0;
 }
 
-/* The scenario of @c: the file itself, or a copy with fs and mount_options overridden (its
- * relative paths made absolute, for the copy lives elsewhere). */
-static int prepare(struct cell *c, const char *matrix_dir, const char *scen, const char *fs,
-		   const char *mopt, const char *kernel, const char *out, struct bo_err *err)
+/* The scenario of cell @at (its scenario a path relative to @matrix_dir; NULL axes: the
+ * scenario's own) into @c: the file itself, or a copy with fs, mount_options and persona
+ * overridden (its relative paths made absolute, for the copy lives elsewhere). */
+static int prepare(struct cell *c, const char *matrix_dir, const struct bo_cell *at,
+		   const char *out, struct bo_err *err)
 {
+	const char *scen = at->scenario, *fs = at->fs, *mopt = at->options;
 	struct bo_scenario *sc = NULL;
 	char src[PATH_MAX];
 	int n, r;
@@ -198,14 +219,16 @@ static int prepare(struct cell *c, const char *matrix_dir, const char *scen, con
 	snprintf(c->scen_name, sizeof(c->scen_name), "%s", sc->name);
 	snprintf(c->fs, sizeof(c->fs), "%s", fs ? fs : bo_fs_name(sc->fs));
 	snprintf(c->mopts, sizeof(c->mopts), "%s", mopt ? mopt : sc->mount_options);
-	snprintf(c->kernel, sizeof(c->kernel), "%s", kernel ? kernel : "");
-	n = snprintf(c->name, sizeof(c->name), "%s@%s%s%s%s%s", c->scen_name, c->fs,
-		     c->mopts[0] ? "+" : "", c->mopts, c->kernel[0] ? "~" : "", c->kernel);
+	snprintf(c->kernel, sizeof(c->kernel), "%s", at->kernel ? at->kernel : "");
+	snprintf(c->persona, sizeof(c->persona), "%s", at->persona ? at->persona : "");
+	n = snprintf(c->name, sizeof(c->name), "%s@%s%s%s%s%s%s%s", c->scen_name, c->fs,
+		     c->mopts[0] ? "+" : "", c->mopts, c->kernel[0] ? "~" : "", c->kernel,
+		     c->persona[0] ? "=" : "", c->persona);
 	r = n < 0 || (size_t) n >= sizeof(c->name)
 		    ? bo_err_set(err, ENAMETOOLONG, "cell name too long")
 		    : 0;
 	sanitize(c->name);
-	if (r >= 0 && !fs && !mopt)
+	if (r >= 0 && !fs && !mopt && !at->persona)
 		snprintf(c->scen_path, sizeof(c->scen_path), "%s", src);
 	else if (r >= 0 && bo_pathf(c->scen_path, sizeof(c->scen_path), "%s/scenarios/%s.ini", out,
 				    c->name) < 0)
@@ -289,6 +312,8 @@ static struct json_object *cell_json(struct cell *c, const char *out, struct bo_
 	json_object_object_add(o, "mount_options", json_object_new_string(c->mopts));
 	if (c->kernel[0])
 		json_object_object_add(o, "kernel", json_object_new_string(c->kernel));
+	if (c->persona[0])
+		json_object_object_add(o, "persona", json_object_new_string(c->persona));
 	json_object_object_add(o, "exit_status", json_object_new_int(c->status));
 	snprintf(path, sizeof(path), "runs/%s/run.log", c->name);
 	json_object_object_add(o, "log", json_object_new_string(path));
@@ -314,8 +339,10 @@ static struct json_object *cell_json(struct cell *c, const char *out, struct bo_
 				json_object_object_add(o, "error", json_object_get(v));
 		}
 		if (bo_pathf(path, sizeof(path), "%s/%s", out, c->results) < 0 ||
-		    bo_failset_from_stream(fails, path, c->scen_name, c->fs, c->mopts, c->kernel,
-					   err) < 0)
+		    bo_failset_from_stream(
+			    fails, path,
+			    &(struct bo_cell){c->scen_name, c->fs, c->mopts, c->kernel, c->persona},
+			    err) < 0)
 			json_object_object_add(o, "error", json_object_new_string(bo_err_str(err)));
 	}
 	if (!bo_json_str(o, "verdict"))
@@ -413,7 +440,7 @@ static void nightly_help(void)
 	     "after the other) into one tree: DIR/runs/<scenario@fs+options>/<run-id>/, with a\n"
 	     "combined DIR/summary.json and DIR/index.html. With --baseline (a previous nightly\n"
 	     "tree or its summary.json) failures are compared by (scenario, filesystem, mount\n"
-	     "options, state id): new, fixed, unchanged.\n\n"
+	     "options, kernel, persona, state id): new, fixed, unchanged.\n\n"
 	     "  --out DIR          the tree (default: nightly/<UTC time>); must not exist\n"
 	     "  --baseline PREV    compare with a previous tree\n"
 	     "  --file PATH        a host file every run's guest needs too (repeatable;\n"
@@ -517,18 +544,24 @@ static int cmd_nightly(int argc, char **argv)
 	json_object_object_add(sum, "started", json_object_new_string(when));
 	json_object_object_add(sum, "runs", json_object_get(runs));
 	bo_stop_install(); /* SIGINT, SIGTERM, SIGHUP stop the run of the cell, then nightly */
-	/* Every cell: scenario x filesystem x mount options x kernel, the last varying fastest. */
-	for (size_t x = 0, nf = m.nfs ? m.nfs : 1, no = m.nmo ? m.nmo : 1, nk = m.nk ? m.nk : 1;
-	     x < m.nsc * nf * no * nk; x++) {
-		size_t i = x / (nf * no * nk), j = x / (no * nk) % nf, k = x / nk % no, q = x % nk;
-		const char *mo = m.nmo ? m.mopts[k] : NULL, *verdict;
+	/* Every cell: scenario x filesystem x mount options x kernel x persona, the last varying
+	 * fastest; an axis the matrix does not have is the scenario's own. */
+	for (size_t x = 0, nf = m.nfs ? m.nfs : 1, no = m.nmo ? m.nmo : 1, nk = m.nk ? m.nk : 1,
+		    np = m.np ? m.np : 1;
+	     x < m.nsc * nf * no * nk * np; x++) {
+		size_t q = x % np, k = x / np % nk, j = x / (np * nk) % no,
+		       f = x / (np * nk * no) % nf, i = x / (np * nk * no * nf);
+		const char *mo = m.nmo ? m.mopts[j] : NULL, *verdict;
 		struct cell cl = {0};
 		struct json_object *o;
 
 		if (mo && !strcmp(mo, "default"))
 			mo = NULL;
-		if (prepare(&cl, mdir, m.scenarios[i], m.nfs ? m.fs[j] : NULL, mo,
-			    m.nk ? m.kernels[q] : NULL, out, &err) < 0 ||
+		if (prepare(&cl, mdir,
+			    &(struct bo_cell){m.scenarios[i], m.nfs ? m.fs[f] : NULL, mo,
+					      m.nk ? m.kernels[k] : NULL,
+					      m.np ? m.personas[q] : NULL},
+			    out, &err) < 0 ||
 		    run_cell(&cl, out, m.seed, &extra, &err) < 0) {
 			bo_cli_error("nightly: %s", bo_err_str(&err));
 			goto out;

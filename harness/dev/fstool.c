@@ -189,7 +189,14 @@ enum bo_fsck_verdict bo_fsck_interpret(enum bo_fs fs, const struct bo_proc_resul
 	}
 	switch (fs) {
 	case BO_FS_EXT4:
-		/* e2fsck(8): the codes are bits; 8 and up mean the check itself failed. */
+		/* e2fsck(8): the codes are bits; 8 and up mean the check itself failed. But 8
+		 * with 4 is e2fsck -n giving up on a corruption it could not get past without
+		 * changing the disk ("Salvage? no", "e2fsck: aborted"): it marks the filesystem
+		 * not valid before it exits, so the filesystem is dirty, not the tool broken. */
+		if (c == (8 | 4)) {
+			*why = "e2fsck -n: aborted on errors it could not get past";
+			return BO_FSCK_DIRTY;
+		}
 		if (c & ~7) {
 			*why = c & 8	 ? "e2fsck operational error"
 			       : c & 16	 ? "e2fsck usage error"

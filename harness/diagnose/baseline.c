@@ -12,8 +12,19 @@
 #include "harness/base/json.h"
 #include "harness/results/stream.h"
 
-int bo_failset_add(struct bo_failset *s, const char *scenario, const char *fs, const char *options,
-		   const char *kernel, const char *state, const char *cls)
+static void failure_free(struct bo_failure *f)
+{
+	free(f->scenario);
+	free(f->fs);
+	free(f->options);
+	free(f->kernel);
+	free(f->persona);
+	free(f->state);
+	free(f->cls);
+}
+
+int bo_failset_add(struct bo_failset *s, const struct bo_cell *c, const char *state,
+		   const char *cls)
 {
 	struct bo_failure f;
 
@@ -26,19 +37,17 @@ int bo_failset_add(struct bo_failset *s, const char *scenario, const char *fs, c
 		s->v = v;
 		s->cap = cap;
 	}
-	f.scenario = strdup(scenario);
-	f.fs = strdup(fs);
-	f.options = strdup(options ? options : "");
-	f.kernel = strdup(kernel ? kernel : "");
-	f.state = strdup(state);
-	f.cls = strdup(cls ? cls : "");
-	if (!f.scenario || !f.fs || !f.options || !f.kernel || !f.state || !f.cls) {
-		free(f.scenario);
-		free(f.fs);
-		free(f.options);
-		free(f.kernel);
-		free(f.state);
-		free(f.cls);
+	f = (struct bo_failure){
+		.scenario = strdup(c->scenario),
+		.fs = strdup(c->fs),
+		.options = strdup(c->options ? c->options : ""),
+		.kernel = strdup(c->kernel ? c->kernel : ""),
+		.persona = strdup(c->persona ? c->persona : ""),
+		.state = strdup(state),
+		.cls = strdup(cls ? cls : ""),
+	};
+	if (!f.scenario || !f.fs || !f.options || !f.kernel || !f.persona || !f.state || !f.cls) {
+		failure_free(&f);
 		return -ENOMEM;
 	}
 	s->v[s->n++] = f;
@@ -47,14 +56,8 @@ int bo_failset_add(struct bo_failset *s, const char *scenario, const char *fs, c
 
 void bo_failset_clear(struct bo_failset *s)
 {
-	for (size_t i = 0; i < s->n; i++) {
-		free(s->v[i].scenario);
-		free(s->v[i].fs);
-		free(s->v[i].options);
-		free(s->v[i].kernel);
-		free(s->v[i].state);
-		free(s->v[i].cls);
-	}
+	for (size_t i = 0; i < s->n; i++)
+		failure_free(&s->v[i]);
 	free(s->v);
 	memset(s, 0, sizeof(*s));
 }
@@ -70,14 +73,19 @@ int bo_failset_from_summary(struct json_object *summary, const char *what, struc
 		return bo_err_set(err, EINVAL, "%s: no \"runs\" array: not a nightly summary",
 				  what);
 	for (size_t i = 0; i < json_object_array_length(runs); i++) {
-		const char *sc, *fs, *opt, *kernel;
+		struct bo_cell c;
 
 		run = json_object_array_get_idx(runs, i);
-		sc = bo_json_str(run, "scenario");
-		fs = bo_json_str(run, "fs");
-		opt = bo_json_str(run, "mount_options");
-		kernel = bo_json_str(run, "kernel"); /* a summary from before the axis: none */
-		if (!sc || !fs || !opt || !json_object_object_get_ex(run, "failing", &failing) ||
+		/* A summary from before the kernel or persona axis has neither. */
+		c = (struct bo_cell){
+			.scenario = bo_json_str(run, "scenario"),
+			.fs = bo_json_str(run, "fs"),
+			.options = bo_json_str(run, "mount_options"),
+			.kernel = bo_json_str(run, "kernel"),
+			.persona = bo_json_str(run, "persona"),
+		};
+		if (!c.scenario || !c.fs || !c.options ||
+		    !json_object_object_get_ex(run, "failing", &failing) ||
 		    !json_object_is_type(failing, json_type_array)) {
 			bo_failset_clear(&s);
 			return bo_err_set(err, EINVAL,
@@ -97,7 +105,7 @@ int bo_failset_from_summary(struct json_object *summary, const char *what, struc
 						  "%s: runs[%zu].failing[%zu]: no \"state\"", what,
 						  i, j);
 			}
-			if (bo_failset_add(&s, sc, fs, opt, kernel, st, cls) < 0) {
+			if (bo_failset_add(&s, &c, st, cls) < 0) {
 				bo_failset_clear(&s);
 				return bo_err_set(err, ENOMEM, "out of memory");
 			}
@@ -107,8 +115,7 @@ int bo_failset_from_summary(struct json_object *summary, const char *what, struc
 	return 0;
 }
 
-int bo_failset_from_stream(struct bo_failset *s, const char *dir, const char *scenario,
-			   const char *fs, const char *options, const char *kernel,
+int bo_failset_from_stream(struct bo_failset *s, const char *dir, const struct bo_cell *c,
 			   struct bo_err *err)
 {
 	struct bo_stream *st = NULL;
@@ -117,8 +124,7 @@ int bo_failset_from_stream(struct bo_failset *s, const char *dir, const char *sc
 
 	while (r >= 0 && (r = bo_stream_next(st, &rec, err)) > 0)
 		if (bo_stream_is_state(&rec) && rec.cls != BO_CLASS_CONSISTENT &&
-		    bo_failset_add(s, scenario, fs, options, kernel, rec.state,
-				   bo_class_name(rec.cls)) < 0)
+		    bo_failset_add(s, c, rec.state, bo_class_name(rec.cls)) < 0)
 			r = bo_err_set(err, ENOMEM, "out of memory");
 	bo_stream_free(st);
 	return r;
@@ -128,7 +134,7 @@ static bool same_key(const struct bo_failure *a, const struct bo_failure *b)
 {
 	return !strcmp(a->scenario, b->scenario) && !strcmp(a->fs, b->fs) &&
 	       !strcmp(a->options, b->options) && !strcmp(a->kernel, b->kernel) &&
-	       !strcmp(a->state, b->state);
+	       !strcmp(a->persona, b->persona) && !strcmp(a->state, b->state);
 }
 
 static bool contains(const struct bo_failset *s, const struct bo_failure *f)
@@ -141,9 +147,11 @@ static bool contains(const struct bo_failset *s, const struct bo_failure *f)
 
 static int add_copy(struct bo_failset *s, const struct bo_failure *f)
 {
+	const struct bo_cell c = {f->scenario, f->fs, f->options, f->kernel, f->persona};
+
 	if (contains(s, f))
 		return 0;
-	return bo_failset_add(s, f->scenario, f->fs, f->options, f->kernel, f->state, f->cls);
+	return bo_failset_add(s, &c, f->state, f->cls);
 }
 
 int bo_baseline_diff(const struct bo_failset *base, const struct bo_failset *cur,
@@ -186,6 +194,9 @@ static struct json_object *set_json(const struct bo_failset *s)
 		json_object_object_add(o, "mount_options", json_object_new_string(s->v[i].options));
 		if (*s->v[i].kernel)
 			json_object_object_add(o, "kernel", json_object_new_string(s->v[i].kernel));
+		if (*s->v[i].persona)
+			json_object_object_add(o, "persona",
+					       json_object_new_string(s->v[i].persona));
 		json_object_object_add(o, "state", json_object_new_string(s->v[i].state));
 		json_object_object_add(o, "class", json_object_new_string(s->v[i].cls));
 		json_object_array_add(a, o);

@@ -2,7 +2,8 @@
 /*
  * baseline.h — the failing states of a nightly run and their comparison with a previous one.
  *
- * A failure is identified by (scenario, filesystem, mount options, kernel, state id), never by
+ * A failure is identified by its cell (scenario, filesystem, mount options, kernel, device
+ * persona) and its state id, never by
  * counts: a run that trades one failing state for another has one new failure and one fixed
  * one, although its counts did not move.
  */
@@ -16,8 +17,14 @@
 
 #include "harness/base/util.h"
 
+/* A cell of a nightly matrix; NULL kernel, persona or options: the default (""). */
+struct bo_cell {
+	const char *scenario, *fs, *options, *kernel, *persona;
+};
+
 struct bo_failure {
-	char *scenario, *fs, *options, *kernel, *state, *cls; /* kernel "": the default */
+	char *scenario, *fs, *options, *kernel, *persona; /* "": the default */
+	char *state, *cls;
 };
 
 struct bo_failset {
@@ -25,9 +32,8 @@ struct bo_failset {
 	size_t n, cap;
 };
 
-/* Add a failure (the strings are copied). 0 or -ENOMEM. */
-_must_check_ int bo_failset_add(struct bo_failset *s, const char *scenario, const char *fs,
-				const char *options, const char *kernel, const char *state,
+/* Add the failure of @state (class @cls) in cell @c (the strings are copied). 0 or -ENOMEM. */
+_must_check_ int bo_failset_add(struct bo_failset *s, const struct bo_cell *c, const char *state,
 				const char *cls);
 
 /* Release what @s holds; it is then empty. */
@@ -41,16 +47,15 @@ _must_check_ int bo_failset_from_summary(struct json_object *summary, const char
 					 struct bo_failset *ret, struct bo_err *err);
 
 /* Add the failing states a results directory's stream.jsonl records (states and aliases of
- * another class than consistent) under the given scenario, fs, options and kernel. */
-_must_check_ int bo_failset_from_stream(struct bo_failset *s, const char *dir, const char *scenario,
-					const char *fs, const char *options, const char *kernel,
-					struct bo_err *err);
+ * another class than consistent) in cell @c. */
+_must_check_ int bo_failset_from_stream(struct bo_failset *s, const char *dir,
+					const struct bo_cell *c, struct bo_err *err);
 
 struct bo_baseline_diff {
 	struct bo_failset added, fixed, same; /* new in current; gone from baseline; in both */
 };
 
-/* Compare @cur with @base by (scenario, fs, options, kernel, state). 0 or -ENOMEM. */
+/* Compare @cur with @base by cell and state. 0 or -ENOMEM. */
 _must_check_ int bo_baseline_diff(const struct bo_failset *base, const struct bo_failset *cur,
 				  struct bo_baseline_diff *ret);
 

@@ -19,6 +19,7 @@
 #include "harness/log/log.h"
 #include "harness/results/results.h"
 #include "harness/results/summary.h"
+#include "harness/states/crashgen.h"
 
 /* Hidden modes of scripts/bench-scale, on the same cuts and states as a check. */
 enum bo_bench_mode {
@@ -51,6 +52,7 @@ struct bo_explore_opts {
 	unsigned reorder_k;	   /* drop subsets of up to K writes of each epoch (crashgen.h) */
 	bool torn;		   /* tear each multi-block write of each epoch once */
 	uint64_t budget;	   /* sample dropped sets above this many per cut (0: all) */
+	enum bo_persona persona;   /* the disk's crash-state model (crashgen.h) */
 	uint64_t seed;		   /* for sampling and tearing */
 	unsigned shard_index;	   /* check only the states of shard shard_index of shard_count */
 	unsigned shard_count;	   /* (0 or 1: all of them) */

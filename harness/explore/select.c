@@ -142,6 +142,8 @@ static struct bo_crashgen_opts gen_opts(const struct bo_explore_opts *o)
 		.torn = o->torn,
 		.seed = o->seed,
 		.budget = o->budget,
+		.persona = o->persona,
+		.floor = o->first_cut,
 	};
 }
 
@@ -183,7 +185,7 @@ int select_new(struct explore *x, struct select **ret, struct bo_err *err)
 	sel->x = x;
 	sel->claim_fd = -1;
 	if (o->only_state) {
-		r = bo_crash_state_parse(x->log, o->only_state, &sel->cs, err);
+		r = bo_crash_state_parse(x->log, &go, o->only_state, &sel->cs, err);
 		if (r >= 0 && (sel->cs.n_dropped > 0 || sel->cs.torn)) {
 			sel->one = true;
 			sel->total = 1;
@@ -201,8 +203,8 @@ int select_new(struct explore *x, struct select **ret, struct bo_err *err)
 	}
 	/* A vacuous-pass guard: a policy that selects nothing could not have failed. */
 	if (r >= 0 && sel->cuts.n == 0)
-		r = bo_err_set(err, ENODATA, "cut policy '%s' selects no cut point in '%s'", o->cuts,
-			       bo_log_path(x->log));
+		r = bo_err_set(err, ENODATA, "cut policy '%s' selects no cut point in '%s'",
+			       o->cuts, bo_log_path(x->log));
 	if (r >= 0 && o->claim_dir) {
 		sel->claim_fd = open(o->claim_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (sel->claim_fd < 0)
@@ -327,7 +329,8 @@ static int next_generated(struct select *sel, struct state_run *s, struct select
 				.cut = sel->cs.cut,
 				.of = bo_crashdedup_id(sel->dd, rep),
 				.cls = (enum bo_class) tag,
-				.count = sel->claim_fd >= 0 ? tag != NOT_MINE : in_my_shard(sel, id),
+				.count =
+					sel->claim_fd >= 0 ? tag != NOT_MINE : in_my_shard(sel, id),
 				.record = tag != NOT_MINE,
 			};
 			snprintf(a->id, sizeof(a->id), "%s", id);
@@ -351,8 +354,7 @@ static int next_generated(struct select *sel, struct state_run *s, struct select
 	return SELECT_END;
 }
 
-int select_next(struct select *sel, struct state_run *s, struct select_alias *a,
-		struct bo_err *err)
+int select_next(struct select *sel, struct state_run *s, struct select_alias *a, struct bo_err *err)
 {
 	if (sel->one) {
 		if (sel->one_done)

@@ -168,7 +168,7 @@ static int fresh_snapshot(struct explore *x, bool big, struct bo_err *err)
 /*
  * Make the snapshot hold generated state @cs: the base holds the epoch's opening state; apply
  * the epoch's entries up to the cut in log order, but for the dropped ones, and only the first
- * blocks of a torn one. Writes go through the snapshot, so the base stays at the epoch start.
+ * bytes of a torn one. Writes go through the snapshot, so the base stays at the epoch start.
  */
 static int build_state(struct explore *x, const struct bo_crash_state *cs, struct bo_err *err)
 {
@@ -182,8 +182,10 @@ static int build_state(struct explore *x, const struct bo_crash_state *cs, struc
 			d++;
 			continue;
 		}
-		k = bo_replay_apply(
-			r, n, 0, cs->torn && cs->torn_entry == n ? cs->torn_keep : UINT64_MAX, err);
+		if (cs->torn && cs->torn_entry == n)
+			k = bo_replay_apply_head(r, n, bo_crash_torn_bytes(x->log, cs), err);
+		else
+			k = bo_replay_apply(r, n, 0, UINT64_MAX, err);
 	}
 	if (k >= 0)
 		k = bo_replay_sync(r, err);

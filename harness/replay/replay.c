@@ -364,6 +364,33 @@ int bo_replay_apply(struct bo_replay *r, uint64_t n, uint64_t first, uint64_t co
 	return 0;
 }
 
+int bo_replay_apply_head(struct bo_replay *r, uint64_t n, uint64_t bytes, struct bo_err *err)
+{
+	const struct bo_log_entry *e = bo_log_entry(r->log, n);
+	const uint64_t ss = bo_log_sectorsize(r->log);
+	uint64_t whole = bytes / ss, rest = bytes % ss, off;
+	int ret;
+
+	ret = bo_replay_apply(r, n, 0, whole, err);
+	if (ret < 0 || !rest || !e || (e->flags & BO_LOG_MARK) || whole >= e->nr_sectors)
+		return ret;
+	off = (e->sector + whole) * ss;
+	if (e->flags & BO_LOG_DISCARD) {
+		ret = zero_range(r, off, rest);
+	} else {
+		ret = bo_log_read_data(r->log, n, whole * ss, r->buf, (size_t) rest, err);
+		if (ret < 0)
+			return ret;
+		ret = bo_pwrite_full(r->fd, r->buf, (size_t) rest, off);
+	}
+	if (ret < 0)
+		return bo_err_set(err, -ret, "entry %llu: writing %llu bytes at %llu of '%s': %s",
+				  (unsigned long long) n, (unsigned long long) rest,
+				  (unsigned long long) off, r->target, strerror(-ret));
+	r->bytes += rest;
+	return 0;
+}
+
 int bo_replay_sync(struct bo_replay *r, struct bo_err *err)
 {
 	if (!r->dirty)

@@ -70,6 +70,14 @@ _must_check_ int bo_replay_apply(struct bo_replay *r, uint64_t n, uint64_t first
 				 struct bo_err *err);
 
 /*
+ * Apply the first @bytes of entry @n alone (a multiple of 512; past its end: all of it): its
+ * whole blocks, then the head of the next one over what the target holds there. A write torn
+ * inside a block, as a disk with 512-byte atomic writes under 4 KiB blocks leaves it.
+ */
+_must_check_ int bo_replay_apply_head(struct bo_replay *r, uint64_t n, uint64_t bytes,
+				      struct bo_err *err);
+
+/*
  * Start reading, in a background thread, the log data the replay will need next on its way
  * to @applied entries (up to 8 MiB of it), and return at once. A later bo_replay_to() takes
  * the data from there instead of reading it then: the read overlaps whatever the caller does

@@ -178,6 +178,13 @@ static void section_environment(struct report *R, FILE *f)
 		row(f, "config.json", R->cfg_err);
 	for (size_t i = 0; R->config && i < BO_ARRAY_SIZE(keys); i++)
 		row(f, keys[i].label, report_cfg_str(R->config, keys[i].path));
+	/* The crash-state model the states were drawn under (docs/crash-states.md). */
+	if (R->config) {
+		const char *p = report_cfg_str(R->config, "options.persona");
+
+		p = p ? p : report_cfg_str(R->config, "check.persona");
+		row(f, "device persona", p ? p : "honest");
+	}
 	versions = report_read_capped(R->dirfd, "diagnostics/pre/versions.txt", 8192, &total);
 	if (versions) {
 		char *nl = strchr(versions, '\n');

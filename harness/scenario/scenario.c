@@ -61,6 +61,7 @@ enum key_type {
 	K_USER,	      /* a user name of the host */
 	K_SCRIPT,     /* a program file, relative to the scenario */
 	K_KERNEL,     /* a kernel release or its version prefix (blackout kernel list) */
+	K_PERSONA,    /* a device persona (crashgen.h) */
 };
 
 struct key {
@@ -95,6 +96,7 @@ static const struct key keys[] = {
 	{"check", "checker", K_CHECKER, F(checker)},
 	{"check", "script", K_SCRIPT, F(checker_script)},
 	{"check", "ordered", K_BOOL, F(ordered)},
+	{"check", "persona", K_PERSONA, F(persona)},
 	{"check", "mount_timeout", K_SECONDS, F(mount_timeout)},
 	{"check", "fsck_timeout", K_SECONDS, F(fsck_timeout)},
 	{"check", "checker_timeout", K_SECONDS, F(checker_timeout)},
@@ -509,6 +511,10 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 		free(sc->cuts_spec);
 		sc->cuts_spec = strdup(v);
 		return sc->cuts_spec ? 1 : fail(p, ENOMEM, "out of memory");
+	case K_PERSONA:
+		if (bo_persona_parse(v, (enum bo_persona *) field) < 0)
+			return BAD("expected a device persona: " BO_PERSONA_NAMES);
+		return 1;
 	case K_BOOL:
 		if (strcmp(v, "yes") && strcmp(v, "no"))
 			return BAD("expected yes or no");

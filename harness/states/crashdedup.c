@@ -209,7 +209,7 @@ static int state_key(struct bo_crashdedup *d, const struct bo_crash_state *s, st
 	for (uint64_t n = s->epoch_start; n < s->cut; n++) {
 		const struct bo_log_entry *e = bo_log_entry(d->log, n);
 		const struct hash128 *h = NULL;
-		uint64_t keep = e->nr_sectors;
+		uint64_t keep = e->nr_sectors, part = 0;
 		int r;
 
 		if (op_mark(d->log, n)) {
@@ -223,16 +223,22 @@ static int state_key(struct bo_crashdedup *d, const struct bo_crash_state *s, st
 		}
 		if ((e->flags & BO_LOG_MARK) || e->nr_sectors == 0)
 			continue;
-		if (s->torn && s->torn_entry == n)
-			keep = s->torn_keep < keep ? s->torn_keep : keep;
+		if (s->torn && s->torn_entry == n) {
+			uint64_t bytes = bo_crash_torn_bytes(d->log, s);
+			uint64_t ss = bo_log_sectorsize(d->log);
+
+			keep = bytes / ss < keep ? bytes / ss : keep;
+			/* A block torn inside: its own content, told apart by the bytes kept. */
+			part = keep < e->nr_sectors ? bytes % ss : 0;
+		}
 		r = entry_hashes(d, n, &h, err);
 		if (r < 0)
 			return r;
-		if (nb + keep > d->cap_blks) {
+		if (nb + keep + 1 > d->cap_blks) {
 			size_t cap = d->cap_blks ? d->cap_blks : 256;
 			struct blk *v;
 
-			while (cap < nb + keep)
+			while (cap < nb + keep + 1)
 				cap *= 2;
 			v = realloc(d->blks, cap * sizeof(*v));
 			if (!v)
@@ -242,6 +248,13 @@ static int state_key(struct bo_crashdedup *d, const struct bo_crash_state *s, st
 		}
 		for (uint64_t k = 0; k < keep; k++)
 			d->blks[nb++] = (struct blk){e->sector + k, n, h[k]};
+		if (part) {
+			struct hash128 ph = h[keep];
+
+			ph.a ^= part * 0x9e3779b97f4a7c15ULL;
+			ph.b ^= ~part;
+			d->blks[nb++] = (struct blk){e->sector + keep, n, ph};
+		}
 	}
 	if (nb > 1)
 		qsort(d->blks, nb, sizeof(*d->blks), blk_cmp);

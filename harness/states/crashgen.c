@@ -31,8 +31,10 @@ struct bo_crashgen {
 	size_t ci;	      /* current cut, index into cuts->v */
 	uint64_t scanned;     /* entries folded into the epoch so far */
 	uint64_t epoch_start; /* first entry of the current epoch */
-	uint64_t last_flush;  /* the entry after the last FLUSH of any device, or 0 */
+	uint64_t flushed[2];  /* the entries after the last and the second last FLUSH of any
+			       * device, or 0 */
 	uint64_t *drop;	      /* droppable entries of [epoch_start, scanned) */
+	uint8_t *aged;	      /* for each, the FLUSHes of its device since (lost-flush) */
 	size_t n_drop, cap_drop;
 
 	enum phase phase;
@@ -44,9 +46,113 @@ struct bo_crashgen {
 	size_t torn_pos; /* PH_TORN: next index into drop to look at */
 };
 
-bool bo_crash_droppable(const struct bo_log_entry *e)
+static const char *const persona_names[BO_PERSONA_COUNT] = {
+	[BO_PERSONA_HONEST] = "honest",		  [BO_PERSONA_IGNORES_FLUSH] = "ignores-flush",
+	[BO_PERSONA_IGNORES_FUA] = "ignores-fua", [BO_PERSONA_ATOMIC_4K] = "atomic-4k",
+	[BO_PERSONA_ATOMIC_512] = "atomic-512",	  [BO_PERSONA_LOST_FLUSH] = "lost-flush",
+};
+
+const char *bo_persona_name(enum bo_persona p)
 {
-	return e->nr_sectors > 0 && !(e->flags & (BO_LOG_MARK | BO_LOG_FUA | BO_LOG_FLUSH));
+	return (unsigned) p < BO_PERSONA_COUNT ? persona_names[p] : NULL;
+}
+
+int bo_persona_parse(const char *name, enum bo_persona *ret)
+{
+	for (unsigned p = 0; p < BO_PERSONA_COUNT; p++)
+		if (!strcmp(name, persona_names[p])) {
+			*ret = (enum bo_persona) p;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+void bo_persona_defaults(enum bo_persona p, bool chosen, unsigned *reorder_k, bool *torn,
+			 uint64_t *budget)
+{
+	if (p == BO_PERSONA_HONEST)
+		return;
+	if (p == BO_PERSONA_ATOMIC_4K || p == BO_PERSONA_ATOMIC_512) {
+		*torn = *torn || !chosen;
+		return;
+	}
+	if (!chosen && !*reorder_k)
+		*reorder_k = 1;
+	if (!*budget)
+		*budget = 16;
+}
+
+static enum bo_persona persona(const struct bo_crashgen_opts *o)
+{
+	return o ? o->persona : BO_PERSONA_HONEST;
+}
+
+/* How many FLUSHes of its device make an entry durable; 0: none ever does. */
+static unsigned depth(const struct bo_crashgen_opts *o)
+{
+	return persona(o) == BO_PERSONA_IGNORES_FLUSH ? 0
+	       : persona(o) == BO_PERSONA_LOST_FLUSH  ? 2
+						      : 1;
+}
+
+/* The entries before this one are durable whatever comes after them. */
+static uint64_t floor_of(const struct bo_crashgen_opts *o)
+{
+	return depth(o) == 0 ? o->floor : 0;
+}
+
+bool bo_crash_droppable(const struct bo_crashgen_opts *o, const struct bo_log_entry *e)
+{
+	if (e->nr_sectors == 0 || (e->flags & BO_LOG_MARK))
+		return false;
+	if (persona(o) == BO_PERSONA_IGNORES_FUA && (e->flags & BO_LOG_FUA))
+		return true;
+	return !(e->flags & (BO_LOG_FUA | BO_LOG_FLUSH));
+}
+
+/*
+ * The tear points of entry @e: how many there are, and the @i-th in *@ret_keep (blocks, or
+ * bytes when *@ret_bytes). Honest: after any of its blocks but the last; atomic-4k: at the
+ * 4 KiB boundaries of the device inside it; atomic-512 on blocks above 512 bytes: after any of
+ * its 512-byte sectors but the last.
+ */
+static uint64_t tear_point(const struct bo_log *log, const struct bo_crashgen_opts *o,
+			   const struct bo_log_entry *e, uint64_t i, uint64_t *ret_keep,
+			   bool *ret_bytes)
+{
+	const uint64_t ss = bo_log_sectorsize(log), nr = e->nr_sectors;
+	uint64_t n;
+
+	*ret_bytes = false;
+	if (persona(o) == BO_PERSONA_ATOMIC_512 && ss > 512) {
+		n = nr * (ss / 512) - 1;
+		*ret_bytes = true;
+		*ret_keep = 512 * (i + 1);
+	} else if (persona(o) == BO_PERSONA_ATOMIC_4K && ss < 4096) {
+		const uint64_t m = 4096 / ss; /* blocks per 4 KiB */
+		const uint64_t first = (e->sector / m + 1) * m;
+
+		n = first < e->sector + nr ? (e->sector + nr - 1 - first) / m + 1 : 0;
+		*ret_keep = first + i * m - e->sector;
+	} else {
+		n = nr >= 2 ? nr - 1 : 0;
+		*ret_keep = i + 1;
+	}
+	return n;
+}
+
+static uint64_t tear_points(const struct bo_log *log, const struct bo_crashgen_opts *o,
+			    const struct bo_log_entry *e)
+{
+	uint64_t keep;
+	bool bytes;
+
+	return tear_point(log, o, e, 0, &keep, &bytes);
+}
+
+uint64_t bo_crash_torn_bytes(const struct bo_log *log, const struct bo_crash_state *s)
+{
+	return s->torn_bytes ? s->torn_keep : s->torn_keep * bo_log_sectorsize(log);
 }
 
 /*
@@ -82,30 +188,31 @@ static unsigned n_buckets(const struct bo_log *log)
 	return l->n < 2 ? 1 : l->n + 1;
 }
 
-uint64_t bo_crash_epoch_start(const struct bo_log *log, uint64_t cut)
+uint64_t bo_crash_epoch_start(const struct bo_log *log, const struct bo_crashgen_opts *o,
+			      uint64_t cut)
 {
-	unsigned nb = n_buckets(log), open = nb;
-	uint64_t n = bo_log_count(log), first_drop = UINT64_MAX, last_flush = 0;
-	bool closed[N_BUCKETS] = {false};
+	const unsigned d = depth(o), nb = n_buckets(log);
+	const uint64_t n = bo_log_count(log), top = cut < n ? cut : n, bottom = floor_of(o);
+	uint64_t first_drop = UINT64_MAX, close = d ? 0 : bottom < top ? bottom : top;
+	unsigned open = nb, flushes = 0, seen[N_BUCKETS] = {0};
 
-	/* Back from the cut until every bucket met a FLUSH: the first entry still droppable, or
-	 * the entry after the last FLUSH, whichever comes first (on one device: the latter). */
-	for (uint64_t e = cut < n ? cut : n; e > 0 && open > 0; e--) {
+	/* Back from the cut until every bucket met its d-th FLUSH: the first entry still
+	 * droppable, or the entry after the d-th last FLUSH, whichever comes first (on one
+	 * device: the latter). Its own FLUSH does not cover a FLUSH-flagged entry's data. */
+	for (uint64_t e = top; e > bottom && open > 0; e--) {
 		const struct bo_log_entry *le = bo_log_entry(log, e - 1);
 
-		if (le->flags & BO_LOG_FLUSH) {
-			if (!last_flush)
-				last_flush = e;
-			for (unsigned b = 0; b < nb; b++)
-				if (!closed[b] && closes(log, le, b)) {
-					closed[b] = true;
-					open--;
-				}
-		} else if (bo_crash_droppable(le) && !closed[bucket(log, le)]) {
+		if (bo_crash_droppable(o, le) && (!d || seen[bucket(log, le)] < d))
 			first_drop = e - 1;
-		}
+		if (!d || !(le->flags & BO_LOG_FLUSH))
+			continue;
+		if (++flushes == d)
+			close = e;
+		for (unsigned b = 0; b < nb; b++)
+			if (seen[b] < d && closes(log, le, b) && ++seen[b] == d)
+				open--;
 	}
-	return first_drop < last_flush ? first_drop : last_flush;
+	return first_drop < close ? first_drop : close;
 }
 
 /* C(n, k), or U128_MAX when it does not fit. */
@@ -152,12 +259,12 @@ static unsigned __int128 uniform(uint64_t *st, unsigned __int128 bound)
 	}
 }
 
-/* The blocks of multi-block entry @e (@nr blocks) that reach the disk when it tears. */
-static uint64_t torn_keep(uint64_t seed, uint64_t e, uint64_t nr)
+/* The tear point of entry @e (@n of them) a torn state takes: seeded, per entry. */
+static uint64_t torn_pick(uint64_t seed, uint64_t e, uint64_t n)
 {
 	uint64_t st = seed ^ (e * ENTRY_STREAM);
 
-	return 1 + (uint64_t) uniform(&st, nr - 1);
+	return (uint64_t) uniform(&st, n);
 }
 
 /* States of one cut whose epoch has @n droppable entries, @nm of them multi-block. */
@@ -177,42 +284,34 @@ static int cut_states(const struct bo_crashgen_opts *o, uint64_t n, uint64_t nm,
 	return 0;
 }
 
+static int advance_to(struct bo_crashgen *g, uint64_t cut);
+
+/* Walk the cuts once, as bo_crashgen_next() will, and count their states; then rewind. */
 static int count_states(struct bo_crashgen *g, struct bo_err *err)
 {
-	uint64_t e = 0, n[N_BUCKETS] = {0}, nm[N_BUCKETS] = {0}, total = 0;
-	unsigned nb = n_buckets(g->log);
+	uint64_t total = 0;
 
 	for (size_t i = 0; i < g->cuts->n; i++) {
-		uint64_t cut = g->cuts->v[i], c, all = 0, all_m = 0;
+		uint64_t cut = g->cuts->v[i], c, tearable = 0;
 
-		for (; e < cut; e++) {
-			const struct bo_log_entry *le = bo_log_entry(g->log, e);
-
-			if (le->flags & BO_LOG_FLUSH) {
-				for (unsigned b = 0; b < nb; b++)
-					if (closes(g->log, le, b))
-						n[b] = nm[b] = 0;
-			} else if (bo_crash_droppable(le)) {
-				unsigned b = bucket(g->log, le);
-
-				n[b]++;
-				nm[b] += le->nr_sectors >= 2;
-			}
-		}
-		for (unsigned b = 0; b < nb; b++) {
-			all += n[b];
-			all_m += nm[b];
-		}
-		if (cut_states(&g->o, all, all_m, &c) < 0 || c > UINT64_MAX - total)
+		if (advance_to(g, cut) < 0)
+			return bo_err_set(err, ENOMEM, "crash states of '%s'", bo_log_path(g->log));
+		for (size_t j = 0; g->o.torn && j < g->n_drop; j++)
+			tearable +=
+				tear_points(g->log, &g->o, bo_log_entry(g->log, g->drop[j])) > 0;
+		if (cut_states(&g->o, g->n_drop, tearable, &c) < 0 || c > UINT64_MAX - total)
 			return bo_err_set(
 				err, EOVERFLOW,
-				"crash states of '%s': cut after %" PRIu64 " entries has %" PRIu64
+				"crash states of '%s': cut after %" PRIu64 " entries has %zu"
 				" droppable entries, too many subsets of up to %u to count;"
 				" set a budget or a smaller K",
-				bo_log_path(g->log), cut, all, g->o.reorder_k);
+				bo_log_path(g->log), cut, g->n_drop, g->o.reorder_k);
 		total += c;
 	}
 	g->count = total;
+	g->scanned = g->epoch_start = 0;
+	g->flushed[0] = g->flushed[1] = 0;
+	g->n_drop = 0;
 	return 0;
 }
 
@@ -253,6 +352,7 @@ void bo_crashgen_free(struct bo_crashgen *g)
 	if (!g)
 		return;
 	free(g->drop);
+	free(g->aged);
 	free(g->ranks);
 	free(g);
 }
@@ -265,36 +365,54 @@ uint64_t bo_crashgen_count(const struct bo_crashgen *g)
 /* Fold the entries up to @cut into the current epoch. */
 static int advance_to(struct bo_crashgen *g, uint64_t cut)
 {
-	bool several = n_buckets(g->log) > 1;
+	const unsigned d = depth(&g->o);
+	const uint64_t bottom = floor_of(&g->o);
 
 	for (; g->scanned < cut; g->scanned++) {
 		const struct bo_log_entry *e = bo_log_entry(g->log, g->scanned);
 
-		if (e->flags & BO_LOG_FLUSH) {
+		if (d && (e->flags & BO_LOG_FLUSH)) {
 			size_t k = 0;
 
-			g->last_flush = g->scanned + 1;
-			/* What stays droppable is the other devices' (none on one device). */
-			for (size_t i = 0; several && i < g->n_drop; i++)
-				if (!closes(g->log, e,
-					    bucket(g->log, bo_log_entry(g->log, g->drop[i]))))
-					g->drop[k++] = g->drop[i];
+			g->flushed[1] = g->flushed[0];
+			g->flushed[0] = g->scanned + 1;
+			/* What stays droppable: the other devices' entries, and under lost-flush
+			 * those that met only one FLUSH of their own. */
+			for (size_t i = 0; i < g->n_drop; i++) {
+				const struct bo_log_entry *de = bo_log_entry(g->log, g->drop[i]);
+
+				if (closes(g->log, e, bucket(g->log, de)) && ++g->aged[i] >= d)
+					continue;
+				g->aged[k] = g->aged[i];
+				g->drop[k++] = g->drop[i];
+			}
 			g->n_drop = k;
-		} else if (bo_crash_droppable(e)) {
+		}
+		if (g->scanned >= bottom && bo_crash_droppable(&g->o, e)) {
 			if (g->n_drop == g->cap_drop) {
 				size_t cap = g->cap_drop ? 2 * g->cap_drop : 64;
 				uint64_t *v = realloc(g->drop, cap * sizeof(*v));
+				uint8_t *a;
 
 				if (!v)
 					return -ENOMEM;
 				g->drop = v;
+				a = realloc(g->aged, cap * sizeof(*a));
+				if (!a)
+					return -ENOMEM;
+				g->aged = a;
 				g->cap_drop = cap;
 			}
+			g->aged[g->n_drop] = 0;
 			g->drop[g->n_drop++] = g->scanned;
 		}
 	}
 	/* As bo_crash_epoch_start() has it. */
-	g->epoch_start = g->n_drop && g->drop[0] < g->last_flush ? g->drop[0] : g->last_flush;
+	{
+		uint64_t close = d ? g->flushed[d - 1] : bottom < cut ? bottom : cut;
+
+		g->epoch_start = g->n_drop && g->drop[0] < close ? g->drop[0] : close;
+	}
 	return 0;
 }
 
@@ -488,14 +606,16 @@ int bo_crashgen_next(struct bo_crashgen *g, struct bo_crash_state *ret)
 		case PH_TORN:
 			while (g->o.torn && g->torn_pos < g->n_drop) {
 				uint64_t e = g->drop[g->torn_pos++];
-				uint64_t nr = bo_log_entry(g->log, e)->nr_sectors;
+				const struct bo_log_entry *le = bo_log_entry(g->log, e);
+				uint64_t n = tear_points(g->log, &g->o, le);
 
-				if (nr < 2)
+				if (!n)
 					continue;
 				emit(g, NULL, 0, ret);
 				ret->torn = true;
 				ret->torn_entry = e;
-				ret->torn_keep = torn_keep(g->o.seed, e, nr);
+				tear_point(g->log, &g->o, le, torn_pick(g->o.seed, e, n),
+					   &ret->torn_keep, &ret->torn_bytes);
 				return 1;
 			}
 			g->ci++;
@@ -517,8 +637,8 @@ void bo_crash_state_id(const struct bo_crash_state *s, char *buf, size_t len)
 		off += (size_t) snprintf(buf + off, len - off, "%s%" PRIu64, i ? "," : "-d",
 					 s->dropped[i]);
 	if (s->torn && off < len)
-		snprintf(buf + off, len - off, "-t%" PRIu64 ":%" PRIu64, s->torn_entry,
-			 s->torn_keep);
+		snprintf(buf + off, len - off, "-t%" PRIu64 ":%" PRIu64 "%s", s->torn_entry,
+			 s->torn_keep, s->torn_bytes ? "B" : "");
 }
 
 /* A canonical decimal number (no sign, no leading zero); the end of it, or NULL. */
@@ -540,10 +660,13 @@ static const char *parse_num(const char *p, uint64_t *ret)
 }
 
 /* Check that entry @e may be dropped or torn in state @s of @log; @what is "dropped"/"torn". */
-static int check_droppable(const struct bo_log *log, const char *id, const struct bo_crash_state *s,
-			   uint64_t e, const char *what, struct bo_err *err)
+static int check_droppable(const struct bo_log *log, const struct bo_crashgen_opts *o,
+			   const char *id, const struct bo_crash_state *s, uint64_t e,
+			   const char *what, struct bo_err *err)
 {
+	const unsigned d = depth(o);
 	const struct bo_log_entry *le;
+	unsigned seen = 0;
 
 	if (e >= s->cut)
 		return bo_err_set(err, EINVAL,
@@ -556,34 +679,37 @@ static int check_droppable(const struct bo_log *log, const char *id, const struc
 				  " after a flush",
 				  id, what, e, s->epoch_start);
 	le = bo_log_entry(log, e);
-	/* On several devices, the epoch is the entry's own device's. */
-	for (uint64_t f = e + 1; n_buckets(log) > 1 && bo_crash_droppable(le) && f < s->cut; f++) {
+	if (!bo_crash_droppable(o, le)) {
+		char flags[64];
+
+		return bo_err_set(
+			err, EINVAL,
+			"state id '%s': %s entry %" PRIu64 " (%s, %" PRIu64
+			" blocks) is never lost on a disk that is %s: only plain writes and"
+			" discards are%s",
+			id, what, e, bo_log_flags_str(le->flags, flags, sizeof(flags)),
+			le->nr_sectors, bo_persona_name(persona(o)),
+			persona(o) == BO_PERSONA_IGNORES_FUA ? ", and FUA writes" : "");
+	}
+	/* The FLUSHes of its own device after it (on one device, every FLUSH). */
+	for (uint64_t f = e + 1; d && f < s->cut; f++) {
 		const struct bo_log_entry *fe = bo_log_entry(log, f);
 
-		if ((fe->flags & BO_LOG_FLUSH) && closes(log, fe, bucket(log, le)))
+		if ((fe->flags & BO_LOG_FLUSH) && closes(log, fe, bucket(log, le)) && ++seen == d)
 			return bo_err_set(
 				err, EINVAL,
 				"state id '%s': %s entry %" PRIu64
 				" is durable: a flush of its device follows at entry %" PRIu64,
 				id, what, e, f);
 	}
-	if (!bo_crash_droppable(le)) {
-		char flags[64];
-
-		return bo_err_set(err, EINVAL,
-				  "state id '%s': %s entry %" PRIu64 " (%s, %" PRIu64
-				  " blocks) is never lost: only plain writes and discards are",
-				  id, what, e, bo_log_flags_str(le->flags, flags, sizeof(flags)),
-				  le->nr_sectors);
-	}
 	return 0;
 }
 
-int bo_crash_state_parse(const struct bo_log *log, const char *id, struct bo_crash_state *ret,
-			 struct bo_err *err)
+int bo_crash_state_parse(const struct bo_log *log, const struct bo_crashgen_opts *o, const char *id,
+			 struct bo_crash_state *ret, struct bo_err *err)
 {
 	static const char syntax[] = "expected c<entry>, c<entry>-d<entry>,<entry>... or "
-				     "c<entry>-t<entry>:<blocks>, e.g. c1234-d5,9";
+				     "c<entry>-t<entry>:<blocks> (or :<bytes>B), e.g. c1234-d5,9";
 	struct bo_crash_state s = {0};
 	const char *p;
 	uint64_t n;
@@ -601,7 +727,7 @@ int bo_crash_state_parse(const struct bo_log *log, const char *id, struct bo_cra
 		return bo_err_set(err, ERANGE,
 				  "state id '%s': past the end of '%s' (%" PRIu64 " entries)", id,
 				  bo_log_path(log), bo_log_count(log));
-	s.epoch_start = bo_crash_epoch_start(log, s.cut);
+	s.epoch_start = bo_crash_epoch_start(log, o, s.cut);
 	if (!strncmp(p, "-d", 2)) {
 		p += 2;
 		do {
@@ -623,12 +749,13 @@ int bo_crash_state_parse(const struct bo_log *log, const char *id, struct bo_cra
 			s.dropped[s.n_dropped++] = n;
 		} while (*p == ',');
 		for (unsigned i = 0; i < s.n_dropped; i++) {
-			r = check_droppable(log, id, &s, s.dropped[i], "dropped", err);
+			r = check_droppable(log, o, id, &s, s.dropped[i], "dropped", err);
 			if (r < 0)
 				return r;
 		}
 	} else if (!strncmp(p, "-t", 2)) {
-		uint64_t nr;
+		uint64_t points, lo, keep;
+		bool bytes;
 
 		p = parse_num(p + 2, &s.torn_entry);
 		if (p && *p == ':')
@@ -637,20 +764,47 @@ int bo_crash_state_parse(const struct bo_log *log, const char *id, struct bo_cra
 			p = NULL;
 		if (!p)
 			return bo_err_set(err, EINVAL, "state id '%s': %s", id, syntax);
-		r = check_droppable(log, id, &s, s.torn_entry, "torn", err);
+		s.torn_bytes = *p == 'B';
+		p += s.torn_bytes;
+		r = check_droppable(log, o, id, &s, s.torn_entry, "torn", err);
 		if (r < 0)
 			return r;
-		nr = bo_log_entry(log, s.torn_entry)->nr_sectors;
-		if (nr < 2)
-			return bo_err_set(err, EINVAL,
-					  "state id '%s': torn entry %" PRIu64
-					  " is a single block, which cannot tear",
-					  id, s.torn_entry);
-		if (s.torn_keep < 1 || s.torn_keep >= nr)
-			return bo_err_set(err, EINVAL,
-					  "state id '%s': torn entry %" PRIu64 " has %" PRIu64
-					  " blocks; the blocks kept must be 1..%" PRIu64,
-					  id, s.torn_entry, nr, nr - 1);
+		/* One of the entry's tear points: they ascend, so bisect. */
+		points = tear_point(log, o, bo_log_entry(log, s.torn_entry), 0, &keep, &bytes);
+		if (!points)
+			return bo_err_set(
+				err, EINVAL,
+				"state id '%s': torn entry %" PRIu64
+				" cannot tear on a disk that is %s (too small, or no boundary"
+				" inside it)",
+				id, s.torn_entry, bo_persona_name(persona(o)));
+		for (lo = 0; lo + 1 < points;) {
+			uint64_t mid = lo + (points - lo) / 2;
+
+			tear_point(log, o, bo_log_entry(log, s.torn_entry), mid, &keep, &bytes);
+			if (keep <= s.torn_keep)
+				lo = mid;
+			else
+				points = mid;
+		}
+		tear_point(log, o, bo_log_entry(log, s.torn_entry), lo, &keep, &bytes);
+		if (keep != s.torn_keep || bytes != s.torn_bytes) {
+			uint64_t first, last;
+
+			points = tear_point(log, o, bo_log_entry(log, s.torn_entry), 0, &first,
+					    &bytes);
+			tear_point(log, o, bo_log_entry(log, s.torn_entry), points - 1, &last,
+				   &bytes);
+			return bo_err_set(
+				err, EINVAL,
+				"state id '%s': torn entry %" PRIu64 " (%" PRIu64
+				" blocks) cannot keep %" PRIu64 "%s on a disk that is %s: it"
+				" tears after %" PRIu64 "..%" PRIu64 " %s",
+				id, s.torn_entry, bo_log_entry(log, s.torn_entry)->nr_sectors,
+				s.torn_keep, s.torn_bytes ? " bytes" : " blocks",
+				bo_persona_name(persona(o)), first, last,
+				bytes ? "bytes (B)" : "blocks");
+		}
 		s.torn = true;
 	}
 	if (*p)

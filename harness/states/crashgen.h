@@ -13,6 +13,12 @@
  * device it went to (of every device when it went to none), and an entry stays droppable
  * until a FLUSH of its own device.
  *
+ * A device persona (docs/crash-states.md, "Device personas") changes the rules for a disk that
+ * does not keep the promises above: one that ignores FLUSH (an entry stays droppable across
+ * it), ignores FUA (a FUA write is cached like a plain one), loses the last FLUSH before the
+ * cut (an entry stays droppable until the second FLUSH of its device), or writes atomically in
+ * units other than the log's block (4 KiB, 512 bytes: torn at those boundaries).
+ *
  * The generator streams: it keeps the current epoch's droppable entries and, when sampling,
  * at most `budget` subset ranks; never all the states of a log.
  */
@@ -31,6 +37,33 @@
 /* Room for any canonical id: "c" + 20 digits + "-d" + 8 * (20 digits + ",") + NUL. */
 #define BO_CRASH_ID_MAX 256
 
+enum bo_persona {
+	BO_PERSONA_HONEST,	  /* FLUSH and FUA kept, writes torn at the log's block */
+	BO_PERSONA_IGNORES_FLUSH, /* a FLUSH persists nothing: writes reorder across it */
+	BO_PERSONA_IGNORES_FUA,	  /* a FUA write stays in the cache until the next FLUSH */
+	BO_PERSONA_ATOMIC_4K,	  /* writes tear only at 4 KiB boundaries of the device */
+	BO_PERSONA_ATOMIC_512,	  /* writes tear at any 512-byte sector, inside a block too */
+	BO_PERSONA_LOST_FLUSH,	  /* the last FLUSH before the cut did not persist its epoch */
+	BO_PERSONA_COUNT,
+};
+
+#define BO_PERSONA_NAMES "honest, ignores-flush, ignores-fua, atomic-4k, atomic-512, lost-flush"
+
+/* "honest", "ignores-flush", ...; NULL past the end. */
+const char *bo_persona_name(enum bo_persona p);
+
+/* The persona named @name; -EINVAL when there is none. */
+_must_check_ int bo_persona_parse(const char *name, enum bo_persona *ret);
+
+/*
+ * What a persona asks for. Unless the user chose the states (@chosen: --reorder or --torn):
+ * one dropped write per state for the FLUSH and FUA personas, torn writes for the atomic ones.
+ * And a budget of 16 dropped sets per cut when there is none, for the FLUSH and FUA personas,
+ * whose epochs can span a whole log. Nothing for honest.
+ */
+void bo_persona_defaults(enum bo_persona p, bool chosen, unsigned *reorder_k, bool *torn,
+			 uint64_t *budget);
+
 struct bo_crash_state {
 	uint64_t cut;	      /* entries applied in the prefix sense, as in cutsel.h */
 	uint64_t epoch_start; /* first entry of the cut's epoch: all before it is durable */
@@ -39,6 +72,8 @@ struct bo_crash_state {
 	bool torn;	     /* torn_entry reached the disk only in part; nothing is dropped */
 	uint64_t torn_entry; /* an entry of [epoch_start, cut) with nr_sectors >= 2 */
 	uint64_t torn_keep;  /* its first blocks that reached the disk, 1..nr_sectors-1 */
+	bool torn_bytes;     /* torn_keep counts bytes, a multiple of 512 (atomic-512 on a log of
+			      * larger blocks: torn inside a block) */
 };
 
 struct bo_crashgen_opts {
@@ -46,6 +81,9 @@ struct bo_crashgen_opts {
 	bool torn;	    /* one torn state per droppable multi-block entry per cut */
 	uint64_t seed;	    /* drives sampling and torn sizes */
 	uint64_t budget;    /* most non-empty dropped sets per cut, sampled above it; 0: no limit */
+	enum bo_persona persona;
+	uint64_t floor; /* ignores-flush: the entries before it stay durable (the first cut, after
+			 * blackout's own mkfs) */
 };
 
 struct bo_crashgen;
@@ -53,33 +91,41 @@ struct bo_crashgen;
 /*
  * True when entry @e may be lost by a crash before the next flush: it carries blocks (a write
  * or a discard, not a mark) and is neither FUA (durable on completion) nor FLUSH-flagged (it
- * ends the epoch).
+ * ends the epoch). Under ignores-fua a FUA write is droppable too, a FLUSH-flagged one as
+ * well (its flush still covers what came before it). @o NULL: honest.
  */
-bool bo_crash_droppable(const struct bo_log_entry *e);
+bool bo_crash_droppable(const struct bo_crashgen_opts *o, const struct bo_log_entry *e);
 
 /*
  * The first entry of the epoch of the cut after @cut applied entries: the entry after the last
  * FLUSH-flagged entry before the cut, or 0; on several devices, the first entry still
  * droppable when that comes earlier. Everything before it is durable: a caller rebuilds any
- * state of the cut from the prefix state of this many entries.
+ * state of the cut from the prefix state of this many entries. Under lost-flush the epoch
+ * reaches back to the second last FLUSH, under ignores-flush to @o->floor. @o NULL: honest.
  */
-uint64_t bo_crash_epoch_start(const struct bo_log *log, uint64_t cut);
+uint64_t bo_crash_epoch_start(const struct bo_log *log, const struct bo_crashgen_opts *o,
+			      uint64_t cut);
+
+/* The bytes of torn entry @s->torn_entry that reach the disk in state @s. */
+uint64_t bo_crash_torn_bytes(const struct bo_log *log, const struct bo_crash_state *s);
 
 /*
  * Format the canonical id of @s into @buf: "c1234" (cut after entry 1234), "c1234-d5,9"
- * (entries 5 and 9 dropped), "c1234-t7:3" (entry 7 torn, 3 blocks kept); "c-start" for the
- * cut before any entry. @len of BO_CRASH_ID_MAX always suffices.
+ * (entries 5 and 9 dropped), "c1234-t7:3" (entry 7 torn, 3 blocks kept), "c1234-t7:1536B"
+ * (1536 bytes kept: atomic-512 on larger blocks); "c-start" for the cut before any entry.
+ * @len of BO_CRASH_ID_MAX always suffices.
  */
 void bo_crash_state_id(const struct bo_crash_state *s, char *buf, size_t len);
 
 /*
- * Parse the canonical id @id and check it against @log: the cut within the log, dropped
- * entries ascending without repeats and droppable in the cut's epoch, a torn entry droppable
- * with at least 2 blocks and a keep in 1..nr_sectors-1. Returns -EINVAL (-ERANGE for a cut past
+ * Parse the canonical id @id and check it against @log under the persona of @o (NULL:
+ * honest): the cut within the log, dropped entries ascending without repeats and droppable in
+ * the cut's epoch, a torn entry droppable and a keep at one of its tear points. Returns -EINVAL (-ERANGE for a cut past
  * the log) with @err naming the id and the problem. *@ret is written only on success.
  */
-_must_check_ int bo_crash_state_parse(const struct bo_log *log, const char *id,
-				      struct bo_crash_state *ret, struct bo_err *err);
+_must_check_ int bo_crash_state_parse(const struct bo_log *log, const struct bo_crashgen_opts *o,
+				      const char *id, struct bo_crash_state *ret,
+				      struct bo_err *err);
 
 /*
  * Create a generator of the crash states of @log at the cuts @cuts (ascending, each at most

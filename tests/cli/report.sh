@@ -67,6 +67,7 @@ grep -q 'more bytes in states/c99/dmesg.txt' "$H" && ok || bad "the large by-pro
 grep -qF 'evil&lt;scenario&gt;' "$H" && ok || bad "the scenario name is not escaped"
 grep -qF '&lt;b&gt;guest&lt;/b&gt;' "$H" && ok || bad "the guest kernel is not escaped"
 grep -q '<svg id="timeline"' "$H" && ok || bad "no timeline"
+grep -q "<th>device persona</th><td><code>honest</code>" "$H" && ok || bad "the report does not name the persona"
 grep -q 'id="s-c99"' "$H" && grep -q 'id="s-c149"' "$H" && ok || bad "failing states not shown"
 grep -q 'href="#s-c99"' "$H" && ok || bad "the timeline does not link the failing state"
 # The durability lint of the log (its synthetic acks come with no barrier): a row of the

@@ -16,36 +16,59 @@ static bool in(const struct bo_failset *s, const char *sc, const char *state)
 	return false;
 }
 
+/* Add the failure of @state (class @cls) in the cell "sc fs opts kernel persona" ("-": ""). */
+static void add(struct bo_failset *s, const char *cell, const char *state, const char *cls)
+{
+	char sc[16], fs[16], opt[16], kernel[16], persona[16];
+
+	CU_ASSERT_FATAL(sscanf(cell, "%15s %15s %15s %15s %15s", sc, fs, opt, kernel, persona) ==
+			5);
+	for (char *f[] = {opt, kernel, persona}, **p = f; p < f + 3; p++)
+		if (!strcmp(*p, "-"))
+			**p = '\0';
+	CU_ASSERT(bo_failset_add(s,
+				 &(struct bo_cell){.scenario = sc,
+						   .fs = fs,
+						   .options = opt,
+						   .kernel = kernel,
+						   .persona = persona},
+				 state, cls) == 0);
+}
+
 static void test_diff_by_identity(void)
 {
 	struct bo_failset base = {0}, cur = {0};
 	struct bo_baseline_diff d;
 	struct json_object *o, *a;
 
-	CU_ASSERT(bo_failset_add(&base, "a", "ext4", "", "", "c10", "lost-ack") == 0);
-	CU_ASSERT(bo_failset_add(&base, "a", "ext4", "", "", "c20", "lost-ack") == 0);
-	CU_ASSERT(bo_failset_add(&base, "b", "xfs", "noatime", "", "c5", "phantom") == 0);
+	add(&base, "a ext4 - - -", "c10", "lost-ack");
+	add(&base, "a ext4 - - -", "c20", "lost-ack");
+	add(&base, "b xfs noatime - -", "c5", "phantom");
 	/* Same counts per scenario, different states: one fixed and one new for "a". */
-	CU_ASSERT(bo_failset_add(&cur, "a", "ext4", "", "", "c10", "lost-ack") == 0);
-	CU_ASSERT(bo_failset_add(&cur, "a", "ext4", "", "", "c30", "lost-ack") == 0);
-	CU_ASSERT(bo_failset_add(&cur, "b", "xfs", "noatime", "", "c5", "phantom") == 0);
-	/* The same state under other mount options is another failure. */
-	CU_ASSERT(bo_failset_add(&cur, "b", "xfs", "", "", "c5", "phantom") == 0);
-	/* ... and so is the same state under another kernel. */
-	CU_ASSERT(bo_failset_add(&cur, "a", "ext4", "", "6.12", "c10", "lost-ack") == 0);
+	add(&cur, "a ext4 - - -", "c10", "lost-ack");
+	add(&cur, "a ext4 - - -", "c30", "lost-ack");
+	add(&cur, "b xfs noatime - -", "c5", "phantom");
+	/* The same state under other mount options is another failure, */
+	add(&cur, "b xfs - - -", "c5", "phantom");
+	/* ... and so is the same state under another kernel, */
+	add(&cur, "a ext4 - 6.12 -", "c10", "lost-ack");
+	/* ... and under another device persona. */
+	add(&cur, "a ext4 - - ignores-flush", "c10", "lost-ack");
 	CU_ASSERT_FATAL(bo_baseline_diff(&base, &cur, &d) == 0);
-	CU_ASSERT(d.added.n == 3 && in(&d.added, "a", "c30") && in(&d.added, "b", "c5"));
+	CU_ASSERT(d.added.n == 4 && in(&d.added, "a", "c30") && in(&d.added, "b", "c5"));
 	CU_ASSERT(d.fixed.n == 1 && in(&d.fixed, "a", "c20"));
 	CU_ASSERT(d.same.n == 2 && in(&d.same, "a", "c10"));
 	o = bo_baseline_diff_json(&d);
-	CU_ASSERT(json_object_object_get_ex(o, "new", &a) && json_object_array_length(a) == 3);
+	CU_ASSERT(json_object_object_get_ex(o, "new", &a) && json_object_array_length(a) == 4);
 	CU_ASSERT(strstr(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
 			 "\"kernel\":\"6.12\"") != NULL);
+	CU_ASSERT(strstr(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
+			 "\"persona\":\"ignores-flush\"") != NULL);
 	json_object_put(o);
 	bo_baseline_diff_clear(&d);
 	/* Against itself: nothing new, nothing fixed. */
 	CU_ASSERT_FATAL(bo_baseline_diff(&cur, &cur, &d) == 0);
-	CU_ASSERT(d.added.n == 0 && d.fixed.n == 0 && d.same.n == 5);
+	CU_ASSERT(d.added.n == 0 && d.fixed.n == 0 && d.same.n == 6);
 	bo_baseline_diff_clear(&d);
 	bo_failset_clear(&base);
 	bo_failset_clear(&cur);
@@ -81,7 +104,11 @@ static int from_fixture(const char *name, struct bo_failset *s, struct bo_err *e
 	snprintf(src, sizeof(src), "%s/tests/fixtures/streams/%s", BO_SOURCE_DIR, name);
 	snprintf(cmd, sizeof(cmd), "cp '%s' '%s/stream.jsonl'", src, bo_test_dir());
 	CU_ASSERT_FATAL(system(cmd) == 0);
-	return bo_failset_from_stream(s, bo_test_dir(), "a", "ext4", "", "", err);
+	return bo_failset_from_stream(
+		s, bo_test_dir(),
+		&(struct bo_cell){
+			.scenario = "a", .fs = "ext4", .options = "", .kernel = "", .persona = ""},
+		err);
 }
 
 static void test_from_stream(void)

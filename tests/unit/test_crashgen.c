@@ -12,13 +12,13 @@
 
 /*
  * A log from space-separated items: "W<n>" a plain write of n blocks (n defaults to 1), "U<n>"
- * a FUA write, "D<n>" a discard, "P<n>" a FLUSH-flagged write (a preflush write), "F" a pure
- * flush, "M" a mark.
+ * a FUA write, "D<n>" a discard, "P<n>" a FLUSH-flagged write (a preflush write), "Q<n>" a
+ * FLUSH- and FUA-flagged one, "F" a pure flush, "M" a mark; blocks of @ss bytes.
  */
-static struct bo_log *log_of(const char *items)
+static struct bo_log *log_ss(const char *items, uint32_t ss)
 {
 	const char *p = bo_test_path("crashgen.log");
-	static char blk[64 * 512];
+	static char blk[64 * 4096];
 	struct bo_log_writer *w;
 	struct bo_log *log;
 	struct bo_err err = {0};
@@ -26,7 +26,7 @@ static struct bo_log *log_of(const char *items)
 	unsigned marks = 0;
 
 	CU_ASSERT_FATAL(copy != NULL);
-	CU_ASSERT_FATAL(bo_log_writer_new(p, 512, &w, &err) == 0);
+	CU_ASSERT_FATAL(bo_log_writer_new(p, ss, &w, &err) == 0);
 	for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
 		uint64_t nr = t[1] ? strtoull(t + 1, NULL, 10) : 1;
 		int64_t r;
@@ -46,6 +46,9 @@ static struct bo_log *log_of(const char *items)
 		case 'P':
 			r = bo_log_writer_add(w, 8, nr, BO_LOG_FLUSH, blk, &err);
 			break;
+		case 'Q':
+			r = bo_log_writer_add(w, 8, nr, BO_LOG_FLUSH | BO_LOG_FUA, blk, &err);
+			break;
 		case 'F':
 			r = bo_log_writer_add(w, 0, 0, BO_LOG_FLUSH, NULL, &err);
 			break;
@@ -60,6 +63,11 @@ static struct bo_log *log_of(const char *items)
 	CU_ASSERT_FATAL(bo_log_writer_close(w, &err) == 0);
 	CU_ASSERT_FATAL(bo_log_open(p, 0, &log, &err) == 0);
 	return log;
+}
+
+static struct bo_log *log_of(const char *items)
+{
+	return log_ss(items, 512);
 }
 
 /* Every cut 0..count. */
@@ -139,10 +147,10 @@ static struct bo_crash_state *collect(const struct bo_log *log, const struct bo_
 			v = realloc(v, cap * sizeof(*v));
 			CU_ASSERT_FATAL(v != NULL);
 		}
-		CU_ASSERT(s.epoch_start == bo_crash_epoch_start(log, s.cut));
+		CU_ASSERT(s.epoch_start == bo_crash_epoch_start(log, o, s.cut));
 		for (unsigned i = 0; i < s.n_dropped; i++) {
 			CU_ASSERT(s.dropped[i] >= s.epoch_start && s.dropped[i] < s.cut);
-			CU_ASSERT(bo_crash_droppable(bo_log_entry(log, s.dropped[i])));
+			CU_ASSERT(bo_crash_droppable(o, bo_log_entry(log, s.dropped[i])));
 			CU_ASSERT(i == 0 || s.dropped[i] > s.dropped[i - 1]);
 		}
 		CU_ASSERT(s.n_dropped <= o->reorder_k);
@@ -169,9 +177,9 @@ static void test_epochs(void)
 	static const bool droppable[] = {1, 1, 0, 1, 0, 1, 0, 1, 0, 1};
 
 	for (uint64_t c = 0; c <= 10; c++)
-		CU_ASSERT(bo_crash_epoch_start(log, c) == start[c]);
+		CU_ASSERT(bo_crash_epoch_start(log, NULL, c) == start[c]);
 	for (uint64_t e = 0; e < 10; e++)
-		CU_ASSERT(bo_crash_droppable(bo_log_entry(log, e)) == droppable[e]);
+		CU_ASSERT(bo_crash_droppable(NULL, bo_log_entry(log, e)) == droppable[e]);
 	bo_log_free(log);
 }
 
@@ -340,7 +348,7 @@ static void test_torn(void)
 		CU_ASSERT(a[i].n_dropped == 0);
 		CU_ASSERT_FATAL(a[i].torn_entry < 9);
 		le = bo_log_entry(log, a[i].torn_entry);
-		CU_ASSERT(bo_crash_droppable(le) && le->nr_sectors >= 2);
+		CU_ASSERT(bo_crash_droppable(NULL, le) && le->nr_sectors >= 2);
 		CU_ASSERT(a[i].torn_keep >= 1 && a[i].torn_keep < le->nr_sectors);
 		/* The same entry tears at the same place at every cut. */
 		CU_ASSERT(!keep[a[i].torn_entry] || keep[a[i].torn_entry] == a[i].torn_keep);
@@ -388,7 +396,7 @@ static void test_id_roundtrip(void)
 	v = collect(log, &cuts, &o, &n);
 	for (size_t i = 0; i < n; i++) {
 		bo_crash_state_id(&v[i], id, sizeof(id));
-		CU_ASSERT_FATAL(bo_crash_state_parse(log, id, &s, &err) == 0);
+		CU_ASSERT_FATAL(bo_crash_state_parse(log, NULL, id, &s, &err) == 0);
 		CU_ASSERT(state_eq(&s, &v[i]));
 		forms[v[i].torn ? 2 : v[i].n_dropped ? 1 : 0]++;
 	}
@@ -404,13 +412,13 @@ static void test_id_roundtrip(void)
 	bo_crash_state_id(&s, id, sizeof(id));
 	CU_ASSERT_STRING_EQUAL(id, "c-start");
 
-	CU_ASSERT(bo_crash_state_parse(log, "c4-t2:3", &s, &err) == 0);
+	CU_ASSERT(bo_crash_state_parse(log, NULL, "c4-t2:3", &s, &err) == 0);
 	CU_ASSERT(s.cut == 5 && s.torn && s.torn_entry == 2 && s.torn_keep == 3 &&
 		  s.epoch_start == 0 && s.n_dropped == 0);
-	CU_ASSERT(bo_crash_state_parse(log, "c11-d10,11", &s, &err) == 0);
+	CU_ASSERT(bo_crash_state_parse(log, NULL, "c11-d10,11", &s, &err) == 0);
 	CU_ASSERT(s.cut == 12 && s.epoch_start == 8 && s.n_dropped == 2 && s.dropped[0] == 10 &&
 		  s.dropped[1] == 11);
-	CU_ASSERT(bo_crash_state_parse(log, "c-start", &s, &err) == 0 && s.cut == 0);
+	CU_ASSERT(bo_crash_state_parse(log, NULL, "c-start", &s, &err) == 0 && s.cut == 0);
 	free(v);
 	bo_cuts_clear(&cuts);
 	bo_log_free(log);
@@ -421,7 +429,7 @@ static void bad_id(const struct bo_log *log, const char *id, int errnum, const c
 	struct bo_crash_state s = {.cut = 777};
 	struct bo_err err = {0};
 
-	CU_ASSERT(bo_crash_state_parse(log, id, &s, &err) == -errnum);
+	CU_ASSERT(bo_crash_state_parse(log, NULL, id, &s, &err) == -errnum);
 	CU_ASSERT(s.cut == 777);
 	CU_ASSERT(strstr(err.msg, id) != NULL);
 	if (!strstr(err.msg, msg))
@@ -459,9 +467,9 @@ static void test_bad_ids(void)
 	bad_id(log, "c-start-d0", EINVAL, "not before the cut");
 	bad_id(log, "c4-t2", EINVAL, "expected c<entry>");
 	bad_id(log, "c4-t2:", EINVAL, "expected c<entry>");
-	bad_id(log, "c4-t2:0", EINVAL, "must be 1..3");
-	bad_id(log, "c4-t2:4", EINVAL, "must be 1..3");
-	bad_id(log, "c4-t1:1", EINVAL, "single block");
+	bad_id(log, "c4-t2:0", EINVAL, "tears after 1..3 blocks");
+	bad_id(log, "c4-t2:4", EINVAL, "tears after 1..3 blocks");
+	bad_id(log, "c4-t1:1", EINVAL, "cannot tear");
 	bad_id(log, "c4-t3:1", EINVAL, "never lost");
 	bad_id(log, "c6-t0:1", EINVAL, "is durable");
 	bad_id(log, "c4-t2:1,3", EINVAL, "unexpected ',3'");
@@ -516,7 +524,7 @@ static void test_two_devices(void)
 
 	CU_ASSERT(bo_log_layout(log)->n == 2);
 	for (uint64_t c = 0; c <= 11; c++)
-		CU_ASSERT(bo_crash_epoch_start(log, c) == start[c]);
+		CU_ASSERT(bo_crash_epoch_start(log, NULL, c) == start[c]);
 	v = collect(log, &cuts, &o, &n);
 	for (uint64_t c = 0; c <= 11; c++) {
 		char seen[64] = "";
@@ -530,18 +538,19 @@ static void test_two_devices(void)
 	}
 	free(v);
 	/* After a's flush (entry 3) b's write 2 may still be lost, a's write 1 not. */
-	CU_ASSERT(bo_crash_state_parse(log, "c4-d2,4", &st, &err) == 0 && st.epoch_start == 2);
-	CU_ASSERT(bo_crash_state_parse(log, "c4-d1", &st, &err) == -EINVAL);
+	CU_ASSERT(bo_crash_state_parse(log, NULL, "c4-d2,4", &st, &err) == 0 &&
+		  st.epoch_start == 2);
+	CU_ASSERT(bo_crash_state_parse(log, NULL, "c4-d1", &st, &err) == -EINVAL);
 	/* A flush of no device closes every epoch. */
-	CU_ASSERT(bo_crash_state_parse(log, "c8-d7,8", &st, &err) == 0);
-	CU_ASSERT(bo_crash_state_parse(log, "c9-d7", &st, &err) == -EINVAL);
+	CU_ASSERT(bo_crash_state_parse(log, NULL, "c8-d7,8", &st, &err) == 0);
+	CU_ASSERT(bo_crash_state_parse(log, NULL, "c9-d7", &st, &err) == -EINVAL);
 	free(cuts.v);
 	bo_log_free(log);
 	/* 1:bW 2:aW 3:aF: the epoch reaches back to b's write, a's stays durable. */
 	log = two_devices("bW aW aF");
-	CU_ASSERT(bo_crash_epoch_start(log, 4) == 1);
-	CU_ASSERT(bo_crash_state_parse(log, "c3-d1", &st, &err) == 0);
-	CU_ASSERT(bo_crash_state_parse(log, "c3-d2", &st, &err) == -EINVAL);
+	CU_ASSERT(bo_crash_epoch_start(log, NULL, 4) == 1);
+	CU_ASSERT(bo_crash_state_parse(log, NULL, "c3-d1", &st, &err) == 0);
+	CU_ASSERT(bo_crash_state_parse(log, NULL, "c3-d2", &st, &err) == -EINVAL);
 	CU_ASSERT(strstr(bo_err_str(&err), "a flush of its device follows at entry 3") != NULL);
 	bo_log_free(log);
 }
@@ -566,6 +575,79 @@ static void test_bad_opts(void)
 	bo_log_free(log);
 }
 
+/* Each persona's rules, and its generated states parse back to themselves under it. */
+static void test_personas(void)
+{
+	/* 0 M, 1 W, 2 W2, 3 F, 4 W, 5 U, 6 Q2, 7 W, 8 F, 9 W, 10 W16 (sectors 8..23) */
+	struct bo_log *log = log_of("M W W2 F W U Q2 W F W W16"), *big;
+	struct bo_cuts cuts = all_cuts(log);
+	struct bo_crashgen_opts o[BO_PERSONA_COUNT];
+	struct bo_crash_state *v, s;
+	struct bo_err err = {0};
+	enum bo_persona p;
+	char id[BO_CRASH_ID_MAX];
+	size_t n;
+
+	for (unsigned i = 0; i < BO_PERSONA_COUNT; i++) {
+		o[i] = (struct bo_crashgen_opts){
+			.reorder_k = 2, .torn = true, .seed = 9, .floor = 1};
+		o[i].persona = (enum bo_persona) i;
+		CU_ASSERT(bo_persona_parse(bo_persona_name(o[i].persona), &p) == 0 && p == i);
+		v = collect(log, &cuts, &o[i], &n);
+		for (size_t k = 0; k < n; k++) {
+			bo_crash_state_id(&v[k], id, sizeof(id));
+			CU_ASSERT_FATAL(bo_crash_state_parse(log, &o[i], id, &s, &err) == 0);
+			CU_ASSERT(state_eq(&s, &v[k]) && s.torn_bytes == v[k].torn_bytes);
+		}
+		free(v);
+	}
+	CU_ASSERT(bo_persona_parse("lying", &p) == -EINVAL);
+	/* ignores-fua: a FLUSH|FUA write is droppable (its flush covers only what came before). */
+	CU_ASSERT(bo_crash_epoch_start(log, &o[BO_PERSONA_HONEST], 8) == 7);
+	CU_ASSERT(bo_crash_epoch_start(log, &o[BO_PERSONA_IGNORES_FUA], 8) == 6);
+	CU_ASSERT(bo_crash_state_parse(log, &o[BO_PERSONA_IGNORES_FUA], "c7-d6", &s, &err) == 0);
+	CU_ASSERT(bo_crash_state_parse(log, &o[BO_PERSONA_IGNORES_FUA], "c7-d5", &s, &err) < 0);
+	CU_ASSERT(bo_crash_state_parse(log, &o[BO_PERSONA_HONEST], "c7-d6", &s, &err) < 0);
+	/* lost-flush: back to the second last flush. */
+	CU_ASSERT(bo_crash_epoch_start(log, &o[BO_PERSONA_LOST_FLUSH], 8) == 4);
+	CU_ASSERT(bo_crash_state_parse(log, &o[BO_PERSONA_LOST_FLUSH], "c7-d4,7", &s, &err) == 0);
+	CU_ASSERT(bo_crash_state_parse(log, &o[BO_PERSONA_LOST_FLUSH], "c7-d2", &s, &err) < 0);
+	CU_ASSERT(bo_crash_state_parse(log, &o[BO_PERSONA_HONEST], "c7-d4", &s, &err) < 0);
+	/* ignores-flush: everything after the floor, FUA writes still durable. */
+	CU_ASSERT(bo_crash_epoch_start(log, &o[BO_PERSONA_IGNORES_FLUSH], 11) == 1);
+	CU_ASSERT(bo_crash_state_parse(log, &o[BO_PERSONA_IGNORES_FLUSH], "c10-d1,4", &s, &err) ==
+		  0);
+	CU_ASSERT(bo_crash_state_parse(log, &o[BO_PERSONA_IGNORES_FLUSH], "c10-d5", &s, &err) < 0);
+	CU_ASSERT(bo_crash_epoch_start(log, &o[BO_PERSONA_HONEST], 11) == 9);
+	/* atomic-4k on 512-byte blocks: entry 10 tears only at sector 16, W2 never. */
+	CU_ASSERT(bo_crash_state_parse(log, &o[BO_PERSONA_ATOMIC_4K], "c10-t10:8", &s, &err) == 0);
+	CU_ASSERT(bo_crash_state_parse(log, &o[BO_PERSONA_ATOMIC_4K], "c10-t10:3", &s, &err) < 0);
+	CU_ASSERT(strstr(err.msg, "tears after 8..8 blocks") != NULL);
+	CU_ASSERT(bo_crash_state_parse(log, &o[BO_PERSONA_HONEST], "c10-t10:3", &s, &err) == 0);
+	CU_ASSERT(bo_crash_state_parse(log, &o[BO_PERSONA_ATOMIC_4K], "c2-t2:1", &s, &err) < 0);
+	free(cuts.v);
+	bo_log_free(log);
+
+	/* atomic-512 on 4 KiB blocks: a single block tears, in bytes. */
+	big = log_ss("M W", 4096);
+	CU_ASSERT(bo_crash_state_parse(big, &o[BO_PERSONA_ATOMIC_512], "c1-t1:1536B", &s, &err) ==
+		  0);
+	CU_ASSERT(s.torn && s.torn_bytes && bo_crash_torn_bytes(big, &s) == 1536);
+	bo_crash_state_id(&s, id, sizeof(id));
+	CU_ASSERT_STRING_EQUAL(id, "c1-t1:1536B");
+	CU_ASSERT(bo_crash_state_parse(big, &o[BO_PERSONA_ATOMIC_512], "c1-t1:1", &s, &err) < 0);
+	CU_ASSERT(bo_crash_state_parse(big, &o[BO_PERSONA_ATOMIC_512], "c1-t1:1000B", &s, &err) <
+		  0);
+	CU_ASSERT(bo_crash_state_parse(big, &o[BO_PERSONA_HONEST], "c1-t1:1536B", &s, &err) < 0);
+	cuts = all_cuts(big);
+	v = collect(big, &cuts, &o[BO_PERSONA_ATOMIC_512], &n);
+	/* 3 prefixes, one dropped, one torn */
+	CU_ASSERT(n == 5 && v[n - 1].torn && v[n - 1].torn_bytes);
+	free(v);
+	free(cuts.v);
+	bo_log_free(big);
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
@@ -579,6 +661,7 @@ int main(void)
 		{"bad_ids", test_bad_ids},
 		{"bad_opts", test_bad_opts},
 		{"two devices", test_two_devices},
+		{"device personas", test_personas},
 		{NULL, NULL},
 	};
 

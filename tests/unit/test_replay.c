@@ -210,6 +210,35 @@ static void test_discard_zeroes(void)
 	bo_log_free(log);
 }
 
+/* A write torn inside a block: its whole blocks, then the head of the next over the old data. */
+static void test_apply_head(void)
+{
+	const char *lp = bo_test_path("head.log"), *tp = bo_test_path("head.img");
+	static uint8_t data[2 * 4096], buf[3 * 4096];
+	struct bo_log_writer *w;
+	struct bo_replay *r;
+	struct bo_log *log;
+	struct bo_err err = {0};
+	int fd;
+
+	memset(data, 0xab, sizeof(data));
+	CU_ASSERT_FATAL(bo_log_writer_new(lp, 4096, &w, &err) == 0);
+	CU_ASSERT(bo_log_writer_add(w, 1, 2, 0, data, &err) == 0);
+	CU_ASSERT_FATAL(bo_log_writer_close(w, &err) == 0);
+	fresh_target(tp, 0xff);
+	CU_ASSERT_FATAL(bo_log_open(lp, 0, &log, &err) == 0);
+	CU_ASSERT_FATAL(bo_replay_new(log, tp, 0, 0, &r, &err) == 0);
+	CU_ASSERT(bo_replay_apply_head(r, 0, 4096 + 1536, &err) == 0);
+	CU_ASSERT(bo_replay_sync(r, &err) == 0);
+	fd = open(tp, O_RDONLY);
+	CU_ASSERT(pread(fd, buf, sizeof(buf), 0) == (ssize_t) sizeof(buf));
+	CU_ASSERT(buf[4095] == 0xff && buf[4096] == 0xab && buf[8191] == 0xab);
+	CU_ASSERT(buf[8192] == 0xab && buf[8192 + 1535] == 0xab && buf[8192 + 1536] == 0xff);
+	close(fd);
+	bo_replay_free(r);
+	bo_log_free(log);
+}
+
 static void test_missing_mark(void)
 {
 	const char *lp = bo_test_path("mm.log"), *tp = bo_test_path("mm.img");
@@ -507,6 +536,7 @@ int main(void)
 		{"bad targets are refused", test_bad_target},
 		{"entries around the read window", test_read_window},
 		{"runs of adjacent writes, batched", test_adjacent_runs},
+		{"a write torn inside a block", test_apply_head},
 		{"a log that shrank after indexing is an error", test_log_shrank},
 		{"the host base serves replays over its port", test_host_base},
 		{NULL, NULL},

@@ -3,7 +3,7 @@
 # two tiny fsops scenarios is consistent; when one of them is made to fail (the planted
 # ack-without-fsync bug), a nightly against that baseline reports exactly that scenario's
 # failures as new and exits 1; the same matrix against its own previous tree reports no change
-# and exits 0.
+# and exits 0. A persona axis runs a scenario once per device persona.
 . "$(dirname "$0")/run_lib.sh"
 need_vm
 
@@ -78,4 +78,21 @@ fi
 printf '[matrix]\nscenario = alpha.ini\nfs = ext5\n' >"$T/m/bad.ini"
 run_bo 3 nightly "$T/m/bad.ini" --out "$T/n4" && grep -q "bad.ini:3: .*ext5" "$T/err" && ok ||
 	bad "a bad fs was not named with its line"
+
+# A persona axis: the same correct scenario on an honest disk and on one that ignores FLUSH,
+# one cell each, named for the persona; only the lying disk loses data.
+cat >"$T/m/personas.ini" <<'INI'
+[matrix]
+scenario = alpha.ini
+persona = honest
+persona = ignores-flush
+INI
+if run_bo 1 nightly "$T/m/personas.ini" --out "$T/n4"; then
+	s=$T/n4/summary.json
+	[ "$(json "$s" '[(r["name"], r["persona"], r["verdict"]) for r in j["runs"]]')" = \
+		"[('alpha@ext4=honest', 'honest', 'consistent'), ('alpha@ext4=ignores-flush', 'ignores-flush', 'failed')]" ] &&
+		ok || bad "n4: $(json "$s" '[(r["name"], r.get("persona"), r["verdict"]) for r in j["runs"]]')"
+	grep -q '^persona = ignores-flush' "$T/n4/scenarios/alpha@ext4=ignores-flush.ini" && ok ||
+		bad "n4: the cell's scenario does not set its persona"
+fi
 finish
