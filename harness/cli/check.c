@@ -527,7 +527,7 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 	struct vm_args *v = &vv; /* this check's own: what it adds stays here */
 	struct bo_check_args args = *given;
 	const struct bo_check_args *a = &args;
-	char found[32];
+	char found[32], rec_log[PATH_MAX];
 	struct check c = {.a = a, .v = v};
 	struct bo_scenario *sc = NULL;
 	char **ship = NULL;
@@ -599,6 +599,19 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 	if (shipped_before(log, &beside) < 0 || bo_vm_args_files_from(v, beside) < 0) {
 		bo_cli_error("check: out of memory");
 		goto out;
+	}
+	/* --recovery-log: the guest reads it at the same absolute path, shipped. */
+	if (a->recovery_log) {
+		if (!realpath(a->recovery_log, rec_log)) {
+			bo_cli_error("check: --recovery-log '%s': %s", a->recovery_log,
+				     strerror(errno));
+			goto out;
+		}
+		args.recovery_log = rec_log;
+		if (bo_opt_list_add(&v->files, rec_log) < 0) {
+			bo_cli_error("check: out of memory");
+			goto out;
+		}
 	}
 	/* --hash: the guests hash the images through libcrypto, which blackout loads only when
 	 * it hashes (harness/base/sha256.c); they get it shipped. */

@@ -36,6 +36,13 @@ static const char *persona_problem(const char *val)
 	return bo_persona_parse(val, &p) < 0 ? BO_PERSONA_NAMES : NULL;
 }
 
+static const char *recovery_problem(const char *val)
+{
+	uint64_t n;
+
+	return bo_parse_u64(val, &n) < 0 || n > 1000 ? "0 to 1000" : NULL;
+}
+
 static const char *jobs_problem(const char *val)
 {
 	uint64_t n;
@@ -78,10 +85,19 @@ const struct bo_opt bo_check_opts[] = {
 	 "ignores-fua, lost-flush (--reorder 1 unless --reorder or --torn\n"
 	 "is given; --budget 16 unless given), atomic-4k, atomic-512\n"
 	 "(--torn unless --reorder is given)"},
+	{"recovery-crashes", "N", A(recovery_crashes), BO_OPT_BOTH, "recovery_crashes",
+	 recovery_problem,
+	 "also up to N states cut at the flush points of each consistent\n"
+	 "state's recovery (mount, checker, umount), each recovered again\n"
+	 "(class recovery-unsafe when that fails; default: the scenario's)"},
+	{"recovery-log", "FILE", A(recovery_log), BO_OPT_BOTH, "recovery_log", NULL,
+	 "with --state ID~rK: the recovery log of state ID to cut after K\n"
+	 "entries (states/ID~rK/recovery.log; repro.sh passes it)"},
 	{"state", "ID", A(state), BO_OPT_BOTH, "state", NULL,
 	 "check only the state ID: c1234 (the prefix after entry 1234),\n"
 	 "c1234-d5,9 (entries 5 and 9 dropped), c1234-t7:3 (entry 7 torn\n"
-	 "after 3 blocks)"},
+	 "after 3 blocks), c1234~r5 (cut after 5 entries of the recovery\n"
+	 "of c1234, with --recovery-log)"},
 	{"shard", "I/N", A(shard), BO_OPT_BOTH, NULL, bo_check_shard_problem,
 	 "check only shard I of N (by state id; see blackout merge)"},
 	{"jobs", "N", A(jobs), BO_OPT_HOST, NULL, jobs_problem,

@@ -214,6 +214,24 @@ static void print_text(struct explain *ex)
 		printf("  error: %s\n", bo_json_str(st, "error"));
 	if (bo_json_str(st, "checker_problem"))
 		printf("  checker problem: %s\n", bo_json_str(st, "checker_problem"));
+	/* A state cut inside another's recovery: the two crashes, in order. */
+	if (bo_json_str(st, "recovery_of")) {
+		uint64_t k = 0, all = 0;
+
+		(void) bo_json_u64(st, "recovery_cut", &k);
+		(void) bo_json_u64(st, "recovery_entries", &all);
+		printf("\nstory: the power failed at the cut; state %s, recovered, was "
+		       "consistent.\n"
+		       "  Then the power failed again during that recovery (mount, the checker's\n"
+		       "  recovery, umount), after %" PRIu64 " of the %" PRIu64
+		       " entries it wrote. Recovered once more\n"
+		       "  from there, the state is %s: the recovery is not crash-safe.\n"
+		       "  Both logs: write.log, and %s (the first recovery's writes).\n",
+		       bo_json_str(st, "recovery_of"), k, all,
+		       bo_json_str(st, "recovery_class") ? bo_json_str(st, "recovery_class") : "?",
+		       bo_json_str(st, "recovery_log") ? bo_json_str(st, "recovery_log")
+						       : "its recovery.log");
+	}
 	json_object_object_get_ex(ex->out, "evidence", &ev);
 	puts("\nevidence:");
 	show("mount error", bo_json_str(ev, "mount_error"));

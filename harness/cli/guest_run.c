@@ -5,6 +5,7 @@
  * check every crash state the scenario's cut policy selects.
  *
  *   blackout __guest-run --results DIR --run-id ID --scenario FILE [--seed N]
+ *                        [--recovery-crashes N]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,12 +28,14 @@
 #include "harness/scenario/scenario.h"
 
 struct run_args {
-	const char *scenario, *seed;
+	const char *scenario, *seed, *recovery_crashes;
 };
 
 static const struct bo_opt run_opts[] = {
 	{"scenario", "FILE", offsetof(struct run_args, scenario), BO_OPT_GUEST, NULL, NULL, NULL},
 	{"seed", "N", offsetof(struct run_args, seed), BO_OPT_GUEST, NULL, bo_opt_check_u64, NULL},
+	{"recovery-crashes", "N", offsetof(struct run_args, recovery_crashes), BO_OPT_GUEST, NULL,
+	 bo_opt_check_u64, NULL},
 };
 
 static void help(void)
@@ -109,6 +112,8 @@ static int cmd_guest_run(int argc, char **argv)
 	r = bo_guest_scenario(ra.scenario, &sc, &err);
 	if (r >= 0 && ra.seed && bo_parse_u64(ra.seed, &seed) == 0)
 		bo_scenario_set_seed(sc, seed);
+	if (r >= 0 && ra.recovery_crashes)
+		(void) !bo_parse_u64(ra.recovery_crashes, &sc->recovery_crashes);
 	if (r >= 0)
 		r = bo_guest_workdir(&g, &err);
 	if (r >= 0) {
@@ -155,6 +160,7 @@ static int cmd_guest_run(int argc, char **argv)
 			.checker_env = g.env.v,
 			.ordered = sc->ordered,
 			.persona = sc->persona,
+			.recovery_crashes = (unsigned) sc->recovery_crashes,
 			.fsck_timeout = sc->fsck_timeout,
 			.checker_timeout = sc->checker_timeout,
 			.image_size = sc->size,

@@ -31,7 +31,7 @@ static void reproduce_help(void)
 /* The check that re-runs state record @st of @d, into @a (strings owned by @d and the
  * buffers). */
 static int plan(const struct bo_diary *d, struct json_object *st, struct bo_check_args *a,
-		char *log, char *scen, char *parent, char *seed, struct bo_err *err)
+		char *log, char *scen, char *parent, char *seed, char *rec_log, struct bo_err *err)
 {
 	struct json_object *opt;
 
@@ -62,6 +62,13 @@ static int plan(const struct bo_diary *d, struct json_object *st, struct bo_chec
 	a->state = bo_json_str(st, "state");
 	a->expect = bo_json_str(st, "class");
 	a->parent = parent;
+	/* A state cut inside another's recovery: that recovery's log, kept beside it. */
+	if (bo_json_str(st, "recovery_log")) {
+		if (bo_pathf(rec_log, PATH_MAX, "%s/%s", d->dir, bo_json_str(st, "recovery_log")) <
+		    0)
+			return bo_err_set(err, ENAMETOOLONG, "path too long");
+		a->recovery_log = rec_log;
+	}
 	return 0;
 }
 
@@ -73,7 +80,7 @@ static int cmd_reproduce(int argc, char **argv)
 	struct bo_diary d = {0};
 	struct bo_err err = {0};
 	struct json_object *st;
-	char log[PATH_MAX], scen[PATH_MAX], parent[PATH_MAX], seed[32];
+	char log[PATH_MAX], scen[PATH_MAX], parent[PATH_MAX], seed[32], rec_log[PATH_MAX];
 	const char *alias_of;
 	int k, ret = BO_EXIT_HARNESS;
 
@@ -97,7 +104,7 @@ static int cmd_reproduce(int argc, char **argv)
 	if (alias_of)
 		bo_cli_note("state %s is an alias of %s: reproducing %s", argv[k + 1], alias_of,
 			    alias_of);
-	if (plan(&d, st, &a, log, scen, parent, seed, &err) < 0) {
+	if (plan(&d, st, &a, log, scen, parent, seed, rec_log, &err) < 0) {
 		bo_cli_error("reproduce: %s", bo_err_str(&err));
 		goto out;
 	}

@@ -27,7 +27,7 @@
 #include "vm/vm.h"
 
 struct run_args {
-	const char *seed, *parent;
+	const char *seed, *parent, *recovery_crashes;
 };
 
 static const struct bo_opt run_opts[] = {
@@ -35,11 +35,16 @@ static const struct bo_opt run_opts[] = {
 	 "override the scenario's seed"},
 	{"results", "DIR", offsetof(struct run_args, parent), BO_OPT_HOST, NULL, NULL,
 	 "parent of the run's results directory"},
+	{"recovery-crashes", "N", offsetof(struct run_args, recovery_crashes), BO_OPT_HOST, NULL,
+	 bo_opt_check_u64,
+	 "override the scenario's [check] recovery_crashes: states cut\n"
+	 "inside each consistent state's recovery (blackout check)"},
 };
 
 static void run_help(void)
 {
-	puts("usage: blackout run SCENARIO.ini [--seed N] [--results DIR] [VM OPTIONS]\n\n"
+	puts("usage: blackout run SCENARIO.ini [--seed N] [--results DIR] [--recovery-crashes N]\n"
+	     "                    [VM OPTIONS]\n\n"
 	     "Record the scenario's workload through dm-flakey and dm-log-writes in a fresh VM,\n"
 	     "then check every crash state the cut policy selects: mount (with recovery), the\n"
 	     "checker, fsck, the oracle. Writes DIR/<run-id>/ (default DIR: ./results) and\n"
@@ -123,6 +128,11 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (ra.seed && bo_parse_u64(ra.seed, &seed) == 0)
 		bo_scenario_set_seed(sc, seed);
+	if (ra.recovery_crashes && (bo_parse_u64(ra.recovery_crashes, &sc->recovery_crashes) < 0 ||
+				    sc->recovery_crashes > 1000)) {
+		bo_scenario_free(sc);
+		return bo_cli_usage_error("run", "--recovery-crashes: 0 to 1000");
+	}
 	bo_runid_make(sc->seed, runid, sizeof(runid));
 	r = bo_guest_vm_for(sc, &v, &ship) < 0 ? bo_err_set(&err, ENOMEM, "out of memory") : 0;
 	if (r >= 0)
@@ -140,6 +150,10 @@ static int cmd_run(int argc, char **argv)
 	bo_argv_add(&gv, BO_VM_SHARE_GUEST "/scenario.ini");
 	bo_argv_add(&gv, "--seed");
 	bo_argv_add(&gv, seed_s);
+	if (ra.recovery_crashes) {
+		bo_argv_add(&gv, "--recovery-crashes");
+		bo_argv_add(&gv, ra.recovery_crashes);
+	}
 	if (gv.oom || bo_scenario_workload_command(sc, &wcmd) < 0 ||
 	    bo_scenario_checker_command(sc, &ccmd) < 0) {
 		bo_cli_error("run: out of memory");

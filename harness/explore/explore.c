@@ -59,7 +59,8 @@ static void down_report(void *rctx, const char *kind, const char *arg, const str
 static int setup(struct explore *x, struct bo_err *err)
 {
 	/* The base and CoW loops, a trim, the snapshot and the devices on it. */
-	int r = bo_teardown_new(3 + COW_N + BO_LAYOUT_MAX, down_report, x, &x->td);
+	/* ... and the recovery log's loop and log-writes device. */
+	int r = bo_teardown_new(3 + COW_N + BO_LAYOUT_MAX + 2, down_report, x, &x->td);
 
 	if (r < 0)
 		return bo_err_set(err, -r, "exploring: out of memory");
@@ -68,6 +69,8 @@ static int setup(struct explore *x, struct bo_err *err)
 		r = base_setup(x, err);
 	if (r >= 0)
 		r = snapshot_setup(x, err);
+	if (r >= 0)
+		r = recovery_setup(x, err);
 	if (r >= 0)
 		r = bo_test_stall("replay", err);
 	return r;
@@ -86,6 +89,7 @@ static int teardown(struct explore *x, struct bo_err *err)
 		bo_teardown_free(x->td);
 		x->td = NULL;
 	}
+	recovery_teardown(x);
 	snapshot_teardown(x);
 	base_teardown(x);
 	probe_teardown(x);
@@ -107,9 +111,15 @@ static int make_and_probe(struct explore *x, struct state_run *s, bool big, stru
 
 	if (probe_begin(x, s) >= 0)
 		k = snapshot_make(x, s, big, &made, fatal);
-	if (k > 0 && probe(x, s, x->snap_dev) == 0) {
-		t = bo_now();
-		probed = true;
+	if (k > 0) {
+		/* With recovery crashes, on a device that logs what the recovery writes. */
+		const char *dev = recovery_begin(x, s);
+
+		if (dev && probe(x, s, dev) == 0) {
+			t = bo_now();
+			probed = true;
+		}
+		k = recovery_end(x, s, fatal);
 	}
 	r = k < 0 ? k : 0;
 	if (made) {
@@ -172,6 +182,14 @@ static int explore_state(struct explore *x, struct state_run *s, uint64_t last_c
 		/* The next states' log data is read while this state is checked. */
 		base_prefetch(x, last_cut);
 	}
+	/* A state cut inside another's recovery, alone: made, its recovery's writes applied. */
+	if (x->rec_only != UINT64_MAX) {
+		r = recovery_one(x, s, err);
+		bo_progress_step();
+		state_run_clear(s);
+		*ret = BO_CLASS_CONSISTENT;
+		return r;
+	}
 	/* 3, 4. The state made, mounted, checked, unmounted, fsck'd. */
 	r = check(x, s, err);
 	/* A state cut short by a stop request was not checked: it is not recorded. */
@@ -191,6 +209,9 @@ static int explore_state(struct explore *x, struct state_run *s, uint64_t last_c
 	if (record_state(x, s, c, err) < 0 ||
 	    (c != BO_CLASS_CONSISTENT && record_byproducts(x, s, c, err) < 0))
 		r = r < 0 ? r : -EIO;
+	/* A state its recovery left consistent: crashes during that recovery. */
+	if (r >= 0 && c == BO_CLASS_CONSISTENT)
+		r = recovery_states(x, s, err);
 	state_run_clear(s);
 	*ret = c;
 	return r;
@@ -234,7 +255,11 @@ int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct
 		.sum = sum,
 		.cow_fd = {-1, -1, -1},
 		.base_port = -1,
+		.rec_fd = -1,
+		.rec_only = UINT64_MAX,
 	};
+	struct bo_explore_opts alone;
+	char first_id[BO_CRASH_ID_MAX];
 	struct select *sel = NULL;
 	struct bo_err terr = {0};
 	double t0 = bo_now();
@@ -278,6 +303,30 @@ int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct
 	if (x.n_parts && o->bench) {
 		r = bo_err_set(err, EINVAL, "the benchmark modes check one device");
 		goto out;
+	}
+	/* A state alone is that state alone: none cut inside its recovery. */
+	if (o->only_state && o->recovery_crashes) {
+		alone = *o;
+		alone.recovery_crashes = 0;
+		x.o = o = &alone;
+	}
+	/* "<id>~r<K>": state <id> made, then the first K entries of its recovery log applied. */
+	if (o->only_state && strstr(o->only_state, "~r")) {
+		const char *k = strstr(o->only_state, "~r");
+
+		if (!o->recovery_log || bo_parse_u64(k + 2, &x.rec_only) < 0 ||
+		    (size_t) (k - o->only_state) >= sizeof(first_id)) {
+			r = bo_err_set(err, EINVAL,
+				       "state id '%s': a state cut inside a recovery needs its "
+				       "recovery log (--recovery-log) and a number after ~r",
+				       o->only_state);
+			goto out;
+		}
+		snprintf(first_id, sizeof(first_id), "%.*s", (int) (k - o->only_state),
+			 o->only_state);
+		alone = *o;
+		alone.only_state = first_id;
+		x.o = &alone;
 	}
 	r = bo_ops_from_log(log, &x.ops, err);
 	if (r >= 0)

@@ -53,9 +53,14 @@ struct bo_explore_opts {
 	bool torn;		   /* tear each multi-block write of each epoch once */
 	uint64_t budget;	   /* sample dropped sets above this many per cut (0: all) */
 	enum bo_persona persona;   /* the disk's crash-state model (crashgen.h) */
-	uint64_t seed;		   /* for sampling and tearing */
-	unsigned shard_index;	   /* check only the states of shard shard_index of shard_count */
-	unsigned shard_count;	   /* (0 or 1: all of them) */
+	/* Crash during recovery (recovery.c): record the recovery of every state (mount, checker,
+	 * umount) and check up to this many states cut inside it, each recovered again. 0: no. */
+	unsigned recovery_crashes;
+	/* With only_state "<id>~r<K>": the recovery log (of state <id>) to cut after K entries. */
+	const char *recovery_log;
+	uint64_t seed;	      /* for sampling and tearing */
+	unsigned shard_index; /* check only the states of shard shard_index of shard_count */
+	unsigned shard_count; /* (0 or 1: all of them) */
 	/* A directory the VMs of check --jobs share: each representative goes to the shard that
 	 * claims it first (shard_index/count then only size the progress line); NULL: by id. */
 	const char *claim_dir;

@@ -2,13 +2,16 @@
 /*
  * record.c — stage 6 of the check loop (stages.h): what a checked crash state leaves in the
  * results: its record in stream.jsonl and, for a state that is not consistent, its by-products
- * under states/<id>/ (the verdict, fsck and checker output, kernel messages, repro.sh); and
+ * under states/<id>/ (the verdict, fsck and checker output, kernel messages, repro.sh, and for
+ * a state cut inside another's recovery that recovery's log); and
  * the record of an alias, a state not checked again.
  */
 #include "harness/explore/stages.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "harness/base/macro.h"
+#include "harness/base/file.h"
 #include "harness/dev/fstool.h"
 #include "harness/states/classify.h"
 
@@ -76,6 +80,22 @@ int record_state(struct explore *x, struct state_run *s, enum bo_class c, struct
 		json_object_object_add(rec, "image_sha256", json_object_new_string(s->sha256));
 	if (s->cow_retry)
 		json_object_object_add(rec, "cow_retry", json_object_new_boolean(true));
+	if (s->recovery_of) {
+		char rel[BO_CRASH_ID_MAX + 32];
+
+		json_object_object_add(rec, "recovery_of", json_object_new_string(s->recovery_of));
+		json_object_object_add(rec, "recovery_cut",
+				       json_object_new_uint64(s->recovery_cut));
+		json_object_object_add(rec, "recovery_entries",
+				       json_object_new_uint64(s->recovery_entries));
+		json_object_object_add(rec, "recovery_class",
+				       json_object_new_string(bo_class_name(s->second)));
+		/* Kept with the by-products, for repro.sh. */
+		if (c != BO_CLASS_CONSISTENT) {
+			snprintf(rel, sizeof(rel), "states/%s/recovery.log", s->id);
+			json_object_object_add(rec, "recovery_log", json_object_new_string(rel));
+		}
+	}
 	return bo_results_emit(x->res, "state", rec, err);
 }
 
@@ -93,13 +113,19 @@ int record_alias(struct explore *x, const struct select_alias *a, struct bo_err 
 	return bo_results_emit(x->res, "alias", rec, err);
 }
 
-static int write_byproduct(struct explore *x, const char *dir, const char *name, const char *text,
-			   struct bo_err *err)
+static int write_byproduct_len(struct explore *x, const char *dir, const char *name,
+			       const char *data, size_t len, struct bo_err *err)
 {
 	char rel[PATH_MAX];
 
 	snprintf(rel, sizeof(rel), "%s/%s", dir, name);
-	return bo_results_write_file(x->res, rel, text ? text : "", text ? strlen(text) : 0, err);
+	return bo_results_write_file(x->res, rel, data, len, err);
+}
+
+static int write_byproduct(struct explore *x, const char *dir, const char *name, const char *text,
+			   struct bo_err *err)
+{
+	return write_byproduct_len(x, dir, name, text ? text : "", text ? strlen(text) : 0, err);
 }
 
 /* What a state's filesystem signature says, for verdict.txt. */
@@ -117,6 +143,27 @@ static const char *signature_words(const char *sig)
 		return "unreadable (the device could not be probed)";
 	snprintf(buf, sizeof(buf), "%s (a superblock is there; the mount refused it)", sig);
 	return buf;
+}
+
+/* The used part of the recovery log @path into @dir/recovery.log. */
+static int copy_recovery_log(struct explore *x, const char *dir, const char *path,
+			     struct bo_err *err)
+{
+	struct bo_log *rl = NULL;
+	_cleanup_free_ char *buf = NULL;
+	_cleanup_close_ int fd = -1;
+	uint64_t len;
+	int r = bo_log_open(path, 0, &rl, err);
+
+	if (r < 0)
+		return r;
+	len = bo_log_end_offset(rl);
+	bo_log_free(rl);
+	buf = malloc(len ? len : 1);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (!buf || fd < 0 || bo_pread_full(fd, buf, len, 0) != (ssize_t) len)
+		return bo_err_set(err, buf ? EIO : ENOMEM, "reading the recovery log '%s'", path);
+	return write_byproduct_len(x, dir, "recovery.log", buf, len, err);
 }
 
 /* states/<id>/: everything needed to understand and re-run a state that was not consistent. */
@@ -169,13 +216,32 @@ int record_byproducts(struct explore *x, struct state_run *s, enum bo_class c, s
 		     "#!/bin/sh\n"
 		     "# Re-run crash state %s of this run in a fresh VM and compare its class\n"
 		     "# with the recorded one (%s). 'blackout reproduce' runs\n"
-		     "#   blackout check %s --state %s --expect %s%s\n"
+		     "#   blackout check %s --state %s --expect %s%s%s%s%s\n"
 		     "# with the configuration the results record.\n"
 		     "cd \"$(dirname \"$0\")/../..\" || exit 3\n"
 		     "exec blackout reproduce . %s\n",
 		     s->id, bo_class_name(c), x->o->log_name, s->id, bo_class_name(c),
+		     s->recovery_of ? " --recovery-log " : "", s->recovery_of ? dir : "",
+		     s->recovery_of ? "/recovery.log" : "",
 		     x->o->repro_args ? x->o->repro_args : "", s->id) < 0)
 		return bo_err_set(err, ENOMEM, "state %s", s->id);
+	if (s->recovery_of) {
+		_cleanup_free_ char *more = NULL;
+
+		if (asprintf(&more,
+			     "%srecovery: state %s was consistent after its recovery; this state "
+			     "is cut after %" PRIu64 " of the %" PRIu64
+			     " entries that recovery wrote (recovery.log), and its own recovery "
+			     "gave %s\n",
+			     verdict, s->recovery_of, s->recovery_cut, s->recovery_entries,
+			     bo_class_name(s->second)) < 0)
+			return bo_err_set(err, ENOMEM, "state %s", s->id);
+		free(verdict);
+		verdict = BO_TAKE_PTR(more);
+		r = copy_recovery_log(x, dir, s->recovery_log, err);
+		if (r < 0)
+			return r;
+	}
 	r = write_byproduct(x, dir, "verdict.txt", verdict, err);
 	if (r >= 0)
 		r = write_byproduct(x, dir, "mount.err", s->mount_msg, err);

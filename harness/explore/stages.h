@@ -14,6 +14,11 @@
  *   5. judge.c     the checker's report against the log's ops (the oracle), and the class
  *   6. record.c    the state's record in stream.jsonl, its by-products under states/<id>/
  *
+ * recovery.c adds a level (--recovery-crashes): the probe of a state runs on a dm-log-writes
+ * device over its snapshot, so that its recovery's writes are logged; a state consistent after
+ * it gets states cut inside that recovery, each made again (stage 3), its recovery's writes up
+ * to the cut applied, and taken through stages 4 to 6 as "<id>~r<K>".
+ *
  * bench.c holds the hidden modes of scripts/bench-scale (BO_BENCH_NAIVE replaces stages 2
  * and 3 with the fstests way; BO_BENCH_FLOOR times only stage 4). Stages share the struct
  * explore (what every state uses) and the struct state_run (what one check saw); no stage
@@ -106,6 +111,17 @@ struct explore {
 	char part_mnt[BO_LAYOUT_MAX][PATH_MAX];
 	enum bo_fs part_fs[BO_LAYOUT_MAX];
 	bool part_raw[BO_LAYOUT_MAX];
+
+	/* Recovery crashes (recovery.c): the log-writes device a state's probe runs on, over the
+	 * snapshot, and its log, a sparse file on a loop; rec_only: a second-level state checked
+	 * alone (its K), else UINT64_MAX. */
+	bool rec;
+	char rec_file[PATH_MAX];
+	int rec_fd;
+	struct bo_loop_dev rec_loop;
+	char rec_dm[BO_DM_NAME_MAX], rec_uuid[BO_DM_UUID_MAX], rec_dev[PATH_MAX];
+	bool rec_live;
+	uint64_t rec_only;
 };
 
 /* What one check of a state saw, for its class, its record and its by-products. */
@@ -139,6 +155,12 @@ struct state_run {
 	char sha256[BO_SHA256_HEX]; /* of the image, when asked */
 	bool cow_full;		    /* the state's CoW store filled up: its results say nothing */
 	bool cow_retry; /* so it was checked again on a CoW store as big as the device */
+	/* A state cut inside the recovery of another (recovery.c): that state's id, the entries
+	 * of its recovery log applied and in all, and the class its own recovery gave. */
+	const char *recovery_of;
+	uint64_t recovery_cut, recovery_entries;
+	enum bo_class second;
+	const char *recovery_log; /* the log, to keep beside the state's by-products */
 };
 
 /* A state could not be evaluated: the first reason is kept, the state is a harness-error. */
@@ -217,6 +239,23 @@ int probe_begin(struct explore *x, struct state_run *s);
 int probe(struct explore *x, struct state_run *s, const char *dev);
 /* The kernel's messages of the state. */
 void probe_end(struct explore *x, struct state_run *s);
+
+/* recovery.c: crashes during recovery. */
+_must_check_ int recovery_setup(struct explore *x, struct bo_err *err);
+void recovery_teardown(struct explore *x);
+/* The device to probe state @s on: the snapshot, or with recovery crashes a log-writes device
+ * over it, its log emptied first. NULL when that could not be made (@s failed: state_run_fail). */
+const char *recovery_begin(struct explore *x, struct state_run *s);
+/* After the probe of @s: its recovery log closed and the log-writes device removed. -errno when
+ * the exploration cannot go on (the device stays). */
+_must_check_ int recovery_end(struct explore *x, struct state_run *s, struct bo_err *fatal);
+/* The states cut inside the recovery of @first, which was consistent: up to
+ * o->recovery_crashes of its recovery log's flush points, seeded, each checked and recorded. */
+_must_check_ int recovery_states(struct explore *x, const struct state_run *first,
+				 struct bo_err *fatal);
+/* A state "<id>~r<K>" alone (check --state with --recovery-log): @first is <id>. */
+_must_check_ int recovery_one(struct explore *x, const struct state_run *first,
+			      struct bo_err *fatal);
 
 /* 5. judge.c: the checker's report against the ops, and the class. */
 enum bo_class judge(struct explore *x, struct state_run *s);

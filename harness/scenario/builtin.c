@@ -25,6 +25,9 @@ static const struct bo_builtin builtins[] = {
 	{"sqlite-rollback", "blackout-sqlite", " --journal=delete",
 	 (const char *const[]){"synchronous-off", "synchronous-full", NULL}},
 	{"kvd", "blackout-kvd", "", (const char *const[]){"skip-fsync", NULL}},
+	/* kvd compacting its log in each recovery: the twins of check --recovery-crashes. */
+	{"kvd-compact", "blackout-kvd", " --compact",
+	 (const char *const[]){"compact-in-place", NULL}},
 };
 
 const struct bo_builtin *bo_builtin_find(const char *name)

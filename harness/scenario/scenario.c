@@ -62,6 +62,7 @@ enum key_type {
 	K_SCRIPT,     /* a program file, relative to the scenario */
 	K_KERNEL,     /* a kernel release or its version prefix (blackout kernel list) */
 	K_PERSONA,    /* a device persona (crashgen.h) */
+	K_COUNT,      /* a number from 0 to 1000 */
 };
 
 struct key {
@@ -97,6 +98,7 @@ static const struct key keys[] = {
 	{"check", "script", K_SCRIPT, F(checker_script)},
 	{"check", "ordered", K_BOOL, F(ordered)},
 	{"check", "persona", K_PERSONA, F(persona)},
+	{"check", "recovery_crashes", K_COUNT, F(recovery_crashes)},
 	{"check", "mount_timeout", K_SECONDS, F(mount_timeout)},
 	{"check", "fsck_timeout", K_SECONDS, F(fsck_timeout)},
 	{"check", "checker_timeout", K_SECONDS, F(checker_timeout)},
@@ -511,6 +513,11 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 		free(sc->cuts_spec);
 		sc->cuts_spec = strdup(v);
 		return sc->cuts_spec ? 1 : fail(p, ENOMEM, "out of memory");
+	case K_COUNT:
+		if (parse_dec(v, &n) < 0 || n > 1000)
+			return BAD("expected a number from 0 to 1000");
+		*(uint64_t *) field = n;
+		return 1;
 	case K_PERSONA:
 		if (bo_persona_parse(v, (enum bo_persona *) field) < 0)
 			return BAD("expected a device persona: " BO_PERSONA_NAMES);

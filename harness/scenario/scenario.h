@@ -7,7 +7,8 @@
  *   [device]    fs, size, sector_size, mkfs_options, mount_options; or [device NAME]
  *               sections, each with those and journal (fs may be raw)
  *   [workload]  builtin (+ ops, bug), command or script; user, seed, timeout
- *   [check]     cuts, checker or script, ordered, persona, mount_timeout, fsck_timeout,
+ *   [check]     cuts, checker or script, ordered, persona, recovery_crashes, mount_timeout,
+ *               fsck_timeout,
  *               checker_timeout
  *   [run]       seed, log_size
  *   [faults]    at = TRIGGER FAULT... (repeatable: a dm-flakey fault plan, faultplan.h)
@@ -91,9 +92,10 @@ struct bo_scenario {
 	/* [check] */
 	char *cuts_spec; /* cut policy as written (see harness/cutsel.h) */
 	enum bo_checker_kind checker;
-	char *checker_command;	 /* BO_CHECKER_COMMAND: the command line; BUILTIN: the builtin */
-	bool ordered;		 /* the oracle's `ordered` property (logs, WALs); default no */
-	enum bo_persona persona; /* the disk's crash-state model (crashgen.h); default honest */
+	char *checker_command;	   /* BO_CHECKER_COMMAND: the command line; BUILTIN: the builtin */
+	bool ordered;		   /* the oracle's `ordered` property (logs, WALs); default no */
+	enum bo_persona persona;   /* the disk's crash-state model (crashgen.h); default honest */
+	uint64_t recovery_crashes; /* states cut inside each state's recovery; default 0 */
 	unsigned mount_timeout, fsck_timeout, checker_timeout; /* seconds */
 
 	/* [run] */

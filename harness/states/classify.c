@@ -11,6 +11,7 @@ static const char *const names[BO_CLASS_COUNT] = {
 	[BO_CLASS_LOST_ACK] = "lost-ack",
 	[BO_CLASS_PHANTOM] = "phantom",
 	[BO_CLASS_APP_RECOVERY_FAILED] = "app-recovery-failed",
+	[BO_CLASS_RECOVERY_UNSAFE] = "recovery-unsafe",
 	[BO_CLASS_CHECKER_ERROR] = "checker-error",
 	[BO_CLASS_HARNESS_ERROR] = "harness-error",
 };

@@ -17,6 +17,10 @@ enum bo_class {
 	BO_CLASS_LOST_ACK,
 	BO_CLASS_PHANTOM,
 	BO_CLASS_APP_RECOVERY_FAILED,
+	/* Consistent after its recovery, but a crash during that recovery leaves a state whose
+	 * own recovery fails (--recovery-crashes): given by the exploration, never by
+	 * bo_classify(). */
+	BO_CLASS_RECOVERY_UNSAFE,
 	BO_CLASS_CHECKER_ERROR,
 	BO_CLASS_HARNESS_ERROR,
 	BO_CLASS_COUNT,

@@ -173,6 +173,10 @@ static void errors(void)
 
 	parse_bad("[device]\nfs = ext4\n[bogus]\nx = 1\n", "t.ini:3: unknown section '[bogus]'");
 	parse_bad(MIN "[empty]\n", "t.ini:5: unknown section '[empty]'");
+	parse_bad(MIN "[check]\npersona = lying\n",
+		  "t.ini:6: [check] persona: bad value 'lying' (expected a device persona");
+	parse_bad(MIN "[check]\nrecovery_crashes = 1001\n",
+		  "t.ini:6: [check] recovery_crashes: bad value '1001' (expected a number");
 	parse_bad("[device]\nfstype = ext4\n", "t.ini:2: [device]: unknown key 'fstype'");
 	parse_bad("[device]\nfs = ext5\n", "t.ini:2: [device] fs: bad value 'ext5' (expected");
 	parse_bad("fs = ext4\n", "t.ini:1: key 'fs' outside of a section");

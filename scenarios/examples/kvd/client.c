@@ -11,8 +11,13 @@
  * crash state is kvd's recovery failing: "done", exit 1 (app-recovery-failed).
  *
  * Planted bug skip-fsync: kvd runs with --no-fsync, so "ok" no longer means durable.
+ *
+ * --compact: kvd compacts its log in every recovery, through a temporary file it renames
+ * (--compact=rename). Planted bug compact-in-place: it compacts in place instead, so a crash
+ * during that recovery loses what it had recovered (blackout check --recovery-crashes).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,17 +34,21 @@
 #define DAEMON	  "blackout-kvdd"
 #define VALUE_LEN 48u /* bytes, sent as 96 hex digits */
 
-enum { BUG_SKIP_FSYNC };
+enum { BUG_SKIP_FSYNC, BUG_COMPACT_IN_PLACE };
 
-static const char *const bugs[] = {"skip-fsync", NULL};
+static const char *const bugs[] = {"skip-fsync", "compact-in-place", NULL};
+static bool compact;
 
 static const char usage[] =
-	"usage: blackout-kvd [run|check] [--seed N] [--ops N] [--bug=skip-fsync]\n\n"
+	"usage: blackout-kvd [run|check] [--seed N] [--ops N] [--compact]\n"
+	"                    [--bug=skip-fsync|compact-in-place]\n\n"
 	"run    start " DAEMON " on the current directory and put --ops keys through it,\n"
 	"       acknowledging each once the daemon answered 'ok'\n"
 	"check  restart " DAEMON " on the crash state (its recovery runs), print\n"
 	"       'present <id>' for every key with the right value, 'done'; exit 1 when the\n"
-	"       daemon does not come up";
+	"       daemon does not come up\n"
+	"--compact  kvd compacts its log in each recovery (through a renamed temporary\n"
+	"           file; in place with --bug=compact-in-place)";
 
 struct daemon {
 	pid_t pid;
@@ -66,8 +75,13 @@ static int daemon_start(const struct family_args *a, struct daemon *d)
 	if (d->pid == 0) {
 		close(pfd[0]);
 		snprintf(fdarg, sizeof(fdarg), "%d", pfd[1]);
+		const char *how = a->bug == BUG_COMPACT_IN_PLACE ? "--compact=in-place"
+				  : compact			 ? "--compact=rename"
+								 : NULL;
+
 		execlp(DAEMON, DAEMON, "--dir", ".", "--socket", d->sock, "--ready-fd", fdarg,
-		       a->bug == BUG_SKIP_FSYNC ? "--no-fsync" : NULL, (char *) NULL);
+		       a->bug == BUG_SKIP_FSYNC ? "--no-fsync" : how,
+		       a->bug == BUG_SKIP_FSYNC ? how : NULL, (char *) NULL);
 		_exit(127);
 	}
 	close(pfd[1]);
@@ -190,10 +204,18 @@ static int check(const struct family_args *a)
 	return fflush(stdout) == 0 ? st : 3;
 }
 
+static int extra(int opt, const char *arg)
+{
+	(void) arg;
+	compact = opt == 'c';
+	return compact ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
+	static const struct option opts[] = {{"compact", no_argument, NULL, 'c'}, {}};
 	struct family_args a;
-	int r = family_parse(argc, argv, usage, bugs, NULL, NULL, &a);
+	int r = family_parse(argc, argv, usage, bugs, opts, extra, &a);
 
 	if (r)
 		return r;

@@ -14,6 +14,12 @@
  * fd N once the socket listens (or the fd is closed unwritten when startup fails).
  *
  * --no-fsync (or building with -DKVD_NO_FSYNC) skips the fsync on commit: the planted bug.
+ *
+ * --compact=rename: after recovery, rewrite the log with the live records only (the latest
+ * value of each key) into kv.log.tmp, fsync it, rename it over kv.log and fsync the directory:
+ * a crash at any point leaves the old log or the new one. --compact=in-place does the same in
+ * kv.log itself (truncate, fsync, rewrite, fsync): the planted bug of a recovery that is not
+ * crash-safe, as a crash between the two fsyncs leaves an empty log.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -43,6 +49,7 @@ struct entry {
 static struct entry *index_v;
 static size_t index_n, index_cap;
 static int log_fd = -1;
+static enum { COMPACT_NONE, COMPACT_RENAME, COMPACT_IN_PLACE } compact;
 #ifdef KVD_NO_FSYNC
 static int no_fsync = 1;
 #else
@@ -133,10 +140,9 @@ static int recover(void)
 	return 0;
 }
 
-/* Commit: append the record, fsync it (unless the bug is planted), then update the index. */
-static int put(const char *key, const char *value)
+/* Encode the record of @key = @value into @rec; its length. */
+static size_t encode(unsigned char *rec, const char *key, const char *value)
 {
-	unsigned char rec[sizeof(struct head) + 2 * MAX_LEN + 4];
 	struct head h = {MAGIC, (uint16_t) strlen(key), (uint16_t) strlen(value)};
 	size_t n = sizeof(h) + h.klen + h.vlen;
 	uint32_t crc;
@@ -146,7 +152,65 @@ static int put(const char *key, const char *value)
 	memcpy(rec + sizeof(h) + h.klen, value, h.vlen);
 	crc = crc32(rec, n);
 	memcpy(rec + n, &crc, 4);
-	if (write(log_fd, rec, n + 4) != (ssize_t) (n + 4))
+	return n + 4;
+}
+
+/* Write every live record to @fd from offset 0 and fsync it. */
+static int write_live(int fd)
+{
+	unsigned char rec[sizeof(struct head) + 2 * MAX_LEN + 4];
+	off_t off = 0;
+
+	for (size_t i = 0; i < index_n; i++) {
+		size_t n = encode(rec, index_v[i].key, index_v[i].value);
+
+		if (pwrite(fd, rec, n, off) != (ssize_t) n)
+			return -EIO;
+		off += (off_t) n;
+	}
+	if (fsync(fd) < 0 || lseek(fd, off, SEEK_SET) < 0)
+		return -errno;
+	return 0;
+}
+
+/* After recovery: the log rewritten with the live records only (--compact). */
+static int compact_log(void)
+{
+	int fd, dfd, r;
+
+	if (compact == COMPACT_IN_PLACE) {
+		/* The bug: between this fsync and the next, the log is empty on disk. */
+		if (ftruncate(log_fd, 0) < 0 || fsync(log_fd) < 0)
+			return -errno;
+		return write_live(log_fd);
+	}
+	fd = open(LOG_NAME ".tmp", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	r = write_live(fd);
+	if (r == 0 && rename(LOG_NAME ".tmp", LOG_NAME) < 0)
+		r = -errno;
+	dfd = r == 0 ? open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	if (r == 0 && (dfd < 0 || fsync(dfd) < 0))
+		r = -errno;
+	if (dfd >= 0)
+		close(dfd);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	close(log_fd);
+	log_fd = fd;
+	return 0;
+}
+
+/* Commit: append the record, fsync it (unless the bug is planted), then update the index. */
+static int put(const char *key, const char *value)
+{
+	unsigned char rec[sizeof(struct head) + 2 * MAX_LEN + 4];
+	size_t n = encode(rec, key, value);
+
+	if (write(log_fd, rec, n) != (ssize_t) n)
 		return -EIO;
 	if (!no_fsync && fsync(log_fd) < 0)
 		return -errno;
@@ -188,6 +252,7 @@ int main(int argc, char **argv)
 		{"socket", required_argument, NULL, 's'},
 		{"ready-fd", required_argument, NULL, 'r'},
 		{"no-fsync", no_argument, NULL, 'n'},
+		{"compact", required_argument, NULL, 'c'},
 		{},
 	};
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
@@ -203,12 +268,16 @@ int main(int argc, char **argv)
 			ready = atoi(optarg);
 		else if (c == 'n')
 			no_fsync = 1;
+		else if (c == 'c' && !strcmp(optarg, "rename"))
+			compact = COMPACT_RENAME;
+		else if (c == 'c' && !strcmp(optarg, "in-place"))
+			compact = COMPACT_IN_PLACE;
 		else
 			return 2;
 	}
 	if (!sock || strlen(sock) >= sizeof(sa.sun_path)) {
 		fputs("usage: blackout-kvdd --socket PATH [--dir DIR] [--ready-fd N] "
-		      "[--no-fsync]\n",
+		      "[--no-fsync] [--compact=rename|in-place]\n",
 		      stderr);
 		return 2;
 	}
@@ -223,6 +292,8 @@ int main(int argc, char **argv)
 		return die("fsync of the directory");
 	close(c);
 	c = recover();
+	if (c == 0 && compact != COMPACT_NONE)
+		c = compact_log();
 	if (c < 0) {
 		errno = -c;
 		return die("recovery");
