@@ -163,7 +163,28 @@ static int copy_recovery_log(struct explore *x, const char *dir, const char *pat
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (!buf || fd < 0 || bo_pread_full(fd, buf, len, 0) != (ssize_t) len)
 		return bo_err_set(err, buf ? EIO : ENOMEM, "reading the recovery log '%s'", path);
-	return write_byproduct_len(x, dir, "recovery.log", buf, len, err);
+	r = write_byproduct_len(x, dir, "recovery.log", buf, len, err);
+	if (r < 0)
+		return r;
+	/* Both logs in the state's directory: the write log too, linked (or pointed at). */
+	{
+		char src[PATH_MAX], dst[PATH_MAX];
+
+		if (snprintf(src, sizeof(src), "%s/%s", bo_results_dir(x->res), x->o->log_name) >=
+			    (int) sizeof(src) ||
+		    snprintf(dst, sizeof(dst), "%s/%s/%s", bo_results_dir(x->res), dir,
+			     x->o->log_name) >= (int) sizeof(dst))
+			return bo_err_set(err, ENAMETOOLONG, "path of '%s'", dir);
+		if (link(src, dst) < 0 && errno != EEXIST) {
+			char rel[PATH_MAX];
+
+			snprintf(rel, sizeof(rel), "../../%s", x->o->log_name);
+			if (symlink(rel, dst) < 0 && errno != EEXIST)
+				return bo_err_set(err, errno, "linking '%s': %s", dst,
+						  strerror(errno));
+		}
+	}
+	return 0;
 }
 
 /* states/<id>/: everything needed to understand and re-run a state that was not consistent. */

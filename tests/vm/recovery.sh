@@ -23,6 +23,9 @@ bad = [s for s in st if s["class"] != "consistent"]
 # Every failing state is one cut inside a recovery, with its log kept beside it.
 assert bad and all(s["class"] == "recovery-unsafe" and "~r" in s["state"] for s in bad), bad
 assert all(os.path.getsize(d + "/" + s["recovery_log"]) > 0 for s in bad)
+# ... and the write log beside it: both logs in the state's directory.
+assert all(os.path.samefile(d + "/states/" + s["state"] + "/write.log", d + "/write.log")
+           for s in bad)
 assert all(s["recovery_class"] != "consistent" for s in bad)
 PY
 	fi
