@@ -47,6 +47,9 @@ int bo_guest_argv(struct bo_argv *a, const char *cmd, const char *runid,
 	int r;
 
 	bo_argv_add(a, bo_self_exe());
+	/* -q reaches the guest side too: its notes (the lint) are as quiet as the host's. */
+	if (bo_cli_quiet)
+		bo_argv_add(a, "-q");
 	bo_argv_add(a, cmd);
 	bo_argv_add(a, "--results");
 	bo_argv_add(a, BO_VM_SHARE_GUEST);

@@ -41,8 +41,8 @@ struct bo_guest_args {
 extern const struct bo_opt bo_guest_opts[];
 extern const size_t bo_guest_opts_n;
 
-/* Host side: start the command line of guest command @cmd (this binary, @cmd, and the
- * options of struct bo_guest_args) in @a; for a scenario @sc (or NULL), its account and
+/* Host side: start the command line of guest command @cmd (this binary, -q when blackout is
+ * quiet, @cmd, and the options of struct bo_guest_args) in @a; for a scenario @sc (or NULL), its account and
  * root. -errno with @err when its account cannot be looked up. */
 _must_check_ int bo_guest_argv(struct bo_argv *a, const char *cmd, const char *runid,
 			       const struct bo_scenario *sc, struct bo_err *err);

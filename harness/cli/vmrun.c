@@ -317,7 +317,7 @@ int bo_vm_args_in_place_ok(const struct vm_args *v, struct bo_err *err)
 static int run_in_place(const char *dir, char *const gargv[], int stderr_fd, unsigned timeout_s,
 			struct bo_err *err)
 {
-	size_t n = 0, share = strlen(BO_VM_SHARE_GUEST);
+	size_t n = 0, c, share = strlen(BO_VM_SHARE_GUEST);
 	_cleanup_free_ char **argv = NULL;
 	char **owned = NULL;
 	extern char **environ;
@@ -333,10 +333,17 @@ static int run_in_place(const char *dir, char *const gargv[], int stderr_fd, uns
 		free(owned);
 		return bo_err_set(err, ENOMEM, "out of memory");
 	}
-	argv[0] = gargv[0];
-	argv[1] = gargv[1];
-	argv[2] = (char *) "--allow-host";
-	for (size_t i = 2, o = 3; i < n; i++) {
+	/* blackout [-q] COMMAND --allow-host ARGS...: the command's own options after it. */
+	for (c = 1; c < n && gargv[c][0] == '-'; c++)
+		;
+	if (c >= n) {
+		free(owned);
+		return bo_err_set(err, EINVAL, "no guest command");
+	}
+	for (size_t i = 0; i <= c; i++)
+		argv[i] = gargv[i];
+	argv[c + 1] = (char *) "--allow-host";
+	for (size_t i = c + 1, o = c + 2; i < n; i++) {
 		const char *g = gargv[i];
 
 		if (!strcmp(g, "--host-root"))
