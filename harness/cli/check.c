@@ -248,11 +248,6 @@ static void plan_jobs(bool jobs_given, struct vm_args *v, unsigned *jobs)
 		v->memory_mb = (unsigned) (per < JOB_MIN_MEMORY_MB ? JOB_MIN_MEMORY_MB : per);
 }
 
-/*
- * Open the log of the check's results for the host base of its VMs (harness/replay/basesrv.h),
- * and size the image as the guest will (guest_check.c): --size, else the scenario's, else the
- * log's extent. Nothing here is fatal: without a host base the guests replay on their own.
- */
 /* The results' write.log, through the index the host made of it when there is one. */
 static int open_placed_log(const struct check *c, struct bo_log **ret, struct bo_err *err)
 {
@@ -265,8 +260,12 @@ static int open_placed_log(const struct check *c, struct bo_log **ret, struct bo
 			    : bo_log_open(log, 0, ret, err);
 }
 
-/* Replay the guests' bases on the host from @log (basesrv.h), when its device size is known:
- * then @log is the VM's (v->base_log) and true is returned. */
+/*
+ * The host base of the check's VMs (harness/replay/basesrv.h), from the results' log @log, with
+ * the image sized as the guest will (guest_check.c): --size, else the scenario's, else the
+ * log's extent. True when there is one: @log is then the VM's (v->base_log). Nothing here is
+ * fatal: without a host base the guests replay on their own.
+ */
 static bool host_base(const struct check *c, struct bo_log *log, struct vm_args *v)
 {
 	struct bo_scenario *sc = NULL;

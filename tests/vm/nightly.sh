@@ -69,7 +69,8 @@ if run_bo 0 nightly "$T/m/opts.ini" --out "$T/n5"; then
 	python3 - "$T/n5/junit.xml" <<'PY' && ok || bad "n5: cells share test identities"
 import sys, xml.etree.ElementTree as ET
 cases = [(c.get("classname"), c.get("name")) for c in ET.parse(sys.argv[1]).iter("testcase")]
-assert len(cases) == 16 and len(set(cases)) == 16, cases
+# One testcase per class (9) per cell.
+assert len(cases) == 18 and len(set(cases)) == 18, cases
 assert {c for c, _ in cases} == {"blackout.alpha@ext4", "blackout.alpha@ext4+noatime"}, cases
 PY
 fi
@@ -87,12 +88,12 @@ scenario = alpha.ini
 persona = honest
 persona = ignores-flush
 INI
-if run_bo 1 nightly "$T/m/personas.ini" --out "$T/n4"; then
-	s=$T/n4/summary.json
+if run_bo 1 nightly "$T/m/personas.ini" --out "$T/n6"; then
+	s=$T/n6/summary.json
 	[ "$(json "$s" '[(r["name"], r["persona"], r["verdict"]) for r in j["runs"]]')" = \
 		"[('alpha@ext4=honest', 'honest', 'consistent'), ('alpha@ext4=ignores-flush', 'ignores-flush', 'failed')]" ] &&
-		ok || bad "n4: $(json "$s" '[(r["name"], r.get("persona"), r["verdict"]) for r in j["runs"]]')"
-	grep -q '^persona = ignores-flush' "$T/n4/scenarios/alpha@ext4=ignores-flush.ini" && ok ||
-		bad "n4: the cell's scenario does not set its persona"
+		ok || bad "n6: $(json "$s" '[(r["name"], r.get("persona"), r["verdict"]) for r in j["runs"]]')"
+	grep -q '^persona = ignores-flush' "$T/n6/scenarios/alpha@ext4=ignores-flush.ini" && ok ||
+		bad "n6: the cell's scenario does not set its persona"
 fi
 finish
