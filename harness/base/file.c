@@ -264,7 +264,10 @@ int bo_cache_trim(const char *dir, uint64_t max_bytes, uint64_t older_than, cons
 	if (n)
 		qsort(v, n, sizeof(*v), by_use);
 	for (size_t i = 0; i < n; i++) {
-		bool old = older_than && (uint64_t) (now - v[i].used) > older_than;
+		/* A use stamped after time(NULL)'s second (the clocks tick apart) is no age: unsigned,
+		 * it would be the oldest of all. */
+		bool old =
+			older_than && now > v[i].used && (uint64_t) (now - v[i].used) > older_than;
 
 		if ((total > max_bytes || old) && !(keep && !strcmp(keep, v[i].path)) &&
 		    unlink(v[i].path) == 0) {
