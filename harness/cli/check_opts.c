@@ -8,7 +8,7 @@
 
 #include "harness/base/macro.h"
 #include "harness/base/util.h"
-#include "harness/states/crashgen.h"
+#include "harness/states/persona.h"
 
 #define A(field) offsetof(struct bo_check_args, field)
 

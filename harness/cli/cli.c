@@ -13,7 +13,6 @@
 #include "harness/results/report.h"
 #include "harness/results/summary.h"
 #include "harness/states/lint.h"
-#include "harness/states/oracle.h"
 
 void bo_cli_error(const char *fmt, ...)
 {
@@ -40,15 +39,13 @@ void bo_cli_note(const char *fmt, ...)
 void bo_cli_lint(const struct bo_log *log, const char *name)
 {
 	enum { SHOWN = 5 };
-	struct bo_ops ops = {0};
 	struct bo_lint l = {0};
 	struct bo_err err = {0};
 	char buf[256];
 
-	if (bo_ops_from_log(log, &ops, &err) < 0 || bo_lint_log(log, &ops, &l, &err) < 0) {
+	if (bo_lint_log(log, &l, &err) < 0) {
 		/* The oracle meets the same log and says what is wrong with it. */
 		bo_debug(BO_DBG_RUN, "no lint: %s", bo_err_str(&err));
-		bo_ops_clear(&ops);
 		return;
 	}
 	if (l.acks && !l.n)
@@ -63,7 +60,6 @@ void bo_cli_lint(const struct bo_log *log, const char *name)
 	if (l.n > SHOWN)
 		bo_cli_note("lint: ... and %zu more", l.n - SHOWN);
 	bo_lint_clear(&l);
-	bo_ops_clear(&ops);
 }
 
 void bo_cli_warning(const char *fmt, ...)

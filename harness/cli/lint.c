@@ -81,7 +81,6 @@ static int cmd_lint(int argc, char **argv)
 	bool json = false;
 	unsigned flags = 0;
 	struct bo_log *log = NULL;
-	struct bo_ops ops = {0};
 	struct bo_lint l = {0};
 	struct bo_err err = {0};
 	char buf[256];
@@ -101,10 +100,8 @@ static int cmd_lint(int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		return bo_cli_usage_error("lint", "one LOG is required");
-	if (bo_log_open(argv[optind], flags, &log, &err) < 0 ||
-	    bo_ops_from_log(log, &ops, &err) < 0 || bo_lint_log(log, &ops, &l, &err) < 0) {
+	if (bo_log_open(argv[optind], flags, &log, &err) < 0 || bo_lint_log(log, &l, &err) < 0) {
 		bo_cli_error("lint: %s", bo_err_str(&err));
-		bo_ops_clear(&ops);
 		bo_log_free(log);
 		return BO_EXIT_HARNESS;
 	}
@@ -135,7 +132,6 @@ static int cmd_lint(int argc, char **argv)
 	c = l.n ? BO_EXIT_FAILURE : BO_EXIT_OK;
 out:
 	bo_lint_clear(&l);
-	bo_ops_clear(&ops);
 	bo_log_free(log);
 	return c;
 }

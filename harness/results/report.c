@@ -22,7 +22,6 @@
 #include "harness/base/file.h"
 #include "harness/results/config.h"
 #include "harness/results/report_model.h"
-#include "harness/states/oracle.h"
 #include "harness/results/stream.h"
 
 const char *report_class_name(unsigned c)
@@ -327,14 +326,8 @@ static void load(struct report *R)
 			snprintf(R->log_err, sizeof(R->log_err), "write.log: %s", bo_err_str(&e));
 		close(fd);
 	}
-	if (R->log) {
-		struct bo_ops ops = {0};
-
-		if (bo_ops_from_log(R->log, &ops, &e) < 0 ||
-		    bo_lint_log(R->log, &ops, &R->lint, &e) < 0)
-			bo_debug(BO_DBG_LOG, "'%s': no lint: %s", R->dir, bo_err_str(&e));
-		bo_ops_clear(&ops);
-	}
+	if (R->log && bo_lint_log(R->log, &R->lint, &e) < 0)
+		bo_debug(BO_DBG_LOG, "'%s': no lint: %s", R->dir, bo_err_str(&e));
 }
 
 /* Write the memory buffer @buf to @name in the directory, atomically. */

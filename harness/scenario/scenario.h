@@ -29,7 +29,7 @@
 #include "harness/dev/fs.h"
 #include "harness/log/layout.h"
 #include "harness/base/util.h"
-#include "harness/states/crashgen.h"
+#include "harness/states/persona.h"
 
 struct json_object;
 

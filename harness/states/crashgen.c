@@ -46,42 +46,6 @@ struct bo_crashgen {
 	size_t torn_pos; /* PH_TORN: next index into drop to look at */
 };
 
-static const char *const persona_names[BO_PERSONA_COUNT] = {
-	[BO_PERSONA_HONEST] = "honest",		  [BO_PERSONA_IGNORES_FLUSH] = "ignores-flush",
-	[BO_PERSONA_IGNORES_FUA] = "ignores-fua", [BO_PERSONA_ATOMIC_4K] = "atomic-4k",
-	[BO_PERSONA_ATOMIC_512] = "atomic-512",	  [BO_PERSONA_LOST_FLUSH] = "lost-flush",
-};
-
-const char *bo_persona_name(enum bo_persona p)
-{
-	return (unsigned) p < BO_PERSONA_COUNT ? persona_names[p] : NULL;
-}
-
-int bo_persona_parse(const char *name, enum bo_persona *ret)
-{
-	for (unsigned p = 0; p < BO_PERSONA_COUNT; p++)
-		if (!strcmp(name, persona_names[p])) {
-			*ret = (enum bo_persona) p;
-			return 0;
-		}
-	return -EINVAL;
-}
-
-void bo_persona_defaults(enum bo_persona p, bool chosen, unsigned *reorder_k, bool *torn,
-			 uint64_t *budget)
-{
-	if (p == BO_PERSONA_HONEST)
-		return;
-	if (p == BO_PERSONA_ATOMIC_4K || p == BO_PERSONA_ATOMIC_512) {
-		*torn = *torn || !chosen;
-		return;
-	}
-	if (!chosen && !*reorder_k)
-		*reorder_k = 1;
-	if (!*budget)
-		*budget = 16;
-}
-
 static enum bo_persona persona(const struct bo_crashgen_opts *o)
 {
 	return o ? o->persona : BO_PERSONA_HONEST;
@@ -90,9 +54,7 @@ static enum bo_persona persona(const struct bo_crashgen_opts *o)
 /* How many FLUSHes of its device make an entry durable; 0: none ever does. */
 static unsigned depth(const struct bo_crashgen_opts *o)
 {
-	return persona(o) == BO_PERSONA_IGNORES_FLUSH ? 0
-	       : persona(o) == BO_PERSONA_LOST_FLUSH  ? 2
-						      : 1;
+	return bo_persona_flush_depth(persona(o));
 }
 
 /* The entries before this one are durable whatever comes after them. */
@@ -103,42 +65,15 @@ static uint64_t floor_of(const struct bo_crashgen_opts *o)
 
 bool bo_crash_droppable(const struct bo_crashgen_opts *o, const struct bo_log_entry *e)
 {
-	if (e->nr_sectors == 0 || (e->flags & BO_LOG_MARK))
-		return false;
-	if (persona(o) == BO_PERSONA_IGNORES_FUA && (e->flags & BO_LOG_FUA))
-		return true;
-	return !(e->flags & (BO_LOG_FUA | BO_LOG_FLUSH));
+	return bo_persona_droppable(persona(o), e);
 }
 
-/*
- * The tear points of entry @e: how many there are, and the @i-th in *@ret_keep (blocks, or
- * bytes when *@ret_bytes). Honest: after any of its blocks but the last; atomic-4k: at the
- * 4 KiB boundaries of the device inside it; atomic-512 on blocks above 512 bytes: after any of
- * its 512-byte sectors but the last.
- */
+/* The tear points of entry @e under the persona of @o: persona.h. */
 static uint64_t tear_point(const struct bo_log *log, const struct bo_crashgen_opts *o,
 			   const struct bo_log_entry *e, uint64_t i, uint64_t *ret_keep,
 			   bool *ret_bytes)
 {
-	const uint64_t ss = bo_log_sectorsize(log), nr = e->nr_sectors;
-	uint64_t n;
-
-	*ret_bytes = false;
-	if (persona(o) == BO_PERSONA_ATOMIC_512 && ss > 512) {
-		n = nr * (ss / 512) - 1;
-		*ret_bytes = true;
-		*ret_keep = 512 * (i + 1);
-	} else if (persona(o) == BO_PERSONA_ATOMIC_4K && ss < 4096) {
-		const uint64_t m = 4096 / ss; /* blocks per 4 KiB */
-		const uint64_t first = (e->sector / m + 1) * m;
-
-		n = first < e->sector + nr ? (e->sector + nr - 1 - first) / m + 1 : 0;
-		*ret_keep = first + i * m - e->sector;
-	} else {
-		n = nr >= 2 ? nr - 1 : 0;
-		*ret_keep = i + 1;
-	}
-	return n;
+	return bo_persona_tear_point(persona(o), bo_log_sectorsize(log), e, i, ret_keep, ret_bytes);
 }
 
 static uint64_t tear_points(const struct bo_log *log, const struct bo_crashgen_opts *o,

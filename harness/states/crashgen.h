@@ -17,7 +17,7 @@
  * does not keep the promises above: one that ignores FLUSH (an entry stays droppable across
  * it), ignores FUA (a FUA write is cached like a plain one), loses the last FLUSH before the
  * cut (an entry stays droppable until the second FLUSH of its device), or writes atomically in
- * units other than the log's block (4 KiB, 512 bytes: torn at those boundaries).
+ * units other than the log's block (4 KiB, 512 bytes: torn at those boundaries): persona.h.
  *
  * The generator streams: it keeps the current epoch's droppable entries and, when sampling,
  * at most `budget` subset ranks; never all the states of a log.
@@ -30,39 +30,13 @@
 #include <stdint.h>
 
 #include "harness/states/cutsel.h"
+#include "harness/states/persona.h"
 #include "harness/log/log.h"
 
 /* Most entries one crash state drops; bounds reorder:K. */
 #define BO_CRASH_MAX_DROP 8
 /* Room for any canonical id: "c" + 20 digits + "-d" + 8 * (20 digits + ",") + NUL. */
 #define BO_CRASH_ID_MAX 256
-
-enum bo_persona {
-	BO_PERSONA_HONEST,	  /* FLUSH and FUA kept, writes torn at the log's block */
-	BO_PERSONA_IGNORES_FLUSH, /* a FLUSH persists nothing: writes reorder across it */
-	BO_PERSONA_IGNORES_FUA,	  /* a FUA write stays in the cache until the next FLUSH */
-	BO_PERSONA_ATOMIC_4K,	  /* writes tear only at 4 KiB boundaries of the device */
-	BO_PERSONA_ATOMIC_512,	  /* writes tear at any 512-byte sector, inside a block too */
-	BO_PERSONA_LOST_FLUSH,	  /* the last FLUSH before the cut did not persist its epoch */
-	BO_PERSONA_COUNT,
-};
-
-#define BO_PERSONA_NAMES "honest, ignores-flush, ignores-fua, atomic-4k, atomic-512, lost-flush"
-
-/* "honest", "ignores-flush", ...; NULL past the end. */
-const char *bo_persona_name(enum bo_persona p);
-
-/* The persona named @name; -EINVAL when there is none. */
-_must_check_ int bo_persona_parse(const char *name, enum bo_persona *ret);
-
-/*
- * What a persona asks for. Unless the user chose the states (@chosen: --reorder or --torn):
- * one dropped write per state for the FLUSH and FUA personas, torn writes for the atomic ones.
- * And a budget of 16 dropped sets per cut when there is none, for the FLUSH and FUA personas,
- * whose epochs can span a whole log. Nothing for honest.
- */
-void bo_persona_defaults(enum bo_persona p, bool chosen, unsigned *reorder_k, bool *torn,
-			 uint64_t *budget);
 
 struct bo_crash_state {
 	uint64_t cut;	      /* entries applied in the prefix sense, as in cutsel.h */

@@ -18,8 +18,8 @@ static bool is_write(const struct bo_log_entry *e)
 	return !(e->flags & (BO_LOG_MARK | BO_LOG_DISCARD)) && e->nr_sectors;
 }
 
-int bo_lint_log(const struct bo_log *log, const struct bo_ops *ops, struct bo_lint *ret,
-		struct bo_err *err)
+static int lint_ops(const struct bo_log *log, const struct bo_ops *ops, struct bo_lint *ret,
+		    struct bo_err *err)
 {
 	const uint64_t n = bo_log_count(log);
 	/* Barriers and writes before each entry: prefix counts, one pass over the index. */
@@ -85,6 +85,17 @@ int bo_lint_log(const struct bo_log *log, const struct bo_ops *ops, struct bo_li
 	}
 	*ret = l;
 	return 0;
+}
+
+int bo_lint_log(const struct bo_log *log, struct bo_lint *ret, struct bo_err *err)
+{
+	struct bo_ops ops = {0};
+	int r = bo_ops_from_log(log, &ops, err);
+
+	if (r >= 0)
+		r = lint_ops(log, &ops, ret, err);
+	bo_ops_clear(&ops);
+	return r;
 }
 
 void bo_lint_clear(struct bo_lint *l)

@@ -37,9 +37,9 @@ struct bo_lint {
 	uint64_t barriers; /* FLUSH or FUA entries in the log */
 };
 
-/* Lint the acks of @ops, read from @log by bo_ops_from_log(). Free with bo_lint_clear(). */
-_must_check_ int bo_lint_log(const struct bo_log *log, const struct bo_ops *ops,
-			     struct bo_lint *ret, struct bo_err *err);
+/* Lint the acks of @log, its op marks read by bo_ops_from_log() (whose errors it returns).
+ * Free with bo_lint_clear(). */
+_must_check_ int bo_lint_log(const struct bo_log *log, struct bo_lint *ret, struct bo_err *err);
 void bo_lint_clear(struct bo_lint *l);
 
 /* One finding as a sentence, without a newline: "op 7: acked at entry 131, issued at entry
