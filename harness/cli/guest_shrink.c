@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/base/ddmin.h"
 #include "harness/base/json.h"
 #include "harness/base/macro.h"
 #include "harness/base/path.h"
@@ -22,7 +23,6 @@
 #include "harness/cli/guest.h"
 #include "harness/cli/shrink_opts.h"
 #include "harness/diagnose/baseline.h"
-#include "harness/diagnose/ddmin.h"
 #include "harness/diagnose/diag.h"
 #include "harness/explore/explore.h"
 #include "harness/log/cut.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "bo_test.h"
-#include "harness/diagnose/ddmin.h"
+#include "harness/base/ddmin.h"
 #include "scenarios/blackout-ids.h"
 
 /* A failure that needs every id of a set to be present. */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/diagnose/ddmin.h"
+#include "harness/base/ddmin.h"
 
 /* The ids of @cur in chunk @i of @g (when @complement, all but that chunk) into @out. */
 static size_t pick(const uint64_t *cur, size_t n, size_t g, size_t i, bool complement,

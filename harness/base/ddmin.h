@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ddmin.h — delta debugging (Zeller and Hildebrandt, "Simplifying and Isolating
- * Failure-Inducing Input", TSE 2002): shrink a list of op ids to a 1-minimal one for which a
- * test still fails. The lists are written in the syntax of scenarios/blackout-ids.h.
+ * Failure-Inducing Input", TSE 2002): shrink a list of ids to a 1-minimal one for which a
+ * test still fails: op ids (blackout shrink), log entries (a crash state's witness).
  */
 #ifndef BO_DDMIN_H
 #define BO_DDMIN_H
