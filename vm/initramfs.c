@@ -30,7 +30,7 @@
 #include "vm/cpio.h"
 
 /* Bump when the layout of the base archive changes, so that cached archives are rebuilt. */
-#define BASE_FORMAT  "blackout-initramfs-base-7"
+#define BASE_FORMAT  "blackout-initramfs-base-8"
 #define FILES_FORMAT "blackout-initramfs-files-2"
 /* What the cached files archives may take together, the one just made aside. */
 #define FILES_CACHE_MAX (4ull << 30)
@@ -41,10 +41,11 @@
 static const struct {
 	const char *name, *package;
 } tools[] = {
-	{"busybox", "busybox-static"}, {"mke2fs", "e2fsprogs"},	      {"mkfs.ext4", "e2fsprogs"},
-	{"e2fsck", "e2fsprogs"},       {"fsck.ext4", "e2fsprogs"},    {"dumpe2fs", "e2fsprogs"},
-	{"debugfs", "e2fsprogs"},      {"mkfs.xfs", "xfsprogs"},      {"xfs_repair", "xfsprogs"},
-	{"xfs_db", "xfsprogs"},	       {"mkfs.btrfs", "btrfs-progs"}, {"btrfs", "btrfs-progs"},
+	{"busybox", "busybox-static"}, {"mke2fs", "e2fsprogs"},	     {"mkfs.ext4", "e2fsprogs"},
+	{"e2fsck", "e2fsprogs"},       {"fsck.ext4", "e2fsprogs"},   {"dumpe2fs", "e2fsprogs"},
+	{"debugfs", "e2fsprogs"},      {"mkfs.xfs", "xfsprogs"},     {"xfs_repair", "xfsprogs"},
+	{"xfs_db", "xfsprogs"},	       {"xfs_logprint", "xfsprogs"}, {"mkfs.btrfs", "btrfs-progs"},
+	{"btrfs", "btrfs-progs"},
 };
 
 /* Configuration the guest reads: mke2fs takes its defaults (features, inode size) from

@@ -6,7 +6,9 @@
  *
  *   ext4   debugfs: icheck (block to inode), ncheck (inode to path), and the group table of
  *          stats for the blocks no inode owns (inode tables, bitmaps)
- *   xfs    xfs_db: blockget -n, then blockuse -n per block (type, inode, path)
+ *   xfs    xfs_db: blockget -n, then blockuse -n per block (type, inode, path); for a block
+ *          of the log, xfs_logprint -t names the inodes of the record it starts, and
+ *          xfs_db ncheck their paths
  *   btrfs  not mapped: its blocks are logical addresses behind the chunk tree, and
  *          `btrfs inspect-internal logical-resolve` needs the filesystem mounted
  *
