@@ -424,29 +424,35 @@ static int ext4_journal(const char *dev, const struct ext4_geo *g, struct bo_fsm
 	if (r >= 0 && n_sub)
 		r = ext4_map_blocks(dev, g, sub, n_sub, timeout_ms, err);
 	for (size_t i = 0, s = 0; r >= 0 && i < n; i++) {
-		char what[sizeof(v[i].what)];
+		char *what = v[i].what;
+		size_t len = sizeof(v[i].what);
+		int k;
 
 		if (jb[i].j == UINT64_MAX)
 			continue;
+		/* The target's own name may not fit: what is cut is the end of it. */
 		if (jb[i].copy)
-			snprintf(what, sizeof(what),
-				 "journal block %" PRIu64 ": transaction %" PRIu64
-				 "'s copy of block %" PRIu64 ", %.60s",
-				 jb[i].j, jb[i].seq, jb[i].target[0], sub[s].what);
+			k = snprintf(what, len,
+				     "journal block %" PRIu64 ": transaction %" PRIu64
+				     "'s copy of block %" PRIu64 ", %s",
+				     jb[i].j, jb[i].seq, jb[i].target[0], sub[s].what);
 		else if (jb[i].kind && !strcmp(jb[i].kind, "super"))
-			snprintf(what, sizeof(what),
-				 "the journal's super block: replay starts at transaction %" PRIu64,
-				 jb[i].seq);
+			k = snprintf(
+				what, len,
+				"the journal's super block: replay starts at transaction %" PRIu64,
+				jb[i].seq);
 		else if (jb[i].kind)
-			snprintf(what, sizeof(what),
-				 "journal block %" PRIu64 ": the %s block of transaction %" PRIu64,
-				 jb[i].j, jb[i].kind, jb[i].seq);
+			k = snprintf(what, len,
+				     "journal block %" PRIu64
+				     ": the %s block of transaction %" PRIu64,
+				     jb[i].j, jb[i].kind, jb[i].seq);
 		else
-			snprintf(what, sizeof(what),
-				 "journal block %" PRIu64 " (no transaction holds it now)",
-				 jb[i].j);
-		snprintf(v[i].what, sizeof(v[i].what), "%s", what);
-		for (size_t k = 0; k < jb[i].n_target && s < n_sub; k++, s++)
+			k = snprintf(what, len,
+				     "journal block %" PRIu64 " (no transaction holds it now)",
+				     jb[i].j);
+		if (k >= (int) len)
+			memcpy(what + len - 4, "...", 4);
+		for (size_t t = 0; t < jb[i].n_target && s < n_sub; t++, s++)
 			if (sub[s].path[0])
 				append_path(v[i].path, sizeof(v[i].path), sub[s].path);
 	}

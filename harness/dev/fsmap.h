@@ -38,7 +38,7 @@ struct bo_fsmap_block {
 			 * inode it holds); 0 when none */
 	char path[256]; /* out: that inode's path (an inode table block: the paths of the inodes
 			 * it holds, comma-separated); "" when none is known */
-	char what[128]; /* out: "data", "journal", "inode table (inodes 12-27)", "block bitmap",
+	char what[160]; /* out: "data", "journal", "inode table (inodes 12-27)", "block bitmap",
 			 * "metadata", xfs_db's type, or "not mapped: why" */
 };
 
