@@ -10,10 +10,10 @@ lint replay synth vm cache kernel help"
 _blackout_vm_opts="--kernel= --modules= --kernel-release= --in-place --memory= --timeout= --file= --quiet --no-progress"
 _blackout_opts() {
 	case $1 in
-	run) echo "--seed= --results= --recovery-crashes= $_blackout_vm_opts --help" ;;
+	run) echo "--seed= --results= --recovery-crashes= --witness= $_blackout_vm_opts --help" ;;
 	check)
 		echo "--scenario= --fs= --size= --mount-options= --cuts= --from= --checker=
-			--seed= --reorder= --torn --budget= --persona= --recovery-crashes= --recovery-log= --state= --shard= --jobs= --kernels= --expect=
+			--seed= --reorder= --torn --budget= --persona= --recovery-crashes= --recovery-log= --witness= --state= --shard= --jobs= --kernels= --expect=
 			--hash --results= $_blackout_vm_opts --help"
 		;;
 	merge) echo "--out= --help" ;;
@@ -152,7 +152,7 @@ _blackout() {
 		return
 		;;
 	--seed | --size | --memory | --timeout | --cpus | --entries | --jobs | --shard | \
-		--reorder | --budget | --recovery-crashes | --mount-options | --sectorsize | --device-size | \
+		--reorder | --budget | --recovery-crashes | --witness | --mount-options | --sectorsize | --device-size | \
 		--max-write | --flush-every | --mark-every)
 		return
 		;;

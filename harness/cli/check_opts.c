@@ -43,6 +43,18 @@ static const char *recovery_problem(const char *val)
 	return bo_parse_u64(val, &n) < 0 || n > 1000 ? "0 to 1000" : NULL;
 }
 
+static const char *witness_problem(const char *val)
+{
+	uint64_t n;
+
+	return bo_parse_u64(val, &n) < 0 || n > 1000 ? "0 to 1000" : NULL;
+}
+
+static const char *witness_mode_problem(const char *val)
+{
+	return strcmp(val, "full") ? "full" : NULL;
+}
+
 static const char *jobs_problem(const char *val)
 {
 	uint64_t n;
@@ -90,6 +102,14 @@ const struct bo_opt bo_check_opts[] = {
 	 "also up to N states cut at the flush points of each consistent\n"
 	 "state's recovery (mount, checker, umount), each recovered again\n"
 	 "(class recovery-unsafe when that fails; default: the scenario's)"},
+	{"witness", "N", A(witness), BO_OPT_BOTH, "witness", witness_problem,
+	 "find each failing state's minimal witness: the fewest writes\n"
+	 "whose absence keeps it failing, what they are (op, block,\n"
+	 "inode, path), in at most N trial states each (default: the\n"
+	 "scenario's, else 0: none)"},
+	/* tests/vm/witness.sh's mutant: the witness is the whole difference, not minimised. */
+	{"witness-mode", "full", A(witness_mode), BO_OPT_BOTH, "witness_mode", witness_mode_problem,
+	 NULL},
 	{"recovery-log", "FILE", A(recovery_log), BO_OPT_BOTH, "recovery_log", NULL,
 	 "with --state ID~rK: the recovery log of state ID to cut after K\n"
 	 "entries (states/ID~rK/recovery.log; repro.sh passes it)"},

@@ -16,6 +16,7 @@ struct bo_check_args {
 	const char *fs, *size, *mopt, *cuts, *from, *checker, *state, *seed;
 	const char *reorder, *budget, *bench, *shard, *persona;
 	const char *recovery_crashes, *recovery_log;
+	const char *witness, *witness_mode;
 	bool hash, torn;
 	/* Host only. */
 	const char *scen, *expect, *parent, *jobs;

@@ -145,6 +145,18 @@ static void gather(struct explain *x, struct json_object *st)
 		snprintf(cmd, sizeof(cmd), "blackout shrink '%s'", x->d.dir);
 		json_object_array_add(next, json_object_new_string(cmd));
 	}
+	/* Without a witness: the check of this state alone that finds it. */
+	if (!json_object_object_get_ex(st, "witness", &v) && !bo_json_str(st, "recovery_of")) {
+		char sc[PATH_MAX + 32] = "";
+
+		if (x->d.sc)
+			snprintf(sc, sizeof(sc), " --scenario '%s/scenario.ini'", x->d.dir);
+		snprintf(cmd, sizeof(cmd),
+			 "blackout check '%s/write.log'%s --state %s --witness 64   (the writes "
+			 "that decide it)",
+			 x->d.dir, sc, id);
+		json_object_array_add(next, json_object_new_string(cmd));
+	}
 	snprintf(cmd, sizeof(cmd), "blackout inspect '%s/write.log'", x->d.dir);
 	json_object_array_add(next, json_object_new_string(cmd));
 	json_object_object_add(x->out, "next", next);
@@ -231,6 +243,15 @@ static void print_text(struct explain *ex)
 		       bo_json_str(st, "recovery_class") ? bo_json_str(st, "recovery_class") : "?",
 		       bo_json_str(st, "recovery_log") ? bo_json_str(st, "recovery_log")
 						       : "its recovery.log");
+	}
+	/* Its minimal witness (check --witness): the writes that decide the failure. */
+	if (json_object_object_get_ex(st, "witness", &x) && bo_json_str(x, "story")) {
+		const char *t = bo_json_str(x, "story");
+
+		printf("\nwitness: %.*s\n", (int) strcspn(t, "\n"), t);
+		t += strcspn(t, "\n");
+		if (*t)
+			printf("%s", t + 1);
 	}
 	json_object_object_get_ex(ex->out, "evidence", &ev);
 	puts("\nevidence:");

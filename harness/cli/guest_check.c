@@ -32,7 +32,7 @@ static void help(void)
 /* The effective configuration of a check: the options, else the scenario's, else defaults. */
 struct config {
 	const char *fs, *mopt, *cuts, *checker;
-	uint64_t size, first, seed, reorder, budget, workload_seed, recovery_crashes;
+	uint64_t size, first, seed, reorder, budget, workload_seed, recovery_crashes, witness;
 	bool ordered, torn;
 	enum bo_persona persona;
 	unsigned fsck_timeout, checker_timeout;
@@ -64,6 +64,7 @@ static int configure(const struct bo_check_args *a, const struct bo_scenario *sc
 		c->ordered = sc->ordered;
 		c->persona = sc->persona;
 		c->recovery_crashes = sc->recovery_crashes;
+		c->witness = sc->witness;
 		c->fsck_timeout = sc->fsck_timeout;
 		c->checker_timeout = sc->checker_timeout;
 	} else if (a->seed && bo_parse_u64(a->seed, &c->seed) < 0) {
@@ -77,6 +78,8 @@ static int configure(const struct bo_check_args *a, const struct bo_scenario *sc
 		(void) !bo_parse_u64(a->budget, &c->budget);
 	if (a->recovery_crashes)
 		(void) !bo_parse_u64(a->recovery_crashes, &c->recovery_crashes);
+	if (a->witness)
+		(void) !bo_parse_u64(a->witness, &c->witness);
 	if (a->persona && bo_persona_parse(a->persona, &c->persona) < 0)
 		return bo_err_set(err, EINVAL, "--persona '%s': one of " BO_PERSONA_NAMES,
 				  a->persona);
@@ -195,6 +198,8 @@ static int cmd_guest_check(int argc, char **argv)
 			.persona = c.persona,
 			.recovery_crashes = (unsigned) c.recovery_crashes,
 			.recovery_log = a.recovery_log,
+			.witness = (unsigned) c.witness,
+			.witness_full = a.witness_mode != NULL,
 			.seed = c.seed,
 			.bench = c.bench,
 			.host_base = getenv(BO_HOST_BASE_ENV),

@@ -5,7 +5,7 @@
  * check every crash state the scenario's cut policy selects.
  *
  *   blackout __guest-run --results DIR --run-id ID --scenario FILE [--seed N]
- *                        [--recovery-crashes N]
+ *                        [--recovery-crashes N] [--witness N]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,7 +28,7 @@
 #include "harness/scenario/scenario.h"
 
 struct run_args {
-	const char *scenario, *seed, *recovery_crashes;
+	const char *scenario, *seed, *recovery_crashes, *witness;
 };
 
 static const struct bo_opt run_opts[] = {
@@ -36,6 +36,8 @@ static const struct bo_opt run_opts[] = {
 	{"seed", "N", offsetof(struct run_args, seed), BO_OPT_GUEST, NULL, bo_opt_check_u64, NULL},
 	{"recovery-crashes", "N", offsetof(struct run_args, recovery_crashes), BO_OPT_GUEST, NULL,
 	 bo_opt_check_u64, NULL},
+	{"witness", "N", offsetof(struct run_args, witness), BO_OPT_GUEST, NULL, bo_opt_check_u64,
+	 NULL},
 };
 
 static void help(void)
@@ -114,6 +116,8 @@ static int cmd_guest_run(int argc, char **argv)
 		bo_scenario_set_seed(sc, seed);
 	if (r >= 0 && ra.recovery_crashes)
 		(void) !bo_parse_u64(ra.recovery_crashes, &sc->recovery_crashes);
+	if (r >= 0 && ra.witness)
+		(void) !bo_parse_u64(ra.witness, &sc->witness);
 	if (r >= 0)
 		r = bo_guest_workdir(&g, &err);
 	if (r >= 0) {
@@ -161,6 +165,7 @@ static int cmd_guest_run(int argc, char **argv)
 			.ordered = sc->ordered,
 			.persona = sc->persona,
 			.recovery_crashes = (unsigned) sc->recovery_crashes,
+			.witness = (unsigned) sc->witness,
 			.fsck_timeout = sc->fsck_timeout,
 			.checker_timeout = sc->checker_timeout,
 			.image_size = sc->size,

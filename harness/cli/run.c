@@ -27,7 +27,7 @@
 #include "vm/vm.h"
 
 struct run_args {
-	const char *seed, *parent, *recovery_crashes;
+	const char *seed, *parent, *recovery_crashes, *witness;
 };
 
 static const struct bo_opt run_opts[] = {
@@ -39,12 +39,15 @@ static const struct bo_opt run_opts[] = {
 	 bo_opt_check_u64,
 	 "override the scenario's [check] recovery_crashes: states cut\n"
 	 "inside each consistent state's recovery (blackout check)"},
+	{"witness", "N", offsetof(struct run_args, witness), BO_OPT_HOST, NULL, bo_opt_check_u64,
+	 "override the scenario's [check] witness: find each failing\n"
+	 "state's minimal witness in at most N trial states (blackout check)"},
 };
 
 static void run_help(void)
 {
 	puts("usage: blackout run SCENARIO.ini [--seed N] [--results DIR] [--recovery-crashes N]\n"
-	     "                    [VM OPTIONS]\n\n"
+	     "                    [--witness N] [VM OPTIONS]\n\n"
 	     "Record the scenario's workload through dm-flakey and dm-log-writes in a fresh VM,\n"
 	     "then check every crash state the cut policy selects: mount (with recovery), the\n"
 	     "checker, fsck, the oracle. Writes DIR/<run-id>/ (default DIR: ./results) and\n"
@@ -133,6 +136,10 @@ static int cmd_run(int argc, char **argv)
 		bo_scenario_free(sc);
 		return bo_cli_usage_error("run", "--recovery-crashes: 0 to 1000");
 	}
+	if (ra.witness && (bo_parse_u64(ra.witness, &sc->witness) < 0 || sc->witness > 1000)) {
+		bo_scenario_free(sc);
+		return bo_cli_usage_error("run", "--witness: 0 to 1000");
+	}
 	bo_runid_make(sc->seed, runid, sizeof(runid));
 	r = bo_guest_vm_for(sc, &v, &ship) < 0 ? bo_err_set(&err, ENOMEM, "out of memory") : 0;
 	if (r >= 0)
@@ -154,14 +161,19 @@ static int cmd_run(int argc, char **argv)
 		bo_argv_add(&gv, "--recovery-crashes");
 		bo_argv_add(&gv, ra.recovery_crashes);
 	}
+	if (ra.witness) {
+		bo_argv_add(&gv, "--witness");
+		bo_argv_add(&gv, ra.witness);
+	}
 	if (gv.oom || bo_scenario_workload_command(sc, &wcmd) < 0 ||
 	    bo_scenario_checker_command(sc, &ccmd) < 0) {
 		bo_cli_error("run: out of memory");
 		goto out;
 	}
-	/* The workload and its checks, generously: a VM that outlives this is hung. */
+	/* The workload and its checks (a witness's trials are checks too), generously: a VM
+	 * that outlives this is hung. */
 	timeout = sc->workload_timeout + 600 +
-		  (unsigned) (sc->ops ? sc->ops : 500) *
+		  (unsigned) (sc->ops ? sc->ops : 500) * (1 + (unsigned) sc->witness) *
 			  (sc->checker_timeout / 10 + sc->fsck_timeout / 10 + 4);
 	cmds[0] = wcmd;
 	cmds[1] = ccmd;

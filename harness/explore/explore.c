@@ -33,6 +33,10 @@ void state_run_clear(struct state_run *s)
 	bo_kmsg_free(s->km);
 	s->fsck_out = s->checker_out = s->checker_err = s->dmesg = NULL;
 	s->km = NULL;
+	if (s->witness)
+		bo_opset_clear(&s->witness->ops);
+	free(s->witness);
+	s->witness = NULL;
 }
 
 int explore_keep(struct explore *x, const char *kind, const char *name, struct bo_err *err)
@@ -89,6 +93,7 @@ static int teardown(struct explore *x, struct bo_err *err)
 		bo_teardown_free(x->td);
 		x->td = NULL;
 	}
+	witness_teardown(x);
 	recovery_teardown(x);
 	snapshot_teardown(x);
 	base_teardown(x);
@@ -204,6 +209,9 @@ static int explore_state(struct explore *x, struct state_run *s, uint64_t last_c
 		return -EINTR;
 	}
 	bo_summary_add(x->sum, c, s->id, s->seconds);
+	/* A failure's minimal witness, when asked for: trials, not states. */
+	if (r >= 0 && witness_wanted(x, s, c))
+		r = witness_find(x, s, c, err);
 	bo_progress_step();
 	/* 6. Its record. */
 	if (record_state(x, s, c, err) < 0 ||

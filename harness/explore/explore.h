@@ -58,6 +58,11 @@ struct bo_explore_opts {
 	unsigned recovery_crashes;
 	/* With only_state "<id>~r<K>": the recovery log (of state <id>) to cut after K entries. */
 	const char *recovery_log;
+	/* The minimal witness of every failing state (witness.c): at most this many trial states
+	 * each; 0: none. witness_full: the whole difference, not minimised (a mutant the tests
+	 * must catch). */
+	unsigned witness;
+	bool witness_full;
 	uint64_t seed;	      /* for sampling and tearing */
 	unsigned shard_index; /* check only the states of shard shard_index of shard_count */
 	unsigned shard_count; /* (0 or 1: all of them) */

@@ -2,8 +2,9 @@
 /*
  * record.c — stage 6 of the check loop (stages.h): what a checked crash state leaves in the
  * results: its record in stream.jsonl and, for a state that is not consistent, its by-products
- * under states/<id>/ (the verdict, fsck and checker output, kernel messages, repro.sh, and for
- * a state cut inside another's recovery that recovery's log); and
+ * under states/<id>/ (the verdict, fsck and checker output, kernel messages, repro.sh, its
+ * minimal witness when one was sought, and for a state cut inside another's recovery that
+ * recovery's log); and
  * the record of an alias, a state not checked again.
  */
 #include "harness/explore/stages.h"
@@ -30,6 +31,69 @@ static struct json_object *opset_json(const struct bo_opset *set)
 	for (size_t i = 0; a && i < set->n; i++)
 		json_object_array_add(a, json_object_new_uint64(set->v[i]));
 	return a;
+}
+
+/* The witness of @s (witness.c): its writes, what they are, and the story told of them. */
+static struct json_object *witness_json(const struct explore *x, const struct state_run *s,
+					enum bo_class c)
+{
+	const struct witness *w = s->witness;
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+	char *story = witness_story(x, s, c);
+
+	if (!o || !a) {
+		json_object_put(o);
+		json_object_put(a);
+		free(story);
+		return NULL;
+	}
+	if (w->none[0])
+		json_object_object_add(o, "none", json_object_new_string(w->none));
+	else
+		json_object_object_add(o, "reference", json_object_new_uint64(w->reference));
+	/* The ops the witness decides: those of its own trial, else all of the state's. */
+	if (w->n_decided) {
+		struct json_object *d = json_object_new_array();
+
+		for (unsigned i = 0; d && i < w->n_decided; i++)
+			json_object_array_add(d, json_object_new_uint64(w->decided[i]));
+		json_object_object_add(o, "ops", d);
+	} else {
+		json_object_object_add(o, "ops", opset_json(&w->ops));
+	}
+	json_object_object_add(o, "size", json_object_new_uint64(w->n));
+	for (size_t i = 0; !w->none[0] && i < w->n && i < WITNESS_SHOWN; i++) {
+		const struct witness_write *ww = &w->v[i];
+		struct json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "entry", json_object_new_uint64(ww->entry));
+		json_object_object_add(e, "how", json_object_new_string(ww->how));
+		json_object_object_add(e, "bytes", json_object_new_uint64(ww->bytes));
+		if (ww->op != UINT64_MAX) {
+			json_object_object_add(e, "op", json_object_new_uint64(ww->op));
+			json_object_object_add(e, "op_state",
+					       json_object_new_string(ww->in_flight
+									      ? "in-flight"
+									      : "acknowledged"));
+		}
+		if (ww->map.what[0]) {
+			json_object_object_add(e, "block", json_object_new_uint64(ww->map.block));
+			json_object_object_add(e, "what", json_object_new_string(ww->map.what));
+		}
+		if (ww->map.inode)
+			json_object_object_add(e, "inode", json_object_new_uint64(ww->map.inode));
+		if (ww->map.path[0])
+			json_object_object_add(e, "path", json_object_new_string(ww->map.path));
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "writes", a);
+	json_object_object_add(o, "minimal", json_object_new_boolean(w->minimal));
+	json_object_object_add(o, "trials", json_object_new_uint64(w->trials));
+	json_object_object_add(o, "seconds", json_object_new_double(w->seconds));
+	if (story)
+		json_object_object_add(o, "story", json_object_new_string(story));
+	free(story);
+	return o;
 }
 
 int record_state(struct explore *x, struct state_run *s, enum bo_class c, struct bo_err *err)
@@ -96,6 +160,8 @@ int record_state(struct explore *x, struct state_run *s, enum bo_class c, struct
 			json_object_object_add(rec, "recovery_log", json_object_new_string(rel));
 		}
 	}
+	if (s->witness)
+		json_object_object_add(rec, "witness", witness_json(x, s, c));
 	return bo_results_emit(x->res, "state", rec, err);
 }
 
@@ -260,6 +326,13 @@ int record_byproducts(struct explore *x, struct state_run *s, enum bo_class c, s
 		free(verdict);
 		verdict = BO_TAKE_PTR(more);
 		r = copy_recovery_log(x, dir, s->recovery_log, err);
+		if (r < 0)
+			return r;
+	}
+	if (s->witness) {
+		_cleanup_free_ char *story = witness_story(x, s, c);
+
+		r = write_byproduct(x, dir, "witness.txt", story, err);
 		if (r < 0)
 			return r;
 	}

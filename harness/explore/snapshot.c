@@ -2,9 +2,9 @@
 /*
  * snapshot.c — stage 3 of the check loop (stages.h): make the crash state. One snapshot device
  * serves every state: each gets a fresh, empty, non-persistent dm-snapshot of the base, on
- * which a generated state's epoch writes are applied; so the check's own writes (journal
- * recovery, the application's recovery, fsck) never reach the base. After the probe, the
- * snapshot's status says whether its CoW store held everything the state wrote.
+ * which a generated state's epoch writes (or a witness trial's) are applied; so the check's own
+ * writes (journal recovery, the application's recovery, fsck) never reach the base. After the
+ * probe, the snapshot's status says whether its CoW store held everything the state wrote.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -166,24 +166,24 @@ static int fresh_snapshot(struct explore *x, bool big, struct bo_err *err)
 }
 
 /*
- * Make the snapshot hold generated state @cs: the base holds the epoch's opening state; apply
- * the epoch's entries up to the cut in log order, but for the dropped ones, and only the first
- * bytes of a torn one. Writes go through the snapshot, so the base stays at the epoch start.
+ * Make the snapshot hold the state @b describes: the base holds what comes before b->from;
+ * apply the entries up to b->to in log order, but for the skipped ones, and only the first
+ * bytes of a torn one. Writes go through the snapshot, so the base stays where it is.
  */
-static int build_state(struct explore *x, const struct bo_crash_state *cs, struct bo_err *err)
+static int build_state(struct explore *x, const struct state_build *b, struct bo_err *err)
 {
 	struct bo_replay *r = NULL;
-	unsigned d = 0;
+	size_t d = 0;
 	int k;
 
 	k = bo_replay_new(x->log, x->snap_dev, x->n_parts ? BO_REPLAY_HELD : 0, 0, &r, err);
-	for (uint64_t n = cs->epoch_start; k >= 0 && n < cs->cut; n++) {
-		if (d < cs->n_dropped && cs->dropped[d] == n) {
+	for (uint64_t n = b->from; k >= 0 && n < b->to; n++) {
+		while (d < b->n_skip && b->skip[d] < n)
 			d++;
+		if (d < b->n_skip && b->skip[d] == n)
 			continue;
-		}
-		if (cs->torn && cs->torn_entry == n)
-			k = bo_replay_apply_head(r, n, bo_crash_torn_bytes(x->log, cs), err);
+		if (n == b->torn)
+			k = bo_replay_apply_head(r, n, b->torn_bytes, err);
 		else
 			k = bo_replay_apply(r, n, 0, UINT64_MAX, err);
 	}
@@ -191,6 +191,21 @@ static int build_state(struct explore *x, const struct bo_crash_state *cs, struc
 		k = bo_replay_sync(r, err);
 	bo_replay_free(r);
 	return k < 0 ? bo_err_prefix(err, "building state on '%s'", x->snap_dev) : 0;
+}
+
+/* A generated state @cs: its epoch up to its cut, but for its dropped and torn entries. */
+static int build_crash_state(struct explore *x, const struct bo_crash_state *cs, struct bo_err *err)
+{
+	struct state_build b = {
+		.from = cs->epoch_start,
+		.to = cs->cut,
+		.skip = cs->dropped,
+		.n_skip = cs->n_dropped,
+		.torn = cs->torn ? cs->torn_entry : UINT64_MAX,
+		.torn_bytes = cs->torn ? bo_crash_torn_bytes(x->log, cs) : 0,
+	};
+
+	return build_state(x, &b, err);
 }
 
 /*
@@ -242,7 +257,9 @@ int snapshot_make(struct explore *x, struct state_run *s, bool big, bool *made,
 	r = wait_base(x, s, fatal);
 	if (r < 0)
 		return r;
-	if (bo_test_stall("snapshot", &err) < 0 || (s->cs && build_state(x, s->cs, &err) < 0)) {
+	if (bo_test_stall("snapshot", &err) < 0 ||
+	    (s->build && build_state(x, s->build, &err) < 0) ||
+	    (!s->build && s->cs && build_crash_state(x, s->cs, &err) < 0)) {
 		state_run_fail(s, &err);
 		return 0;
 	}

@@ -19,6 +19,10 @@
  * it gets states cut inside that recovery, each made again (stage 3), its recovery's writes up
  * to the cut applied, and taken through stages 4 to 6 as "<id>~r<K>".
  *
+ * witness.c adds trials (--witness N): a failing state's minimal witness, the fewest writes
+ * whose absence keeps it failing, found by delta debugging over states made like generated
+ * ones (stage 3) and taken through stages 4 and 5, never recorded; then what each write is.
+ *
  * bench.c holds the hidden modes of scripts/bench-scale (BO_BENCH_NAIVE replaces stages 2
  * and 3 with the fstests way; BO_BENCH_FLOOR times only stage 4). Stages share the struct
  * explore (what every state uses) and the struct state_run (what one check saw); no stage
@@ -33,6 +37,7 @@
 
 #include "dmtargets/dm.h"
 #include "harness/base/sha256.h"
+#include "harness/dev/fsmap.h"
 #include "harness/dev/kmsg.h"
 #include "harness/dev/loop.h"
 #include "harness/dev/teardown.h"
@@ -122,6 +127,54 @@ struct explore {
 	char rec_dm[BO_DM_NAME_MAX], rec_uuid[BO_DM_UUID_MAX], rec_dev[PATH_MAX];
 	bool rec_live;
 	uint64_t rec_only;
+
+	/* Witnesses (witness.c): the trials and witnesses of the exploration, remembered. */
+	struct witness_memo *memo;
+};
+
+/*
+ * What a state is made of beyond the base: entries [from, to) of the log applied in order but
+ * for @skip (ascending), and of entry @torn (among them; UINT64_MAX: none) only its first
+ * @torn_bytes. A generated state is one (its epoch start to its cut, its dropped entries, its
+ * torn one); a witness's trial is another.
+ */
+struct state_build {
+	uint64_t from, to;
+	const uint64_t *skip;
+	size_t n_skip;
+	uint64_t torn, torn_bytes;
+};
+
+/* One write of a minimal witness (witness.c), and what it is. */
+struct witness_write {
+	uint64_t entry;
+	const char *how; /* "dropped", "torn", "held back" */
+	uint64_t op;	 /* the op it was logged for (see in_flight), or UINT64_MAX */
+	bool in_flight;	 /* logged between issue:op and ack:op; else after ack:op, the last
+			  * acknowledgement before it */
+	uint64_t flush;	 /* held back: the barrier that made it durable (a FLUSH, or itself
+			  * when FUA), or UINT64_MAX */
+	uint64_t bytes;	 /* of the write (torn: of what did not reach the disk) */
+	struct bo_fsmap_block map;
+};
+
+/* Most writes of a witness described; a longer one is counted. */
+#define WITNESS_SHOWN 16
+
+/* The minimal witness of a failing state: the fewest writes whose absence keeps it failing. */
+struct witness {
+	uint64_t reference; /* the entries of the log on disk in the state that passes */
+	size_t n;	    /* writes in the witness (of which WITNESS_SHOWN described) */
+	struct witness_write v[WITNESS_SHOWN];
+	struct bo_opset ops; /* the ops of the failure: lost, wrong, phantom, unordered */
+	uint64_t decided[4]; /* of which the witness alone fails (its first few) */
+	unsigned n_decided;
+	unsigned trials; /* states checked to find it */
+	double seconds;
+	bool minimal;	  /* 1-minimal: no write of it can go (else the budget ran out) */
+	bool reused;	  /* an earlier state's witness, found to fail here too */
+	char none[200];	  /* no witness: why */
+	char mapped[200]; /* the blocks could not be mapped: why, or "" */
 };
 
 /* What one check of a state saw, for its class, its record and its by-products. */
@@ -129,6 +182,7 @@ struct state_run {
 	char id[BO_CRASH_ID_MAX];
 	uint64_t applied;		 /* entries of the log before the cut */
 	const struct bo_crash_state *cs; /* a generated state, built on a snapshot; or NULL */
+	const struct state_build *build; /* a witness's trial, built on a snapshot; or NULL */
 	uint64_t base_at;		 /* the entries the base holds under it: the cut, or the
 					  * epoch start of a generated state */
 	struct bo_observation obs;
@@ -161,6 +215,7 @@ struct state_run {
 	uint64_t recovery_cut, recovery_entries;
 	enum bo_class second;
 	const char *recovery_log; /* the log, to keep beside the state's by-products */
+	struct witness *witness;  /* with --witness, for a failing state */
 };
 
 /* A state could not be evaluated: the first reason is kept, the state is a harness-error. */
@@ -256,6 +311,18 @@ _must_check_ int recovery_states(struct explore *x, const struct state_run *firs
 /* A state "<id>~r<K>" alone (check --state with --recovery-log): @first is <id>. */
 _must_check_ int recovery_one(struct explore *x, const struct state_run *first,
 			      struct bo_err *fatal);
+
+/* witness.c: the minimal witness of a failing state. */
+void witness_teardown(struct explore *x);
+/* Whether state @s of class @c gets a witness: --witness, a failure of the state itself. */
+bool witness_wanted(const struct explore *x, const struct state_run *s, enum bo_class c);
+/* Find the witness of @s (class @c) into s->witness, within o->witness trials; a witness
+ * that cannot be found says why. -errno when the exploration cannot go on. */
+_must_check_ int witness_find(struct explore *x, struct state_run *s, enum bo_class c,
+			      struct bo_err *fatal);
+/* The witness of @s (class @c) told in lines, for its record and by-products (malloc'd;
+ * NULL: none). */
+char *witness_story(const struct explore *x, const struct state_run *s, enum bo_class c);
 
 /* 5. judge.c: the checker's report against the ops, and the class. */
 enum bo_class judge(struct explore *x, struct state_run *s);

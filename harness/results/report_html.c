@@ -585,6 +585,13 @@ static void section_states(struct report *R, FILE *f)
 			report_esc(f, json_object_get_string(v));
 			fputs("</code></p>\n", f);
 		}
+		/* Its minimal witness (check --witness), as the record tells it. */
+		if (json_object_object_get_ex(s->rec, "witness", &v) &&
+		    json_object_object_get_ex(v, "story", &v)) {
+			fputs("<div class=\"witness\"><b>minimal witness</b><pre>", f);
+			report_esc(f, json_object_get_string(v));
+			fputs("</pre></div>\n", f);
+		}
 		if (!s->path_ok) {
 			fputs("<p class=\"muted\">(state id not usable as a directory "
 			      "name)</p></div>\n",
@@ -648,6 +655,10 @@ static void section_states(struct report *R, FILE *f)
 		opset_cell(f, s->rec, "wrong_content");
 		opset_cell(f, s->rec, "phantom");
 		opset_cell(f, s->rec, "unordered");
+		if (json_object_object_get_ex(s->rec, "witness", &v) &&
+		    json_object_object_get_ex(v, "size", &v))
+			fprintf(f, "witness: %" PRIu64 " write%s ", json_object_get_uint64(v),
+				json_object_get_uint64(v) == 1 ? "" : "s");
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);

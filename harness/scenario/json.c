@@ -91,6 +91,7 @@ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 	     put(chk, "ordered", json_object_new_boolean(sc->ordered)) &&
 	     put(chk, "persona", json_object_new_string(bo_persona_name(sc->persona))) &&
 	     put(chk, "recovery_crashes", json_object_new_uint64(sc->recovery_crashes)) &&
+	     put(chk, "witness", json_object_new_uint64(sc->witness)) &&
 	     (!sc->checker_script ||
 	      put(chk, "script", json_object_new_string(sc->checker_script)));
 	ok = ok && put(vm, "root", json_object_new_string(sc->root_host ? "host" : "blackout")) &&

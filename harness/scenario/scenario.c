@@ -99,6 +99,7 @@ static const struct key keys[] = {
 	{"check", "ordered", K_BOOL, F(ordered)},
 	{"check", "persona", K_PERSONA, F(persona)},
 	{"check", "recovery_crashes", K_COUNT, F(recovery_crashes)},
+	{"check", "witness", K_COUNT, F(witness)},
 	{"check", "mount_timeout", K_SECONDS, F(mount_timeout)},
 	{"check", "fsck_timeout", K_SECONDS, F(fsck_timeout)},
 	{"check", "checker_timeout", K_SECONDS, F(checker_timeout)},

@@ -7,9 +7,8 @@
  *   [device]    fs, size, sector_size, mkfs_options, mount_options; or [device NAME]
  *               sections, each with those and journal (fs may be raw)
  *   [workload]  builtin (+ ops, bug), command or script; user, seed, timeout
- *   [check]     cuts, checker or script, ordered, persona, recovery_crashes, mount_timeout,
- *               fsck_timeout,
- *               checker_timeout
+ *   [check]     cuts, checker or script, ordered, persona, recovery_crashes, witness,
+ *               mount_timeout, fsck_timeout, checker_timeout
  *   [run]       seed, log_size
  *   [faults]    at = TRIGGER FAULT... (repeatable: a dm-flakey fault plan, faultplan.h)
  *   [vm]        files = PATH... (repeatable: host files the guest needs), root
@@ -96,6 +95,7 @@ struct bo_scenario {
 	bool ordered;		   /* the oracle's `ordered` property (logs, WALs); default no */
 	enum bo_persona persona;   /* the disk's crash-state model (crashgen.h); default honest */
 	uint64_t recovery_crashes; /* states cut inside each state's recovery; default 0 */
+	uint64_t witness;	   /* trials for each failing state's witness; default 0 */
 	unsigned mount_timeout, fsck_timeout, checker_timeout; /* seconds */
 
 	/* [run] */

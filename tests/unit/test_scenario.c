@@ -68,6 +68,7 @@ static void defaults(void)
 	CU_ASSERT_STRING_EQUAL(sc->checker_command, "fsops");
 	CU_ASSERT(sc->mount_timeout == 60 && sc->fsck_timeout == 300 && sc->checker_timeout == 120);
 	CU_ASSERT(sc->log_size == 512ULL << 20);
+	CU_ASSERT(sc->witness == 0 && sc->recovery_crashes == 0);
 	bo_scenario_free(sc);
 }
 
@@ -97,6 +98,7 @@ static void every_key(void)
 					  "mount_timeout = 5\n"
 					  "fsck_timeout = 6\n"
 					  "checker_timeout = 7\n"
+					  "witness = 40\n"
 					  "[run]\n"
 					  "seed = 99\n"
 					  "log_size = 64M\n");
@@ -115,6 +117,7 @@ static void every_key(void)
 	CU_ASSERT(sc->workload_timeout == 30);
 	CU_ASSERT_STRING_EQUAL(sc->cuts_spec, "entry:3-90");
 	CU_ASSERT(sc->mount_timeout == 5 && sc->fsck_timeout == 6 && sc->checker_timeout == 7);
+	CU_ASSERT(sc->witness == 40);
 	CU_ASSERT(sc->log_size == 64ULL << 20);
 	CU_ASSERT(bo_scenario_workload_command(sc, &cmd) == 0);
 	CU_ASSERT_STRING_EQUAL(cmd, "blackout-fsops --seed 10 --ops 50 --bug=ack-without-fsync");
@@ -177,6 +180,8 @@ static void errors(void)
 		  "t.ini:6: [check] persona: bad value 'lying' (expected a device persona");
 	parse_bad(MIN "[check]\nrecovery_crashes = 1001\n",
 		  "t.ini:6: [check] recovery_crashes: bad value '1001' (expected a number");
+	parse_bad(MIN "[check]\nwitness = -1\n",
+		  "t.ini:6: [check] witness: bad value '-1' (expected a number");
 	parse_bad("[device]\nfstype = ext4\n", "t.ini:2: [device]: unknown key 'fstype'");
 	parse_bad("[device]\nfs = ext5\n", "t.ini:2: [device] fs: bad value 'ext5' (expected");
 	parse_bad("fs = ext4\n", "t.ini:1: key 'fs' outside of a section");

@@ -2,7 +2,8 @@
 # tests/vm/reorder.sh BLACKOUT — crash states beyond prefixes. The positive control: ext4
 # mounted barrier=0 loses acknowledged data (its fsyncs send no flush, so the log holds the
 # data after the ack) and is flagged, under reorder too; the same workload with barriers is
-# consistent at every prefix, reordered and torn state; a flagged state is reproduced by id.
+# consistent at every prefix, reordered and torn state; a flagged state is reproduced by id; a
+# failing reordered state's minimal witness is a write it dropped.
 . "$(dirname "$0")/run_lib.sh"
 need_vm
 
@@ -10,10 +11,20 @@ scenario "$SRC/scenarios/ext4-fsops.ini" "$T/nobar.ini" ops=20 device.mount_opti
 run_bo 1 run "$T/nobar.ini" --results "$T/results" || { finish; exit 1; }
 nobar=$RESULTS
 run_bo 1 check "$nobar/write.log" --scenario "$nobar/scenario.ini" --reorder 2 --budget 6 \
-	--results "$T/results"
+	--witness 24 --results "$T/results"
 re=$RESULTS
 bad_states=$(json "$re/summary.json" 'j["counts"]["lost-ack"] + j["counts"]["fsck-dirty"]')
 [ "$bad_states" -ge 1 ] && ok || bad "barrier=0 under reorder was not flagged"
+# A failing reordered state's witness is one of its dropped writes (--witness).
+python3 - "$re" >"$T/v" <<'PY' && ok || bad "no reordered state's witness is a dropped write: $(cat "$T/v")"
+import json, sys
+st = [json.loads(l) for l in open(sys.argv[1] + "/stream.jsonl")]
+w = [s["witness"] for s in st if "-d" in s.get("state", "") and s.get("witness")]
+hit = [x for x in w if not x.get("none") and x["size"] <= 3 and
+       any(y["how"] == "dropped" for y in x["writes"])]
+print(len(w), "reordered states with a witness,", len(hit), "with a dropped write")
+sys.exit(0 if hit else 1)
+PY
 # Re-check one flagged state by its id, a reordered one when there is one.
 pick=$(python3 -c 'import json,sys
 st=[json.loads(l) for l in open(sys.argv[1]) if "\"event\":\"state\"" in l]
