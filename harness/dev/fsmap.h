@@ -4,13 +4,16 @@
  * owns it and that inode's path, or the metadata it is. Each filesystem's own tool answers,
  * read-only, on an unmounted device whose journal is clean (after a mount and umount):
  *
- *   ext4   debugfs: icheck (block to inode), ncheck (inode to path), and the group table of
- *          stats for the blocks no inode owns (inode tables, bitmaps)
+ *   ext4   debugfs: icheck (block to inode), ncheck (inode to path), the group table of
+ *          stats for the blocks no inode owns (inode tables, bitmaps), logdump for the
+ *          journal
  *   xfs    xfs_db: blockget -n, then blockuse -n per block (type, inode, path); for a block
  *          of the log, xfs_logprint -t names the inodes of the record it starts, and
  *          xfs_db ncheck their paths
- *   btrfs  not mapped: its blocks are logical addresses behind the chunk tree, and
- *          `btrfs inspect-internal logical-resolve` needs the filesystem mounted
+ *   btrfs  btrfs inspect-internal dump-tree: the chunk tree (physical to logical), the
+ *          extent tree (a data extent's inode, a tree block's owner), a leaf's items, the
+ *          filesystem tree's INODE_REFs (paths); a written super block names the inodes of
+ *          the generation it commits
  *
  * A block that cannot be mapped says why in its `what`; only a tool that cannot be run at all
  * is an error.

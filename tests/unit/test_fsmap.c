@@ -2,7 +2,7 @@
 /*
  * Blocks to inodes and paths (harness/dev/fsmap.h) with the filesystems' real tools, on image
  * files made here: mkfs.ext4 and debugfs (which writes files into an image unmounted),
- * mkfs.xfs and xfs_db. No root, no device.
+ * mkfs.xfs and xfs_db, mkfs.btrfs --rootdir and btrfs inspect-internal. No root, no device.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -146,15 +146,65 @@ static void test_xfs(void)
 	CU_ASSERT_STRING_EQUAL(v[1].what, "journal");
 }
 
-static void test_unmapped_and_errors(void)
+static void test_btrfs(void)
+{
+	const char *img = bo_test_path("btrfs.img"), *dir = bo_test_path("btrfs-root");
+	char cmd[2048];
+	struct bo_fsmap_block v[4] = {0};
+	struct bo_err err = {0};
+	uint64_t data, leaf;
+
+	/* mkfs.btrfs --rootdir fills the image from a directory: no mount needed. */
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p %s/d1 && cp /etc/services %s/f7 && echo x >%s/d1/g && "
+		 "truncate -s 256M %s && mkfs.btrfs -q -f -r %s %s >/dev/null 2>&1",
+		 dir, dir, dir, img, dir, img);
+	sh(cmd);
+	/* f7's data: where its first line is on the device. */
+	snprintf(cmd, sizeof(cmd), "grep -obUa -m1 '^tcpmux' %s | head -1", img);
+	data = number_of(cmd, NULL) / 4096 * 4096;
+	/* The filesystem tree's leaf: its logical address through the chunk tree. */
+	snprintf(cmd, sizeof(cmd),
+		 "L=$(btrfs inspect-internal dump-tree -t fs %s | awk '/^leaf [0-9]+ items/ "
+		 "{print $2; exit}'); btrfs inspect-internal dump-tree -t chunk %s | awk -v L=$L "
+		 "'/CHUNK_ITEM/ {k=$6; sub(/\\)/,\"\",k)} /length/ {len=$2} /stripe 0 devid/ "
+		 "{if (L>=k && L<k+len) {print $6 + (L-k); exit}}'",
+		 img, img);
+	leaf = number_of(cmd, NULL);
+	v[0].byte = data;
+	v[1].byte = leaf;
+	v[2].byte = 64 << 10;
+	v[3].byte = 0; /* the first MiB: in no chunk */
+	CU_ASSERT_FATAL(bo_fsmap(BO_FS_BTRFS, img, v, 4, TIMEOUT_MS, &err) == 0);
+	CU_ASSERT_STRING_EQUAL(v[0].what, "data");
+	CU_ASSERT(v[0].inode >= 256);
+	CU_ASSERT_STRING_EQUAL(v[0].path, "/f7");
+	CU_ASSERT(!strncmp(v[1].what, "a tree block of FS_TREE", 23));
+	CU_ASSERT(strstr(v[1].path, "/f7") != NULL && strstr(v[1].path, "/d1/g") != NULL);
+	CU_ASSERT_STRING_EQUAL(v[2].what, "super block");
+	CU_ASSERT(!strncmp(v[3].what, "not mapped: in no chunk", 23));
+
+	/* A write of the super block commits its generation: the inodes of its leaves. */
+	{
+		unsigned char sb[2048];
+		int fd = open(img, O_RDONLY);
+
+		CU_ASSERT_FATAL(fd >= 0);
+		CU_ASSERT_FATAL(pread(fd, sb, sizeof(sb), 64 << 10) == (ssize_t) sizeof(sb));
+		close(fd);
+		v[0] = (struct bo_fsmap_block){.byte = 64 << 10, .data = sb};
+		CU_ASSERT_FATAL(bo_fsmap(BO_FS_BTRFS, img, v, 1, TIMEOUT_MS, &err) == 0);
+		CU_ASSERT(!strncmp(v[0].what, "super block, committing generation ", 35));
+		CU_ASSERT(strstr(v[0].path, "/f7") != NULL);
+	}
+}
+
+static void test_errors(void)
 {
 	struct bo_fsmap_block v[BO_FSMAP_MAX + 1] = {0};
 	struct bo_err err = {0};
 	char *path = strdup(getenv("PATH") ? getenv("PATH") : "");
 
-	/* btrfs: said, not guessed. */
-	CU_ASSERT_FATAL(bo_fsmap(BO_FS_BTRFS, "/nonexistent", v, 1, TIMEOUT_MS, &err) == 0);
-	CU_ASSERT(!strncmp(v[0].what, "not mapped: ", 12));
 	CU_ASSERT(bo_fsmap(BO_FS_EXT4, ext4_image(), v, BO_FSMAP_MAX + 1, TIMEOUT_MS, &err) ==
 		  -E2BIG);
 	/* Not ext4 at all, and a tool that is not there: errors that name what. */
@@ -163,6 +213,8 @@ static void test_unmapped_and_errors(void)
 	setenv("PATH", "/nonexistent", 1);
 	CU_ASSERT(bo_fsmap(BO_FS_EXT4, ext4_image(), v, 1, TIMEOUT_MS, &err) == -ENOENT);
 	CU_ASSERT(strstr(bo_err_str(&err), "debugfs") != NULL);
+	CU_ASSERT(bo_fsmap(BO_FS_BTRFS, "/nonexistent", v, 1, TIMEOUT_MS, &err) == -ENOENT);
+	CU_ASSERT(strstr(bo_err_str(&err), "btrfs") != NULL);
 	setenv("PATH", path, 1);
 	free(path);
 }
@@ -174,8 +226,8 @@ int main(void)
 		 test_ext4_files_and_metadata},
 		{"ext4: what a write of a super block says", test_ext4_written_super_blocks},
 		{"xfs: super block and log", test_xfs},
-		{"btrfs unmapped; bad devices and missing tools are errors",
-		 test_unmapped_and_errors},
+		{"btrfs: data, a leaf of the filesystem tree, super block, no chunk", test_btrfs},
+		{"bad devices and missing tools are errors", test_errors},
 		{NULL, NULL},
 	};
 
