@@ -374,6 +374,7 @@ int fsmap_btrfs(const char *dev, struct bo_fsmap_block *v, size_t n, unsigned ti
 		/* A super block a write put there commits its generation: the trees written
 		 * since the last (magic "_BHRfS_M" at byte 64, the generation at 72). */
 		if (v[i].what[0] && v[i].data && !memcmp(v[i].data + 64, "_BHRfS_M", 8)) {
+			gen = 0;
 			for (int k = 7; k >= 0; k--)
 				gen = gen << 8 | v[i].data[72 + k];
 			snprintf(v[i].what, sizeof(v[i].what),
