@@ -60,6 +60,20 @@ void fsmap_append_path(char *buf, size_t len, const char *s)
 	snprintf(buf + used, len - used, "%s%s", used ? ", " : "", s);
 }
 
+/* One line of a tool's output, cut out in place. */
+char *fsmap_next_line(char **p)
+{
+	char *line = *p, *nl;
+
+	if (!line || !*line)
+		return NULL;
+	nl = strchr(line, '\n');
+	if (nl)
+		*nl++ = '\0';
+	*p = nl;
+	return line;
+}
+
 /* debugfs writes "//f7" for a name in the root directory. */
 const char *fsmap_tidy_path(const char *p)
 {

@@ -68,20 +68,6 @@ static int inspect(const char *what, const char *const *args, const char *dev, u
 	return fsmap_run(argv, timeout_ms, ret, err);
 }
 
-/* The next line of @p, NUL-terminated in place; NULL at the end. */
-static char *next_line(char **p)
-{
-	char *line = *p, *nl;
-
-	if (!line || !*line)
-		return NULL;
-	nl = strchr(line, '\n');
-	if (nl)
-		*nl++ = '\0';
-	*p = nl;
-	return line;
-}
-
 static int read_chunks(const char *dev, unsigned timeout_ms, struct chunk **ret, size_t *ret_n,
 		       struct bo_err *err)
 {
@@ -92,7 +78,7 @@ static int read_chunks(const char *dev, unsigned timeout_ms, struct chunk **ret,
 	int r = inspect("dump-tree", (const char *[]){"-t", "chunk", NULL}, dev, timeout_ms, &res,
 			err);
 
-	for (p = res.out; r >= 0 && (line = next_line(&p));) {
+	for (p = res.out; r >= 0 && (line = fsmap_next_line(&p));) {
 		uint64_t a, b;
 		unsigned k;
 		const char *t;
@@ -166,7 +152,7 @@ static int read_extents(const char *dev, struct blk *b, size_t n, uint64_t nodes
 	int r = inspect("dump-tree", (const char *[]){"-t", "extent", NULL}, dev, timeout_ms, &res,
 			err);
 
-	for (p = res.out; r >= 0 && (line = next_line(&p));) {
+	for (p = res.out; r >= 0 && (line = fsmap_next_line(&p));) {
 		uint64_t x, y, o;
 		char type[32], name[32];
 
@@ -207,7 +193,7 @@ static int read_leaf(const char *dev, struct blk *b, unsigned timeout_ms, struct
 
 	snprintf(at, sizeof(at), "%" PRIu64, b->start);
 	r = inspect("dump-tree", (const char *[]){"-b", at, NULL}, dev, timeout_ms, &res, err);
-	for (p = res.out; r >= 0 && (line = next_line(&p)) && b->n_inodes < LEAF_INODES;) {
+	for (p = res.out; r >= 0 && (line = fsmap_next_line(&p)) && b->n_inodes < LEAF_INODES;) {
 		uint64_t o;
 		bool seen = false;
 
@@ -241,7 +227,7 @@ static int read_refs(const char *dev, const char *const *tree, uint64_t gen, str
 	char *p, *line;
 	int r = inspect("dump-tree", tree, dev, timeout_ms, &res, err);
 
-	for (p = res.out; r >= 0 && (line = next_line(&p));) {
+	for (p = res.out; r >= 0 && (line = fsmap_next_line(&p));) {
 		const char *name;
 		uint64_t g, o;
 
@@ -340,7 +326,7 @@ static uint64_t committed_fs_root(const char *dev, const unsigned char *sb, unsi
 	snprintf(at, sizeof(at), "%" PRIu64, root);
 	if (inspect("dump-tree", (const char *[]){"-b", at, NULL}, dev, timeout_ms, &res, &err) < 0)
 		return 0;
-	for (p = res.out; !x && (line = next_line(&p));) {
+	for (p = res.out; !x && (line = fsmap_next_line(&p));) {
 		const char *b = strstr(line, " bytenr ");
 
 		if (strstr(line, " key ("))

@@ -102,12 +102,9 @@ static int ext4_metadata(const char *dev, const struct ext4_geo *g, struct bo_fs
 	struct bo_proc_result res = {0};
 	int r = debugfs(dev, "stats", timeout_ms, &res, err);
 
-	for (char *line = res.out, *next; r >= 0 && line && *line; line = next) {
+	for (char *cur = res.out, *line; r >= 0 && (line = fsmap_next_line(&cur));) {
 		uint64_t group, bb, ib, it;
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
 		if (sscanf(line, " Group %" SCNu64 ":", &group) != 1)
 			continue;
 		bb = number_after(line, "block bitmap at ");
@@ -185,13 +182,10 @@ static int ext4_paths(const char *dev, const struct ext4_geo *g, struct bo_fsmap
 	if (!asked)
 		return 0;
 	r = debugfs(dev, cmd, timeout_ms, &res, err);
-	for (char *line = res.out, *next; r >= 0 && line && *line; line = next) {
+	for (char *cur = res.out, *line; r >= 0 && (line = fsmap_next_line(&cur));) {
 		uint64_t ino;
 		int at = 0;
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
 		if (sscanf(line, "%" SCNu64 "\t%n", &ino, &at) != 1 || !at)
 			continue;
 		for (size_t i = 0; i < n; i++) {
@@ -222,12 +216,9 @@ static int ext4_map_blocks(const char *dev, const struct ext4_geo *g, struct bo_
 		snprintf(cmd + used, sizeof(cmd) - used, " %" PRIu64, v[i].block);
 	}
 	r = debugfs(dev, cmd, timeout_ms, &res, err);
-	for (char *line = res.out, *next; r >= 0 && line && *line; line = next) {
+	for (char *cur = res.out, *line; r >= 0 && (line = fsmap_next_line(&cur));) {
 		uint64_t b, ino;
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
 		if (sscanf(line, "%" SCNu64 "\t%" SCNu64, &b, &ino) != 2)
 			continue;
 		for (size_t i = 0; i < n; i++)

@@ -23,6 +23,10 @@ void fsmap_not_mapped(struct bo_fsmap_block *v, size_t n, const char *tool, cons
 /* Append path @s to @buf (of @len), comma-separated; "..." once it is full. */
 void fsmap_append_path(char *buf, size_t len, const char *s);
 
+/* The next line of a tool's output at *@p, NUL-terminated in place, *@p moved past it; NULL
+ * at the end. */
+char *fsmap_next_line(char **p);
+
 /* @p without the leading "/" debugfs doubles ("//f7"). */
 const char *fsmap_tidy_path(const char *p);
 

@@ -44,14 +44,11 @@ static int xfs_blocks(const char *dev, struct bo_fsmap_block *v, size_t n, unsig
 	argv[a] = NULL;
 	r = fsmap_run(argv, timeout_ms, &res, err);
 	/* "block 1234 (0/1234) type data inode 131 d/f7", one line per blockuse, in order. */
-	for (char *line = res.out, *next; r >= 0 && line && *line && k < n; line = next) {
+	for (char *cur = res.out, *line; r >= 0 && k < n && (line = fsmap_next_line(&cur));) {
 		char type[32];
 		unsigned ag, agb;
 		int at = 0;
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
 		if (sscanf(line, "block %" SCNu64 " (%u/%u) type %31s%n", &v[k].block, &ag, &agb,
 			   type, &at) != 4)
 			continue;
@@ -164,13 +161,10 @@ static int xfs_log(const char *dev, struct bo_fsmap_block *b, unsigned timeout_m
 	argv[a] = NULL;
 	r = fsmap_run(argv, timeout_ms, &nc, err);
 	/* "      131 d1/f7" */
-	for (char *line = nc.out, *next; r >= 0 && line && *line; line = next) {
+	for (char *cur = nc.out, *line; r >= 0 && (line = fsmap_next_line(&cur));) {
 		uint64_t ino;
 		int off = 0;
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
 		if (sscanf(line, " %" SCNu64 " %n", &ino, &off) == 1 && off && line[off]) {
 			char path[256];
 

@@ -33,8 +33,10 @@ void state_run_clear(struct state_run *s)
 	bo_kmsg_free(s->km);
 	s->fsck_out = s->checker_out = s->checker_err = s->dmesg = NULL;
 	s->km = NULL;
-	if (s->witness)
+	if (s->witness) {
 		bo_opset_clear(&s->witness->ops);
+		free(s->witness->story);
+	}
 	free(s->witness);
 	s->witness = NULL;
 }
@@ -101,14 +103,8 @@ static int teardown(struct explore *x, struct bo_err *err)
 	return r;
 }
 
-/*
- * Stages 3 and 4 for the state the base holds (or is being brought to): a fresh snapshot of
- * it (@big: on the CoW store as big as the device), the probe, the snapshot's status.
- * Returns -errno only when the exploration cannot go on (a failed snapshot could not be
- * removed: later states would be built on a wrong device; or its CoW store, which holds more
- * than COW_SMALL, could not be emptied: the guest would run out of memory).
- */
-static int make_and_probe(struct explore *x, struct state_run *s, bool big, struct bo_err *fatal)
+int make_and_probe(struct explore *x, struct state_run *s, bool big, bool log_recovery,
+		   struct bo_err *fatal)
 {
 	double t0 = bo_now(), t = 0;
 	bool made = false, probed = false;
@@ -118,13 +114,13 @@ static int make_and_probe(struct explore *x, struct state_run *s, bool big, stru
 		k = snapshot_make(x, s, big, &made, fatal);
 	if (k > 0) {
 		/* With recovery crashes, on a device that logs what the recovery writes. */
-		const char *dev = recovery_begin(x, s);
+		const char *dev = log_recovery ? recovery_begin(x, s) : x->snap_dev;
 
 		if (dev && probe(x, s, dev) == 0) {
 			t = bo_now();
 			probed = true;
 		}
-		k = recovery_end(x, s, fatal);
+		k = log_recovery ? recovery_end(x, s, fatal) : 0;
 	}
 	r = k < 0 ? k : 0;
 	if (made) {
@@ -155,7 +151,7 @@ static int check(struct explore *x, struct state_run *s, struct bo_err *fatal)
 
 	if (x->o->bench == BO_BENCH_NAIVE)
 		return bench_naive_state(x, s, fatal);
-	r = make_and_probe(x, s, false, fatal);
+	r = make_and_probe(x, s, false, true, fatal);
 	if (r < 0 || !s->cow_full || x->n_cow <= COW_BIG || bo_stop_requested())
 		return r;
 	first = s->seconds;
@@ -163,7 +159,7 @@ static int check(struct explore *x, struct state_run *s, struct bo_err *fatal)
 	state_run_clear(s);
 	*s = again;
 	s->cow_retry = true;
-	r = make_and_probe(x, s, true, fatal);
+	r = make_and_probe(x, s, true, true, fatal);
 	s->seconds += first;
 	if (r >= 0)
 		snapshot_grow(x);

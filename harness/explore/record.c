@@ -33,18 +33,14 @@ static struct json_object *opset_json(const struct bo_opset *set)
 	return a;
 }
 
-/* The witness of @s (witness.c): its writes, what they are, and the story told of them. */
-static struct json_object *witness_json(const struct explore *x, const struct state_run *s,
-					enum bo_class c)
+/* A state's witness (witness.c): its writes, what they are, and the story told of them. */
+static struct json_object *witness_json(const struct witness *w)
 {
-	const struct witness *w = s->witness;
 	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
-	char *story = witness_story(x, s, c);
 
 	if (!o || !a) {
 		json_object_put(o);
 		json_object_put(a);
-		free(story);
 		return NULL;
 	}
 	if (w->none[0])
@@ -90,9 +86,8 @@ static struct json_object *witness_json(const struct explore *x, const struct st
 	json_object_object_add(o, "minimal", json_object_new_boolean(w->minimal));
 	json_object_object_add(o, "trials", json_object_new_uint64(w->trials));
 	json_object_object_add(o, "seconds", json_object_new_double(w->seconds));
-	if (story)
-		json_object_object_add(o, "story", json_object_new_string(story));
-	free(story);
+	if (w->story)
+		json_object_object_add(o, "story", json_object_new_string(w->story));
 	return o;
 }
 
@@ -161,7 +156,7 @@ int record_state(struct explore *x, struct state_run *s, enum bo_class c, struct
 		}
 	}
 	if (s->witness)
-		json_object_object_add(rec, "witness", witness_json(x, s, c));
+		json_object_object_add(rec, "witness", witness_json(s->witness));
 	return bo_results_emit(x->res, "state", rec, err);
 }
 
@@ -330,9 +325,7 @@ int record_byproducts(struct explore *x, struct state_run *s, enum bo_class c, s
 			return r;
 	}
 	if (s->witness) {
-		_cleanup_free_ char *story = witness_story(x, s, c);
-
-		r = write_byproduct(x, dir, "witness.txt", story, err);
+		r = write_byproduct(x, dir, "witness.txt", s->witness->story, err);
 		if (r < 0)
 			return r;
 	}

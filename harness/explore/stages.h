@@ -175,6 +175,7 @@ struct witness {
 	bool reused;	  /* an earlier state's witness, found to fail here too */
 	char none[200];	  /* no witness: why */
 	char mapped[200]; /* the blocks could not be mapped: why, or "" */
+	char *story;	  /* all of it in lines, for the record and witness.txt (malloc'd) */
 };
 
 /* What one check of a state saw, for its class, its record and its by-products. */
@@ -217,6 +218,17 @@ struct state_run {
 	const char *recovery_log; /* the log, to keep beside the state's by-products */
 	struct witness *witness;  /* with --witness, for a failing state */
 };
+
+/*
+ * Stages 3 and 4 for the state the base holds (or is being brought to): a fresh snapshot of
+ * it (@big: on the CoW store as big as the device), the probe (@log_recovery: through the
+ * device that logs its recovery, with --recovery-crashes), the snapshot's status (explore.c).
+ * Returns -errno only when the exploration cannot go on (a failed snapshot could not be
+ * removed: later states would be built on a wrong device; or its CoW store, which holds more
+ * than COW_SMALL, could not be emptied: the guest would run out of memory).
+ */
+_must_check_ int make_and_probe(struct explore *x, struct state_run *s, bool big, bool log_recovery,
+				struct bo_err *fatal);
 
 /* A state could not be evaluated: the first reason is kept, the state is a harness-error. */
 void state_run_fail(struct state_run *s, const struct bo_err *err);
@@ -316,13 +328,11 @@ _must_check_ int recovery_one(struct explore *x, const struct state_run *first,
 void witness_teardown(struct explore *x);
 /* Whether state @s of class @c gets a witness: --witness, a failure of the state itself. */
 bool witness_wanted(const struct explore *x, const struct state_run *s, enum bo_class c);
-/* Find the witness of @s (class @c) into s->witness, within o->witness trials; a witness
- * that cannot be found says why. -errno when the exploration cannot go on. */
+/* Find the witness of @s (class @c) into s->witness, within o->witness trials, and tell it
+ * (its story); a witness that cannot be found says why. -errno when the exploration cannot go
+ * on. */
 _must_check_ int witness_find(struct explore *x, struct state_run *s, enum bo_class c,
 			      struct bo_err *fatal);
-/* The witness of @s (class @c) told in lines, for its record and by-products (malloc'd;
- * NULL: none). */
-char *witness_story(const struct explore *x, const struct state_run *s, enum bo_class c);
 
 /* 5. judge.c: the checker's report against the ops, and the class. */
 enum bo_class judge(struct explore *x, struct state_run *s);

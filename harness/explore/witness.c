@@ -135,17 +135,11 @@ static int failing_ops(const struct bo_verdict *v, struct bo_opset *set)
 /* The class and failing ops of trial @t (class @c) into @m. */
 static void remember(const struct state_run *t, enum bo_class c, struct memo_entry *m)
 {
-	const struct bo_opset *sets[] = {&t->verdict.lost, &t->verdict.wrong, &t->verdict.phantom,
-					 &t->verdict.unordered};
 	struct bo_opset all = {0};
 
 	m->cls = c;
 	m->n_ops = 0;
-	m->more = false;
-	for (size_t i = 0; t->have_verdict && i < BO_ARRAY_SIZE(sets); i++)
-		for (size_t k = 0; k < sets[i]->n; k++)
-			if (bo_opset_add(&all, sets[i]->v[k]) < 0)
-				m->more = true;
+	m->more = t->have_verdict && failing_ops(&t->verdict, &all) < 0;
 	for (size_t k = 0; k < all.n; k++) {
 		if (m->n_ops == MEMO_OPS) {
 			m->more = true;
@@ -199,9 +193,8 @@ static int trial_run(struct search *q, uint64_t to, const uint64_t *missing, siz
 		.base_at = s->base_at,
 		.build = &b,
 	};
-	bool made = false, probed = false;
 	enum bo_class c;
-	int k = 0, r;
+	int r;
 
 	if (!skip)
 		return bo_err_set(q->fatal, ENOMEM, "witness of state %s", s->id);
@@ -215,17 +208,8 @@ static int trial_run(struct search *q, uint64_t to, const uint64_t *missing, siz
 	}
 	snprintf(t.id, sizeof(t.id), "%.200s~w%u", s->id, q->w->trials);
 	q->w->trials++;
-	if (probe_begin(x, &t) >= 0)
-		k = snapshot_make(x, &t, s->cow_retry && x->n_cow > COW_BIG, &made, q->fatal);
-	if (k > 0 && probe(x, &t, x->snap_dev) == 0)
-		probed = true;
-	r = k < 0 ? k : 0;
-	if (made) {
-		int d = snapshot_done(x, &t, probed, q->fatal);
-
-		r = d < 0 ? d : r;
-	}
-	probe_end(x, &t);
+	/* Its recovery is not the point: no device logs it. */
+	r = make_and_probe(x, &t, s->cow_retry && x->n_cow > COW_BIG, false, q->fatal);
 	c = judge(x, &t);
 	/* A trial that could not be made or filled its CoW store says nothing: not a failure. */
 	remember(&t, r < 0 || t.cow_full ? BO_CLASS_HARNESS_ERROR : c, m);
@@ -421,18 +405,12 @@ static int difference(const struct search *q, uint64_t **ret, size_t *ret_n)
 
 	if (!v)
 		return -ENOMEM;
+	/* Before the cut and ascending: crashgen.h keeps dropped entries so, and a torn state
+	 * drops none. */
 	for (unsigned i = 0; cs && i < cs->n_dropped; i++)
 		v[n++] = cs->dropped[i];
 	if (cs && cs->torn)
 		v[n++] = cs->torn_entry;
-	/* Dropped and torn entries are apart, and before the cut: one sort keeps it simple. */
-	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			uint64_t t = v[j];
-
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
 	for (uint64_t e = cut; e < q->to; e++)
 		if (writes(q->x->log, e))
 			v[n++] = e;
@@ -581,6 +559,8 @@ static bool subset(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
 	return true;
 }
 
+static char *story(const struct explore *x, const struct state_run *s, enum bo_class c);
+
 int witness_find(struct explore *x, struct state_run *s, enum bo_class c, struct bo_err *fatal)
 {
 	const struct bo_crash_state *cs = s->cs;
@@ -675,8 +655,8 @@ int witness_find(struct explore *x, struct state_run *s, enum bo_class c, struct
 	r = describe(&q, wit, found_find(x->memo, q.to, wit, n_wit));
 out:
 	free(wit);
-	if (q.w)
-		q.w->seconds = bo_now() - t0;
+	q.w->seconds = bo_now() - t0;
+	q.w->story = story(x, s, c);
 	return r < 0 ? r : 0;
 }
 
@@ -710,7 +690,8 @@ static void failure_words(const struct witness *w, enum bo_class c, char *buf, s
 		 c == BO_CLASS_PHANTOM ? "phantom" : "lost");
 }
 
-char *witness_story(const struct explore *x, const struct state_run *s, enum bo_class c)
+/* The witness of @s (class @c) told in lines (malloc'd; NULL when out of memory). */
+static char *story(const struct explore *x, const struct state_run *s, enum bo_class c)
 {
 	const struct witness *w = s->witness;
 	char *buf = NULL, what[200];
