@@ -201,7 +201,7 @@ static size_t flush_points(const struct bo_log *rl, unsigned n, uint64_t seed, u
 	for (uint64_t e = 0; e < bo_log_count(rl); e++) {
 		const struct bo_log_entry *le = bo_log_entry(rl, e);
 
-		if ((le->flags & BO_LOG_MARK) || !(le->flags & (BO_LOG_FLUSH | BO_LOG_FUA)))
+		if (!bo_log_entry_barrier(le))
 			continue;
 		if (got < n) {
 			v[got++] = e + 1;

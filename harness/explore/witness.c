@@ -284,12 +284,9 @@ static int ddmin_test(const uint64_t *ids, size_t n, void *ctx)
  * write (durable itself), or UINT64_MAX. */
 static uint64_t next_barrier(const struct bo_log *log, uint64_t e)
 {
-	for (; e < bo_log_count(log); e++) {
-		uint32_t f = bo_log_entry(log, e)->flags;
-
-		if (!(f & BO_LOG_MARK) && (f & (BO_LOG_FLUSH | BO_LOG_FUA)))
+	for (; e < bo_log_count(log); e++)
+		if (bo_log_entry_barrier(bo_log_entry(log, e)))
 			return e;
-	}
 	return UINT64_MAX;
 }
 
@@ -520,8 +517,7 @@ static int describe(struct search *q, const uint64_t *wit, const struct memo_fou
 		map[i].byte = le->sector * ss + skip / ss * ss;
 		/* What it wrote, for the writes that name others (a journal's super block). */
 		map[i].data = NULL;
-		if (!(le->flags & BO_LOG_DISCARD) &&
-		    le->nr_sectors * ss >= skip / ss * ss + sizeof(data[i]) &&
+		if (bo_log_data_bytes(x->log, le) >= skip / ss * ss + sizeof(data[i]) &&
 		    bo_log_read_data(x->log, wit[i], skip / ss * ss, data[i], sizeof(data[i]),
 				     &err) >= 0)
 			map[i].data = data[i];

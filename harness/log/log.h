@@ -175,6 +175,13 @@ static inline uint64_t bo_log_data_offset(const struct bo_log *log, const struct
 	return e->offset + bo_log_sectorsize(log);
 }
 
+/* Whether entry @e is a barrier: a FLUSH (what completed before it is durable) or a FUA write
+ * (durable itself), not a mark. */
+static inline bool bo_log_entry_barrier(const struct bo_log_entry *e)
+{
+	return !(e->flags & BO_LOG_MARK) && (e->flags & (BO_LOG_FLUSH | BO_LOG_FUA));
+}
+
 /* Bytes of data entry @e carries on the data device (0 for discards and marks). */
 static inline uint64_t bo_log_data_bytes(const struct bo_log *log, const struct bo_log_entry *e)
 {

@@ -8,11 +8,6 @@
 
 #include "harness/base/macro.h"
 
-static bool is_barrier(const struct bo_log_entry *e)
-{
-	return !(e->flags & BO_LOG_MARK) && (e->flags & (BO_LOG_FLUSH | BO_LOG_FUA));
-}
-
 static bool is_write(const struct bo_log_entry *e)
 {
 	return !(e->flags & (BO_LOG_MARK | BO_LOG_DISCARD)) && e->nr_sectors;
@@ -34,7 +29,7 @@ static int lint_ops(const struct bo_log *log, const struct bo_ops *ops, struct b
 	for (uint64_t i = 0; i < n; i++) {
 		const struct bo_log_entry *e = bo_log_entry(log, i);
 
-		barriers[i + 1] = barriers[i] + is_barrier(e);
+		barriers[i + 1] = barriers[i] + bo_log_entry_barrier(e);
 		writes[i + 1] = writes[i] + is_write(e);
 	}
 	l.barriers = barriers[n];
