@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -31,6 +32,28 @@ static struct json_object *opset_json(const struct bo_opset *set)
 	for (size_t i = 0; a && i < set->n; i++)
 		json_object_array_add(a, json_object_new_uint64(set->v[i]));
 	return a;
+}
+
+/* The checker's reasons ("absent <id> <why>") for the ops of @set, into @rec's "why". */
+static void why_json(struct json_object *rec, const struct bo_checker_report *rep,
+		     const struct bo_opset *set)
+{
+	struct json_object *why = NULL;
+
+	for (size_t i = 0; i < set->n; i++) {
+		const char *w = bo_checker_why(rep, set->v[i]);
+		char key[24];
+
+		if (!w)
+			continue;
+		if (!why && !json_object_object_get_ex(rec, "why", &why)) {
+			if (!(why = json_object_new_object()))
+				return;
+			json_object_object_add(rec, "why", why);
+		}
+		snprintf(key, sizeof(key), "%" PRIu64, set->v[i]);
+		json_object_object_add(why, key, json_object_new_string(w));
+	}
 }
 
 /* A state's witness (witness.c): its writes, what they are, and the story told of them. */
@@ -132,6 +155,8 @@ int record_state(struct explore *x, struct state_run *s, enum bo_class c, struct
 			json_object_object_add(rec, "phantom", opset_json(&s->verdict.phantom));
 		if (s->verdict.unordered.n)
 			json_object_object_add(rec, "unordered", opset_json(&s->verdict.unordered));
+		why_json(rec, &s->report, &s->verdict.lost);
+		why_json(rec, &s->report, &s->verdict.wrong);
 	}
 	if (s->harness_msg[0])
 		json_object_object_add(rec, "error", json_object_new_string(s->harness_msg));

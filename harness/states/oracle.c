@@ -296,9 +296,39 @@ int bo_ops_write_before(const struct bo_ops *ops, uint64_t cut, bool acked, int 
 	return ftruncate(fd, (off_t) len) < 0 ? -errno : 0;
 }
 
-static int parse_line(struct bo_checker_report *rep, const char *line, size_t len, size_t *cap)
+/*
+ * Add @id to @set with @val (may be NULL) at its place in @vals, the array kept parallel to the
+ * sorted ids, @cap the slots it has. 1 when added, 0 when @id was there already, -ENOMEM.
+ */
+static int add_keyed(struct bo_opset *set, char ***vals, size_t *cap, uint64_t id, const char *val)
 {
-	char buf[512], *id_s, *digest, *save = NULL;
+	ssize_t at;
+	int r = bo_opset_add(set, id);
+
+	if (r <= 0)
+		return r;
+	if (set->n > *cap) {
+		size_t c = set->cap;
+		char **d = realloc(*vals, c * sizeof(*d));
+
+		if (!d)
+			return -ENOMEM;
+		memset(d + *cap, 0, (c - *cap) * sizeof(*d));
+		*vals = d;
+		*cap = c;
+	}
+	at = opset_index(set, id);
+	memmove(*vals + at + 1, *vals + at, (set->n - 1 - (size_t) at) * sizeof(**vals));
+	(*vals)[at] = val ? strdup(val) : NULL;
+	return val && !(*vals)[at] ? -ENOMEM : 1;
+}
+
+/* Parse one line of checker output; the cursors are the slots of the parallel arrays. */
+static int parse_line(struct bo_checker_report *rep, const char *line, size_t len, size_t *cap,
+		      size_t *why_cap)
+{
+	char buf[512], *id_s, *rest, *save = NULL;
+	bool absent;
 	uint64_t id;
 	int r;
 
@@ -320,50 +350,39 @@ static int parse_line(struct bo_checker_report *rep, const char *line, size_t le
 		rep->done = true;
 		return 1;
 	}
-	if (strncmp(buf, "present ", 8)) {
+	absent = !strncmp(buf, "absent ", 7);
+	if (!absent && strncmp(buf, "present ", 8)) {
 		snprintf(rep->problem, sizeof(rep->problem), "unexpected line '%.64s'", buf);
 		return 0;
 	}
-	id_s = strtok_r(buf + 8, " \t", &save);
-	digest = strtok_r(NULL, " \t", &save);
-	if (!id_s || bo_parse_u64(id_s, &id) < 0 || strtok_r(NULL, " \t", &save)) {
+	id_s = strtok_r(buf + (absent ? 7 : 8), " \t", &save);
+	/* present ID [DIGEST]; absent ID [WHY...], the reason the rest of the line. */
+	rest = absent ? save + strspn(save, " \t") : strtok_r(NULL, " \t", &save);
+	if (!id_s || bo_parse_u64(id_s, &id) < 0 || (!absent && strtok_r(NULL, " \t", &save))) {
 		snprintf(rep->problem, sizeof(rep->problem), "malformed line '%.64s'", line);
 		return 0;
 	}
-	r = bo_opset_add(&rep->present, id);
-	if (r < 0)
-		return r;
-	if (r == 0) {
-		snprintf(rep->problem, sizeof(rep->problem), "op %" PRIu64 " reported twice", id);
+	if (rest) {
+		rest[strcspn(rest, "\r")] = '\0';
+		if (!*rest)
+			rest = NULL;
+	}
+	if (absent ? bo_opset_has(&rep->present, id) : bo_opset_has(&rep->absent, id)) {
+		snprintf(rep->problem, sizeof(rep->problem),
+			 "op %" PRIu64 " reported both present and absent", id);
 		return 0;
 	}
-	if (rep->present.n > *cap) {
-		size_t c = rep->present.cap;
-		char **d = realloc(rep->digests, c * sizeof(*d));
-
-		if (!d)
-			return -ENOMEM;
-		memset(d + *cap, 0, (c - *cap) * sizeof(*d));
-		rep->digests = d;
-		*cap = c;
-	}
-	/* Keep digests parallel to the sorted ids. */
-	{
-		ssize_t at = opset_index(&rep->present, id);
-
-		memmove(rep->digests + at + 1, rep->digests + at,
-			(rep->present.n - 1 - (size_t) at) * sizeof(*rep->digests));
-		rep->digests[at] = digest ? strdup(digest) : NULL;
-		if (digest && !rep->digests[at])
-			return -ENOMEM;
-	}
-	return 1;
+	r = absent ? add_keyed(&rep->absent, &rep->why, why_cap, id, rest)
+		   : add_keyed(&rep->present, &rep->digests, cap, id, rest);
+	if (r == 0)
+		snprintf(rep->problem, sizeof(rep->problem), "op %" PRIu64 " reported twice", id);
+	return r;
 }
 
 int bo_checker_parse(const char *out, size_t len, struct bo_checker_report *ret)
 {
 	struct bo_checker_report rep = {0};
-	size_t cap = 0, pos = 0;
+	size_t cap = 0, why_cap = 0, pos = 0;
 
 	while (pos < len) {
 		const char *nl = memchr(out + pos, '\n', len - pos);
@@ -375,7 +394,7 @@ int bo_checker_parse(const char *out, size_t len, struct bo_checker_report *ret)
 			rep.done = false;
 			break;
 		}
-		r = parse_line(&rep, out + pos, n, &cap);
+		r = parse_line(&rep, out + pos, n, &cap, &why_cap);
 		if (r < 0) {
 			bo_checker_report_clear(&rep);
 			return r;
@@ -398,8 +417,19 @@ void bo_checker_report_clear(struct bo_checker_report *rep)
 	for (size_t i = 0; rep->digests && i < rep->present.n; i++)
 		free(rep->digests[i]);
 	free(rep->digests);
+	for (size_t i = 0; rep->why && i < rep->absent.n; i++)
+		free(rep->why[i]);
+	free(rep->why);
 	bo_opset_clear(&rep->present);
+	bo_opset_clear(&rep->absent);
 	*rep = (struct bo_checker_report){0};
+}
+
+const char *bo_checker_why(const struct bo_checker_report *rep, uint64_t id)
+{
+	ssize_t at = opset_index(&rep->absent, id);
+
+	return at >= 0 && rep->why ? rep->why[at] : NULL;
 }
 
 int bo_oracle_judge(const struct bo_ops *ops, uint64_t cut, const struct bo_checker_report *rep,

@@ -80,19 +80,27 @@ const struct bo_op *bo_ops_find(const struct bo_ops *ops, uint64_t id);
 /* What a checker printed. */
 struct bo_checker_report {
 	struct bo_opset present;
-	char **digests;	   /* parallel to present.v; NULL entries where none was given */
+	char **digests; /* parallel to present.v; NULL entries where none was given */
+	/* "absent <id> <why>": ops whose promise the checker found broken, and its reason
+	 * (parallel to absent.v, NULL where none was given). Informative: the oracle decides
+	 * what is lost from present alone; the reasons name the findings. */
+	struct bo_opset absent;
+	char **why;
 	bool done;	   /* the final line was "done" */
 	char problem[256]; /* why the output is not well formed, if it is not */
 };
 
 /*
- * Parse checker output: lines "present <id> [digest]", blank lines and "# comments", and a
- * final line "done". Output without "done", with lines after it, or with any other line is not
- * well formed: report->done is false and report->problem says why. Returns -errno only when
- * memory runs out.
+ * Parse checker output: lines "present <id> [digest]" and "absent <id> [why...]", blank lines
+ * and "# comments", and a final line "done". Output without "done", with lines after it, with
+ * an op both present and absent, or with any other line is not well formed: report->done is
+ * false and report->problem says why. Returns -errno only when memory runs out.
  */
 _must_check_ int bo_checker_parse(const char *out, size_t len, struct bo_checker_report *ret);
 void bo_checker_report_clear(struct bo_checker_report *rep);
+
+/* The checker's reason for op @id's absence ("absent <id> <why>"), or NULL. */
+const char *bo_checker_why(const struct bo_checker_report *rep, uint64_t id);
 
 struct bo_verdict {
 	struct bo_opset lost;	   /* acknowledged before the cut, not present */
