@@ -102,9 +102,14 @@ int bo_cli_results(const char *dir, const char *what)
 	printf("%s: %" PRIu64 " states checked, %" PRIu64 " aliased, %.1f s\n", what, s.states,
 	       s.aliases, s.seconds_total);
 	for (int c = 0; c < BO_CLASS_COUNT; c++) {
+		char also[512];
+
 		if (!s.counts[c] && c != BO_CLASS_CONSISTENT)
 			continue;
 		printf("  %-20s %8" PRIu64, bo_class_name((enum bo_class) c), s.counts[c]);
+		/* What the class does not say: a fsck-dirty state that also lost an ack. */
+		if (*bo_summary_also_str(&s, (enum bo_class) c, also, sizeof(also)))
+			printf(" (%s)", also);
 		if (c != BO_CLASS_CONSISTENT && s.first[c][0])
 			printf("   first: %s (states/%s/)", s.first[c], s.first[c]);
 		putchar('\n');

@@ -204,7 +204,7 @@ static int explore_state(struct explore *x, struct state_run *s, uint64_t last_c
 		state_run_clear(s);
 		return -EINTR;
 	}
-	bo_summary_add(x->sum, c, s->id, s->seconds);
+	bo_summary_add(x->sum, c, s->id, s->seconds, s->have_verdict ? &s->verdict : NULL);
 	/* A failure's minimal witness, when asked for: trials, not states. */
 	if (r >= 0 && witness_wanted(x, s, c))
 		r = witness_find(x, s, c, err);

@@ -182,7 +182,7 @@ static int second(struct explore *x, const struct state_run *first, const struct
 	c = s.second == BO_CLASS_CONSISTENT	 ? BO_CLASS_CONSISTENT
 	    : s.second == BO_CLASS_HARNESS_ERROR ? BO_CLASS_HARNESS_ERROR
 						 : BO_CLASS_RECOVERY_UNSAFE;
-	bo_summary_add(x->sum, c, s.id, s.seconds);
+	bo_summary_add(x->sum, c, s.id, s.seconds, s.have_verdict ? &s.verdict : NULL);
 	if (record_state(x, &s, c, fatal) < 0 ||
 	    (c != BO_CLASS_CONSISTENT && record_byproducts(x, &s, c, fatal) < 0))
 		r = -EIO;

@@ -28,6 +28,7 @@ struct rec {
 	uint64_t cut;
 	bool alias;
 	enum bo_class cls;
+	struct bo_verdict findings;
 	struct json_object *o; /* the record as read, owned */
 };
 
@@ -93,10 +94,10 @@ static int add_record(const struct bo_stream_rec *rec, void *ctx, struct bo_err 
 		g->v = nv;
 		g->cap = c;
 	}
-	g->v[g->n++] = (struct rec){.cut = rec->cut,
-				    .alias = rec->alias_of != NULL,
-				    .cls = rec->cls,
-				    .o = json_object_get(rec->o)};
+	g->v[g->n] = (struct rec){.cut = rec->cut, .alias = rec->alias_of != NULL, .cls = rec->cls};
+	if (bo_verdict_copy(&rec->findings, &g->v[g->n].findings) < 0)
+		return bo_err_set(err, ENOMEM, "merging");
+	g->v[g->n++].o = json_object_get(rec->o);
 	return 0;
 }
 
@@ -196,7 +197,7 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write
 			} else {
 				json_object_object_get_ex(v[i].o, "seconds", &sec);
 				bo_summary_add(&sum, v[i].cls, bo_json_str(v[i].o, "state"),
-					       json_object_get_double(sec));
+					       json_object_get_double(sec), &v[i].findings);
 			}
 			json_object_object_del(v[i].o, "seq");
 			json_object_object_del(v[i].o, "time");
@@ -247,8 +248,10 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write
 		r = o ? bo_results_write_json(res, "summary.json", o, err)
 		      : bo_err_set(err, ENOMEM, "merging");
 	}
-	for (size_t i = 0; i < g.n; i++)
+	for (size_t i = 0; i < g.n; i++) {
 		json_object_put(g.v[i].o);
+		bo_verdict_clear(&g.v[i].findings);
+	}
 	free(g.v);
 	free(seen);
 	json_object_put(base);

@@ -19,6 +19,7 @@ struct bo_stream {
 	size_t cap;
 	unsigned lineno;
 	struct json_object *cur;
+	struct bo_verdict cur_findings;
 	bool torn;
 };
 
@@ -51,6 +52,7 @@ void bo_stream_free(struct bo_stream *s)
 	if (!s)
 		return;
 	json_object_put(s->cur);
+	bo_verdict_clear(&s->cur_findings);
 	if (s->f)
 		fclose(s->f);
 	free(s->line);
@@ -65,6 +67,48 @@ const char *bo_stream_path(const struct bo_stream *s)
 bool bo_stream_torn(const struct bo_stream *s)
 {
 	return s->torn;
+}
+
+/*
+ * A state record's findings into @rec: each member an array of op ids, "why" an object of
+ * strings. 0; -EBADMSG naming the member that is not; -ENOMEM.
+ */
+static int findings_fields(struct bo_stream_rec *rec, const char **ret_bad)
+{
+	struct json_object *a, *why;
+
+	for (int f = 0; f < BO_FINDING_COUNT; f++) {
+		const char *key = bo_finding_key((enum bo_finding) f);
+
+		if (!json_object_object_get_ex(rec->o, key, &a))
+			continue;
+		*ret_bad = key;
+		if (!json_object_is_type(a, json_type_array))
+			return -EBADMSG;
+		for (size_t i = 0; i < json_object_array_length(a); i++) {
+			struct json_object *e = json_object_array_get_idx(a, i);
+			int r;
+
+			if (!json_object_is_type(e, json_type_int) || json_object_get_int64(e) < 0)
+				return -EBADMSG;
+			r = bo_opset_add(bo_verdict_set_mut(&rec->findings, (enum bo_finding) f),
+					 (uint64_t) json_object_get_int64(e));
+			if (r < 0)
+				return r;
+		}
+	}
+	if (json_object_object_get_ex(rec->o, "why", &why)) {
+		*ret_bad = "why";
+		if (!json_object_is_type(why, json_type_object))
+			return -EBADMSG;
+		json_object_object_foreach(why, k, v)
+		{
+			(void) k;
+			if (!json_object_is_type(v, json_type_string))
+				return -EBADMSG;
+		}
+	}
+	return 0;
 }
 
 /* The fields of a state or alias record into @rec; false when one is missing or wrong. */
@@ -86,6 +130,7 @@ int bo_stream_next(struct bo_stream *s, struct bo_stream_rec *ret, struct bo_err
 
 	json_object_put(s->cur);
 	s->cur = NULL;
+	bo_verdict_clear(&s->cur_findings);
 	errno = 0;
 	len = getline(&s->line, &s->cap, s->f);
 	if (len < 0) {
@@ -128,7 +173,24 @@ int bo_stream_next(struct bo_stream *s, struct bo_stream_rec *ret, struct bo_err
 				  s->path, s->lineno, alias ? "n alias" : " state",
 				  alias ? " or \"alias_of\"" : "");
 	}
+	if (!strcmp(rec.event, "state")) {
+		const char *bad = "";
+		int r = findings_fields(&rec, &bad);
+
+		if (r < 0) {
+			json_object_put(rec.o);
+			bo_verdict_clear(&rec.findings);
+			if (r == -ENOMEM)
+				return bo_err_set(err, ENOMEM, "reading '%s': out of memory",
+						  s->path);
+			return bo_err_set(
+				err, EBADMSG, "%s:%u: a state record whose \"%s\" is not %s",
+				s->path, s->lineno, bad,
+				strcmp(bad, "why") ? "an array of op ids" : "an object of strings");
+		}
+	}
 	s->cur = rec.o;
+	s->cur_findings = rec.findings;
 	*ret = rec;
 	return 1;
 }

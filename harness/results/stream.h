@@ -5,8 +5,9 @@
  *
  * A record is one line: a JSON object with a string "event". "state" and "alias" records also
  * have a string "state", a non-negative integer "cut" and a known "class"; an alias has a
- * string "alias_of" too. The stream is written by the guest, so all of this is checked here,
- * once, before any consumer looks at a record.
+ * string "alias_of" too; a state's findings, when there, are arrays of non-negative integers
+ * (op ids) and its "why" an object of strings. The stream is written by the guest, so all of
+ * this is checked here, once, before any consumer looks at a record.
  *
  * The one rule for a bad line: a line that breaks the above is an error naming the file and
  * the line, wherever it is — except the last line of the file when it does not end in a
@@ -23,6 +24,7 @@
 
 #include "harness/base/util.h"
 #include "harness/states/classify.h"
+#include "harness/states/findings.h"
 
 struct bo_stream;
 
@@ -37,6 +39,9 @@ struct bo_stream_rec {
 	const char *alias_of; /* alias records only, else NULL */
 	uint64_t cut;
 	enum bo_class cls;
+	/* "state" records: its findings (states/findings.h), from "lost", "wrong_content",
+	 * "phantom" and "unordered"; empty sets where a member is absent, and for aliases. */
+	struct bo_verdict findings;
 };
 
 /* Open the stream.jsonl of results directory @dir (never through a symlink). */

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "harness/states/classify.h"
+#include "harness/states/findings.h"
 
 enum bo_verdict_kind {
 	BO_VERDICT_CONSISTENT, /* every state checked was consistent */
@@ -17,18 +18,39 @@ enum bo_verdict_kind {
 	BO_VERDICT_ERROR,      /* blackout could not evaluate (including: nothing checked) */
 };
 
+/* The first few op ids of a finding, for the class table. */
+#define BO_SUMMARY_OPS 8
+
+/* The states with one finding (states/findings.h), and the ops they hold. */
+struct bo_summary_finding {
+	uint64_t states;
+	char first[64];		      /* the first state with it */
+	uint64_t ops[BO_SUMMARY_OPS]; /* the smallest op ids of it over those states, ascending */
+	unsigned n_ops;
+	bool more; /* more ops than ops[] holds */
+};
+
 struct bo_summary {
 	uint64_t counts[BO_CLASS_COUNT];
 	char first[BO_CLASS_COUNT][64]; /* first state id per class, "" if none */
-	uint64_t states;		/* states checked */
-	uint64_t aliases;		/* states not checked again: same image and op sets */
+	/* Findings, whatever the class: the states with each; and per class the states that
+	 * also have a finding the class does not name (a fsck-dirty state that lost an ack). */
+	struct bo_summary_finding findings[BO_FINDING_COUNT];
+	struct bo_summary_finding also[BO_CLASS_COUNT][BO_FINDING_COUNT];
+	uint64_t states;  /* states checked */
+	uint64_t aliases; /* states not checked again: same image and op sets */
 	double seconds_total;
 	double seconds_check; /* sum of per-state check times */
 	char error[512];      /* a run-level harness error, if any */
 };
 
-/* Count a checked state of class @c named @id. */
-void bo_summary_add(struct bo_summary *s, enum bo_class c, const char *id, double seconds);
+/* Count a checked state of class @c named @id, with its findings @v (NULL: none). */
+void bo_summary_add(struct bo_summary *s, enum bo_class c, const char *id, double seconds,
+		    const struct bo_verdict *v);
+
+/* "fsck-dirty 3 (1 also lost-ack: op 2)": what the states of class @c also found, into
+ * @buf ("" when nothing). Returns @buf. */
+const char *bo_summary_also_str(const struct bo_summary *s, enum bo_class c, char *buf, size_t len);
 
 /* Record a run-level error (the first one wins). */
 void bo_summary_error(struct bo_summary *s, const char *msg);

@@ -106,17 +106,17 @@ static void test_summary(void)
 	/* Nothing checked is an error, never a pass. */
 	CU_ASSERT(bo_summary_verdict(&s) == BO_VERDICT_ERROR);
 	CU_ASSERT(bo_verdict_exit(bo_summary_verdict(&s)) == 3);
-	bo_summary_add(&s, BO_CLASS_CONSISTENT, "c10", 0.5);
-	bo_summary_add(&s, BO_CLASS_CONSISTENT, "c11", 0.5);
+	bo_summary_add(&s, BO_CLASS_CONSISTENT, "c10", 0.5, NULL);
+	bo_summary_add(&s, BO_CLASS_CONSISTENT, "c11", 0.5, NULL);
 	CU_ASSERT(bo_summary_verdict(&s) == BO_VERDICT_CONSISTENT);
 	CU_ASSERT(bo_verdict_exit(bo_summary_verdict(&s)) == 0);
-	bo_summary_add(&s, BO_CLASS_LOST_ACK, "c12", 0.5);
-	bo_summary_add(&s, BO_CLASS_LOST_ACK, "c13", 0.5);
+	bo_summary_add(&s, BO_CLASS_LOST_ACK, "c12", 0.5, NULL);
+	bo_summary_add(&s, BO_CLASS_LOST_ACK, "c13", 0.5, NULL);
 	CU_ASSERT(bo_summary_verdict(&s) == BO_VERDICT_FAILED);
 	CU_ASSERT(bo_verdict_exit(bo_summary_verdict(&s)) == 1);
 	CU_ASSERT(!strcmp(s.first[BO_CLASS_LOST_ACK], "c12"));
 	/* A checker-error is never counted as a pass, nor hidden behind a failure. */
-	bo_summary_add(&s, BO_CLASS_CHECKER_ERROR, "c14", 0.5);
+	bo_summary_add(&s, BO_CLASS_CHECKER_ERROR, "c14", 0.5, NULL);
 	CU_ASSERT(bo_summary_verdict(&s) == BO_VERDICT_ERROR);
 	o = bo_summary_json(&s);
 	CU_ASSERT_FATAL(o != NULL);
@@ -125,6 +125,48 @@ static void test_summary(void)
 	CU_ASSERT(!strcmp(back.first[BO_CLASS_CHECKER_ERROR], "c14"));
 	CU_ASSERT(bo_summary_verdict(&back) == BO_VERDICT_ERROR);
 	json_object_put(o);
+	/* Findings whatever the class: a fsck-dirty state that lost op 2 counts as lost-ack
+	 * too, and the class table says so; a lost-ack state's loss is its class. */
+	{
+		struct bo_summary f = {0}, fb;
+		struct bo_verdict v = {0}, w = {0};
+		char buf[256];
+
+		CU_ASSERT_FATAL(bo_opset_add(&v.lost, 2) == 1);
+		CU_ASSERT_FATAL(bo_opset_add(&w.lost, 9) == 1 && bo_opset_add(&w.phantom, 11) == 1);
+		bo_summary_add(&f, BO_CLASS_FSCK_DIRTY, "c3", 0.1, NULL);
+		bo_summary_add(&f, BO_CLASS_FSCK_DIRTY, "c4", 0.1, &v);
+		bo_summary_add(&f, BO_CLASS_FSCK_DIRTY, "c5", 0.1, &v);
+		bo_summary_add(&f, BO_CLASS_LOST_ACK, "c6", 0.1, &w);
+		CU_ASSERT(f.findings[BO_FINDING_LOST].states == 3);
+		CU_ASSERT(!strcmp(f.findings[BO_FINDING_LOST].first, "c4"));
+		CU_ASSERT(f.findings[BO_FINDING_LOST].n_ops == 2);
+		CU_ASSERT(!strcmp(bo_summary_also_str(&f, BO_CLASS_FSCK_DIRTY, buf, sizeof(buf)),
+				  "2 also lost-ack: op 2"));
+		CU_ASSERT(!strcmp(bo_summary_also_str(&f, BO_CLASS_LOST_ACK, buf, sizeof(buf)),
+				  "1 also phantom: op 11"));
+		CU_ASSERT(!strcmp(bo_summary_also_str(&f, BO_CLASS_CONSISTENT, buf, sizeof(buf)),
+				  ""));
+		o = bo_summary_json(&f);
+		CU_ASSERT_FATAL(o != NULL);
+		CU_ASSERT(bo_summary_from_json(o, &fb, &err) == 0);
+		CU_ASSERT(fb.also[BO_CLASS_FSCK_DIRTY][BO_FINDING_LOST].states == 2);
+		CU_ASSERT(fb.also[BO_CLASS_FSCK_DIRTY][BO_FINDING_LOST].ops[0] == 2);
+		CU_ASSERT(fb.findings[BO_FINDING_PHANTOM].states == 1);
+		json_object_put(o);
+		/* Many ops: the smallest shown, the rest said to be there. */
+		for (uint64_t id = 100; id > 80; id--)
+			CU_ASSERT(bo_opset_add(&v.lost, id) == 1);
+		bo_summary_add(&f, BO_CLASS_FSCK_DIRTY, "c7", 0.1, &v);
+		CU_ASSERT(f.also[BO_CLASS_FSCK_DIRTY][BO_FINDING_LOST].more);
+		CU_ASSERT(!!strstr(bo_summary_also_str(&f, BO_CLASS_FSCK_DIRTY, buf, sizeof(buf)),
+				   "3 also lost-ack: ops 2,81,82,83,84,85,86,87,..."));
+		o = json_tokener_parse("{\"counts\": {}, \"also\": {\"fsck-dirty\": []}}");
+		CU_ASSERT(bo_summary_from_json(o, &fb, &err) == -EBADMSG);
+		json_object_put(o);
+		bo_verdict_clear(&v);
+		bo_verdict_clear(&w);
+	}
 	/* Untrusted summaries: missing or negative counts are refused. */
 	o = json_tokener_parse("{\"counts\": {\"consistent\": -1}}");
 	CU_ASSERT(bo_summary_from_json(o, &back, &err) == -EBADMSG);
