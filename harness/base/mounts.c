@@ -21,6 +21,7 @@ int bo_mounts_each(int (*fn)(const struct bo_mount_entry *m, void *ctx), void *c
 		struct bo_mount_entry m = {
 			.target = mnt_fs_get_target(fs),
 			.fstype = mnt_fs_get_fstype(fs),
+			.source = mnt_fs_get_source(fs),
 			.dev = mnt_fs_get_devno(fs),
 		};
 

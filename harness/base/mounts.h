@@ -15,6 +15,7 @@
 struct bo_mount_entry {
 	const char *target; /* the mount point */
 	const char *fstype;
+	const char *source; /* the device, or a pseudo filesystem's name; may be NULL */
 	dev_t dev; /* the device number of its filesystem (what stat(2) reports as st_dev) */
 };
 

@@ -37,6 +37,7 @@
 #include "harness/cli/cli.h"
 #include "harness/diagnose/diag.h"
 #include "harness/dev/loop.h"
+#include "harness/dev/mntarea.h"
 #include "harness/base/safety.h"
 
 struct sweep {
@@ -193,13 +194,31 @@ static int run_mount(const struct bo_mount_entry *m, void *ctx)
 	return 0;
 }
 
-/* Mount points at or under the work directory, in the mount table's order (parents first). */
+/* Mount points at or under the work directory, in the mount table's order (parents first),
+ * then the run's mount area and what is mounted on it (dev/mntarea.h). */
 static char **run_mounts(const struct sweep *s)
 {
 	struct run_mounts rm = {.s = s, .v = calloc(1, sizeof(char *))};
+	char **area = NULL;
 
 	if (rm.v)
 		(void) !bo_mounts_each(run_mount, &rm, NULL);
+	if (rm.v && bo_mnt_area_mounts(s->runid, &area, NULL) >= 0) {
+		size_t n = 0;
+		char **nv;
+
+		while (area[n])
+			n++;
+		nv = realloc(rm.v, (rm.n + n + 1) * sizeof(*nv));
+		if (nv) {
+			rm.v = nv;
+			memcpy(rm.v + rm.n, area, (n + 1) * sizeof(*area));
+			rm.n += n;
+			free(area);
+			area = NULL;
+		}
+		bo_strv_free(area);
+	}
 	return rm.v;
 }
 
@@ -519,8 +538,8 @@ static void help(void)
 	     "       blackout cleanup --list [--json]\n"
 	     "\n"
 	     "Remove what the run ID left behind when it was killed: its processes, mounts under\n"
-	     "/run/blackout-ID, dm devices blackout-ID-*, loop devices over its files and the\n"
-	     "directory. Each object removed is printed. --list shows the leftovers of every run\n"
+	     "/run/blackout-ID and on its mount area " BO_MNT_ROOT ", dm devices blackout-ID-*,\n"
+	     "loop devices over its files and the directory. Each object removed is printed. --list shows the leftovers of every run\n"
 	     "and touches nothing; --dry-run says what --run would remove.\n"
 	     "\n"
 	     "  --run ID     remove what run ID left behind\n"

@@ -20,6 +20,7 @@
 #include "harness/base/path.h"
 #include "harness/base/safety.h"
 #include "harness/cli/cli.h"
+#include "harness/dev/mntarea.h"
 #include "harness/dev/teardown.h"
 #include "harness/diagnose/diag.h"
 #include "vm/guest.h"
@@ -160,6 +161,10 @@ int bo_guest_workdir(struct bo_guest *g, struct bo_err *err)
 		return r;
 	}
 	snprintf(g->workdir, sizeof(g->workdir), "%s", dir);
+	/* Where the workload and every crash state are mounted: one place for all. */
+	r = bo_mnt_area_setup(g->args->runid, g->td, err);
+	if (r < 0)
+		return r;
 	return bo_test_stall("workdir", err);
 }
 

@@ -12,6 +12,7 @@
 #include "harness/base/macro.h"
 #include "harness/base/mounts.h"
 #include "harness/dev/loop.h"
+#include "harness/dev/mntarea.h"
 #include "harness/base/proc.h"
 
 static char *slurp(const char *path)
@@ -147,6 +148,15 @@ int bo_diag_leftovers(const char *runid, const char *workdir, char *buf, size_t 
 		return r == -ENOMEM ? bo_err_set(err, ENOMEM, "out of memory") : r;
 	}
 	for (size_t i = 0; i < lo.n; i++, count++)
+		used += (size_t) snprintf(buf + used, used < len ? len - used : 0, "mount %s\n",
+					  lo.v[i]);
+	bo_strv_free(lo.v);
+	/* What is still mounted on the run's mount area, the area itself aside (as the work
+	 * directory's tmpfs: its own teardown removes it). */
+	r = bo_mnt_area_mounts(runid, &lo.v, err);
+	if (r < 0)
+		return r;
+	for (size_t i = 1; lo.v[0] && lo.v[i]; i++, count++)
 		used += (size_t) snprintf(buf + used, used < len ? len - used : 0, "mount %s\n",
 					  lo.v[i]);
 	bo_strv_free(lo.v);

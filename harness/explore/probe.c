@@ -22,6 +22,7 @@
 #include "harness/dev/fsdetect.h"
 #include "harness/dev/fstool.h"
 #include "harness/dev/kmsg.h"
+#include "harness/dev/mntarea.h"
 #include "harness/dev/mount.h"
 #include "harness/explore/stages.h"
 
@@ -29,7 +30,9 @@ int probe_setup(struct explore *x, struct bo_err *err)
 {
 	const char *wd = x->o->workdir;
 
-	snprintf(x->mnt, sizeof(x->mnt), "%s/state", wd);
+	/* Where the workload ran (dev/mntarea.h), so that its absolute paths lead where they
+	 * did. */
+	snprintf(x->mnt, sizeof(x->mnt), "%s", BO_MNT_ROOT);
 	snprintf(x->issued, sizeof(x->issued), "%s/issued", wd);
 	snprintf(x->acked, sizeof(x->acked), "%s/acked", wd);
 	if (mkdir(x->mnt, 0755) < 0 && errno != EEXIST)
@@ -58,7 +61,6 @@ void probe_teardown(struct explore *x)
 	for (unsigned i = 0; i < x->n_parts; i++)
 		if (x->part_mnt[i][0])
 			rmdir(x->part_mnt[i]);
-	rmdir(x->mnt);
 }
 
 /* The op sets before the cut, the checker's input (BLACKOUT_ISSUED, BLACKOUT_ACKED). */

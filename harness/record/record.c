@@ -24,6 +24,7 @@
 #include "harness/log/log.h"
 #include "harness/log/tail.h"
 #include "harness/dev/loop.h"
+#include "harness/dev/mntarea.h"
 #include "harness/dev/mount.h"
 #include "harness/states/oracle.h"
 #include "harness/base/proc.h"
@@ -571,7 +572,9 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 	r.sectors = sc->size / 512;
 	snprintf(r.image, sizeof(r.image), "%s/image.img", o->workdir);
 	snprintf(r.log, sizeof(r.log), "%s/log.img", o->workdir);
-	snprintf(r.mnt, sizeof(r.mnt), "%s/mnt", o->workdir);
+	/* Where every crash state will be mounted too (dev/mntarea.h): a path the workload
+	 * stores stays true in them. */
+	snprintf(r.mnt, sizeof(r.mnt), "%s", BO_MNT_ROOT);
 	snprintf(r.sock, sizeof(r.sock), "%s/ctl.sock", o->workdir);
 	if (mkdir(r.mnt, 0755) < 0 && errno != EEXIST)
 		return bo_err_set(err, errno, "creating '%s': %s", r.mnt, strerror(errno));
@@ -668,7 +671,6 @@ down:
 	for (unsigned i = 0; i < r.layout.n; i++)
 		if (r.dev_mnt[i][0])
 			rmdir(r.dev_mnt[i]);
-	rmdir(r.mnt);
 	unlink(r.image);
 	return k;
 }
