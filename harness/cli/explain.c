@@ -21,6 +21,8 @@
 #include "harness/cli/cli.h"
 #include "harness/diagnose/diary.h"
 #include "harness/log/log.h"
+#include "harness/results/stream.h"
+#include "harness/results/summary.h"
 #include "harness/scenario/fsops.h"
 
 /* Lines of a by-product shown in the text form; --json carries them whole. */
@@ -58,8 +60,10 @@ static char *fsops_describe(struct explain *x, uint64_t id)
 	return NULL;
 }
 
-/* Each missing op: the entries of its issue and ack marks and, for fsops, what it was. */
-static struct json_object *ops_evidence(struct explain *x, struct json_object *ids)
+/* Each missing op: the entries of its issue and ack marks, for fsops what it was, and the
+ * checker's word on why it is absent (@why: the record's "why", or NULL). */
+static struct json_object *ops_evidence(struct explain *x, struct json_object *ids,
+					struct json_object *why)
 {
 	struct json_object *a = json_object_new_array();
 
@@ -78,6 +82,10 @@ static struct json_object *ops_evidence(struct explain *x, struct json_object *i
 			json_object_object_add(o, "ack_entry", json_object_new_uint64(e));
 		if (what)
 			json_object_object_add(o, "op_is", json_object_new_string(what));
+		snprintf(name, sizeof(name), "%" PRIu64, id);
+		if (bo_json_str(why, name))
+			json_object_object_add(o, "why",
+					       json_object_new_string(bo_json_str(why, name)));
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -125,6 +133,7 @@ static void gather(struct explain *x, struct json_object *st)
 {
 	static const char *const opkeys[] = {"lost", "wrong_content", "phantom", "unordered"};
 	struct json_object *ev = json_object_new_object(), *next = json_object_new_array(), *v;
+	struct json_object *why = NULL;
 	const char *id = bo_json_str(st, "state");
 	char cmd[PATH_MAX + 256];
 
@@ -133,9 +142,10 @@ static void gather(struct explain *x, struct json_object *st)
 	add_text(ev, "fsck", bo_diary_byproduct(&x->d, id, "fsck.out"));
 	add_text(ev, "checker", bo_diary_byproduct(&x->d, id, "checker.out"));
 	add_text(ev, "dmesg", bo_diary_byproduct(&x->d, id, "dmesg.txt"));
+	json_object_object_get_ex(st, "why", &why);
 	for (size_t i = 0; i < BO_ARRAY_SIZE(opkeys); i++)
 		if (json_object_object_get_ex(st, opkeys[i], &v))
-			json_object_object_add(ev, opkeys[i], ops_evidence(x, v));
+			json_object_object_add(ev, opkeys[i], ops_evidence(x, v, why));
 	if (json_object_object_get_ex(st, "cut", &v))
 		log_context(x, json_object_get_uint64(v), ev);
 	json_object_object_add(x->out, "evidence", ev);
@@ -200,6 +210,18 @@ static void print_text(struct explain *ex)
 			putchar(')');
 	}
 	putchar('\n');
+	/* What the classes do not say: a fsck-dirty state that also lost an ack. */
+	{
+		struct bo_summary sum;
+		struct bo_err e = {0};
+		char also[512];
+
+		bool have = bo_summary_from_json(ex->d.summary, &sum, &e) >= 0;
+
+		for (int c = 0; have && c < BO_CLASS_COUNT; c++)
+			if (*bo_summary_also_str(&sum, (enum bo_class) c, also, sizeof(also)))
+				printf("%s states: %s\n", bo_class_name((enum bo_class) c), also);
+	}
 	if (json_object_object_get_ex(ex->d.summary, "first_state", &x)) {
 		json_object_object_foreach(x, k, c) if (strcmp(k, "consistent"))
 			printf("first %s state: %s\n", k, json_object_get_string(c));
@@ -218,6 +240,19 @@ static void print_text(struct explain *ex)
 											  : "no",
 	       bo_json_str(st, "fsck") ? bo_json_str(st, "fsck") : "-",
 	       bo_json_str(st, "checker") ? bo_json_str(st, "checker") : "none");
+	{
+		struct bo_verdict fv;
+		enum bo_class c = BO_CLASS_COUNT;
+		const char *bad;
+		char what[512];
+
+		if (bo_class_from_name(bo_json_str(st, "class"), &c) >= 0 &&
+		    bo_stream_rec_findings(st, &fv, &bad) >= 0) {
+			if (*bo_findings_str(&fv, c, what, sizeof(what)))
+				printf("  also: %s (its class does not say it)\n", what);
+			bo_verdict_clear(&fv);
+		}
+	}
 	if (bo_json_str(st, "signature"))
 		printf("  filesystem signature: %s\n", !strcmp(bo_json_str(st, "signature"), "none")
 							       ? "none: the superblock is gone"
@@ -276,6 +311,8 @@ static void print_text(struct explain *ex)
 				printf(": issued at entry %s", json_object_get_string(x));
 			if (json_object_object_get_ex(o, "ack_entry", &x))
 				printf(", acked at entry %s", json_object_get_string(x));
+			if (bo_json_str(o, "why"))
+				printf("\n      the checker: %s", bo_json_str(o, "why"));
 			putchar('\n');
 		}
 	}

@@ -352,6 +352,9 @@ static struct json_object *cell_json(struct cell *c, const char *out, struct bo_
 
 		json_object_object_add(f, "state", json_object_new_string(fails->v[i].state));
 		json_object_object_add(f, "class", json_object_new_string(fails->v[i].cls));
+		if (*fails->v[i].findings)
+			json_object_object_add(f, "findings",
+					       json_object_new_string(fails->v[i].findings));
 		json_object_array_add(failing, f);
 	}
 	json_object_object_add(o, "failing", failing);
@@ -426,9 +429,17 @@ static int load_baseline(const char *prev, struct bo_failset *ret, struct bo_err
 static void print_set(const char *title, const struct bo_failset *s)
 {
 	printf("%s: %zu\n", title, s->n);
-	for (size_t i = 0; i < s->n; i++)
-		printf("  %s %s %s %s (%s)\n", s->v[i].scenario, s->v[i].fs,
-		       s->v[i].options[0] ? s->v[i].options : "-", s->v[i].state, s->v[i].cls);
+	for (size_t i = 0; i < s->n; i++) {
+		const struct bo_failure *f = &s->v[i];
+
+		printf("  %s %s %s %s (%s%s%s", f->scenario, f->fs,
+		       f->options[0] ? f->options : "-", f->state, f->cls, *f->findings ? "; " : "",
+		       f->findings);
+		if (f->was_cls)
+			printf("; was %s%s%s", f->was_cls, *f->was_findings ? "; " : "",
+			       f->was_findings);
+		puts(")");
+	}
 }
 
 static void nightly_help(void)
@@ -440,14 +451,15 @@ static void nightly_help(void)
 	     "after the other) into one tree: DIR/runs/<scenario@fs+options>/<run-id>/, with a\n"
 	     "combined DIR/summary.json and DIR/index.html. With --baseline (a previous nightly\n"
 	     "tree or its summary.json) failures are compared by (scenario, filesystem, mount\n"
-	     "options, kernel, persona, state id): new, fixed, unchanged.\n\n"
+	     "options, kernel, persona, state id), then by class and findings: new, fixed,\n"
+	     "changed, unchanged.\n\n"
 	     "  --out DIR          the tree (default: nightly/<UTC time>); must not exist\n"
 	     "  --baseline PREV    compare with a previous tree\n"
 	     "  --file PATH        a host file every run's guest needs too (repeatable;\n"
 	     "                     blackout run --file)\n"
 	     "  --kernel-release R every run's kernel (blackout run --kernel-release)\n"
 	     "  --in-place         every run here, with no VM (blackout run --in-place)\n\n"
-	     "Exit status: with --baseline 0 no new failure, 1 new failures; without, 0 all\n"
+	     "Exit status: with --baseline 0 no new or changed failure, 1 some; without, 0 all\n"
 	     "consistent, 1 some run failed; 2 usage; 3 a run could not be evaluated.");
 }
 
@@ -599,13 +611,14 @@ static int cmd_nightly(int argc, char **argv)
 	if (baseline) {
 		print_set("new failures", &diff.added);
 		print_set("fixed", &diff.fixed);
+		print_set("changed (class or findings)", &diff.changed);
 		printf("unchanged failures: %zu\n", diff.same.n);
 	}
 	printf("results: %s\n", out);
 	if (errored)
 		ret = BO_EXIT_HARNESS;
 	else if (baseline)
-		ret = diff.added.n ? BO_EXIT_FAILURE : BO_EXIT_OK;
+		ret = diff.added.n || diff.changed.n ? BO_EXIT_FAILURE : BO_EXIT_OK;
 	else
 		ret = failed ? BO_EXIT_FAILURE : BO_EXIT_OK;
 out:

@@ -11,6 +11,7 @@
 #include "harness/base/macro.h"
 #include "harness/base/json.h"
 #include "harness/results/stream.h"
+#include "harness/states/findings.h"
 
 static void failure_free(struct bo_failure *f)
 {
@@ -21,10 +22,13 @@ static void failure_free(struct bo_failure *f)
 	free(f->persona);
 	free(f->state);
 	free(f->cls);
+	free(f->findings);
+	free(f->was_cls);
+	free(f->was_findings);
 }
 
 int bo_failset_add(struct bo_failset *s, const struct bo_cell *c, const char *state,
-		   const char *cls)
+		   const char *cls, const char *findings)
 {
 	struct bo_failure f;
 
@@ -45,8 +49,10 @@ int bo_failset_add(struct bo_failset *s, const struct bo_cell *c, const char *st
 		.persona = strdup(c->persona ? c->persona : ""),
 		.state = strdup(state),
 		.cls = strdup(cls ? cls : ""),
+		.findings = strdup(findings ? findings : ""),
 	};
-	if (!f.scenario || !f.fs || !f.options || !f.kernel || !f.persona || !f.state || !f.cls) {
+	if (!f.scenario || !f.fs || !f.options || !f.kernel || !f.persona || !f.state || !f.cls ||
+	    !f.findings) {
 		failure_free(&f);
 		return -ENOMEM;
 	}
@@ -105,7 +111,7 @@ int bo_failset_from_summary(struct json_object *summary, const char *what, struc
 						  "%s: runs[%zu].failing[%zu]: no \"state\"", what,
 						  i, j);
 			}
-			if (bo_failset_add(&s, &c, st, cls) < 0) {
+			if (bo_failset_add(&s, &c, st, cls, bo_json_str(f, "findings")) < 0) {
 				bo_failset_clear(&s);
 				return bo_err_set(err, ENOMEM, "out of memory");
 			}
@@ -122,10 +128,22 @@ int bo_failset_from_stream(struct bo_failset *s, const char *dir, const struct b
 	struct bo_stream_rec rec;
 	int r = bo_stream_open(dir, &st, err);
 
-	while (r >= 0 && (r = bo_stream_next(st, &rec, err)) > 0)
-		if (bo_stream_is_state(&rec) && rec.cls != BO_CLASS_CONSISTENT &&
-		    bo_failset_add(s, c, rec.state, bo_class_name(rec.cls)) < 0)
+	size_t first = s->n;
+
+	while (r >= 0 && (r = bo_stream_next(st, &rec, err)) > 0) {
+		char words[512];
+		const char *fw =
+			bo_findings_str(&rec.findings, BO_CLASS_COUNT, words, sizeof(words));
+
+		if (!bo_stream_is_state(&rec) || rec.cls == BO_CLASS_CONSISTENT)
+			continue;
+		/* An alias has the findings of the state it repeats, recorded before it. */
+		for (size_t i = first; rec.alias_of && i < s->n; i++)
+			if (!strcmp(s->v[i].state, rec.alias_of))
+				fw = s->v[i].findings;
+		if (bo_failset_add(s, c, rec.state, bo_class_name(rec.cls), fw) < 0)
 			r = bo_err_set(err, ENOMEM, "out of memory");
+	}
 	bo_stream_free(st);
 	return r;
 }
@@ -137,21 +155,36 @@ static bool same_key(const struct bo_failure *a, const struct bo_failure *b)
 	       !strcmp(a->persona, b->persona) && !strcmp(a->state, b->state);
 }
 
-static bool contains(const struct bo_failset *s, const struct bo_failure *f)
+/* The failure of @s with @f's cell and state, or NULL. */
+static const struct bo_failure *find(const struct bo_failset *s, const struct bo_failure *f)
 {
 	for (size_t i = 0; i < s->n; i++)
 		if (same_key(&s->v[i], f))
-			return true;
-	return false;
+			return &s->v[i];
+	return NULL;
 }
 
-static int add_copy(struct bo_failset *s, const struct bo_failure *f)
+static bool contains(const struct bo_failset *s, const struct bo_failure *f)
+{
+	return find(s, f) != NULL;
+}
+
+/* Add a copy of @f to @s (once); with @was, what the baseline had of it. */
+static int add_copy(struct bo_failset *s, const struct bo_failure *f, const struct bo_failure *was)
 {
 	const struct bo_cell c = {f->scenario, f->fs, f->options, f->kernel, f->persona};
+	struct bo_failure *n;
 
 	if (contains(s, f))
 		return 0;
-	return bo_failset_add(s, &c, f->state, f->cls);
+	if (bo_failset_add(s, &c, f->state, f->cls, f->findings) < 0)
+		return -ENOMEM;
+	if (!was)
+		return 0;
+	n = &s->v[s->n - 1];
+	n->was_cls = strdup(was->cls);
+	n->was_findings = strdup(was->findings);
+	return n->was_cls && n->was_findings ? 0 : -ENOMEM;
 }
 
 int bo_baseline_diff(const struct bo_failset *base, const struct bo_failset *cur,
@@ -160,11 +193,19 @@ int bo_baseline_diff(const struct bo_failset *base, const struct bo_failset *cur
 	struct bo_baseline_diff d = {0};
 	int r = 0;
 
-	for (size_t i = 0; i < cur->n && r == 0; i++)
-		r = add_copy(contains(base, &cur->v[i]) ? &d.same : &d.added, &cur->v[i]);
+	for (size_t i = 0; i < cur->n && r == 0; i++) {
+		const struct bo_failure *f = &cur->v[i], *b = find(base, f);
+
+		if (!b)
+			r = add_copy(&d.added, f, NULL);
+		else if (strcmp(b->cls, f->cls) || strcmp(b->findings, f->findings))
+			r = add_copy(&d.changed, f, b);
+		else
+			r = add_copy(&d.same, f, NULL);
+	}
 	for (size_t i = 0; i < base->n && r == 0; i++)
 		if (!contains(cur, &base->v[i]))
-			r = add_copy(&d.fixed, &base->v[i]);
+			r = add_copy(&d.fixed, &base->v[i], NULL);
 	if (r < 0) {
 		bo_baseline_diff_clear(&d);
 		return r;
@@ -177,6 +218,7 @@ void bo_baseline_diff_clear(struct bo_baseline_diff *d)
 {
 	bo_failset_clear(&d->added);
 	bo_failset_clear(&d->fixed);
+	bo_failset_clear(&d->changed);
 	bo_failset_clear(&d->same);
 }
 
@@ -199,6 +241,15 @@ static struct json_object *set_json(const struct bo_failset *s)
 					       json_object_new_string(s->v[i].persona));
 		json_object_object_add(o, "state", json_object_new_string(s->v[i].state));
 		json_object_object_add(o, "class", json_object_new_string(s->v[i].cls));
+		if (*s->v[i].findings)
+			json_object_object_add(o, "findings",
+					       json_object_new_string(s->v[i].findings));
+		if (s->v[i].was_cls) {
+			json_object_object_add(o, "was_class",
+					       json_object_new_string(s->v[i].was_cls));
+			json_object_object_add(o, "was_findings",
+					       json_object_new_string(s->v[i].was_findings));
+		}
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -212,6 +263,7 @@ struct json_object *bo_baseline_diff_json(const struct bo_baseline_diff *d)
 		return NULL;
 	json_object_object_add(o, "new", set_json(&d->added));
 	json_object_object_add(o, "fixed", set_json(&d->fixed));
+	json_object_object_add(o, "changed", set_json(&d->changed));
 	json_object_object_add(o, "unchanged", set_json(&d->same));
 	return o;
 }

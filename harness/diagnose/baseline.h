@@ -5,7 +5,9 @@
  * A failure is identified by its cell (scenario, filesystem, mount options, kernel, device
  * persona) and its state id, never by
  * counts: a run that trades one failing state for another has one new failure and one fixed
- * one, although its counts did not move.
+ * one, although its counts did not move. A failure found again is compared by its class *and*
+ * its findings (states/findings.h): a state that was fsck-dirty and is now fsck-dirty with a
+ * lost ack has changed.
  */
 #ifndef BO_BASELINE_H
 #define BO_BASELINE_H
@@ -25,6 +27,8 @@ struct bo_cell {
 struct bo_failure {
 	char *scenario, *fs, *options, *kernel, *persona; /* "": the default */
 	char *state, *cls;
+	char *findings;		      /* its findings in words (bo_findings_str()), "" for none */
+	char *was_cls, *was_findings; /* in a diff's "changed": what the baseline had; else NULL */
 };
 
 struct bo_failset {
@@ -32,9 +36,10 @@ struct bo_failset {
 	size_t n, cap;
 };
 
-/* Add the failure of @state (class @cls) in cell @c (the strings are copied). 0 or -ENOMEM. */
+/* Add the failure of @state (class @cls, findings @findings in words, NULL for none) in cell
+ * @c (the strings are copied). 0 or -ENOMEM. */
 _must_check_ int bo_failset_add(struct bo_failset *s, const struct bo_cell *c, const char *state,
-				const char *cls);
+				const char *cls, const char *findings);
 
 /* Release what @s holds; it is then empty. */
 void bo_failset_clear(struct bo_failset *s);
@@ -52,16 +57,19 @@ _must_check_ int bo_failset_from_stream(struct bo_failset *s, const char *dir,
 					const struct bo_cell *c, struct bo_err *err);
 
 struct bo_baseline_diff {
-	struct bo_failset added, fixed, same; /* new in current; gone from baseline; in both */
+	struct bo_failset added, fixed; /* new in current; gone from baseline */
+	struct bo_failset changed;	/* in both, with another class or other findings */
+	struct bo_failset same;		/* in both, alike */
 };
 
-/* Compare @cur with @base by cell and state. 0 or -ENOMEM. */
+/* Compare @cur with @base by cell and state, then class and findings. 0 or -ENOMEM. */
 _must_check_ int bo_baseline_diff(const struct bo_failset *base, const struct bo_failset *cur,
 				  struct bo_baseline_diff *ret);
 
 void bo_baseline_diff_clear(struct bo_baseline_diff *d);
 
-/* The diff as JSON: {"new": [...], "fixed": [...], "unchanged": [...]}. */
+/* The diff as JSON: {"new": [...], "fixed": [...], "changed": [...] (with "was_class" and
+ * "was_findings"), "unchanged": [...]}. */
 struct json_object *bo_baseline_diff_json(const struct bo_baseline_diff *d);
 
 /*

@@ -227,6 +227,15 @@ static int add_state(struct report *R, const struct bo_stream_rec *rec)
 	if (json_object_object_get_ex(rec->o, "seconds", &v))
 		s->seconds = json_object_get_double(v);
 	s->alias = rec->alias_of != NULL;
+	if (bo_verdict_any(&rec->findings)) {
+		char buf[512];
+
+		s->also = bo_findings_also(&rec->findings, rec->cls);
+		s->findings =
+			strdup(bo_findings_str(&rec->findings, BO_CLASS_COUNT, buf, sizeof(buf)));
+		if (!s->findings)
+			return -ENOMEM;
+	}
 	s->rec = json_object_get(rec->o);
 	if (!s->alias)
 		R->class_seconds[s->cls] += s->seconds;
@@ -394,8 +403,10 @@ int report_open(struct report *R, const char *dir, const struct bo_report_opts *
 
 void report_close(struct report *R)
 {
-	for (size_t i = 0; i < R->n; i++)
+	for (size_t i = 0; i < R->n; i++) {
 		json_object_put(R->st[i].rec);
+		free(R->st[i].findings);
+	}
 	free(R->st);
 	json_object_put(R->config);
 	bo_log_free(R->log);

@@ -73,8 +73,44 @@ void report_html_head(FILE *f, const char *title)
 	      f);
 }
 
+/* Every finding, whatever the class of the states that hold it: a milder-looking class never
+ * hides a lost acknowledged op. */
+static void section_findings(struct report *R, FILE *f)
+{
+	bool any = false;
+
+	for (int k = 0; k < BO_FINDING_COUNT; k++)
+		any |= R->sum.findings[k].states > 0;
+	if (!any)
+		return;
+	fputs("<table id=\"findings\"><tr><th>finding</th><th>states</th><th>first state</th>"
+	      "<th>ops</th></tr>\n",
+	      f);
+	for (int k = 0; k < BO_FINDING_COUNT; k++) {
+		const struct bo_summary_finding *x = &R->sum.findings[k];
+
+		if (!x->states)
+			continue;
+		fprintf(f, "<tr><td>%s</td><td class=\"n\">%" PRIu64 "</td><td>",
+			bo_finding_name((enum bo_finding) k), x->states);
+		if (report_id_ok(x->first)) {
+			fputs("<a href=\"#s-", f);
+			report_esc(f, x->first);
+			fputs("\">", f);
+		}
+		report_esc(f, x->first);
+		fputs(report_id_ok(x->first) ? "</a></td><td>" : "</td><td>", f);
+		for (unsigned i = 0; i < x->n_ops; i++)
+			fprintf(f, "%s%" PRIu64, i ? "," : "", x->ops[i]);
+		fputs(x->more ? ",...</td></tr>\n" : "</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
 static void section_summary(struct report *R, FILE *f)
 {
+	char also[512];
+
 	enum bo_verdict_kind v = R->have_sum ? bo_summary_verdict(&R->sum) : BO_VERDICT_ERROR;
 	const char *vc = v == BO_VERDICT_CONSISTENT ? "#2e7d32"
 			 : v == BO_VERDICT_FAILED   ? "#c62828"
@@ -99,7 +135,8 @@ static void section_summary(struct report *R, FILE *f)
 		report_esc(f, R->sum.error);
 		fputs("</code></p>\n", f);
 	}
-	fputs("<table id=\"summary\"><tr><th>class</th><th>states</th><th>first state</th></tr>\n",
+	fputs("<table id=\"summary\"><tr><th>class</th><th>states</th><th>first state</th>"
+	      "<th>also found</th></tr>\n",
 	      f);
 	for (int c = 0; c < BO_CLASS_COUNT; c++) {
 		if (!R->sum.counts[c] && c != BO_CLASS_CONSISTENT)
@@ -120,9 +157,12 @@ static void section_summary(struct report *R, FILE *f)
 				report_esc(f, R->sum.first[c]);
 			}
 		}
+		fputs("</td><td class=\"also\">", f);
+		report_esc(f, bo_summary_also_str(&R->sum, (enum bo_class) c, also, sizeof(also)));
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
+	section_findings(R, f);
 }
 
 static void row(FILE *f, const char *k, const char *v)
@@ -213,6 +253,7 @@ static void section_environment(struct report *R, FILE *f)
 struct bucket {
 	uint32_t writes, flush, fua, discard, named, issue, ack, lint;
 	uint32_t states[NCLASS];
+	uint32_t also;	  /* states with a finding their class does not name */
 	const char *mark; /* the first named mark */
 	const char *first_fail;
 };
@@ -310,6 +351,7 @@ static void section_timeline(struct report *R, FILE *f)
 		struct bucket *b = &bk[(at < n ? at : n - 1) * nb / n];
 
 		b->states[s->cls]++;
+		b->also += s->also && !s->alias;
 		if (s->cls != BO_CLASS_CONSISTENT && !b->first_fail && s->path_ok)
 			b->first_fail = s->id;
 		checked += !s->alias;
@@ -382,9 +424,24 @@ static void section_timeline(struct report *R, FILE *f)
 					x - 1, fail ? y - 4 : y + 2, fail ? 32 : 20,
 					report_class_color(s->cls));
 				report_esc(f, s->id);
-				fprintf(f, ": %s%s, cut %" PRIu64 "</title></rect>",
-					report_class_name(s->cls), s->alias ? " (alias)" : "",
-					s->cut);
+				fprintf(f, ": %s%s, cut %" PRIu64, report_class_name(s->cls),
+					s->alias ? " (alias)" : "", s->cut);
+				if (s->findings) {
+					fputs("; ", f);
+					report_esc(f, s->findings);
+				}
+				fputs("</title></rect>", f);
+				/* A finding its class does not name: marked above the state. */
+				if (s->also) {
+					fprintf(f,
+						"<circle class=\"also\" cx=\"%.2f\" cy=\"%.0f\" "
+						"r=\"3\" fill=\"%s\"><title>",
+						x, y - 8, report_class_color(BO_CLASS_LOST_ACK));
+					report_esc(f, s->id);
+					fputs(" also: ", f);
+					report_esc(f, s->findings);
+					fputs("</title></circle>", f);
+				}
 				fputs(fail && s->path_ok ? "</a>\n" : "\n", f);
 			}
 	} else {
@@ -415,7 +472,16 @@ static void section_timeline(struct report *R, FILE *f)
 				fputs("; first failing: ", f);
 				report_esc(f, bk[b].first_fail);
 			}
+			if (bk[b].also)
+				fprintf(f, "; %" PRIu32 " with a finding beyond their class",
+					bk[b].also);
 			fputs("</title>", f);
+			if (bk[b].also)
+				fprintf(f,
+					"<circle class=\"also\" cx=\"%.2f\" cy=\"%.0f\" r=\"3\" "
+					"fill=\"%s\"/>",
+					bx(b, nb) + w / 2, y - 8,
+					report_class_color(BO_CLASS_LOST_ACK));
 			/* The column stacked by class, the worst on top, each at least 2 px. */
 			for (size_t k = 0; k <= BO_ARRAY_SIZE(severity); k++) {
 				unsigned c = k ? (unsigned) severity[k - 1] : UNKNOWN;
@@ -456,6 +522,10 @@ static void section_timeline(struct report *R, FILE *f)
 	for (unsigned c = 0; c < NCLASS; c++)
 		fprintf(f, "<span class=\"sw\" style=\"background:%s\"></span>%s &nbsp; ",
 			report_class_color(c), report_class_name(c));
+	fprintf(f,
+		"<span class=\"sw\" style=\"background:%s;border-radius:50%%\"></span>a finding "
+		"beyond the class (a lost ack in a fsck-dirty state)",
+		report_class_color(BO_CLASS_LOST_ACK));
 	fprintf(f, "</p>\n<p class=\"muted\">%zu states drawn (%zu checked, %zu aliases).</p>\n",
 		R->n, checked, R->n - checked);
 	if (R->log && bo_log_mark_count(R->log)) {
@@ -515,23 +585,6 @@ static void byproduct(struct report *R, FILE *f, const struct rstate *s, const c
 	fputs("</details>\n", f);
 }
 
-static void opset_cell(FILE *f, struct json_object *rec, const char *key)
-{
-	struct json_object *v;
-	size_t n;
-
-	if (!json_object_object_get_ex(rec, key, &v) || !json_object_is_type(v, json_type_array))
-		return;
-	n = json_object_array_length(v);
-	fprintf(f, "%s: ", key);
-	for (size_t i = 0; i < n && i < 20; i++)
-		fprintf(f, "%s%" PRId64, i ? "," : "",
-			json_object_get_int64(json_object_array_get_idx(v, i)));
-	if (n > 20)
-		fprintf(f, ",... (%zu)", n);
-	fputs(" ", f);
-}
-
 static void section_states(struct report *R, FILE *f)
 {
 	size_t failing = 0, full = 0, listed = 0;
@@ -580,6 +633,13 @@ static void section_states(struct report *R, FILE *f)
 			fputs("/</a>", f);
 		}
 		fputs("</span></h3>\n", f);
+		if (s->findings) {
+			fputs("<p class=\"findings\"><b>findings:</b> ", f);
+			report_esc(f, s->findings);
+			if (s->also)
+				fputs(" <span class=\"muted\">(beyond its class)</span>", f);
+			fputs("</p>\n", f);
+		}
 		if (json_object_object_get_ex(s->rec, "error", &v)) {
 			fputs("<p><b>error:</b> <code>", f);
 			report_esc(f, json_object_get_string(v));
@@ -651,10 +711,10 @@ static void section_states(struct report *R, FILE *f)
 			report_esc(f, json_object_get_string(v));
 			fputs(" ", f);
 		}
-		opset_cell(f, s->rec, "lost");
-		opset_cell(f, s->rec, "wrong_content");
-		opset_cell(f, s->rec, "phantom");
-		opset_cell(f, s->rec, "unordered");
+		if (s->findings) {
+			report_esc(f, s->findings);
+			fputs(" ", f);
+		}
 		if (json_object_object_get_ex(s->rec, "witness", &v) &&
 		    json_object_object_get_ex(v, "size", &v))
 			fprintf(f, "witness: %" PRIu64 " write%s ", json_object_get_uint64(v),

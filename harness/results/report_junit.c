@@ -128,8 +128,10 @@ static void testcase(struct report *R, FILE *f, const char *cls, unsigned c)
 	bool bad = k && c != BO_CLASS_CONSISTENT;
 	const char *tag = report_class_is_error(c) ? "error" : "failure";
 	_cleanup_free_ char *repro = NULL, *cmd = NULL;
-	char rel[PATH_MAX];
+	char rel[PATH_MAX], also[512] = "";
 
+	if (R->have_sum)
+		bo_summary_also_str(&R->sum, (enum bo_class) c, also, sizeof(also));
 	fputs("    <testcase classname=\"", f);
 	report_esc(f, cls);
 	fprintf(f, "\" name=\"%s\" time=\"%.3f\">\n", report_class_name(c), R->class_seconds[c]);
@@ -143,11 +145,30 @@ static void testcase(struct report *R, FILE *f, const char *cls, unsigned c)
 	    snprintf(rel, sizeof(rel), "states/%s/repro.sh", first) < (int) sizeof(rel))
 		repro = report_read_capped(R->dirfd, rel, 4096, NULL);
 	cmd = report_repro_command(repro);
-	fprintf(f, "      <%s type=\"%s\" message=\"%" PRIu64 " state%s %s; first: ", tag,
+	fprintf(f, "      <%s type=\"%s\" message=\"%" PRIu64 " state%s %s", tag,
 		report_class_name(c), k, k == 1 ? "" : "s", report_class_name(c));
+	if (*also) {
+		fputs(" (", f);
+		report_esc(f, also);
+		fputs(")", f);
+	}
+	fputs("; first: ", f);
 	report_esc(f, first);
 	fputs("\">first failing state: ", f);
 	report_esc(f, first);
+	/* What the class does not say, and where to see it first. */
+	for (int k2 = 0; *also && k2 < BO_FINDING_COUNT; k2++) {
+		const struct bo_summary_finding *a = &R->sum.also[c][k2];
+
+		if (!a->states)
+			continue;
+		fprintf(f, "\nalso %s in %" PRIu64 " of them, ops ",
+			bo_finding_name((enum bo_finding) k2), a->states);
+		for (unsigned i = 0; i < a->n_ops; i++)
+			fprintf(f, "%s%" PRIu64, i ? "," : "", a->ops[i]);
+		fputs(a->more ? ",...; first: " : "; first: ", f);
+		report_esc(f, a->first);
+	}
 	fputs("\nstate directory: ", f);
 	report_esc(f, R->dir);
 	fputs("/states/", f);

@@ -27,7 +27,9 @@ struct rstate {
 	unsigned cls;
 	double seconds;
 	bool alias;
-	bool path_ok; /* the id is safe as a directory name */
+	bool path_ok;	/* the id is safe as a directory name */
+	bool also;	/* it holds a finding its class does not name (states/findings.h) */
+	char *findings; /* its findings in words ("lost-ack: op 2"), or NULL for none */
 	struct json_object *rec;
 };
 

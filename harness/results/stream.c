@@ -69,45 +69,50 @@ bool bo_stream_torn(const struct bo_stream *s)
 	return s->torn;
 }
 
-/*
- * A state record's findings into @rec: each member an array of op ids, "why" an object of
- * strings. 0; -EBADMSG naming the member that is not; -ENOMEM.
- */
-static int findings_fields(struct bo_stream_rec *rec, const char **ret_bad)
+int bo_stream_rec_findings(struct json_object *o, struct bo_verdict *ret, const char **ret_bad)
 {
+	struct bo_verdict v = {0};
 	struct json_object *a, *why;
+	int r = 0;
 
-	for (int f = 0; f < BO_FINDING_COUNT; f++) {
+	*ret_bad = NULL;
+	for (int f = 0; f < BO_FINDING_COUNT && r >= 0; f++) {
 		const char *key = bo_finding_key((enum bo_finding) f);
 
-		if (!json_object_object_get_ex(rec->o, key, &a))
+		if (!json_object_object_get_ex(o, key, &a))
 			continue;
 		*ret_bad = key;
 		if (!json_object_is_type(a, json_type_array))
-			return -EBADMSG;
-		for (size_t i = 0; i < json_object_array_length(a); i++) {
+			r = -EBADMSG;
+		for (size_t i = 0; r >= 0 && i < json_object_array_length(a); i++) {
 			struct json_object *e = json_object_array_get_idx(a, i);
-			int r;
 
 			if (!json_object_is_type(e, json_type_int) || json_object_get_int64(e) < 0)
-				return -EBADMSG;
-			r = bo_opset_add(bo_verdict_set_mut(&rec->findings, (enum bo_finding) f),
-					 (uint64_t) json_object_get_int64(e));
-			if (r < 0)
-				return r;
+				r = -EBADMSG;
+			else
+				r = bo_opset_add(bo_verdict_set_mut(&v, (enum bo_finding) f),
+						 (uint64_t) json_object_get_int64(e));
 		}
 	}
-	if (json_object_object_get_ex(rec->o, "why", &why)) {
+	if (r >= 0 && json_object_object_get_ex(o, "why", &why)) {
 		*ret_bad = "why";
 		if (!json_object_is_type(why, json_type_object))
-			return -EBADMSG;
-		json_object_object_foreach(why, k, v)
-		{
-			(void) k;
-			if (!json_object_is_type(v, json_type_string))
-				return -EBADMSG;
+			r = -EBADMSG;
+		else {
+			json_object_object_foreach(why, k, w)
+			{
+				(void) k;
+				if (!json_object_is_type(w, json_type_string))
+					r = -EBADMSG;
+			}
 		}
 	}
+	if (r < 0) {
+		bo_verdict_clear(&v);
+		return r;
+	}
+	*ret_bad = NULL;
+	*ret = v;
 	return 0;
 }
 
@@ -175,11 +180,10 @@ int bo_stream_next(struct bo_stream *s, struct bo_stream_rec *ret, struct bo_err
 	}
 	if (!strcmp(rec.event, "state")) {
 		const char *bad = "";
-		int r = findings_fields(&rec, &bad);
+		int r = bo_stream_rec_findings(rec.o, &rec.findings, &bad);
 
 		if (r < 0) {
 			json_object_put(rec.o);
-			bo_verdict_clear(&rec.findings);
 			if (r == -ENOMEM)
 				return bo_err_set(err, ENOMEM, "reading '%s': out of memory",
 						  s->path);

@@ -69,6 +69,14 @@ _must_check_ int bo_stream_each_state(const char *dir,
 						struct bo_err *err),
 				      void *ctx, struct bo_err *err);
 
+/*
+ * The findings of state record @o into *@ret (bo_verdict_clear() it): the reader's own check
+ * and parse, for a consumer that kept a record's object. -EBADMSG with *@ret_bad the member
+ * that is malformed, -ENOMEM.
+ */
+_must_check_ int bo_stream_rec_findings(struct json_object *o, struct bo_verdict *ret,
+					const char **ret_bad);
+
 /* Whether @rec is a "state" or an "alias" record. */
 static inline bool bo_stream_is_state(const struct bo_stream_rec *rec)
 {

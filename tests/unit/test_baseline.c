@@ -32,7 +32,7 @@ static void add(struct bo_failset *s, const char *cell, const char *state, const
 						   .options = opt,
 						   .kernel = kernel,
 						   .persona = persona},
-				 state, cls) == 0);
+				 state, cls, NULL) == 0);
 }
 
 static void test_diff_by_identity(void)
@@ -66,6 +66,30 @@ static void test_diff_by_identity(void)
 			 "\"persona\":\"ignores-flush\"") != NULL);
 	json_object_put(o);
 	bo_baseline_diff_clear(&d);
+	/* The same failure with other findings, or another class, has changed. */
+	{
+		struct bo_failset was = {0}, now = {0};
+
+		CU_ASSERT(bo_failset_add(&was, &(struct bo_cell){"a", "ext4", "", "", ""}, "c7",
+					 "fsck-dirty", NULL) == 0);
+		CU_ASSERT(bo_failset_add(&was, &(struct bo_cell){"a", "ext4", "", "", ""}, "c8",
+					 "fsck-dirty", "lost-ack: op 2") == 0);
+		CU_ASSERT(bo_failset_add(&now, &(struct bo_cell){"a", "ext4", "", "", ""}, "c7",
+					 "fsck-dirty", "lost-ack: op 2") == 0);
+		CU_ASSERT(bo_failset_add(&now, &(struct bo_cell){"a", "ext4", "", "", ""}, "c8",
+					 "fsck-dirty", "lost-ack: op 2") == 0);
+		CU_ASSERT_FATAL(bo_baseline_diff(&was, &now, &d) == 0);
+		CU_ASSERT(d.changed.n == 1 && in(&d.changed, "a", "c7") && d.same.n == 1);
+		CU_ASSERT(d.changed.n && !strcmp(d.changed.v[0].was_findings, "") &&
+			  !strcmp(d.changed.v[0].findings, "lost-ack: op 2"));
+		o = bo_baseline_diff_json(&d);
+		CU_ASSERT(strstr(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
+				 "\"changed\":[{") != NULL);
+		json_object_put(o);
+		bo_baseline_diff_clear(&d);
+		bo_failset_clear(&was);
+		bo_failset_clear(&now);
+	}
 	/* Against itself: nothing new, nothing fixed. */
 	CU_ASSERT_FATAL(bo_baseline_diff(&cur, &cur, &d) == 0);
 	CU_ASSERT(d.added.n == 0 && d.fixed.n == 0 && d.same.n == 6);
