@@ -31,11 +31,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/base/file.h"
 #include "harness/base/macro.h"
+#include "harness/base/mounts.h"
 #include "vm/initramfs.h"
 #include "vm/modload.h"
 #include "vm/vm.h"
-#include "harness/base/file.h"
 
 extern char **environ;
 
@@ -423,13 +424,14 @@ static int mount_share(const char *tag, const char *dir)
 
 /*
  * The host's root for commands to chroot into: the read-only share under a tmpfs overlay
- * (what commands write stays in the guest), with /dev, /proc, /sys and /run bound in. /run is
- * made a shared mount first, so that what is mounted under it later (the work directory, the
- * file systems under test) shows inside too.
+ * (what commands write stays in the guest), with /dev, /proc, /sys, /run and BO_FIXED_DIR
+ * bound in. /run and BO_FIXED_DIR are made shared mounts first, so that what is mounted under them later
+ * (the work directory; the mount area and the file systems under test, dev/mntarea.h) shows
+ * inside too, at the same paths.
  */
 static int mount_host_root(void)
 {
-	static const char *const binds[] = {"/dev", "/proc", "/sys", "/run"};
+	static const char *const binds[] = {"/dev", "/proc", "/sys", "/run", BO_FIXED_DIR};
 	char path[PATH_MAX];
 	int r;
 
@@ -449,6 +451,11 @@ static int mount_host_root(void)
 			    ",upperdir=/.hostrw/upper,workdir=/.hostrw/work") < 0)
 		r = -errno;
 	if (r >= 0 && mount(NULL, "/run", NULL, MS_SHARED | MS_REC, NULL) < 0)
+		r = -errno;
+	/* BO_FIXED_DIR is a directory of the initramfs: bound on itself, it is a mount to share. */
+	(void) mkdir(BO_FIXED_DIR, 0755);
+	if (r >= 0 && (mount(BO_FIXED_DIR, BO_FIXED_DIR, NULL, MS_BIND, NULL) < 0 ||
+		       mount(NULL, BO_FIXED_DIR, NULL, MS_SHARED, NULL) < 0))
 		r = -errno;
 	for (size_t i = 0; r >= 0 && i < BO_ARRAY_SIZE(binds); i++) {
 		snprintf(path, sizeof(path), "%s%s", BO_HOSTROOT_GUEST, binds[i]);

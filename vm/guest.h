@@ -31,8 +31,8 @@
 #define BO_EXCHANGE_GUEST "/exchange"
 /* The host's root, read-only, and where the guest makes it a root of its own for commands
  * (bo_vm_opts.host_root): the share at BO_HOSTROOT_LOWER under a tmpfs overlay at
- * BO_HOSTROOT_GUEST, with /dev, /proc, /sys and /run (and what is mounted there later)
- * inside. A command chroots into it. */
+ * BO_HOSTROOT_GUEST, with /dev, /proc, /sys, /run and BO_FIXED_DIR (and what is mounted
+ * there later) inside. A command chroots into it. */
 #define BO_HOSTROOT_TAG	  "hostroot"
 #define BO_HOSTROOT_LOWER "/.host"
 #define BO_HOSTROOT_GUEST "/.hostroot"

@@ -12,6 +12,11 @@
 
 #include "harness/base/util.h"
 
+/* The directory of blackout's fixed paths on the machine that runs the filesystems: the mount
+ * area and its lock (dev/mntarea.h). A VM binds it into the host's root (vm/guest.h), so a
+ * workload chrooted there sees the same paths. */
+#define BO_FIXED_DIR "/blackout"
+
 struct bo_mount_entry {
 	const char *target; /* the mount point */
 	const char *fstype;

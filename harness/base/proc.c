@@ -158,6 +158,41 @@ static void wait_group_gone(pid_t pgid)
 		nanosleep(&(struct timespec){.tv_nsec = 5 * 1000 * 1000}, NULL);
 }
 
+/* The step of starting a command that failed in the child, reported back before exec. */
+enum { STEP_OUTPUT, STEP_ROOT, STEP_USER, STEP_CWD, STEP_EXEC };
+
+static _Noreturn void child_failed(int fd, int step)
+{
+	int msg[2] = {step, errno};
+
+	(void) !write(fd, msg, sizeof(msg));
+	_exit(127);
+}
+
+static int child_error(const struct bo_proc_opts *o, int step, int e, struct bo_err *err)
+{
+	const char *cmd = o->argv[0];
+
+	switch (step) {
+	case STEP_OUTPUT:
+		return bo_err_set(err, e, "starting '%s': opening its output '%s': %s", cmd,
+				  o->output_path, strerror(e));
+	case STEP_ROOT:
+		return bo_err_set(err, e, "starting '%s': entering the root '%s': %s", cmd,
+				  o->root, strerror(e));
+	case STEP_USER:
+		return bo_err_set(err, e, "starting '%s': becoming user '%s': %s", cmd,
+				  o->user->name, strerror(e));
+	case STEP_CWD:
+		return bo_err_set(err, e, "starting '%s': its working directory '%s'%s%s: %s", cmd,
+				  o->cwd, o->root ? " under the root " : "", o->root ? o->root : "",
+				  strerror(e));
+	default:
+		return bo_err_set(err, e, e == ENOENT ? "'%s' not found" : "starting '%s': %s", cmd,
+				  strerror(e));
+	}
+}
+
 int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct bo_err *err)
 {
 	size_t max = o->max_output ? o->max_output : (1u << 20);
@@ -168,7 +203,7 @@ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct
 	_cleanup_free_ char **env = NULL;
 	struct bo_proc_result r = {0};
 	double start = bo_now(), deadline;
-	int status = 0, exec_errno = 0, e, pidfd;
+	int status = 0, exec_errno = 0, failed[2] = {0, 0}, e, pidfd;
 	bool timed_out = false, exited = false, stopped = false;
 	pid_t pid, parent = getpid();
 	bool capture = !o->inherit_output && !o->output_path;
@@ -211,38 +246,25 @@ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct
 			int fd = open(o->output_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 				      0644);
 
-			if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0) {
-				e = errno;
-				(void) !write(ps[1], &e, sizeof(e));
-				_exit(127);
-			}
+			if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
+				child_failed(ps[1], STEP_OUTPUT);
 		}
-		if (o->root && (chroot(o->root) < 0 || chdir("/") < 0)) {
-			e = errno;
-			(void) !write(ps[1], &e, sizeof(e));
-			_exit(127);
-		}
+		if (o->root && (chroot(o->root) < 0 || chdir("/") < 0))
+			child_failed(ps[1], STEP_ROOT);
 		if (o->user && (setgroups((size_t) o->user->ngroups, o->user->groups) < 0 ||
-				setgid(o->user->gid) < 0 || setuid(o->user->uid) < 0)) {
-			e = errno;
-			(void) !write(ps[1], &e, sizeof(e));
-			_exit(127);
-		}
-		if (o->cwd && chdir(o->cwd) < 0) {
-			e = errno;
-			(void) !write(ps[1], &e, sizeof(e));
-			_exit(127);
-		}
+				setgid(o->user->gid) < 0 || setuid(o->user->uid) < 0))
+			child_failed(ps[1], STEP_USER);
+		if (o->cwd && chdir(o->cwd) < 0)
+			child_failed(ps[1], STEP_CWD);
 		execvpe(o->argv[0], o->argv, env);
-		e = errno;
-		(void) !write(ps[1], &e, sizeof(e));
-		_exit(127);
+		child_failed(ps[1], STEP_EXEC);
 	}
 	setpgid(pid, pid); /* also from here: no window where a timeout kill misses it */
 	close(ps[1]);
 	ps[1] = -1;
-	if (read(ps[0], &exec_errno, sizeof(exec_errno)) != sizeof(exec_errno))
-		exec_errno = 0;
+	if (read(ps[0], failed, sizeof(failed)) != sizeof(failed))
+		failed[1] = 0;
+	exec_errno = failed[1];
 	close(ps[0]);
 	ps[0] = -1;
 	if (capture) {
@@ -325,9 +347,7 @@ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct
 	r.truncated = out.truncated || errs.truncated;
 	if (exec_errno) {
 		bo_proc_result_clear(&r);
-		return bo_err_set(err, exec_errno,
-				  exec_errno == ENOENT ? "'%s' not found" : "starting '%s': %s",
-				  o->argv[0], strerror(exec_errno));
+		return child_error(o, failed[0], exec_errno, err);
 	}
 	if (stopped) {
 		char what[256];

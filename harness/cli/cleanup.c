@@ -44,6 +44,7 @@ struct sweep {
 	const char *runid;
 	char workdir[PATH_MAX];
 	bool dry_run, have_dm;
+	bool has_area; /* the mount area is the run's (dev/mntarea.h) */
 	char **dm;    /* names of the run's dm devices */
 	char **loops; /* /dev/loopN over files in the work directory */
 	unsigned removed, failed;
@@ -62,14 +63,24 @@ static void failed(struct sweep *s, const char *what, const char *obj, const str
 	s->failed++;
 }
 
+/* Whether run @runid has the mount area: its tmpfs is mounted there. */
+static bool run_has_area(const char *runid)
+{
+	char **v = NULL;
+	bool has = bo_mnt_area_mounts(runid, &v, NULL) >= 0 && v && v[0];
+
+	bo_strv_free(v);
+	return has;
+}
+
 /* Whether @path is the work directory or inside it. */
 static bool in_workdir(const struct sweep *s, const char *path)
 {
 	return !strcmp(path, s->workdir) || bo_path_within(s->workdir, path);
 }
 
-/* Whether link @path (a /proc/PID/ entry) points into the run: its work directory, or one of
- * its dm or loop devices. */
+/* Whether link @path (a /proc/PID/ entry) points into the run: its work directory, its mount
+ * area (when it has it), or one of its dm or loop devices. */
 static bool points_into_run(const struct sweep *s, const char *path)
 {
 	char target[PATH_MAX];
@@ -80,7 +91,7 @@ static bool points_into_run(const struct sweep *s, const char *path)
 	target[n] = '\0';
 	if (target[0] != '/')
 		return false;
-	if (in_workdir(s, target))
+	if (in_workdir(s, target) || (s->has_area && bo_mnt_area_holds(target)))
 		return true;
 	for (char **l = s->loops; l && *l; l++)
 		if (!strcmp(target, *l))
@@ -399,6 +410,7 @@ static int cleanup_run(const char *runid, bool dry_run)
 		bo_dm_list_free(s.dm);
 		return BO_EXIT_HARNESS;
 	}
+	s.has_area = run_has_area(runid);
 	kill_processes(&s);
 	unmount_all(&s, false);
 	if (s.have_dm)

@@ -34,6 +34,11 @@ bool bo_mnt_area_of(const struct bo_mount_entry *m, const char *runid)
 	       m->source && !strcmp(m->source, src);
 }
 
+bool bo_mnt_area_holds(const char *path)
+{
+	return !strcmp(path, BO_MNT_ROOT) || bo_path_within(BO_MNT_ROOT, path);
+}
+
 struct walk {
 	const char *runid; /* NULL: every mount at or under BO_MNT_ROOT */
 	bool in;
@@ -46,7 +51,7 @@ static int take(const struct bo_mount_entry *m, void *ctx)
 	struct walk *w = ctx;
 	char **nv;
 
-	if (!bo_path_within(BO_MNT_ROOT, m->target))
+	if (!bo_mnt_area_holds(m->target))
 		return 0;
 	if (w->runid && !strcmp(m->target, BO_MNT_ROOT) && m->fstype &&
 	    !strcmp(m->fstype, "tmpfs") && m->source && !strncmp(m->source, "blackout-", 9))

@@ -22,8 +22,8 @@
 #include "harness/base/util.h"
 #include "harness/dev/teardown.h"
 
-#define BO_MNT_ROOT "/blackout/mnt"
-#define BO_MNT_LOCK "/blackout/lock"
+#define BO_MNT_ROOT BO_FIXED_DIR "/mnt"
+#define BO_MNT_LOCK BO_FIXED_DIR "/lock"
 
 /*
  * Make the area of run @runid: BO_MNT_ROOT created if missing, the lock taken (-EBUSY when
@@ -32,6 +32,9 @@
  * the lock released with it.
  */
 _must_check_ int bo_mnt_area_setup(const char *runid, struct bo_teardown *td, struct bo_err *err);
+
+/* Whether @path is BO_MNT_ROOT or lies under it. */
+bool bo_mnt_area_holds(const char *path);
 
 /* Whether @m is the area of run @runid: its tmpfs on BO_MNT_ROOT. */
 bool bo_mnt_area_of(const struct bo_mount_entry *m, const char *runid);

@@ -130,7 +130,7 @@ if run_bo 0 run "$T/user.ini" --results "$T/results"; then
 	read -r who uid home owner pwd <"$RESULTS/workload.out"
 	[ "$who $uid $home $owner" = "nobody $(id -u nobody) $(getent passwd nobody | cut -d: -f6) nobody" ] &&
 		ok || bad "the workload ran as '$who $uid $home', the mount point is $owner's"
-	case $pwd in /run/blackout-*) ok ;; *) bad "the workload ran in '$pwd'" ;; esac
+	case $pwd in /blackout/mnt) ok ;; *) bad "the workload ran in '$pwd'" ;; esac
 fi
 # ... and a script it cannot reach is refused before any VM boots, naming file and line.
 chmod 700 "$T"

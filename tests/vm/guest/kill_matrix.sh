@@ -11,7 +11,8 @@ bad() {
 	fail=$((fail + 1))
 }
 
-# Objects of run $1 in the kernel: dm devices by name, loops by backing file, mounts.
+# Objects of run $1 in the kernel: dm devices by name, loops by backing file, mounts (its
+# work directory's, and the mount area's: one run at a time has it).
 left() {
 	n=0
 	for f in /sys/block/dm-*/dm/name; do
@@ -23,7 +24,9 @@ left() {
 		case $(cat "$f") in "/run/blackout-$1/"*) n=$((n + 1)) ;; esac
 	done
 	while read -r _ _ _ _ mp _; do
-		case $mp in "/run/blackout-$1" | "/run/blackout-$1/"*) n=$((n + 1)) ;; esac
+		case $mp in "/run/blackout-$1" | "/run/blackout-$1/"* | /blackout/mnt | /blackout/mnt/*)
+			n=$((n + 1)) ;;
+		esac
 	done </proc/self/mountinfo
 	echo "$n"
 }
@@ -81,7 +84,7 @@ for pc in workdir:run loops:run stack:run mkfs:run mounted:run workload:run unmo
 	# cleanup must kill it, or the mount stays busy.
 	holder=
 	if [ "$point" = mounted ]; then
-		(cd "/run/blackout-$id/mnt" && exec sleep 1000) &
+		(cd /blackout/mnt && exec sleep 1000) &
 		holder=$!
 	fi
 	kill -9 "$pid"
