@@ -10,10 +10,10 @@ lint replay synth vm cache kernel help"
 _blackout_vm_opts="--kernel= --modules= --kernel-release= --in-place --memory= --timeout= --file= --quiet --no-progress"
 _blackout_opts() {
 	case $1 in
-	run) echo "--seed= --results= --recovery-crashes= --witness= $_blackout_vm_opts --help" ;;
+	run) echo "--seed= --results= --recovery= --recovery-crashes= --witness= $_blackout_vm_opts --help" ;;
 	check)
 		echo "--scenario= --fs= --size= --mount-options= --cuts= --from= --checker=
-			--seed= --reorder= --torn --budget= --persona= --recovery-crashes= --recovery-log= --witness= --state= --shard= --jobs= --kernels= --expect=
+			--seed= --reorder= --torn --budget= --persona= --recovery= --recovery-crashes= --recovery-log= --witness= --state= --shard= --jobs= --kernels= --expect=
 			--hash --results= $_blackout_vm_opts --help"
 		;;
 	merge) echo "--out= --help" ;;
@@ -100,9 +100,9 @@ _blackout() {
 
 	# The argument of an option.
 	case $prev in
-	--fs) COMPREPLY=($(compgen -W "ext4 xfs btrfs" -- "$cur")) && return ;;
+	--fs) COMPREPLY=($(compgen -W "ext4 xfs btrfs ext2 vfat" -- "$cur")) && return ;;
 	--expect)
-		COMPREPLY=($(compgen -W "consistent unmountable fsck-dirty lost-ack phantom
+		COMPREPLY=($(compgen -W "consistent unmountable fsck-dirty repair-failed lost-ack phantom
 			app-recovery-failed recovery-unsafe checker-error harness-error" -- "$cur"))
 		return
 		;;
@@ -144,6 +144,10 @@ _blackout() {
 		;;
 	--persona)
 		COMPREPLY=($(compgen -W "honest ignores-flush ignores-fua lost-flush atomic-4k atomic-512" -- "$cur"))
+		return
+		;;
+	--recovery)
+		COMPREPLY=($(compgen -W "auto mount fsck" -- "$cur"))
 		return
 		;;
 	--run)

@@ -45,7 +45,8 @@ static const struct {
 	{"e2fsck", "e2fsprogs"},       {"fsck.ext4", "e2fsprogs"},   {"dumpe2fs", "e2fsprogs"},
 	{"debugfs", "e2fsprogs"},      {"mkfs.xfs", "xfsprogs"},     {"xfs_repair", "xfsprogs"},
 	{"xfs_db", "xfsprogs"},	       {"xfs_logprint", "xfsprogs"}, {"mkfs.btrfs", "btrfs-progs"},
-	{"btrfs", "btrfs-progs"},
+	{"btrfs", "btrfs-progs"},      {"mkfs.ext2", "e2fsprogs"},   {"mkfs.vfat", "dosfstools"},
+	{"fsck.vfat", "dosfstools"},
 };
 
 /* Configuration the guest reads: mke2fs takes its defaults (features, inode size) from
@@ -54,12 +55,13 @@ static const struct {
 static const char *const config_files[] = {"/etc/mke2fs.conf", "/etc/ld.so.cache", NULL};
 
 /* Modules included besides bo_kernel_required when the kernel has them: crc32c before
- * ext4/btrfs/dm-thin-pool (their crc32c soft dependency), the RNG, the file systems, the
- * host base's pmem device (vm.h, bo_vm_opts.base_fd), overlay for the host's root
+ * ext4/btrfs/dm-thin-pool (their crc32c soft dependency), the RNG, the file systems (ext2 is
+ * ext4's in Debian's kernels; vfat with the code page and character sets its defaults name:
+ * FAT_DEFAULT_CODEPAGE 437, FAT_DEFAULT_IOCHARSET ascii, FAT_DEFAULT_UTF8), the host base's pmem device (vm.h, bo_vm_opts.base_fd), overlay for the host's root
  * (bo_vm_opts.host_root). */
 static const char *const optional_modules[] = {
-	"crc32c-generic", "virtio-rng", "ext4",	   "xfs", "btrfs",
-	"virtio-pmem",	  "nd-pmem",	"overlay", NULL,
+	"crc32c-generic", "virtio-rng", "ext4",	       "xfs",	  "btrfs",   "vfat", "nls_cp437",
+	"nls_ascii",	  "nls_utf8",	"virtio-pmem", "nd-pmem", "overlay", NULL,
 };
 
 /* busybox applets left out: blackout is the guest's modprobe, and these would shadow it. */

@@ -178,8 +178,8 @@ static int child_error(const struct bo_proc_opts *o, int step, int e, struct bo_
 		return bo_err_set(err, e, "starting '%s': opening its output '%s': %s", cmd,
 				  o->output_path, strerror(e));
 	case STEP_ROOT:
-		return bo_err_set(err, e, "starting '%s': entering the root '%s': %s", cmd,
-				  o->root, strerror(e));
+		return bo_err_set(err, e, "starting '%s': entering the root '%s': %s", cmd, o->root,
+				  strerror(e));
 	case STEP_USER:
 		return bo_err_set(err, e, "starting '%s': becoming user '%s': %s", cmd,
 				  o->user->name, strerror(e));

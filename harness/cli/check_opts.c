@@ -8,6 +8,7 @@
 
 #include "harness/base/macro.h"
 #include "harness/base/util.h"
+#include "harness/dev/fs.h"
 #include "harness/states/persona.h"
 
 #define A(field) offsetof(struct bo_check_args, field)
@@ -41,6 +42,13 @@ static const char *recovery_problem(const char *val)
 	uint64_t n;
 
 	return bo_parse_u64(val, &n) < 0 || n > 1000 ? "0 to 1000" : NULL;
+}
+
+static const char *recovery_mode_problem(const char *val)
+{
+	enum bo_recovery r;
+
+	return bo_recovery_from_name(val, &r) < 0 ? "auto, mount or fsck" : NULL;
 }
 
 static const char *witness_problem(const char *val)
@@ -97,6 +105,11 @@ const struct bo_opt bo_check_opts[] = {
 	 "ignores-fua, lost-flush (--reorder 1 unless --reorder or --torn\n"
 	 "is given; --budget 16 unless given), atomic-4k, atomic-512\n"
 	 "(--torn unless --reorder is given)"},
+	{"recovery", "HOW", A(recovery), BO_OPT_BOTH, "recovery", recovery_mode_problem,
+	 "how each state is recovered: mount (the kernel's journal or log\n"
+	 "replay), fsck (the repair a boot runs, e2fsck -fy or fsck.vfat\n"
+	 "-a, then the mount; ext2, ext4, vfat), auto (default: fsck where\n"
+	 "the filesystem has no journal, else mount)"},
 	{"recovery-crashes", "N", A(recovery_crashes), BO_OPT_BOTH, "recovery_crashes",
 	 recovery_problem,
 	 "also up to N states cut at the flush points of each consistent\n"

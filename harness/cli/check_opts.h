@@ -15,7 +15,7 @@ struct bo_check_args {
 	/* Both sides: what the user gave, passed to the guest as it is. */
 	const char *fs, *size, *mopt, *cuts, *from, *checker, *state, *seed;
 	const char *reorder, *budget, *bench, *shard, *persona;
-	const char *recovery_crashes, *recovery_log;
+	const char *recovery_crashes, *recovery_log, *recovery;
 	const char *witness, *witness_mode;
 	bool hash, torn;
 	/* Host only. */

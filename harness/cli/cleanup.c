@@ -45,8 +45,8 @@ struct sweep {
 	char workdir[PATH_MAX];
 	bool dry_run, have_dm;
 	bool has_area; /* the mount area is the run's (dev/mntarea.h) */
-	char **dm;    /* names of the run's dm devices */
-	char **loops; /* /dev/loopN over files in the work directory */
+	char **dm;     /* names of the run's dm devices */
+	char **loops;  /* /dev/loopN over files in the work directory */
 	unsigned removed, failed;
 };
 
@@ -551,7 +551,8 @@ static void help(void)
 	     "\n"
 	     "Remove what the run ID left behind when it was killed: its processes, mounts under\n"
 	     "/run/blackout-ID and on its mount area " BO_MNT_ROOT ", dm devices blackout-ID-*,\n"
-	     "loop devices over its files and the directory. Each object removed is printed. --list shows the leftovers of every run\n"
+	     "loop devices over its files and the directory. Each object removed is printed. "
+	     "--list shows the leftovers of every run\n"
 	     "and touches nothing; --dry-run says what --run would remove.\n"
 	     "\n"
 	     "  --run ID     remove what run ID left behind\n"

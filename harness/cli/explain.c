@@ -139,6 +139,7 @@ static void gather(struct explain *x, struct json_object *st)
 
 	json_object_object_add(x->out, "state", json_object_get(st));
 	add_text(ev, "mount_error", bo_diary_byproduct(&x->d, id, "mount.err"));
+	add_text(ev, "repair", bo_diary_byproduct(&x->d, id, "repair.out"));
 	add_text(ev, "fsck", bo_diary_byproduct(&x->d, id, "fsck.out"));
 	add_text(ev, "checker", bo_diary_byproduct(&x->d, id, "checker.out"));
 	add_text(ev, "dmesg", bo_diary_byproduct(&x->d, id, "dmesg.txt"));
@@ -235,6 +236,9 @@ static void print_text(struct explain *ex)
 	n = json_object_object_get_ex(st, "cut", &v) ? json_object_get_uint64(v) : 0;
 	printf("\nsymptom: state %s (cut after %" PRIu64 " %s) is %s\n", bo_json_str(st, "state"),
 	       n, BO_PLURAL(n, "entry", "entries"), bo_json_str(st, "class"));
+	/* Recovered by fsck: the repair came first, and its verdict is part of the story. */
+	if (bo_json_str(st, "repair"))
+		printf("  recovery: fsck, then mount (the repair: %s)\n", bo_json_str(st, "repair"));
 	printf("  mounted: %s, fsck: %s, checker: %s\n",
 	       json_object_object_get_ex(st, "mounted", &v) && json_object_get_boolean(v) ? "yes"
 											  : "no",
@@ -291,6 +295,7 @@ static void print_text(struct explain *ex)
 	json_object_object_get_ex(ex->out, "evidence", &ev);
 	puts("\nevidence:");
 	show("mount error", bo_json_str(ev, "mount_error"));
+	show("repair before the mount", bo_json_str(ev, "repair"));
 	show("fsck", bo_json_str(ev, "fsck"));
 	for (size_t i = 0; i < BO_ARRAY_SIZE(opkeys); i++) {
 		if (!json_object_object_get_ex(ev, opkeys[i], &v))

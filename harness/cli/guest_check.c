@@ -35,6 +35,7 @@ struct config {
 	uint64_t size, first, seed, reorder, budget, workload_seed, recovery_crashes, witness;
 	bool ordered, torn;
 	enum bo_persona persona;
+	enum bo_recovery recovery;
 	unsigned fsck_timeout, checker_timeout;
 	unsigned shard_i, shard_n;
 	enum bo_bench_mode bench;
@@ -64,6 +65,7 @@ static int configure(const struct bo_check_args *a, const struct bo_scenario *sc
 		c->ordered = sc->ordered;
 		c->persona = sc->persona;
 		c->recovery_crashes = sc->recovery_crashes;
+		c->recovery = sc->recovery;
 		c->witness = sc->witness;
 		c->fsck_timeout = sc->fsck_timeout;
 		c->checker_timeout = sc->checker_timeout;
@@ -80,6 +82,17 @@ static int configure(const struct bo_check_args *a, const struct bo_scenario *sc
 		(void) !bo_parse_u64(a->recovery_crashes, &c->recovery_crashes);
 	if (a->witness)
 		(void) !bo_parse_u64(a->witness, &c->witness);
+	if (a->recovery && bo_recovery_from_name(a->recovery, &c->recovery) < 0)
+		return bo_err_set(err, EINVAL, "--recovery '%s': auto, mount or fsck", a->recovery);
+	if (c->recovery == BO_RECOVERY_FSCK && c->fs) {
+		enum bo_fs fs;
+
+		if (bo_fs_from_name(c->fs, &fs) == 0 && !bo_fs_can_repair(fs))
+			return bo_err_set(err, EINVAL,
+					  "--recovery fsck: %s is recovered by its mount; fsck "
+					  "recovery is for ext2, ext4 and vfat",
+					  c->fs);
+	}
 	if (a->persona && bo_persona_parse(a->persona, &c->persona) < 0)
 		return bo_err_set(err, EINVAL, "--persona '%s': one of " BO_PERSONA_NAMES,
 				  a->persona);
@@ -197,6 +210,7 @@ static int cmd_guest_check(int argc, char **argv)
 			.budget = c.budget,
 			.persona = c.persona,
 			.recovery_crashes = (unsigned) c.recovery_crashes,
+			.recovery = c.recovery,
 			.recovery_log = a.recovery_log,
 			.witness = (unsigned) c.witness,
 			.witness_full = a.witness_mode != NULL,

@@ -28,7 +28,7 @@
 #include "harness/scenario/scenario.h"
 
 struct run_args {
-	const char *scenario, *seed, *recovery_crashes, *witness;
+	const char *scenario, *seed, *recovery_crashes, *witness, *recovery;
 };
 
 static const struct bo_opt run_opts[] = {
@@ -38,6 +38,7 @@ static const struct bo_opt run_opts[] = {
 	 bo_opt_check_u64, NULL},
 	{"witness", "N", offsetof(struct run_args, witness), BO_OPT_GUEST, NULL, bo_opt_check_u64,
 	 NULL},
+	{"recovery", "HOW", offsetof(struct run_args, recovery), BO_OPT_GUEST, NULL, NULL, NULL},
 };
 
 static void help(void)
@@ -49,8 +50,13 @@ static void help(void)
 /*
  * Copy the used part of the log into the results: the artifact that reproduces everything.
  * It is read-only from then on, which lets `blackout check` link it rather than copy it.
+ * A recording's log ends with the mark dm-log-writes logs when it is removed; without it,
+ * dm-log-writes had stopped logging before (its log device of @log_size bytes filled up, or a
+ * log write failed: "Ran out of space on the logdev"), which its status may not have said yet
+ * when it was asked (it logs behind, after each flush): the log is incomplete, and states
+ * built from it would be fiction.
  */
-static int save_log(const char *src, struct bo_results *res, struct bo_err *err)
+static int save_log(const char *src, uint64_t log_size, struct bo_results *res, struct bo_err *err)
 {
 	struct bo_log *log = NULL;
 	char dst[PATH_MAX];
@@ -64,6 +70,18 @@ static int save_log(const char *src, struct bo_results *res, struct bo_err *err)
 	r = bo_log_open(src, 0, &log, err);
 	if (r < 0)
 		return r;
+	if (bo_log_find_mark(log, "dm-log-writes-end", &end, NULL) < 0 ||
+	    end + 1 != bo_log_count(log)) {
+		r = bo_err_set(err, ENOSPC,
+			       "the recorded log is incomplete: it does not end with "
+			       "dm-log-writes' final mark, so dm-log-writes stopped logging after "
+			       "%" PRIu64 " entries (its log device of %" PRIu64
+			       " bytes filled up, or a log write failed; see vm/console.log): "
+			       "raise [run] log_size",
+			       bo_log_count(log), log_size);
+		bo_log_free(log);
+		return r;
+	}
 	end = bo_log_end_offset(log);
 	bo_log_free(log);
 	snprintf(dst, sizeof(dst), "%s/write.log", bo_results_dir(res));
@@ -118,6 +136,8 @@ static int cmd_guest_run(int argc, char **argv)
 		(void) !bo_parse_u64(ra.recovery_crashes, &sc->recovery_crashes);
 	if (r >= 0 && ra.witness)
 		(void) !bo_parse_u64(ra.witness, &sc->witness);
+	if (r >= 0 && ra.recovery)
+		(void) !bo_recovery_from_name(ra.recovery, &sc->recovery);
 	if (r >= 0)
 		r = bo_guest_workdir(&g, &err);
 	if (r >= 0) {
@@ -134,7 +154,7 @@ static int cmd_guest_run(int argc, char **argv)
 	}
 	snprintf(logpath, sizeof(logpath), "%s/log.img", g.workdir);
 	if (r >= 0)
-		r = save_log(logpath, g.res, &err);
+		r = save_log(logpath, sc->log_size, g.res, &err);
 	if (r >= 0)
 		r = bo_log_open(logpath, 0, &log, &err);
 	if (r >= 0)
@@ -165,6 +185,7 @@ static int cmd_guest_run(int argc, char **argv)
 			.ordered = sc->ordered,
 			.persona = sc->persona,
 			.recovery_crashes = (unsigned) sc->recovery_crashes,
+			.recovery = sc->recovery,
 			.witness = (unsigned) sc->witness,
 			.fsck_timeout = sc->fsck_timeout,
 			.checker_timeout = sc->checker_timeout,

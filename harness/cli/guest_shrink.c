@@ -83,6 +83,7 @@ static int check_log(struct shrinker *s, const struct bo_log *log, const char *w
 		.checker_env = s->checker_env,
 		.ordered = s->sc->ordered,
 		.fsck_timeout = s->sc->fsck_timeout,
+		.recovery = s->sc->recovery,
 		.checker_timeout = s->sc->checker_timeout,
 		.image_size = s->sc->size,
 		.log_name = "write.log",

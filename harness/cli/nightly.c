@@ -29,6 +29,7 @@
 
 #include "harness/diagnose/baseline.h"
 #include "harness/base/macro.h"
+#include "harness/dev/fs.h"
 #include "harness/base/json.h"
 #include "harness/base/path.h"
 #include "harness/base/proc.h"
@@ -79,9 +80,11 @@ static int matrix_item(void *ctx, const struct bo_ini_item *it, struct bo_err *e
 	if (!strcmp(it->key, "scenario"))
 		return add_axis(m->scenarios, &m->nsc, it->key, value, err);
 	if (!strcmp(it->key, "fs")) {
-		if (strcmp(value, "ext4") && strcmp(value, "xfs") && strcmp(value, "btrfs"))
-			return bo_err_set(err, EINVAL,
-					  "[matrix] fs: '%s' is not ext4, xfs or btrfs", value);
+		enum bo_fs fs;
+
+		if (bo_fs_from_name(value, &fs) < 0)
+			return bo_err_set(err, EINVAL, "[matrix] fs: '%s' is not " BO_FS_NAMES,
+					  value);
 		return add_axis(m->fs, &m->nfs, it->key, value, err);
 	}
 	if (!strcmp(it->key, "mount_options")) {

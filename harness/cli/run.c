@@ -27,7 +27,7 @@
 #include "vm/vm.h"
 
 struct run_args {
-	const char *seed, *parent, *recovery_crashes, *witness;
+	const char *seed, *parent, *recovery_crashes, *witness, *recovery;
 };
 
 static const struct bo_opt run_opts[] = {
@@ -35,6 +35,9 @@ static const struct bo_opt run_opts[] = {
 	 "override the scenario's seed"},
 	{"results", "DIR", offsetof(struct run_args, parent), BO_OPT_HOST, NULL, NULL,
 	 "parent of the run's results directory"},
+	{"recovery", "HOW", offsetof(struct run_args, recovery), BO_OPT_HOST, NULL, NULL,
+	 "override the scenario's [check] recovery: mount, fsck (the\n"
+	 "repair a boot runs, then the mount) or auto"},
 	{"recovery-crashes", "N", offsetof(struct run_args, recovery_crashes), BO_OPT_HOST, NULL,
 	 bo_opt_check_u64,
 	 "override the scenario's [check] recovery_crashes: states cut\n"
@@ -136,6 +139,17 @@ static int cmd_run(int argc, char **argv)
 		bo_scenario_free(sc);
 		return bo_cli_usage_error("run", "--recovery-crashes: 0 to 1000");
 	}
+	if (ra.recovery && (bo_recovery_from_name(ra.recovery, &sc->recovery) < 0 ||
+			    bo_scenario_recovery_problem(sc, sc->recovery))) {
+		char why[200];
+
+		snprintf(why, sizeof(why), "--recovery %s: %s", ra.recovery,
+			 bo_recovery_from_name(ra.recovery, &sc->recovery) < 0
+				 ? "auto, mount or fsck"
+				 : bo_scenario_recovery_problem(sc, sc->recovery));
+		bo_scenario_free(sc);
+		return bo_cli_usage_error("run", "%s", why);
+	}
 	if (ra.witness && (bo_parse_u64(ra.witness, &sc->witness) < 0 || sc->witness > 1000)) {
 		bo_scenario_free(sc);
 		return bo_cli_usage_error("run", "--witness: 0 to 1000");
@@ -160,6 +174,10 @@ static int cmd_run(int argc, char **argv)
 	if (ra.recovery_crashes) {
 		bo_argv_add(&gv, "--recovery-crashes");
 		bo_argv_add(&gv, ra.recovery_crashes);
+	}
+	if (ra.recovery) {
+		bo_argv_add(&gv, "--recovery");
+		bo_argv_add(&gv, ra.recovery);
 	}
 	if (ra.witness) {
 		bo_argv_add(&gv, "--witness");

@@ -3,19 +3,48 @@
 #ifndef BO_FS_H
 #define BO_FS_H
 
+#include <stdbool.h>
+
 #include "harness/base/macro.h"
 
 enum bo_fs {
 	BO_FS_EXT4,
 	BO_FS_XFS,
 	BO_FS_BTRFS,
+	BO_FS_EXT2,
+	BO_FS_VFAT,
 	BO_FS_COUNT,
 };
 
-/* "ext4", "xfs", "btrfs" ("?" for anything else). */
+/* The names, as a scenario or an option gives them, for messages: BO_FS_LIST " or raw". */
+#define BO_FS_LIST  "ext4, xfs, btrfs, ext2, vfat"
+#define BO_FS_NAMES "ext4, xfs, btrfs, ext2 or vfat"
+
+/* "ext4", "xfs", "btrfs", "ext2", "vfat" ("?" for anything else). */
 const char *bo_fs_name(enum bo_fs fs);
 
 /* The filesystem called @name; -EINVAL if blackout does not know it. */
 _must_check_ int bo_fs_from_name(const char *name, enum bo_fs *ret);
+
+/*
+ * How a crash state is recovered before the checker (docs/crash-states.md, "Recovery"): by the
+ * mount (the kernel replays a journal or log; a copy-on-write filesystem needs nothing), or by
+ * fsck's repair before the mount, as a boot does for a filesystem without a journal. AUTO
+ * follows the state: fsck where the filesystem has a repair and no journal (fsdetect.h).
+ */
+enum bo_recovery {
+	BO_RECOVERY_AUTO,
+	BO_RECOVERY_MOUNT,
+	BO_RECOVERY_FSCK,
+};
+
+/* "auto", "mount", "fsck". */
+const char *bo_recovery_name(enum bo_recovery r);
+
+/* The recovery called @name; -EINVAL for anything else. */
+_must_check_ int bo_recovery_from_name(const char *name, enum bo_recovery *ret);
+
+/* Whether @fs is one of e2fsprogs' (ext2, ext4): the same tools, options and on-disk format. */
+bool bo_fs_is_ext(enum bo_fs fs);
 
 #endif

@@ -3,7 +3,10 @@
 
 #include <blkid/blkid.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness/base/macro.h"
 
@@ -59,4 +62,40 @@ int bo_fs_detect(const char *dev, char *type, size_t len, struct bo_err *err)
 	memcpy(type, v, strlen(v) + 1);
 	bo_debug(BO_DBG_MOUNT, "'%s' holds %s", dev, type);
 	return 0;
+}
+
+/* The ext2/3/4 super block: at byte 1024, its magic at 0x38, s_feature_compat at 0x5c
+ * (fs/ext4/ext4.h). */
+#define EXT_SB_OFFSET	       1024
+#define EXT_SB_MAGIC	       0x38
+#define EXT_SB_FEATURE_COMPAT  0x5c
+#define EXT_MAGIC	       0xef53
+#define EXT_COMPAT_HAS_JOURNAL 0x0004
+
+int bo_fs_has_journal(enum bo_fs fs, const char *dev, struct bo_err *err)
+{
+	_cleanup_close_ int fd = -1;
+	uint8_t sb[128];
+	ssize_t n;
+
+	switch (fs) {
+	case BO_FS_VFAT:
+		return 0;
+	case BO_FS_EXT2:
+	case BO_FS_EXT4:
+		break;
+	default:
+		return 1;
+	}
+	fd = open(dev, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return bo_err_set(err, errno, "reading the super block of '%s': %s", dev,
+				  strerror(errno));
+	n = pread(fd, sb, sizeof(sb), EXT_SB_OFFSET);
+	if (n < 0)
+		return bo_err_set(err, errno, "reading the super block of '%s': %s", dev,
+				  strerror(errno));
+	if (n < (ssize_t) sizeof(sb) || (sb[EXT_SB_MAGIC] | sb[EXT_SB_MAGIC + 1] << 8) != EXT_MAGIC)
+		return bo_err_set(err, ENODATA, "'%s' has no %s super block", dev, bo_fs_name(fs));
+	return !!(sb[EXT_SB_FEATURE_COMPAT] & EXT_COMPAT_HAS_JOURNAL);
 }

@@ -26,14 +26,19 @@ static const struct {
 	const char *fsck;
 	const char *fsck_args[3];
 	const char *mkfs_version[3];
-	const char *fsck_version[3];
+	const char *fsck_version[4];
+	const char *repair_args[3]; /* the repair a boot would run; none: recovery is the mount's */
+	/* The version query has no option of its own (dosfstools): its first line that begins
+	 * so is the version, whatever the exit status. */
+	const char *version_line;
 } tools[] = {
 	[BO_FS_EXT4] = {"mkfs.ext4",
 			{"-F", "-q"},
 			"e2fsck",
 			{"-fn"},
 			{"mkfs.ext4", "-V"},
-			{"e2fsck", "-V"}},
+			{"e2fsck", "-V"},
+			{"-fy"}},
 	[BO_FS_XFS] = {"mkfs.xfs",
 		       {"-f", "-q"},
 		       "xfs_repair",
@@ -46,6 +51,22 @@ static const struct {
 			 {"check", "--readonly"},
 			 {"mkfs.btrfs", "--version"},
 			 {"btrfs", "--version"}},
+	[BO_FS_EXT2] = {"mkfs.ext2",
+			{"-F", "-q"},
+			"e2fsck",
+			{"-fn"},
+			{"mkfs.ext2", "-V"},
+			{"e2fsck", "-V"},
+			{"-fy"}},
+	/* mkfs.fat picks FAT12/16/32 by size; fsck.fat -n only reads, -a repairs (= -p). */
+	[BO_FS_VFAT] = {"mkfs.vfat",
+			{NULL},
+			"fsck.vfat",
+			{"-n"},
+			{"mkfs.vfat", "--version"},
+			{"fsck.vfat", "-n", "/dev/null"},
+			{"-a"},
+			".fat "},
 };
 
 /* Run @argv with the merged output kept (up to @max bytes, 0: the default). */
@@ -98,13 +119,13 @@ int bo_fsck_argv(enum bo_fs fs, const char *dev, const char *journal, const char
 
 	if ((unsigned) fs >= BO_ARRAY_SIZE(tools))
 		return bo_err_set(err, EINVAL, "fsck: unknown filesystem %d", (int) fs);
-	if (journal && fs == BO_FS_BTRFS)
-		return bo_err_set(err, EINVAL, "fsck: btrfs has no external journal");
+	if (journal && fs != BO_FS_EXT4 && fs != BO_FS_XFS)
+		return bo_err_set(err, EINVAL, "fsck: %s has no external journal", bo_fs_name(fs));
 	argv[n++] = tools[fs].fsck;
 	(void) append(argv, &n, tools[fs].fsck_args);
 	/* e2fsck -j JOURNAL, xfs_repair -l LOGDEV */
 	if (journal) {
-		argv[n++] = fs == BO_FS_EXT4 ? "-j" : "-l";
+		argv[n++] = bo_fs_is_ext(fs) ? "-j" : "-l";
 		argv[n++] = journal;
 	}
 	argv[n++] = dev;
@@ -189,6 +210,7 @@ enum bo_fsck_verdict bo_fsck_interpret(enum bo_fs fs, const struct bo_proc_resul
 	}
 	switch (fs) {
 	case BO_FS_EXT4:
+	case BO_FS_EXT2:
 		/* e2fsck(8): the codes are bits; 8 and up mean the check itself failed. But 8
 		 * with 4 is e2fsck -n giving up on a corruption it could not get past without
 		 * changing the disk ("Salvage? no", "e2fsck: aborted"): it marks the filesystem
@@ -226,6 +248,15 @@ enum bo_fsck_verdict bo_fsck_interpret(enum bo_fs fs, const struct bo_proc_resul
 		}
 		*why = "btrfs check: errors found";
 		return BO_FSCK_DIRTY;
+	case BO_FS_VFAT:
+		/* fsck.fat(8): 1 recoverable errors found (or an inconsistency it cannot get
+		 * past), 2 usage error: the filesystem was not accessed. */
+		if (c == 1) {
+			*why = "fsck.fat -n: errors found";
+			return BO_FSCK_DIRTY;
+		}
+		*why = c == 2 ? "fsck.fat usage error" : "fsck.fat exit code not in fsck.fat(8)";
+		return BO_FSCK_TOOL_ERROR;
 	case BO_FS_COUNT:
 		break;
 	}
@@ -264,6 +295,25 @@ static int save_output(const struct bo_proc_result *r, const char *path, struct 
 	return 0;
 }
 
+/* Run @argv (the fsck or the repair of @fs) on @dev, first making sure that @dev opens
+ * read-only and exclusively: the tools report "cannot open" and "mounted" through the same
+ * exit codes as damage. O_EXCL on a block device fails with EBUSY while it is mounted or
+ * otherwise claimed. */
+static int run_on_dev(enum bo_fs fs, const char *what, const char *dev, const char *const *argv,
+		      unsigned timeout_ms, struct bo_proc_result *res, struct bo_err *err)
+{
+	int fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC | O_NOCTTY), r;
+
+	if (fd < 0)
+		return bo_err_set(err, errno, "%s %s on '%s': cannot open it exclusively: %s", what,
+				  bo_fs_name(fs), dev, strerror(errno));
+	(void) close(fd);
+	r = run(argv, timeout_ms, BO_FSCK_OUTPUT_MAX, res, err);
+	if (r < 0)
+		return bo_err_prefix(err, "%s %s on '%s'", what, bo_fs_name(fs), dev);
+	return 0;
+}
+
 int bo_fsck(enum bo_fs fs, const char *dev, const char *journal, unsigned timeout_ms,
 	    const char *out_path, enum bo_fsck_verdict *verdict, struct bo_proc_result *ret,
 	    struct bo_err *err)
@@ -271,23 +321,15 @@ int bo_fsck(enum bo_fs fs, const char *dev, const char *journal, unsigned timeou
 	const char *argv[BO_TOOL_ARGV_MAX], *why;
 	struct bo_proc_result res = {0};
 	char how[64], out[TAIL_BYTES + 8];
-	int fd, r;
+	int r;
 
 	*verdict = BO_FSCK_TOOL_ERROR;
 	r = bo_fsck_argv(fs, dev, journal, argv, err);
 	if (r < 0)
 		return r;
-	/* The checkers report "cannot open" and "mounted" through the same exit codes as
-	 * damage, so make sure neither is the case. O_EXCL on a block device fails with EBUSY
-	 * while it is mounted or otherwise claimed. */
-	fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return bo_err_set(err, errno, "fsck %s on '%s': cannot open it exclusively: %s",
-				  bo_fs_name(fs), dev, strerror(errno));
-	(void) close(fd);
-	r = run(argv, timeout_ms, BO_FSCK_OUTPUT_MAX, &res, err);
+	r = run_on_dev(fs, "fsck", dev, argv, timeout_ms, &res, err);
 	if (r < 0)
-		return bo_err_prefix(err, "fsck %s on '%s'", bo_fs_name(fs), dev);
+		return r;
 	if (out_path) {
 		r = save_output(&res, out_path, err);
 		if (r < 0) {
@@ -314,6 +356,144 @@ int bo_fsck(enum bo_fs fs, const char *dev, const char *journal, unsigned timeou
 	return r;
 }
 
+bool bo_fs_can_repair(enum bo_fs fs)
+{
+	return (unsigned) fs < BO_ARRAY_SIZE(tools) && tools[fs].repair_args[0];
+}
+
+int bo_repair_argv(enum bo_fs fs, const char *dev, const char *journal, const char **argv,
+		   struct bo_err *err)
+{
+	size_t n = 0;
+
+	if (!bo_fs_can_repair(fs))
+		return bo_err_set(err, EINVAL,
+				  "repair: %s is recovered by mounting it, not by fsck",
+				  bo_fs_name(fs));
+	if (journal && fs != BO_FS_EXT4)
+		return bo_err_set(err, EINVAL, "repair: %s has no external journal",
+				  bo_fs_name(fs));
+	argv[n++] = tools[fs].fsck;
+	(void) append(argv, &n, tools[fs].repair_args);
+	if (journal) {
+		argv[n++] = "-j";
+		argv[n++] = journal;
+	}
+	argv[n++] = dev;
+	argv[n] = NULL;
+	return 0;
+}
+
+enum bo_repair_verdict bo_repair_interpret(enum bo_fs fs, const struct bo_proc_result *r,
+					   const char **why)
+{
+	const char *dummy;
+	int c = r->status;
+
+	if (!why)
+		why = &dummy;
+	if (r->end != BO_PROC_EXITED) {
+		*why = r->end == BO_PROC_TIMEOUT ? "timed out" : "killed by a signal";
+		return BO_REPAIR_TOOL_ERROR;
+	}
+	if (c == 0) {
+		*why = "nothing to repair";
+		return BO_REPAIR_CLEAN;
+	}
+	if (bo_fs_is_ext(fs)) {
+		/* e2fsck(8) -y: 1 and 2 errors corrected; 4 errors left; 8 an operational error,
+		 * which on a device that opened (run_on_dev) is e2fsck finding no filesystem it
+		 * can open as one ("The superblock could not be read"): what a boot's fsck then
+		 * says too, a filesystem that does not come back. 16, 32 and 128 are the tool's. */
+		if (c & (16 | 32 | 128) || c & ~(1 | 2 | 4 | 8 | 16 | 32 | 128)) {
+			*why = c & 16	 ? "e2fsck usage error"
+			       : c & 32	 ? "e2fsck cancelled"
+			       : c & 128 ? "e2fsck shared library error"
+					 : "e2fsck exit code not in e2fsck(8)";
+			return BO_REPAIR_TOOL_ERROR;
+		}
+		if (c & (4 | 8)) {
+			*why = c & 8 ? "e2fsck -y: no filesystem it could open"
+				     : "e2fsck -y: errors left uncorrected";
+			return BO_REPAIR_FAILED;
+		}
+		*why = "e2fsck -y: errors corrected";
+		return BO_REPAIR_FIXED;
+	}
+	if (fs == BO_FS_VFAT) {
+		/* fsck.fat(8) -a: 1 errors found (and fixed, or an inconsistency it could not get
+		 * past: the read-only fsck after the mount tells which); 2 usage error. */
+		if (c == 1) {
+			*why = "fsck.fat -a: errors found and repaired";
+			return BO_REPAIR_FIXED;
+		}
+		*why = c == 2 ? "fsck.fat usage error" : "fsck.fat exit code not in fsck.fat(8)";
+		return BO_REPAIR_TOOL_ERROR;
+	}
+	*why = "no repair for this filesystem";
+	return BO_REPAIR_TOOL_ERROR;
+}
+
+const char *bo_repair_verdict_name(enum bo_repair_verdict v)
+{
+	switch (v) {
+	case BO_REPAIR_CLEAN:
+		return "clean";
+	case BO_REPAIR_FIXED:
+		return "fixed";
+	case BO_REPAIR_FAILED:
+		return "failed";
+	case BO_REPAIR_TOOL_ERROR:
+		return "tool-error";
+	}
+	return "?";
+}
+
+int bo_repair(enum bo_fs fs, const char *dev, const char *journal, unsigned timeout_ms,
+	      enum bo_repair_verdict *verdict, struct bo_proc_result *ret, struct bo_err *err)
+{
+	const char *argv[BO_TOOL_ARGV_MAX], *why;
+	struct bo_proc_result res = {0};
+	char how[64], out[TAIL_BYTES + 8];
+	int r;
+
+	*verdict = BO_REPAIR_TOOL_ERROR;
+	r = bo_repair_argv(fs, dev, journal, argv, err);
+	if (r < 0)
+		return r;
+	r = run_on_dev(fs, "repair", dev, argv, timeout_ms, &res, err);
+	if (r < 0)
+		return r;
+	*verdict = bo_repair_interpret(fs, &res, &why);
+	if (*verdict == BO_REPAIR_TOOL_ERROR) {
+		struct bo_proc_opts o = {.timeout_ms = timeout_ms};
+
+		r = bo_err_set(err, res.end == BO_PROC_TIMEOUT ? ETIMEDOUT : EIO,
+			       "repair %s on '%s': %s %s (%s): %s", bo_fs_name(fs), dev, argv[0],
+			       bo_proc_describe(&res, &o, how, sizeof(how)), why,
+			       tail(&res, out, sizeof(out)));
+	}
+	bo_debug(BO_DBG_MOUNT, "repair %s '%s': %s (%s) in %.2f s", bo_fs_name(fs), dev,
+		 bo_repair_verdict_name(*verdict), why, res.seconds);
+	if (ret)
+		*ret = res;
+	else
+		bo_proc_result_clear(&res);
+	return r;
+}
+
+/* The first line of @out that holds @mark ("" when none does). */
+static const char *version_line(const char *out, const char *mark)
+{
+	for (const char *l = out; *l; l += strcspn(l, "\n") + !!l[strcspn(l, "\n")]) {
+		const char *m = strstr(l, mark);
+
+		if (m && m < l + strcspn(l, "\n"))
+			return l;
+	}
+	return "";
+}
+
 int bo_fs_tool_version(enum bo_fs fs, enum bo_fs_tool tool, char *buf, size_t len,
 		       struct bo_err *err)
 {
@@ -329,7 +509,7 @@ int bo_fs_tool_version(enum bo_fs fs, enum bo_fs_tool tool, char *buf, size_t le
 	r = run(argv, VERSION_TIMEOUT_MS, 0, &res, err);
 	if (r < 0)
 		return bo_err_prefix(err, "version of %s", argv[0]);
-	if (res.end != BO_PROC_EXITED || res.status != 0) {
+	if (res.end != BO_PROC_EXITED || (res.status != 0 && !tools[fs].version_line) || !res.out) {
 		struct bo_proc_opts o = {.timeout_ms = VERSION_TIMEOUT_MS};
 		char how[64];
 
@@ -339,6 +519,8 @@ int bo_fs_tool_version(enum bo_fs fs, enum bo_fs_tool tool, char *buf, size_t le
 		return r;
 	}
 	line = res.out + strspn(res.out, " \t\n");
+	if (tools[fs].version_line)
+		line = version_line(res.out, tools[fs].version_line);
 	n = strcspn(line, "\n");
 	if (n == 0)
 		r = bo_err_set(err, EIO, "version of %s: no output", argv[0]);

@@ -7,6 +7,13 @@
  *   ext4   mkfs.ext4 -F -q [opts] DEV     e2fsck -fn DEV
  *   xfs    mkfs.xfs -f -q [opts] DEV      xfs_repair -n DEV
  *   btrfs  mkfs.btrfs -f -q [opts] DEV    btrfs check --readonly DEV
+ *   ext2   mkfs.ext2 -F -q [opts] DEV     e2fsck -fn DEV
+ *   vfat   mkfs.vfat [opts] DEV           fsck.vfat -n DEV
+ *
+ * and the repair of a filesystem whose recovery after a crash is fsck's, not the mount's
+ * (docs/crash-states.md, "Recovery"): e2fsck -fy (ext2, ext4), fsck.vfat -a (vfat). xfs and
+ * btrfs have none here: their recovery is the mount's (xfs_repair refuses a dirty log; btrfs
+ * check --repair is not what a boot runs).
  *
  * An fsck run ends in one of three verdicts, and "the tool could not run or did not finish"
  * is never "clean": a crash state whose fsck is a tool error cannot count as consistent.
@@ -14,6 +21,7 @@
 #ifndef BO_FSTOOL_H
 #define BO_FSTOOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "harness/dev/fs.h"
@@ -82,6 +90,39 @@ const char *bo_fsck_verdict_name(enum bo_fsck_verdict v);
 _must_check_ int bo_fsck(enum bo_fs fs, const char *dev, const char *journal, unsigned timeout_ms,
 			 const char *out_path, enum bo_fsck_verdict *verdict,
 			 struct bo_proc_result *ret, struct bo_err *err);
+
+/* How a repair ended. FAILED is the filesystem's: errors left, or no filesystem the tool could
+ * open as one; TOOL_ERROR is no verdict (not run, killed, timed out, usage). */
+enum bo_repair_verdict {
+	BO_REPAIR_CLEAN,      /* nothing to repair */
+	BO_REPAIR_FIXED,      /* errors found and corrected */
+	BO_REPAIR_FAILED,     /* errors left: the filesystem does not come back */
+	BO_REPAIR_TOOL_ERROR, /* no verdict */
+};
+
+/* Whether @fs has a repair (above). */
+bool bo_fs_can_repair(enum bo_fs fs);
+
+/* The repair's command line for @fs on @dev (journal on @journal, NULL: none), as
+ * bo_fsck_argv(); -EINVAL for a filesystem without one. */
+_must_check_ int bo_repair_argv(enum bo_fs fs, const char *dev, const char *journal,
+				const char **argv, struct bo_err *err);
+
+/* Interpret how the repair of @fs ended (e2fsck(8), fsck.fat(8)); @why as above. */
+enum bo_repair_verdict bo_repair_interpret(enum bo_fs fs, const struct bo_proc_result *r,
+					   const char **why);
+
+/* "clean", "fixed", "failed", "tool-error". */
+const char *bo_repair_verdict_name(enum bo_repair_verdict v);
+
+/*
+ * Repair @fs on @dev (which must open exclusively first, as for bo_fsck()), killing the tool
+ * after @timeout_ms. 0 with *@verdict CLEAN, FIXED or FAILED; on a tool error *@verdict is
+ * BO_REPAIR_TOOL_ERROR and the return -errno with @err saying why. @ret as for bo_mkfs().
+ */
+_must_check_ int bo_repair(enum bo_fs fs, const char *dev, const char *journal, unsigned timeout_ms,
+			   enum bo_repair_verdict *verdict, struct bo_proc_result *ret,
+			   struct bo_err *err);
 
 /* The first line of the version output of @fs's mkfs or fsck tool into @buf. */
 _must_check_ int bo_fs_tool_version(enum bo_fs fs, enum bo_fs_tool tool, char *buf, size_t len,

@@ -27,11 +27,12 @@ void state_run_clear(struct state_run *s)
 	bo_checker_report_clear(&s->report);
 	bo_verdict_clear(&s->verdict);
 	free(s->fsck_out);
+	free(s->repair_out);
 	free(s->checker_out);
 	free(s->checker_err);
 	free(s->dmesg);
 	bo_kmsg_free(s->km);
-	s->fsck_out = s->checker_out = s->checker_err = s->dmesg = NULL;
+	s->fsck_out = s->repair_out = s->checker_out = s->checker_err = s->dmesg = NULL;
 	s->km = NULL;
 	if (s->witness) {
 		bo_opset_clear(&s->witness->ops);

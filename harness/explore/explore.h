@@ -43,7 +43,8 @@ struct bo_explore_opts {
 	const char *checker;	   /* command line run by /bin/sh -c, or NULL for none */
 	char *const *checker_env;  /* extra KEY=VALUE for the checker, NULL-terminated */
 	bool ordered;		   /* the `ordered` property of the oracle */
-	unsigned fsck_timeout;	   /* seconds */
+	unsigned fsck_timeout;	   /* seconds, also of a repair */
+	enum bo_recovery recovery; /* mount, or fsck's repair first (dev/fs.h); AUTO: by state */
 	unsigned checker_timeout;  /* seconds */
 	uint64_t image_size;	   /* bytes of the data device */
 	const char *log_name;	   /* the log as the results name it, for repro.sh */

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * probe.c — stage 4 of the check loop (stages.h): what a crash state does on the real kernel.
- * It is mounted (the filesystem's recovery runs), the checker runs in it (the application's
- * recovery and its report of which ops it finds), it is unmounted and fsck'd: what every state
- * costs at least. The kernel's messages are those of this state alone, from a nonce on.
+ * The filesystem's recovery runs: the mount's (a journal replayed), or, for a filesystem
+ * without a journal, fsck's repair before the mount, as a boot does (recovery = fsck). The
+ * checker runs in it (the application's recovery and its report of which ops it finds), it is
+ * unmounted and fsck'd read-only: what every state costs at least. The kernel's messages are
+ * those of this state alone, from a nonce on.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +37,8 @@ int probe_setup(struct explore *x, struct bo_err *err)
 	snprintf(x->mnt, sizeof(x->mnt), "%s", BO_MNT_ROOT);
 	snprintf(x->issued, sizeof(x->issued), "%s/issued", wd);
 	snprintf(x->acked, sizeof(x->acked), "%s/acked", wd);
+	for (unsigned i = 0; i < BO_LAYOUT_MAX; i++)
+		x->part_journal[i] = -1;
 	if (mkdir(x->mnt, 0755) < 0 && errno != EEXIST)
 		return bo_err_set(err, errno, "creating '%s': %s", x->mnt, strerror(errno));
 	/* Several devices: state/NAME for each filesystem. */
@@ -174,6 +178,61 @@ static void signature(struct state_run *s, const char *dev)
 				  : "unreadable");
 }
 
+/*
+ * Whether filesystem @fs on @dev (part @i; 0 for one device) is recovered by fsck's repair
+ * before the mount: as asked, or (AUTO) where @fs has a repair and this state's super block
+ * says it has no journal. A super block that says nothing (damaged) is taken to be as the last
+ * one seen, else as @fs is made by default (ext4 with a journal, ext2 and vfat without).
+ */
+static bool by_fsck(struct explore *x, unsigned i, enum bo_fs fs, const char *dev)
+{
+	int j;
+
+	if (x->o->recovery != BO_RECOVERY_AUTO)
+		return x->o->recovery == BO_RECOVERY_FSCK;
+	if (!bo_fs_can_repair(fs))
+		return false;
+	j = bo_fs_has_journal(fs, dev, NULL);
+	if (j >= 0)
+		x->part_journal[i] = j;
+	else
+		j = x->part_journal[i] >= 0 ? x->part_journal[i] : fs == BO_FS_EXT4;
+	return !j;
+}
+
+/* The repair of @fs on @dev (journal on @journal), before the mount: its verdict into the
+ * observation (the worst of several devices), its output appended to s->repair_out. */
+static void repair(struct explore *x, struct state_run *s, const char *name, enum bo_fs fs,
+		   const char *dev, const char *journal)
+{
+	struct bo_proc_result rr = {0};
+	struct bo_err err = {0};
+	enum bo_repair_verdict v;
+	double t = bo_now();
+	char *out = NULL;
+
+	if (bo_repair(fs, dev, journal, x->o->fsck_timeout * 1000u, &v, &rr, &err) < 0)
+		state_run_fail(s, &err);
+	if (!s->obs.repaired || v > s->obs.repair)
+		s->obs.repair = v;
+	s->obs.repaired = true;
+	if (asprintf(&out, "%s%s%s%s%.*s", s->repair_out ? s->repair_out : "",
+		     name ? "== device " : "", name ? name : "", name ? "\n" : "", (int) rr.out_len,
+		     rr.out ? rr.out : "") >= 0) {
+		free(s->repair_out);
+		s->repair_out = out;
+	}
+	bo_proc_result_clear(&rr);
+	s->t_repair += bo_now() - t;
+}
+
+/* Whether a repair before the mount left a filesystem that cannot come back: a boot stops
+ * there, so neither mount nor checker runs (the read-only fsck still tells what is left). */
+static bool repair_stopped(const struct state_run *s)
+{
+	return s->obs.repaired && s->obs.repair >= BO_REPAIR_FAILED;
+}
+
 /* Append "device NAME: @msg" to @buf (a list of what each device said). */
 static void note(char *buf, size_t len, const char *name, const char *msg)
 {
@@ -198,7 +257,13 @@ static int probe_parts(struct explore *x, struct state_run *s)
 	double t = bo_now();
 	int r = 0;
 
-	for (unsigned i = 0; i < x->n_parts; i++) {
+	for (unsigned i = 0; i < x->n_parts; i++)
+		if (!x->part_raw[i] && by_fsck(x, i, x->part_fs[i], x->part_dev[i]))
+			repair(x, s, o->layout->v[i].name, x->part_fs[i], x->part_dev[i],
+			       o->layout->v[i].journal >= 0 ? x->part_dev[o->layout->v[i].journal]
+							    : NULL);
+	t = bo_now();
+	for (unsigned i = 0; i < x->n_parts && !repair_stopped(s); i++) {
 		_cleanup_free_ char *mo = NULL;
 
 		if (x->part_raw[i])
@@ -217,12 +282,12 @@ static int probe_parts(struct explore *x, struct state_run *s)
 			mounted[i] = true;
 		}
 	}
-	s->obs.mounted = all;
+	s->obs.mounted = all && !repair_stopped(s);
 	s->t_mount = bo_now() - t;
 	t = bo_now();
-	if (all && bo_test_stall("check", &err) < 0)
+	if (s->obs.mounted && bo_test_stall("check", &err) < 0)
 		state_run_fail(s, &err);
-	else if (all && o->checker)
+	else if (s->obs.mounted && o->checker)
 		run_checker(x, s);
 	s->t_checker = bo_now() - t;
 	t = bo_now();
@@ -283,7 +348,14 @@ int probe(struct explore *x, struct state_run *s, const char *dev)
 
 	if (x->n_parts)
 		return probe_parts(x, s);
-	if (bo_mount(dev, x->mnt, o->fs, o->mount_options, &err) < 0) {
+	if (by_fsck(x, 0, x->fs, dev)) {
+		repair(x, s, NULL, x->fs, dev, NULL);
+		t = bo_now();
+	}
+	if (repair_stopped(s)) {
+		snprintf(s->mount_msg, sizeof(s->mount_msg), "not mounted: the repair before it %s",
+			 s->obs.repair == BO_REPAIR_FAILED ? "failed" : "had no verdict");
+	} else if (bo_mount(dev, x->mnt, o->fs, o->mount_options, &err) < 0) {
 		snprintf(s->mount_msg, sizeof(s->mount_msg), "%s", bo_err_str(&err));
 		signature(s, dev);
 	} else {

@@ -129,6 +129,8 @@ int record_state(struct explore *x, struct state_run *s, enum bo_class c, struct
 
 		json_object_object_add(t, "replay", json_object_new_double(s->t_replay));
 		json_object_object_add(t, "snapshot", json_object_new_double(s->t_snap));
+		if (s->obs.repaired)
+			json_object_object_add(t, "repair", json_object_new_double(s->t_repair));
 		json_object_object_add(t, "mount", json_object_new_double(s->t_mount));
 		json_object_object_add(t, "checker", json_object_new_double(s->t_checker));
 		json_object_object_add(t, "umount", json_object_new_double(s->t_umount));
@@ -136,6 +138,13 @@ int record_state(struct explore *x, struct state_run *s, enum bo_class c, struct
 		json_object_object_add(t, "drop", json_object_new_double(s->t_drop));
 		json_object_object_add(rec, "timings", t);
 	}
+	/* How it was recovered, and what the repair said when fsck's was the recovery. */
+	json_object_object_add(rec, "recovery",
+			       json_object_new_string(s->obs.repaired ? "fsck" : "mount"));
+	if (s->obs.repaired)
+		json_object_object_add(
+			rec, "repair",
+			json_object_new_string(bo_repair_verdict_name(s->obs.repair)));
 	json_object_object_add(rec, "mounted", json_object_new_boolean(s->obs.mounted));
 	if (s->signature[0])
 		json_object_object_add(rec, "signature", json_object_new_string(s->signature));
@@ -286,12 +295,14 @@ int record_byproducts(struct explore *x, struct state_run *s, enum bo_class c, s
 		return r;
 	if (asprintf(&verdict,
 		     "state %s (after %" PRIu64 " %s): %s\n%s%s%s"
-		     "mounted: %s%s%s\nfsck: %s\nchecker: %s\n",
+		     "recovery: %s%s%s\nmounted: %s%s%s\nfsck: %s\nchecker: %s\n",
 		     s->id, s->applied, BO_PLURAL(s->applied, "entry", "entries"), bo_class_name(c),
 		     s->harness_msg[0] ? "error: " : "", s->harness_msg,
-		     s->harness_msg[0] ? "\n" : "", s->obs.mounted ? "yes" : "no",
-		     s->signature[0] ? "\nsignature: " : "", signature_words(s->signature),
-		     bo_fsck_verdict_name(s->obs.fsck),
+		     s->harness_msg[0] ? "\n" : "", s->obs.repaired ? "fsck, then mount" : "mount",
+		     s->obs.repaired ? "; the repair: " : "",
+		     s->obs.repaired ? bo_repair_verdict_name(s->obs.repair) : "",
+		     s->obs.mounted ? "yes" : "no", s->signature[0] ? "\nsignature: " : "",
+		     signature_words(s->signature), bo_fsck_verdict_name(s->obs.fsck),
 		     x->o->checker ? s->checker_how : "none") < 0)
 		return bo_err_set(err, ENOMEM, "state %s", s->id);
 	if (s->have_verdict) {
@@ -357,6 +368,8 @@ int record_byproducts(struct explore *x, struct state_run *s, enum bo_class c, s
 	r = write_byproduct(x, dir, "verdict.txt", verdict, err);
 	if (r >= 0)
 		r = write_byproduct(x, dir, "mount.err", s->mount_msg, err);
+	if (r >= 0 && s->obs.repaired)
+		r = write_byproduct(x, dir, "repair.out", s->repair_out, err);
 	if (r >= 0)
 		r = write_byproduct(x, dir, "fsck.out", s->fsck_out, err);
 	if (r >= 0)

@@ -116,6 +116,10 @@ struct explore {
 	char part_mnt[BO_LAYOUT_MAX][PATH_MAX];
 	enum bo_fs part_fs[BO_LAYOUT_MAX];
 	bool part_raw[BO_LAYOUT_MAX];
+	/* With recovery AUTO: whether each filesystem (parts 0 without a layout) was last seen
+	 * with a journal (1), without (0), or not yet (-1), for a state whose super block says
+	 * nothing. */
+	int part_journal[BO_LAYOUT_MAX];
 
 	/* Recovery crashes (recovery.c): the log-writes device a state's probe runs on, over the
 	 * snapshot, and its log, a sparse file on a loop; rec_only: a second-level state checked
@@ -196,6 +200,7 @@ struct state_run {
 	 * "unreadable"): whether the superblock is gone or the mount refused one that is there. */
 	char signature[64];
 	char *fsck_out;
+	char *repair_out; /* recovered by fsck: what the repair printed (obs.repaired) */
 	char *checker_out;
 	size_t checker_out_len;
 	char *checker_err;
@@ -204,7 +209,7 @@ struct state_run {
 	struct bo_kmsg *km; /* the kernel's messages of this state, from the probe's start */
 	double seconds;
 	double t_replay; /* rolling the base forward to this state (naive: from entry 0) */
-	double t_snap, t_mount, t_checker, t_umount, t_fsck; /* where the time went */
+	double t_snap, t_repair, t_mount, t_checker, t_umount, t_fsck; /* where the time went */
 	double t_drop; /* after fsck: the snapshot's status, emptying its CoW, the kernel log */
 	double t_wait; /* waiting for the host base (in t_replay; not in seconds or t_snap) */
 	char sha256[BO_SHA256_HEX]; /* of the image, when asked */

@@ -110,6 +110,7 @@ bool witness_wanted(const struct explore *x, const struct state_run *s, enum bo_
 	switch (c) {
 	case BO_CLASS_UNMOUNTABLE:
 	case BO_CLASS_FSCK_DIRTY:
+	case BO_CLASS_REPAIR_FAILED:
 	case BO_CLASS_LOST_ACK:
 	case BO_CLASS_PHANTOM:
 	case BO_CLASS_APP_RECOVERY_FAILED:
@@ -669,6 +670,9 @@ static void failure_words(const struct witness *w, enum bo_class c, char *buf, s
 		return;
 	case BO_CLASS_FSCK_DIRTY:
 		snprintf(buf, len, "fsck finds damage");
+		return;
+	case BO_CLASS_REPAIR_FAILED:
+		snprintf(buf, len, "fsck cannot repair the state");
 		return;
 	case BO_CLASS_APP_RECOVERY_FAILED:
 		snprintf(buf, len, "the application's recovery fails");

@@ -309,8 +309,9 @@ int bo_summary_from_json(struct json_object *o, struct bo_summary *ret, struct b
 	    !json_object_is_type(counts, json_type_object))
 		return bo_err_set(err, EBADMSG, "summary.json: no \"counts\" object");
 	for (int c = 0; c < BO_CLASS_COUNT; c++) {
-		/* A summary from before the class recovery-unsafe has no count of it. */
-		if (c == BO_CLASS_RECOVERY_UNSAFE &&
+		/* A summary from before the classes recovery-unsafe and repair-failed has no count
+		 * of them. */
+		if ((c == BO_CLASS_RECOVERY_UNSAFE || c == BO_CLASS_REPAIR_FAILED) &&
 		    !json_object_object_get_ex(counts, bo_class_name((enum bo_class) c), NULL))
 			continue;
 		if (!json_object_object_get_ex(counts, bo_class_name((enum bo_class) c), &v) ||

@@ -90,6 +90,7 @@ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 	     put(chk, "checker_timeout", json_object_new_int64(sc->checker_timeout)) &&
 	     put(chk, "ordered", json_object_new_boolean(sc->ordered)) &&
 	     put(chk, "persona", json_object_new_string(bo_persona_name(sc->persona))) &&
+	     put(chk, "recovery", json_object_new_string(bo_recovery_name(sc->recovery))) &&
 	     put(chk, "recovery_crashes", json_object_new_uint64(sc->recovery_crashes)) &&
 	     put(chk, "witness", json_object_new_uint64(sc->witness)) &&
 	     (!sc->checker_script ||

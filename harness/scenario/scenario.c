@@ -28,6 +28,7 @@
 
 #include "harness/base/macro.h"
 #include "harness/base/file.h"
+#include "harness/dev/fstool.h"
 #include "harness/base/path.h"
 #include "harness/base/proc.h"
 #include "harness/log/layout.h"
@@ -42,7 +43,7 @@ enum key_type {
 	K_NAME,	      /* [A-Za-z0-9._-], at most MAX_NAME bytes */
 	K_TEXT,	      /* anything */
 	K_COMMAND,    /* a non-empty command line */
-	K_FS,	      /* ext4 | xfs | btrfs */
+	K_FS,	      /* ext4 | xfs | btrfs | ext2 | vfat */
 	K_SIZE,	      /* bytes with optional K/M/G suffix */
 	K_SECTOR,     /* 512 | 4096 */
 	K_MKFS_OPTS,  /* words split on whitespace, no quoting */
@@ -62,6 +63,7 @@ enum key_type {
 	K_SCRIPT,     /* a program file, relative to the scenario */
 	K_KERNEL,     /* a kernel release or its version prefix (blackout kernel list) */
 	K_PERSONA,    /* a device persona (crashgen.h) */
+	K_RECOVERY,   /* auto | mount | fsck (dev/fs.h) */
 	K_COUNT,      /* a number from 0 to 1000 */
 };
 
@@ -98,6 +100,7 @@ static const struct key keys[] = {
 	{"check", "script", K_SCRIPT, F(checker_script)},
 	{"check", "ordered", K_BOOL, F(ordered)},
 	{"check", "persona", K_PERSONA, F(persona)},
+	{"check", "recovery", K_RECOVERY, F(recovery)},
 	{"check", "recovery_crashes", K_COUNT, F(recovery_crashes)},
 	{"check", "witness", K_COUNT, F(witness)},
 	{"check", "mount_timeout", K_SECONDS, F(mount_timeout)},
@@ -113,12 +116,25 @@ static const struct key keys[] = {
 static const char *const sections[] = {"scenario", "device", "workload", "check",
 				       "run",	   "faults", "vm"};
 
+const char *bo_scenario_recovery_problem(const struct bo_scenario *sc, enum bo_recovery r)
+{
+	for (size_t i = 0; r == BO_RECOVERY_FSCK && i < (sc->ndevices ? sc->ndevices : 1); i++) {
+		enum bo_fs fs = sc->ndevices ? sc->devices[i].fs : sc->fs;
+
+		if ((!sc->ndevices || !sc->devices[i].raw) && !bo_fs_can_repair(fs))
+			return fs == BO_FS_XFS ? "fsck: xfs is recovered by its mount (its log); "
+						 "fsck recovery is for ext2, ext4 and vfat"
+					       : "fsck: btrfs is recovered by its mount (copy-on-"
+						 "write); fsck recovery is for ext2, ext4 and vfat";
+	}
+	return NULL;
+}
+
 /* Smallest device each mkfs accepts (measured: e2fsprogs 1.47, xfsprogs 6.1, btrfs-progs 6.2),
  * floored at 16M so that there is room for a workload. */
 static const uint64_t fs_min_size[] = {
-	[BO_FS_EXT4] = 16ULL << 20,
-	[BO_FS_XFS] = 300ULL << 20,
-	[BO_FS_BTRFS] = 110ULL << 20,
+	[BO_FS_EXT4] = 16ULL << 20, [BO_FS_XFS] = 300ULL << 20, [BO_FS_BTRFS] = 110ULL << 20,
+	[BO_FS_EXT2] = 16ULL << 20, [BO_FS_VFAT] = 16ULL << 20,
 };
 
 struct parser {
@@ -456,8 +472,8 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 		if (!strcmp(v, "raw"))
 			return BAD("a raw device needs a name: [device NAME]");
 		if (bo_fs_from_name(v, (enum bo_fs *) field) < 0)
-			return BAD(p->dev_name[0] ? "expected ext4, xfs, btrfs or raw"
-						  : "expected ext4, xfs or btrfs");
+			return BAD(p->dev_name[0] ? "expected " BO_FS_LIST " or raw"
+						  : "expected " BO_FS_NAMES);
 		return 1;
 	case K_SIZE:
 		if (parse_size(v, &n) < 0 || n == 0)
@@ -522,6 +538,10 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 	case K_PERSONA:
 		if (bo_persona_parse(v, (enum bo_persona *) field) < 0)
 			return BAD("expected a device persona: " BO_PERSONA_NAMES);
+		return 1;
+	case K_RECOVERY:
+		if (bo_recovery_from_name(v, (enum bo_recovery *) field) < 0)
+			return BAD("expected auto, mount or fsck");
 		return 1;
 	case K_BOOL:
 		if (strcmp(v, "yes") && strcmp(v, "no"))
@@ -673,7 +693,7 @@ static int commit_device(struct parser *p)
 	int r = 0;
 
 	if (!device_line(p, "fs"))
-		r = fail_at(p, p->dev_line, "[%s] fs: required (ext4, xfs, btrfs or raw)",
+		r = fail_at(p, p->dev_line, "[%s] fs: required (" BO_FS_LIST " or raw)",
 			    p->dev_label);
 	else if (d.size % d.sector_size)
 		r = invalid(p, "device", "size", "%" PRIu64 " is not a multiple of sector_size %u",
@@ -898,11 +918,11 @@ static int finish_devices(struct parser *p)
 		for (size_t k = 0; d->journal_name && k < sc->ndevices; k++)
 			if (!strcmp(sc->devices[k].name, d->journal_name))
 				j = (int) k;
-		if (d->journal_name && (d->raw || d->fs == BO_FS_BTRFS))
+		if (d->journal_name && (d->raw || (d->fs != BO_FS_EXT4 && d->fs != BO_FS_XFS)))
 			return fail_at(p, d->journal_line,
 				       "[device %s] journal: %s has no external journal (ext4 and "
 				       "xfs have)",
-				       d->name, d->raw ? "a raw device" : "btrfs");
+				       d->name, d->raw ? "a raw device" : bo_fs_name(d->fs));
 		if (d->journal_name && (j < 0 || j == (int) i))
 			return fail_at(p, d->journal_line,
 				       "[device %s] journal: bad value '%s' (another device of the "
@@ -967,7 +987,7 @@ static int finish(struct parser *p)
 	if (sc->ndevices && finish_devices(p) < 0)
 		return -EINVAL;
 	if (!sc->ndevices && !key_line(p, "device", "fs"))
-		return invalid(p, "device", "fs", "required (ext4, xfs or btrfs)");
+		return invalid(p, "device", "fs", "required (" BO_FS_NAMES ")");
 	if (!!sc->builtin + !!key_line(p, "workload", "command") + !!sc->workload_script != 1)
 		return invalid(p, "workload",
 			       sc->workload_script ? "script"
@@ -992,6 +1012,9 @@ static int finish(struct parser *p)
 		return invalid(p, "device", "size",
 			       "%" PRIu64 " bytes is outside %" PRIu64 "M..64G for %s", sc->size,
 			       fs_min_size[sc->fs] >> 20, bo_fs_name(sc->fs));
+	if (bo_scenario_recovery_problem(sc, sc->recovery))
+		return invalid(p, "check", "recovery", "%s",
+			       bo_scenario_recovery_problem(sc, sc->recovery));
 	if (!key_line(p, "run", "log_size"))
 		sc->log_size = 2 * sc->size;
 	if (sc->log_size % sc->sector_size || sc->log_size < (1u << 20))

@@ -7,8 +7,8 @@
  *   [device]    fs, size, sector_size, mkfs_options, mount_options; or [device NAME]
  *               sections, each with those and journal (fs may be raw)
  *   [workload]  builtin (+ ops, bug), command or script; user, seed, timeout
- *   [check]     cuts, checker or script, ordered, persona, recovery_crashes, witness,
- *               mount_timeout, fsck_timeout, checker_timeout
+ *   [check]     cuts, checker or script, ordered, persona, recovery, recovery_crashes,
+ *               witness, mount_timeout, fsck_timeout, checker_timeout
  *   [run]       seed, log_size
  *   [faults]    at = TRIGGER FAULT... (repeatable: a dm-flakey fault plan, faultplan.h)
  *   [vm]        files = PATH... (repeatable: host files the guest needs), root
@@ -95,6 +95,7 @@ struct bo_scenario {
 	bool ordered;		   /* the oracle's `ordered` property (logs, WALs); default no */
 	enum bo_persona persona;   /* the disk's crash-state model (crashgen.h); default honest */
 	uint64_t recovery_crashes; /* states cut inside each state's recovery; default 0 */
+	enum bo_recovery recovery; /* mount, or fsck's repair first; default auto (dev/fs.h) */
 	uint64_t witness;	   /* trials for each failing state's witness; default 0 */
 	unsigned mount_timeout, fsck_timeout, checker_timeout; /* seconds */
 
@@ -209,6 +210,9 @@ _must_check_ int bo_scenario_set_keep_ops(struct bo_scenario *sc, const char *id
  * the scenario's parameters) into *@ret, malloc'd. Returns 0 or -ENOMEM.
  */
 _must_check_ int bo_scenario_workload_command(const struct bo_scenario *sc, char **ret);
+
+/* Why recovery @r does not fit the filesystems of @sc (fsck for xfs or btrfs), or NULL. */
+const char *bo_scenario_recovery_problem(const struct bo_scenario *sc, enum bo_recovery r);
 
 /*
  * The shell command line of the checker into *@ret, malloc'd, or NULL when the scenario has

@@ -8,6 +8,7 @@ static const char *const names[BO_CLASS_COUNT] = {
 	[BO_CLASS_CONSISTENT] = "consistent",
 	[BO_CLASS_UNMOUNTABLE] = "unmountable",
 	[BO_CLASS_FSCK_DIRTY] = "fsck-dirty",
+	[BO_CLASS_REPAIR_FAILED] = "repair-failed",
 	[BO_CLASS_LOST_ACK] = "lost-ack",
 	[BO_CLASS_PHANTOM] = "phantom",
 	[BO_CLASS_APP_RECOVERY_FAILED] = "app-recovery-failed",
@@ -35,6 +36,12 @@ enum bo_class bo_classify(const struct bo_observation *o)
 {
 	if (o->harness_failed)
 		return BO_CLASS_HARNESS_ERROR;
+	/* What fsck fixed before the mount is this filesystem's recovery, not a finding; that
+	 * it could not, or that the filesystem is dirty again afterwards, is. */
+	if (o->repaired && o->repair == BO_REPAIR_TOOL_ERROR)
+		return BO_CLASS_HARNESS_ERROR;
+	if (o->repaired && (o->repair == BO_REPAIR_FAILED || o->fsck == BO_FSCK_DIRTY))
+		return BO_CLASS_REPAIR_FAILED;
 	if (!o->mounted)
 		return BO_CLASS_UNMOUNTABLE;
 	if (o->fsck == BO_FSCK_TOOL_ERROR)

@@ -14,6 +14,9 @@ enum bo_class {
 	BO_CLASS_CONSISTENT,
 	BO_CLASS_UNMOUNTABLE,
 	BO_CLASS_FSCK_DIRTY,
+	/* Recovered by fsck (recovery = fsck): the repair failed, or left errors that the
+	 * read-only fsck after the checker still finds. */
+	BO_CLASS_REPAIR_FAILED,
 	BO_CLASS_LOST_ACK,
 	BO_CLASS_PHANTOM,
 	BO_CLASS_APP_RECOVERY_FAILED,
@@ -42,9 +45,11 @@ enum bo_checker_end {
 
 /* Everything observed about one crash state. */
 struct bo_observation {
-	bool harness_failed; /* blackout itself could not build or evaluate the state */
-	bool mounted;	     /* mount (with the filesystem's recovery) succeeded */
-	enum bo_fsck_verdict fsck;
+	bool harness_failed;	       /* blackout itself could not build or evaluate the state */
+	bool mounted;		       /* mount (with the filesystem's recovery) succeeded */
+	bool repaired;		       /* recovered by fsck: the repair ran before the mount */
+	enum bo_repair_verdict repair; /* its verdict, when repaired */
+	enum bo_fsck_verdict fsck;     /* the read-only fsck after the checker */
 	enum bo_checker_end checker;
 	int checker_status;			/* exit status when checker == EXITED */
 	const struct bo_checker_report *report; /* parsed output, when a checker ran */
@@ -53,7 +58,9 @@ struct bo_observation {
 
 /*
  * The class of a crash state. The first failure in this order names it: harness-error,
- * unmountable, fsck-dirty (an fsck that could not run is a harness-error), checker-error
+ * repair-failed (recovered by fsck: its repair failed, or the read-only fsck after it is
+ * dirty; a repair that could not run is a harness-error), unmountable, fsck-dirty (an fsck
+ * that could not run is a harness-error), checker-error
  * (crashed, timed out, or output without the final `done`), app-recovery-failed (the checker
  * finished its report but exited non-zero: the application's recovery failed, whatever it
  * could still read), lost-ack (missing or wrong content), phantom (including ordered

@@ -89,7 +89,7 @@ xmllint --html --noout "$H" 2>"$T/html" && ok || bad "report.html does not parse
 # junit.xml
 xmllint --noout --schema "$XSD" "$J" 2>"$T/xsd" && ok || bad "junit.xml invalid: $(cat "$T/xsd")"
 n=$(grep -c '<testcase ' "$J")
-[ "$n" = 9 ] && ok || bad "expected one testcase per class (9), got $n"
+[ "$n" = 10 ] && ok || bad "expected one testcase per class (10), got $n"
 grep -q '<failure type="lost-ack" message="1 state lost-ack; first: c99">' "$J" && ok ||
 	bad "no lost-ack failure naming c99"
 grep -q 'which runs: blackout check write.log --state c99 --expect lost-ack' "$J" && ok ||
@@ -98,7 +98,7 @@ grep -q 'failures="3"' "$J" && ok || bad "expected 3 failing classes"
 grep -q '<testsuite name="evil&lt;scenario&gt;@ext4+data=journal"' "$J" && ok ||
 	bad "suite name not escaped, or without its filesystem and mount options"
 # Identity: every testcase's classname carries the filesystem and mount options.
-[ "$(grep -c '<testcase classname="blackout.evil&lt;scenario&gt;@ext4+data=journal" ' "$J")" = 9 ] &&
+[ "$(grep -c '<testcase classname="blackout.evil&lt;scenario&gt;@ext4+data=journal" ' "$J")" = 10 ] &&
 	ok || bad "testcases without the cell's classname"
 # Properties under fstests' names, the guest kernel's release among them.
 for p in 'SECTION" value="evil&lt;scenario&gt;@ext4+data=journal"' 'FSTYP" value="ext4"' \
@@ -132,7 +132,7 @@ sed -i 's/^ "blackout":"0.1.0",/ "blackout":"0.1.0","started":"2025-05-05T01:02:
 
 # The schema is not vacuous: each of these breaks it.
 sed 's/ name="lost-ack"//' "$J" >"$T/b1.xml"
-sed 's/tests="9"/tests="nine"/' "$J" >"$T/b2.xml"
+sed 's/tests="10"/tests="nine"/' "$J" >"$T/b2.xml"
 sed 's|<system-out>7 states consistent</system-out>|<system-out>x</system-out><failure/>|' \
 	"$J" >"$T/b3.xml"
 sed 's/<testcase /<test /; s|</testcase>|</test>|' "$J" >"$T/b4.xml"

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bo_test.h"
+#include "harness/dev/fsdetect.h"
 #include "harness/dev/fstool.h"
 
 static char bindir[512], *saved_path;
@@ -300,12 +301,96 @@ static void test_versions(void)
 	fake("mkfs.xfs", "exit 0");
 	CU_ASSERT(bo_fs_tool_version(BO_FS_XFS, BO_TOOL_MKFS, v, sizeof(v), &err) == -EIO);
 	CU_ASSERT(strstr(err.msg, "no output") != NULL);
+	/* dosfstools has no version option: the line naming it, whatever the status. */
+	fake("mkfs.vfat", "echo 'mkfs.fat 4.2 (2021-01-31)'\n"
+			  "echo \"mkfs.vfat: unrecognized option '--version'\" >&2\nexit 1");
+	CU_ASSERT(bo_fs_tool_version(BO_FS_VFAT, BO_TOOL_MKFS, v, sizeof(v), &err) == 0);
+	CU_ASSERT_STRING_EQUAL(v, "mkfs.fat 4.2 (2021-01-31)");
+}
+
+static enum bo_repair_verdict repair_with(enum bo_fs fs, const char *tool, const char *body)
+{
+	enum bo_repair_verdict v = BO_REPAIR_CLEAN;
+	struct bo_err err = {0};
+	int r;
+
+	fake(tool, body);
+	r = bo_repair(fs, image(), NULL, 5000, &v, NULL, &err);
+	CU_ASSERT((v == BO_REPAIR_TOOL_ERROR) == (r < 0));
+	return v;
+}
+
+static void test_repair(void)
+{
+	const char *argv[BO_TOOL_ARGV_MAX];
+	enum bo_recovery rec;
+	enum bo_fsck_verdict fv;
+	struct bo_err err = {0};
+	int r;
+
+	/* e2fsck -y: 1 and 2 fixed, 4 left, 8 nothing it could open; the rest the tool's. */
+	CU_ASSERT(repair_with(BO_FS_EXT4, "e2fsck", "exit 0") == BO_REPAIR_CLEAN);
+	CU_ASSERT(repair_with(BO_FS_EXT2, "e2fsck", "exit 1") == BO_REPAIR_FIXED);
+	CU_ASSERT(repair_with(BO_FS_EXT4, "e2fsck", "exit 3") == BO_REPAIR_FIXED);
+	CU_ASSERT(repair_with(BO_FS_EXT4, "e2fsck", "exit 4") == BO_REPAIR_FAILED);
+	CU_ASSERT(repair_with(BO_FS_EXT4, "e2fsck", "exit 8") == BO_REPAIR_FAILED);
+	CU_ASSERT(repair_with(BO_FS_EXT4, "e2fsck", "exit 16") == BO_REPAIR_TOOL_ERROR);
+	CU_ASSERT(repair_with(BO_FS_EXT4, "e2fsck", "exit 36") == BO_REPAIR_TOOL_ERROR);
+	CU_ASSERT(repair_with(BO_FS_EXT4, "e2fsck", "kill -KILL $$") == BO_REPAIR_TOOL_ERROR);
+	/* fsck.fat -a: 1 found (and fixed, or not: the read-only fsck after it tells), 2 usage. */
+	CU_ASSERT(repair_with(BO_FS_VFAT, "fsck.vfat", "exit 0") == BO_REPAIR_CLEAN);
+	CU_ASSERT(repair_with(BO_FS_VFAT, "fsck.vfat", "exit 1") == BO_REPAIR_FIXED);
+	CU_ASSERT(repair_with(BO_FS_VFAT, "fsck.vfat", "exit 2") == BO_REPAIR_TOOL_ERROR);
+	fake("fsck.vfat", "exit 1");
+	CU_ASSERT(bo_fsck(BO_FS_VFAT, image(), NULL, 5000, NULL, &fv, NULL, &err) == 0 &&
+		  fv == BO_FSCK_DIRTY);
+	/* The command lines, and none for filesystems recovered by their mount. */
+	CU_ASSERT_FATAL(bo_repair_argv(BO_FS_EXT4, "/dev/x", "/dev/j", argv, &err) == 0);
+	CU_ASSERT(!strcmp(argv[0], "e2fsck") && !strcmp(argv[1], "-fy") && !strcmp(argv[2], "-j") &&
+		  !strcmp(argv[3], "/dev/j") && !strcmp(argv[4], "/dev/x") && !argv[5]);
+	CU_ASSERT_FATAL(bo_repair_argv(BO_FS_VFAT, "/dev/x", NULL, argv, &err) == 0);
+	CU_ASSERT(!strcmp(argv[0], "fsck.vfat") && !strcmp(argv[1], "-a") && !argv[3]);
+	CU_ASSERT(bo_repair_argv(BO_FS_XFS, "/dev/x", NULL, argv, &err) == -EINVAL);
+	CU_ASSERT(bo_repair_argv(BO_FS_BTRFS, "/dev/x", NULL, argv, &err) == -EINVAL);
+	CU_ASSERT(!bo_fs_can_repair(BO_FS_XFS) && bo_fs_can_repair(BO_FS_EXT2));
+	r = bo_recovery_from_name("fsck", &rec);
+	CU_ASSERT(r == 0 && rec == BO_RECOVERY_FSCK);
+	CU_ASSERT(bo_recovery_from_name("repair", &rec) == -EINVAL);
+	CU_ASSERT_STRING_EQUAL(bo_recovery_name(BO_RECOVERY_AUTO), "auto");
+}
+
+/* The journal test reads the super block itself: an image with has_journal set and cleared. */
+static void test_has_journal(void)
+{
+	const char *p = bo_test_path("sb.img");
+	unsigned char sb[2048] = {0};
+	struct bo_err err = {0};
+	FILE *f;
+
+	sb[1024 + 0x38] = 0x53;
+	sb[1024 + 0x39] = 0xef;
+	sb[1024 + 0x5c] = 0x04;
+	f = fopen(p, "w");
+	CU_ASSERT_FATAL(f && fwrite(sb, 1, sizeof(sb), f) == sizeof(sb));
+	fclose(f);
+	CU_ASSERT(bo_fs_has_journal(BO_FS_EXT4, p, &err) == 1);
+	sb[1024 + 0x5c] = 0x38;
+	f = fopen(p, "w");
+	CU_ASSERT_FATAL(f && fwrite(sb, 1, sizeof(sb), f) == sizeof(sb));
+	fclose(f);
+	CU_ASSERT(bo_fs_has_journal(BO_FS_EXT2, p, &err) == 0);
+	CU_ASSERT(bo_fs_has_journal(BO_FS_VFAT, p, &err) == 0);
+	CU_ASSERT(bo_fs_has_journal(BO_FS_XFS, p, &err) == 1);
+	CU_ASSERT(bo_fs_has_journal(BO_FS_EXT4, image(), &err) == -ENODATA);
+	CU_ASSERT(bo_fs_has_journal(BO_FS_EXT4, "/nonexistent", &err) == -ENOENT);
 }
 
 static void test_names(void)
 {
 	enum bo_fs fs;
 
+	CU_ASSERT(bo_fs_from_name("vfat", &fs) == 0 && fs == BO_FS_VFAT);
+	CU_ASSERT(bo_fs_from_name("ext2", &fs) == 0 && fs == BO_FS_EXT2);
 	CU_ASSERT(bo_fs_from_name("xfs", &fs) == 0 && fs == BO_FS_XFS);
 	CU_ASSERT(bo_fs_from_name("btrfs", &fs) == 0 && fs == BO_FS_BTRFS);
 	CU_ASSERT(bo_fs_from_name("ext3", &fs) == -EINVAL);
@@ -327,6 +412,8 @@ int main(void)
 		 test_background_child_does_not_hang},
 		{"tool versions", test_versions},
 		{"filesystem names", test_names},
+		{"repair before the mount: exit codes, command lines", test_repair},
+		{"a journal, per the super block", test_has_journal},
 		{NULL, NULL},
 	};
 

@@ -331,6 +331,28 @@ static void test_class_order(void)
 	CU_ASSERT(bo_classify(&o) == BO_CLASS_CONSISTENT);
 	o.checker = BO_CHECKER_NOT_CONFIGURED;
 	CU_ASSERT(bo_classify(&o) == BO_CLASS_CONSISTENT);
+	/* Recovered by fsck: what the repair fixed is the recovery; that it failed, or left
+	 * the filesystem dirty, comes before everything but harness errors. */
+	o = (struct bo_observation){.mounted = true,
+				    .repaired = true,
+				    .repair = BO_REPAIR_FIXED,
+				    .fsck = BO_FSCK_CLEAN,
+				    .checker = BO_CHECKER_EXITED,
+				    .report = &done,
+				    .verdict = &lost};
+	CU_ASSERT(bo_classify(&o) == BO_CLASS_LOST_ACK);
+	o.verdict = &none;
+	CU_ASSERT(bo_classify(&o) == BO_CLASS_CONSISTENT);
+	o.fsck = BO_FSCK_DIRTY;
+	CU_ASSERT(bo_classify(&o) == BO_CLASS_REPAIR_FAILED);
+	o.fsck = BO_FSCK_TOOL_ERROR;
+	o.mounted = false;
+	o.repair = BO_REPAIR_FAILED;
+	CU_ASSERT(bo_classify(&o) == BO_CLASS_REPAIR_FAILED);
+	o.repair = BO_REPAIR_TOOL_ERROR;
+	CU_ASSERT(bo_classify(&o) == BO_CLASS_HARNESS_ERROR);
+	o.repaired = false;
+	CU_ASSERT(bo_classify(&o) == BO_CLASS_UNMOUNTABLE);
 	for (int c = 0; c < BO_CLASS_COUNT; c++) {
 		enum bo_class back;
 

@@ -178,6 +178,21 @@ static void errors(void)
 	parse_bad(MIN "[empty]\n", "t.ini:5: unknown section '[empty]'");
 	parse_bad(MIN "[check]\npersona = lying\n",
 		  "t.ini:6: [check] persona: bad value 'lying' (expected a device persona");
+	parse_bad(MIN "[check]\nrecovery = repair\n",
+		  "t.ini:6: [check] recovery: bad value 'repair' (expected auto, mount or fsck");
+	parse_bad("[device]\nfs = xfs\nsize = 300M\n[workload]\nbuiltin = fsops\n[check]\n"
+		  "recovery = fsck\n",
+		  "t.ini:7: [check] recovery: fsck: xfs is recovered by its mount");
+	{
+		struct bo_scenario *sc = parse_ok("[device]\nfs = vfat\n[workload]\nbuiltin = "
+						  "fsops\n[check]\nrecovery = fsck\n");
+
+		CU_ASSERT(sc && sc->fs == BO_FS_VFAT && sc->recovery == BO_RECOVERY_FSCK);
+		bo_scenario_free(sc);
+		sc = parse_ok(MIN);
+		CU_ASSERT(sc && sc->recovery == BO_RECOVERY_AUTO);
+		bo_scenario_free(sc);
+	}
 	parse_bad(MIN "[check]\nrecovery_crashes = 1001\n",
 		  "t.ini:6: [check] recovery_crashes: bad value '1001' (expected a number");
 	parse_bad(MIN "[check]\nwitness = -1\n",
@@ -657,7 +672,7 @@ static void devices(void)
 	parse_bad("[device]\nfs = raw\n" WL,
 		  "t.ini:2: [device] fs: bad value 'raw' (a raw device needs a name");
 	parse_bad("[device a]\nsize = 64M\n" WL,
-		  "t.ini:1: [device a] fs: required (ext4, xfs, btrfs or raw)");
+		  "t.ini:1: [device a] fs: required (ext4, xfs, btrfs, ext2, vfat or raw)");
 	parse_bad("[device a]\nfs = raw\nsize = 64M\nsize = 8M\n" WL,
 		  "t.ini:4: [device a] size: given twice");
 	parse_bad("[device a]\nfs = ext4\nsize = 8M\n" WL,
