@@ -238,7 +238,8 @@ static void print_text(struct explain *ex)
 	       n, BO_PLURAL(n, "entry", "entries"), bo_json_str(st, "class"));
 	/* Recovered by fsck: the repair came first, and its verdict is part of the story. */
 	if (bo_json_str(st, "repair"))
-		printf("  recovery: fsck, then mount (the repair: %s)\n", bo_json_str(st, "repair"));
+		printf("  recovery: fsck, then mount (the repair: %s)\n",
+		       bo_json_str(st, "repair"));
 	printf("  mounted: %s, fsck: %s, checker: %s\n",
 	       json_object_object_get_ex(st, "mounted", &v) && json_object_get_boolean(v) ? "yes"
 											  : "no",

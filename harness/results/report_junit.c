@@ -280,7 +280,7 @@ void report_junit_suite(struct report *R, FILE *f)
 		report_esc(f, cls);
 		fputs("\" name=\"run\" time=\"0\">\n      <error type=\"harness\" message=\"", f);
 		report_esc(f, R->have_sum ? (R->sum.error[0] ? R->sum.error
-							     : "no crash state was checked")
+							     : BO_SUMMARY_NOTHING_CHECKED)
 					  : R->sum_err);
 		fputs("\">results: ", f);
 		report_esc(f, R->dir);

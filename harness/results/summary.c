@@ -218,7 +218,7 @@ struct json_object *bo_summary_json(const struct bo_summary *s)
 		ok = !json_object_object_add(
 			o, "error",
 			json_object_new_string(s->error[0] ? s->error
-							   : "no crash state was checked"));
+							   : BO_SUMMARY_NOTHING_CHECKED));
 	if (!ok) {
 		json_object_put(counts);
 		json_object_put(first);

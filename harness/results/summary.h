@@ -21,6 +21,9 @@ enum bo_verdict_kind {
 /* The first few op ids of a finding, for the class table. */
 #define BO_SUMMARY_OPS 8
 
+/* The error a summary of no state at all carries when it has none of its own. */
+#define BO_SUMMARY_NOTHING_CHECKED "no crash state was checked"
+
 /* The states with one finding (states/findings.h), and the ops they hold. */
 struct bo_summary_finding {
 	uint64_t states;
