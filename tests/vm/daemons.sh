@@ -2,7 +2,8 @@
 # tests/vm/daemons.sh BLACKOUT [FS] — real daemons from Debian's packages, as installed:
 # MariaDB and etcd as their own users with the shipped scenarios' scripts, their files shipped
 # ([vm] files) or the host's root ([vm] root = host); each correct form consistent at every
-# state, MariaDB's misconfigured twin flagged lost-ack. And the host's root stays
+# state, MariaDB's misconfigured twin flagged lost-ack; PostgreSQL's shipped pair on two
+# devices (data + wal, initdb --waldir) where the library has it for FS (ext4, xfs). And the host's root stays
 # untouchable: what the guest writes there stays in the guest. The shipped scenarios run 12
 # ops; here 5 (a twin needs one acknowledged op to fail), on FS (default ext4).
 # With BO_DAEMONS=all (label vm-long) also etcd's twin, whose every state after etcd's first
@@ -15,9 +16,9 @@ OPS=5
 size=256M
 [ "$fs" = xfs ] && size=300M
 
-for p in mariadbd mariadb etcd etcdctl java; do
+for p in mariadbd mariadb etcd etcdctl java /usr/lib/postgresql/15/bin/postgres; do
 	command -v $p >/dev/null || PATH=$PATH:/usr/sbin command -v $p >/dev/null ||
-		{ bad "$p is not installed (scripts/setup installs mariadb-server, etcd-server, zookeeper)"; finish; exit; }
+		{ bad "$p is not installed (scripts/setup installs mariadb-server, etcd-server, zookeeper, postgresql-15)"; finish; exit; }
 done
 
 # The daemons' scripts run as their users, who must reach them: a checkout under a 0700
@@ -25,7 +26,7 @@ done
 # may pass; $T itself is then 0711.
 mkdir -m 755 "$T/pub"
 cp -r "$SRC/scenarios/mariadb" "$SRC/scenarios/etcd" "$SRC/scenarios/zookeeper" \
-	"$SRC/scenarios/daemon.sh" "$T/pub/"
+	"$SRC/scenarios/postgresql" "$SRC/scenarios/daemon.sh" "$T/pub/"
 chmod -R go+rX "$T/pub"
 chmod 711 "$T"
 
@@ -84,6 +85,28 @@ expect "$T/mariadb-host.ini" 0 consistent
 
 daemon etcd etcd files "$OPS" "" "/usr/bin/etcd /usr/bin/etcdctl" >"$T/etcd.ini"
 expect "$T/etcd.ini" 0 consistent
+
+# PostgreSQL: the library's own scenario files, beside a copy of their scripts, with OPS
+# commits. Its twin (fsync = off) comes up after every crash and has lost the commits:
+# lost-ack. In every state that kept its checker's output the server came up through the
+# link initdb --waldir made, to where the wal device is mounted in the workload and in the
+# state alike.
+if [ -e "$SRC/scenarios/$fs-postgresql.ini" ]; then
+	for c in "" -fsync-off; do
+		sed "s|\(workload [a-z-]*\.conf\) 12|\1 $OPS|" \
+			"$SRC/scenarios/$fs-postgresql$c.ini" >"$T/pub/pg$c.ini"
+	done
+	expect "$T/pub/pg.ini" 0 consistent
+	expect "$T/pub/pg-fsync-off.ini" 1 lost-ack
+	if [ -n "${RESULTS:-}" ]; then
+		[ "$(json "$RESULTS/summary.json" 'j["counts"]["app-recovery-failed"]')" = 0 ] && ok ||
+			bad "PostgreSQL with fsync = off did not come up after a crash"
+		n=$(cat "$RESULTS"/states/*/checker.out | grep -c '^# pg_wal -> /blackout/mnt/wal/pg_wal$')
+		[ "$n" -ge 1 ] && ! grep -L '^# pg_wal -> /blackout/mnt/wal/pg_wal$' \
+			"$RESULTS"/states/*/checker.out | grep -q . && ok ||
+			bad "pg_wal does not lead to the wal device's mount point in every state kept"
+	fi
+fi
 if [ "${BO_DAEMONS:-}" = all ]; then
 	sed "s|workload $OPS|workload $OPS --unsafe-no-fsync|" "$T/etcd.ini" >"$T/etcd-unsafe.ini"
 	# etcd does not come back at all (scenarios/README.md).
