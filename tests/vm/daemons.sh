@@ -3,9 +3,9 @@
 # MariaDB and etcd as their own users with the shipped scenarios' scripts, their files shipped
 # ([vm] files) or the host's root ([vm] root = host); each correct form consistent at every
 # state, MariaDB's misconfigured twin flagged lost-ack; PostgreSQL's shipped pair on two
-# devices (data + wal, initdb --waldir) where the library has it for FS (ext4, xfs). And the host's root stays
-# untouchable: what the guest writes there stays in the guest. The shipped scenarios run 12
-# ops; here 5 (a twin needs one acknowledged op to fail), on FS (default ext4).
+# devices (data + wal, initdb --waldir) where the library has it for FS (ext4, xfs). And the
+# host's root stays untouchable: what the guest writes there stays in the guest. The shipped
+# scenarios run 12 ops; here 5 (a twin needs one acknowledged op to fail), on FS (default ext4).
 # With BO_DAEMONS=all (label vm-long) also etcd's twin, whose every state after etcd's first
 # start waits out the checker's 20 s for an etcd that never comes back, and ZooKeeper's pair
 # (two JVM starts per state, about 13 s under TCG).
