@@ -3,7 +3,7 @@
  * check --kernels A,B[,C]: one saved log's crash states judged by several kernels. Each
  * kernel gets a whole check of its own (bo_check(), its VMs booted with that kernel) under
  * one tree, RESULTS/<id>/<release>/<run-id>/; then the states are joined by id
- * (diagnose/differ.h): a state whose class differs between kernels is a change in a
+ * (results/differ.h): a state whose class or findings differ between kernels is a change in a
  * kernel's recovery, a regression or a fix. They are printed first and listed first in
  * RESULTS/<id>/differential.json.
  */
@@ -53,11 +53,14 @@ static void print_table(const struct bo_differ *d, char (*rel)[NAME_MAX + 1], si
 		printf(" %-24s", rel[c]);
 	putchar('\n');
 	for (size_t i = 0; i < d->nrow && d->rows[i].differs && shown < PRINT_MAX; i++, shown++) {
+		char cell[600];
+
 		printf("%-24s", d->rows[i].state);
 		for (size_t c = 0; c < n; c++)
-			printf(" %-24s", d->rows[i].cls[c] == BO_DIFFER_NONE
-						 ? "-"
-						 : bo_class_name(d->rows[i].cls[c]));
+			printf(" %-24s",
+			       d->rows[i].cls[c] == BO_DIFFER_NONE
+				       ? "-"
+				       : bo_differ_cell_str(&d->rows[i], c, cell, sizeof(cell)));
 		putchar('\n');
 	}
 	if (d->ndiffer > shown)

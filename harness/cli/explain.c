@@ -351,7 +351,8 @@ static void explain_help(void)
 	     "entries that issued and acknowledged them, the kernel messages of that state, the\n"
 	     "last flush and FUA before the cut) and the next command to run. Without STATE:\n"
 	     "an overview and the first failing state. RESULTS may be the tree of a check\n"
-	     "--kernels: then the state's class under each kernel, whether they differ, and each\n"
+	     "--kernels: then the state's class and findings under each kernel, whether they "
+	     "differ, and each\n"
 	     "kernel's own story of it (without STATE: the first state that differs).\n\n"
 	     "  --json   print one JSON object instead\n\n"
 	     "Exit status: 0 explained (or nothing failed), 2 usage, 3 unreadable results.");
@@ -471,16 +472,23 @@ static int explain_differential(const char *dir, const char *id, bool json)
 	}
 	if (!json) {
 		struct json_object *cls = json_object_object_get(row, "classes"), *dv;
+		struct json_object *fnd = json_object_object_get(row, "findings");
 		bool differs = json_object_object_get_ex(row, "differs", &dv) &&
 			       json_object_get_boolean(dv);
 
 		printf("state %s: ", id);
 		json_object_object_foreach(cls, k, v)
 		{
-			printf("%s %s; ", k, v ? json_object_get_string(v) : "not checked");
+			/* "findings" is absent in a tree written before findings were compared. */
+			const char *w = json_object_is_type(fnd, json_type_object)
+						? bo_json_str(fnd, k)
+						: NULL;
+
+			printf("%s %s%s%s%s; ", k, v ? json_object_get_string(v) : "not checked",
+			       w && *w ? " (" : "", w && *w ? w : "", w && *w ? ")" : "");
 		}
-		printf("%s\n", differs ? "the kernels differ: a change in the kernel's recovery "
-					 "(a regression or a fix)"
+		printf("%s\n", differs ? "the kernels differ (class or findings): a change in "
+					 "the kernel's recovery (a regression or a fix)"
 				       : "the kernels agree");
 	}
 	for (size_t i = 0; i < json_object_array_length(kernels); i++) {

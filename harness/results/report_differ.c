@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The report of check --kernels (differ.h): report.html and junit.xml of the tree that holds
- * one whole check per kernel. The states whose class differs come first, each with what every
+ * one whole check per kernel. The states whose class or findings differ come first, each with what every
  * kernel saw of it side by side: its verdict, mount error, fsck output and kernel messages.
  * Everything shown came from the guests: escaped and capped as in report.html.
  */
@@ -26,11 +26,6 @@
 
 static const char *const evidence_files[] = {"verdict.txt", "mount.err", "fsck.out", "checker.out",
 					     "dmesg.txt"};
-
-static const char *cls_name(enum bo_class c)
-{
-	return c == BO_DIFFER_NONE ? "not checked" : bo_class_name(c);
-}
 
 /* The by-product @name of @state in @R's directory, capped, escaped into @f; nothing when
  * there is none. Whether there was. */
@@ -87,6 +82,7 @@ static void write_html(FILE *f, struct report *R, const char *const *names, size
 	fputs("</tr>\n", f);
 	for (size_t i = 0; i < d->nrow; i++) {
 		const struct bo_differ_row *row = &d->rows[i];
+		char cell[600];
 
 		fprintf(f, "<tr%s><td>", row->differs ? " style=\"font-weight:600\"" : "");
 		if (row->differs && report_id_ok(row->state) && i < SHOWN_MAX) {
@@ -99,9 +95,12 @@ static void write_html(FILE *f, struct report *R, const char *const *names, size
 			report_esc(f, row->state);
 		}
 		fprintf(f, "</td><td class=\"n\">%" PRIu64 "</td>", row->cut);
-		for (size_t c = 0; c < n; c++)
-			fprintf(f, "<td><span class=\"sw\" style=\"background:%s\"></span>%s</td>",
-				report_class_color(row->cls[c]), cls_name(row->cls[c]));
+		for (size_t c = 0; c < n; c++) {
+			fprintf(f, "<td><span class=\"sw\" style=\"background:%s\"></span>",
+				report_class_color(row->cls[c]));
+			report_esc(f, bo_differ_cell_str(row, c, cell, sizeof(cell)));
+			fputs("</td>", f);
+		}
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -109,6 +108,7 @@ static void write_html(FILE *f, struct report *R, const char *const *names, size
 		fputs("<h2>What each kernel saw of the states that differ</h2>\n", f);
 	for (size_t i = 0; i < d->nrow && d->rows[i].differs && shown < SHOWN_MAX; i++, shown++) {
 		const struct bo_differ_row *row = &d->rows[i];
+		char cell[600];
 
 		if (!report_id_ok(row->state))
 			continue;
@@ -120,7 +120,9 @@ static void write_html(FILE *f, struct report *R, const char *const *names, size
 		for (size_t c = 0; c < n; c++) {
 			fputs("<th>", f);
 			report_esc(f, names[c]);
-			fprintf(f, ": %s</th>", cls_name(row->cls[c]));
+			fputs(": ", f);
+			report_esc(f, bo_differ_cell_str(row, c, cell, sizeof(cell)));
+			fputs("</th>", f);
 		}
 		fputs("</tr><tr>", f);
 		for (size_t c = 0; c < n; c++) {
@@ -160,6 +162,7 @@ static void write_junit(FILE *f, struct report *R, const char *const *names, siz
 		d->nrow, d->ndiffer);
 	for (size_t i = 0; i < d->nrow; i++) {
 		const struct bo_differ_row *row = &d->rows[i];
+		char cell[600];
 
 		fputs("    <testcase classname=\"blackout.differential\" name=\"", f);
 		report_esc(f, row->state);
@@ -169,7 +172,8 @@ static void write_junit(FILE *f, struct report *R, const char *const *names, siz
 			for (size_t c = 0; c < n; c++) {
 				fputs(c ? "; " : "", f);
 				report_esc(f, names[c]);
-				fprintf(f, ": %s", cls_name(row->cls[c]));
+				fputs(": ", f);
+				report_esc(f, bo_differ_cell_str(row, c, cell, sizeof(cell)));
 			}
 			fputs("\"/>\n      <system-out>", f);
 			for (size_t c = 0; c < n; c++) {

@@ -60,6 +60,51 @@ static void test_join(void)
 	bo_differ_clear(&d);
 }
 
+#define RECF(id, cut, cls, extra)                                                          \
+	"{\"seq\":0,\"time\":\"t\",\"event\":\"state\",\"state\":\"" id "\",\"cut\":" #cut \
+	",\"class\":\"" cls "\"," extra "}\n"
+
+/* A class says nothing of the op sets beneath it: the same class with different findings is a
+ * difference, and the words name each side's ops. */
+static void test_findings(void)
+{
+	const char *dirs[2] = {
+		dir_with("e", RECF("c10", 11, "fsck-dirty", "\"lost\":[2]")
+				      RECF("c20", 21, "lost-ack", "\"lost\":[3]")
+					      RECF("c30", 31, "fsck-dirty", "\"phantom\":[4]")),
+		dir_with("f",
+			 REC("c10", 11, "fsck-dirty") RECF("c20", 21, "lost-ack", "\"lost\":[5]")
+				 RECF("c30", 31, "fsck-dirty", "\"phantom\":[4]")),
+	};
+	const char *names[2] = {"6.1", "6.12"};
+	struct bo_differ d;
+	struct bo_err err = {0};
+	struct json_object *j;
+	char cell[128];
+	const char *s;
+
+	CU_ASSERT_FATAL(bo_differ_read(&d, dirs, 2, &err) == 0);
+	CU_ASSERT_EQUAL(d.nrow, 3);
+	CU_ASSERT_EQUAL(d.ndiffer, 2);
+	CU_ASSERT_STRING_EQUAL(d.rows[0].state, "c10");
+	CU_ASSERT(d.rows[0].differs && d.rows[0].cls[0] == d.rows[0].cls[1]);
+	CU_ASSERT_STRING_EQUAL(bo_differ_cell_str(&d.rows[0], 0, cell, sizeof(cell)),
+			       "fsck-dirty (lost-ack: op 2)");
+	CU_ASSERT_STRING_EQUAL(bo_differ_cell_str(&d.rows[0], 1, cell, sizeof(cell)), "fsck-dirty");
+	CU_ASSERT_STRING_EQUAL(d.rows[1].state, "c20");
+	CU_ASSERT(d.rows[1].differs);
+	/* The same findings under the same class agree. */
+	CU_ASSERT_STRING_EQUAL(d.rows[2].state, "c30");
+	CU_ASSERT(!d.rows[2].differs);
+	j = bo_differ_json(&d, names);
+	s = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
+	CU_ASSERT(strstr(s, "\"state\":\"c10\",\"cut\":11,\"differs\":true,\"classes\":{\"6.1\":"
+			    "\"fsck-dirty\",\"6.12\":\"fsck-dirty\"},\"findings\":{\"6.1\":"
+			    "\"lost-ack: op 2\",\"6.12\":\"\"}") != NULL);
+	json_object_put(j);
+	bo_differ_clear(&d);
+}
+
 static void test_corrupt(void)
 {
 	const char *dirs[2] = {
@@ -79,6 +124,7 @@ int main(void)
 {
 	static const struct bo_test tests[] = {
 		{"states joined by id, differing first", test_join},
+		{"same class, different op sets: differs", test_findings},
 		{"a corrupt stream names its line", test_corrupt},
 		{NULL, NULL},
 	};
