@@ -7,14 +7,12 @@
  * kernel's recovery, a regression or a fix. They are printed first and listed first in
  * RESULTS/<id>/differential.json.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "harness/base/json.h"
 #include "harness/base/macro.h"
@@ -22,27 +20,13 @@
 #include "harness/base/safety.h"
 #include "harness/cli/check.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/kerneltree.h"
 #include "harness/results/differ.h"
 #include "harness/results/report.h"
 #include "vm/kernel.h"
 
-#define MAX_KERNELS 8
 /* Differing states printed; all are in differential.json. */
 #define PRINT_MAX 50
-
-/* The one results directory bo_check() made under @parent, into @dir. */
-static int only_dir(const char *parent, char *dir, size_t len)
-{
-	_cleanup_(bo_closedirp) DIR *d = opendir(parent);
-	struct dirent *de;
-	int found = 0;
-
-	while (d && (de = readdir(d)))
-		if (de->d_name[0] != '.' && de->d_type == DT_DIR &&
-		    bo_pathf(dir, len, "%s/%s", parent, de->d_name) == 0)
-			found++;
-	return found == 1 ? 0 : -ENOENT;
-}
 
 static void print_table(const struct bo_differ *d, char (*rel)[NAME_MAX + 1], size_t n)
 {
@@ -70,65 +54,29 @@ static void print_table(const struct bo_differ *d, char (*rel)[NAME_MAX + 1], si
 
 int bo_check_kernels(const char *log, const struct bo_check_args *a, const struct vm_args *v)
 {
-	char rel[MAX_KERNELS][NAME_MAX + 1], dirs[MAX_KERNELS][PATH_MAX], tree[PATH_MAX];
-	char runid[BO_RUNID_MAX], path[PATH_MAX];
-	const char *dirp[MAX_KERNELS], *names[MAX_KERNELS];
-	_cleanup_free_ char *list = strdup(a->kernels);
-	char **specs = NULL;
-	int status[MAX_KERNELS];
+	char rel[BO_KERNELS_MAX][NAME_MAX + 1], dirs[BO_KERNELS_MAX][PATH_MAX], tree[PATH_MAX];
+	char path[PATH_MAX];
+	const char *dirp[BO_KERNELS_MAX], *names[BO_KERNELS_MAX];
+	int status[BO_KERNELS_MAX];
 	_cleanup_json_ struct json_object *out = NULL;
 	struct bo_differ d = {0};
 	struct bo_err err = {0};
 	const char *parent = a->parent ? a->parent : "results";
 	uint64_t seed = 0;
 	size_t n = 0;
-	int ret = BO_EXIT_HARNESS;
+	int ret;
 
-	/* "A,B" (or "A B"): the words of the list. */
-	for (char *p = list; p && *p; p++)
-		if (*p == ',')
-			*p = ' ';
-	specs = list ? bo_strv_split(list) : NULL;
-	if (!specs)
-		return BO_EXIT_HARNESS;
-	if (v->kernel || v->modules || v->kernel_release || v->in_place || a->shard || a->expect) {
-		bo_strv_free(specs);
+	if (v->kernel || v->modules || v->kernel_release || v->in_place || a->shard || a->expect)
 		return bo_cli_usage_error(
 			"check", "--kernels chooses the kernels itself: not with "
 				 "--kernel, --modules, --kernel-release, --in-place, --shard or "
 				 "--expect");
-	}
-	/* Every kernel is resolved before any VM boots. */
-	for (; specs[n]; n++) {
-		if (n == MAX_KERNELS ||
-		    bo_kernel_cached(specs[n], rel[n], sizeof(rel[n]), &err) < 0) {
-			if (n == MAX_KERNELS)
-				bo_cli_usage_error("check", "--kernels: at most %d", MAX_KERNELS);
-			else
-				bo_cli_error("check --kernels: %s", bo_err_str(&err));
-			bo_strv_free(specs);
-			return n == MAX_KERNELS ? BO_EXIT_USAGE : BO_EXIT_HARNESS;
-		}
-		for (size_t j = 0; j < n; j++)
-			if (!strcmp(rel[j], rel[n])) {
-				int k = bo_cli_usage_error("check", "--kernels: '%s' is %s again",
-							   specs[n], rel[n]);
-
-				bo_strv_free(specs);
-				return k;
-			}
-	}
-	bo_strv_free(specs);
-	if (n < 2)
-		return bo_cli_usage_error("check", "--kernels needs two kernels or more");
+	if (bo_kerneltree_resolve("check", a->kernels, rel, &n, &ret) < 0)
+		return ret;
 	if (a->seed)
 		(void) !bo_parse_u64(a->seed, &seed);
-	bo_runid_make(seed, runid, sizeof(runid));
-	if ((mkdir(parent, 0755) < 0 && errno != EEXIST) || !realpath(parent, path) ||
-	    bo_pathf(tree, sizeof(tree), "%s/%s", path, runid) < 0 || mkdir(tree, 0755) < 0) {
-		bo_cli_error("check --kernels: creating the tree under '%s': %m", parent);
+	if (bo_kerneltree_create("check", parent, seed, tree) < 0)
 		return BO_EXIT_HARNESS;
-	}
 	for (size_t i = 0; i < n; i++) {
 		struct bo_check_args ai = *a;
 		struct vm_args vi = *v; /* bo_check() changes nothing of it */
@@ -141,7 +89,7 @@ int bo_check_kernels(const char *log, const struct bo_check_args *a, const struc
 		ai.kernels = NULL;
 		bo_cli_note("check --kernels: %s (%zu of %zu)", rel[i], i + 1, n);
 		status[i] = bo_check(log, &ai, &vi);
-		if (only_dir(sub, dirs[i], sizeof(dirs[i])) < 0) {
+		if (bo_kerneltree_only_dir(sub, dirs[i]) < 0) {
 			bo_cli_error("check --kernels: %s left no results directory in '%s'",
 				     rel[i], sub);
 			return BO_EXIT_HARNESS;
@@ -183,15 +131,7 @@ int bo_check_kernels(const char *log, const struct bo_check_args *a, const struc
 		bo_cli_error("check --kernels: %s", bo_err_str(&err));
 	print_table(&d, rel, n);
 	printf("report: %s/report.html\nresults: %s\n", tree, tree);
-	ret = BO_EXIT_OK;
-	for (size_t i = 0; i < n; i++)
-		if (status[i] == BO_EXIT_HARNESS ||
-		    (status[i] != BO_EXIT_OK && status[i] != BO_EXIT_FAILURE))
-			ret = BO_EXIT_HARNESS;
-		else if (status[i] == BO_EXIT_FAILURE && ret == BO_EXIT_OK)
-			ret = BO_EXIT_FAILURE;
-	if (d.ndiffer && ret == BO_EXIT_OK)
-		ret = BO_EXIT_FAILURE;
+	ret = bo_kerneltree_exit(status, n, d.ndiffer > 0);
 	bo_differ_clear(&d);
 	return ret;
 }

@@ -20,6 +20,7 @@
 #include "harness/base/safety.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/guest.h"
+#include "harness/cli/run_kernels.h"
 #include "harness/cli/vmrun.h"
 #include "harness/results/config.h"
 #include "harness/results/results.h"
@@ -27,7 +28,7 @@
 #include "vm/vm.h"
 
 struct run_args {
-	const char *seed, *parent, *recovery_crashes, *witness, *recovery;
+	const char *seed, *parent, *recovery_crashes, *witness, *recovery, *kernels;
 };
 
 static const struct bo_opt run_opts[] = {
@@ -45,19 +46,26 @@ static const struct bo_opt run_opts[] = {
 	{"witness", "N", offsetof(struct run_args, witness), BO_OPT_HOST, NULL, bo_opt_check_u64,
 	 "override the scenario's [check] witness: find each failing\n"
 	 "state's minimal witness in at most N trial states (blackout check)"},
+	{"kernels", "A,B[,C]", offsetof(struct run_args, kernels), BO_OPT_HOST, NULL, NULL,
+	 "record and check the workload on each cached kernel (one VM\n"
+	 "boot each) into one tree DIR/<id>/<release>/<run-id>/, and\n"
+	 "compare them mark by mark: differential.json, report.html"},
 };
 
 static void run_help(void)
 {
 	puts("usage: blackout run SCENARIO.ini [--seed N] [--results DIR] [--recovery-crashes N]\n"
-	     "                    [--witness N] [VM OPTIONS]\n\n"
+	     "                    [--witness N] [--kernels A,B[,C]] [VM OPTIONS]\n\n"
 	     "Record the scenario's workload through dm-flakey and dm-log-writes in a fresh VM,\n"
 	     "then check every crash state the cut policy selects: mount (with recovery), the\n"
 	     "checker, fsck, the oracle. Writes DIR/<run-id>/ (default DIR: ./results) and\n"
-	     "prints a summary.\n");
+	     "prints a summary. With --kernels, once per kernel, then the marks whose verdict\n"
+	     "(class and findings of their states) or lint differs between the kernels, first,\n"
+	     "with what each kernel wrote before them; \"no difference\" when none does.\n");
 	bo_opts_help(stdout, run_opts, BO_ARRAY_SIZE(run_opts));
 	bo_vm_opts_help();
-	puts("\nExit status: 0 every state consistent, 1 a state failed, 3 harness error.");
+	puts("\nExit status: 0 every state consistent, 1 a state failed (--kernels: or a mark\n"
+	     "differs), 3 harness error.");
 }
 
 /* The results directory of run @runid under @parent, with scenario.ini and config.json. */
@@ -101,14 +109,10 @@ static int prepare(const struct bo_scenario *sc, const struct vm_args *v, const 
 	return bo_results_write_json(*ret, "config.json", cfg, err);
 }
 
-static int cmd_run(int argc, char **argv)
+/* Record and check scenario @path as @ra and @v say; the exit status. */
+static int run_scenario(const char *path, const struct run_args *ra_in, struct vm_args *v)
 {
-	struct run_args ra = {0};
-	struct vm_args v = {0};
-	const struct bo_opt_set sets[] = {
-		{run_opts, BO_ARRAY_SIZE(run_opts), &ra},
-		{bo_vm_opts, bo_vm_opts_n, &v},
-	};
+	struct run_args ra = *ra_in;
 	struct bo_scenario *sc = NULL;
 	struct bo_results *res = NULL;
 	struct bo_argv gv = {0};
@@ -119,16 +123,10 @@ static int cmd_run(int argc, char **argv)
 	char runid[BO_RUNID_MAX], dir[PATH_MAX] = "", seed_s[32];
 	uint64_t seed;
 	unsigned timeout;
-	int k, r, ret = BO_EXIT_HARNESS;
+	int r, ret = BO_EXIT_HARNESS;
 
-	k = bo_opts_parse("run", sets, BO_ARRAY_SIZE(sets), BO_OPT_HOST, run_help, argc, argv);
-	if (k <= 0)
-		return k ? BO_EXIT_USAGE : BO_EXIT_OK;
-	if (k + 1 != argc)
-		return bo_cli_usage_error("run", "expected exactly one SCENARIO.ini");
-	bo_vm_args_read(&v);
 	/* Bad scenarios fail here, with file:line, before any VM boots. */
-	if (bo_scenario_load(argv[k], &sc, &err) < 0) {
+	if (bo_scenario_load(path, &sc, &err) < 0) {
 		bo_cli_error("%s", bo_err_str(&err));
 		return BO_EXIT_HARNESS;
 	}
@@ -155,9 +153,9 @@ static int cmd_run(int argc, char **argv)
 		return bo_cli_usage_error("run", "--witness: 0 to 1000");
 	}
 	bo_runid_make(sc->seed, runid, sizeof(runid));
-	r = bo_guest_vm_for(sc, &v, &ship) < 0 ? bo_err_set(&err, ENOMEM, "out of memory") : 0;
+	r = bo_guest_vm_for(sc, v, &ship) < 0 ? bo_err_set(&err, ENOMEM, "out of memory") : 0;
 	if (r >= 0)
-		r = prepare(sc, &v, ra.parent ? ra.parent : "results", runid, dir, &res, &err);
+		r = prepare(sc, v, ra.parent ? ra.parent : "results", runid, dir, &res, &err);
 	if (r < 0) {
 		bo_cli_error("run: %s", bo_err_str(&err));
 		goto out;
@@ -196,8 +194,8 @@ static int cmd_run(int argc, char **argv)
 	cmds[0] = wcmd;
 	cmds[1] = ccmd;
 	bo_cli_note("run %s: %s (results in %s)", runid,
-		    v.in_place ? "in place, on this kernel" : "booting a VM", dir);
-	r = bo_guest_boot(&v, dir, gv.v, cmds[0] ? cmds : cmds + 1, timeout, &err);
+		    v->in_place ? "in place, on this kernel" : "booting a VM", dir);
+	r = bo_guest_boot(v, dir, gv.v, cmds[0] ? cmds : cmds + 1, timeout, &err);
 	if (r < 0) {
 		bo_cli_error("run %s: %s", runid, bo_err_str(&err));
 		fprintf(stderr, "results: %s\n", dir);
@@ -212,8 +210,55 @@ out:
 	bo_argv_free(&gv);
 	bo_results_free(res);
 	bo_strv_free(ship);
-	bo_vm_args_clear(&v);
 	bo_scenario_free(sc);
+	return ret;
+}
+
+/* What the command line said. */
+struct run_cmd {
+	struct run_args ra;
+	struct vm_args v;
+};
+
+/* run --kernels: run_scenario() for one kernel @release, its results under @parent. */
+static int run_on(void *ctx, const char *path, const char *release, const char *parent)
+{
+	const struct run_cmd *rc = ctx;
+	struct run_args ri = rc->ra;
+	struct vm_args vi;
+	int ret;
+
+	if (bo_vm_args_copy(&vi, &rc->v) < 0)
+		return BO_EXIT_HARNESS;
+	vi.kernel_release = release;
+	ri.parent = parent;
+	ri.kernels = NULL;
+	ret = run_scenario(path, &ri, &vi);
+	bo_vm_args_clear(&vi);
+	return ret;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct run_cmd a = {0};
+	const struct bo_opt_set sets[] = {
+		{run_opts, BO_ARRAY_SIZE(run_opts), &a.ra},
+		{bo_vm_opts, bo_vm_opts_n, &a.v},
+	};
+	int k, ret;
+
+	k = bo_opts_parse("run", sets, BO_ARRAY_SIZE(sets), BO_OPT_HOST, run_help, argc, argv);
+	if (k <= 0)
+		return k ? BO_EXIT_USAGE : BO_EXIT_OK;
+	if (k + 1 != argc)
+		return bo_cli_usage_error("run", "expected exactly one SCENARIO.ini");
+	bo_vm_args_read(&a.v);
+	if (a.ra.kernels)
+		ret = bo_run_kernels(argv[k], a.ra.kernels, a.ra.parent ? a.ra.parent : "results",
+				     &a.v, run_on, &a);
+	else
+		ret = run_scenario(argv[k], &a.ra, &a.v);
+	bo_vm_args_clear(&a.v);
 	return ret;
 }
 

@@ -55,6 +55,19 @@ _must_check_ int bo_report_differential(const char *tree, const char *log, const
 					const char *const *names, size_t n,
 					const struct bo_differ *d, struct bo_err *err);
 
+struct bo_markdiff;
+struct bo_log;
+
+/*
+ * run --kernels: write @tree/report.html and @tree/junit.xml for the @n results directories
+ * @dirs, one per kernel (@names), of scenario @scenario, whose marks @d compares (@logs
+ * their logs): the marks that differ first, with what each kernel wrote before them side by
+ * side.
+ */
+_must_check_ int bo_report_marks(const char *tree, const char *scenario, const char *const *dirs,
+				 const char *const *names, size_t n, const struct bo_markdiff *d,
+				 struct bo_log *const *logs, struct bo_err *err);
+
 struct json_object;
 
 /*
