@@ -414,6 +414,109 @@ static bool is_differential(const char *dir)
 }
 
 /*
+ * A mark of a run --kernels tree (@d its differential.json at @path): each kernel's verdict
+ * and lint there, whether they differ, then each kernel's story of the segment's state it
+ * names. Without @mark, the first mark that differs.
+ */
+static int explain_marks(const char *dir, const char *path, struct json_object *d, const char *mark,
+			 bool json)
+{
+	_cleanup_json_ struct json_object *out = NULL;
+	struct json_object *marks, *kernels, *row = NULL, *stories, *per, *dv;
+	char res_path[PATH_MAX];
+	int ret = BO_EXIT_OK;
+
+	if (!json_object_object_get_ex(d, "marks", &marks) ||
+	    !json_object_object_get_ex(d, "kernels", &kernels) ||
+	    !json_object_is_type(marks, json_type_array) ||
+	    !json_object_is_type(kernels, json_type_array)) {
+		bo_cli_error("explain: '%s' has no \"marks\" and \"kernels\"", path);
+		return BO_EXIT_HARNESS;
+	}
+	for (size_t i = 0; i < json_object_array_length(marks) && !row; i++) {
+		struct json_object *m = json_object_array_get_idx(marks, i);
+		const char *name = bo_json_str(m, "mark");
+
+		if (mark ? name && !strcmp(name, mark)
+			 : json_object_object_get_ex(m, "differs", &dv) &&
+				    json_object_get_boolean(dv))
+			row = m;
+	}
+	if (!row) {
+		if (mark) {
+			bo_cli_error("explain: '%s' has no mark '%s'", path, mark);
+			return BO_EXIT_HARNESS;
+		}
+		if (json)
+			printf("{\"format\":%d,\"mark\":null,\"differing\":0}\n", BO_JSON_FORMAT);
+		else
+			printf("no difference: the kernels agree on every mark (%s)\n", path);
+		return BO_EXIT_OK;
+	}
+	per = json_object_object_get(row, "kernels");
+	if (!json_object_is_type(per, json_type_object)) {
+		bo_cli_error("explain: '%s': mark %s has no \"kernels\"", path,
+			     bo_json_str(row, "mark") ? bo_json_str(row, "mark") : "?");
+		return BO_EXIT_HARNESS;
+	}
+	out = bo_json_new_doc();
+	stories = json_object_new_array();
+	if (!out || !stories) {
+		json_object_put(stories);
+		return BO_EXIT_HARNESS;
+	}
+	json_object_object_add(out, "mark", json_object_get(row));
+	json_object_object_add(out, "kernels", stories);
+	if (!json) {
+		bool differs = json_object_object_get_ex(row, "differs", &dv) &&
+			       json_object_get_boolean(dv);
+		bool lint = json_object_object_get_ex(row, "lint_differs", &dv) &&
+			    json_object_get_boolean(dv);
+
+		printf("mark %s: ", bo_json_str(row, "mark"));
+		json_object_object_foreach(per, k, v)
+		{
+			const char *l = bo_json_str(v, "lint");
+
+			printf("%s %s%s%s; ", k,
+			       bo_json_str(v, "verdict") ? bo_json_str(v, "verdict")
+							 : "not in the log",
+			       l ? ", " : "", l ? l : "");
+		}
+		printf("%s\n", lint ? "the kernels differ in what they wrote: a barrier for the "
+				      "ack on one, none on another"
+			       : differs ? "the kernels differ (class or findings of its states)"
+					 : "the kernels agree");
+	}
+	for (size_t i = 0; i < json_object_array_length(kernels); i++) {
+		struct json_object *k = json_object_array_get_idx(kernels, i), *story = NULL, *side;
+		const char *rel = bo_json_str(k, "release"), *res = bo_json_str(k, "results");
+		const char *state;
+		int r;
+
+		if (!rel || !res || !json_object_object_get_ex(per, rel, &side) ||
+		    !(state = bo_json_str(side, "state")))
+			continue;
+		if (!json)
+			printf("\n== %s: state %s ==\n", rel, state);
+		fflush(stdout);
+		if (res[0] != '/' && bo_pathf(res_path, sizeof(res_path), "%s/%s", dir, res) == 0)
+			res = res_path;
+		r = explain_dir(res, state, json, json ? &story : NULL);
+		if (r != BO_EXIT_OK)
+			ret = r;
+		if (story) {
+			json_object_object_add(story, "kernel", json_object_new_string(rel));
+			json_object_array_add(stories, story);
+		}
+	}
+	if (json)
+		puts(json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY |
+								 JSON_C_TO_STRING_NOSLASHESCAPE));
+	return ret;
+}
+
+/*
  * A state of a check --kernels tree: its class under each kernel, whether they differ (a
  * change in the kernels' recovery), then each kernel's own story of it. Without @id, the
  * first state that differs.
@@ -431,6 +534,8 @@ static int explain_differential(const char *dir, const char *id, bool json)
 		bo_cli_error("explain: %s", bo_err_str(&err));
 		return BO_EXIT_HARNESS;
 	}
+	if (bo_json_str(d, "kind") && !strcmp(bo_json_str(d, "kind"), "marks"))
+		return explain_marks(dir, path, d, id, json);
 	if (!json_object_object_get_ex(d, "states", &states) ||
 	    !json_object_object_get_ex(d, "kernels", &kernels) ||
 	    !json_object_is_type(states, json_type_array) ||
