@@ -12,6 +12,8 @@
  *   kernel = 6.12                  ; repeatable; default: blackout's default kernel
  *   persona = ignores-flush        ; repeatable; default: each scenario's own
  *   seed = 1                       ; optional: the seed of every run
+ *   compare = kernels              ; optional: each cell one run --kernels over the kernel
+ *                                  ; axis, its runs compared by mark
  */
 #include <dirent.h>
 #include <errno.h>
@@ -50,6 +52,7 @@ struct matrix {
 		*personas[MAX_AXIS];
 	size_t nsc, nfs, nmo, nk, np;
 	char *seed;
+	bool compare_kernels; /* compare = kernels: one run --kernels per cell */
 };
 
 static int add_axis(char **v, size_t *n, const char *name, const char *value, struct bo_err *err)
@@ -124,6 +127,14 @@ static int matrix_item(void *ctx, const struct bo_ini_item *it, struct bo_err *e
 		m->seed = strdup(value);
 		return m->seed ? 0 : bo_err_set(err, ENOMEM, "out of memory");
 	}
+	if (!strcmp(it->key, "compare")) {
+		if (strcmp(value, "kernels"))
+			return bo_err_set(err, EINVAL,
+					  "[matrix] compare: '%s' (only 'kernels' is compared)",
+					  value);
+		m->compare_kernels = true;
+		return 0;
+	}
 	return bo_err_set(err, EINVAL, "[matrix]: unknown key '%s'", it->key);
 }
 
@@ -152,6 +163,9 @@ static int matrix_load(struct matrix *m, const char *path, struct bo_err *err)
 		return r;
 	if (!m->nsc)
 		return bo_err_set(err, EINVAL, "%s: [matrix] needs at least one 'scenario'", path);
+	if (m->compare_kernels && m->nk < 2)
+		return bo_err_set(err, EINVAL, "%s: [matrix] compare = kernels needs two 'kernel'",
+				  path);
 	return 0;
 }
 
@@ -202,6 +216,19 @@ static int write_override(const struct cell *c, const struct bo_scenario *sc, st
 	return 0;
 }
 
+/* c->name from its axes: scenario@fs[+options][~kernel][=persona]. */
+static int cell_name(struct cell *c, struct bo_err *err)
+{
+	int n = snprintf(c->name, sizeof(c->name), "%s@%s%s%s%s%s%s%s", c->scen_name, c->fs,
+			 c->mopts[0] ? "+" : "", c->mopts, c->kernel[0] ? "~" : "", c->kernel,
+			 c->persona[0] ? "=" : "", c->persona);
+
+	sanitize(c->name);
+	return n < 0 || (size_t) n >= sizeof(c->name)
+		       ? bo_err_set(err, ENAMETOOLONG, "cell name too long")
+		       : 0;
+}
+
 /* The scenario of cell @at (its scenario a path relative to @matrix_dir; NULL axes: the
  * scenario's own) into @c: the file itself, or a copy with fs, mount_options and persona
  * overridden (its relative paths made absolute, for the copy lives elsewhere). */
@@ -224,13 +251,7 @@ static int prepare(struct cell *c, const char *matrix_dir, const struct bo_cell 
 	snprintf(c->mopts, sizeof(c->mopts), "%s", mopt ? mopt : sc->mount_options);
 	snprintf(c->kernel, sizeof(c->kernel), "%s", at->kernel ? at->kernel : "");
 	snprintf(c->persona, sizeof(c->persona), "%s", at->persona ? at->persona : "");
-	n = snprintf(c->name, sizeof(c->name), "%s@%s%s%s%s%s%s%s", c->scen_name, c->fs,
-		     c->mopts[0] ? "+" : "", c->mopts, c->kernel[0] ? "~" : "", c->kernel,
-		     c->persona[0] ? "=" : "", c->persona);
-	r = n < 0 || (size_t) n >= sizeof(c->name)
-		    ? bo_err_set(err, ENAMETOOLONG, "cell name too long")
-		    : 0;
-	sanitize(c->name);
+	r = cell_name(c, err);
 	if (r >= 0 && !fs && !mopt && !at->persona)
 		snprintf(c->scen_path, sizeof(c->scen_path), "%s", src);
 	else if (r >= 0 && bo_pathf(c->scen_path, sizeof(c->scen_path), "%s/scenarios/%s.ini", out,
@@ -244,8 +265,8 @@ static int prepare(struct cell *c, const char *matrix_dir, const struct bo_cell 
 
 /* Run `blackout run` for @c into OUT/runs/NAME/, with the options @extra; its output goes
  * to run.log there. */
-static int run_cell(struct cell *c, const char *out, const char *seed, const struct bo_argv *extra,
-		    struct bo_err *err)
+static int run_cell(struct cell *c, const char *out, const char *seed, const char *kernels,
+		    const struct bo_argv *extra, struct bo_err *err)
 {
 	char parent[PATH_MAX], logp[PATH_MAX + 16];
 	struct bo_argv argv = {0};
@@ -273,6 +294,10 @@ static int run_cell(struct cell *c, const char *out, const char *seed, const str
 	if (c->kernel[0]) {
 		bo_argv_add(&argv, "--kernel-release");
 		bo_argv_add(&argv, c->kernel);
+	}
+	if (kernels) {
+		bo_argv_add(&argv, "--kernels");
+		bo_argv_add(&argv, kernels);
 	}
 	for (size_t i = 0; i < extra->n; i++)
 		bo_argv_add(&argv, extra->v[i]);
@@ -362,6 +387,84 @@ static struct json_object *cell_json(struct cell *c, const char *out, struct bo_
 	}
 	json_object_object_add(o, "failing", failing);
 	return o;
+}
+
+/*
+ * compare = kernels: cell @c ran `run --kernels` (its results are the tree); each kernel's
+ * run becomes a cell of its own, named and identified as a kernel axis names it, into @runs
+ * (its failures into @fails), and the comparison into @diffs. *@ret_differing: the marks that
+ * differ (0 when the tree has no differential.json: then @c is one cell, an error).
+ */
+static int compare_cell(struct cell *c, const char *out, const struct matrix *m,
+			struct bo_failset *fails, struct json_object *runs,
+			struct json_object *diffs, size_t *ret_differing, struct bo_err *err)
+{
+	_cleanup_json_ struct json_object *d = NULL;
+	struct json_object *ks, *marks, *o, *names;
+	char path[PATH_MAX * 2];
+	struct bo_err e = {0};
+
+	*ret_differing = 0;
+	if (!c->results[0] ||
+	    bo_pathf(path, sizeof(path), "%s/%s/differential.json", out, c->results) < 0 ||
+	    bo_json_read_file(path, &d, &e) < 0 || !json_object_object_get_ex(d, "kernels", &ks) ||
+	    !json_object_is_type(ks, json_type_array)) {
+		o = cell_json(c, out, fails, err);
+		if (!o)
+			return -ENOMEM;
+		json_object_array_add(runs, o);
+		return 0;
+	}
+	for (size_t i = 0; i < json_object_array_length(ks) && i < m->nk; i++) {
+		struct json_object *k = json_object_array_get_idx(ks, i), *st;
+		const char *res = bo_json_str(k, "results");
+		struct cell sub = *c;
+
+		/* The kernels ran in the axis' order. */
+		snprintf(sub.kernel, sizeof(sub.kernel), "%s", m->kernels[i]);
+		if (cell_name(&sub, err) < 0)
+			return -ENAMETOOLONG;
+		if (!res ||
+		    bo_pathf(sub.results, sizeof(sub.results), "%s/%s", c->results, res) < 0)
+			sub.results[0] = '\0';
+		sub.status = json_object_object_get_ex(k, "exit_status", &st)
+				     ? json_object_get_int(st)
+				     : BO_EXIT_HARNESS;
+		o = cell_json(&sub, out, fails, err);
+		if (!o)
+			return -ENOMEM;
+		snprintf(path, sizeof(path), "%s/differential.json", c->results);
+		json_object_object_add(o, "differential", json_object_new_string(path));
+		json_object_array_add(runs, o);
+	}
+	o = json_object_new_object();
+	names = json_object_new_array();
+	if (!o || !names) {
+		json_object_put(o);
+		json_object_put(names);
+		return -ENOMEM;
+	}
+	if (json_object_object_get_ex(d, "marks", &marks) &&
+	    json_object_is_type(marks, json_type_array))
+		for (size_t i = 0; i < json_object_array_length(marks); i++) {
+			struct json_object *mk = json_object_array_get_idx(marks, i), *dv;
+
+			if (json_object_object_get_ex(mk, "differs", &dv) &&
+			    json_object_get_boolean(dv) && bo_json_str(mk, "mark")) {
+				json_object_array_add(
+					names, json_object_new_string(bo_json_str(mk, "mark")));
+				(*ret_differing)++;
+			}
+		}
+	json_object_object_add(o, "cell", json_object_new_string(c->name));
+	snprintf(path, sizeof(path), "%s/differential.json", c->results);
+	json_object_object_add(o, "differential", json_object_new_string(path));
+	snprintf(path, sizeof(path), "%s/report.html", c->results);
+	json_object_object_add(o, "report", json_object_new_string(path));
+	json_object_object_add(o, "differing", json_object_new_uint64(*ret_differing));
+	json_object_object_add(o, "marks", names);
+	json_object_array_add(diffs, o);
+	return 0;
 }
 
 /* index.html: every run with its counts and links, and the baseline comparison. */
@@ -455,15 +558,19 @@ static void nightly_help(void)
 	     "combined DIR/summary.json and DIR/index.html. With --baseline (a previous nightly\n"
 	     "tree or its summary.json) failures are compared by (scenario, filesystem, mount\n"
 	     "options, kernel, persona, state id), then by class and findings: new, fixed,\n"
-	     "changed, unchanged.\n\n"
+	     "changed, unchanged. With 'compare = kernels' in the matrix, each cell runs on\n"
+	     "every kernel of its kernel axis at once (blackout run --kernels): each kernel's\n"
+	     "run is a cell as the axis names it, and the marks that differ between the\n"
+	     "kernels fail the nightly (summary.json \"differentials\").\n\n"
 	     "  --out DIR          the tree (default: nightly/<UTC time>); must not exist\n"
 	     "  --baseline PREV    compare with a previous tree\n"
 	     "  --file PATH        a host file every run's guest needs too (repeatable;\n"
 	     "                     blackout run --file)\n"
 	     "  --kernel-release R every run's kernel (blackout run --kernel-release)\n"
 	     "  --in-place         every run here, with no VM (blackout run --in-place)\n\n"
-	     "Exit status: with --baseline 0 no new or changed failure, 1 some; without, 0 all\n"
-	     "consistent, 1 some run failed; 2 usage; 3 a run could not be evaluated.");
+	     "Exit status: with --baseline 0 no new or changed failure (and no mark that differs\n"
+	     "between kernels), 1 some; without, 0 all consistent, 1 some run failed or a mark\n"
+	     "differs; 2 usage; 3 a run could not be evaluated.");
 }
 
 static int cmd_nightly(int argc, char **argv)
@@ -484,7 +591,9 @@ static int cmd_nightly(int argc, char **argv)
 	struct bo_argv extra = {0}; /* options every run gets */
 	const char *baseline = NULL, *out_arg = NULL;
 	char out[PATH_MAX], mdir[PATH_MAX], when[32], path[PATH_MAX];
-	struct json_object *sum = NULL, *runs = NULL;
+	struct json_object *sum = NULL, *runs = NULL, *diffs = NULL;
+	char kernels[MAX_AXIS * MAX_KERNEL] = "";
+	size_t differing = 0;
 	bool failed = false, errored = false, kernel_given = false;
 	time_t t = time(NULL);
 	struct tm tm;
@@ -552,8 +661,13 @@ static int cmd_nightly(int argc, char **argv)
 	}
 	sum = bo_json_new_doc();
 	runs = json_object_new_array();
-	if (!sum || !runs)
+	diffs = json_object_new_array();
+	if (!sum || !runs || !diffs)
 		goto out;
+	/* compare = kernels: every cell runs on all the kernels at once (run --kernels). */
+	for (size_t k = 0; m.compare_kernels && k < m.nk; k++)
+		snprintf(kernels + strlen(kernels), sizeof(kernels) - strlen(kernels), "%s%s",
+			 k ? "," : "", m.kernels[k]);
 	json_object_object_add(sum, "kind", json_object_new_string("nightly"));
 	json_object_object_add(sum, "matrix", json_object_new_string(argv[optind]));
 	json_object_object_add(sum, "started", json_object_new_string(when));
@@ -561,8 +675,8 @@ static int cmd_nightly(int argc, char **argv)
 	bo_stop_install(); /* SIGINT, SIGTERM, SIGHUP stop the run of the cell, then nightly */
 	/* Every cell: scenario x filesystem x mount options x kernel x persona, the last varying
 	 * fastest; an axis the matrix does not have is the scenario's own. */
-	for (size_t x = 0, nf = m.nfs ? m.nfs : 1, no = m.nmo ? m.nmo : 1, nk = m.nk ? m.nk : 1,
-		    np = m.np ? m.np : 1;
+	for (size_t x = 0, nf = m.nfs ? m.nfs : 1, no = m.nmo ? m.nmo : 1,
+		    nk = m.nk && !m.compare_kernels ? m.nk : 1, np = m.np ? m.np : 1;
 	     x < m.nsc * nf * no * nk * np; x++) {
 		size_t q = x % np, k = x / np % nk, j = x / (np * nk) % no,
 		       f = x / (np * nk * no) % nf, i = x / (np * nk * no * nf);
@@ -574,12 +688,28 @@ static int cmd_nightly(int argc, char **argv)
 			mo = NULL;
 		if (prepare(&cl, mdir,
 			    &(struct bo_cell){m.scenarios[i], m.nfs ? m.fs[f] : NULL, mo,
-					      m.nk ? m.kernels[k] : NULL,
+					      m.nk && !m.compare_kernels ? m.kernels[k] : NULL,
 					      m.np ? m.personas[q] : NULL},
 			    out, &err) < 0 ||
-		    run_cell(&cl, out, m.seed, &extra, &err) < 0) {
+		    run_cell(&cl, out, m.seed, m.compare_kernels ? kernels : NULL, &extra, &err) <
+			    0) {
 			bo_cli_error("nightly: %s", bo_err_str(&err));
 			goto out;
+		}
+		if (m.compare_kernels) {
+			size_t nd;
+
+			if (compare_cell(&cl, out, &m, &cur, runs, diffs, &nd, &err) < 0) {
+				bo_cli_error("nightly: %s", bo_err_str(&err));
+				goto out;
+			}
+			differing += nd;
+			/* A cell whose kernels differ fails, as a failing state does. */
+			failed |= cl.status == BO_EXIT_FAILURE;
+			errored |= cl.status != BO_EXIT_FAILURE && cl.status != BO_EXIT_OK;
+			printf("%-40s %zu %s between the kernels\n", cl.name, nd,
+			       nd == 1 ? "mark differs" : "marks differ");
+			continue;
 		}
 		o = cell_json(&cl, out, &cur, &err);
 		if (!o)
@@ -590,6 +720,8 @@ static int cmd_nightly(int argc, char **argv)
 		printf("%-40s %s\n", cl.name, verdict ? verdict : "?");
 		json_object_array_add(runs, o);
 	}
+	if (m.compare_kernels)
+		json_object_object_add(sum, "differentials", json_object_get(diffs));
 	json_object_object_add(sum, "verdict",
 			       json_object_new_string(errored  ? "error"
 						      : failed ? "failed"
@@ -621,10 +753,11 @@ static int cmd_nightly(int argc, char **argv)
 	if (errored)
 		ret = BO_EXIT_HARNESS;
 	else if (baseline)
-		ret = diff.added.n || diff.changed.n ? BO_EXIT_FAILURE : BO_EXIT_OK;
+		ret = diff.added.n || diff.changed.n || differing ? BO_EXIT_FAILURE : BO_EXIT_OK;
 	else
 		ret = failed ? BO_EXIT_FAILURE : BO_EXIT_OK;
 out:
+	json_object_put(diffs);
 	json_object_put(runs);
 	json_object_put(sum);
 	bo_baseline_diff_clear(&diff);

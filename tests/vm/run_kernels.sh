@@ -5,7 +5,8 @@
 # verdict: consistent against lost-ack: op 2) and issue:3 (op 2 still lost) differ, ack:2
 # first, with both kernels' entries since issue:2; the same workload without the plant gives
 # "no difference" and exit 0. Each kernel's run records the kernel it booted, so reproduce of
-# a differing state boots it again.
+# a differing state boots it again. A nightly with 'compare = kernels' runs the planted cell
+# so, and fails on its differing marks.
 . "$(dirname "$0")/run_lib.sh"
 need_vm
 
@@ -121,4 +122,27 @@ if run_bo 0 run "$T/none.ini" --kernels "$default,6.12" --results "$T/results"; 
 		bad "identical behaviour: differing is not 0"
 fi
 echo "unplanted: $(($(date +%s) - start)) s" >&2
+
+# A nightly with 'compare = kernels': the planted cell is one run --kernels; each kernel's run
+# is a cell as the kernel axis names it, and the marks that differ fail the nightly.
+start=$(date +%s)
+printf '[matrix]\nscenario = plant.ini\nkernel = %s\nkernel = 6.12\ncompare = kernels\n' \
+	"$default" >"$T/m.ini"
+if run_bo 1 nightly "$T/m.ini" --out "$T/nightly"; then
+	python3 - "$T/nightly/summary.json" "$default" <<'PY' && ok || bad "nightly compare = kernels: $(cat "$T/nightly/summary.json")"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert [r["name"] for r in j["runs"]] == ["plant@ext4~" + sys.argv[2], "plant@ext4~6.12"], j["runs"]
+assert [r["verdict"] for r in j["runs"]] == ["consistent", "failed"], j["runs"]
+assert any(f["class"] == "lost-ack" for f in j["runs"][1]["failing"]), j["runs"][1]
+d = j["differentials"]
+assert len(d) == 1 and d[0]["cell"] == "plant@ext4" and d[0]["marks"] == ["ack:2", "issue:3"], d
+PY
+	grep -q '^plant@ext4 .*2 marks differ between the kernels' "$T/out" && ok ||
+		bad "nightly does not print the marks that differ"
+fi
+printf '[matrix]\nscenario = plant.ini\nkernel = 6.12\ncompare = kernels\n' >"$T/m1.ini"
+run_bo 3 nightly "$T/m1.ini" --out "$T/nightly1" && grep -q 'compare = kernels needs two' "$T/err" && ok ||
+	bad "compare = kernels with one kernel is not refused"
+echo "nightly: $(($(date +%s) - start)) s" >&2
 finish
