@@ -103,6 +103,13 @@ PY
 	for f in report.html junit.xml; do [ -s "$tree/$f" ] && ok || bad "no $f in the tree"; done
 	grep -q 'failure type="lint-differs"' "$tree/junit.xml" && ok ||
 		bad "junit.xml has no lint-differs failure"
+	xmllint --noout --schema "$SRC/tests/junit.xsd" "$tree/junit.xml" 2>"$T/xsd" && ok ||
+		bad "run --kernels: junit.xml invalid: $(cat "$T/xsd")"
+	# explain of the tree: the first differing mark, each kernel's verdict and story.
+	"$BO" explain "$tree" >"$T/ex" 2>&1
+	head -1 "$T/ex" | grep -q "^mark ack:2: .*lost-ack (lost-ack: op 2), no barrier" &&
+		grep -q "^== $second: state " "$T/ex" && ok ||
+		bad "explain of the run --kernels tree: $(head -3 "$T/ex")"
 	# Each kernel's run records its kernel, and reproduce of 6.12's failing state boots it.
 	d612=$tree/$(json "$tree/differential.json" '[k["results"] for k in j["kernels"]][1]')
 	st=$(json "$tree/differential.json" 'j["marks"][0]["kernels"]["'"$second"'"]["state"]')
