@@ -137,16 +137,15 @@ static int run_scenario(const char *path, const struct run_args *ra_in, struct v
 		bo_scenario_free(sc);
 		return bo_cli_usage_error("run", "--recovery-crashes: 0 to 1000");
 	}
-	if (ra.recovery && (bo_recovery_from_name(ra.recovery, &sc->recovery) < 0 ||
-			    bo_scenario_recovery_problem(sc, sc->recovery))) {
-		char why[200];
+	if (ra.recovery) {
+		const char *why = bo_recovery_from_name(ra.recovery, &sc->recovery) < 0
+					  ? "auto, mount or fsck"
+					  : bo_scenario_recovery_problem(sc, sc->recovery);
 
-		snprintf(why, sizeof(why), "--recovery %s: %s", ra.recovery,
-			 bo_recovery_from_name(ra.recovery, &sc->recovery) < 0
-				 ? "auto, mount or fsck"
-				 : bo_scenario_recovery_problem(sc, sc->recovery));
-		bo_scenario_free(sc);
-		return bo_cli_usage_error("run", "%s", why);
+		if (why) {
+			bo_scenario_free(sc);
+			return bo_cli_usage_error("run", "--recovery %s: %s", ra.recovery, why);
+		}
 	}
 	if (ra.witness && (bo_parse_u64(ra.witness, &sc->witness) < 0 || sc->witness > 1000)) {
 		bo_scenario_free(sc);

@@ -122,9 +122,9 @@ const char *bo_scenario_recovery_problem(const struct bo_scenario *sc, enum bo_r
 		enum bo_fs fs = sc->ndevices ? sc->devices[i].fs : sc->fs;
 
 		if ((!sc->ndevices || !sc->devices[i].raw) && !bo_fs_can_repair(fs))
-			return fs == BO_FS_XFS ? "fsck: xfs is recovered by its mount (its log); "
+			return fs == BO_FS_XFS ? "xfs is recovered by its mount (its log); "
 						 "fsck recovery is for ext2, ext4 and vfat"
-					       : "fsck: btrfs is recovered by its mount (copy-on-"
+					       : "btrfs is recovered by its mount (copy-on-"
 						 "write); fsck recovery is for ext2, ext4 and vfat";
 	}
 	return NULL;

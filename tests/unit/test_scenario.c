@@ -182,7 +182,7 @@ static void errors(void)
 		  "t.ini:6: [check] recovery: bad value 'repair' (expected auto, mount or fsck");
 	parse_bad("[device]\nfs = xfs\nsize = 300M\n[workload]\nbuiltin = fsops\n[check]\n"
 		  "recovery = fsck\n",
-		  "t.ini:7: [check] recovery: fsck: xfs is recovered by its mount");
+		  "t.ini:7: [check] recovery: xfs is recovered by its mount");
 	{
 		struct bo_scenario *sc = parse_ok("[device]\nfs = vfat\n[workload]\nbuiltin = "
 						  "fsops\n[check]\nrecovery = fsck\n");
