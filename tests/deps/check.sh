@@ -35,16 +35,19 @@ declare -A may=(
 )
 
 # The library (a key of may) that file $1 belongs to; empty when none.
+# The library of a path, into REPLY (no subshell: this runs for every include of the tree).
 lib_of() {
 	case "$1" in
-	harness/*/*) echo "${1%/*}" ;;
-	vm/* | dmtargets/* | scenarios/*) echo "${1%%/*}" ;;
+	harness/*/*) REPLY=${1%/*} ;;
+	vm/* | dmtargets/* | scenarios/*) REPLY=${1%%/*} ;;
+	*) REPLY= ;;
 	esac
 }
 
 bad=0
 while IFS=: read -r file line text; do
-	lib=$(lib_of "$file")
+	lib_of "$file"
+	lib=$REPLY
 	[ -n "$lib" ] || continue
 	inc=${text#*\"}
 	inc=${inc%%\"*}
@@ -52,7 +55,8 @@ while IFS=: read -r file line text; do
 	harness/* | vm/* | dmtargets/* | scenarios/*) ;;
 	*) continue ;; # a header of the folder itself, by its short name, or a test's
 	esac
-	target=$(lib_of "$inc")
+	lib_of "$inc"
+	target=$REPLY
 	[ "$target" = "$lib" ] && continue
 	ok=0
 	for allowed in ${may[$lib]-}; do
