@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/base/input.h"
 #include "harness/base/macro.h"
 #include "harness/base/path.h"
 
@@ -117,32 +118,52 @@ int bo_write_file_at(int dirfd, const char *name, const void *buf, size_t len)
 	return k;
 }
 
-int bo_copy_file(const char *src, const char *dst, struct bo_err *err)
+int bo_copy_fd(int in, uint64_t size, const char *src, const char *dst, struct bo_err *err)
 {
-	_cleanup_close_ int in = open(src, O_RDONLY | O_CLOEXEC);
 	_cleanup_close_ int out = -1;
 	char buf[1 << 16];
 	uint64_t off = 0;
+	int r = bo_space_check(dst, size, "copying", err);
 
-	if (in < 0)
-		return bo_err_set(err, errno, "opening '%s': %s", src, strerror(errno));
-	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (r < 0)
+		return r;
+	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (out < 0)
 		return bo_err_set(err, errno, "creating '%s': %s", dst, strerror(errno));
 	for (;;) {
 		ssize_t n = bo_pread_full(in, buf, sizeof(buf), off);
-		int r;
 
-		if (n < 0)
-			return bo_err_set(err, (int) -n, "reading '%s': %s", src,
-					  strerror((int) -n));
-		if (n == 0)
-			return 0;
+		if (n < 0) {
+			r = bo_err_set(err, (int) -n, "reading '%s': %s", src, strerror((int) -n));
+			break;
+		}
+		/* The file may grow while copied: never more than was measured and checked. */
+		if (n == 0 || off >= size)
+			break;
+		if ((uint64_t) n > size - off)
+			n = (ssize_t) (size - off);
 		r = bo_pwrite_full(out, buf, (size_t) n, off);
-		if (r < 0)
-			return bo_err_set(err, -r, "writing '%s': %s", dst, strerror(-r));
+		if (r < 0) {
+			r = bo_err_set(err, -r, "writing '%s': %s", dst, strerror(-r));
+			break;
+		}
 		off += (uint64_t) n;
 	}
+	if (r >= 0 && close(BO_TAKE_FD(out)) < 0)
+		r = bo_err_set(err, errno, "writing '%s': %s", dst, strerror(errno));
+	if (r < 0)
+		unlink(dst); /* no half copy left behind */
+	return r;
+}
+
+int bo_copy_file(const char *src, const char *dst, struct bo_err *err)
+{
+	uint64_t size;
+	_cleanup_close_ int in = bo_input_open_path(src, 0, 0, &size, err);
+
+	if (in < 0)
+		return in;
+	return bo_copy_fd(in, size, src, dst, err);
 }
 
 int bo_read_file(const char *path, size_t max, char **ret, size_t *ret_len)
@@ -281,4 +302,50 @@ int bo_cache_trim(const char *dir, uint64_t max_bytes, uint64_t older_than, cons
 	if (ret_freed)
 		*ret_freed = freed;
 	return removed;
+}
+
+/* Empty the directory @fd (closed here), depth first, never through a symlink. */
+static int rm_under(int fd)
+{
+	_cleanup_(bo_closedirp) DIR *d = fdopendir(fd);
+	struct dirent *de;
+	int r = 0;
+
+	if (!d) {
+		close(fd);
+		return -errno;
+	}
+	while ((de = readdir(d))) {
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			int sub = openat(dirfd(d), de->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			int k = sub < 0 ? -errno : rm_under(sub);
+
+			if (k < 0 && r == 0)
+				r = k;
+		}
+		if (unlinkat(dirfd(d), de->d_name, S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0) < 0 &&
+		    r == 0)
+			r = -errno;
+	}
+	return r;
+}
+
+int bo_remove_tree(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int r;
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	r = rm_under(fd);
+	if (rmdir(path) < 0 && r == 0)
+		r = -errno;
+	return r;
 }

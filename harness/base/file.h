@@ -26,8 +26,18 @@ _must_check_ int bo_read_file(const char *path, size_t max, char **ret, size_t *
  * "@name.tmpPID" beside it, then renamed over it. 0 or -errno; no temporary is left behind. */
 _must_check_ int bo_write_file_at(int dirfd, const char *name, const void *buf, size_t len);
 
-/* Copy the file @src to @dst, which must not exist yet. */
+/* Copy the file @src (a regular file, not through a symlink: harness/base/input.h) to @dst,
+ * which must not exist yet: refused before a byte is written when it would not fit
+ * (bo_space_check()), and removed again when the copy fails. */
 _must_check_ int bo_copy_file(const char *src, const char *dst, struct bo_err *err);
+
+/* The same from the open @in (@src in messages), at most @size bytes. */
+_must_check_ int bo_copy_fd(int in, uint64_t size, const char *src, const char *dst,
+			    struct bo_err *err);
+
+/* Remove the directory @path and all beneath it, never through a symlink: what a command
+ * made and must not leave behind when it fails (a retry would find it "already exists"). */
+_must_check_ int bo_remove_tree(const char *path);
 
 /* Create @path and its missing parents with mode 0755. */
 _must_check_ int bo_mkdir_p(const char *path);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include "harness/base/input.h"
 #include "harness/base/json.h"
 
 #include <errno.h>
@@ -62,9 +63,12 @@ int bo_json_read_file(const char *path, struct json_object **ret, struct bo_err 
 	const char *why;
 	size_t len;
 
-	if (access(path, R_OK) < 0)
-		return bo_err_set(err, errno, "reading '%s': %s", path, strerror(errno));
-	o = json_object_from_file(path);
+	int fd = bo_input_open_path(path, 0, BO_INPUT_MAX_JSON, NULL, err);
+
+	if (fd < 0)
+		return fd;
+	o = json_object_from_fd(fd);
+	close(fd);
 	if (!o) {
 		/* json-c's message ends with a newline of its own. */
 		why = json_util_get_last_err();

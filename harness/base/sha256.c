@@ -5,6 +5,7 @@
  * hashes a log while it puts it in the results.
  */
 
+#include "harness/base/input.h"
 #include "harness/base/macro.h"
 #include "harness/base/file.h"
 #include "harness/base/sha256.h"
@@ -138,17 +139,29 @@ static int hash_fd(int fd, int out, struct bo_sha256 *h, const char *path, const
 int bo_sha256_copy_file(const char *path, const char *copy, char hex[BO_SHA256_HEX],
 			struct bo_err *err)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	uint64_t size = 0;
+	_cleanup_close_ int fd = -1;
 	_cleanup_close_ int out = -1;
 	_cleanup_sha256_ struct bo_sha256 h = {0};
 	int r;
 
-	if (fd < 0)
-		return bo_err_set(err, errno, "hashing '%s': %s", path, strerror(errno));
+	/* A copy is of an input (a log from a bug report): by the rule of input.h. */
+	if (copy) {
+		fd = bo_input_open_path(path, BO_INPUT_BLOCKDEV, 0, &size, err);
+		if (fd < 0)
+			return err ? bo_err_prefix(err, "hashing") : fd;
+	} else {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return bo_err_set(err, errno, "hashing '%s': %s", path, strerror(errno));
+	}
 	r = bo_sha256_init(&h, err);
 	if (r < 0)
 		return err ? bo_err_prefix(err, "hashing '%s'", path) : r;
 	if (copy) {
+		r = bo_space_check(copy, size, "copying the log", err);
+		if (r < 0)
+			return r;
 		out = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 		if (out < 0)
 			return bo_err_set(err, errno, "creating '%s': %s", copy, strerror(errno));

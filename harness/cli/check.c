@@ -558,6 +558,18 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 		args.jobs = "1";
 		args.guest_replay = true;
 	}
+	/* The log is judged here, before a results directory exists or a VM boots: a corrupt
+	 * log, a symlink, a FIFO or a device that is not a log is refused with its reason. */
+	{
+		struct bo_log *l = NULL;
+
+		r = bo_log_open(log, 0, &l, &err);
+		bo_log_free(l);
+		if (r < 0) {
+			bo_cli_error("check: %s", bo_err_str(&err));
+			return BO_EXIT_HARNESS;
+		}
+	}
 	/* Without --fs or a scenario the log says what it holds: its devices (layout.h), or
 	 * its image's filesystem signature. */
 	if (!a->scen && !a->fs && !names_devices(log) && access(log, R_OK) == 0) {

@@ -17,6 +17,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "harness/base/input.h"
 #include "harness/base/macro.h"
 #include "harness/base/file.h"
 #include "harness/base/mounts.h"
@@ -405,9 +406,11 @@ int log_open_super(const char *path, struct bo_log **ret, struct bo_err *err)
 		r = bo_err_set(err, ENOMEM, "allocating log");
 		goto fail;
 	}
-	log->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* A log arrives from a bug report or a results directory: never a symlink, a FIFO or a
+	 * character device (harness/base/input.h). */
+	log->fd = bo_input_open_path(path, BO_INPUT_BLOCKDEV, 0, NULL, err);
 	if (log->fd < 0) {
-		r = bo_err_set(err, errno, "opening '%s': %s", path, strerror(errno));
+		r = log->fd;
 		goto fail;
 	}
 	r = file_size(log->fd, &log->size);

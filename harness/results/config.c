@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/base/input.h"
 #include "harness/base/json.h"
 #include "harness/base/path.h"
 
@@ -19,9 +20,9 @@ int bo_config_read(const char *dir, struct json_object **ret, struct bo_err *err
 
 	if (bo_pathf(path, sizeof(path), "%s/config.json", dir) < 0)
 		return bo_err_set(err, ENAMETOOLONG, "'%s/config.json': path too long", dir);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = bo_input_open(dir, "config.json", 0, BO_INPUT_MAX_JSON, NULL, err);
 	if (fd < 0)
-		return bo_err_set(err, errno, "reading '%s': %s", path, strerror(errno));
+		return fd;
 	o = json_object_from_fd(fd);
 	close(fd);
 	if (!json_object_is_type(o, json_type_object)) {

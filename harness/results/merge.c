@@ -16,6 +16,7 @@
 #include "harness/states/classify.h"
 #include "harness/base/macro.h"
 #include "harness/base/file.h"
+#include "harness/base/input.h"
 #include "harness/base/json.h"
 #include "harness/base/path.h"
 #include "harness/results/config.h"
@@ -101,33 +102,54 @@ static int add_record(const struct bo_stream_rec *rec, void *ctx, struct bo_err 
 	return 0;
 }
 
-/* Copy the regular files of @src (one level) into the new directory @dst. */
-static int copy_dir(const char *src, const char *dst, struct bo_err *err)
+/* A directory beneath @dirfd, never through a symlink, for reading; NULL (errno set) when it
+ * is not one. */
+static DIR *open_subdir(int dirfd, const char *name)
 {
-	_cleanup_(bo_closedirp) DIR *d = opendir(src);
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+
+	if (fd >= 0 && !d)
+		close(fd);
+	return d;
+}
+
+/* Copy the regular files of @src (one level, the directory @sfd) into the new directory
+ * @dst. */
+static int copy_dir(int sfd, const char *src, const char *dst, struct bo_err *err)
+{
+	_cleanup_(bo_closedirp) DIR *d = fdopendir(sfd);
 	struct dirent *de;
 	int r = 0;
 
-	if (!d)
+	if (!d) {
+		close(sfd);
 		return bo_err_set(err, errno, "reading '%s': %s", src, strerror(errno));
+	}
 	if (mkdir(dst, 0755) < 0 && errno != EEXIST)
 		return bo_err_set(err, errno, "creating '%s': %s", dst, strerror(errno));
 	while (r >= 0 && (de = readdir(d))) {
-		char from[PATH_MAX], to[PATH_MAX];
-
+		char to[PATH_MAX];
+		_cleanup_close_ int in = -1;
 		struct stat st;
+		uint64_t size;
 
-		/* Guest-written: the type from lstat, never d_type alone, and never a symlink. */
+		/* Guest-written: the type from lstat, never d_type alone, and never a symlink;
+		 * then opened by the rule of harness/base/input.h, which checks it again. */
 		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 		    !S_ISREG(st.st_mode))
 			continue;
-		if (bo_pathf(from, sizeof(from), "%s/%s", src, de->d_name) < 0 ||
-		    bo_pathf(to, sizeof(to), "%s/%s", dst, de->d_name) < 0) {
+		if (bo_pathf(to, sizeof(to), "%s/%s", dst, de->d_name) < 0) {
 			r = bo_err_set(err, ENAMETOOLONG, "'%s/%s': path too long", src,
 				       de->d_name);
 			break;
 		}
-		r = bo_copy_file(from, to, err);
+		in = bo_input_openat(dirfd(d), src, de->d_name, 0, 0, &size, err);
+		if (in < 0) {
+			r = in;
+			break;
+		}
+		r = bo_copy_fd(in, size, de->d_name, to, err);
 		if (r >= 0 && !strcmp(de->d_name, "repro.sh") && chmod(to, 0755) < 0)
 			r = bo_err_set(err, errno, "chmod '%s': %s", to, strerror(errno));
 	}
@@ -213,11 +235,19 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write
 	for (size_t d = 0; d < n && r >= 0; d++) {
 		char src[PATH_MAX], dst[PATH_MAX];
 		_cleanup_(bo_closedirp) DIR *sd = NULL;
+		_cleanup_close_ int top = open(dirs[d], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		struct dirent *de;
 
-		sd = bo_pathf(src, sizeof(src), "%s/states", dirs[d]) == 0 ? opendir(src) : NULL;
+		/* states/ and each state's directory: never through a symlink. */
+		sd = top < 0 ? NULL : open_subdir(top, "states");
+		if (!sd && errno == ENOTDIR)
+			r = bo_err_set(err, ENOTDIR,
+				       "'%s/states' is not a directory (a symlink?): "
+				       "refusing to follow it",
+				       dirs[d]);
 		while (sd && (de = readdir(sd)) && r >= 0) {
 			struct stat st;
+			int sfd;
 
 			if (de->d_name[0] == '.' ||
 			    fstatat(dirfd(sd), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
@@ -225,11 +255,16 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool write
 				continue;
 			if (bo_pathf(src, sizeof(src), "%s/states/%s", dirs[d], de->d_name) < 0 ||
 			    bo_pathf(dst, sizeof(dst), "%s/states/%s", bo_results_dir(res),
-				     de->d_name) < 0)
+				     de->d_name) < 0) {
 				r = bo_err_set(err, ENAMETOOLONG, "state '%s': path too long",
 					       de->d_name);
-			else
-				r = copy_dir(src, dst, err);
+				break;
+			}
+			sfd = openat(dirfd(sd), de->d_name,
+				     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			r = sfd < 0 ? bo_err_set(err, errno, "reading '%s': %s", src,
+						 strerror(errno))
+				    : copy_dir(sfd, src, dst, err);
 		}
 	}
 	if (r >= 0 && write_config) {
@@ -282,16 +317,25 @@ int bo_merge(const char *out, char *const *dirs, size_t n, struct bo_err *err)
 	if (n == 0)
 		return bo_err_set(err, EINVAL, "nothing to merge");
 	r = bo_results_create(out, &res, err);
-	if (r >= 0)
-		r = merge(res, dirs, n, true, err);
+	if (r < 0)
+		return r;
+	r = merge(res, dirs, n, true, err);
 	/* The log is the artifact: the merged directory carries it like a single run's. */
 	if (r >= 0) {
-		if (bo_pathf(src, sizeof(src), "%s/write.log", dirs[0]) < 0 ||
-		    bo_pathf(dst, sizeof(dst), "%s/write.log", out) < 0)
+		uint64_t size;
+		_cleanup_close_ int in = bo_input_open(dirs[0], "write.log", 0, 0, &size, err);
+
+		if (in < 0)
+			r = in;
+		else if (bo_pathf(src, sizeof(src), "%s/write.log", dirs[0]) < 0 ||
+			 bo_pathf(dst, sizeof(dst), "%s/write.log", out) < 0)
 			r = bo_err_set(err, ENAMETOOLONG, "'%s': path too long", out);
 		else
-			r = bo_copy_file(src, dst, err);
+			r = bo_copy_fd(in, size, src, dst, err);
 	}
 	bo_results_free(res);
+	/* A refused merge leaves nothing that blocks its retry. */
+	if (r < 0)
+		(void) !bo_remove_tree(out);
 	return r;
 }

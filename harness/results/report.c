@@ -20,6 +20,8 @@
 
 #include "harness/base/macro.h"
 #include "harness/base/file.h"
+#include "harness/base/input.h"
+#include "harness/base/path.h"
 #include "harness/results/config.h"
 #include "harness/results/report_model.h"
 #include "harness/results/stream.h"
@@ -129,13 +131,7 @@ void report_esc(FILE *f, const char *s)
 
 bool report_id_ok(const char *id)
 {
-	if (!*id || *id == '.' || strlen(id) >= ID_MAX)
-		return false;
-	for (const char *p = id; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || strchr(",:._-", *p)))
-			return false;
-	return true;
+	return strlen(id) < ID_MAX && bo_name_plain(id);
 }
 
 char *report_read_capped(int dirfd, const char *rel, size_t max, uint64_t *ret_total)
@@ -145,8 +141,9 @@ char *report_read_capped(int dirfd, const char *rel, size_t max, uint64_t *ret_t
 	char *buf;
 	ssize_t n;
 
-	fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+	/* Beneath the directory, no symlink on the way (states/ or states/<id> one either). */
+	fd = bo_input_openat(dirfd, NULL, rel, 0, 0, NULL, NULL);
+	if (fd < 0 || fstat(fd, &st) < 0)
 		return NULL;
 	buf = malloc(max + 1);
 	if (!buf)
@@ -319,21 +316,19 @@ static void load(struct report *R)
 			 e.errnum == EPROTO ? bo_err_str(&e) : "missing or not valid JSON");
 	}
 
-	/* write.log: opened by path, but only when it is a regular file of the directory. */
-	fd = openat(R->dirfd, "write.log", O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	/* write.log: only a regular file of the directory (harness/base/input.h); the log
+	 * reader opens it by the same rule. */
+	fd = bo_input_open(R->dir, "write.log", 0, 0, NULL, &e);
 	if (fd < 0) {
-		snprintf(R->log_err, sizeof(R->log_err), "no write.log");
+		snprintf(R->log_err, sizeof(R->log_err), "%s",
+			 e.errnum == ENOENT ? "no write.log" : bo_err_str(&e));
 	} else {
-		struct stat st;
-
-		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-			snprintf(R->log_err, sizeof(R->log_err), "write.log is not a regular file");
-		else if (snprintf(path, sizeof(path), "/proc/self/fd/%d", fd) <
-				 (int) sizeof(path) &&
-			 open_indexed(R, path) < 0 &&
-			 bo_log_open(path, BO_LOG_OPEN_SALVAGE, &R->log, &e) < 0)
-			snprintf(R->log_err, sizeof(R->log_err), "write.log: %s", bo_err_str(&e));
 		close(fd);
+		e = (struct bo_err){0};
+		if (bo_pathf(path, sizeof(path), "%s/write.log", R->dir) == 0 &&
+		    open_indexed(R, path) < 0 &&
+		    bo_log_open(path, BO_LOG_OPEN_SALVAGE, &R->log, &e) < 0)
+			snprintf(R->log_err, sizeof(R->log_err), "write.log: %s", bo_err_str(&e));
 	}
 	if (R->log && bo_lint_log(R->log, &R->lint, &e) < 0)
 		bo_debug(BO_DBG_LOG, "'%s': no lint: %s", R->dir, bo_err_str(&e));

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/base/input.h"
 #include "harness/base/json.h"
 #include "harness/base/path.h"
 
@@ -34,12 +35,16 @@ int bo_stream_open(const char *dir, struct bo_stream **ret, struct bo_err *err)
 		free(s);
 		return bo_err_set(err, ENAMETOOLONG, "'%s/stream.jsonl': path too long", dir);
 	}
-	fd = open(s->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0 || !(s->f = fdopen(fd, "r"))) {
+	/* Its size is the point: a long run's stream is as long as it is. */
+	fd = bo_input_open(dir, "stream.jsonl", 0, 0, NULL, err);
+	if (fd < 0) {
+		free(s);
+		return fd;
+	}
+	if (!(s->f = fdopen(fd, "r"))) {
 		int e = errno;
 
-		if (fd >= 0)
-			close(fd);
+		close(fd);
 		free(s);
 		return bo_err_set(err, e, "reading '%s/stream.jsonl': %s", dir, strerror(e));
 	}

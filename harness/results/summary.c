@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/base/input.h"
 #include "harness/base/exit.h"
 #include "harness/base/json.h"
 #include "harness/base/path.h"
@@ -365,9 +366,9 @@ int bo_summary_read(const char *dir, struct bo_summary *ret, struct json_object 
 
 	if (bo_pathf(path, sizeof(path), "%s/summary.json", dir) < 0)
 		return bo_err_set(err, ENAMETOOLONG, "'%s/summary.json': path too long", dir);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = bo_input_open(dir, "summary.json", 0, BO_INPUT_MAX_JSON, NULL, err);
 	if (fd < 0)
-		return bo_err_set(err, errno, "reading '%s': %s", path, strerror(errno));
+		return fd;
 	o = json_object_from_fd(fd);
 	close(fd);
 	if (!o)

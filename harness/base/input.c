@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * input.c — reading what strangers wrote, by one rule (input.h, docs/safety.md).
+ */
+#include "harness/base/input.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <linux/openat2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "harness/base/macro.h"
+
+bool bo_name_plain(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	if (n == 0 || n > 255 || name[0] == '-' || name[0] == '.')
+		return false;
+	return strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+			    ",:._~+-") == n;
+}
+
+/* Every component of @rel a plain name (a leading '-' is fine inside a results directory:
+ * only ids are held to that). */
+static bool rel_plain(const char *rel)
+{
+	if (!*rel || *rel == '/')
+		return false;
+	for (const char *p = rel; *p;) {
+		size_t len = strcspn(p, "/");
+
+		if (len == 0 || len > 255 || (len == 1 && p[0] == '.') ||
+		    (len == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		for (size_t i = 0; i < len; i++)
+			if ((unsigned char) p[i] < 0x20 || p[i] == 0x7f)
+				return false;
+		p += len + (p[len] == '/');
+	}
+	return true;
+}
+
+/* openat2 beneath @dirfd with no symlinks; -ENOSYS (or -EPERM from a seccomp filter that
+ * does not know it) where the kernel cannot. */
+static int open_beneath2(int dirfd, const char *rel)
+{
+#ifdef SYS_openat2
+	struct open_how how = {
+		.flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	long fd = syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
+
+	return fd < 0 ? -errno : (int) fd;
+#else
+	(void) dirfd;
+	(void) rel;
+	return -ENOSYS;
+#endif
+}
+
+/* The same, one component at a time with O_NOFOLLOW: what kernels before 5.6 allow. */
+static int open_beneath_walk(int dirfd, const char *rel)
+{
+	_cleanup_close_ int cur = -1;
+	char name[256];
+
+	for (const char *p = rel;;) {
+		size_t len = strcspn(p, "/");
+		bool last = p[len] == '\0';
+		int fd;
+
+		memcpy(name, p, len);
+		name[len] = '\0';
+		fd = openat(cur >= 0 ? cur : dirfd, name,
+			    O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+				    (last ? 0 : O_DIRECTORY));
+		if (fd < 0)
+			return -errno;
+		if (cur >= 0)
+			close(cur);
+		cur = fd;
+		if (last)
+			return BO_TAKE_FD(cur);
+		p += len + 1;
+	}
+}
+
+/* What @fd is, for a message. */
+static const char *kind_of(mode_t m)
+{
+	return S_ISDIR(m)    ? "a directory"
+	       : S_ISFIFO(m) ? "a FIFO"
+	       : S_ISSOCK(m) ? "a socket"
+	       : S_ISCHR(m)  ? "a character device"
+	       : S_ISBLK(m)  ? "a block device"
+			     : "not a regular file";
+}
+
+/* The checks on an open @fd: its type and size; blocking again. */
+static int check_fd(int fd, const char *what, const char *rel, unsigned flags, uint64_t max,
+		    uint64_t *ret_size, struct bo_err *err)
+{
+	struct stat st;
+	uint64_t size;
+	int fl;
+
+	if (fstat(fd, &st) < 0)
+		return bo_err_set(err, errno, "'%s%s%s': %s", what, *what ? "/" : "", rel,
+				  strerror(errno));
+	if (!S_ISREG(st.st_mode) && !(S_ISBLK(st.st_mode) && (flags & BO_INPUT_BLOCKDEV)))
+		return bo_err_set(err, S_ISDIR(st.st_mode) ? EISDIR : EINVAL,
+				  "'%s%s%s' is %s, not a regular file%s: refusing "
+				  "to read it",
+				  what, *what ? "/" : "", rel, kind_of(st.st_mode),
+				  (flags & BO_INPUT_BLOCKDEV) ? " or block device" : "");
+	size = (uint64_t) st.st_size;
+	if (S_ISBLK(st.st_mode)) {
+		off_t end = lseek(fd, 0, SEEK_END);
+
+		size = end < 0 ? 0 : (uint64_t) end;
+		(void) lseek(fd, 0, SEEK_SET);
+	}
+	if (max && size > max)
+		return bo_err_set(err, EFBIG,
+				  "'%s%s%s' is %" PRIu64 " bytes, more than the %" PRIu64
+				  " it may be: refusing to read it",
+				  what, *what ? "/" : "", rel, size, max);
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
+		return bo_err_set(err, errno, "'%s%s%s': %s", what, *what ? "/" : "", rel,
+				  strerror(errno));
+	if (ret_size)
+		*ret_size = size;
+	return 0;
+}
+
+int bo_input_openat(int dirfd, const char *what, const char *rel, unsigned flags, uint64_t max,
+		    uint64_t *ret_size, struct bo_err *err)
+{
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	if (!what)
+		what = "";
+	if (!rel_plain(rel))
+		return bo_err_set(err, EINVAL,
+				  "'%s%s%s': not a plain name beneath the directory: "
+				  "refusing to read it",
+				  what, *what ? "/" : "", rel);
+	fd = open_beneath2(dirfd, rel);
+	if (fd == -ENOSYS || fd == -EPERM)
+		fd = open_beneath_walk(dirfd, rel);
+	if (fd < 0) {
+		/* openat2 says EXDEV or ELOOP for a symlink on the way; O_NOFOLLOW says ELOOP
+		 * for the last one, ENOTDIR for one on the way. */
+		if (fd == -EXDEV || fd == -ELOOP || fd == -ENOTDIR)
+			return bo_err_set(err, ELOOP,
+					  "'%s%s%s' is (or lies under) a symlink or not "
+					  "beneath the directory: refusing to follow it",
+					  what, *what ? "/" : "", rel);
+		return bo_err_set(err, -fd, "reading '%s%s%s': %s", what, *what ? "/" : "", rel,
+				  strerror(-fd));
+	}
+	r = check_fd(fd, what, rel, flags, max, ret_size, err);
+	if (r < 0)
+		return r;
+	return BO_TAKE_FD(fd);
+}
+
+int bo_input_open(const char *dir, const char *rel, unsigned flags, uint64_t max,
+		  uint64_t *ret_size, struct bo_err *err)
+{
+	_cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (dfd < 0)
+		return bo_err_set(err, errno, "reading '%s/%s': %s", dir, rel, strerror(errno));
+	return bo_input_openat(dfd, dir, rel, flags, max, ret_size, err);
+}
+
+int bo_input_open_path(const char *path, unsigned flags, uint64_t max, uint64_t *ret_size,
+		       struct bo_err *err)
+{
+	_cleanup_close_ int fd =
+		open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+	int r;
+
+	if (fd < 0) {
+		if (errno == ELOOP)
+			return bo_err_set(err, ELOOP,
+					  "'%s' is a symlink: refusing to follow it "
+					  "(give the file it points to)",
+					  path);
+		return bo_err_set(err, errno, "opening '%s': %s", path, strerror(errno));
+	}
+	r = check_fd(fd, "", path, flags, max, ret_size, err);
+	if (r < 0)
+		return r;
+	return BO_TAKE_FD(fd);
+}
+
+int bo_input_read(const char *dir, const char *rel, size_t max, char **ret, size_t *ret_len,
+		  struct bo_err *err)
+{
+	_cleanup_close_ int fd = -1;
+	_cleanup_free_ char *buf = NULL;
+	uint64_t size;
+	size_t len = 0, cap;
+
+	fd = bo_input_open(dir, rel, 0, max, &size, err);
+	if (fd < 0)
+		return fd;
+	/* The size said is a hint: the file may grow while read; the bound holds anyway. */
+	cap = (size_t) size + 1;
+	buf = malloc(cap + 1);
+	if (!buf)
+		return bo_err_set(err, ENOMEM, "reading '%s/%s': out of memory", dir, rel);
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			char *nb;
+
+			if (cap > max)
+				return bo_err_set(err, EFBIG,
+						  "'%s/%s' grew past %zu bytes while "
+						  "read: refusing it",
+						  dir, rel, max);
+			cap *= 2;
+			nb = realloc(buf, cap + 1);
+			if (!nb)
+				return bo_err_set(err, ENOMEM, "reading '%s/%s': out of memory",
+						  dir, rel);
+			buf = nb;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return bo_err_set(err, errno, "reading '%s/%s': %s", dir, rel,
+					  strerror(errno));
+		}
+		if (n == 0)
+			break;
+		len += (size_t) n;
+	}
+	if (max && len > max)
+		return bo_err_set(err, EFBIG, "'%s/%s' grew past %zu bytes while read: refusing it",
+				  dir, rel, max);
+	buf[len] = '\0';
+	*ret = BO_TAKE_PTR(buf);
+	if (ret_len)
+		*ret_len = len;
+	return 0;
+}
+
+/* The length of the valid UTF-8 sequence at @p (of @n bytes left), 0 when it is not one. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	size_t len;
+	uint32_t cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates, beyond U+10FFFF; and the C1 controls (U+0080..U+009F),
+	 * which terminals obey as escapes too. */
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp <= 0x9f))
+		return 0;
+	return len;
+}
+
+char *bo_sanitize_n(const char *s, size_t n, bool oneline)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *) s;
+	char *out, *o;
+
+	if (!s)
+		return NULL;
+	/* At worst every byte becomes four. */
+	if (n > (SIZE_MAX - 1) / 4)
+		return NULL;
+	out = malloc(4 * n + 1);
+	if (!out)
+		return NULL;
+	o = out;
+	for (size_t i = 0; i < n;) {
+		size_t len = utf8_len(p + i, n - i);
+		bool keep = len > 1 || (len == 1 && p[i] >= 0x20 && p[i] != 0x7f) ||
+			    (len == 1 && !oneline && (p[i] == '\n' || p[i] == '\t'));
+
+		if (keep) {
+			memcpy(o, p + i, len);
+			o += len;
+			i += len;
+			continue;
+		}
+		*o++ = '\\';
+		*o++ = 'x';
+		*o++ = hex[p[i] >> 4];
+		*o++ = hex[p[i] & 15];
+		i++;
+	}
+	*o = '\0';
+	return out;
+}
+
+char *bo_sanitize(const char *s, bool oneline)
+{
+	return s ? bo_sanitize_n(s, strlen(s), oneline) : NULL;
+}
+
+char *bo_shell_quote(const char *s)
+{
+	size_t n = 0;
+	char *out, *o;
+
+	if (!s)
+		return NULL;
+	if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+			    "@%+=:,./_-") == strlen(s))
+		return strdup(s);
+	for (const char *p = s; *p; p++)
+		n += *p == '\'' ? 4 : 1;
+	out = malloc(n + 3);
+	if (!out)
+		return NULL;
+	o = out;
+	*o++ = '\'';
+	for (const char *p = s; *p; p++) {
+		if (*p == '\'') {
+			memcpy(o, "'\\''", 4);
+			o += 4;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o++ = '\'';
+	*o = '\0';
+	return out;
+}
+
+/* @b bytes as people read them. */
+static void human(uint64_t b, char *buf, size_t len)
+{
+	if (b >= (1ull << 30))
+		snprintf(buf, len, "%.1f GiB", (double) b / (1ull << 30));
+	else if (b >= (1ull << 20))
+		snprintf(buf, len, "%.1f MiB", (double) b / (1ull << 20));
+	else
+		snprintf(buf, len, "%" PRIu64 " bytes", b);
+}
+
+int bo_space_check(const char *path, uint64_t bytes, const char *what, struct bo_err *err)
+{
+	char dir[PATH_MAX], need[32], have[32];
+	struct statvfs sv;
+	uint64_t avail, reserve;
+
+	if (statvfs(path, &sv) < 0) {
+		/* A file not made yet: its directory. */
+		const char *slash = strrchr(path, '/');
+		size_t len = slash ? (size_t) (slash - path) : 0;
+
+		if (len >= sizeof(dir))
+			return bo_err_set(err, ENAMETOOLONG, "'%s': path too long", path);
+		if (slash && len == 0)
+			len = 1;
+		if (len)
+			memcpy(dir, path, len);
+		else
+			dir[len++] = '.';
+		dir[len] = '\0';
+		if (statvfs(dir, &sv) < 0)
+			return bo_err_set(err, errno, "%s: free space of '%s': %s", what, dir,
+					  strerror(errno));
+	}
+	avail = (uint64_t) sv.f_bavail * sv.f_frsize;
+	reserve = (uint64_t) sv.f_blocks * sv.f_frsize / 100;
+	if (reserve < (64ull << 20))
+		reserve = 64ull << 20;
+	if (bytes <= avail && avail - bytes >= reserve)
+		return 0;
+	human(bytes, need, sizeof(need));
+	human(avail, have, sizeof(have));
+	return bo_err_set(err, ENOSPC,
+			  "%s would write %s to '%s', which has %s free (and keeps %" PRIu64
+			  " MiB for everything else): refusing before a byte is written",
+			  what, need, path, have, reserve >> 20);
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * input.h — reading what strangers wrote (docs/safety.md, "Inputs from strangers"): results
+ * directories, shards, logs and by-products come from a guest, another machine or a bug
+ * report. The one rule, applied here for every reader:
+ *
+ *  - a file is opened beneath its directory without following a symlink anywhere on the way
+ *    (openat2 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS where the kernel has it, else a walk of
+ *    openat(O_NOFOLLOW) one plain component at a time), and O_NONBLOCK, so a FIFO cannot
+ *    hang the open;
+ *  - fstat must say a regular file (a block device only where the caller allows one), and
+ *    its size is bounded where the size is not the point;
+ *  - an id that becomes a path is a plain name (bo_name_plain());
+ *  - a string from such a file is sanitized before a terminal or a shell line sees it
+ *    (bo_sanitize(), bo_shell_quote()).
+ *
+ * And for writers of big files: bo_space_check() refuses before a byte is written when the
+ * file would not fit.
+ */
+#ifndef BO_INPUT_H
+#define BO_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "harness/base/util.h"
+
+/* Bounds for files whose size is not the point. */
+#define BO_INPUT_MAX_JSON (256u << 20) /* summary.json, config.json, differential.json */
+#define BO_INPUT_MAX_TEXT (64u << 20)  /* a by-product, a scenario, a matrix */
+
+/* Flags of bo_input_open(). */
+enum {
+	BO_INPUT_BLOCKDEV = 1 << 0, /* a block device is fine too (a log given as a device) */
+};
+
+/*
+ * Whether @name is a plain name: 1..255 of [A-Za-z0-9,:._~+-], not starting with '.' or
+ * '-' (so no '/', no "..", nothing a shell or a glob reads, no control character). Every id
+ * from a results directory that becomes a path (a state id: states/<id>/) is checked with
+ * this, and only this.
+ */
+bool bo_name_plain(const char *name);
+
+/*
+ * Open @rel (relative: plain names joined by '/') beneath the directory @dirfd for reading,
+ * by the rule above: no symlink followed, no "..", a regular file (or with BO_INPUT_BLOCKDEV
+ * a block device), at most @max bytes (0: any size). The fd (O_CLOEXEC, blocking again), its
+ * size in *@ret_size (may be NULL), or -errno with @err naming @what/@rel and what it is
+ * (-ELOOP a symlink, -EISDIR a directory, -EINVAL another kind,
+ * -EFBIG too big).
+ */
+_must_check_ int bo_input_openat(int dirfd, const char *what, const char *rel, unsigned flags,
+				 uint64_t max, uint64_t *ret_size, struct bo_err *err);
+
+/* The same beneath the directory @dir (the directory itself is the caller's choice and may
+ * be reached through a symlink; nothing in it is). */
+_must_check_ int bo_input_open(const char *dir, const char *rel, unsigned flags, uint64_t max,
+			       uint64_t *ret_size, struct bo_err *err);
+
+/* A path named by the user (a LOG, a scenario): its last component not a symlink, not a
+ * FIFO, a regular file (or a block device with BO_INPUT_BLOCKDEV). */
+_must_check_ int bo_input_open_path(const char *path, unsigned flags, uint64_t max,
+				    uint64_t *ret_size, struct bo_err *err);
+
+/* All of @rel beneath @dir by bo_input_open(), NUL-terminated, in *@ret (freed by the
+ * caller) of *@ret_len bytes (may be NULL). */
+_must_check_ int bo_input_read(const char *dir, const char *rel, size_t max, char **ret,
+			       size_t *ret_len, struct bo_err *err);
+
+/*
+ * @s made safe for a terminal, in a new string (NULL without memory): every control
+ * character (C0 but newline and tab, DEL, C1) and every byte of invalid UTF-8 is written as
+ * \xHH, and a backslash as itself. With @oneline, newline and tab are escaped too.
+ */
+char *bo_sanitize(const char *s, bool oneline);
+
+/* The same over @len bytes of @s. */
+char *bo_sanitize_n(const char *s, size_t len, bool oneline);
+
+/* @s as one word of a POSIX shell line, in a new string: as it is when it holds only
+ * [A-Za-z0-9@%+=:,./_-] (and is not empty), else in single quotes ('\'' for a quote). */
+char *bo_shell_quote(const char *s);
+
+/*
+ * Whether @bytes more fit on the filesystem of @path (the file to be written, or the
+ * directory it goes in): statvfs's space available to this user, with 1% of the filesystem
+ * (at least 64 MiB) kept free for everything else. -ENOSPC with @err saying what (@what)
+ * would write how much and how much is free.
+ */
+_must_check_ int bo_space_check(const char *path, uint64_t bytes, const char *what,
+				struct bo_err *err);
+
+#endif

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# tests/cli/hostile.sh BLACKOUT — inputs from strangers (docs/safety.md, "Inputs from
+# strangers"): results directories, shards, logs and by-products made hostile here — symlinks
+# out of the directory, FIFOs, devices, climbing state ids, terminal escapes, fields of the
+# wrong type — must not crash, hang, leak what lies outside, or fill the disk. Each block
+# names the defect of issue 28 it reproduces. No VM is booted: a command that would boot one
+# must refuse before it says "booting".
+. "$(dirname "$0")/lib.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+
+# A secret outside every results directory: no command may show or copy it.
+SECRET=$T/secret
+echo "TOPSECRET-$$" >"$SECRET"
+leaks() { grep -rqs "TOPSECRET-$$" "$@"; }
+
+# Every command runs under a timeout: a FIFO that hangs one fails the test, not the suite.
+to() { timeout 20 "$@"; }
+
+# results DIR: the results directory of shard 0/1 of a check, with one lost-ack state c45.
+results() {
+	mkdir -p "$1/states/c45"
+	"$BO" synth --out "$1/write.log" --entries 120 --max-write 2 >/dev/null || bad "synth"
+	cat >"$1/summary.json" <<'J'
+{ "verdict": "failed", "exit_status": 1, "states_checked": 2, "states_aliased": 0,
+  "counts": { "consistent": 1, "unmountable": 0, "fsck-dirty": 0, "lost-ack": 1, "phantom": 0,
+              "app-recovery-failed": 0, "checker-error": 0, "harness-error": 0 },
+  "first_state": { "consistent": "c30", "lost-ack": "c45" },
+  "seconds_total": 1.0, "seconds_checking": 1.0 }
+J
+	cat >"$1/config.json" <<'J'
+{ "kind": "check", "run_id": "20260101-000000-0-000001", "log_sha256": "0",
+  "options": { "fs": "ext4", "seed": "1" }, "shard": "0/1" }
+J
+	cat >"$1/stream.jsonl" <<'J'
+{"seq":0,"time":"2026-01-01T00:00:00.000Z","event":"stack","device":"/dev/mapper/x"}
+{"seq":1,"time":"2026-01-01T00:00:01.000Z","event":"state","state":"c30","cut":31,"class":"consistent","mounted":true,"fsck":"clean"}
+{"seq":2,"time":"2026-01-01T00:00:02.000Z","event":"state","state":"c45","cut":46,"class":"lost-ack","mounted":true,"fsck":"clean","checker":"exited with status 0","lost":[2,3]}
+{"seq":3,"time":"2026-01-01T00:00:03.000Z","event":"end"}
+J
+	printf 'state c45: lost-ack\n' >"$1/states/c45/verdict.txt"
+	printf 'EXT4-fs (dm-3): recovery complete\n' >"$1/states/c45/dmesg.txt"
+	: >"$1/states/c45/mount.err"
+}
+
+# The positive control: the fixture itself is read by every command.
+results "$T/good"
+expect 0 -- to "$BO" explain "$T/good"
+grep -q "recovery complete" "$T/out" && ok || bad "explain does not show dmesg.txt"
+expect 1 -- to "$BO" merge --out "$T/good.merged" "$T/good"
+cmp -s "$T/good/write.log" "$T/good.merged/write.log" && ok || bad "merge lost write.log"
+
+### 1: a state's findings that are not arrays: an error naming file:line, not an abort.
+for key in lost phantom unordered wrong_content; do
+	for val in '"x"' '{}' '7' '[1,"a"]' '[-1]'; do
+		d=$T/f1-$key-${#val}
+		results "$d"
+		sed -i "s/\"lost\":\[2,3\]/\"$key\":$val/" "$d/stream.jsonl"
+		expect 3 "stream.jsonl:3:" "\"$key\"" -- to "$BO" explain "$d"
+		expect 3 "stream.jsonl:3:" -- to "$BO" explain --json "$d" c45
+		expect 3 "stream.jsonl:3:" -- to "$BO" merge --out "$d.m" "$d"
+		[ -e "$d.m" ] && bad "1: a refused merge left '$d.m'" || ok
+		expect 3 "stream.jsonl:3:" -- to "$BO" report "$d"
+	done
+done
+
+### 2 (and its family): a by-product that is a symlink out of the directory is not read.
+d=$T/f2
+results "$d"
+for f in dmesg.txt fsck.out checker.out mount.err verdict.txt; do
+	rm -f "$d/states/c45/$f"
+	ln -s "$SECRET" "$d/states/c45/$f"
+done
+to "$BO" explain "$d" >"$T/out" 2>&1
+leaks "$T/out" && bad "2: explain printed a by-product through a symlink" || ok
+to "$BO" explain --json "$d" >"$T/out" 2>&1
+leaks "$T/out" && bad "2: explain --json printed a by-product through a symlink" || ok
+to "$BO" report "$d" >/dev/null 2>&1
+leaks "$d/report.html" "$d/junit.xml" && bad "2: report inlined a symlinked by-product" || ok
+to "$BO" merge --out "$d.m" "$d" >/dev/null 2>&1
+leaks "$d.m" && bad "2: merge copied a symlinked by-product" || ok
+
+### 3: a state id that climbs out of the directory names no file.
+d=$T/f3
+results "$d"
+mkdir -p "$T/s"
+echo "TOPSECRET-$$" >"$T/s/mount.err"
+echo "TOPSECRET-$$" >"$T/s/dmesg.txt"
+echo '{"event":"state","state":"../../s","cut":3,"class":"unmountable"}' >>"$d/stream.jsonl"
+to "$BO" explain "$d" ../../s >"$T/out" 2>&1
+leaks "$T/out" && bad "3: explain read outside the results directory" || ok
+to "$BO" explain --json "$d" ../../s >"$T/out" 2>&1
+leaks "$T/out" && bad "3: explain --json read outside the results directory" || ok
+to "$BO" report "$d" >/dev/null 2>&1
+leaks "$d/report.html" "$d/junit.xml" && bad "3: report read outside the results directory" || ok
+
+### 4: merge never copies a shard's write.log that is a symlink.
+d=$T/f4
+results "$d"
+rm "$d/write.log"
+ln -s "$SECRET" "$d/write.log"
+expect 3 "write.log" "symlink" -- to "$BO" merge --out "$d.m" "$d"
+leaks "$d.m" && bad "4: merge copied the symlinked write.log" || ok
+[ -e "$d.m" ] && bad "4: a refused merge left '$d.m' behind" || ok
+
+### 5: merge never copies a device as write.log (gigabytes of /dev/zero).
+d=$T/f5
+results "$d"
+rm "$d/write.log"
+ln -s /dev/zero "$d/write.log"
+expect 3 "write.log" -- to "$BO" merge --out "$d.m" "$d"
+[ -e "$d.m" ] && bad "5: a refused merge left '$d.m' behind" || ok
+# ... nor a FIFO, which would hang it.
+rm "$d/write.log"
+mkfifo "$d/write.log"
+expect 3 "write.log" "FIFO" -- to "$BO" merge --out "$d.m" "$d"
+
+### 6: check of /dev/zero copies nothing: refused before a results directory exists.
+mkdir -p "$T/r6"
+expect 3 "/dev/zero" "character device" -- to "$BO" check /dev/zero --fs ext4 --results "$T/r6"
+[ -z "$(ls -A "$T/r6")" ] && ok || bad "6: check of /dev/zero left $(ls "$T/r6")"
+grep -q "booting" "$T/err" && bad "6: check of /dev/zero booted a VM" || ok
+ln -s "$SECRET" "$T/link.log"
+expect 3 "symlink" -- to "$BO" check "$T/link.log" --fs ext4 --results "$T/r6"
+[ -z "$(ls -A "$T/r6")" ] && ok || bad "6: check of a symlinked log left $(ls "$T/r6")"
+
+### 7: a state's directory, or states/ itself, that is a symlink is not followed.
+mkdir -p "$T/outside/c45"
+for f in dmesg.txt fsck.out checker.out mount.err verdict.txt; do
+	echo "TOPSECRET-$$" >"$T/outside/c45/$f"
+done
+for how in states state; do
+	d=$T/f7-$how
+	results "$d"
+	rm -rf "$d/states/c45"
+	if [ "$how" = states ]; then
+		rm -rf "$d/states"
+		ln -s "$T/outside" "$d/states"
+	else
+		ln -s "$T/outside/c45" "$d/states/c45"
+	fi
+	to "$BO" explain "$d" c45 >"$T/out" 2>&1
+	leaks "$T/out" && bad "7: explain followed a symlinked $how directory" || ok
+	to "$BO" explain --json "$d" c45 >"$T/out" 2>&1
+	leaks "$T/out" && bad "7: explain --json followed a symlinked $how directory" || ok
+	to "$BO" report "$d" >/dev/null 2>&1
+	leaks "$d/report.html" "$d/junit.xml" && bad "7: report followed a symlinked $how" || ok
+	to "$BO" merge --out "$d.m" "$d" >/dev/null 2>&1
+	leaks "$d.m" && bad "7: merge followed a symlinked $how directory" || ok
+done
+
+finish
