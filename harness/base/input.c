@@ -330,6 +330,37 @@ char *bo_sanitize_n(const char *s, size_t n, bool oneline)
 	return out;
 }
 
+char *bo_utf8_valid(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *) s;
+	char *out, *o;
+
+	if (!s || n > (SIZE_MAX - 1) / 3)
+		return NULL;
+	out = malloc(3 * n + 1);
+	if (!out)
+		return NULL;
+	o = out;
+	for (size_t i = 0; i < n;) {
+		size_t len = utf8_len(p + i, n - i);
+
+		/* utf8_len() refuses the C1 controls, which are valid UTF-8: kept here. */
+		if (!len && p[i] == 0xc2 && i + 1 < n && p[i + 1] >= 0x80 && p[i + 1] <= 0x9f)
+			len = 2;
+		if (len) {
+			memcpy(o, p + i, len);
+			o += len;
+			i += len;
+		} else {
+			memcpy(o, "\xef\xbf\xbd", 3);
+			o += 3;
+			i++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
 char *bo_sanitize(const char *s, bool oneline)
 {
 	return s ? bo_sanitize_n(s, strlen(s), oneline) : NULL;

@@ -80,6 +80,10 @@ char *bo_sanitize(const char *s, bool oneline);
 /* The same over @len bytes of @s. */
 char *bo_sanitize_n(const char *s, size_t len, bool oneline);
 
+/* The @n bytes of @s as valid UTF-8, in a new string: each byte that is not part of a valid
+ * sequence becomes U+FFFD. For --json output, whose control characters json-c escapes. */
+char *bo_utf8_valid(const char *s, size_t n);
+
 /* @s as one word of a POSIX shell line, in a new string: as it is when it holds only
  * [A-Za-z0-9@%+=:,./_-] (and is not empty), else in single quotes ('\'' for a quote). */
 char *bo_shell_quote(const char *s);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "harness/base/util.h"
+#include "harness/base/input.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 int bo_err_set(struct bo_err *err, int errnum, const char *fmt, ...)
 {
@@ -142,9 +144,26 @@ bool bo_debug_on(enum bo_debug_cat cat)
 
 void bo_vsay(const char *kind, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "blackout: %s", kind);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char *msg = NULL, *safe, *line = NULL;
+	int n;
+
+	if (vasprintf(&msg, fmt, ap) < 0) {
+		fprintf(stderr, "blackout: %s%s\n", kind, fmt);
+		return;
+	}
+	/* A message quotes what it was given, which may come from a stranger's file: no
+	 * escape sequence reaches the terminal (harness/base/input.h). */
+	safe = bo_sanitize(msg, false);
+	n = asprintf(&line, "blackout: %s%s\n", kind, safe ? safe : msg);
+	/* One write: the messages of two processes sharing stderr (the shards of a check)
+	 * never interleave within a line. */
+	if (n > 0 && write(STDERR_FILENO, line, (size_t) n) < 0)
+		n = -1;
+	if (n < 0)
+		fprintf(stderr, "blackout: %s%s\n", kind, msg);
+	free(line);
+	free(safe);
+	free(msg);
 }
 
 void bo_debug(enum bo_debug_cat cat, const char *fmt, ...)

@@ -8,7 +8,10 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "harness/base/input.h"
 #include "harness/base/macro.h"
 #include "harness/results/report.h"
 #include "harness/results/summary.h"
@@ -119,4 +122,33 @@ int bo_cli_results(const char *dir, const char *what)
 	printf("verdict: %s\n", bo_verdict_name(v));
 	printf("report: %s/report.html\nresults: %s\n", dir, dir);
 	return bo_verdict_exit(v);
+}
+
+void bo_cli_put_safe(void (*fn)(void *ctx), void *ctx)
+{
+	_cleanup_free_ char *buf = NULL, *safe = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len), *out = stdout;
+
+	if (!mem)
+		return;
+	/* glibc: stdout is a variable like any other; @fn writes through it to memory. */
+	stdout = mem;
+	fn(ctx);
+	stdout = out;
+	if (fclose(mem) != 0)
+		return;
+	safe = bo_sanitize_n(buf, len, false);
+	if (safe)
+		fputs(safe, stdout);
+}
+
+void bo_cli_put_json(struct json_object *o)
+{
+	const char *t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+								  JSON_C_TO_STRING_NOSLASHESCAPE);
+	_cleanup_free_ char *v = t ? bo_utf8_valid(t, strlen(t)) : NULL;
+
+	if (v)
+		puts(v);
 }

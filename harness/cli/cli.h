@@ -6,6 +6,8 @@
 #ifndef BO_CLI_H
 #define BO_CLI_H
 
+#include <json-c/json.h>
+
 #include "harness/base/exit.h"
 #include "harness/base/util.h"
 
@@ -55,5 +57,17 @@ int bo_cli_usage_error(const char *cmd, const char *fmt, ...) _printf_(2, 3);
  * names the run) and where its results are, and return the exit status its summary implies.
  */
 int bo_cli_results(const char *dir, const char *what);
+
+/*
+ * Print what @fn writes to stdout, sanitized (harness/base/input.h): written to memory first,
+ * then every control character and invalid UTF-8 byte in it shown as \x1b, newlines and tabs
+ * kept. For text whose strings come from a results directory or a log (marks, fields, ids,
+ * by-products): no terminal escape sequence reaches the terminal.
+ */
+void bo_cli_put_safe(void (*fn)(void *ctx), void *ctx);
+
+/* Print @o as pretty JSON in valid UTF-8 (json-c escapes control characters, not invalid
+ * bytes: those become U+FFFD). */
+void bo_cli_put_json(struct json_object *o);
 
 #endif

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/base/input.h"
 #include "harness/base/macro.h"
 #include "harness/base/json.h"
 #include "harness/base/path.h"
@@ -150,26 +151,41 @@ static void gather(struct explain *x, struct json_object *st)
 	if (json_object_object_get_ex(st, "cut", &v))
 		log_context(x, json_object_get_uint64(v), ev);
 	json_object_object_add(x->out, "evidence", ev);
-	snprintf(cmd, sizeof(cmd), "blackout reproduce '%s' %s", x->d.dir, id);
+	/* Both come from the directory's own files: quoted for the shell that runs them. */
+	_cleanup_free_ char *qdir = bo_shell_quote(x->d.dir);
+	_cleanup_free_ char *qid = bo_shell_quote(id ? id : "");
+
+	if (!qdir || !qid)
+		return;
+	snprintf(cmd, sizeof(cmd), "blackout reproduce %s %s", qdir, qid);
 	json_object_array_add(next, json_object_new_string(cmd));
 	if (x->d.sc) {
-		snprintf(cmd, sizeof(cmd), "blackout shrink '%s'", x->d.dir);
+		snprintf(cmd, sizeof(cmd), "blackout shrink %s", qdir);
 		json_object_array_add(next, json_object_new_string(cmd));
 	}
 	/* Without a witness: the check of this state alone that finds it. */
 	if (!json_object_object_get_ex(st, "witness", &v) && !bo_json_str(st, "recovery_of")) {
-		char sc[PATH_MAX + 32] = "";
+		char sc[PATH_MAX + 32] = "", path[PATH_MAX];
+		_cleanup_free_ char *qlog = NULL, *qsc = NULL;
 
-		if (x->d.sc)
-			snprintf(sc, sizeof(sc), " --scenario '%s/scenario.ini'", x->d.dir);
-		snprintf(cmd, sizeof(cmd),
-			 "blackout check '%s/write.log'%s --state %s --witness 64   (the writes "
-			 "that decide it)",
-			 x->d.dir, sc, id);
+		if (x->d.sc && bo_pathf(path, sizeof(path), "%s/scenario.ini", x->d.dir) == 0 &&
+		    (qsc = bo_shell_quote(path)))
+			snprintf(sc, sizeof(sc), " --scenario %s", qsc);
+		if (bo_pathf(path, sizeof(path), "%s/write.log", x->d.dir) == 0 &&
+		    (qlog = bo_shell_quote(path))) {
+			snprintf(cmd, sizeof(cmd),
+				 "blackout check %s%s --state %s --witness 64   (the writes "
+				 "that decide it)",
+				 qlog, sc, qid);
+			json_object_array_add(next, json_object_new_string(cmd));
+		}
+	}
+	if (bo_pathf(cmd, sizeof(cmd), "%s/write.log", x->d.dir) == 0) {
+		_cleanup_free_ char *qlog = bo_shell_quote(cmd);
+
+		snprintf(cmd, sizeof(cmd), "blackout inspect %s", qlog ? qlog : "write.log");
 		json_object_array_add(next, json_object_new_string(cmd));
 	}
-	snprintf(cmd, sizeof(cmd), "blackout inspect '%s/write.log'", x->d.dir);
-	json_object_array_add(next, json_object_new_string(cmd));
 	json_object_object_add(x->out, "next", next);
 }
 
@@ -343,6 +359,11 @@ static void print_text(struct explain *ex)
 			printf("  %s\n", json_object_get_string(json_object_array_get_idx(v, j)));
 }
 
+static void put_text(void *ex)
+{
+	print_text(ex);
+}
+
 static void explain_help(void)
 {
 	puts("usage: blackout explain RESULTS [STATE] [--json]\n\n"
@@ -391,10 +412,9 @@ static int explain_dir(const char *dir, const char *id, bool json, struct json_o
 		*keep = x.out;
 		x.out = NULL;
 	} else if (json) {
-		puts(json_object_to_json_string_ext(x.out, JSON_C_TO_STRING_PRETTY |
-								   JSON_C_TO_STRING_NOSLASHESCAPE));
+		bo_cli_put_json(x.out);
 	} else {
-		print_text(&x);
+		bo_cli_put_safe(put_text, &x);
 	}
 	ret = fflush(stdout) == 0 ? BO_EXIT_OK : BO_EXIT_HARNESS;
 out:

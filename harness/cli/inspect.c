@@ -166,6 +166,20 @@ static bool backwards(const char *s)
 	return sscanf(s, "%" SCNu64 "-%" SCNu64 "%c", &a, &b, &tail) == 2 && b < a;
 }
 
+/* print_text()'s arguments, for bo_cli_put_safe(): a log's mark names are its writer's. */
+struct text {
+	const struct bo_log *log;
+	const struct bo_log_stats *stats;
+	uint64_t first, last;
+};
+
+static void put_text(void *ctx)
+{
+	const struct text *t = ctx;
+
+	print_text(t->log, t->stats, t->first, t->last);
+}
+
 static int cmd_inspect(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -236,11 +250,12 @@ static int cmd_inspect(int argc, char **argv)
 			bo_cli_error("inspect: out of memory building JSON");
 			goto out_stats;
 		}
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-							       JSON_C_TO_STRING_NOSLASHESCAPE));
+		bo_cli_put_json(o);
 		json_object_put(o);
 	} else {
-		print_text(log, &stats, first, last);
+		struct text t = {log, &stats, first, last};
+
+		bo_cli_put_safe(put_text, &t);
 	}
 	ret = fflush(stdout) == 0 ? BO_EXIT_OK : BO_EXIT_HARNESS;
 out_stats:

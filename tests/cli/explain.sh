@@ -40,7 +40,7 @@ grep -q "op 2: issued at entry $i2, acked at entry $a2" "$T/out" && ok ||
 	bad "op 2 without its marks ($i2, $a2): $(cat "$T/out")"
 grep -q "last flush before the cut: entry [0-9]" "$T/out" && ok || bad "no flush before the cut"
 grep -q "EXT4-fs (dm-3): recovery complete" "$T/out" && ok || bad "no kernel messages"
-grep -q "blackout reproduce '$R' c45" "$T/out" && ok || bad "no next command"
+grep -q "blackout reproduce $R c45" "$T/out" && ok || bad "no next command"
 # The flush it names is one: the last FLUSH entry at or before entry 45.
 want=$(python3 - "$R/write.log" <<'PY'
 import struct, sys

@@ -148,4 +148,64 @@ for how in states state; do
 	leaks "$d.m" && bad "7: merge followed a symlinked $how directory" || ok
 done
 
+### 8: terminal escapes from a record, an id, the summary, a mark or a by-product never reach
+### the terminal raw (ESC[2J, an OSC 8 link); nor from an error message.
+raw() { grep -qP '\x1b|\x9b' "$@"; }
+d=$T/f8
+results "$d"
+esc=$(printf '\033[2J\033]8;;http://x\033\\')
+printf 'boom %s\n' "$esc" >"$d/states/c45/dmesg.txt"
+printf 'fsck %s\n' "$esc" >"$d/states/c45/fsck.out"
+sed -i 's/"checker":"exited with status 0"/"checker":"\\u001b[2J","error":"\\u001b]8;;x\\u001b\\\\"/' \
+	"$d/stream.jsonl"
+sed -i 's/"verdict": "failed"/"verdict": "\\u001b[2Jfailed", "error": "\\u009b31m"/' "$d/summary.json"
+python3 - "$d/write.log" <<'PY'
+import sys
+b = open(sys.argv[1], "rb").read(); i = b.find(b"mkfs")
+f = open(sys.argv[1], "r+b"); f.seek(i); f.write(b"\x1b[2J")
+PY
+echo '{"event":"state","state":"c1\u001b[2J","cut":3,"class":"unmountable"}' >>"$d/stream.jsonl"
+expect 0 -- to "$BO" explain "$d"
+raw "$T/out" "$T/err" && bad "8: explain printed a raw escape" || ok
+grep -qF '\x1b[2J' "$T/out" && ok || bad "8: explain does not show the escape as \x1b"
+expect 0 -- to "$BO" explain "$d" c45
+raw "$T/out" "$T/err" && bad "8: explain STATE printed a raw escape" || ok
+to "$BO" explain "$d" "$(printf 'c9\033[2J')" >"$T/out" 2>"$T/err"
+raw "$T/out" "$T/err" && bad "8: explain's error printed a raw escape" || ok
+expect 0 -- to "$BO" inspect "$d/write.log"
+raw "$T/out" "$T/err" && bad "8: inspect printed a raw escape from a mark name" || ok
+grep -qF '\x1b[2J' "$T/out" && ok || bad "8: inspect does not show the mark's escape as \x1b"
+expect 0 -- to "$BO" inspect "$d/write.log" --entries 0-3
+raw "$T/out" "$T/err" && bad "8: inspect --entries printed a raw escape" || ok
+to "$BO" lint "$d/write.log" >"$T/out" 2>"$T/err"
+raw "$T/out" "$T/err" && bad "8: lint printed a raw escape" || ok
+
+### 14: explain's suggested commands quote a state id for the shell.
+d=$T/f14
+results "$d"
+sed -i 's/"state":"c45"/"state":"c1;$(touch pwned)"/' "$d/stream.jsonl"
+expect 0 -- to "$BO" explain "$d"
+grep reproduce "$T/out" | grep -qF " 'c1;\$(touch pwned)'" && ok ||
+	bad "14: the state id is not quoted: $(grep reproduce "$T/out")"
+grep -F -- "--state" "$T/out" | grep -qF -- "--state 'c1;\$(touch pwned)'" && ok ||
+	bad "14: --state is not quoted: $(grep -F -- --state "$T/out")"
+
+### 17: --json output is valid UTF-8 whatever a mark or a field holds.
+d=$T/f17
+results "$d"
+python3 - "$d" <<'PY'
+import sys
+d = sys.argv[1]
+b = open(d + "/write.log", "rb").read(); i = b.find(b"mkfs")
+f = open(d + "/write.log", "r+b"); f.seek(i); f.write(b"\xff\xfe\xc0")
+s = open(d + "/stream.jsonl", "rb").read().replace(b'"fsck":"clean","checker"', b'"fsck":"\xff\xc3","checker"')
+open(d + "/stream.jsonl", "wb").write(s)
+PY
+printf 'bad \xff\xfe utf-8\n' >"$d/states/c45/dmesg.txt"
+utf8() { python3 -c 'import json,sys; json.loads(open(sys.argv[1],"rb").read().decode("utf-8"))' "$1"; }
+to "$BO" explain --json "$d" c45 >"$T/j" 2>"$T/err"
+utf8 "$T/j" 2>/dev/null && ok || bad "17: explain --json is not valid UTF-8 JSON: $(cat "$T/err")"
+to "$BO" inspect --json "$d/write.log" >"$T/j" 2>"$T/err"
+utf8 "$T/j" 2>/dev/null && ok || bad "17: inspect --json is not valid UTF-8 JSON: $(cat "$T/err")"
+
 finish
