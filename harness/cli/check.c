@@ -19,6 +19,7 @@
 
 #include "harness/base/macro.h"
 #include "harness/base/file.h"
+#include "harness/base/input.h"
 #include "harness/base/json.h"
 #include "harness/base/path.h"
 #include "harness/base/proc.h"
@@ -28,6 +29,8 @@
 #include "harness/cli/cli.h"
 #include "harness/cli/guest.h"
 #include "harness/dev/fsdetect.h"
+#include "harness/dev/fs.h"
+#include "harness/log/cut.h"
 #include "harness/log/log.h"
 #include "harness/replay/replay.h"
 #include "harness/results/config.h"
@@ -38,6 +41,7 @@
 #include "harness/results/summary.h"
 #include "harness/scenario/scenario.h"
 #include "harness/states/classify.h"
+#include "harness/states/cutsel.h"
 #include "vm/vm.h"
 
 /* One check on the host. */
@@ -520,6 +524,43 @@ static int detect_fs(const char *path, char *buf, size_t len, struct bo_err *err
 	return r;
 }
 
+/*
+ * What the host can judge of a check's options, before a results directory exists or a VM
+ * boots (the guest would only fail on them later): the filesystem, the cut policy, the state
+ * id, the expected class, the mount options, and --from against the log @log. -errno with
+ * @err naming the option (a usage error).
+ */
+static int judge(const struct bo_check_args *a, const struct bo_log *log, struct bo_err *err)
+{
+	enum bo_fs fs;
+	enum bo_class cls;
+	uint64_t at;
+
+	if (a->fs && bo_fs_from_name(a->fs, &fs) < 0)
+		return bo_err_set(err, EINVAL, "--fs '%s': not a filesystem blackout checks",
+				  a->fs);
+	if (a->cuts && bo_cutsel_validate(a->cuts, err) < 0)
+		return bo_err_prefix(err, "--cuts '%s'", a->cuts);
+	if (a->state && !bo_name_plain(a->state))
+		return bo_err_set(err, EINVAL,
+				  "--state '%s': not a state id (c<N>, c<N>-d<A,B>, "
+				  "c<N>-t<E>:<S>)",
+				  a->state);
+	if (a->expect && bo_class_from_name(a->expect, &cls) < 0)
+		return bo_err_set(err, EINVAL, "--expect '%s': not a class", a->expect);
+	if (a->mopt)
+		for (const unsigned char *p = (const unsigned char *) a->mopt; *p; p++)
+			if (*p <= ' ' || *p == 0x7f || strchr(";'\"\\`$|&<>", *p))
+				return bo_err_set(err, EINVAL,
+						  "--mount-options '%s': a blank, a "
+						  "control character or a shell character is in no "
+						  "mount option",
+						  a->mopt);
+	if (a->from && bo_cut_resolve(log, a->from, &at, err) < 0)
+		return bo_err_prefix(err, "--from");
+	return 0;
+}
+
 int bo_check(const char *log, const struct bo_check_args *given, const struct vm_args *given_v)
 {
 	_cleanup_(bo_vm_args_clear) struct vm_args vv = {0};
@@ -563,12 +604,18 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 	{
 		struct bo_log *l = NULL;
 
+		int k = 0;
+
 		r = bo_log_open(log, 0, &l, &err);
+		if (r >= 0)
+			k = judge(a, l, &err);
 		bo_log_free(l);
-		if (r < 0) {
+		if (r < 0 || k < 0)
 			bo_cli_error("check: %s", bo_err_str(&err));
+		if (r < 0)
 			return BO_EXIT_HARNESS;
-		}
+		if (k < 0)
+			return BO_EXIT_USAGE;
 	}
 	/* Without --fs or a scenario the log says what it holds: its devices (layout.h), or
 	 * its image's filesystem signature. */

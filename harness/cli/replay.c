@@ -5,7 +5,9 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
+#include "harness/base/input.h"
 #include "harness/base/macro.h"
 #include "harness/cli/cli.h"
 #include "harness/log/cut.h"
@@ -93,6 +95,29 @@ static int cmd_replay(int argc, char **argv)
 			     "(after %" PRIu64 " entries)",
 			     argv[optind], to, b, from, a);
 		goto out;
+	}
+	/* The log is never its own target, and a file target must have room for what is
+	 * written onto it (harness/base/input.h). */
+	{
+		struct stat sl, so;
+		uint64_t bytes = 0, dev = size ? size : bo_log_min_device_size(log);
+
+		if (stat(argv[optind], &sl) == 0 && stat(onto, &so) == 0 &&
+		    sl.st_dev == so.st_dev && sl.st_ino == so.st_ino) {
+			bo_cli_error("replay '%s': --onto '%s' is the log itself: refusing to "
+				     "overwrite it",
+				     argv[optind], onto);
+			goto out;
+		}
+		for (uint64_t n = a; n < b; n++)
+			bytes += bo_log_entry(log, n)->nr_sectors * bo_log_sectorsize(log);
+		if (dev && bytes > dev)
+			bytes = dev;
+		if ((stat(onto, &so) < 0 || S_ISREG(so.st_mode)) &&
+		    bo_space_check(onto, bytes, "replay", &err) < 0) {
+			bo_cli_error("replay '%s': %s", argv[optind], bo_err_str(&err));
+			goto out;
+		}
 	}
 	if (bo_replay_new(log, onto, BO_REPLAY_CREATE | BO_REPLAY_MAP_LOG, size, &rp, &err) < 0 ||
 	    bo_replay_set_position(rp, a, &err) < 0 || bo_replay_to(rp, b, &err) < 0 ||

@@ -2,10 +2,13 @@
 #include "harness/log/synth.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "harness/base/input.h"
 #include "harness/base/macro.h"
 #include "harness/base/rand.h"
 #include "harness/log/log.h"
@@ -38,6 +41,17 @@ int bo_synth_log(const char *path, const struct bo_synth_params *p, struct bo_er
 	if (!data)
 		return bo_err_set(err, ENOMEM, "synthetic log: allocating %u blocks",
 				  p->max_blocks);
+	/* Said and refused before a byte is written when it may not fit: every entry a sector
+	 * of header and at most max_blocks of data, and the super block. */
+	if (p->entries > UINT64_MAX / ss / (1 + (uint64_t) p->max_blocks) - 1)
+		return bo_err_set(err, EFBIG,
+				  "synthetic log: %" PRIu64 " entries of up to %u "
+				  "blocks do not fit in 64 bits",
+				  p->entries, p->max_blocks);
+	r = bo_space_check(path, (p->entries + 1) * ss * (1 + (uint64_t) p->max_blocks),
+			   "the log (at most, by --entries and --max-write)", err);
+	if (r < 0)
+		return (int) r;
 	r = bo_log_writer_new(path, ss, &w, err);
 	if (r < 0)
 		return (int) r;
@@ -69,9 +83,12 @@ int bo_synth_log(const char *path, const struct bo_synth_params *p, struct bo_er
 			r = bo_log_writer_add(w, sector, nr, flags, data, err);
 		}
 	}
-	if (r < 0) {
+	if (r >= 0)
+		r = bo_log_writer_close(w, err);
+	else
 		bo_log_writer_free(w);
-		return (int) r;
-	}
-	return bo_log_writer_close(w, err);
+	/* A log cut short is no log: nothing half-written is left behind. */
+	if (r < 0)
+		unlink(path);
+	return r < 0 ? (int) r : 0;
 }

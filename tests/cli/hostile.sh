@@ -208,4 +208,68 @@ utf8 "$T/j" 2>/dev/null && ok || bad "17: explain --json is not valid UTF-8 JSON
 to "$BO" inspect --json "$d/write.log" >"$T/j" 2>"$T/err"
 utf8 "$T/j" 2>/dev/null && ok || bad "17: inspect --json is not valid UTF-8 JSON: $(cat "$T/err")"
 
+### 10 (and 24, check of a corrupt log without --fs: 3): what the host can judge is judged
+### before a results directory exists or a VM boots.
+"$BO" synth --out "$T/g.log" --entries 120 --max-write 2 >/dev/null
+cp "$T/g.log" "$T/c.log"
+put_u64 "$T/c.log" 16 100000
+mkdir -p "$T/r10"
+judged() { # STATUS NEEDLE ARGS...
+	local st=$1 needle=$2
+	shift 2
+	expect "$st" "$needle" -- to "$BO" check "$@" --results "$T/r10"
+	grep -q "booting" "$T/err" && bad "10: check $* booted a VM" || ok
+	[ -z "$(ls -A "$T/r10")" ] && ok || bad "10: check $* left $(ls "$T/r10")"
+}
+judged 3 "claims 100000 entries" "$T/c.log" --fs ext4
+judged 3 "claims 100000 entries" "$T/c.log"
+judged 2 "--fs 'zfs'" "$T/g.log" --fs zfs
+judged 2 "--cuts 'bogus'" "$T/g.log" --fs ext4 --cuts bogus
+judged 2 "--cuts 'entry:5-3'" "$T/g.log" --fs ext4 --cuts entry:5-3
+judged 2 "--state 'c5;x'" "$T/g.log" --fs ext4 --state 'c5;x'
+judged 2 "--expect 'bogus'" "$T/g.log" --fs ext4 --state c5 --expect bogus
+judged 2 "--mount-options" "$T/g.log" --fs ext4 --mount-options 'a b;c'
+judged 2 "mark 'nope'" "$T/g.log" --fs ext4 --from mark:nope
+
+### 11: replay --onto its own log is refused and the log kept.
+cp "$T/g.log" "$T/self.log"
+sum=$(sha256sum <"$T/self.log")
+expect 3 "the log itself" -- to "$BO" replay "$T/self.log" --onto "$T/self.log" --to end
+[ "$(sha256sum <"$T/self.log")" = "$sum" ] && ok || bad "11: replay --onto LOG changed the log"
+ln "$T/self.log" "$T/hard.log"
+expect 3 "the log itself" -- to "$BO" replay "$T/self.log" --onto "$T/hard.log" --to end
+
+### The disk rule: synth says how much it would write and refuses past the free space, and
+### leaves no file behind.
+expect 3 "would write" "free" "refusing" -- \
+	to "$BO" synth --out "$T/huge.log" --entries 100000000000 --max-write 64
+[ -e "$T/huge.log" ] && bad "disk: a refused synth left its output" || ok
+
+### 9: a FIFO in place of a file hangs no reader: refused with what it is.
+d=$T/f9
+results "$d"
+for f in stream.jsonl summary.json config.json write.log; do
+	cp -r "$d" "$d-$f"
+	rm "$d-$f/$f"
+	mkfifo "$d-$f/$f"
+done
+expect 3 "FIFO" -- to "$BO" explain "$d-stream.jsonl"
+expect 3 "FIFO" -- to "$BO" explain "$d-summary.json"
+expect 3 "FIFO" -- to "$BO" merge --out "$d.m1" "$d-stream.jsonl"
+expect 3 "FIFO" -- to "$BO" merge --out "$d.m2" "$d-config.json"
+expect 3 "FIFO" -- to "$BO" merge --out "$d.m3" "$d-write.log"
+to "$BO" report "$d-write.log" >/dev/null 2>&1; [ $? != 124 ] && ok || bad "9: report hung"
+to "$BO" report "$d-stream.jsonl" >/dev/null 2>&1; [ $? != 124 ] && ok || bad "9: report hung"
+to "$BO" explain "$d-write.log" >/dev/null 2>&1; [ $? != 124 ] && ok || bad "9: explain hung"
+mkfifo "$T/fifo.log"
+expect 3 "FIFO" -- to "$BO" inspect "$T/fifo.log"
+expect 3 "FIFO" -- to "$BO" lint "$T/fifo.log"
+expect 3 "FIFO" -- to "$BO" replay "$T/fifo.log" --onto "$T/x.img" --to end
+expect 3 "FIFO" -- to "$BO" check "$T/fifo.log" --fs ext4 --results "$T/r10"
+rm -f "$d-states"; results "$d-dm"; rm "$d-dm/states/c45/dmesg.txt"; mkfifo "$d-dm/states/c45/dmesg.txt"
+expect 0 -- to "$BO" explain "$d-dm" c45
+to "$BO" report "$d-dm" >/dev/null 2>&1; [ $? != 124 ] && ok || bad "9: report hung on a FIFO by-product"
+to "$BO" merge --out "$d-dm.m" "$d-dm" >/dev/null 2>&1; [ $? != 124 ] && ok ||
+	bad "9: merge hung on a FIFO by-product"
+
 finish
