@@ -235,7 +235,7 @@ static int cmd_inspect(int argc, char **argv)
 		goto out;
 	}
 	/* Entries asked for that are not there: say so, do not print nothing. */
-	if (range && first >= stats.entries) {
+	if (range && (first >= stats.entries || (last != UINT64_MAX && last >= stats.entries))) {
 		bo_cli_error("inspect: --entries '%s': '%s' has %" PRIu64 " %s%s", range,
 			     argv[optind], stats.entries,
 			     BO_PLURAL(stats.entries, "entry", "entries"),

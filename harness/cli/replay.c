@@ -2,6 +2,7 @@
 /*
  * blackout replay — replay a log onto a file or block device up to a cut point.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -88,6 +89,9 @@ static int cmd_replay(int argc, char **argv)
 	}
 	if (bo_cut_resolve(log, from, &a, &err) < 0 || bo_cut_resolve(log, to, &b, &err) < 0) {
 		bo_cli_error("replay '%s': %s", argv[optind], bo_err_str(&err));
+		/* A cut that does not parse is a usage error; one the log lacks is not. */
+		if (err.errnum == EINVAL)
+			ret = BO_EXIT_USAGE;
 		goto out;
 	}
 	if (b < a) {

@@ -4,10 +4,17 @@
  * own files.
  */
 #include <getopt.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
+#include "harness/base/macro.h"
+#include "harness/base/path.h"
 #include "harness/cli/cli.h"
+#include "harness/results/config.h"
 #include "harness/results/report.h"
+#include "harness/results/summary.h"
 
 static void report_help(void)
 {
@@ -17,6 +24,43 @@ static void report_help(void)
 	     "states with their by-products) and RESULTS-DIR/junit.xml again from the\n"
 	     "directory's own files. run, check and merge write both themselves.\n\n"
 	     "Exit status: 0 written, 3 a directory could not be read or written.");
+}
+
+/*
+ * Whether @dir is a run's results, to be reported: one whose summary.json and config.json,
+ * when there, read (a format this blackout knows), and that has one of them or a stream.jsonl
+ * (a run that died before its summary still gets a report saying so). An empty directory or
+ * '/' gets none: a report would speak of a run that is not there.
+ */
+static int judge(const char *dir, struct bo_err *err)
+{
+	static const char *const files[] = {"summary.json", "config.json", "stream.jsonl"};
+	struct json_object *cfg = NULL;
+	struct bo_summary sum;
+	char path[PATH_MAX];
+	bool any = false;
+
+	for (size_t k = 0; k < BO_ARRAY_SIZE(files); k++) {
+		struct stat st;
+
+		if (bo_pathf(path, sizeof(path), "%s/%s", dir, files[k]) < 0)
+			return bo_err_set(err, ENAMETOOLONG, "'%s': path too long", dir);
+		if (lstat(path, &st) < 0)
+			continue;
+		any = true;
+		if (k == 0 && bo_summary_read(dir, &sum, NULL, err) < 0)
+			return bo_err_prefix(err, "'%s'", dir);
+		if (k == 1 && bo_config_read(dir, &cfg, err) < 0)
+			return bo_err_prefix(err, "'%s'", dir);
+		json_object_put(cfg);
+		cfg = NULL;
+	}
+	if (!any)
+		return bo_err_set(err, ENOENT,
+				  "'%s' is not a results directory (no summary.json, "
+				  "config.json or stream.jsonl): no report written",
+				  dir);
+	return 0;
 }
 
 static int cmd_report(int argc, char **argv)
@@ -39,6 +83,11 @@ static int cmd_report(int argc, char **argv)
 	for (int i = optind; i < argc; i++) {
 		struct bo_err err = {0};
 
+		if (judge(argv[i], &err) < 0) {
+			bo_cli_error("report: %s", bo_err_str(&err));
+			ret = BO_EXIT_HARNESS;
+			continue;
+		}
 		if (bo_report_write(argv[i], NULL, &err) < 0) {
 			bo_cli_error("report: %s", bo_err_str(&err));
 			ret = BO_EXIT_HARNESS;

@@ -272,4 +272,27 @@ to "$BO" report "$d-dm" >/dev/null 2>&1; [ $? != 124 ] && ok || bad "9: report h
 to "$BO" merge --out "$d-dm.m" "$d-dm" >/dev/null 2>&1; [ $? != 124 ] && ok ||
 	bad "9: merge hung on a FIFO by-product"
 
+### 13: report writes nothing into a directory that is not a run's results.
+mkdir -p "$T/empty13"
+expect 3 "not a results directory" -- to "$BO" report "$T/empty13"
+[ -z "$(ls -A "$T/empty13")" ] && ok || bad "13: report wrote into an empty directory"
+for f in summary.json config.json; do
+	d=$T/f13-$f
+	results "$d"
+	echo 'not json' >"$d/$f"
+	expect 3 "$f" -- to "$BO" report "$d"
+	[ -e "$d/report.html" ] && bad "13: report wrote report.html over an invalid $f" || ok
+	results "$d-newer"
+	sed -i '0,/{/s//{ "format": 9,/' "$d-newer/$f"
+	expect 3 "format 9" -- to "$BO" report "$d-newer"
+	[ -e "$d-newer/report.html" ] && bad "13: report of a newer $f wrote report.html" || ok
+done
+
+### 19: a cut that does not parse is a usage error.
+expect 2 "entry:abc" -- to "$BO" replay "$T/g.log" --onto "$T/r19.img" --to entry:abc
+
+### 22: --entries past the log's last entry is said, not accepted.
+expect 2 "--entries '0-120'" "has 120 entries" -- to "$BO" inspect "$T/g.log" --entries 0-120
+expect 0 -- to "$BO" inspect "$T/g.log" --entries 0-119
+
 finish
