@@ -58,7 +58,8 @@ struct check {
 
 static void check_help(void)
 {
-	puts("usage: blackout check LOG [--scenario FILE] [--fs ext4|xfs|btrfs|ext2|vfat] [--size BYTES]\n"
+	puts("usage: blackout check LOG [--scenario FILE] [--fs ext4|xfs|btrfs|ext2|vfat] [--size "
+	     "BYTES]\n"
 	     "                          [--mount-options OPTS] [--cuts POLICY] [--from CUT]\n"
 	     "                          [--checker CMD] [--state ID [--expect CLASS]]\n"
 	     "                          [--results DIR] [VM OPTIONS]\n\n"
