@@ -13,6 +13,7 @@
 
 #include "harness/base/input.h"
 #include "harness/base/macro.h"
+#include "harness/log/log.h"
 #include "harness/results/report.h"
 #include "harness/results/summary.h"
 #include "harness/states/lint.h"
@@ -72,6 +73,16 @@ void bo_cli_warning(const char *fmt, ...)
 	va_start(ap, fmt);
 	bo_vsay("warning: ", fmt, ap);
 	va_end(ap);
+}
+
+int bo_cli_log_open(const char *cmd, const char *path, unsigned flags, struct bo_log **ret,
+		    struct bo_err *err)
+{
+	int r = bo_log_open(path, flags, ret, err);
+
+	if (r == 0 && bo_log_salvage_note(*ret))
+		bo_cli_warning("%s: '%s': %s", cmd, path, bo_log_salvage_note(*ret));
+	return r;
 }
 
 int bo_cli_usage_error(const char *cmd, const char *fmt, ...)

@@ -46,6 +46,14 @@ void bo_cli_note(const char *fmt, ...) _printf_(1, 2);
  */
 void bo_cli_lint(const struct bo_log *log, const char *name);
 
+/*
+ * Open the log at @path for command @cmd as bo_log_open() does, warning where a salvage
+ * (BO_LOG_OPEN_SALVAGE) stopped before the end of what was written: the entry, its offset
+ * and why. The log or -errno with @err set.
+ */
+int bo_cli_log_open(const char *cmd, const char *path, unsigned flags, struct bo_log **ret,
+		    struct bo_err *err);
+
 /* -q, --quiet: no notes and no progress lines; errors and warnings still. */
 extern bool bo_cli_quiet;
 

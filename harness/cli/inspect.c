@@ -23,9 +23,11 @@ static void help(void)
 	     "  --json          print one JSON object instead of text\n"
 	     "  --entries A-B   also list entries A to B (\"A-\" to the end, \"A\" just one)\n"
 	     "  --salvage       read past the super block's entry count while headers stay\n"
-	     "                  valid, and stop quietly at a truncated tail (for logs from a\n"
-	     "                  machine that crashed: the kernel updates the count only after\n"
-	     "                  FUA and MARK entries)\n"
+	     "                  valid (for logs from a machine that crashed: the kernel\n"
+	     "                  updates the count only after FUA and MARK entries); it stops\n"
+	     "                  quietly at a tail cut short or zeroes past that count, with a\n"
+	     "                  warning naming the entry at any other header, and a damaged\n"
+	     "                  header the count vouches for is an error as without it\n"
 	     "  -h, --help      this text");
 }
 
@@ -226,7 +228,7 @@ static int cmd_inspect(int argc, char **argv)
 	if (optind + 1 != argc)
 		return bo_cli_usage_error("inspect", "expected exactly one LOG");
 
-	if (bo_log_open(argv[optind], flags, &log, &err) < 0) {
+	if (bo_cli_log_open("inspect", argv[optind], flags, &log, &err) < 0) {
 		bo_cli_error("inspect: %s", bo_err_str(&err));
 		return BO_EXIT_HARNESS;
 	}

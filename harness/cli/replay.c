@@ -83,7 +83,7 @@ static int cmd_replay(int argc, char **argv)
 	if (!onto || !to)
 		return bo_cli_usage_error("replay", "--onto and --to are required");
 
-	if (bo_log_open(argv[optind], flags, &log, &err) < 0) {
+	if (bo_cli_log_open("replay", argv[optind], flags, &log, &err) < 0) {
 		bo_cli_error("replay: %s", bo_err_str(&err));
 		return BO_EXIT_HARNESS;
 	}

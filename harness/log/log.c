@@ -185,9 +185,9 @@ int bo_log_parse_header(const uint8_t *blk, uint32_t sectorsize, uint64_t log_si
 					  (unsigned long long) dlen,
 					  (unsigned long long) data_bytes);
 	}
-	/* The data, then the next header, must lie inside the log. */
+	/* The data, then the next header, must lie inside the log: a tail cut short. */
 	if (off > log_size || log_size - off < ss || data_bytes > log_size - off - ss)
-		return bo_err_set(err, EBADMSG,
+		return bo_err_set(err, ENODATA,
 				  "entry %llu at offset %llu: data runs past end of log (offset "
 				  "%llu, %llu bytes, log size %llu)",
 				  (unsigned long long) n, (unsigned long long) off,
@@ -283,6 +283,56 @@ static int window_block(struct bo_log *log, struct hdr_window *w, uint64_t off, 
 	return 0;
 }
 
+/*
+ * Salvage reached the end of the file inside entry @n at @off: quiet past the super's count,
+ * where a crashed machine's log ends; before it, said, for entries the super vouched for are
+ * missing. -ENOMEM.
+ */
+static int cut_short(struct bo_log *log, uint64_t n, uint64_t off)
+{
+	if (n >= log->super_entries)
+		return 0;
+	if (asprintf(&log->salvage_note,
+		     "the log ends inside entry %llu at offset %llu (size %llu), before the %llu "
+		     "entries its super block claims: %llu read",
+		     (unsigned long long) n, (unsigned long long) off,
+		     (unsigned long long) log->size, (unsigned long long) log->super_entries,
+		     (unsigned long long) n) < 0) {
+		log->salvage_note = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Salvage met the header @blk of entry @n at @off that bo_log_parse_header() refused, saying
+ * why in @why (its errno: ENODATA for data past the end of the file, a tail cut short). Past
+ * the super's count a zeroed block is space never written, and anything else stops the walk
+ * with a note; a header the super vouches for stays the error it is. 0 to stop there, or
+ * -errno.
+ */
+static int salvage_stop(struct bo_log *log, uint64_t n, uint64_t off, const uint8_t *blk,
+			const struct bo_err *why)
+{
+	bool zero = true;
+
+	if (why->errnum == ENODATA)
+		return cut_short(log, n, off);
+	if (n < log->super_entries)
+		return -why->errnum;
+	for (uint32_t i = 0; i < log->sectorsize && zero; i++)
+		zero = !blk[i];
+	if (zero)
+		return 0;
+	if (asprintf(&log->salvage_note,
+		     "%s; salvage stops there, past the %llu entries its super block claims",
+		     why->msg, (unsigned long long) log->super_entries) < 0) {
+		log->salvage_note = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static int index_entries(struct bo_log *log, unsigned flags, struct bo_err *err)
 {
 	const bool salvage = flags & BO_LOG_OPEN_SALVAGE;
@@ -298,12 +348,17 @@ static int index_entries(struct bo_log *log, unsigned flags, struct bo_err *err)
 		return bo_err_set(err, ENOMEM, "allocating a %u-byte read window", INDEX_WINDOW);
 	for (n = 0; salvage || n < log->super_entries; n++) {
 		struct bo_log_entry e;
+		struct bo_err why = {0};
 		const uint8_t *blk = NULL;
 		uint64_t next = 0;
 
 		if (off > log->size || log->size - off < ss) {
-			if (salvage)
+			if (salvage) {
+				r = cut_short(log, n, off);
+				if (r < 0)
+					return bo_err_set(err, -r, "salvaging the log");
 				break;
+			}
 			return bo_err_set(err, EBADMSG,
 					  "entry %llu at offset %llu: header runs past end of log "
 					  "(size %llu; the super block claims %llu entries)",
@@ -314,12 +369,13 @@ static int index_entries(struct bo_log *log, unsigned flags, struct bo_err *err)
 		r = window_block(log, &w, off, small_next, n, &blk, err);
 		if (r < 0)
 			return r;
-		r = bo_log_parse_header(blk, log->sectorsize, log->size, n, off, &e, &next,
-					salvage ? NULL : err);
+		r = bo_log_parse_header(blk, log->sectorsize, log->size, n, off, &e, &next, &why);
 		if (r < 0) {
-			if (salvage)
+			if (salvage && (r = salvage_stop(log, n, off, blk, &why)) == 0)
 				break;
-			return r;
+			if (r == -ENOMEM)
+				return bo_err_set(err, ENOMEM, "salvaging the log");
+			return bo_err_set(err, why.errnum, "%s", why.msg);
 		}
 		if (e.flags & BO_LOG_MARK) {
 			uint64_t dlen = le64toh(((const struct bo_log_disk_entry *) blk)->data_len);
@@ -463,6 +519,7 @@ void bo_log_free(struct bo_log *log)
 	free(log->by_name);
 	free(log->entries);
 	free(log->path);
+	free(log->salvage_note);
 	free(log);
 }
 
@@ -489,6 +546,11 @@ uint64_t bo_log_super_entries(const struct bo_log *log)
 uint64_t bo_log_size(const struct bo_log *log)
 {
 	return log->size;
+}
+
+const char *bo_log_salvage_note(const struct bo_log *log)
+{
+	return log->salvage_note;
 }
 
 uint64_t bo_log_end_offset(const struct bo_log *log)

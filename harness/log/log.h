@@ -81,9 +81,12 @@ struct bo_log_mark {
 };
 
 enum bo_log_open_flags {
-	/* Walk past the super's nr_entries while headers stay valid, and stop quietly at a
-	 * truncated tail: the kernel rewrites the super only after FUA and MARK entries, so a
-	 * log from a crashed machine under-reports. */
+	/* Walk past the super's nr_entries while headers stay valid: the kernel rewrites the
+	 * super only after FUA and MARK entries, so a log from a crashed machine under-reports.
+	 * The walk stops quietly past the super's count at a tail cut short (a header or its
+	 * data past the end of the file) or at a zeroed block; anywhere else it stops with a
+	 * note (bo_log_salvage_note()), and a damaged header the super vouches for is the
+	 * same error as without salvage. */
 	BO_LOG_OPEN_SALVAGE = 1u << 0,
 	/* Read entry headers through a window of several entries, as is done anyway on a
 	 * network file system (9p, NFS, FUSE) where each read is a round trip. */
@@ -131,6 +134,11 @@ uint32_t bo_log_sectorsize(const struct bo_log *log);
 
 /* Number of entries indexed (after salvage, if asked). */
 uint64_t bo_log_count(const struct bo_log *log);
+
+/* Where and why a salvage stopped before the end of what was written, naming the entry and
+ * its offset: a tail cut short before the super's count, or a damaged header past it. NULL
+ * when it read to the end (or was not asked). */
+const char *bo_log_salvage_note(const struct bo_log *log);
 
 /* nr_entries as the super block states it. */
 uint64_t bo_log_super_entries(const struct bo_log *log);

@@ -19,6 +19,7 @@ struct bo_log {
 	uint64_t size;		/* bytes in the file or device */
 	uint64_t super_entries; /* nr_entries as the super states it */
 	uint64_t end;		/* offset just past the last indexed entry */
+	char *salvage_note;	/* where and why a salvage stopped early; NULL: at the log's end */
 
 	struct bo_log_entry *entries;
 	uint64_t n_entries, cap_entries;

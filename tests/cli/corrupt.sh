@@ -38,13 +38,22 @@ check overflow put_u64 $((e1 + 8)) 36028797018963968 -- "entry 1 at offset 1024"
 check data-past-end put_u64 $((e1 + 8)) 1099511627776 -- "entry 1 at offset 1024" \
 	"data runs past end of log"
 check flags put_u64 $((e1 + 16)) 256 -- "entry 1 at offset 1024" "unknown flags 0x100"
+# The same damage under --salvage: the super block vouches for entry 1, so it is still the
+# error, not a log of one entry and "0 findings".
+for cmd in inspect lint; do
+	expect 3 "entry 1 at offset 1024" "unknown flags 0x100" -- "$BO" $cmd --salvage "$T/flags.log"
+done
+expect 3 "entry 1 at offset 1024" "unknown flags 0x100" -- \
+	"$BO" replay --salvage "$T/flags.log" --onto "$T/flags-salvage.img" --to end
+[ -e "$T/flags-salvage.img" ] && bad "replay --salvage wrote from a damaged log" || ok
 
 # Truncation inside the data of the last entry.
 cp "$good" "$T/trunc.log"
 truncate -s -100 "$T/trunc.log"
 expect 3 "data runs past end of log" "offset" -- "$BO" inspect "$T/trunc.log"
-# ... which --salvage reads up to the last whole entry.
-expect 0 -- "$BO" inspect --salvage "$T/trunc.log"
+# ... which --salvage reads up to the last whole entry, saying what is missing.
+expect 0 "the log ends inside entry 199 at offset" "claims: 199 read" -- \
+	"$BO" inspect --salvage "$T/trunc.log"
 
 expect 3 "not a regular file or block device" -- "$BO" inspect "$T"
 expect 3 "No such file" -- "$BO" inspect "$T/missing.log"

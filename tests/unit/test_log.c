@@ -417,6 +417,7 @@ static void test_salvage(void)
 	CU_ASSERT(truncate(p, 13 * 512) == 0);
 	CU_ASSERT_FATAL(bo_log_open(p, BO_LOG_OPEN_SALVAGE, &log, &err) == 0);
 	CU_ASSERT(bo_log_count(log) == 6);
+	CU_ASSERT(bo_log_salvage_note(log) == NULL);
 	bo_log_free(log);
 
 	/* Stale zeroes after the last entry end the walk. */
@@ -425,6 +426,34 @@ static void test_salvage(void)
 	CU_ASSERT(truncate(p, 64 * 512) == 0);
 	CU_ASSERT_FATAL(bo_log_open(p, BO_LOG_OPEN_SALVAGE, &log, &err) == 0);
 	CU_ASSERT(bo_log_count(log) == 7);
+	CU_ASSERT(bo_log_salvage_note(log) == NULL);
+	bo_log_free(log);
+
+	/* Past the count, a header that is neither zeroes nor the end of the file stops the
+	 * walk with a note naming it. */
+	write_sample(p, 512);
+	patch_u64(p, 16, 4);
+	patch_u64(p, 5120 + 16, 0x100);
+	CU_ASSERT_FATAL(bo_log_open(p, BO_LOG_OPEN_SALVAGE, &log, &err) == 0);
+	CU_ASSERT(bo_log_count(log) == 5);
+	CU_ASSERT(bo_log_salvage_note(log) &&
+		  strstr(bo_log_salvage_note(log), "entry 5 at offset 5120: unknown flags") &&
+		  strstr(bo_log_salvage_note(log), "past the 4 entries"));
+	bo_log_free(log);
+
+	/* A damaged header the super vouches for: the error it is without salvage. */
+	write_sample(p, 512);
+	patch_u64(p, 3072 + 16, 0x100);
+	expect_corrupt(p, BO_LOG_OPEN_SALVAGE, "entry 2 at offset 3072", "unknown flags");
+
+	/* A file that ends before the entries the super claims: read to its end, said. */
+	write_sample(p, 512);
+	CU_ASSERT(truncate(p, 13 * 512) == 0);
+	CU_ASSERT_FATAL(bo_log_open(p, BO_LOG_OPEN_SALVAGE, &log, &err) == 0);
+	CU_ASSERT(bo_log_count(log) == 6);
+	CU_ASSERT(bo_log_salvage_note(log) &&
+		  strstr(bo_log_salvage_note(log), "inside entry 6 at offset 5632") &&
+		  strstr(bo_log_salvage_note(log), "the 7 entries its super block claims: 6 read"));
 	bo_log_free(log);
 }
 
@@ -597,7 +626,7 @@ int main(void)
 		{"nr_sectors * sectorsize overflow", test_overflow},
 		{"data past the end", test_data_past_end},
 		{"unknown flags, empty entry, oversized data_len", test_bad_flags_and_empty},
-		{"salvage past nr_entries and a torn tail", test_salvage},
+		{"salvage past nr_entries, a torn tail, and where it stops", test_salvage},
 		{"duplicate mark names", test_duplicate_mark},
 		{"writer rejects bad input", test_writer_rejects},
 		{"not a log file", test_not_a_file},
