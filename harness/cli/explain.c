@@ -434,6 +434,49 @@ static bool is_differential(const char *dir)
 }
 
 /*
+ * The row of differential @d (of @path) that explain tells: in its array of @what ("mark" or
+ * "state": the array "marks" or "states"), the one named @want, or without @want the first
+ * that differs. *@row is NULL when there is none: then what was said (an error, or that the
+ * kernels agree) and the exit status are returned.
+ */
+static int pick_row(const char *path, struct json_object *d, const char *what, const char *want,
+		    bool json, struct json_object **row)
+{
+	char key[16];
+	struct json_object *rows, *kernels, *dv;
+
+	*row = NULL;
+	snprintf(key, sizeof(key), "%ss", what);
+	if (!json_object_object_get_ex(d, key, &rows) ||
+	    !json_object_object_get_ex(d, "kernels", &kernels) ||
+	    !json_object_is_type(rows, json_type_array) ||
+	    !json_object_is_type(kernels, json_type_array)) {
+		bo_cli_error("explain: '%s' has no \"%s\" and \"kernels\"", path, key);
+		return BO_EXIT_HARNESS;
+	}
+	for (size_t i = 0; i < json_object_array_length(rows) && !*row; i++) {
+		struct json_object *r = json_object_array_get_idx(rows, i);
+		const char *name = bo_json_str(r, what);
+
+		if (want ? name && !strcmp(name, want)
+			 : json_object_object_get_ex(r, "differs", &dv) &&
+				    json_object_get_boolean(dv))
+			*row = r;
+	}
+	if (*row)
+		return BO_EXIT_OK;
+	if (want) {
+		bo_cli_error("explain: '%s' has no %s '%s'", path, what, want);
+		return BO_EXIT_HARNESS;
+	}
+	if (json)
+		printf("{\"format\":%d,\"%s\":null,\"differing\":0}\n", BO_JSON_FORMAT, what);
+	else
+		printf("no difference: the kernels agree on every %s (%s)\n", what, path);
+	return BO_EXIT_OK;
+}
+
+/*
  * A mark of a run --kernels tree (@d its differential.json at @path): each kernel's verdict
  * and lint there, whether they differ, then each kernel's story of the segment's state it
  * names. Without @mark, the first mark that differs.
@@ -442,37 +485,14 @@ static int explain_marks(const char *dir, const char *path, struct json_object *
 			 bool json)
 {
 	_cleanup_json_ struct json_object *out = NULL;
-	struct json_object *marks, *kernels, *row = NULL, *stories, *per, *dv;
+	struct json_object *kernels, *row = NULL, *stories, *per, *dv;
 	char res_path[PATH_MAX];
 	int ret = BO_EXIT_OK;
 
-	if (!json_object_object_get_ex(d, "marks", &marks) ||
-	    !json_object_object_get_ex(d, "kernels", &kernels) ||
-	    !json_object_is_type(marks, json_type_array) ||
-	    !json_object_is_type(kernels, json_type_array)) {
-		bo_cli_error("explain: '%s' has no \"marks\" and \"kernels\"", path);
-		return BO_EXIT_HARNESS;
-	}
-	for (size_t i = 0; i < json_object_array_length(marks) && !row; i++) {
-		struct json_object *m = json_object_array_get_idx(marks, i);
-		const char *name = bo_json_str(m, "mark");
-
-		if (mark ? name && !strcmp(name, mark)
-			 : json_object_object_get_ex(m, "differs", &dv) &&
-				    json_object_get_boolean(dv))
-			row = m;
-	}
-	if (!row) {
-		if (mark) {
-			bo_cli_error("explain: '%s' has no mark '%s'", path, mark);
-			return BO_EXIT_HARNESS;
-		}
-		if (json)
-			printf("{\"format\":%d,\"mark\":null,\"differing\":0}\n", BO_JSON_FORMAT);
-		else
-			printf("no difference: the kernels agree on every mark (%s)\n", path);
-		return BO_EXIT_OK;
-	}
+	ret = pick_row(path, d, "mark", mark, json, &row);
+	if (!row)
+		return ret;
+	kernels = json_object_object_get(d, "kernels");
 	per = json_object_object_get(row, "kernels");
 	if (!json_object_is_type(per, json_type_object)) {
 		bo_cli_error("explain: '%s': mark %s has no \"kernels\"", path,
@@ -544,7 +564,7 @@ static int explain_marks(const char *dir, const char *path, struct json_object *
 static int explain_differential(const char *dir, const char *id, bool json)
 {
 	_cleanup_json_ struct json_object *d = NULL, *out = NULL;
-	struct json_object *states, *kernels, *row = NULL, *stories;
+	struct json_object *kernels, *row = NULL, *stories;
 	char path[PATH_MAX];
 	struct bo_err err = {0};
 	int ret = BO_EXIT_OK;
@@ -556,32 +576,10 @@ static int explain_differential(const char *dir, const char *id, bool json)
 	}
 	if (bo_json_str(d, "kind") && !strcmp(bo_json_str(d, "kind"), "marks"))
 		return explain_marks(dir, path, d, id, json);
-	if (!json_object_object_get_ex(d, "states", &states) ||
-	    !json_object_object_get_ex(d, "kernels", &kernels) ||
-	    !json_object_is_type(states, json_type_array) ||
-	    !json_object_is_type(kernels, json_type_array)) {
-		bo_cli_error("explain: '%s' has no \"states\" and \"kernels\"", path);
-		return BO_EXIT_HARNESS;
-	}
-	for (size_t i = 0; i < json_object_array_length(states) && !row; i++) {
-		struct json_object *s = json_object_array_get_idx(states, i), *dv;
-
-		if (id ? !strcmp(bo_json_str(s, "state") ? bo_json_str(s, "state") : "", id)
-		       : json_object_object_get_ex(s, "differs", &dv) &&
-				    json_object_get_boolean(dv))
-			row = s;
-	}
-	if (!row) {
-		if (id) {
-			bo_cli_error("explain: '%s' has no state '%s'", path, id);
-			return BO_EXIT_HARNESS;
-		}
-		if (json)
-			printf("{\"format\":%d,\"state\":null,\"differing\":0}\n", BO_JSON_FORMAT);
-		else
-			printf("the kernels agree on every state (%s)\n", path);
-		return BO_EXIT_OK;
-	}
+	ret = pick_row(path, d, "state", id, json, &row);
+	if (!row)
+		return ret;
+	kernels = json_object_object_get(d, "kernels");
 	id = bo_json_str(row, "state");
 	out = bo_json_new_doc();
 	stories = json_object_new_array();

@@ -313,13 +313,42 @@ static int run_on_dev(enum bo_fs fs, const char *what, const char *dev, const ch
 	return 0;
 }
 
+/*
+ * The end of fsck or repair run @res of @tool (@what: "fsck" or "repair") on @dev: its tool
+ * error into @err when @tool_error (it gave no verdict, @why), the verdict @name said at debug
+ * level, and @res handed to @ret or released. 0, or -errno of the tool error.
+ */
+static int tool_end(const char *what, enum bo_fs fs, const char *dev, const char *tool,
+		    unsigned timeout_ms, bool tool_error, const char *name, const char *why,
+		    struct bo_proc_result *res, struct bo_proc_result *ret, struct bo_err *err)
+{
+	char how[64], out[TAIL_BYTES + 8];
+	int r = 0;
+
+	if (tool_error) {
+		struct bo_proc_opts o = {.timeout_ms = timeout_ms};
+
+		r = bo_err_set(err, res->end == BO_PROC_TIMEOUT ? ETIMEDOUT : EIO,
+			       "%s %s on '%s': %s %s (%s), so there is no verdict: %s", what,
+			       bo_fs_name(fs), dev, tool,
+			       bo_proc_describe(res, &o, how, sizeof(how)), why,
+			       tail(res, out, sizeof(out)));
+	}
+	bo_debug(BO_DBG_MOUNT, "%s %s '%s': %s (%s) in %.2f s", what, bo_fs_name(fs), dev, name,
+		 why, res->seconds);
+	if (ret)
+		*ret = *res;
+	else
+		bo_proc_result_clear(res);
+	return r;
+}
+
 int bo_fsck(enum bo_fs fs, const char *dev, const char *journal, unsigned timeout_ms,
 	    const char *out_path, enum bo_fsck_verdict *verdict, struct bo_proc_result *ret,
 	    struct bo_err *err)
 {
 	const char *argv[BO_TOOL_ARGV_MAX], *why;
 	struct bo_proc_result res = {0};
-	char how[64], out[TAIL_BYTES + 8];
 	int r;
 
 	*verdict = BO_FSCK_TOOL_ERROR;
@@ -337,22 +366,8 @@ int bo_fsck(enum bo_fs fs, const char *dev, const char *journal, unsigned timeou
 		}
 	}
 	*verdict = bo_fsck_interpret(fs, &res, &why);
-	if (*verdict == BO_FSCK_TOOL_ERROR) {
-		struct bo_proc_opts o = {.timeout_ms = timeout_ms};
-
-		r = bo_err_set(err, res.end == BO_PROC_TIMEOUT ? ETIMEDOUT : EIO,
-			       "fsck %s on '%s': %s %s (%s), so there is no verdict: %s",
-			       bo_fs_name(fs), dev, argv[0],
-			       bo_proc_describe(&res, &o, how, sizeof(how)), why,
-			       tail(&res, out, sizeof(out)));
-	}
-	bo_debug(BO_DBG_MOUNT, "fsck %s '%s': %s (%s) in %.2f s", bo_fs_name(fs), dev,
-		 bo_fsck_verdict_name(*verdict), why, res.seconds);
-	if (ret)
-		*ret = res;
-	else
-		bo_proc_result_clear(&res);
-	return r;
+	return tool_end("fsck", fs, dev, argv[0], timeout_ms, *verdict == BO_FSCK_TOOL_ERROR,
+			bo_fsck_verdict_name(*verdict), why, &res, ret, err);
 }
 
 bool bo_fs_can_repair(enum bo_fs fs)
@@ -453,7 +468,6 @@ int bo_repair(enum bo_fs fs, const char *dev, const char *journal, unsigned time
 {
 	const char *argv[BO_TOOL_ARGV_MAX], *why;
 	struct bo_proc_result res = {0};
-	char how[64], out[TAIL_BYTES + 8];
 	int r;
 
 	*verdict = BO_REPAIR_TOOL_ERROR;
@@ -464,21 +478,8 @@ int bo_repair(enum bo_fs fs, const char *dev, const char *journal, unsigned time
 	if (r < 0)
 		return r;
 	*verdict = bo_repair_interpret(fs, &res, &why);
-	if (*verdict == BO_REPAIR_TOOL_ERROR) {
-		struct bo_proc_opts o = {.timeout_ms = timeout_ms};
-
-		r = bo_err_set(err, res.end == BO_PROC_TIMEOUT ? ETIMEDOUT : EIO,
-			       "repair %s on '%s': %s %s (%s): %s", bo_fs_name(fs), dev, argv[0],
-			       bo_proc_describe(&res, &o, how, sizeof(how)), why,
-			       tail(&res, out, sizeof(out)));
-	}
-	bo_debug(BO_DBG_MOUNT, "repair %s '%s': %s (%s) in %.2f s", bo_fs_name(fs), dev,
-		 bo_repair_verdict_name(*verdict), why, res.seconds);
-	if (ret)
-		*ret = res;
-	else
-		bo_proc_result_clear(&res);
-	return r;
+	return tool_end("repair", fs, dev, argv[0], timeout_ms, *verdict == BO_REPAIR_TOOL_ERROR,
+			bo_repair_verdict_name(*verdict), why, &res, ret, err);
 }
 
 /* The first line of @out that holds @mark ("" when none does). */

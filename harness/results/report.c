@@ -334,32 +334,35 @@ static void load(struct report *R)
 		bo_debug(BO_DBG_LOG, "'%s': no lint: %s", R->dir, bo_err_str(&e));
 }
 
-/* Write the memory buffer @buf to @name in the directory, atomically. */
-static int put_file(struct report *R, const char *name, const char *buf, size_t len,
-		    struct bo_err *err)
-{
-	int k = bo_write_file_at(R->dirfd, name, buf, len);
-
-	if (k < 0)
-		return bo_err_set(err, -k, "'%s': writing %s: %s", R->dir, name, strerror(-k));
-	return 0;
-}
-
-static int render(struct report *R, const char *name, void (*fn)(struct report *, FILE *),
-		  struct bo_err *err)
+int report_render(int dirfd, const char *dir, const char *name, void (*fn)(FILE *, void *),
+		  void *ctx, struct bo_err *err)
 {
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	bool bad;
+	int k;
 
 	if (!f)
 		return bo_err_set(err, ENOMEM, "writing %s: out of memory", name);
-	fn(R, f);
+	fn(f, ctx);
 	bad = ferror(f);
 	if (fclose(f) != 0 || bad)
 		return bo_err_set(err, ENOMEM, "writing %s: out of memory", name);
-	return put_file(R, name, buf, len, err);
+	k = bo_write_file_at(dirfd, name, buf, len);
+	if (k < 0)
+		return bo_err_set(err, -k, "'%s': writing %s: %s", dir, name, strerror(-k));
+	return 0;
+}
+
+static void html_of(FILE *f, void *R)
+{
+	report_write_html(R, f);
+}
+
+static void junit_of(FILE *f, void *R)
+{
+	report_write_junit(R, f);
 }
 
 /* The guest kernel's release, from the first line of diagnostics/pre/versions.txt
@@ -410,6 +413,22 @@ void report_close(struct report *R)
 		close(R->dirfd);
 }
 
+int report_open_kernels(struct report *R, const char *const *dirs, const char *const *names,
+			size_t n, struct bo_err *err)
+{
+	for (size_t c = 0; c < n; c++) {
+		int r = report_open(&R[c], dirs[c], NULL, err);
+
+		R[c].suite_kernel = names[c]; /* the kernels' suites are tests of their own */
+		if (r < 0) {
+			for (size_t k = 0; k <= c; k++)
+				report_close(&R[k]);
+			return r;
+		}
+	}
+	return 0;
+}
+
 int bo_report_write(const char *dir, const struct bo_report_opts *o, struct bo_err *err)
 {
 	struct report R;
@@ -418,10 +437,10 @@ int bo_report_write(const char *dir, const struct bo_report_opts *o, struct bo_e
 	if (r >= 0) {
 		if (R.n) /* qsort's base may not be NULL, even for no elements */
 			qsort(R.st, R.n, sizeof(*R.st), cmp_state);
-		r = render(&R, "report.html", report_write_html, err);
+		r = report_render(R.dirfd, R.dir, "report.html", html_of, &R, err);
 	}
 	if (r >= 0)
-		r = render(&R, "junit.xml", report_write_junit, err);
+		r = report_render(R.dirfd, R.dir, "junit.xml", junit_of, &R, err);
 	report_close(&R);
 	return r;
 }

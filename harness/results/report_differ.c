@@ -199,40 +199,26 @@ static void write_junit(FILE *f, struct report *R, const char *const *names, siz
 	report_junit_close(f);
 }
 
-/* Render @fn into @name in the directory @dirfd, atomically. */
-static int put(int dirfd, const char *tree, const char *name,
-	       void (*fn)(FILE *, struct report *, const char *const *, size_t,
-			  const struct bo_differ *, const char *),
-	       struct report *R, const char *const *names, size_t n, const struct bo_differ *d,
-	       const char *log, struct bo_err *err)
-{
-	_cleanup_free_ char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	bool bad;
-	int r;
+struct differ_doc {
+	struct report *R;
+	const char *const *names;
+	size_t n;
+	const struct bo_differ *d;
+	const char *log;
+};
 
-	if (!f)
-		return bo_err_set(err, ENOMEM, "writing %s: out of memory", name);
-	fn(f, R, names, n, d, log);
-	bad = ferror(f);
-	if (fclose(f) != 0 || bad)
-		return bo_err_set(err, ENOMEM, "writing %s: out of memory", name);
-	r = bo_write_file_at(dirfd, name, buf, len);
-	return r < 0 ? bo_err_set(err, -r, "'%s': writing %s: %s", tree, name, strerror(-r)) : 0;
+static void html_of(FILE *f, void *p)
+{
+	const struct differ_doc *m = p;
+
+	write_html(f, m->R, m->names, m->n, m->d, m->log);
 }
 
-static void html_fn(FILE *f, struct report *R, const char *const *names, size_t n,
-		    const struct bo_differ *d, const char *log)
+static void junit_of(FILE *f, void *p)
 {
-	write_html(f, R, names, n, d, log);
-}
+	const struct differ_doc *m = p;
 
-static void junit_fn(FILE *f, struct report *R, const char *const *names, size_t n,
-		     const struct bo_differ *d, const char *log)
-{
-	(void) log;
-	write_junit(f, R, names, n, d);
+	write_junit(f, m->R, m->names, m->n, m->d);
 }
 
 int bo_report_differential(const char *tree, const char *log, const char *const *dirs,
@@ -241,24 +227,20 @@ int bo_report_differential(const char *tree, const char *log, const char *const 
 {
 	_cleanup_free_ struct report *R = calloc(n ? n : 1, sizeof(*R));
 	_cleanup_close_ int dirfd = open(tree, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct differ_doc m = {.names = names, .n = n, .d = d, .log = log};
 	int r = 0;
 
 	if (!R)
 		return bo_err_set(err, ENOMEM, "out of memory");
 	if (dirfd < 0)
 		return bo_err_set(err, errno, "'%s': %s", tree, strerror(errno));
-	for (size_t c = 0; c < n; c++) {
-		r = report_open(&R[c], dirs[c], NULL, err);
-		R[c].suite_kernel = names[c]; /* the kernels' suites are tests of their own */
-		if (r < 0) {
-			for (size_t k = 0; k <= c; k++)
-				report_close(&R[k]);
-			return r;
-		}
-	}
-	r = put(dirfd, tree, "report.html", html_fn, R, names, n, d, log, err);
+	r = report_open_kernels(R, dirs, names, n, err);
+	if (r < 0)
+		return r;
+	m.R = R;
+	r = report_render(dirfd, tree, "report.html", html_of, &m, err);
 	if (r >= 0)
-		r = put(dirfd, tree, "junit.xml", junit_fn, R, names, n, d, log, err);
+		r = report_render(dirfd, tree, "junit.xml", junit_of, &m, err);
 	for (size_t c = 0; c < n; c++)
 		report_close(&R[c]);
 	return r;

@@ -207,25 +207,14 @@ static void write_junit(FILE *f, const struct marks_doc *m)
 	report_junit_close(f);
 }
 
-/* Render @fn into @name in the directory @dirfd, atomically. */
-static int put(int dirfd, const char *tree, const char *name,
-	       void (*fn)(FILE *, const struct marks_doc *), const struct marks_doc *m,
-	       struct bo_err *err)
+static void html_of(FILE *f, void *m)
 {
-	_cleanup_free_ char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	bool bad;
-	int r;
+	write_html(f, m);
+}
 
-	if (!f)
-		return bo_err_set(err, ENOMEM, "writing %s: out of memory", name);
-	fn(f, m);
-	bad = ferror(f);
-	if (fclose(f) != 0 || bad)
-		return bo_err_set(err, ENOMEM, "writing %s: out of memory", name);
-	r = bo_write_file_at(dirfd, name, buf, len);
-	return r < 0 ? bo_err_set(err, -r, "'%s': writing %s: %s", tree, name, strerror(-r)) : 0;
+static void junit_of(FILE *f, void *m)
+{
+	write_junit(f, m);
 }
 
 int bo_report_marks(const char *tree, const char *scenario, const char *const *dirs,
@@ -241,19 +230,13 @@ int bo_report_marks(const char *tree, const char *scenario, const char *const *d
 		return bo_err_set(err, ENOMEM, "out of memory");
 	if (dirfd < 0)
 		return bo_err_set(err, errno, "'%s': %s", tree, strerror(errno));
-	for (size_t c = 0; c < n; c++) {
-		r = report_open(&R[c], dirs[c], NULL, err);
-		R[c].suite_kernel = names[c]; /* the kernels' suites are tests of their own */
-		if (r < 0) {
-			for (size_t k = 0; k <= c; k++)
-				report_close(&R[k]);
-			return r;
-		}
-	}
+	r = report_open_kernels(R, dirs, names, n, err);
+	if (r < 0)
+		return r;
 	m.R = R;
-	r = put(dirfd, tree, "report.html", write_html, &m, err);
+	r = report_render(dirfd, tree, "report.html", html_of, &m, err);
 	if (r >= 0)
-		r = put(dirfd, tree, "junit.xml", write_junit, &m, err);
+		r = report_render(dirfd, tree, "junit.xml", junit_of, &m, err);
 	for (size_t c = 0; c < n; c++)
 		report_close(&R[c]);
 	return r;
