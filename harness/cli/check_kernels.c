@@ -103,20 +103,10 @@ int bo_check_kernels(const char *log, const struct bo_check_args *a, const struc
 	}
 	out = bo_json_new_doc();
 	if (out) {
-		struct json_object *ks = json_object_new_array();
+		struct json_object *ks = bo_kerneltree_kernels_json(tree, rel, dirs, status, n);
 
 		json_object_object_add(out, "kind", json_object_new_string("differential"));
 		json_object_object_add(out, "log", json_object_new_string(log));
-		for (size_t i = 0; i < n; i++) {
-			struct json_object *k = json_object_new_object();
-
-			json_object_object_add(k, "release", json_object_new_string(rel[i]));
-			/* Relative to the tree, which may move as a whole. */
-			json_object_object_add(k, "results",
-					       json_object_new_string(dirs[i] + strlen(tree) + 1));
-			json_object_object_add(k, "exit_status", json_object_new_int(status[i]));
-			json_object_array_add(ks, k);
-		}
 		json_object_object_add(out, "kernels", ks);
 		json_object_object_add(out, "differing", json_object_new_uint64(d.ndiffer));
 		json_object_object_add(out, "states", bo_differ_json(&d, names));

@@ -102,3 +102,21 @@ int bo_kerneltree_exit(const int *status, size_t n, bool differ)
 		ret = BO_EXIT_FAILURE;
 	return ret;
 }
+
+struct json_object *bo_kerneltree_kernels_json(const char *tree, const char (*rel)[NAME_MAX + 1],
+					       const char (*dirs)[PATH_MAX], const int *status,
+					       size_t n)
+{
+	struct json_object *ks = json_object_new_array();
+	size_t skip = strlen(tree) + 1;
+
+	for (size_t i = 0; ks && i < n; i++) {
+		struct json_object *k = json_object_new_object();
+
+		json_object_object_add(k, "release", json_object_new_string(rel[i]));
+		json_object_object_add(k, "results", json_object_new_string(dirs[i] + skip));
+		json_object_object_add(k, "exit_status", json_object_new_int(status[i]));
+		json_object_array_add(ks, k);
+	}
+	return ks;
+}

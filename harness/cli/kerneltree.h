@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <json-c/json.h>
+
 #define BO_KERNELS_MAX 8
 
 /*
@@ -33,5 +35,11 @@ int bo_kerneltree_only_dir(const char *parent, char *dir);
 /* The exit status of the whole from each kernel's @status and whether the kernels @differ:
  * a harness error of any, else 1 when one failed or they differ, else 0. */
 int bo_kerneltree_exit(const int *status, size_t n, bool differ);
+
+/* differential.json's "kernels": each kernel's release, results directory (relative to the
+ * @tree, which may move as a whole) and exit status; NULL without memory. */
+struct json_object *bo_kerneltree_kernels_json(const char *tree, const char (*rel)[NAME_MAX + 1],
+					       const char (*dirs)[PATH_MAX], const int *status,
+					       size_t n);
 
 #endif

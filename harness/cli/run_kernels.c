@@ -173,23 +173,13 @@ int bo_run_kernels(const char *path, const char *kernels, const char *parent_dir
 	}
 	out = bo_json_new_doc();
 	if (out) {
-		struct json_object *ks = json_object_new_array();
+		struct json_object *ks = bo_kerneltree_kernels_json(tree, rel, dirs, status, n);
 		size_t lint = 0;
 
 		for (size_t i = 0; i < d.nrow; i++)
 			lint += d.rows[i].lint_differs;
 		json_object_object_add(out, "kind", json_object_new_string("marks"));
 		json_object_object_add(out, "scenario", json_object_new_string(sc->name));
-		for (size_t i = 0; i < n; i++) {
-			struct json_object *k = json_object_new_object();
-
-			json_object_object_add(k, "release", json_object_new_string(rel[i]));
-			/* Relative to the tree, which may move as a whole. */
-			json_object_object_add(k, "results",
-					       json_object_new_string(dirs[i] + strlen(tree) + 1));
-			json_object_object_add(k, "exit_status", json_object_new_int(status[i]));
-			json_object_array_add(ks, k);
-		}
 		json_object_object_add(out, "kernels", ks);
 		json_object_object_add(out, "differing", json_object_new_uint64(d.ndiffer));
 		json_object_object_add(out, "lint_differing", json_object_new_uint64(lint));
