@@ -64,6 +64,8 @@ struct checker {
 	struct obs_file slot[FSOPS_NSLOTS];
 	enum obs_kind dir[FSOPS_NDIRS];
 	uint8_t buf[FSOPS_MAX_WRITE];
+	const struct fsops_op **later;	  /* acceptable()'s later writes: room for every op */
+	bool unexplained[FSOPS_MAX_SIZE]; /* acceptable()'s bytes no history explains yet */
 };
 
 static int die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -223,7 +225,8 @@ static int index_ops(struct checker *c)
 	int r = 0;
 
 	c->by_ino = calloc(c->n + 1, sizeof(*c->by_ino));
-	if (!c->by_ino)
+	c->later = calloc(c->nops + 1, sizeof(*c->later));
+	if (!c->by_ino || !c->later)
 		return -ENOMEM;
 	for (uint64_t i = 0; i < c->nops && r == 0; i++) {
 		const struct fsops_op *op = &c->ops[i];
@@ -271,14 +274,18 @@ static const struct fsops_op *next_issued(const struct checker *c, const struct 
  * Whether file @o can be inode @in as it was at op @k, changed by any subset of the later
  * issued ops on it: each byte holds its value at k, or what a later write put there, or zero
  * where a later truncate cut; the size lies between the smallest and the largest it had.
+ *
+ * Each byte is judged on its own, so the later ops are gathered once and each write's data is
+ * made once, for the bytes its value at k does not explain, newest first until none is left:
+ * the cost is the file's size and the later writes' lengths, not their product.
  */
-static bool acceptable(const struct checker *c, const struct fsops_inode *in, uint64_t k,
+static bool acceptable(struct checker *c, const struct fsops_inode *in, uint64_t k,
 		       const struct obs_file *o)
 {
 	const struct oplist *l = &c->by_ino[in->ino];
 	const struct fsops_op *m;
-	uint64_t lo = in->size, hi = in->size;
-	size_t i = 0;
+	uint64_t lo = in->size, hi = in->size, cut = UINT64_MAX, unexplained = 0;
+	size_t i = 0, nw = 0;
 
 	if (o->kind != OBS_FILE)
 		return false;
@@ -289,34 +296,42 @@ static bool acceptable(const struct checker *c, const struct fsops_inode *in, ui
 			continue;
 		lo = m->size_after < lo ? m->size_after : lo;
 		hi = m->size_after > hi ? m->size_after : hi;
+		if (m->type == FSOPS_TRUNCATE)
+			cut = m->off < cut ? m->off : cut;
+		else
+			c->later[nw++] = m;
 	}
 	if (o->size < lo || o->size > hi || o->size > FSOPS_MAX_SIZE)
 		return false;
 	for (uint64_t off = 0; off < o->size; off++) {
 		uint8_t v = o->data[off];
-		bool ok = v == (off < in->size ? in->data[off] : 0);
 
-		i = 0;
-		while (!ok && (m = next_issued(c, l, k, &i))) {
-			if (m->ino != in->ino)
-				continue;
-			if (m->type == FSOPS_TRUNCATE)
-				ok = v == 0 && m->off <= off;
-			else if (fsops_is_data(m->type))
-				ok = off >= m->off && off < m->off + m->len &&
-				     v == fsops_byte(c->p->seed, m->id, off);
-		}
-		if (!ok)
-			return false;
+		c->unexplained[off] =
+			v != (off < in->size ? in->data[off] : 0) && !(v == 0 && off >= cut);
+		unexplained += c->unexplained[off];
 	}
-	return true;
+	/* Newest first: what a state shows is mostly what the last writes left. */
+	for (size_t w = nw; w-- > 0 && unexplained;) {
+		uint64_t from = c->later[w]->off, to = from + c->later[w]->len;
+
+		if (from >= o->size)
+			continue;
+		to = to < o->size ? to : o->size;
+		fsops_fill(c->p->seed, c->later[w]->id, from, c->buf, to - from);
+		for (uint64_t off = from; off < to; off++)
+			if (c->unexplained[off] && o->data[off] == c->buf[off - from]) {
+				c->unexplained[off] = false;
+				unexplained--;
+			}
+	}
+	return unexplained == 0;
 }
 
 /*
  * The promise about inode @in made at op @k: some name it had at k or got later holds it
  * (acceptably), unless later issued ops dropped its last name.
  */
-static bool inode_kept(const struct checker *c, const struct fsops_model *md,
+static bool inode_kept(struct checker *c, const struct fsops_model *md,
 		       const struct fsops_inode *in, uint64_t k)
 {
 	const struct fsops_op *m;
@@ -350,7 +365,7 @@ static bool name_touched(const struct checker *c, const struct oplist *l, uint64
 }
 
 /* syncfs at @k: every directory, name and file as of k, but for what later ops changed. */
-static bool tree_kept(const struct checker *c, const struct fsops_model *md, uint64_t k)
+static bool tree_kept(struct checker *c, const struct fsops_model *md, uint64_t k)
 {
 	for (int d = 0; d < FSOPS_NDIRS; d++)
 		if (!name_touched(c, &c->by_dir[d], k) &&
@@ -532,6 +547,7 @@ int fsops_check(const struct fsops_params *p)
 	for (uint64_t i = 0; c->by_ino && i <= c->n; i++)
 		free(c->by_ino[i].v);
 	free(c->by_ino);
+	free(c->later);
 	free(c->ops);
 	free(c->issued);
 	free(c->acked);
