@@ -6,7 +6,8 @@
 #    recovered by fsck and some repaired ("fixed"), where the same log recovered by a bare
 #    mount is fsck-dirty throughout;
 #  - its ack-before-fsync twin is flagged lost-ack;
-#  - a state no fsck can repair (the device zeroed under the mount) is repair-failed.
+#  - a state no fsck can repair (the device zeroed under the mount) is repair-failed, on ext4
+#    (e2fsck) and vfat (fsck.fat).
 # On ext2 (the ext4 driver's ext2 mode) Debian's 6.1 kernel loses fsync'd appends that stay
 # in an allocated block (docs/crash-states.md, "Findings on real kernels"): there the correct
 # run may be lost-ack, and only lost-ack; the test says so loudly.
@@ -72,9 +73,10 @@ for fs in ext4 ext2 vfat; do
 		[ "$(json "$RESULTS/summary.json" 'j["counts"].get("lost-ack", 0)')" -gt 0 ] && ok ||
 			bad "$fs: the ack-before-fsync twin is not lost-ack: $(json "$RESULTS/summary.json" 'j["counts"]')"
 	fi
-	# A state no repair brings back.
+	# A state no repair brings back: once per repair tool (ext2's is ext4's e2fsck -fy).
 	# (Zeros written through the page cache are logged a block per entry: a log twice and a
 	# half the device's size.)
+	[ "$fs" = ext2 ] && continue
 	printf '[device data]\nfs = %s\nsize = 64M\n%s[workload]\nscript = %s\n[check]\nchecker = none\ncuts = flush\n[run]\nlog_size = 320M\n' \
 		"$fs" "${opts:+mkfs_options = $opts
 }" "$SRC/tests/vm/repair/zero" >"$T/zero.ini"
