@@ -84,8 +84,9 @@ int bo_parse_range(const char *s, uint64_t *ret_a, uint64_t *ret_b)
 
 	if (!dash)
 		return (r = bo_parse_u64(s, &a)) < 0 ? r : (*ret_a = *ret_b = a, 0);
+	/* A head too long for any u64 is out of range when it is a number at all. */
 	if ((size_t) (dash - s) >= sizeof(head))
-		return -EINVAL;
+		return strspn(s, "0123456789") == (size_t) (dash - s) ? -ERANGE : -EINVAL;
 	memcpy(head, s, dash - s);
 	head[dash - s] = '\0';
 	r = bo_parse_u64(head, &a);

@@ -34,7 +34,8 @@ const char *bo_err_str(const struct bo_err *err);
 /* Parse a whole string of decimal digits (no sign, no hex, no octal); -EINVAL or -ERANGE. */
 _must_check_ int bo_parse_u64(const char *s, uint64_t *ret);
 
-/* Parse "A-B" (both inclusive; "A-" means to the end, "A" means just A). */
+/* Parse "A-B" (both inclusive; "A-" means to the end, "A" means just A); -EINVAL, -ERANGE
+ * for a number past 2^64-1. */
 _must_check_ int bo_parse_range(const char *s, uint64_t *ret_a, uint64_t *ret_b);
 
 /* Split @s on blanks into a NULL-terminated array (no quoting); NULL when memory runs out.

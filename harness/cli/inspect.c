@@ -2,6 +2,7 @@
 /*
  * blackout inspect — describe a dm-log-writes log.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -211,6 +212,11 @@ static int cmd_inspect(int argc, char **argv)
 				return bo_cli_usage_error("inspect",
 							  "--entries '%s': the range is backwards",
 							  optarg);
+			if (bo_parse_range(optarg, &first, &last) == -ERANGE)
+				return bo_cli_usage_error(
+					"inspect",
+					"--entries '%s': a number out of range (past 2^64-1)",
+					optarg);
 			if (bo_parse_range(optarg, &first, &last) < 0)
 				return bo_cli_usage_error("inspect", "--entries '%s': expected A-B",
 							  optarg);

@@ -90,7 +90,7 @@ static int cmd_replay(int argc, char **argv)
 	if (bo_cut_resolve(log, from, &a, &err) < 0 || bo_cut_resolve(log, to, &b, &err) < 0) {
 		bo_cli_error("replay '%s': %s", argv[optind], bo_err_str(&err));
 		/* A cut that does not parse is a usage error; one the log lacks is not. */
-		if (err.errnum == EINVAL)
+		if (err.errnum == EINVAL || err.errnum == EOVERFLOW)
 			ret = BO_EXIT_USAGE;
 		goto out;
 	}

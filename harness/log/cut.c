@@ -58,7 +58,12 @@ int bo_cut_resolve(const struct bo_log *log, const char *spec, uint64_t *ret_app
 		return 0;
 	}
 	if (!strncmp(spec, "entry:", 6)) {
-		if (bo_parse_u64(arg, &n) < 0)
+		r = bo_parse_u64(arg, &n);
+		if (r == -ERANGE)
+			return bo_err_set(err, EOVERFLOW,
+					  "cut '%s': '%s' is out of range (past 2^64-1)", spec,
+					  arg);
+		if (r < 0)
 			return bo_err_set(err, EINVAL, "cut '%s': '%s' is not an entry number",
 					  spec, arg);
 		if (n >= count)
@@ -74,7 +79,12 @@ int bo_cut_resolve(const struct bo_log *log, const char *spec, uint64_t *ret_app
 		uint32_t flag = spec[0] == 'f' && spec[1] == 'l' ? BO_LOG_FLUSH : BO_LOG_FUA;
 		uint64_t k;
 
-		if (bo_parse_u64(arg, &k) < 0 || k == 0)
+		r = bo_parse_u64(arg, &k);
+		if (r == -ERANGE)
+			return bo_err_set(err, EOVERFLOW,
+					  "cut '%s': '%s' is out of range (past 2^64-1)", spec,
+					  arg);
+		if (r < 0 || k == 0)
 			return bo_err_set(err, EINVAL, "cut '%s': '%s' is not a count from 1", spec,
 					  arg);
 		if (nth_with_flag(log, flag, k, &n) < 0)

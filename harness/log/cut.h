@@ -21,7 +21,8 @@
 
 /*
  * Resolve @spec against @log into the number of entries the cut applies. Fails with a
- * message in @err for a malformed spec, a missing or repeated mark, or a count past the end.
+ * message in @err for a malformed spec (EINVAL; EOVERFLOW for a number past 2^64-1), a
+ * missing or repeated mark, or a count past the end (ERANGE).
  */
 _must_check_ int bo_cut_resolve(const struct bo_log *log, const char *spec, uint64_t *ret_applied,
 				struct bo_err *err);

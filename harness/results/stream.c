@@ -183,6 +183,14 @@ int bo_stream_next(struct bo_stream *s, struct bo_stream_rec *ret, struct bo_err
 				  s->path, s->lineno, alias ? "n alias" : " state",
 				  alias ? " or \"alias_of\"" : "");
 	}
+	/* json-c reads a number past 2^64-1 as 2^64-1: no log has that many entries. */
+	if ((!strcmp(rec.event, "state") || !strcmp(rec.event, "alias")) && rec.cut == UINT64_MAX) {
+		json_object_put(rec.o);
+		return bo_err_set(
+			err, ERANGE,
+			"%s:%u: a%s record whose \"cut\" is out of range (2^64-1 or more)", s->path,
+			s->lineno, !strcmp(rec.event, "alias") ? "n alias" : " state");
+	}
 	if (!strcmp(rec.event, "state")) {
 		const char *bad = "";
 		int r = bo_stream_rec_findings(rec.o, &rec.findings, &bad);

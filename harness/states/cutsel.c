@@ -15,9 +15,17 @@ struct term {
 	uint64_t a, b; /* every:N, flush/N -> a = N; entry:A-B -> [a, b] */
 };
 
+/* A number of policy term @term past 2^64-1: said as such, not as a syntax error. */
+static int out_of_range(const char *term, struct bo_err *err)
+{
+	return bo_err_set(err, ERANGE, "cut policy '%s': a number out of range (past 2^64-1)",
+			  term);
+}
+
 static int parse_term(const char *s, size_t len, struct term *t, struct bo_err *err)
 {
 	char buf[64];
+	int r;
 
 	if (len == 0 || len >= sizeof(buf))
 		return bo_err_set(err, EINVAL, "cut policy term '%.*s' is empty or too long",
@@ -34,17 +42,26 @@ static int parse_term(const char *s, size_t len, struct term *t, struct bo_err *
 		t->kind = K_ALL;
 	else if (!strncmp(buf, "flush/", 6)) {
 		t->kind = K_FLUSH_N;
-		if (bo_parse_u64(buf + 6, &t->a) < 0 || t->a == 0)
+		r = bo_parse_u64(buf + 6, &t->a);
+		if (r == -ERANGE)
+			return out_of_range(buf, err);
+		if (r < 0 || t->a == 0)
 			return bo_err_set(err, EINVAL,
 					  "cut policy '%s': N must be a whole number >= 1", buf);
 	} else if (!strncmp(buf, "every:", 6)) {
 		t->kind = K_EVERY;
-		if (bo_parse_u64(buf + 6, &t->a) < 0 || t->a == 0)
+		r = bo_parse_u64(buf + 6, &t->a);
+		if (r == -ERANGE)
+			return out_of_range(buf, err);
+		if (r < 0 || t->a == 0)
 			return bo_err_set(err, EINVAL,
 					  "cut policy '%s': N must be a whole number >= 1", buf);
 	} else if (!strncmp(buf, "entry:", 6)) {
 		t->kind = K_RANGE;
-		if (bo_parse_range(buf + 6, &t->a, &t->b) < 0)
+		r = bo_parse_range(buf + 6, &t->a, &t->b);
+		if (r == -ERANGE)
+			return out_of_range(buf, err);
+		if (r < 0)
 			return bo_err_set(err, EINVAL, "cut policy '%s': expected entry:A-B", buf);
 	} else {
 		return bo_err_set(err, EINVAL,
