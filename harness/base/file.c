@@ -195,6 +195,35 @@ int bo_mkdir_p(const char *path)
 	return 0;
 }
 
+/*
+ * A cache directory @path that is missing is empty; one that is, or lies under, something
+ * other than a directory (XDG_CACHE_HOME naming a file) is an error naming what is in the
+ * way, not an empty cache.
+ */
+static int cache_dir_kind(const char *path, struct bo_err *err)
+{
+	char up[PATH_MAX];
+	struct stat st;
+	char *slash;
+
+	if (stat(path, &st) == 0)
+		return S_ISDIR(st.st_mode)
+			       ? 0
+			       : bo_err_set(err, ENOTDIR, "cache directory '%s': not a directory",
+					    path);
+	if (errno != ENOTDIR)
+		return 0;
+	snprintf(up, sizeof(up), "%s", path);
+	while ((slash = strrchr(up, '/')) && slash != up) {
+		*slash = '\0';
+		if (stat(up, &st) == 0 && !S_ISDIR(st.st_mode))
+			return bo_err_set(err, ENOTDIR,
+					  "cache directory '%s': '%s' is not a directory", path,
+					  up);
+	}
+	return bo_err_set(err, ENOTDIR, "cache directory '%s': not a directory", path);
+}
+
 int bo_cache_dir(const char *sub, bool create, char *buf, size_t len, struct bo_err *err)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
@@ -213,7 +242,7 @@ int bo_cache_dir(const char *sub, bool create, char *buf, size_t len, struct bo_
 		return bo_err_set(err, ENAMETOOLONG, "cache directory path is too long");
 	if (create && (r = bo_mkdir_p(buf)) < 0)
 		return bo_err_set(err, -r, "create cache directory '%s': %s", buf, strerror(-r));
-	return 0;
+	return create ? 0 : cache_dir_kind(buf, err);
 }
 
 int bo_lock_file(const char *path, struct bo_err *err)

@@ -44,7 +44,8 @@ _must_check_ int bo_mkdir_p(const char *path);
 
 /* blackout's cache directory, ${XDG_CACHE_HOME:-$HOME/.cache}/blackout/@sub (a relative
  * XDG_CACHE_HOME is ignored, as the XDG spec says), written to @buf;
- * created when @create. */
+ * created when @create. Without @create, a missing one is fine, and one that is, or lies
+ * under, something other than a directory is -ENOTDIR saying what is in the way. */
 _must_check_ int bo_cache_dir(const char *sub, bool create, char *buf, size_t len,
 			      struct bo_err *err);
 

@@ -562,6 +562,19 @@ static int judge(const struct bo_check_args *a, const struct bo_log *log, struct
 	return 0;
 }
 
+int bo_check_judge(const char *log, const struct bo_check_args *a, bool *ret_usage,
+		   struct bo_err *err)
+{
+	struct bo_log *l = NULL;
+	int r = bo_log_open(log, 0, &l, err);
+
+	*ret_usage = false;
+	if (r >= 0 && a && (r = judge(a, l, err)) < 0)
+		*ret_usage = true;
+	bo_log_free(l);
+	return r < 0 ? r : 0;
+}
+
 int bo_check(const char *log, const struct bo_check_args *given, const struct vm_args *given_v)
 {
 	_cleanup_(bo_vm_args_clear) struct vm_args vv = {0};
@@ -603,20 +616,12 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 	/* The log is judged here, before a results directory exists or a VM boots: a corrupt
 	 * log, a symlink, a FIFO or a device that is not a log is refused with its reason. */
 	{
-		struct bo_log *l = NULL;
+		bool usage = false;
 
-		int k = 0;
-
-		r = bo_log_open(log, 0, &l, &err);
-		if (r >= 0)
-			k = judge(a, l, &err);
-		bo_log_free(l);
-		if (r < 0 || k < 0)
+		if (bo_check_judge(log, a, &usage, &err) < 0) {
 			bo_cli_error("check: %s", bo_err_str(&err));
-		if (r < 0)
-			return BO_EXIT_HARNESS;
-		if (k < 0)
-			return BO_EXIT_USAGE;
+			return usage ? BO_EXIT_USAGE : BO_EXIT_HARNESS;
+		}
 	}
 	/* Without --fs or a scenario the log says what it holds: its devices (layout.h), or
 	 * its image's filesystem signature. */

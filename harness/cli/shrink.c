@@ -21,6 +21,7 @@
 #include "harness/base/json.h"
 #include "harness/base/path.h"
 #include "harness/base/safety.h"
+#include "harness/cli/check.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/guest.h"
 #include "harness/cli/shrink_opts.h"
@@ -189,6 +190,7 @@ static int cmd_shrink(int argc, char **argv)
 	struct bo_err err = {0};
 	_cleanup_json_ struct json_object *cfg = NULL;
 	char dir[PATH_MAX], path[PATH_MAX], state[64] = "", runid[BO_RUNID_MAX], seed_s[32] = "";
+	char console[PATH_MAX];
 	char **ship = NULL;
 	enum bo_class want = BO_CLASS_CONSISTENT;
 	uint64_t seed;
@@ -222,6 +224,17 @@ static int cmd_shrink(int argc, char **argv)
 		bo_cli_error("shrink: %s", bo_err_str(&err));
 		goto out;
 	}
+	/* The saved log is judged as reproduce judges it (bo_check_judge()): a corrupt one is
+	 * refused here, before shrink/ exists or a VM boots. */
+	{
+		bool usage;
+
+		if (bo_pathf(path, sizeof(path), "%s/write.log", dir) < 0 ||
+		    bo_check_judge(path, NULL, &usage, &err) < 0) {
+			bo_cli_error("shrink: %s", bo_err_str(&err));
+			goto out;
+		}
+	}
 	r = pick_state(dir, state, sizeof(state), &want);
 	if (r < 0) {
 		ret = r == -ENOENT ? BO_EXIT_FAILURE : BO_EXIT_HARNESS;
@@ -246,6 +259,18 @@ static int cmd_shrink(int argc, char **argv)
 		bo_cli_error("shrink: out of memory");
 		goto out;
 	}
+	/* What the boot would refuse, refused before shrink/ exists. */
+	if (bo_vm_args_judge(&v, &err) < 0) {
+		bo_cli_error("shrink: %s", bo_err_str(&err));
+		goto out;
+	}
+	/* The VM's console log goes to shrink/, which this shrink makes: the run's own
+	 * vm/console.log is the run's. */
+	if (bo_pathf(console, sizeof(console), "%s/%s/vm/console.log", dir, BO_SHRINK_DIR) < 0) {
+		bo_cli_error("shrink: '%s': path too long", dir);
+		goto out;
+	}
+	v.console = console;
 	if (bo_pathf(path, sizeof(path), "%s/%s", dir, BO_SHRINK_DIR) < 0 ||
 	    bo_results_create(path, &res, &err) < 0) {
 		bo_cli_error("shrink: %s (remove '%s' to shrink again)", bo_err_str(&err), path);

@@ -232,12 +232,9 @@ static int libexec_programs(const char *dir, char ***ret, struct bo_err *err)
 	return 0;
 }
 
-/* Add @path to @files (a NULL-terminated array built by libexec_programs()). */
-static int add_file(char ***files, const char *path, struct bo_err *err)
+/* Why @path cannot be a file for the VM: 0, or -errno with @err saying so. */
+static int file_problem(const char *path, struct bo_err *err)
 {
-	size_t n = 0;
-	char **nv;
-
 	if (path[0] != '/')
 		return bo_err_set(err, EINVAL,
 				  "'%s': a file for the VM needs an absolute path (it has the same "
@@ -245,6 +242,31 @@ static int add_file(char ***files, const char *path, struct bo_err *err)
 				  path);
 	if (access(path, F_OK) < 0)
 		return bo_err_set(err, errno, "'%s': %s", path, strerror(errno));
+	return 0;
+}
+
+int bo_vm_args_judge(const struct vm_args *v, struct bo_err *err)
+{
+	_cleanup_json_ struct json_object *kernel = NULL;
+	int r = bo_vm_args_in_place_ok(v, err);
+
+	if (r >= 0)
+		r = bo_vm_args_kernel(v, &kernel, err);
+	for (size_t i = 0; r >= 0 && i < v->files.n; i++)
+		if ((r = file_problem(v->files.v[i], err)) < 0)
+			bo_err_prefix(err, "--file");
+	return r < 0 ? r : 0;
+}
+
+/* Add @path to @files (a NULL-terminated array built by libexec_programs()). */
+static int add_file(char ***files, const char *path, struct bo_err *err)
+{
+	size_t n = 0;
+	char **nv;
+	int r = file_problem(path, err);
+
+	if (r < 0)
+		return r;
 	for (; (*files)[n]; n++)
 		if (!strcmp((*files)[n], path))
 			return 0; /* named twice (a run's --file and its scenario's, say) */
@@ -444,7 +466,9 @@ int bo_guest_boot(const struct vm_args *v, const char *dir, char *const gargv[],
 	}
 	bo_stop_install(); /* SIGINT, SIGTERM, SIGHUP kill the VM; the results are kept */
 
-	if (bo_pathf(console, sizeof(console), "%s/vm/console.log", dir) < 0)
+	if (v->console)
+		snprintf(console, sizeof(console), "%s", v->console);
+	else if (bo_pathf(console, sizeof(console), "%s/vm/console.log", dir) < 0)
 		return bo_err_set(err, ENAMETOOLONG, "results directory '%s': path too long", dir);
 	/* The built-in workloads live next to the blackout binary, and so they do in the guest. */
 	r = libexec_programs(bo_libexec_dir(), &files, err);

@@ -32,6 +32,9 @@ struct vm_args {
 	 * and the image's size; NULL: the guest replays on its own. */
 	const struct bo_log *base_log;
 	uint64_t base_size;
+	/* The serial console log; NULL: DIR/vm/console.log of the directory shared. A command
+	 * that shares a directory it did not make (shrink) gives one of its own. */
+	const char *console;
 };
 
 /* The VM options (--kernel, --modules, --memory, --timeout), over a struct vm_args. */
@@ -70,6 +73,13 @@ void bo_vm_args_kernel_from(struct vm_args *v, struct json_object *cfg);
 
 /* Whether --in-place may be used as @v asks: as root, on this machine's own kernel. */
 _must_check_ int bo_vm_args_in_place_ok(const struct vm_args *v, struct bo_err *err);
+
+/*
+ * What a boot as @v asks would refuse, judged before a results directory is made: --in-place
+ * where it may not be, a kernel that cannot be found, a --file that is not an absolute path
+ * of something that exists. 0, or -errno with @err saying which.
+ */
+_must_check_ int bo_vm_args_judge(const struct vm_args *v, struct bo_err *err);
 
 /* Print the VM options for --help. */
 void bo_vm_opts_help(void);

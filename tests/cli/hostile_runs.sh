@@ -61,4 +61,27 @@ expect 3 "stream.jsonl:3:" "out of range" -- to "$BO" report "$d"
 # The positive control: the largest cut the log has is accepted.
 expect 0 -- to "$BO" inspect "$T/g.log" --entries 119-119
 
+### 12: shrink judges the saved write.log as reproduce does, before shrink/ exists or a VM
+### boots, and deletes nothing of the run's (its vm/console.log).
+top=$(cd "$(dirname "$0")/../.." && pwd)
+d=$T/f12
+results "$d"
+cp "$top/scenarios/ext4-fsops-bug.ini" "$d/scenario.ini"
+mkdir -p "$d/vm"
+echo "the run's console" >"$d/vm/console.log"
+put_u64 "$d/write.log" 16 100000
+expect 3 "claims 100000 entries" -- to "$BO" reproduce "$d" c45 "${NOK[@]}"
+expect 3 "claims 100000 entries" -- to "$BO" shrink "$d" "${NOK[@]}"
+booted && bad "12: shrink booted on a corrupt write.log" || ok
+[ -e "$d/shrink" ] && bad "12: a refused shrink left '$d/shrink'" || ok
+grep -q "the run's console" "$d/vm/console.log" && ok || bad "12: shrink removed vm/console.log"
+# A kernel that cannot be found: refused before shrink/ exists, the retry refused the same.
+"$BO" synth --out "$d/write.log.new" --entries 120 --max-write 2 >/dev/null && mv -f "$d/write.log.new" "$d/write.log"
+for try in 1 2; do
+	expect 3 "/nonexistent" -- to "$BO" shrink "$d" "${NOK[@]}"
+	booted && bad "12: shrink said booting with no kernel" || ok
+	[ -e "$d/shrink" ] && bad "12: a refused shrink left '$d/shrink' (try $try)" || ok
+done
+grep -q "the run's console" "$d/vm/console.log" && ok || bad "12: shrink removed vm/console.log"
+
 finish
