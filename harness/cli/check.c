@@ -623,6 +623,11 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 			return usage ? BO_EXIT_USAGE : BO_EXIT_HARNESS;
 		}
 	}
+	/* ... and what its boot would refuse: a kernel not found, a --file that is not there. */
+	if (bo_vm_args_judge(v, &err) < 0) {
+		bo_cli_error("check: %s", bo_err_str(&err));
+		return BO_EXIT_HARNESS;
+	}
 	/* Without --fs or a scenario the log says what it holds: its devices (layout.h), or
 	 * its image's filesystem signature. */
 	if (!a->scen && !a->fs && !names_devices(log) && access(log, R_OK) == 0) {
@@ -699,6 +704,12 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 		c.log_index = bo_check_save_log_index(c.dir);
 	if (r < 0) {
 		bo_cli_error("check: %s", bo_err_str(&err));
+		/* Refused before a VM booted: nothing of it blocks or clutters the retry. */
+		if (res) {
+			if (c.log_index)
+				bo_check_remove_log_index(c.dir);
+			(void) !bo_remove_tree(c.dir);
+		}
 		goto out;
 	}
 	/* The lint first: its findings stand whatever the states say. A log that does not

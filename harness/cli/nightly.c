@@ -31,6 +31,7 @@
 
 #include "harness/diagnose/baseline.h"
 #include "harness/base/macro.h"
+#include "harness/base/file.h"
 #include "harness/dev/fs.h"
 #include "harness/base/json.h"
 #include "harness/base/path.h"
@@ -260,6 +261,53 @@ static int prepare(struct cell *c, const char *matrix_dir, const struct bo_cell 
 	else if (r >= 0)
 		r = write_override(c, sc, err);
 	bo_scenario_free(sc);
+	return r;
+}
+
+/* Every scenario of @m (relative to @matrix_dir) loads: judged before the tree exists, so
+ * that a bad one refuses the nightly before any cell runs. */
+static int judge_scenarios(const struct matrix *m, const char *matrix_dir, struct bo_err *err)
+{
+	for (size_t i = 0; i < m->nsc; i++) {
+		const char *scen = m->scenarios[i];
+		struct bo_scenario *sc = NULL;
+		char src[PATH_MAX];
+		int n = scen[0] == '/' ? snprintf(src, sizeof(src), "%s", scen)
+				       : snprintf(src, sizeof(src), "%s/%s", matrix_dir, scen);
+
+		if (n < 0 || (size_t) n >= sizeof(src))
+			return bo_err_set(err, ENAMETOOLONG, "scenario path too long");
+		if (bo_scenario_load(src, &sc, err) < 0)
+			return -EINVAL;
+		bo_scenario_free(sc);
+	}
+	return 0;
+}
+
+/* Every kernel the cells of @m are told to boot with the options @extra (the kernel axis or
+ * --kernel-release; without either, each scenario may name its own, which each run judges)
+ * can be found, and every --file exists: judged before the tree exists. */
+static int judge_kernels(const struct matrix *m, const struct bo_argv *extra, struct bo_err *err)
+{
+	struct vm_args v = {0};
+	int r = 0;
+
+	for (size_t i = 0; i + 1 < extra->n && r >= 0; i++)
+		if (!strcmp(extra->v[i], "--kernel-release"))
+			v.kernel_release = extra->v[++i];
+		else if (!strcmp(extra->v[i], "--file"))
+			r = bo_opt_list_add(&v.files, extra->v[++i]) < 0
+				    ? bo_err_set(err, ENOMEM, "out of memory")
+				    : 0;
+	for (size_t i = 0; i < extra->n; i++)
+		v.in_place |= !strcmp(extra->v[i], "--in-place");
+	for (size_t k = 0; r >= 0 && k < (m->nk ? m->nk : 1); k++) {
+		if (m->nk)
+			v.kernel_release = m->kernels[k];
+		if (v.kernel_release || v.in_place)
+			r = bo_vm_args_judge(&v, err);
+	}
+	bo_vm_args_clear(&v);
 	return r;
 }
 
@@ -590,11 +638,11 @@ static int cmd_nightly(int argc, char **argv)
 	struct bo_baseline_diff diff = {0};
 	struct bo_argv extra = {0}; /* options every run gets */
 	const char *baseline = NULL, *out_arg = NULL;
-	char out[PATH_MAX], mdir[PATH_MAX], when[32], path[PATH_MAX];
+	char out[PATH_MAX], mdir[PATH_MAX], when[32], path[PATH_MAX], tree[PATH_MAX] = "";
 	struct json_object *sum = NULL, *runs = NULL, *diffs = NULL;
 	char kernels[MAX_AXIS * MAX_KERNEL] = "";
 	size_t differing = 0;
-	bool failed = false, errored = false, kernel_given = false;
+	bool failed = false, errored = false, kernel_given = false, made = false, ran = false;
 	time_t t = time(NULL);
 	struct tm tm;
 	int c, ret = BO_EXIT_HARNESS;
@@ -641,6 +689,10 @@ static int cmd_nightly(int argc, char **argv)
 	*(strrchr(mdir, '/') ? strrchr(mdir, '/') : mdir) = '\0';
 	if (!mdir[0])
 		snprintf(mdir, sizeof(mdir), ".");
+	if (judge_scenarios(&m, mdir, &err) < 0 || judge_kernels(&m, &extra, &err) < 0) {
+		bo_cli_error("nightly: %s", bo_err_str(&err));
+		goto out;
+	}
 	if (!out_arg) {
 		snprintf(path, sizeof(path), "nightly/%s", when);
 		if (mkdir("nightly", 0755) < 0 && errno != EEXIST) {
@@ -649,9 +701,15 @@ static int cmd_nightly(int argc, char **argv)
 		}
 		out_arg = path;
 	}
-	if (mkdir(out_arg, 0755) < 0 || !realpath(out_arg, out)) {
+	if (mkdir(out_arg, 0755) < 0) {
 		bo_cli_error("nightly: creating '%s': %s (the tree must be new)", out_arg,
 			     strerror(errno));
+		goto out;
+	}
+	made = true;
+	snprintf(tree, sizeof(tree), "%s", out_arg);
+	if (!realpath(out_arg, out)) {
+		bo_cli_error("nightly: '%s': %s", out_arg, strerror(errno));
 		goto out;
 	}
 	if (bo_pathf(path, sizeof(path), "%s/runs", out) < 0 || mkdir(path, 0755) < 0 ||
@@ -686,13 +744,18 @@ static int cmd_nightly(int argc, char **argv)
 
 		if (mo && !strcmp(mo, "default"))
 			mo = NULL;
-		if (prepare(&cl, mdir,
-			    &(struct bo_cell){m.scenarios[i], m.nfs ? m.fs[f] : NULL, mo,
-					      m.nk && !m.compare_kernels ? m.kernels[k] : NULL,
-					      m.np ? m.personas[q] : NULL},
-			    out, &err) < 0 ||
-		    run_cell(&cl, out, m.seed, m.compare_kernels ? kernels : NULL, &extra, &err) <
-			    0) {
+		int r = prepare(&cl, mdir,
+				&(struct bo_cell){m.scenarios[i], m.nfs ? m.fs[f] : NULL, mo,
+						  m.nk && !m.compare_kernels ? m.kernels[k] : NULL,
+						  m.np ? m.personas[q] : NULL},
+				out, &err);
+
+		if (r >= 0) {
+			ran = true;
+			r = run_cell(&cl, out, m.seed, m.compare_kernels ? kernels : NULL, &extra,
+				     &err);
+		}
+		if (r < 0) {
 			bo_cli_error("nightly: %s", bo_err_str(&err));
 			goto out;
 		}
@@ -757,6 +820,10 @@ static int cmd_nightly(int argc, char **argv)
 	else
 		ret = failed ? BO_EXIT_FAILURE : BO_EXIT_OK;
 out:
+	/* Refused before any cell ran: the tree this nightly made goes, so that the retry does
+	 * not find it. A tree with runs in it is kept. */
+	if (made && !ran && ret == BO_EXIT_HARNESS)
+		(void) !bo_remove_tree(tree);
 	json_object_put(diffs);
 	json_object_put(runs);
 	json_object_put(sum);

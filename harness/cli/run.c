@@ -77,8 +77,8 @@ static int prepare(const struct bo_scenario *sc, const struct vm_args *v, const 
 	struct utsname u;
 	int r;
 
-	/* The kernel first: a run that cannot boot it leaves no results directory. */
-	r = bo_vm_args_in_place_ok(v, err);
+	/* The kernel and --file first: a run that cannot boot leaves no results directory. */
+	r = bo_vm_args_judge(v, err);
 	if (r >= 0)
 		r = bo_vm_args_kernel(v, &kernel, err);
 	if (r < 0)
@@ -155,15 +155,16 @@ static int run_scenario(const char *path, const struct run_args *ra_in, struct v
 	r = bo_guest_vm_for(sc, v, &ship) < 0 ? bo_err_set(&err, ENOMEM, "out of memory") : 0;
 	if (r >= 0)
 		r = prepare(sc, v, ra.parent ? ra.parent : "results", runid, dir, &res, &err);
+	if (r >= 0 && bo_guest_argv(&gv, "__guest-run", runid, sc, &err) < 0)
+		r = -EINVAL;
 	if (r < 0) {
 		bo_cli_error("run: %s", bo_err_str(&err));
+		/* Refused before a VM booted: the results directory it made goes too. */
+		if (res)
+			(void) !bo_remove_tree(dir);
 		goto out;
 	}
 	snprintf(seed_s, sizeof(seed_s), "%" PRIu64, sc->seed);
-	if (bo_guest_argv(&gv, "__guest-run", runid, sc, &err) < 0) {
-		bo_cli_error("run: %s", bo_err_str(&err));
-		goto out;
-	}
 	bo_argv_add(&gv, "--scenario");
 	bo_argv_add(&gv, BO_VM_SHARE_GUEST "/scenario.ini");
 	bo_argv_add(&gv, "--seed");

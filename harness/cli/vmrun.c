@@ -250,11 +250,11 @@ int bo_vm_args_judge(const struct vm_args *v, struct bo_err *err)
 	_cleanup_json_ struct json_object *kernel = NULL;
 	int r = bo_vm_args_in_place_ok(v, err);
 
-	if (r >= 0)
-		r = bo_vm_args_kernel(v, &kernel, err);
 	for (size_t i = 0; r >= 0 && i < v->files.n; i++)
 		if ((r = file_problem(v->files.v[i], err)) < 0)
 			bo_err_prefix(err, "--file");
+	if (r >= 0)
+		r = bo_vm_args_kernel(v, &kernel, err);
 	return r < 0 ? r : 0;
 }
 

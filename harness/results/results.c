@@ -59,19 +59,13 @@ static int mkdir_at(int dirfd, const char *rel)
 	return 0;
 }
 
-static int open_dir(const char *dir, bool create, struct bo_results **ret, struct bo_err *err)
+static int open_dir(const char *dir, struct bo_results **ret, struct bo_err *err)
 {
 	static const char *const skeleton[] = {"states", "vm", "diagnostics/pre",
 					       "diagnostics/post"};
 	struct bo_results *r;
 	int e;
 
-	if (create && mkdir(dir, 0755) < 0)
-		return bo_err_set(err, errno,
-				  errno == EEXIST ? "results directory '%s' already exists: a "
-						    "results directory is never reused"
-						  : "creating results directory '%s': %s",
-				  dir, strerror(errno));
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return bo_err_set(err, ENOMEM, "allocating results");
@@ -106,12 +100,24 @@ static int open_dir(const char *dir, bool create, struct bo_results **ret, struc
 
 int bo_results_create(const char *dir, struct bo_results **ret, struct bo_err *err)
 {
-	return open_dir(dir, true, ret, err);
+	int r;
+
+	if (mkdir(dir, 0755) < 0)
+		return bo_err_set(err, errno,
+				  errno == EEXIST ? "results directory '%s' already exists: a "
+						    "results directory is never reused"
+						  : "creating results directory '%s': %s",
+				  dir, strerror(errno));
+	r = open_dir(dir, ret, err);
+	/* Made here and not finished: removed, so that the retry does not find it. */
+	if (r < 0)
+		(void) !bo_remove_tree(dir);
+	return r;
 }
 
 int bo_results_open(const char *dir, struct bo_results **ret, struct bo_err *err)
 {
-	return open_dir(dir, false, ret, err);
+	return open_dir(dir, ret, err);
 }
 
 void bo_results_free(struct bo_results *r)

@@ -84,4 +84,65 @@ for try in 1 2; do
 done
 grep -q "the run's console" "$d/vm/console.log" && ok || bad "12: shrink removed vm/console.log"
 
+### 15: a refused merge, nightly, run or check leaves nothing that blocks or clutters its
+### retry: the retry refuses again with the same message, never "already exists".
+# retried STATUS NEEDLE LEFT -- CMD...: CMD refuses twice the same way, and LEFT (a path, or a
+# directory that must stay empty) holds nothing of it.
+retried() {
+	local st=$1 needle=$2 left=$3
+	shift 4
+	for try in 1 2; do
+		expect "$st" "$needle" -- to "$@"
+		grep -q "already exists" "$T/err" && bad "15: retry $try of '$*': already exists" || ok
+		booted && bad "15: '$*' said booting" || ok
+		if [ -d "$left" ] && [ -n "$(ls -A "$left")" ]; then
+			bad "15: '$*' left $(ls "$left") in $left"
+		elif [ -e "$left" ] && [ ! -d "$left" ]; then
+			bad "15: '$*' left $left"
+		else
+			ok
+		fi
+	done
+}
+d=$T/f15
+results "$d"
+sed -i 's/"lost":\[2,3\]/"lost":"x"/' "$d/stream.jsonl"
+retried 3 "stream.jsonl:3:" "$T/m15" -- "$BO" merge --out "$T/m15" "$d"
+results "$T/f15b"
+retried 3 "nosuch" "$T/m15" -- "$BO" merge --out "$T/m15" "$T/f15b" "$T/nosuch"
+# nightly: a scenario of the matrix that does not load, a kernel that cannot be found.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cat >"$T/m15.ini" <<EOF2
+[matrix]
+scenario = $top/scenarios/ext4-fsops-bug.ini
+scenario = $T/nosuch.ini
+EOF2
+retried 3 "nosuch.ini" "$T/n15" -- "$BO" nightly --out "$T/n15" "$T/m15.ini"
+printf '[scenario]\nname = x\nbogus_key = 1\n' >"$T/bad15.ini"
+cat >"$T/m15b.ini" <<EOF2
+[matrix]
+scenario = $T/bad15.ini
+EOF2
+retried 3 "bad15.ini:" "$T/n15" -- "$BO" nightly --out "$T/n15" "$T/m15b.ini"
+cat >"$T/m15c.ini" <<EOF2
+[matrix]
+scenario = $top/scenarios/ext4-fsops-bug.ini
+kernel = 0.0.0-nosuch
+EOF2
+retried 3 "0.0.0-nosuch" "$T/n15" -- "$BO" nightly --out "$T/n15" "$T/m15c.ini"
+printf '[matrix]\nscenario = %s\n' "$top/scenarios/ext4-fsops-bug.ini" >"$T/m15d.ini"
+retried 3 "0.0.0-nosuch" "$T/n15" -- "$BO" nightly --out "$T/n15" --kernel-release 0.0.0-nosuch \
+	"$T/m15d.ini"
+# run and check: a kernel that cannot be found, a --file that is not there.
+mkdir -p "$T/r15"
+retried 3 "/nonexistent" "$T/r15" -- "$BO" run "$top/scenarios/ext4-fsops-bug.ini" \
+	--results "$T/r15" "${NOK[@]}"
+retried 3 "/nosuch-file" "$T/r15" -- "$BO" run "$top/scenarios/ext4-fsops-bug.ini" \
+	--results "$T/r15" --file /nosuch-file "${NOK[@]}"
+retried 3 "/nonexistent" "$T/r15" -- "$BO" check "$T/g.log" --fs ext4 --results "$T/r15" "${NOK[@]}"
+retried 3 "0.0.0-nosuch" "$T/r15" -- "$BO" check "$T/g.log" --fs ext4 --results "$T/r15" \
+	--kernel-release 0.0.0-nosuch
+retried 3 "/nosuch-file" "$T/r15" -- "$BO" check "$T/g.log" --fs ext4 --results "$T/r15" \
+	--file /nosuch-file "${NOK[@]}"
+
 finish
