@@ -23,7 +23,8 @@ static void report_help(void)
 	     "environment, a timeline of the write log with every checked state, the failing\n"
 	     "states with their by-products) and RESULTS-DIR/junit.xml again from the\n"
 	     "directory's own files. run, check and merge write both themselves.\n\n"
-	     "Exit status: 0 written, 3 a directory could not be read or written.");
+	     "Exit status: 0 written, 3 a directory could not be read or written, or its\n"
+	     "summary.json contradicts its stream.jsonl (written, and said on the page).");
 }
 
 /*
@@ -82,16 +83,23 @@ static int cmd_report(int argc, char **argv)
 		return bo_cli_usage_error("report", "expected at least one RESULTS-DIR");
 	for (int i = optind; i < argc; i++) {
 		struct bo_err err = {0};
+		int k;
 
 		if (judge(argv[i], &err) < 0) {
 			bo_cli_error("report: %s", bo_err_str(&err));
 			ret = BO_EXIT_HARNESS;
 			continue;
 		}
-		if (bo_report_write(argv[i], NULL, &err) < 0) {
+		k = bo_report_write(argv[i], NULL, &err);
+		if (k < 0) {
 			bo_cli_error("report: %s", bo_err_str(&err));
 			ret = BO_EXIT_HARNESS;
 			continue;
+		}
+		/* Written, saying so on the page: the results contradict themselves. */
+		if (k > 0) {
+			bo_cli_error("report: %s", bo_err_str(&err));
+			ret = BO_EXIT_HARNESS;
 		}
 		printf("%s/report.html\n%s/junit.xml\n", argv[i], argv[i]);
 	}

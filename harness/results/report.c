@@ -259,6 +259,41 @@ static int read_stream(struct report *R, struct bo_err *err)
 	return r;
 }
 
+/*
+ * Whether the summary's counts are the states the stream records: a summary is a guest's
+ * word, and one that says consistent over a lost-ack state in the stream must not draw a
+ * green page. A stream cut short (a run still going, or killed) is not held against it.
+ */
+static void cross_check(struct report *R)
+{
+	uint64_t n[BO_CLASS_COUNT] = {0}, states = 0;
+
+	if (!R->have_sum || R->torn || !R->n)
+		return;
+	for (size_t i = 0; i < R->n; i++)
+		if (!R->st[i].alias && R->st[i].cls < BO_CLASS_COUNT) {
+			n[R->st[i].cls]++;
+			states++;
+		}
+	/* The failing classes first: the state the summary hides is the news. */
+	for (int k = 1; k <= BO_CLASS_COUNT; k++) {
+		int c = k % BO_CLASS_COUNT;
+
+		if (n[c] != R->sum.counts[c]) {
+			snprintf(R->contradiction, sizeof(R->contradiction),
+				 "summary.json contradicts stream.jsonl: summary.json counts "
+				 "%" PRIu64 " %s, stream.jsonl records %" PRIu64,
+				 R->sum.counts[c], bo_class_name((enum bo_class) c), n[c]);
+			return;
+		}
+	}
+	if (states != R->sum.states)
+		snprintf(R->contradiction, sizeof(R->contradiction),
+			 "summary.json contradicts stream.jsonl: summary.json says %" PRIu64
+			 " states checked, stream.jsonl records %" PRIu64,
+			 R->sum.states, states);
+}
+
 static int cmp_state(const void *a, const void *b)
 {
 	const struct rstate *x = a, *y = b;
@@ -394,9 +429,14 @@ int report_open(struct report *R, const char *dir, const struct bo_report_opts *
 	R->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (R->dirfd < 0)
 		return bo_err_set(err, errno, "results directory '%s': %s", dir, strerror(errno));
+	int r;
+
 	load(R);
 	load_release(R);
-	return read_stream(R, err);
+	r = read_stream(R, err);
+	if (r >= 0)
+		cross_check(R);
+	return r;
 }
 
 void report_close(struct report *R)
@@ -441,6 +481,10 @@ int bo_report_write(const char *dir, const struct bo_report_opts *o, struct bo_e
 	}
 	if (r >= 0)
 		r = report_render(R.dirfd, R.dir, "junit.xml", junit_of, &R, err);
+	if (r >= 0 && R.contradiction[0]) {
+		bo_err_set(err, EBADMSG, "'%s': %s", dir, R.contradiction);
+		r = 1;
+	}
 	report_close(&R);
 	return r;
 }

@@ -23,7 +23,9 @@ struct bo_report_opts {
 	size_t buckets;	      /* timeline columns at most (0: 400) */
 };
 
-/* Write @dir/report.html and @dir/junit.xml (atomically, each replacing an older one). */
+/* Write @dir/report.html and @dir/junit.xml (atomically, each replacing an older one). 0; 1
+ * when written but summary.json contradicts stream.jsonl (said in both files and in @err);
+ * -errno. */
 _must_check_ int bo_report_write(const char *dir, const struct bo_report_opts *o,
 				 struct bo_err *err);
 

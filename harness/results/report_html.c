@@ -118,7 +118,8 @@ static void section_summary(struct report *R, FILE *f)
 {
 	char also[512];
 
-	enum bo_verdict_kind v = R->have_sum ? bo_summary_verdict(&R->sum) : BO_VERDICT_ERROR;
+	enum bo_verdict_kind v = R->have_sum && !R->contradiction[0] ? bo_summary_verdict(&R->sum)
+								     : BO_VERDICT_ERROR;
 	const char *vc = v == BO_VERDICT_CONSISTENT ? "#2e7d32"
 			 : v == BO_VERDICT_FAILED   ? "#c62828"
 						    : "#212121";
@@ -127,6 +128,13 @@ static void section_summary(struct report *R, FILE *f)
 		"<p>verdict: <span class=\"verdict\" id=\"verdict\" style=\"background:%s\">%s"
 		"</span>",
 		vc, bo_verdict_name(v));
+	if (R->contradiction[0]) {
+		fputs("</p>\n<p id=\"contradiction\" style=\"background:#c62828;color:#fff;"
+		      "padding:.5em;font-weight:bold\">",
+		      f);
+		report_esc(f, R->contradiction);
+		fputs(": the verdict is not to be trusted</p>\n<p>", f);
+	}
 	if (!R->have_sum) {
 		fputs(" <span class=\"muted\">(", f);
 		report_esc(f, R->sum_err);

@@ -207,7 +207,8 @@ static void testcase(struct report *R, FILE *f, const char *cls, unsigned c)
 /* The suite's tests, failures and errors. */
 static void counts(struct report *R, unsigned *tests, unsigned *failures, unsigned *errors)
 {
-	bool run_error = !R->have_sum || R->sum.error[0] || R->sum.states == 0;
+	bool run_error =
+		!R->have_sum || R->sum.error[0] || R->sum.states == 0 || R->contradiction[0];
 
 	*tests = BO_CLASS_COUNT + run_error;
 	*failures = 0;
@@ -238,7 +239,8 @@ void report_junit_suite(struct report *R, FILE *f)
 	static const char *const seeds[] = {"run.seed", "options.seed", NULL};
 	char suite[512], cls[600], stamp[32], platform[600];
 	const char *host = R->config ? report_cfg_str(R->config, "host") : NULL;
-	bool run_error = !R->have_sum || R->sum.error[0] || R->sum.states == 0;
+	bool run_error =
+		!R->have_sum || R->sum.error[0] || R->sum.states == 0 || R->contradiction[0];
 	unsigned tests, failures, errors;
 
 	suite_name(R, suite, sizeof(suite));
@@ -279,9 +281,10 @@ void report_junit_suite(struct report *R, FILE *f)
 		fputs("    <testcase classname=\"", f);
 		report_esc(f, cls);
 		fputs("\" name=\"run\" time=\"0\">\n      <error type=\"harness\" message=\"", f);
-		report_esc(f, R->have_sum ? (R->sum.error[0] ? R->sum.error
-							     : BO_SUMMARY_NOTHING_CHECKED)
-					  : R->sum_err);
+		report_esc(f, R->contradiction[0] ? R->contradiction
+			      : R->have_sum	  ? (R->sum.error[0] ? R->sum.error
+								     : BO_SUMMARY_NOTHING_CHECKED)
+						  : R->sum_err);
 		fputs("\">results: ", f);
 		report_esc(f, R->dir);
 		fputs("</error>\n    </testcase>\n", f);

@@ -45,6 +45,9 @@ struct report {
 	struct rstate *st;
 	size_t n, cap;
 	bool torn; /* stream.jsonl ends in a record cut short (stream.h) */
+	/* Where summary.json contradicts the states stream.jsonl records (a summary that says
+	 * consistent over a lost-ack state): "" when they agree. The page is then not green. */
+	char contradiction[512];
 	struct bo_log *log;
 	char log_err[512];
 	struct bo_lint lint; /* of the log, when it has one and its marks read */

@@ -145,4 +145,28 @@ retried 3 "0.0.0-nosuch" "$T/r15" -- "$BO" check "$T/g.log" --fs ext4 --results 
 retried 3 "/nosuch-file" "$T/r15" -- "$BO" check "$T/g.log" --fs ext4 --results "$T/r15" \
 	--file /nosuch-file "${NOK[@]}"
 
+### 21: a summary.json that says consistent over a lost-ack state of stream.jsonl draws no
+### green page: the contradiction is said in report.html and junit.xml, and report exits 3.
+d=$T/f21
+results "$d"
+cat >"$d/summary.json" <<'J'
+{ "verdict": "consistent", "exit_status": 0, "states_checked": 2, "states_aliased": 0,
+  "counts": { "consistent": 2, "unmountable": 0, "fsck-dirty": 0, "lost-ack": 0, "phantom": 0,
+              "app-recovery-failed": 0, "checker-error": 0, "harness-error": 0 },
+  "first_state": { "consistent": "c30" }, "seconds_total": 1.0, "seconds_checking": 1.0 }
+J
+expect 3 "contradicts stream.jsonl" "lost-ack" -- to "$BO" report "$d"
+grep -q 'id="contradiction"' "$d/report.html" && ok || bad "21: report.html does not say it"
+grep -q '>consistent</span>' "$d/report.html" && bad "21: report.html says consistent" || ok
+grep -q 'contradicts stream.jsonl' "$d/junit.xml" && ok || bad "21: junit.xml does not say it"
+python3 - "$d/junit.xml" <<'PY' && ok || bad "21: junit.xml has no error"
+import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+sys.exit(0 if sum(int(s.get("errors")) for s in r.iter("testsuite")) > 0 else 1)
+PY
+# The positive control: the summary the stream agrees with is no contradiction.
+results "$T/f21ok"
+expect 0 -- to "$BO" report "$T/f21ok"
+grep -q 'id="contradiction"' "$T/f21ok/report.html" && bad "21: a contradiction where none is" || ok
+
 finish

@@ -3,7 +3,9 @@
 # (merge refuses shards of different logs on it), is remembered in the cache directory by the
 # log's device, inode, size and modification time. A check of the same log again takes it
 # from there; a log whose content changed, or a cache entry that is garbage, is hashed again.
-# Each check here stops at the VM (a kernel that does not exist), after config.json.
+# Each check here stops at the VM (a kernel image that is no kernel, a module directory
+# without modules.dep), after config.json: a kernel that does not exist at all is refused
+# before the results directory.
 . "$(dirname "$0")/lib.sh"
 
 export XDG_CACHE_HOME=$T/cache
@@ -11,8 +13,10 @@ log=$T/w.log
 "$BO" synth --out "$log" --entries 300 --device-size 8388608 --max-write 8 >/dev/null ||
 	{ echo "synth failed"; exit 1; }
 chmod a-w "$log"
+: >"$T/no-kernel"
+mkdir -p "$T/no-modules"
 
-# check_hash NAME: check the log (it stops at the missing kernel), print the log_sha256 of
+# check_hash NAME: check the log (it stops at the unusable kernel), print the log_sha256 of
 # its config.json; its stderr in $T/NAME.err.
 check_hash() {
 	BLACKOUT_DEBUG=log "$BO" check "$log" --fs ext4 --jobs 1 --kernel "$T/no-kernel" \
