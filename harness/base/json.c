@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include "harness/base/file.h"
 #include "harness/base/input.h"
 #include "harness/base/json.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -81,5 +83,24 @@ int bo_json_read_file(const char *path, struct json_object **ret, struct bo_err 
 		return bo_err_set(err, EBADMSG, "'%s' is not a JSON object", path);
 	}
 	*ret = o;
+	return 0;
+}
+
+int bo_json_write_at(int dirfd, const char *name, struct json_object *o, struct bo_err *err)
+{
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+								  JSON_C_TO_STRING_NOSLASHESCAPE);
+	size_t len = s ? strlen(s) : 0;
+	char *buf = s ? malloc(len + 1) : NULL;
+	int k;
+
+	if (!buf)
+		return bo_err_set(err, ENOMEM, "writing '%s': out of memory", name);
+	memcpy(buf, s, len);
+	buf[len++] = '\n';
+	k = bo_write_file_at(dirfd, name, buf, len);
+	free(buf);
+	if (k < 0)
+		return bo_err_set(err, -k, "writing '%s': %s", name, strerror(-k));
 	return 0;
 }

@@ -50,4 +50,11 @@ bool bo_json_u64(struct json_object *o, const char *key, uint64_t *ret);
  * the file and what is wrong with it. */
 _must_check_ int bo_json_read_file(const char *path, struct json_object **ret, struct bo_err *err);
 
+/* @o, pretty-printed with a newline, as the file @name beneath @dirfd (AT_FDCWD: a path):
+ * written to a temporary beside it and renamed (bo_write_file_at()), so that a full disk
+ * leaves the old file or none, never a torn one, and no temporary. -errno with @err naming
+ * the file and why. Every writer of a results or summary document goes through this. */
+_must_check_ int bo_json_write_at(int dirfd, const char *name, struct json_object *o,
+				  struct bo_err *err);
+
 #endif

@@ -8,6 +8,7 @@
  * RESULTS/<id>/differential.json.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -112,8 +113,8 @@ int bo_check_kernels(const char *log, const struct bo_check_args *a, const struc
 		json_object_object_add(out, "states", bo_differ_json(&d, names));
 	}
 	if (!out || bo_pathf(path, sizeof(path), "%s/differential.json", tree) < 0 ||
-	    json_object_to_file_ext(path, out, JSON_C_TO_STRING_PRETTY) < 0) {
-		bo_cli_error("check --kernels: writing '%s/differential.json'", tree);
+	    bo_json_write_at(AT_FDCWD, path, out, &err) < 0) {
+		bo_cli_error("check --kernels: %s", out ? bo_err_str(&err) : "out of memory");
 		bo_differ_clear(&d);
 		return BO_EXIT_HARNESS;
 	}

@@ -798,8 +798,8 @@ static int cmd_nightly(int argc, char **argv)
 		json_object_object_add(sum, "baseline", d);
 	}
 	if (bo_pathf(path, sizeof(path), "%s/summary.json", out) == 0 &&
-	    json_object_to_file_ext(path, sum, JSON_C_TO_STRING_PRETTY) < 0) {
-		bo_cli_error("nightly: writing '%s'", path);
+	    bo_json_write_at(AT_FDCWD, path, sum, &err) < 0) {
+		bo_cli_error("nightly: %s", bo_err_str(&err));
 		goto out;
 	}
 	if (write_index(out, sum, &err) < 0 || write_junit(out, runs, &err) < 0) {

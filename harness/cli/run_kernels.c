@@ -8,6 +8,7 @@
  * kernel wrote before it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -186,8 +187,8 @@ int bo_run_kernels(const char *path, const char *kernels, const char *parent_dir
 		json_object_object_add(out, "marks", bo_markdiff_json(&d, logs, names));
 	}
 	if (!out || bo_pathf(buf, sizeof(buf), "%s/differential.json", tree) < 0 ||
-	    json_object_to_file_ext(buf, out, JSON_C_TO_STRING_PRETTY) < 0) {
-		bo_cli_error("run --kernels: writing '%s/differential.json'", tree);
+	    bo_json_write_at(AT_FDCWD, buf, out, &err) < 0) {
+		bo_cli_error("run --kernels: %s", out ? bo_err_str(&err) : "out of memory");
 		goto out;
 	}
 	if (bo_report_marks(tree, sc->name, dirp, names, n, &d, logs, &err) < 0)

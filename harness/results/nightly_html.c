@@ -7,11 +7,14 @@
  * script (Content-Security-Policy), as report.html.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <json-c/json.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/base/file.h"
 #include "harness/base/json.h"
 #include "harness/base/macro.h"
 #include "harness/results/report.h"
@@ -113,11 +116,15 @@ static void run_row(FILE *f, struct json_object *r)
 
 int bo_nightly_index(const char *path, struct json_object *sum, struct bo_err *err)
 {
-	_cleanup_fclose_ FILE *f = fopen(path, "we");
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
 	struct json_object *runs, *base, *a;
+	bool bad;
+	int k;
 
 	if (!f)
-		return bo_err_set(err, errno, "writing '%s': %s", path, strerror(errno));
+		return bo_err_set(err, ENOMEM, "writing '%s': out of memory", path);
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
 	      "style-src 'unsafe-inline'\">\n<title>blackout nightly</title>\n"
@@ -146,5 +153,12 @@ int bo_nightly_index(const char *path, struct json_object *sum, struct bo_err *e
 			 json_object_object_get_ex(base, "unchanged", &a) ? a : NULL);
 	}
 	fputs("</body></html>\n", f);
-	return ferror(f) ? bo_err_set(err, EIO, "writing '%s'", path) : 0;
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad)
+		return bo_err_set(err, ENOMEM, "writing '%s': out of memory", path);
+	/* Whole or not at all: a temporary beside it, renamed. */
+	k = bo_write_file_at(AT_FDCWD, path, buf, len);
+	if (k < 0)
+		return bo_err_set(err, -k, "writing '%s': %s", path, strerror(-k));
+	return 0;
 }

@@ -207,17 +207,11 @@ int bo_results_write_file(struct bo_results *r, const char *rel, const void *buf
 int bo_results_write_json(struct bo_results *r, const char *rel, struct json_object *o,
 			  struct bo_err *err)
 {
-	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-								  JSON_C_TO_STRING_NOSLASHESCAPE);
-	_cleanup_free_ char *buf = NULL;
-	size_t len = strlen(s);
-
-	buf = malloc(len + 1);
-	if (!buf)
-		return bo_err_set(err, ENOMEM, "results: writing %s", rel);
-	memcpy(buf, s, len);
-	buf[len++] = '\n';
-	return bo_results_write_file(r, rel, buf, len, err);
+	if (!bo_results_rel_ok(rel))
+		return bo_err_set(err, EINVAL, "results: refusing path '%s'", rel);
+	if (bo_json_write_at(r->dirfd, rel, o, err) < 0)
+		return bo_err_prefix(err, "results '%s'", r->dir);
+	return 0;
 }
 
 int bo_results_mkdir(struct bo_results *r, const char *rel, char **ret_path, struct bo_err *err)

@@ -169,4 +169,13 @@ results "$T/f21ok"
 expect 0 -- to "$BO" report "$T/f21ok"
 grep -q 'id="contradiction"' "$T/f21ok/report.html" && bad "21: a contradiction where none is" || ok
 
+### 24: XDG_CACHE_HOME naming a file is no empty cache: cache list says what is in the way.
+echo x >"$T/xdg-file"
+expect 3 "is not a directory" "$T/xdg-file" -- env XDG_CACHE_HOME="$T/xdg-file" "$BO" cache list
+grep -q "0 entries" "$T/out" && bad "24: cache list said 0 entries" || ok
+expect 3 "is not a directory" -- env XDG_CACHE_HOME="$T/xdg-file" "$BO" cache prune
+# The positive control: a cache directory that does not exist yet is empty.
+expect 0 -- env XDG_CACHE_HOME="$T/xdg-none" "$BO" cache list
+grep -q "^0 entries" "$T/out" && ok || bad "24: an absent cache is not empty: $(cat "$T/out")"
+
 finish

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The results directory: never reused, paths stay inside, stream records are whole JSON. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "bo_test.h"
+#include "harness/base/json.h"
 #include "harness/results/merge.h"
 #include "harness/results/results.h"
 #include "harness/results/summary.h"
@@ -269,6 +273,66 @@ static void test_merge_hostile(void)
 	CU_ASSERT(lstat(copied, &st) < 0 && errno == ENOENT);
 }
 
+/* The text of @dir/@name (static; "" when unreadable). */
+static const char *slurp(const char *dir, const char *name)
+{
+	static char buf[8192];
+	char path[4096];
+	FILE *f;
+	size_t n = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "re");
+	if (f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* A summary written on a full disk (RLIMIT_FSIZE: EFBIG, as ENOSPC would be): an error
+ * saying why, the old summary kept whole, no temporary left (issue 28: 24). */
+static void test_full_disk(void)
+{
+	const char *d = bo_test_path("res-full");
+	struct json_object *o = json_object_new_object();
+	struct rlimit old, lim;
+	struct bo_results *r;
+	struct bo_err err = {0};
+	struct dirent *de;
+	char big[4096];
+	DIR *dir;
+	int k, n = 0;
+
+	CU_ASSERT_FATAL(bo_results_create(d, &r, &err) == 0);
+	bo_test_put(d, "summary.json", "{\"old\": 1}\n");
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	json_object_object_add(o, "verdict", json_object_new_string(big));
+	CU_ASSERT_FATAL(getrlimit(RLIMIT_FSIZE, &old) == 0);
+	lim = (struct rlimit){.rlim_cur = 1024, .rlim_max = old.rlim_max};
+	signal(SIGXFSZ, SIG_IGN);
+	CU_ASSERT_FATAL(setrlimit(RLIMIT_FSIZE, &lim) == 0);
+	k = bo_results_write_json(r, "summary.json", o, &err);
+	CU_ASSERT_FATAL(setrlimit(RLIMIT_FSIZE, &old) == 0);
+	signal(SIGXFSZ, SIG_DFL);
+	CU_ASSERT(k == -EFBIG);
+	CU_ASSERT(strstr(err.msg, "summary.json") && strstr(err.msg, strerror(EFBIG)));
+	CU_ASSERT(strstr(slurp(d, "summary.json"), "\"old\"") != NULL);
+	dir = opendir(d);
+	while (dir && (de = readdir(dir)))
+		n += strstr(de->d_name, ".tmp") != NULL;
+	if (dir)
+		closedir(dir);
+	CU_ASSERT(n == 0);
+	/* The positive control: without the limit it is written. */
+	CU_ASSERT(bo_results_write_json(r, "summary.json", o, &err) == 0);
+	CU_ASSERT(strstr(slurp(d, "summary.json"), "xxxx") != NULL);
+	json_object_put(o);
+	bo_results_free(r);
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
@@ -277,6 +341,7 @@ int main(void)
 		{"stream records, atomic files, no symlinks followed", test_stream_and_files},
 		{"summary verdicts and the vacuous-pass rule", test_summary},
 		{"merging hostile shard results", test_merge_hostile},
+		{"a summary on a full disk: said, the old one kept, no temporary", test_full_disk},
 		{NULL, NULL},
 	};
 
