@@ -104,11 +104,21 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
+/*
+ * The capacity a vector that grows by doubling needs before its element @n goes in, 0 when
+ * it has room (its capacity follows from its length: 8, then powers of two). A kernel has
+ * tens of thousands of aliases: one reallocation each would copy the table every time.
+ */
+static size_t grown(size_t n)
+{
+	return n == 0 ? 8 : n >= 8 && !(n & (n - 1)) ? 2 * n : 0;
+}
+
 static int push_str(char ***v, size_t *n, const char *s)
 {
-	char **nv = realloc(*v, (*n + 1) * sizeof(**v));
+	char **nv = *v;
 
-	if (!nv)
+	if (grown(*n) && !(nv = reallocarray(*v, grown(*n), sizeof(**v))))
 		return -ENOMEM;
 	*v = nv;
 	if (!(nv[*n] = strdup(s)))
@@ -236,9 +246,9 @@ static int parse_softdep(struct bo_moddir *m, char *text)
 
 static int push_alias(struct alias **v, size_t *n, const char *pattern, const char *module)
 {
-	struct alias *nv = reallocarray(*v, *n + 1, sizeof(**v));
+	struct alias *nv = *v;
 
-	if (!nv)
+	if (grown(*n) && !(nv = reallocarray(*v, grown(*n), sizeof(**v))))
 		return -ENOMEM;
 	*v = nv;
 	nv[*n].pattern = strdup(pattern);
