@@ -5,9 +5,16 @@
  * bytes. The shard is merged (bo_merge(), as `check --jobs` and `merge` do) and its summary read
  * (bo_summary_from_json(), as the report after `run`/`check` does).
  *
- * Oracles besides the sanitizers: nothing appears next to the two directories (no write
- * outside the results directory), and every line of the merged stream.jsonl is one JSON
- * object.
+ * The last byte of the input makes the directory hostile as well (docs/safety.md, "Inputs
+ * from strangers"), one bit a trap: states/ or states/c1 a symlink out of the directory, a
+ * by-product of c1 a symlink to a secret or a FIFO or a device, write.log a symlink or a
+ * FIFO. The report (bo_report_write()) is then written of the shard too.
+ *
+ * Oracles besides the sanitizers and libFuzzer's timeout (a FIFO that hangs a reader): nothing
+ * appears next to the directories but the secret's (no write outside the results
+ * directory); every line of the merged stream.jsonl is one JSON object; the secret is in
+ * nothing merged or reported; report.html and junit.xml hold no control character but tab,
+ * newline and carriage return (no raw escape; junit.xml stays XML).
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -17,13 +24,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "harness/results/merge.h"
+#include "harness/results/report.h"
 #include "harness/results/summary.h"
+
+#define SECRET "TOPSECRET-fuzz-results"
+
+enum trap {
+	TRAP_STATES_LINK = 1 << 0,    /* states -> the secret's directory */
+	TRAP_STATE_LINK = 1 << 1,     /* states/c1 -> the secret's directory's c1 */
+	TRAP_BYPRODUCT_LINK = 1 << 2, /* states/c1/{dmesg.txt,mount.err} -> the secret */
+	TRAP_BYPRODUCT_FIFO = 1 << 3, /* states/c1/checker.out a FIFO */
+	TRAP_LOG_LINK = 1 << 4,	      /* write.log -> the secret */
+	TRAP_LOG_FIFO = 1 << 5,	      /* write.log a FIFO */
+	TRAP_DEVICE = 1 << 6,	      /* states/c1/fsck.out a character device (/dev/zero's) */
+};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -50,7 +71,7 @@ static void write_part(const char *dir, const char *name, const uint8_t *p, size
 	close(fd);
 }
 
-/* Only "shard" and "out" may exist in the scratch root. */
+/* Only "shard", "out" and the secret's may exist in the scratch root. */
 static void check_root(void)
 {
 	DIR *d = opendir(root);
@@ -60,7 +81,8 @@ static void check_root(void)
 		__builtin_trap();
 	while ((de = readdir(d)))
 		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
-		    strcmp(de->d_name, "shard") && strcmp(de->d_name, "out"))
+		    strcmp(de->d_name, "shard") && strcmp(de->d_name, "out") &&
+		    strcmp(de->d_name, "secret") && strcmp(de->d_name, "secrets"))
 			__builtin_trap();
 	closedir(d);
 }
@@ -87,6 +109,117 @@ static void check_stream(const char *out)
 	fclose(f);
 }
 
+/* Whether the input names the secret itself: then a copy of it proves nothing. */
+static bool input_has_secret;
+
+/* The file @dir/@name holds the secret, or a control character when @text (a document). */
+static void check_file(const char *dir, const char *name, bool text)
+{
+	char path[PATH_MAX], buf[65536];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	while ((n = read(fd, buf, sizeof(buf) - 1)) > 0) {
+		buf[n] = '\0';
+		if (!input_has_secret && memmem(buf, (size_t) n, SECRET, strlen(SECRET)))
+			__builtin_trap();
+		for (ssize_t i = 0; text && i < n; i++)
+			if ((unsigned char) buf[i] < 0x20 && buf[i] != '\t' && buf[i] != '\n' &&
+			    buf[i] != '\r')
+				__builtin_trap();
+	}
+	close(fd);
+}
+
+/* No file the merge wrote, nor what the report wrote, holds the secret. */
+static void check_out(const char *out, const char *shard)
+{
+	DIR *d = opendir(out);
+	struct dirent *de;
+
+	while (d && (de = readdir(d)))
+		if (de->d_type == DT_REG)
+			check_file(out, de->d_name, false);
+	if (d)
+		closedir(d);
+	check_file(shard, "report.html", true);
+	check_file(shard, "junit.xml", true);
+}
+
+static void link_or_trap(const char *target, const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (symlink(target, path) < 0)
+		__builtin_trap();
+}
+
+/* The traps of @t in the shard @shard, state c1's by-products beside them. */
+static void set_traps(const char *shard, unsigned t)
+{
+	char states[PATH_MAX], c1[PATH_MAX], secret[PATH_MAX], secrets[PATH_MAX];
+
+	snprintf(states, sizeof(states), "%s/states", shard);
+	snprintf(c1, sizeof(c1), "%s/c1", states);
+	snprintf(secret, sizeof(secret), "%s/secret", root);
+	snprintf(secrets, sizeof(secrets), "%s/secrets", root);
+	if (t & TRAP_STATES_LINK) {
+		link_or_trap(secrets, shard, "states");
+		return;
+	}
+	if (mkdir(states, 0755) < 0)
+		__builtin_trap();
+	if (t & TRAP_STATE_LINK) {
+		char target[PATH_MAX + 8];
+
+		snprintf(target, sizeof(target), "%s/c1", secrets);
+		link_or_trap(target, states, "c1");
+		return;
+	}
+	if (mkdir(c1, 0755) < 0)
+		__builtin_trap();
+	write_part(c1, "verdict.txt", (const uint8_t *) "state c1\n", 9);
+	if (t & TRAP_BYPRODUCT_LINK) {
+		link_or_trap(secret, c1, "dmesg.txt");
+		link_or_trap(secret, c1, "mount.err");
+	}
+	if (t & TRAP_BYPRODUCT_FIFO) {
+		char fifo[PATH_MAX + 16];
+
+		snprintf(fifo, sizeof(fifo), "%s/checker.out", c1);
+		if (mkfifo(fifo, 0644) < 0)
+			__builtin_trap();
+	}
+	if (t & TRAP_DEVICE) {
+		char dev[PATH_MAX + 16];
+
+		snprintf(dev, sizeof(dev), "%s/fsck.out", c1);
+		(void) !mknod(dev, S_IFCHR | 0644, makedev(1, 5)); /* only as root */
+	}
+}
+
+/* The secret, outside every results directory: a file, and a directory with a c1 of it. */
+static void make_secrets(void)
+{
+	static const uint8_t text[] = SECRET "\n";
+	char path[PATH_MAX];
+
+	write_part(root, "secret", text, sizeof(text) - 1);
+	snprintf(path, sizeof(path), "%s/secrets", root);
+	if (mkdir(path, 0755) < 0)
+		__builtin_trap();
+	snprintf(path, sizeof(path), "%s/secrets/c1", root);
+	if (mkdir(path, 0755) < 0)
+		__builtin_trap();
+	write_part(path, "dmesg.txt", text, sizeof(text) - 1);
+	write_part(path, "verdict.txt", text, sizeof(text) - 1);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *part[3] = {data, NULL, NULL};
@@ -96,6 +229,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct bo_err err = {0};
 	struct json_object *o;
 	struct bo_summary s;
+	unsigned traps;
 
 	if (!root[0]) {
 		const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
@@ -106,7 +240,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			__builtin_trap();
 		if (null >= 0)
 			dup2(null, STDOUT_FILENO);
+		make_secrets();
 	}
+	traps = size ? data[size - 1] : 0;
+	input_has_secret = memmem(data, size, SECRET, strlen(SECRET)) != NULL;
 	for (int i = 0; i < 2; i++) {
 		const uint8_t *nul = memchr(part[i], 0, len[i]);
 
@@ -127,11 +264,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		write_part(shard, "stream.jsonl", part[1], len[1]);
 	if (part[2])
 		write_part(shard, "summary.json", part[2], len[2]);
-	write_part(shard, "write.log", (const uint8_t *) "", 0);
+	if (traps & TRAP_LOG_LINK) {
+		char secret[PATH_MAX];
+
+		snprintf(secret, sizeof(secret), "%s/secret", root);
+		link_or_trap(secret, shard, "write.log");
+	} else if (traps & TRAP_LOG_FIFO) {
+		char fifo[PATH_MAX + 16];
+
+		snprintf(fifo, sizeof(fifo), "%s/write.log", shard);
+		if (mkfifo(fifo, 0644) < 0)
+			__builtin_trap();
+	} else {
+		write_part(shard, "write.log", (const uint8_t *) "", 0);
+	}
+	set_traps(shard, traps);
 
 	(void) bo_merge(out, dirs, 1, &err);
 	check_root();
 	check_stream(out);
+	(void) bo_report_write(shard, NULL, &err);
+	check_root();
+	check_out(out, shard);
 
 	/* The report's reading of summary.json. */
 	o = NULL;
