@@ -190,12 +190,12 @@ int bo_input_open(const char *dir, const char *rel, unsigned flags, uint64_t max
 int bo_input_open_path(const char *path, unsigned flags, uint64_t max, uint64_t *ret_size,
 		       struct bo_err *err)
 {
-	_cleanup_close_ int fd =
-		open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY |
+						    ((flags & BO_INPUT_FOLLOW) ? 0 : O_NOFOLLOW));
 	int r;
 
 	if (fd < 0) {
-		if (errno == ELOOP)
+		if (errno == ELOOP && !(flags & BO_INPUT_FOLLOW))
 			return bo_err_set(err, ELOOP,
 					  "'%s' is a symlink: refusing to follow it "
 					  "(give the file it points to)",
@@ -208,45 +208,74 @@ int bo_input_open_path(const char *path, unsigned flags, uint64_t max, uint64_t 
 	return BO_TAKE_FD(fd);
 }
 
-int bo_input_read(const char *dir, const char *rel, size_t max, char **ret, size_t *ret_len,
-		  struct bo_err *err)
+int bo_output_open(const char *path, struct bo_err *err)
 {
-	_cleanup_close_ int fd = -1;
+	_cleanup_close_ int fd = open(
+		path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0644);
+	struct stat st;
+	int fl;
+
+	/* O_NONBLOCK: a FIFO without a reader (or a socket) fails with ENXIO, not a hang. */
+	if (fd < 0 && errno == ENXIO && lstat(path, &st) == 0)
+		return bo_err_set(err, EINVAL,
+				  "'%s' is %s, not a regular file: refusing to "
+				  "write it",
+				  path, kind_of(st.st_mode));
+	if (fd < 0 && errno == ELOOP)
+		return bo_err_set(err, ELOOP, "'%s' is a symlink: refusing to write through it",
+				  path);
+	if (fd < 0)
+		return bo_err_set(err, errno, "creating '%s': %s", path, strerror(errno));
+	if (fstat(fd, &st) < 0)
+		return bo_err_set(err, errno, "'%s': %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return bo_err_set(err, EINVAL,
+				  "'%s' is %s, not a regular file: refusing to "
+				  "write it",
+				  path, kind_of(st.st_mode));
+	fl = fcntl(fd, F_GETFL);
+	if (ftruncate(fd, 0) < 0 || fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
+		return bo_err_set(err, errno, "'%s': %s", path, strerror(errno));
+	return BO_TAKE_FD(fd);
+}
+
+/* All of @fd (of @size bytes said, a hint), at most @max, into *@ret: @dir/@rel in
+ * messages (@dir may be ""). */
+static int read_all(int fd, uint64_t size, const char *dir, const char *rel, size_t max, char **ret,
+		    size_t *ret_len, struct bo_err *err)
+{
 	_cleanup_free_ char *buf = NULL;
-	uint64_t size;
+	const char *sep = *dir ? "/" : "";
 	size_t len = 0, cap;
 
-	fd = bo_input_open(dir, rel, 0, max, &size, err);
-	if (fd < 0)
-		return fd;
 	/* The size said is a hint: the file may grow while read; the bound holds anyway. */
 	cap = (size_t) size + 1;
 	buf = malloc(cap + 1);
 	if (!buf)
-		return bo_err_set(err, ENOMEM, "reading '%s/%s': out of memory", dir, rel);
+		return bo_err_set(err, ENOMEM, "reading '%s%s%s': out of memory", dir, sep, rel);
 	for (;;) {
 		ssize_t n;
 
 		if (len == cap) {
 			char *nb;
 
-			if (cap > max)
+			if (max && cap > max)
 				return bo_err_set(err, EFBIG,
-						  "'%s/%s' grew past %zu bytes while "
+						  "'%s%s%s' grew past %zu bytes while "
 						  "read: refusing it",
-						  dir, rel, max);
+						  dir, sep, rel, max);
 			cap *= 2;
 			nb = realloc(buf, cap + 1);
 			if (!nb)
-				return bo_err_set(err, ENOMEM, "reading '%s/%s': out of memory",
-						  dir, rel);
+				return bo_err_set(err, ENOMEM, "reading '%s%s%s': out of memory",
+						  dir, sep, rel);
 			buf = nb;
 		}
 		n = read(fd, buf + len, cap - len);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return bo_err_set(err, errno, "reading '%s/%s': %s", dir, rel,
+			return bo_err_set(err, errno, "reading '%s%s%s': %s", dir, sep, rel,
 					  strerror(errno));
 		}
 		if (n == 0)
@@ -254,13 +283,36 @@ int bo_input_read(const char *dir, const char *rel, size_t max, char **ret, size
 		len += (size_t) n;
 	}
 	if (max && len > max)
-		return bo_err_set(err, EFBIG, "'%s/%s' grew past %zu bytes while read: refusing it",
-				  dir, rel, max);
+		return bo_err_set(err, EFBIG,
+				  "'%s%s%s' grew past %zu bytes while read: refusing it", dir, sep,
+				  rel, max);
 	buf[len] = '\0';
 	*ret = BO_TAKE_PTR(buf);
 	if (ret_len)
 		*ret_len = len;
 	return 0;
+}
+
+int bo_input_read_path(const char *path, unsigned flags, size_t max, char **ret, size_t *ret_len,
+		       struct bo_err *err)
+{
+	uint64_t size;
+	_cleanup_close_ int fd = bo_input_open_path(path, flags, max, &size, err);
+
+	if (fd < 0)
+		return fd;
+	return read_all(fd, size, "", path, max, ret, ret_len, err);
+}
+
+int bo_input_read(const char *dir, const char *rel, size_t max, char **ret, size_t *ret_len,
+		  struct bo_err *err)
+{
+	uint64_t size;
+	_cleanup_close_ int fd = bo_input_open(dir, rel, 0, max, &size, err);
+
+	if (fd < 0)
+		return fd;
+	return read_all(fd, size, dir, rel, max, ret, ret_len, err);
 }
 
 /* The length of the valid UTF-8 sequence at @p (of @n bytes left), 0 when it is not one. */

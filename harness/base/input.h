@@ -34,6 +34,9 @@
 /* Flags of bo_input_open(). */
 enum {
 	BO_INPUT_BLOCKDEV = 1 << 0, /* a block device is fine too (a log given as a device) */
+	/* bo_input_open_path() of a file the user names as their own (a scenario, a matrix):
+	 * a symlink to it is followed; what it leads to is checked all the same. */
+	BO_INPUT_FOLLOW = 1 << 1,
 };
 
 /*
@@ -60,10 +63,24 @@ _must_check_ int bo_input_openat(int dirfd, const char *what, const char *rel, u
 _must_check_ int bo_input_open(const char *dir, const char *rel, unsigned flags, uint64_t max,
 			       uint64_t *ret_size, struct bo_err *err);
 
-/* A path named by the user (a LOG, a scenario): its last component not a symlink, not a
- * FIFO, a regular file (or a block device with BO_INPUT_BLOCKDEV). */
+/* A path named by the user (a LOG, a baseline): its last component not a symlink (unless
+ * BO_INPUT_FOLLOW), not a FIFO, a regular file (or a block device with BO_INPUT_BLOCKDEV). */
 _must_check_ int bo_input_open_path(const char *path, unsigned flags, uint64_t max,
 				    uint64_t *ret_size, struct bo_err *err);
+
+/* All of @path by bo_input_open_path(), NUL-terminated, in *@ret (freed by the caller) of
+ * *@ret_len bytes (may be NULL): a scenario, a matrix. */
+_must_check_ int bo_input_read_path(const char *path, unsigned flags, size_t max, char **ret,
+				    size_t *ret_len, struct bo_err *err);
+
+/*
+ * Open @path for writing a file blackout makes (synth --out): created mode 0644 when absent,
+ * never through a symlink, O_NONBLOCK so that a FIFO cannot hang the open, refused unless it
+ * is a regular file (a FIFO, a socket, a device or a directory with what it is), and only
+ * then truncated. The fd (O_CLOEXEC, blocking), or -errno with @err; a refused @path is left
+ * as it was.
+ */
+_must_check_ int bo_output_open(const char *path, struct bo_err *err);
 
 /* All of @rel beneath @dir by bo_input_open(), NUL-terminated, in *@ret (freed by the
  * caller) of *@ret_len bytes (may be NULL). */

@@ -4,6 +4,8 @@
 #include "harness/base/json.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -59,28 +61,24 @@ bool bo_json_u64(struct json_object *o, const char *key, uint64_t *ret)
 	return true;
 }
 
-int bo_json_read_file(const char *path, struct json_object **ret, struct bo_err *err)
+/* The JSON object in @fd (closed here), @what in messages. */
+static int read_fd(int fd, const char *what, struct json_object **ret, struct bo_err *err)
 {
-	struct json_object *o;
+	struct json_object *o = json_object_from_fd(fd);
 	const char *why;
 	size_t len;
 
-	int fd = bo_input_open_path(path, 0, BO_INPUT_MAX_JSON, NULL, err);
-
-	if (fd < 0)
-		return fd;
-	o = json_object_from_fd(fd);
 	close(fd);
 	if (!o) {
 		/* json-c's message ends with a newline of its own. */
 		why = json_util_get_last_err();
 		len = why ? strcspn(why, "\n") : 0;
-		return bo_err_set(err, EBADMSG, "'%s' is not JSON%s%.*s", path, len ? ": " : "",
+		return bo_err_set(err, EBADMSG, "'%s' is not JSON%s%.*s", what, len ? ": " : "",
 				  (int) len, why ? why : "");
 	}
 	if (!json_object_is_type(o, json_type_object)) {
 		json_object_put(o);
-		return bo_err_set(err, EBADMSG, "'%s' is not a JSON object", path);
+		return bo_err_set(err, EBADMSG, "'%s' is not a JSON object", what);
 	}
 	*ret = o;
 	return 0;
@@ -103,4 +101,22 @@ int bo_json_write_at(int dirfd, const char *name, struct json_object *o, struct 
 	if (k < 0)
 		return bo_err_set(err, -k, "writing '%s': %s", name, strerror(-k));
 	return 0;
+}
+
+int bo_json_read_file(const char *path, struct json_object **ret, struct bo_err *err)
+{
+	int fd = bo_input_open_path(path, 0, BO_INPUT_MAX_JSON, NULL, err);
+
+	return fd < 0 ? fd : read_fd(fd, path, ret, err);
+}
+
+int bo_json_read_in(const char *dir, const char *rel, struct json_object **ret, struct bo_err *err)
+{
+	char what[PATH_MAX];
+	int fd = bo_input_open(dir, rel, 0, BO_INPUT_MAX_JSON, NULL, err);
+
+	if (fd < 0)
+		return fd;
+	snprintf(what, sizeof(what), "%s/%s", dir, rel);
+	return read_fd(fd, what, ret, err);
 }

@@ -57,4 +57,9 @@ _must_check_ int bo_json_read_file(const char *path, struct json_object **ret, s
 _must_check_ int bo_json_write_at(int dirfd, const char *name, struct json_object *o,
 				  struct bo_err *err);
 
+/* The same of @rel beneath the directory @dir, by bo_input_open() (a results directory's or a
+ * published tree's file: never through a symlink). */
+_must_check_ int bo_json_read_in(const char *dir, const char *rel, struct json_object **ret,
+				 struct bo_err *err);
+
 #endif

@@ -623,11 +623,6 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 			return usage ? BO_EXIT_USAGE : BO_EXIT_HARNESS;
 		}
 	}
-	/* ... and what its boot would refuse: a kernel not found, a --file that is not there. */
-	if (bo_vm_args_judge(v, &err) < 0) {
-		bo_cli_error("check: %s", bo_err_str(&err));
-		return BO_EXIT_HARNESS;
-	}
 	/* Without --fs or a scenario the log says what it holds: its devices (layout.h), or
 	 * its image's filesystem signature. */
 	if (!a->scen && !a->fs && !names_devices(log) && access(log, R_OK) == 0) {
@@ -662,6 +657,12 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 			return BO_EXIT_HARNESS;
 		}
 		c.sc = sc;
+	}
+	/* ... and what its boot would refuse: a kernel not found (the scenario's, when it names
+	 * one), a --file that is not there or cannot be shipped. */
+	if (bo_vm_args_judge(v, &err) < 0) {
+		bo_cli_error("check: %s", bo_err_str(&err));
+		goto out;
 	}
 	/* A results directory's log: what the VM of its run or check was given (config.json
 	 * beside it, "files"), this one gets too. */

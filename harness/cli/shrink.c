@@ -220,7 +220,7 @@ static int cmd_shrink(int argc, char **argv)
 			     dir);
 		goto out;
 	}
-	if (bo_scenario_load(path, &sc, &err) < 0) {
+	if (bo_scenario_load_in(dir, NULL, &sc, &err) < 0) {
 		bo_cli_error("shrink: %s", bo_err_str(&err));
 		goto out;
 	}

@@ -63,7 +63,7 @@ int bo_diary_load(struct bo_diary *d, const char *dir, struct bo_err *err)
 		/* Its paths and account are the recording host's: this one need not have them. */
 		const struct bo_scenario_opts o = {.host = false};
 
-		r = bo_scenario_load_opts(path, &o, &d->sc, err);
+		r = bo_scenario_load_in(dir, &o, &d->sc, err);
 		if (r < 0)
 			return r;
 		d->seed = d->sc->seed;
@@ -71,7 +71,7 @@ int bo_diary_load(struct bo_diary *d, const char *dir, struct bo_err *err)
 	/* Without a config.json there is nothing more to know: a run's seed is its scenario's.
 	 * One this blackout cannot read is an error, not a directory without it. */
 	r = bo_config_read(dir, &d->config, err);
-	if (r == -EPROTO)
+	if (r < 0 && r != -ENOENT)
 		return r;
 	if (r == 0 && bo_config_run_seed(d->config, &seed)) {
 		d->seed = seed;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/base/input.h"
 #include "harness/base/file.h"
 #include "harness/log/log.h"
 
@@ -42,12 +43,13 @@ int bo_log_writer_new(const char *path, uint32_t sectorsize, struct bo_log_write
 		bo_log_writer_free(w);
 		return bo_err_set(err, ENOMEM, "allocating log writer");
 	}
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* A FIFO, a device or a symlink is refused, not written (and a FIFO cannot hang it). */
+	w->fd = bo_output_open(path, err);
 	if (w->fd < 0) {
-		int e = errno;
+		int e = w->fd;
 
 		bo_log_writer_free(w);
-		return bo_err_set(err, e, "creating log '%s': %s", path, strerror(e));
+		return e;
 	}
 	*ret = w;
 	return 0;

@@ -28,6 +28,7 @@
 
 #include "harness/base/macro.h"
 #include "harness/base/file.h"
+#include "harness/base/input.h"
 #include "harness/dev/fstool.h"
 #include "harness/base/path.h"
 #include "harness/base/proc.h"
@@ -1150,27 +1151,35 @@ int bo_scenario_parse(const char *text, size_t len, const char *origin,
 int bo_scenario_load_opts(const char *path, const struct bo_scenario_opts *o,
 			  struct bo_scenario **ret, struct bo_err *err)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
 	_cleanup_free_ char *buf = NULL;
-	struct stat st;
-	ssize_t n;
+	size_t n;
+	/* The user's own file, through a symlink too; a FIFO, a socket or a device is refused
+	 * with what it is, never read (docs/safety.md). */
+	int r = bo_input_read_path(path, BO_INPUT_FOLLOW, MAX_FILE, &buf, &n, err);
 
-	if (fd < 0)
-		return bo_err_set(err, errno, "scenario '%s': %s", path, strerror(errno));
-	if (fstat(fd, &st) < 0)
-		return bo_err_set(err, errno, "scenario '%s': %s", path, strerror(errno));
-	if (!S_ISREG(st.st_mode))
-		return bo_err_set(err, EINVAL, "scenario '%s': not a regular file", path);
-	if (st.st_size > MAX_FILE)
-		return bo_err_set(err, EFBIG, "scenario '%s': larger than %u bytes", path,
-				  MAX_FILE);
-	buf = malloc((size_t) st.st_size + 1);
-	if (!buf)
-		return bo_err_set(err, ENOMEM, "out of memory");
-	n = bo_pread_full(fd, buf, (size_t) st.st_size, 0);
-	if (n < 0)
-		return bo_err_set(err, (int) -n, "scenario '%s': %s", path, strerror((int) -n));
-	return bo_scenario_parse(buf, (size_t) n, path, o, ret, err);
+	if (r < 0) {
+		(void) bo_err_prefix(err, "scenario");
+		return r;
+	}
+	return bo_scenario_parse(buf, n, path, o, ret, err);
+}
+
+int bo_scenario_load_in(const char *dir, const struct bo_scenario_opts *o, struct bo_scenario **ret,
+			struct bo_err *err)
+{
+	_cleanup_free_ char *buf = NULL;
+	char path[PATH_MAX];
+	size_t n;
+	int r;
+
+	if (bo_pathf(path, sizeof(path), "%s/scenario.ini", dir) < 0)
+		return bo_err_set(err, ENAMETOOLONG, "'%s': path too long", dir);
+	r = bo_input_read(dir, "scenario.ini", MAX_FILE, &buf, &n, err);
+	if (r < 0) {
+		(void) bo_err_prefix(err, "scenario");
+		return r;
+	}
+	return bo_scenario_parse(buf, n, path, o, ret, err);
 }
 
 int bo_scenario_load(const char *path, struct bo_scenario **ret, struct bo_err *err)

@@ -161,6 +161,11 @@ _must_check_ int bo_scenario_load(const char *path, struct bo_scenario **ret, st
 _must_check_ int bo_scenario_load_opts(const char *path, const struct bo_scenario_opts *o,
 				       struct bo_scenario **ret, struct bo_err *err);
 
+/* bo_scenario_load_opts() of @dir/scenario.ini in a results directory (a stranger's: read by
+ * harness/base/input.h's rule, never through a symlink). */
+_must_check_ int bo_scenario_load_in(const char *dir, const struct bo_scenario_opts *o,
+				     struct bo_scenario **ret, struct bo_err *err);
+
 /*
  * Parse scenario text @text of @len bytes (it need not be NUL-terminated and may contain
  * NUL bytes, which are rejected). @origin names it in messages and provides the default name.

@@ -295,4 +295,54 @@ expect 2 "entry:abc" -- to "$BO" replay "$T/g.log" --onto "$T/r19.img" --to entr
 expect 2 "--entries '0-120'" "has 120 entries" -- to "$BO" inspect "$T/g.log" --entries 0-120
 expect 0 -- to "$BO" inspect "$T/g.log" --entries 0-119
 
+# The commands below would boot a VM if they did not refuse first: each runs with an empty
+# kernel cache, so that even a regression fails on "no kernel" instead of booting one.
+mkdir -p "$T/nocache"
+novm() { XDG_CACHE_HOME=$T/nocache timeout 20 "$@"; }
+scen=$T/s.ini
+cp "$top/scenarios/ext4-fsops.ini" "$scen"
+nothing_in() { # DIR WHAT: DIR is empty (or absent)
+	[ -z "$(ls -A "$1" 2>/dev/null)" ] && ok || bad "$2 left $(ls "$1")"
+}
+
+### 9 (the rest of its family): a FIFO as the scenario, the matrix, a baseline, a file
+### reproduce or shrink reads, or synth's --out: refused with what it is, nothing left behind.
+mkfifo "$T/fifo.ini"
+mkdir -p "$T/r9"
+expect 3 "FIFO" -- novm "$BO" run "$T/fifo.ini" --results "$T/r9"
+nothing_in "$T/r9" "9: run of a FIFO"
+expect 3 "FIFO" -- novm "$BO" check "$T/g.log" --scenario "$T/fifo.ini" --results "$T/r9"
+nothing_in "$T/r9" "9: check --scenario FIFO"
+expect 3 "FIFO" -- novm "$BO" nightly "$T/fifo.ini" --out "$T/n9"
+[ ! -e "$T/n9" ] && ok || bad "9: nightly of a FIFO matrix left its tree"
+printf '[matrix]\nscenario = fifo.ini\n' >"$T/m9.ini"
+expect 3 "FIFO" -- novm "$BO" nightly "$T/m9.ini" --out "$T/n9"
+[ ! -e "$T/n9" ] && ok || bad "9: nightly of a FIFO scenario left its tree"
+printf '[matrix]\nscenario = s.ini\n' >"$T/m9.ini"
+mkdir -p "$T/base9"
+mkfifo "$T/base9/summary.json"
+expect 3 "FIFO" -- novm "$BO" nightly "$T/m9.ini" --out "$T/n9" --baseline "$T/base9"
+expect 3 "FIFO" -- novm "$BO" nightly "$T/m9.ini" --out "$T/n9" \
+	--baseline "$T/base9/summary.json"
+[ ! -e "$T/n9" ] && ok || bad "9: nightly of a FIFO baseline left its tree"
+# reproduce: each file it reads from the results directory a FIFO in turn.
+for f in scenario.ini summary.json stream.jsonl config.json write.log; do
+	d=$T/f9r-$f
+	results "$d"
+	cp "$scen" "$d/scenario.ini"
+	rm "$d/$f"
+	mkfifo "$d/$f"
+	expect 3 "FIFO" -- novm "$BO" reproduce "$d" c45
+	[ ! -e "$d/reproduce" ] && ok || bad "9: reproduce of a FIFO $f left reproduce/"
+done
+d=$T/f9s
+results "$d"
+mkfifo "$d/scenario.ini"
+expect 3 "FIFO" -- novm "$BO" shrink "$d"
+expect 3 "FIFO" -- to "$BO" synth --out "$T/fifo.ini" --entries 10
+[ -p "$T/fifo.ini" ] && ok || bad "9: synth --out replaced the FIFO"
+ln -s "$T/fifo.ini" "$T/link.ini"
+expect 3 "FIFO" -- novm "$BO" run "$T/link.ini" --results "$T/r9"
+nothing_in "$T/r9" "9: run of a symlink to a FIFO"
+
 finish

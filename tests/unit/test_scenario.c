@@ -416,8 +416,13 @@ static void load(void)
 	}
 	CU_ASSERT(bo_scenario_load(bo_test_path("missing.ini"), &sc, &err) == -ENOENT);
 	CU_ASSERT(strstr(bo_err_str(&err), "missing.ini': No such file") != NULL);
-	CU_ASSERT(bo_scenario_load(bo_test_dir(), &sc, &err) == -EINVAL);
+	CU_ASSERT(bo_scenario_load(bo_test_dir(), &sc, &err) == -EISDIR);
 	CU_ASSERT(strstr(bo_err_str(&err), "not a regular file") != NULL);
+	/* A FIFO is refused with what it is, not read (which would wait for a writer). */
+	CU_ASSERT_FATAL(mkfifo(bo_test_path("fifo.ini"), 0600) == 0);
+	CU_ASSERT(bo_scenario_load(bo_test_path("fifo.ini"), &sc, &err) == -EINVAL);
+	CU_ASSERT(strstr(bo_err_str(&err), "is a FIFO") != NULL);
+	CU_ASSERT(unlink(bo_test_path("fifo.ini")) == 0);
 }
 
 /* [check] ordered: default no, yes/no, nothing else; a family's variant args. */
