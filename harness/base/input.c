@@ -208,6 +208,22 @@ int bo_input_open_path(const char *path, unsigned flags, uint64_t max, uint64_t 
 	return BO_TAKE_FD(fd);
 }
 
+int bo_input_shippable(const char *path, struct bo_err *err)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0) {
+		if (errno == ELOOP)
+			return bo_err_set(err, ELOOP, "'%s': a loop of symlinks", path);
+		return bo_err_set(err, errno, "'%s': %s", path, strerror(errno));
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return bo_err_set(err, EINVAL,
+				  "'%s' is %s: only regular files and directories go into the VM",
+				  path, kind_of(st.st_mode));
+	return 0;
+}
+
 int bo_output_open(const char *path, struct bo_err *err)
 {
 	_cleanup_close_ int fd = open(

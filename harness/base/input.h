@@ -74,6 +74,15 @@ _must_check_ int bo_input_read_path(const char *path, unsigned flags, size_t max
 				    size_t *ret_len, struct bo_err *err);
 
 /*
+ * Whether the host file @path can go into a VM ([vm] files, --file: copied into its root at
+ * the same path, a directory with all beneath it): it exists, through its symlinks (a loop
+ * or a dangling one is refused), and is a regular file or a directory; a FIFO, a socket or a
+ * device is refused with what it is, for its copy would hang or never end. Judged on the
+ * host, before anything is made. 0, or -errno with @err quoting @path.
+ */
+_must_check_ int bo_input_shippable(const char *path, struct bo_err *err);
+
+/*
  * Open @path for writing a file blackout makes (synth --out): created mode 0644 when absent,
  * never through a symlink, O_NONBLOCK so that a FIFO cannot hang the open, refused unless it
  * is a regular file (a FIFO, a socket, a device or a directory with what it is), and only

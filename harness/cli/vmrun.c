@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/base/input.h"
 #include "harness/base/json.h"
 #include "harness/base/path.h"
 #include "harness/base/safety.h"
@@ -240,9 +241,7 @@ static int file_problem(const char *path, struct bo_err *err)
 				  "'%s': a file for the VM needs an absolute path (it has the same "
 				  "one in the guest)",
 				  path);
-	if (access(path, F_OK) < 0)
-		return bo_err_set(err, errno, "'%s': %s", path, strerror(errno));
-	return 0;
+	return bo_input_shippable(path, err);
 }
 
 int bo_vm_args_judge(const struct vm_args *v, struct bo_err *err)

@@ -77,7 +77,7 @@ _must_check_ int bo_vm_args_in_place_ok(const struct vm_args *v, struct bo_err *
 /*
  * What a boot as @v asks would refuse, judged before a results directory is made: --in-place
  * where it may not be, a kernel that cannot be found, a --file that is not an absolute path
- * of something that exists. 0, or -errno with @err saying which.
+ * of a regular file or a directory (bo_input_shippable()). 0, or -errno with @err saying which.
  */
 _must_check_ int bo_vm_args_judge(const struct vm_args *v, struct bo_err *err);
 

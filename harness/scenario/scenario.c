@@ -324,16 +324,18 @@ static int add_paths(struct parser *p, const struct key *k, const char *v)
 		n++;
 	for (size_t i = 0; r > 0 && words[i]; i++) {
 		char path[PATH_MAX], **nv, *longer;
-		struct stat st;
+		struct bo_err e = {0};
 
 		if (resolve(p, words[i], path, sizeof(path)) < 0) {
 			r = fail(p, ENAMETOOLONG, "[%s] %s: '%s': path too long", k->section,
 				 k->name, words[i]);
 			break;
 		}
-		if (p->o->host && lstat(path, &st) < 0) {
-			r = fail(p, errno, "[%s] %s: '%s': %s", label(p, k->section), k->name, path,
-				 strerror(errno));
+		/* What the host can judge: a file that is not there, or that its copy into the
+		 * VM would hang on (a FIFO) or never finish (/dev/zero), fails here. */
+		if (p->o->host && bo_input_shippable(path, &e) < 0) {
+			r = fail(p, e.errnum, "[%s] %s: %s", label(p, k->section), k->name,
+				 bo_err_str(&e));
 			break;
 		}
 		nv = reallocarray(sc->files, n + 2, sizeof(*nv));

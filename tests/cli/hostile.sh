@@ -345,4 +345,35 @@ ln -s "$T/fifo.ini" "$T/link.ini"
 expect 3 "FIFO" -- novm "$BO" run "$T/link.ini" --results "$T/r9"
 nothing_in "$T/r9" "9: run of a symlink to a FIFO"
 
+### 18: [vm] files and --file are judged on the host, before "booting a VM": a device, a
+### socket, a FIFO, a symlink loop or a missing file, with file:line for the scenario's key.
+python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$T/sock"
+ln -s "$T/loop1" "$T/loop2"
+ln -s "$T/loop2" "$T/loop1"
+mkdir -p "$T/r18"
+i18=0
+for f in /dev/zero "$T/sock" "$T/fifo.ini" "$T/loop1" "$T/nonexistent"; do
+	i18=$((i18 + 1))
+	{ cat "$scen"; printf '\n[vm]\nfiles = %s\n' "$f"; } >"$T/s18-$i18.ini"
+	line=$(grep -n '^files = ' "$T/s18-$i18.ini" | cut -d: -f1)
+	expect 3 "s18-$i18.ini:$line: [vm] files" "'$f'" -- \
+		novm "$BO" run "$T/s18-$i18.ini" --results "$T/r18"
+	grep -q "booting" "$T/err" && bad "18: run with [vm] files = $f booted a VM" || ok
+	nothing_in "$T/r18" "18: run with [vm] files = $f"
+	expect 3 "s18-$i18.ini:$line: [vm] files" -- \
+		novm "$BO" check "$T/g.log" --scenario "$T/s18-$i18.ini" --results "$T/r18"
+	nothing_in "$T/r18" "18: check --scenario with [vm] files = $f"
+	expect 3 "--file" "'$f'" -- novm "$BO" run "$scen" --file "$f" --results "$T/r18"
+	grep -q "booting" "$T/err" && bad "18: run --file $f booted a VM" || ok
+	nothing_in "$T/r18" "18: run --file $f"
+	expect 3 "--file" "'$f'" -- novm "$BO" check "$T/g.log" --fs ext4 --file "$f" \
+		--results "$T/r18"
+	grep -q "booting" "$T/err" && bad "18: check --file $f booted a VM" || ok
+	nothing_in "$T/r18" "18: check --file $f"
+done
+# The positive control: a regular file and a directory pass the judge (and the run then
+# stops on the empty kernel cache, which is what says it got that far).
+{ cat "$scen"; printf '\n[vm]\nfiles = %s %s\n' "$SECRET" "$T/nocache"; } >"$T/s18-ok.ini"
+expect 3 "no kernel" -- novm "$BO" run "$T/s18-ok.ini" --file "$SECRET" --results "$T/r18"
+
 finish
