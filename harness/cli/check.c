@@ -549,14 +549,9 @@ static int judge(const struct bo_check_args *a, const struct bo_log *log, struct
 				  a->state);
 	if (a->expect && bo_class_from_name(a->expect, &cls) < 0)
 		return bo_err_set(err, EINVAL, "--expect '%s': not a class", a->expect);
-	if (a->mopt)
-		for (const unsigned char *p = (const unsigned char *) a->mopt; *p; p++)
-			if (*p <= ' ' || *p == 0x7f || strchr(";'\"\\`$|&<>", *p))
-				return bo_err_set(err, EINVAL,
-						  "--mount-options '%s': a blank, a "
-						  "control character or a shell character is in no "
-						  "mount option",
-						  a->mopt);
+	if (a->mopt && bo_mount_options_problem(a->mopt))
+		return bo_err_set(err, EINVAL, "--mount-options '%s': %s", a->mopt,
+				  bo_mount_options_problem(a->mopt));
 	if (a->from && bo_cut_resolve(log, a->from, &at, err) < 0)
 		return bo_err_prefix(err, "--from");
 	return 0;

@@ -92,11 +92,9 @@ static int matrix_item(void *ctx, const struct bo_ini_item *it, struct bo_err *e
 		return add_axis(m->fs, &m->nfs, it->key, value, err);
 	}
 	if (!strcmp(it->key, "mount_options")) {
-		if (strpbrk(value, " \t'\"\\`$;|&<>"))
-			return bo_err_set(err, EINVAL,
-					  "[matrix] mount_options: '%s': one comma-separated list, "
-					  "no blanks or shell characters",
-					  value);
+		if (bo_mount_options_problem(value))
+			return bo_err_set(err, EINVAL, "[matrix] mount_options: '%s': %s", value,
+					  bo_mount_options_problem(value));
 		return add_axis(m->mopts, &m->nmo, it->key, value, err);
 	}
 	if (!strcmp(it->key, "kernel")) {

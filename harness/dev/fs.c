@@ -49,3 +49,18 @@ int bo_fs_from_name(const char *name, enum bo_fs *ret)
 		}
 	return -EINVAL;
 }
+
+const char *bo_mount_options_problem(const char *opts)
+{
+	for (const unsigned char *p = (const unsigned char *) opts; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			return "a control character is in no mount option";
+		if (*p >= 0x80)
+			return "mount options are ASCII";
+		if (*p == ' ')
+			return "one comma-separated list, no blanks";
+		if (strchr("'\"\\`$;|&<>", *p))
+			return "quotes, backslashes and shell characters are in no mount option";
+	}
+	return NULL;
+}

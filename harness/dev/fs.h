@@ -44,6 +44,16 @@ const char *bo_recovery_name(enum bo_recovery r);
 /* The recovery called @name; -EINVAL for anything else. */
 _must_check_ int bo_recovery_from_name(const char *name, enum bo_recovery *ret);
 
+/*
+ * What makes @opts no list of mount options, or NULL when nothing does: the one rule for the
+ * scenario's mount_options, a matrix's and check --mount-options. mount(2) takes one
+ * comma-separated string, which the kernel splits on commas only (fs_context.c,
+ * vfs_parse_monolithic_sep()): a blank, a control character (C0, DEL) or a byte outside ASCII
+ * is in no option of the filesystems blackout checks, and a quote, a backslash or a shell
+ * character (;`$|&<>) would be read by the sh line of a state's repro.sh.
+ */
+const char *bo_mount_options_problem(const char *opts);
+
 /* Whether @fs is one of e2fsprogs' (ext2, ext4): the same tools, options and on-disk format. */
 bool bo_fs_is_ext(enum bo_fs fs);
 

@@ -29,6 +29,7 @@
 #include "harness/base/macro.h"
 #include "harness/base/file.h"
 #include "harness/base/input.h"
+#include "harness/dev/fs.h"
 #include "harness/dev/fstool.h"
 #include "harness/base/path.h"
 #include "harness/base/proc.h"
@@ -494,8 +495,8 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 				   "not supported");
 		return set_string(p, k, v);
 	case K_MOUNT_OPTS:
-		if (strpbrk(v, " \t'\"\\`$;|&<>"))
-			return BAD("one comma-separated list, no blanks or shell characters");
+		if (bo_mount_options_problem(v))
+			return BAD(bo_mount_options_problem(v));
 		return set_string(p, k, v);
 	case K_BUILTIN:
 		if (!bo_builtin_find(v))

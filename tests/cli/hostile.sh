@@ -376,4 +376,21 @@ done
 { cat "$scen"; printf '\n[vm]\nfiles = %s %s\n' "$SECRET" "$T/nocache"; } >"$T/s18-ok.ini"
 expect 3 "no kernel" -- novm "$BO" run "$T/s18-ok.ini" --file "$SECRET" --results "$T/r18"
 
+### 23: mount options with a control character (or a blank, a quote, a byte outside ASCII)
+### are refused with file:line or the option, before any boot.
+mkdir -p "$T/r23"
+for mo in $'noatime\x1b[2J' $'noatime\tx' $'a\x7fb' $'caf\xc3\xa9'; do
+	{ sed '/^\[device\]/,$!d' "$scen" | sed "/^size = /a mount_options = $mo"; } >"$T/s23.ini"
+	line=$(grep -n '^mount_options' "$T/s23.ini" | cut -d: -f1)
+	expect 3 "s23.ini:$line: [device] mount_options" -- \
+		novm "$BO" run "$T/s23.ini" --results "$T/r23"
+	grep -q $'\x1b' "$T/err" && bad "23: a raw escape reached the terminal" || ok
+	printf '[matrix]\nscenario = s.ini\nmount_options = %s\n' "$mo" >"$T/m23.ini"
+	expect 3 "m23.ini:3: [matrix] mount_options" -- novm "$BO" nightly "$T/m23.ini" --out "$T/n23"
+	[ ! -e "$T/n23" ] && ok || bad "23: nightly left its tree"
+	expect 2 "--mount-options" -- novm "$BO" check "$T/g.log" --fs ext4 --mount-options "$mo" \
+		--results "$T/r23"
+	nothing_in "$T/r23" "23: check --mount-options"
+done
+
 finish
