@@ -52,21 +52,75 @@ struct matrix {
 	char *scenarios[MAX_AXIS], *fs[MAX_AXIS], *mopts[MAX_AXIS], *kernels[MAX_AXIS],
 		*personas[MAX_AXIS];
 	size_t nsc, nfs, nmo, nk, np;
+	/* Each scenario's [scenario] name, which names its cells, and the line of each value
+	 * of each axis: a value given twice would name a cell twice. */
+	char *scen_names[MAX_AXIS];
+	unsigned sc_line[MAX_AXIS], fs_line[MAX_AXIS], mo_line[MAX_AXIS], k_line[MAX_AXIS],
+		p_line[MAX_AXIS];
 	char *seed;
 	bool compare_kernels; /* compare = kernels: one run --kernels per cell */
 };
 
-static int add_axis(char **v, size_t *n, const char *name, const char *value, struct bo_err *err)
+/* @value (of line @line) added to the axis @v of @n values and lines @lines: refused when
+ * empty, one too many, or given before (its cells would be run twice, into one directory). */
+static int add_axis(char **v, unsigned *lines, size_t *n, const char *name, const char *value,
+		    unsigned line, struct bo_err *err)
 {
 	if (!*value)
 		return bo_err_set(err, EINVAL, "[matrix] %s: empty value", name);
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(v[i], value))
+			return bo_err_set(err, EINVAL,
+					  "[matrix] %s: '%s' given twice (first on line %u): each "
+					  "value names its own cells",
+					  name, value, lines[i]);
 	if (*n == MAX_AXIS)
 		return bo_err_set(err, EINVAL, "[matrix] %s: more than %d values", name, MAX_AXIS);
 	v[*n] = strdup(value);
 	if (!v[*n])
 		return bo_err_set(err, ENOMEM, "out of memory");
+	lines[*n] = line;
 	(*n)++;
 	return 0;
+}
+
+/* [matrix] scenario = @value (line @line): read now, relative to the matrix file, so that a
+ * scenario that does not load (a FIFO, a parse error) is refused before the tree exists; and
+ * two scenarios of one [scenario] name (the same file twice, or two files) would name the
+ * same cells. */
+static int add_scenario(struct matrix *m, const char *value, unsigned line, struct bo_err *err)
+{
+	const char *slash = strrchr(m->path, '/');
+	struct bo_scenario *sc = NULL;
+	char src[PATH_MAX];
+	size_t i;
+	int n, r;
+
+	if (!*value)
+		return bo_err_set(err, EINVAL, "[matrix] scenario: empty value");
+	n = value[0] == '/' || !slash ? snprintf(src, sizeof(src), "%s", value)
+				      : snprintf(src, sizeof(src), "%.*s/%s",
+						 (int) (slash - m->path), m->path, value);
+	if (n < 0 || (size_t) n >= sizeof(src))
+		return bo_err_set(err, ENAMETOOLONG, "[matrix] scenario: '%s': path too long",
+				  value);
+	r = bo_scenario_load(src, &sc, err);
+	if (r < 0)
+		return bo_err_prefix(err, "[matrix] scenario");
+	for (i = 0; i < m->nsc && strcmp(m->scen_names[i], sc->name); i++)
+		;
+	if (i < m->nsc) {
+		r = bo_err_set(err, EINVAL,
+			       "[matrix] scenario: '%s' is scenario '%s' again (first on line "
+			       "%u): each scenario names its own cells",
+			       value, sc->name, m->sc_line[i]);
+	} else {
+		r = add_axis(m->scenarios, m->sc_line, &m->nsc, "scenario", value, line, err);
+		if (r >= 0 && !(m->scen_names[m->nsc - 1] = strdup(sc->name)))
+			r = bo_err_set(err, ENOMEM, "out of memory");
+	}
+	bo_scenario_free(sc);
+	return r;
 }
 
 /* One line of the matrix file (harness/scenario/ini.h: the scenario files' strict rules). */
@@ -82,20 +136,20 @@ static int matrix_item(void *ctx, const struct bo_ini_item *it, struct bo_err *e
 	if (!it->key)
 		return 0;
 	if (!strcmp(it->key, "scenario"))
-		return add_axis(m->scenarios, &m->nsc, it->key, value, err);
+		return add_scenario(m, value, it->line, err);
 	if (!strcmp(it->key, "fs")) {
 		enum bo_fs fs;
 
 		if (bo_fs_from_name(value, &fs) < 0)
 			return bo_err_set(err, EINVAL, "[matrix] fs: '%s' is not " BO_FS_NAMES,
 					  value);
-		return add_axis(m->fs, &m->nfs, it->key, value, err);
+		return add_axis(m->fs, m->fs_line, &m->nfs, it->key, value, it->line, err);
 	}
 	if (!strcmp(it->key, "mount_options")) {
 		if (bo_mount_options_problem(value))
 			return bo_err_set(err, EINVAL, "[matrix] mount_options: '%s': %s", value,
 					  bo_mount_options_problem(value));
-		return add_axis(m->mopts, &m->nmo, it->key, value, err);
+		return add_axis(m->mopts, m->mo_line, &m->nmo, it->key, value, it->line, err);
 	}
 	if (!strcmp(it->key, "kernel")) {
 		if (strlen(value) >= MAX_KERNEL || !bo_scenario_kernel_ok(value))
@@ -104,7 +158,7 @@ static int matrix_item(void *ctx, const struct bo_ini_item *it, struct bo_err *e
 				"[matrix] kernel: '%s' is not a kernel release or version "
 				"prefix (blackout kernel list)",
 				value);
-		return add_axis(m->kernels, &m->nk, it->key, value, err);
+		return add_axis(m->kernels, m->k_line, &m->nk, it->key, value, it->line, err);
 	}
 	if (!strcmp(it->key, "persona")) {
 		enum bo_persona p;
@@ -115,7 +169,7 @@ static int matrix_item(void *ctx, const struct bo_ini_item *it, struct bo_err *e
 				"[matrix] persona: '%s' is not a device persona (" BO_PERSONA_NAMES
 				")",
 				value);
-		return add_axis(m->personas, &m->np, it->key, value, err);
+		return add_axis(m->personas, m->p_line, &m->np, it->key, value, it->line, err);
 	}
 	if (!strcmp(it->key, "seed")) {
 		if (m->seed)
@@ -139,8 +193,10 @@ static int matrix_item(void *ctx, const struct bo_ini_item *it, struct bo_err *e
 
 static void matrix_clear(struct matrix *m)
 {
-	for (size_t i = 0; i < m->nsc; i++)
+	for (size_t i = 0; i < m->nsc; i++) {
 		free(m->scenarios[i]);
+		free(m->scen_names[i]);
+	}
 	for (size_t i = 0; i < m->nfs; i++)
 		free(m->fs[i]);
 	for (size_t i = 0; i < m->nmo; i++)
@@ -260,26 +316,6 @@ static int prepare(struct cell *c, const char *matrix_dir, const struct bo_cell 
 		r = write_override(c, sc, err);
 	bo_scenario_free(sc);
 	return r;
-}
-
-/* Every scenario of @m (relative to @matrix_dir) loads: judged before the tree exists, so
- * that a bad one refuses the nightly before any cell runs. */
-static int judge_scenarios(const struct matrix *m, const char *matrix_dir, struct bo_err *err)
-{
-	for (size_t i = 0; i < m->nsc; i++) {
-		const char *scen = m->scenarios[i];
-		struct bo_scenario *sc = NULL;
-		char src[PATH_MAX];
-		int n = scen[0] == '/' ? snprintf(src, sizeof(src), "%s", scen)
-				       : snprintf(src, sizeof(src), "%s/%s", matrix_dir, scen);
-
-		if (n < 0 || (size_t) n >= sizeof(src))
-			return bo_err_set(err, ENAMETOOLONG, "scenario path too long");
-		if (bo_scenario_load(src, &sc, err) < 0)
-			return -EINVAL;
-		bo_scenario_free(sc);
-	}
-	return 0;
 }
 
 /* Every kernel the cells of @m are told to boot with the options @extra (the kernel axis or
@@ -690,7 +726,7 @@ static int cmd_nightly(int argc, char **argv)
 	*(strrchr(mdir, '/') ? strrchr(mdir, '/') : mdir) = '\0';
 	if (!mdir[0])
 		snprintf(mdir, sizeof(mdir), ".");
-	if (judge_scenarios(&m, mdir, &err) < 0 || judge_kernels(&m, &extra, &err) < 0) {
+	if (judge_kernels(&m, &extra, &err) < 0) {
 		bo_cli_error("nightly: %s", bo_err_str(&err));
 		goto out;
 	}

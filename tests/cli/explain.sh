@@ -94,6 +94,8 @@ expect 3 "no record of state 'c99'" -- "$BO" reproduce "$R" c99
 expect 3 "neither a check's config.json nor scenario.ini" -- "$BO" reproduce "$R" c45
 expect 3 "has no scenario.ini" -- "$BO" shrink "$R"
 expect 2 "expected RESULTS STATE" -- "$BO" reproduce "$R"
+# The matrix's scenarios are read with it: a.ini is one that loads.
+cp "$(dirname "$0")/../../scenarios/ext4-fsops.ini" "$T/a.ini"
 printf '[matrix]\nscenario = a.ini\nmount_options = no atime\n' >"$T/m.ini"
 expect 3 "m.ini:3: [matrix] mount_options" -- "$BO" nightly "$T/m.ini" --out "$T/n"
 printf '[matrix]\nfs = ext4\n' >"$T/m.ini"

@@ -316,7 +316,7 @@ nothing_in "$T/r9" "9: check --scenario FIFO"
 expect 3 "FIFO" -- novm "$BO" nightly "$T/fifo.ini" --out "$T/n9"
 [ ! -e "$T/n9" ] && ok || bad "9: nightly of a FIFO matrix left its tree"
 printf '[matrix]\nscenario = fifo.ini\n' >"$T/m9.ini"
-expect 3 "FIFO" -- novm "$BO" nightly "$T/m9.ini" --out "$T/n9"
+expect 3 "m9.ini:2:" "FIFO" -- novm "$BO" nightly "$T/m9.ini" --out "$T/n9"
 [ ! -e "$T/n9" ] && ok || bad "9: nightly of a FIFO scenario left its tree"
 printf '[matrix]\nscenario = s.ini\n' >"$T/m9.ini"
 mkdir -p "$T/base9"
@@ -392,5 +392,24 @@ for mo in $'noatime\x1b[2J' $'noatime\tx' $'a\x7fb' $'caf\xc3\xa9'; do
 		--results "$T/r23"
 	nothing_in "$T/r23" "23: check --mount-options"
 done
+
+### 20: a matrix naming one value of an axis twice is refused at parse time, naming the line
+### of the second.
+printf '[matrix]\nscenario = s.ini\nfs = ext4\nscenario = %s\n' "$scen" >"$T/m20.ini"
+expect 3 "m20.ini:4: [matrix] scenario" "first on line 2" -- \
+	novm "$BO" nightly "$T/m20.ini" --out "$T/n20"
+cp "$scen" "$T/s-copy.ini"
+printf '[matrix]\nscenario = s.ini\nscenario = s-copy.ini\n' >"$T/m20.ini"
+sed -i 's/^\[scenario\]/[scenario]\nname = s/' "$T/s.ini" "$T/s-copy.ini"
+expect 3 "m20.ini:3: [matrix] scenario" "scenario 's' again" -- \
+	novm "$BO" nightly "$T/m20.ini" --out "$T/n20"
+sed -i '/^name = s$/d' "$T/s.ini"
+for axis in "fs = ext4" "fs = xfs" "mount_options = noatime" "kernel = 6.12" \
+	"persona = ignores-flush"; do
+	printf '[matrix]\nscenario = s.ini\n%s\nseed = 1\n%s\n' "$axis" "$axis" >"$T/m20.ini"
+	expect 3 "m20.ini:5: [matrix] ${axis%% *}" "given twice (first on line 3)" -- \
+		novm "$BO" nightly "$T/m20.ini" --out "$T/n20"
+done
+[ ! -e "$T/n20" ] && ok || bad "20: a matrix refused left its tree"
 
 finish
