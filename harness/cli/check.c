@@ -552,6 +552,10 @@ static int judge(const struct bo_check_args *a, const struct bo_log *log, struct
 	if (a->mopt && bo_mount_options_problem(a->mopt))
 		return bo_err_set(err, EINVAL, "--mount-options '%s': %s", a->mopt,
 				  bo_mount_options_problem(a->mopt));
+	/* The checker runs in the guest, which finds what the host can see: a program that is
+	 * not there fails here, not as a checker-error in every state. */
+	if (a->checker && bo_guest_command_ok(a->checker, bo_libexec_dir(), err) < 0)
+		return bo_err_prefix(err, "--checker '%s'", a->checker);
 	if (a->from && bo_cut_resolve(log, a->from, &at, err) < 0)
 		return bo_err_prefix(err, "--from");
 	return 0;

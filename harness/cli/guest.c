@@ -7,6 +7,8 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <pwd.h>
@@ -88,12 +90,15 @@ int bo_guest_vm_for(const struct bo_scenario *sc, struct vm_args *v, char ***ret
 	return 0;
 }
 
+/* The guest's PATH after the workload programs' directory. */
+#define GUEST_PATH "/usr/sbin:/usr/bin:/sbin:/bin"
+
 int bo_guest_env(struct bo_guest_env *e, const char *libexec, uint64_t workload_seed,
 		 struct bo_err *err)
 {
 	bo_guest_env_clear(e);
 	snprintf(e->seed, sizeof(e->seed), "BLACKOUT_SEED=%" PRIu64, workload_seed);
-	if (asprintf(&e->path, "PATH=%s:/usr/sbin:/usr/bin:/sbin:/bin", libexec) < 0) {
+	if (asprintf(&e->path, "PATH=%s:" GUEST_PATH, libexec) < 0) {
 		e->path = NULL;
 		return bo_err_set(err, ENOMEM, "checker environment");
 	}
@@ -107,6 +112,80 @@ void bo_guest_env_clear(struct bo_guest_env *e)
 {
 	free(e->path);
 	*e = (struct bo_guest_env){0};
+}
+
+/* Whether @name is a builtin or a keyword of a POSIX shell (dash, busybox ash): no file. */
+static bool shell_word(const char *name)
+{
+	static const char *const words[] = {
+		"!",	 "{",	    "}",      ".",	 ":",	     "[",	 "alias",  "bg",
+		"break", "case",    "cd",     "command", "continue", "do",	 "done",   "echo",
+		"elif",	 "else",    "esac",   "eval",	 "exec",     "exit",	 "export", "false",
+		"fc",	 "fg",	    "fi",     "for",	 "getopts",  "hash",	 "if",	   "jobs",
+		"kill",	 "local",   "printf", "pwd",	 "read",     "readonly", "return", "set",
+		"shift", "test",    "then",   "times",	 "trap",     "true",	 "type",   "ulimit",
+		"umask", "unalias", "unset",  "until",	 "wait",     "while",
+	};
+
+	for (size_t i = 0; i < BO_ARRAY_SIZE(words); i++)
+		if (!strcmp(name, words[i]))
+			return true;
+	return false;
+}
+
+/* Whether @path is an executable regular file here. */
+static bool runnable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+int bo_guest_command_ok(const char *cmd, const char *libexec, struct bo_err *err)
+{
+	char word[PATH_MAX], path[PATH_MAX];
+	size_t len;
+
+	cmd += strspn(cmd, " \t\n");
+	len = strcspn(cmd, " \t\n;&|<>()");
+	if (len == 0)
+		return *cmd ? 0 : bo_err_set(err, EINVAL, "an empty command");
+	/* Quoted, expanded, globbed or assigned: the shell's to read, in the guest. */
+	if (len >= sizeof(word) || memchr(cmd, '=', len) || strcspn(cmd, "'\"\\`$*?[~") < len)
+		return 0;
+	memcpy(word, cmd, len);
+	word[len] = '\0';
+	if (word[0] == '/') {
+		struct stat st;
+
+		if (stat(word, &st) < 0)
+			return bo_err_set(err, errno,
+					  "'%s': %s (the VM runs it from the same path)", word,
+					  strerror(errno));
+		if (!S_ISREG(st.st_mode) || access(word, X_OK) < 0)
+			return bo_err_set(err, EACCES,
+					  "'%s' is not an executable file (the VM runs it from "
+					  "the same path)",
+					  word);
+		return 0;
+	}
+	if (strchr(word, '/') || shell_word(word))
+		return 0;
+	if (bo_pathf(path, sizeof(path), "%s/%s", libexec, word) == 0 && runnable(path))
+		return 0;
+	for (const char *d = GUEST_PATH; *d;) {
+		size_t n = strcspn(d, ":");
+
+		if (snprintf(path, sizeof(path), "%.*s/%s", (int) n, d, word) <
+			    (int) sizeof(path) &&
+		    runnable(path))
+			return 0;
+		d += n + (d[n] == ':');
+	}
+	return bo_err_set(err, ENOENT,
+			  "'%s': no such program in %s or " GUEST_PATH
+			  " (the checker's PATH in the VM); give its absolute path",
+			  word, libexec);
 }
 
 int bo_guest_tmpfs(const char *path, bool pass, struct bo_err *err)

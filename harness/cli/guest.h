@@ -63,6 +63,17 @@ _must_check_ int bo_guest_env(struct bo_guest_env *e, const char *libexec, uint6
 			      struct bo_err *err);
 void bo_guest_env_clear(struct bo_guest_env *e);
 
+/*
+ * Host side: whether the command line @cmd (a checker's, run by /bin/sh -c in each state with
+ * the PATH of bo_guest_env()) names a program the guest can run, as far as the host can tell:
+ * an absolute path must be an executable regular file here (the VM gets it at the same
+ * path), a bare name a shell builtin or an executable in the guest's PATH directories here
+ * (the workload programs' @libexec, /usr/sbin, /usr/bin, /sbin, /bin). What only the guest
+ * can judge passes: a relative path (relative to the mounted state), an assignment, an
+ * expansion, a quote or other shell syntax first. 0, or -errno with @err saying why.
+ */
+_must_check_ int bo_guest_command_ok(const char *cmd, const char *libexec, struct bo_err *err);
+
 /* Guest side: one run or check in the VM. */
 struct bo_guest {
 	const char *cmd;

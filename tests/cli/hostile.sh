@@ -412,4 +412,14 @@ for axis in "fs = ext4" "fs = xfs" "mount_options = noatime" "kernel = 6.12" \
 done
 [ ! -e "$T/n20" ] && ok || bad "20: a matrix refused left its tree"
 
+### 10 (the rest): check --checker of a program the guest cannot have is refused on the host,
+### before a results directory exists or a VM boots; what only the guest can judge passes.
+XDG_CACHE_HOME=$T/nocache judged 2 "--checker 'nosuch'" "$T/g.log" --fs ext4 --checker nosuch
+XDG_CACHE_HOME=$T/nocache judged 2 "--checker '$T/nonexistent --x'" "$T/g.log" --fs ext4 --checker "$T/nonexistent --x"
+XDG_CACHE_HOME=$T/nocache judged 2 "not an executable file" "$T/g.log" --fs ext4 --checker "$SECRET"
+for ck in "true; echo done" "./check" "FOO=1 sh -c 'echo done'" "echo done" "$(command -v sh) -c :"; do
+	expect 3 "no kernel" -- novm "$BO" check "$T/g.log" --fs ext4 --checker "$ck" \
+		--results "$T/r10"
+done
+
 finish
