@@ -100,7 +100,8 @@ static int cmd_lint(int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		return bo_cli_usage_error("lint", "one LOG is required");
-	if (bo_cli_log_open("lint", argv[optind], flags, &log, &err) < 0 || bo_lint_log(log, &l, &err) < 0) {
+	if (bo_cli_log_open("lint", argv[optind], flags, &log, &err) < 0 ||
+	    bo_lint_log(log, &l, &err) < 0) {
 		bo_cli_error("lint: %s", bo_err_str(&err));
 		bo_log_free(log);
 		return BO_EXIT_HARNESS;

@@ -16,31 +16,6 @@ leaks() { grep -rqs "TOPSECRET-$$" "$@"; }
 # Every command runs under a timeout: a FIFO that hangs one fails the test, not the suite.
 to() { timeout 20 "$@"; }
 
-# results DIR: the results directory of shard 0/1 of a check, with one lost-ack state c45.
-results() {
-	mkdir -p "$1/states/c45"
-	"$BO" synth --out "$1/write.log" --entries 120 --max-write 2 >/dev/null || bad "synth"
-	cat >"$1/summary.json" <<'J'
-{ "verdict": "failed", "exit_status": 1, "states_checked": 2, "states_aliased": 0,
-  "counts": { "consistent": 1, "unmountable": 0, "fsck-dirty": 0, "lost-ack": 1, "phantom": 0,
-              "app-recovery-failed": 0, "checker-error": 0, "harness-error": 0 },
-  "first_state": { "consistent": "c30", "lost-ack": "c45" },
-  "seconds_total": 1.0, "seconds_checking": 1.0 }
-J
-	cat >"$1/config.json" <<'J'
-{ "kind": "check", "run_id": "20260101-000000-0-000001", "log_sha256": "0",
-  "options": { "fs": "ext4", "seed": "1" }, "shard": "0/1" }
-J
-	cat >"$1/stream.jsonl" <<'J'
-{"seq":0,"time":"2026-01-01T00:00:00.000Z","event":"stack","device":"/dev/mapper/x"}
-{"seq":1,"time":"2026-01-01T00:00:01.000Z","event":"state","state":"c30","cut":31,"class":"consistent","mounted":true,"fsck":"clean"}
-{"seq":2,"time":"2026-01-01T00:00:02.000Z","event":"state","state":"c45","cut":46,"class":"lost-ack","mounted":true,"fsck":"clean","checker":"exited with status 0","lost":[2,3]}
-{"seq":3,"time":"2026-01-01T00:00:03.000Z","event":"end"}
-J
-	printf 'state c45: lost-ack\n' >"$1/states/c45/verdict.txt"
-	printf 'EXT4-fs (dm-3): recovery complete\n' >"$1/states/c45/dmesg.txt"
-	: >"$1/states/c45/mount.err"
-}
 
 # The positive control: the fixture itself is read by every command.
 results "$T/good"
