@@ -185,11 +185,13 @@ int bo_stream_next(struct bo_stream *s, struct bo_stream_rec *ret, struct bo_err
 	}
 	/* json-c reads a number past 2^64-1 as 2^64-1: no log has that many entries. */
 	if ((!strcmp(rec.event, "state") || !strcmp(rec.event, "alias")) && rec.cut == UINT64_MAX) {
+		bool alias = !strcmp(rec.event, "alias");
+
 		json_object_put(rec.o);
 		return bo_err_set(
 			err, ERANGE,
 			"%s:%u: a%s record whose \"cut\" is out of range (2^64-1 or more)", s->path,
-			s->lineno, !strcmp(rec.event, "alias") ? "n alias" : " state");
+			s->lineno, alias ? "n alias" : " state");
 	}
 	if (!strcmp(rec.event, "state")) {
 		const char *bad = "";
