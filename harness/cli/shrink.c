@@ -224,8 +224,14 @@ static int cmd_shrink(int argc, char **argv)
 		bo_cli_error("shrink: %s", bo_err_str(&err));
 		goto out;
 	}
+	r = pick_state(dir, state, sizeof(state), &want);
+	if (r < 0) {
+		ret = r == -ENOENT ? BO_EXIT_FAILURE : BO_EXIT_HARNESS;
+		goto out;
+	}
 	/* The saved log is judged as reproduce judges it (bo_check_judge()): a corrupt one is
-	 * refused here, before shrink/ exists or a VM boots. */
+	 * refused here, before shrink/ exists or a VM boots; a run without a failing state has
+	 * nothing to shrink whatever its log. */
 	{
 		bool usage;
 
@@ -234,11 +240,6 @@ static int cmd_shrink(int argc, char **argv)
 			bo_cli_error("shrink: %s", bo_err_str(&err));
 			goto out;
 		}
-	}
-	r = pick_state(dir, state, sizeof(state), &want);
-	if (r < 0) {
-		ret = r == -ENOENT ? BO_EXIT_FAILURE : BO_EXIT_HARNESS;
-		goto out;
 	}
 	/* The run's seed: the scenario's, unless the run overrode it; and what its VM got
 	 * besides the scenario's files. */
