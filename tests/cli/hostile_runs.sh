@@ -141,6 +141,12 @@ import sys, xml.etree.ElementTree as E
 r = E.parse(sys.argv[1]).getroot()
 sys.exit(0 if sum(int(s.get("errors")) for s in r.iter("testsuite")) > 0 else 1)
 PY
+# A summary that counts states over a stream that records none is the same contradiction.
+d=$T/f21none
+results "$d"
+grep -v '"event":"state"' "$d/stream.jsonl" >"$d/s" && mv "$d/s" "$d/stream.jsonl"
+expect 3 "contradicts stream.jsonl" -- to "$BO" report "$d"
+grep -q 'id="contradiction"' "$d/report.html" && ok || bad "21: no states, no banner"
 # The positive control: the summary the stream agrees with is no contradiction.
 results "$T/f21ok"
 expect 0 -- to "$BO" report "$T/f21ok"
