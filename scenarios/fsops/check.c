@@ -52,20 +52,44 @@ struct oplist {
 	size_t n, cap;
 };
 
+/*
+ * What name @slot's file shows of one inode, as the replay goes: for each byte, how many later
+ * issued writes of the inode put the value found there; and how many bytes nothing explains
+ * (not the inode's value now, no such later write, not a zero past a later cut).
+ */
+struct track {
+	struct track *next; /* of the same inode */
+	int slot;
+	uint32_t *cnt; /* a count per byte of the file */
+	uint64_t bad;
+};
+
+/* An inode's future, for judging the promises made about it (indexed by inode number). */
+struct future {
+	uint64_t slots;		       /* a bit for every name it is ever given */
+	uint64_t max_ever;	       /* the largest size it ever has */
+	struct oplist changes;	       /* its issued data ops and truncates */
+	struct oplist names;	       /* its issued renames, links and unlinks (also as victim) */
+	size_t pos, names_pos;	       /* the first of each not yet replayed */
+	uint64_t *min_size, *max_size; /* of changes[j..]: the sizes they leave */
+	uint64_t *min_cut;	       /* of changes[j..]: the smallest truncate */
+	struct track *tracks;	       /* one per name that holds a readable file */
+};
+
 struct checker {
 	const struct fsops_params *p;
 	struct fsops_op *ops; /* the ops performed, in order (with an op subset, not all ids) */
 	uint64_t nops;
 	uint64_t n;			     /* the largest op id */
-	struct oplist *by_ino;		     /* indexed by inode number (the creating op's id) */
+	struct future *fut;		     /* indexed by inode number (the creating op's id) */
 	struct oplist by_slot[FSOPS_NSLOTS]; /* ops that change a file name */
 	struct oplist by_dir[FSOPS_NDIRS];   /* mkdir and rmdir */
+	uint64_t slot_last[FSOPS_NSLOTS];    /* the last issued op of each by_slot, or 0 */
+	uint64_t dir_last[FSOPS_NDIRS];	     /* the last issued op of each by_dir, or 0 */
 	bool *issued, *acked, *present;	     /* indexed by op id */
 	struct obs_file slot[FSOPS_NSLOTS];
 	enum obs_kind dir[FSOPS_NDIRS];
 	uint8_t buf[FSOPS_MAX_WRITE];
-	const struct fsops_op **later;	  /* acceptable()'s later writes: room for every op */
-	bool unexplained[FSOPS_MAX_SIZE]; /* acceptable()'s bytes no history explains yet */
 };
 
 static int die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -191,17 +215,23 @@ static int observe(struct checker *c)
 /* Some EVIDENCE aligned bytes of data op @op are in place in some file. */
 static bool data_visible(struct checker *c, const struct fsops_op *op)
 {
-	fsops_fill(c->p->seed, op->id, op->off, c->buf, op->len);
-	for (int s = 0; s < FSOPS_NSLOTS; s++) {
-		const struct obs_file *o = &c->slot[s];
+	int cand[FSOPS_NSLOTS], n = 0;
 
-		if (o->kind != OBS_FILE)
-			continue;
-		for (uint64_t w = 0; w + EVIDENCE <= op->len && op->off + w + EVIDENCE <= o->have;
-		     w += EVIDENCE)
-			if (!memcmp(o->data + op->off + w, c->buf + w, EVIDENCE))
+	for (int s = 0; s < FSOPS_NSLOTS; s++)
+		if (c->slot[s].kind == OBS_FILE && c->slot[s].have >= op->off + EVIDENCE)
+			cand[n++] = s;
+	if (!n)
+		return false;
+	fsops_fill(c->p->seed, op->id, op->off, c->buf, op->len);
+	for (uint64_t w = 0; w + EVIDENCE <= op->len; w += EVIDENCE)
+		for (int j = 0; j < n; j++) {
+			const struct obs_file *o = &c->slot[cand[j]];
+			const uint8_t *at = o->data + op->off + w;
+
+			if (op->off + w + EVIDENCE <= o->have && *at == c->buf[w] &&
+			    !memcmp(at, c->buf + w, EVIDENCE))
 				return true;
-	}
+		}
 	return false;
 }
 
@@ -220,30 +250,71 @@ static int oplist_add(struct oplist *l, const struct fsops_op *op)
 	return 0;
 }
 
+/* The largest issued op id of @l, or 0. */
+static uint64_t last_issued(const struct checker *c, const struct oplist *l)
+{
+	for (size_t i = l->n; i-- > 0;)
+		if (c->issued[l->v[i]->id])
+			return l->v[i]->id;
+	return 0;
+}
+
+/* What inode @ino will see of its issued data ops and truncates from position @pos on. */
+static int future_index(struct future *f)
+{
+	size_t n = f->changes.n;
+
+	f->min_size = malloc((n + 1) * sizeof(uint64_t));
+	f->max_size = malloc((n + 1) * sizeof(uint64_t));
+	f->min_cut = malloc((n + 1) * sizeof(uint64_t));
+	if (!f->min_size || !f->max_size || !f->min_cut)
+		return -ENOMEM;
+	f->min_size[n] = f->min_cut[n] = UINT64_MAX;
+	f->max_size[n] = 0;
+	for (size_t j = n; j-- > 0;) {
+		const struct fsops_op *m = f->changes.v[j];
+
+		f->min_size[j] =
+			m->size_after < f->min_size[j + 1] ? m->size_after : f->min_size[j + 1];
+		f->max_size[j] =
+			m->size_after > f->max_size[j + 1] ? m->size_after : f->max_size[j + 1];
+		f->min_cut[j] = m->type == FSOPS_TRUNCATE && m->off < f->min_cut[j + 1]
+					? m->off
+					: f->min_cut[j + 1];
+	}
+	return 0;
+}
+
 static int index_ops(struct checker *c)
 {
 	int r = 0;
 
-	c->by_ino = calloc(c->n + 1, sizeof(*c->by_ino));
-	c->later = calloc(c->nops + 1, sizeof(*c->later));
-	if (!c->by_ino || !c->later)
+	c->fut = calloc(c->n + 1, sizeof(*c->fut));
+	if (!c->fut)
 		return -ENOMEM;
 	for (uint64_t i = 0; i < c->nops && r == 0; i++) {
 		const struct fsops_op *op = &c->ops[i];
+		bool issued = c->issued[op->id];
 
-		if (op->ino)
-			r |= oplist_add(&c->by_ino[op->ino], op);
-		if (op->victim)
-			r |= oplist_add(&c->by_ino[op->victim], op);
 		switch (op->type) {
 		case FSOPS_CREATE:
+			c->fut[op->ino].slots |= 1ull << op->a;
+			r |= oplist_add(&c->by_slot[op->a], op);
+			break;
 		case FSOPS_UNLINK:
+			if (issued)
+				r |= oplist_add(&c->fut[op->ino].names, op);
 			r |= oplist_add(&c->by_slot[op->a], op);
 			break;
 		case FSOPS_RENAME:
+			if (issued && op->victim)
+				r |= oplist_add(&c->fut[op->victim].names, op);
 			r |= oplist_add(&c->by_slot[op->a], op);
 			/* fall through */
 		case FSOPS_LINK:
+			c->fut[op->ino].slots |= 1ull << op->b;
+			if (issued)
+				r |= oplist_add(&c->fut[op->ino].names, op);
 			r |= oplist_add(&c->by_slot[op->b], op);
 			break;
 		case FSOPS_MKDIR:
@@ -251,99 +322,178 @@ static int index_ops(struct checker *c)
 			r |= oplist_add(&c->by_dir[op->a], op);
 			break;
 		default:
+			if (!fsops_is_data(op->type) && op->type != FSOPS_TRUNCATE)
+				break;
+			if (op->size_after > c->fut[op->ino].max_ever)
+				c->fut[op->ino].max_ever = op->size_after;
+			if (issued)
+				r |= oplist_add(&c->fut[op->ino].changes, op);
 			break;
 		}
 	}
+	for (uint64_t i = 0; i < c->nops && r == 0; i++)
+		if (c->ops[i].type == FSOPS_CREATE)
+			r = future_index(&c->fut[c->ops[i].ino]);
+	for (int s = 0; s < FSOPS_NSLOTS; s++)
+		c->slot_last[s] = last_issued(c, &c->by_slot[s]);
+	for (int d = 0; d < FSOPS_NDIRS; d++)
+		c->dir_last[d] = last_issued(c, &c->by_dir[d]);
 	return r ? -ENOMEM : 0;
 }
 
-/* The next op of @l after op @k that was issued, from position *@i on; NULL at the end. */
-static const struct fsops_op *next_issued(const struct checker *c, const struct oplist *l,
-					  uint64_t k, size_t *i)
+/*
+ * The bytes of [@from, @to) of @t's file that nothing explains about inode @in as the replay
+ * has it: not its value now, not what a later issued write put there, not a zero past where a
+ * later truncate cut.
+ */
+static uint64_t count_bad(const struct checker *c, const struct track *t,
+			  const struct fsops_inode *in, uint64_t cut, uint64_t from, uint64_t to)
 {
-	while (*i < l->n) {
-		const struct fsops_op *m = l->v[(*i)++];
+	const struct obs_file *o = &c->slot[t->slot];
+	uint64_t n = 0;
 
-		if (m->id > k && c->issued[m->id])
-			return m;
+	to = to < o->size ? to : o->size;
+	for (uint64_t off = from; off < to; off++) {
+		uint8_t v = o->data[off];
+
+		n += v != (off < in->cap ? in->data[off] : 0) && !t->cnt[off] &&
+		     !(v == 0 && off >= cut);
 	}
-	return NULL;
+	return n;
 }
 
 /*
- * Whether file @o can be inode @in as it was at op @k, changed by any subset of the later
- * issued ops on it: each byte holds its value at k, or what a later write put there, or zero
- * where a later truncate cut; the size lies between the smallest and the largest it had.
- *
- * Each byte is judged on its own, so the later ops are gathered once and each write's data is
- * made once, for the bytes its value at k does not explain, newest first until none is left:
- * the cost is the file's size and the later writes' lengths, not their product.
+ * Inode @in is new (its create op was replayed): start a track for every name it will have
+ * that holds a readable file, counting for each byte the later issued writes that explain it.
+ * Each write's data is made once for all its names.
  */
-static bool acceptable(struct checker *c, const struct fsops_inode *in, uint64_t k,
-		       const struct obs_file *o)
+static int tracks_start(struct checker *c, const struct fsops_inode *in)
 {
-	const struct oplist *l = &c->by_ino[in->ino];
-	const struct fsops_op *m;
-	uint64_t lo = in->size, hi = in->size, cut = UINT64_MAX, unexplained = 0;
-	size_t i = 0, nw = 0;
+	struct future *f = &c->fut[in->ino];
 
-	if (o->kind != OBS_FILE)
-		return false;
-	if (o->size == in->size && !memcmp(o->data, in->data, in->size))
-		return true;
-	while ((m = next_issued(c, l, k, &i))) {
-		if (m->ino != in->ino || !(fsops_is_data(m->type) || m->type == FSOPS_TRUNCATE))
+	for (int s = 0; s < FSOPS_NSLOTS; s++) {
+		const struct obs_file *o = &c->slot[s];
+		struct track *t;
+
+		/* A file larger than the inode ever was cannot be it. */
+		if (!(f->slots & (1ull << s)) || o->kind != OBS_FILE || o->size > f->max_ever)
 			continue;
-		lo = m->size_after < lo ? m->size_after : lo;
-		hi = m->size_after > hi ? m->size_after : hi;
+		t = calloc(1, sizeof(*t));
+		if (!t || !(t->cnt = calloc(o->size ? o->size : 1, sizeof(*t->cnt)))) {
+			free(t);
+			return -ENOMEM;
+		}
+		t->slot = s;
+		t->next = f->tracks;
+		f->tracks = t;
+	}
+	for (size_t j = 0; j < f->changes.n && f->tracks; j++) {
+		const struct fsops_op *m = f->changes.v[j];
+
 		if (m->type == FSOPS_TRUNCATE)
-			cut = m->off < cut ? m->off : cut;
-		else
-			c->later[nw++] = m;
-	}
-	if (o->size < lo || o->size > hi || o->size > FSOPS_MAX_SIZE)
-		return false;
-	for (uint64_t off = 0; off < o->size; off++) {
-		uint8_t v = o->data[off];
-
-		c->unexplained[off] =
-			v != (off < in->size ? in->data[off] : 0) && !(v == 0 && off >= cut);
-		unexplained += c->unexplained[off];
-	}
-	/* Newest first: what a state shows is mostly what the last writes left. */
-	for (size_t w = nw; w-- > 0 && unexplained;) {
-		uint64_t from = c->later[w]->off, to = from + c->later[w]->len;
-
-		if (from >= o->size)
 			continue;
-		to = to < o->size ? to : o->size;
-		fsops_fill(c->p->seed, c->later[w]->id, from, c->buf, to - from);
-		for (uint64_t off = from; off < to; off++)
-			if (c->unexplained[off] && o->data[off] == c->buf[off - from]) {
-				c->unexplained[off] = false;
-				unexplained--;
-			}
+		fsops_fill(c->p->seed, m->id, m->off, c->buf, m->len);
+		for (struct track *t = f->tracks; t; t = t->next) {
+			const struct obs_file *o = &c->slot[t->slot];
+
+			for (uint64_t off = m->off; off < m->off + m->len && off < o->size; off++)
+				t->cnt[off] += o->data[off] == c->buf[off - m->off];
+		}
 	}
-	return unexplained == 0;
+	for (struct track *t = f->tracks; t; t = t->next)
+		t->bad = count_bad(c, t, in, f->min_cut[0], 0, UINT64_MAX);
+	return 0;
+}
+
+static void tracks_free(struct future *f)
+{
+	while (f->tracks) {
+		struct track *t = f->tracks;
+
+		f->tracks = t->next;
+		free(t->cnt);
+		free(t);
+	}
+}
+
+/*
+ * Replay data op or truncate @op on inode @in in model @md, keeping the tracks of @in true:
+ * only the bytes it changes (and, for a truncate, those between the old and the new smallest
+ * later cut) are counted again, and an issued write no longer explains what it wrote.
+ */
+static int replay_change(struct checker *c, struct fsops_model *md, const struct fsops_op *op,
+			 struct fsops_inode *in)
+{
+	struct future *f = &c->fut[in->ino];
+	bool mine = f->pos < f->changes.n && f->changes.v[f->pos] == op;
+	uint64_t cut = f->min_cut[f->pos], cut_after = f->min_cut[f->pos + mine];
+	uint64_t from = op->off, to = op->type == FSOPS_TRUNCATE ? in->size : op->off + op->len;
+	int r;
+
+	if (op->type == FSOPS_TRUNCATE && cut_after != cut) {
+		/* cut only grows: [cut, cut_after) changes with the truncated bytes. */
+		from = cut < from ? cut : from;
+		to = cut_after == UINT64_MAX ? UINT64_MAX : cut_after > to ? cut_after : to;
+	}
+	for (struct track *t = f->tracks; t; t = t->next)
+		t->bad -= count_bad(c, t, in, cut, from, to);
+	r = fsops_model_apply(md, op);
+	if (r < 0)
+		return r;
+	if (mine && op->type != FSOPS_TRUNCATE)
+		for (struct track *t = f->tracks; t; t = t->next) {
+			const struct obs_file *o = &c->slot[t->slot];
+
+			for (uint64_t off = op->off; off < op->off + op->len && off < o->size;
+			     off++)
+				t->cnt[off] -= o->data[off] == in->data[off];
+		}
+	f->pos += mine;
+	for (struct track *t = f->tracks; t; t = t->next)
+		t->bad += count_bad(c, t, in, cut_after, from, to);
+	return 0;
+}
+
+/*
+ * Whether name @s can hold inode @in as it was at the op being judged, changed by any subset
+ * of the later issued ops on it: each byte holds its value then, or what a later write put
+ * there, or zero where a later truncate cut; the size lies between the smallest and the
+ * largest it had. O(1): the tracks count the bytes nothing explains as the replay goes.
+ */
+static bool acceptable(const struct checker *c, const struct fsops_inode *in, int s)
+{
+	const struct future *f = &c->fut[in->ino];
+	const struct obs_file *o = &c->slot[s];
+	uint64_t lo = f->min_size[f->pos], hi = f->max_size[f->pos];
+	const struct track *t = f->tracks;
+
+	while (t && t->slot != s)
+		t = t->next;
+	lo = in->size < lo ? in->size : lo;
+	hi = in->size > hi ? in->size : hi;
+	return t && o->size >= lo && o->size <= hi && t->bad == 0;
 }
 
 /*
  * The promise about inode @in made at op @k: some name it had at k or got later holds it
  * (acceptably), unless later issued ops dropped its last name.
  */
-static bool inode_kept(struct checker *c, const struct fsops_model *md,
-		       const struct fsops_inode *in, uint64_t k)
+static bool inode_kept(struct checker *c, const struct fsops_model *md, struct fsops_inode *in,
+		       uint64_t k)
 {
-	const struct fsops_op *m;
+	struct future *f = &c->fut[in->ino];
 	int64_t nlink = in->nlink;
-	size_t i = 0;
 
 	for (int s = 0; s < FSOPS_NSLOTS; s++)
-		if (md->slot_ino[s] == in->ino && acceptable(c, in, k, &c->slot[s]))
+		if (md->slot_ino[s] == in->ino && acceptable(c, in, s))
 			return true;
-	while ((m = next_issued(c, &c->by_ino[in->ino], k, &i))) {
+	while (f->names_pos < f->names.n && f->names.v[f->names_pos]->id <= k)
+		f->names_pos++;
+	for (size_t j = f->names_pos; j < f->names.n; j++) {
+		const struct fsops_op *m = f->names.v[j];
+
 		if ((m->type == FSOPS_RENAME || m->type == FSOPS_LINK) && m->ino == in->ino &&
-		    acceptable(c, in, k, &c->slot[m->b]))
+		    acceptable(c, in, m->b))
 			return true;
 		if ((m->type == FSOPS_UNLINK && m->ino == in->ino) ||
 		    (m->type == FSOPS_RENAME && m->victim == in->ino))
@@ -356,27 +506,17 @@ static bool inode_kept(struct checker *c, const struct fsops_model *md,
 	return false;
 }
 
-/* Whether a later issued op changed the name @l is about. */
-static bool name_touched(const struct checker *c, const struct oplist *l, uint64_t k)
-{
-	size_t i = 0;
-
-	return next_issued(c, l, k, &i) != NULL;
-}
-
 /* syncfs at @k: every directory, name and file as of k, but for what later ops changed. */
 static bool tree_kept(struct checker *c, const struct fsops_model *md, uint64_t k)
 {
 	for (int d = 0; d < FSOPS_NDIRS; d++)
-		if (!name_touched(c, &c->by_dir[d], k) &&
-		    c->dir[d] != (md->dir_exists[d] ? OBS_DIR : OBS_ABSENT))
+		if (c->dir_last[d] <= k && c->dir[d] != (md->dir_exists[d] ? OBS_DIR : OBS_ABSENT))
 			return false;
 	for (int s = 0; s < FSOPS_NSLOTS; s++) {
-		if (name_touched(c, &c->by_slot[s], k))
+		if (c->slot_last[s] > k)
 			continue;
 		if (!md->slot_ino[s] ? c->slot[s].kind != OBS_ABSENT
-				     : !acceptable(c, fsops_model_inode(md, md->slot_ino[s]), k,
-						   &c->slot[s]))
+				     : !acceptable(c, fsops_model_inode(md, md->slot_ino[s]), s))
 			return false;
 	}
 	for (size_t i = 0; i < md->ninodes; i++)
@@ -385,17 +525,36 @@ static bool tree_kept(struct checker *c, const struct fsops_model *md, uint64_t 
 	return true;
 }
 
-/* Replay the model and judge every issued sync-class op at its own point. */
+/*
+ * Replay the model and judge every issued sync-class op at its own point. What the tracks
+ * know is kept current op by op, so a sync op costs what its inode's names hold, not the
+ * ops before or after it.
+ */
 static int judge_syncs(struct checker *c)
 {
 	struct fsops_model md;
 	int r = 0;
 
 	fsops_model_init(&md, c->p->seed);
+	md.keep_data = true;
 	for (uint64_t i = 0; i < c->nops && r == 0; i++) {
 		const struct fsops_op *op = &c->ops[i];
+		struct fsops_inode *in = op->ino ? fsops_model_inode(&md, op->ino) : NULL;
 
+		if (in && (fsops_is_data(op->type) || op->type == FSOPS_TRUNCATE)) {
+			r = replay_change(c, &md, op, in);
+			continue;
+		}
 		r = fsops_model_apply(&md, op);
+		if (r < 0)
+			break;
+		if (op->type == FSOPS_CREATE)
+			r = tracks_start(c, fsops_model_inode(&md, op->ino));
+		/* An inode without a name is never judged again. */
+		if (op->type == FSOPS_UNLINK && !fsops_model_inode(&md, op->ino))
+			tracks_free(&c->fut[op->ino]);
+		if (op->type == FSOPS_RENAME && op->victim && !fsops_model_inode(&md, op->victim))
+			tracks_free(&c->fut[op->victim]);
 		if (r < 0 || !fsops_is_sync(op->type) || !c->issued[op->id])
 			continue;
 		if (op->type == FSOPS_SYNC)
@@ -544,10 +703,17 @@ int fsops_check(const struct fsops_params *p)
 	}
 	for (int d = 0; d < FSOPS_NDIRS; d++)
 		free(c->by_dir[d].v);
-	for (uint64_t i = 0; c->by_ino && i <= c->n; i++)
-		free(c->by_ino[i].v);
-	free(c->by_ino);
-	free(c->later);
+	for (uint64_t i = 0; c->fut && i <= c->n; i++) {
+		struct future *f = &c->fut[i];
+
+		tracks_free(f);
+		free(f->changes.v);
+		free(f->names.v);
+		free(f->min_size);
+		free(f->max_size);
+		free(f->min_cut);
+	}
+	free(c->fut);
 	free(c->ops);
 	free(c->issued);
 	free(c->acked);

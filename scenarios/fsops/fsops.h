@@ -75,13 +75,15 @@ struct fsops_inode {
 	uint64_t ino; /* the id of the op that created it */
 	uint32_t nlink;
 	uint64_t size;
-	uint8_t *data; /* FSOPS_MAX_SIZE bytes */
+	uint8_t *data; /* cap bytes (at most FSOPS_MAX_SIZE), zero from size on; zeros past */
+	uint64_t cap;
 };
 
 struct fsops_model {
 	uint64_t seed;
 	uint64_t rng;
 	uint64_t next_id;
+	bool keep_data; /* the inodes' bytes too (the checker), not only their sizes */
 	bool dir_exists[FSOPS_NDIRS];
 	uint64_t slot_ino[FSOPS_NSLOTS]; /* 0: no file of that name */
 	bool slot_durable[FSOPS_NSLOTS]; /* the name was made durable and not changed since */

@@ -55,25 +55,39 @@ static uint64_t mix(uint64_t x)
 	return x;
 }
 
-static uint64_t word(uint64_t seed, uint64_t id, uint64_t w)
+/* What word() mixes of (seed, id): the same for every word of an op. */
+static uint64_t op_key(uint64_t seed, uint64_t id)
 {
-	return mix(mix(seed ^ 0x9e3779b97f4a7c15ULL) ^ mix(id + 0x632be59bd9b4e019ULL) ^
-		   (w * 0xd6e8feb86659fd93ULL));
+	return mix(seed ^ 0x9e3779b97f4a7c15ULL) ^ mix(id + 0x632be59bd9b4e019ULL);
+}
+
+static uint64_t word(uint64_t key, uint64_t w)
+{
+	return mix(key ^ (w * 0xd6e8feb86659fd93ULL));
 }
 
 uint8_t fsops_byte(uint64_t seed, uint64_t id, uint64_t off)
 {
-	return (uint8_t) (word(seed, id, off >> 3) >> ((off & 7) * 8));
+	return (uint8_t) (word(op_key(seed, id), off >> 3) >> ((off & 7) * 8));
 }
 
 void fsops_fill(uint64_t seed, uint64_t id, uint64_t off, uint8_t *buf, size_t len)
 {
+	uint64_t key = op_key(seed, id);
 	size_t i = 0;
 
 	while (i < len) {
-		uint64_t w = word(seed, id, (off + i) >> 3);
+		uint64_t w = word(key, (off + i) >> 3);
+		unsigned b = (unsigned) ((off + i) & 7);
 
-		for (unsigned b = (unsigned) ((off + i) & 7); b < 8 && i < len; b++)
+		if (b == 0 && len - i >= 8) {
+			/* A whole word, least significant byte first. */
+			for (b = 0; b < 8; b++)
+				buf[i + b] = (uint8_t) (w >> (b * 8));
+			i += 8;
+			continue;
+		}
+		for (; b < 8 && i < len; b++)
 			buf[i++] = (uint8_t) (w >> (b * 8));
 	}
 }
@@ -304,7 +318,7 @@ static int inode_new(struct fsops_model *m, uint64_t ino)
 {
 	struct fsops_inode *in = calloc(1, sizeof(*in));
 
-	if (!in || m->ninodes == FSOPS_NSLOTS || !(in->data = calloc(1, FSOPS_MAX_SIZE))) {
+	if (!in || m->ninodes == FSOPS_NSLOTS) {
 		free(in);
 		return -ENOMEM;
 	}
@@ -342,13 +356,31 @@ int fsops_model_apply(struct fsops_model *m, const struct fsops_op *op)
 	case FSOPS_APPEND:
 	case FSOPS_OVERWRITE:
 		/* A write past the end leaves a hole: the zeros are already there, because
-		 * truncation zeroes what it cuts off (below). */
-		fsops_fill(m->seed, op->id, op->off, in->data + op->off, op->len);
+		 * truncation zeroes what it cuts off (below) and growth zeroes what it adds. */
 		in->size = op->size_after;
+		if (!m->keep_data)
+			return 0;
+		if (op->off + op->len > in->cap) {
+			uint64_t cap = in->cap ? 2 * in->cap : 4096;
+			uint8_t *d;
+
+			while (cap < op->off + op->len)
+				cap *= 2;
+			cap = cap < FSOPS_MAX_SIZE ? cap : FSOPS_MAX_SIZE;
+			d = realloc(in->data, cap);
+			if (!d)
+				return -ENOMEM;
+			memset(d + in->cap, 0, cap - in->cap);
+			in->data = d;
+			in->cap = cap;
+		}
+		fsops_fill(m->seed, op->id, op->off, in->data + op->off, op->len);
 		return 0;
 	case FSOPS_TRUNCATE:
-		if (op->off < in->size)
-			memset(in->data + op->off, 0, in->size - op->off);
+		/* (A size grown by truncation is zeros past cap, held by no buffer.) */
+		if (op->off < in->size && op->off < in->cap)
+			memset(in->data + op->off, 0,
+			       (in->size < in->cap ? in->size : in->cap) - op->off);
 		in->size = op->off;
 		return 0;
 	case FSOPS_RENAME:
