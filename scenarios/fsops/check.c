@@ -349,16 +349,20 @@ static int index_ops(struct checker *c)
 static uint64_t count_bad(const struct checker *c, const struct track *t,
 			  const struct fsops_inode *in, uint64_t cut, uint64_t from, uint64_t to)
 {
-	const struct obs_file *o = &c->slot[t->slot];
-	uint64_t n = 0;
+	const uint8_t *v = c->slot[t->slot].data, *d = in->data;
+	const uint32_t *k = t->cnt;
+	uint64_t size = c->slot[t->slot].size, n = 0;
+	/* Three runs, each a loop the compiler can vectorize: the inode's bytes before the cut,
+	 * its bytes past the cut (where a zero is explained too), and past its bytes (zeros). */
+	uint64_t end = to < size ? to : size, held = end < in->cap ? end : in->cap;
+	uint64_t a = from, b = cut < held ? (cut > a ? cut : a) : held;
 
-	to = to < o->size ? to : o->size;
-	for (uint64_t off = from; off < to; off++) {
-		uint8_t v = o->data[off];
-
-		n += v != (off < in->cap ? in->data[off] : 0) && !t->cnt[off] &&
-		     !(v == 0 && off >= cut);
-	}
+	for (uint64_t i = a; i < b; i++)
+		n += (uint32_t) (v[i] != d[i]) & (uint32_t) (k[i] == 0);
+	for (uint64_t i = b; i < held; i++)
+		n += (uint32_t) (v[i] != d[i]) & (uint32_t) (k[i] == 0) & (uint32_t) (v[i] != 0);
+	for (uint64_t i = held > from ? held : from; i < end; i++)
+		n += (uint32_t) (v[i] != 0) & (uint32_t) (k[i] == 0);
 	return n;
 }
 
@@ -395,8 +399,9 @@ static int tracks_start(struct checker *c, const struct fsops_inode *in)
 		fsops_fill(c->p->seed, m->id, m->off, c->buf, m->len);
 		for (struct track *t = f->tracks; t; t = t->next) {
 			const struct obs_file *o = &c->slot[t->slot];
+			uint64_t end = m->off + m->len < o->size ? m->off + m->len : o->size;
 
-			for (uint64_t off = m->off; off < m->off + m->len && off < o->size; off++)
+			for (uint64_t off = m->off; off < end; off++)
 				t->cnt[off] += o->data[off] == c->buf[off - m->off];
 		}
 	}
@@ -443,9 +448,9 @@ static int replay_change(struct checker *c, struct fsops_model *md, const struct
 	if (mine && op->type != FSOPS_TRUNCATE)
 		for (struct track *t = f->tracks; t; t = t->next) {
 			const struct obs_file *o = &c->slot[t->slot];
+			uint64_t end = op->off + op->len < o->size ? op->off + op->len : o->size;
 
-			for (uint64_t off = op->off; off < op->off + op->len && off < o->size;
-			     off++)
+			for (uint64_t off = op->off; off < end; off++)
 				t->cnt[off] -= o->data[off] == in->data[off];
 		}
 	f->pos += mine;
