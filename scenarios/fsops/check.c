@@ -259,7 +259,7 @@ static uint64_t last_issued(const struct checker *c, const struct oplist *l)
 	return 0;
 }
 
-/* What inode @ino will see of its issued data ops and truncates from position @pos on. */
+/* For every position j of @f's issued changes: what changes[j..] leave (sizes, smallest cut). */
 static int future_index(struct future *f)
 {
 	size_t n = f->changes.n;
@@ -366,6 +366,17 @@ static uint64_t count_bad(const struct checker *c, const struct track *t,
 	return n;
 }
 
+/* Add @delta to the count of each byte of [@off, @off + @len) of @t's file that equals @src's. */
+static void track_count(const struct checker *c, struct track *t, uint64_t off, const uint8_t *src,
+			uint64_t len, uint32_t delta)
+{
+	const struct obs_file *o = &c->slot[t->slot];
+	uint64_t end = off + len < o->size ? off + len : o->size;
+
+	for (uint64_t i = off; i < end; i++)
+		t->cnt[i] += (uint32_t) (o->data[i] == src[i - off]) * delta;
+}
+
 /*
  * Inode @in is new (its create op was replayed): start a track for every name it will have
  * that holds a readable file, counting for each byte the later issued writes that explain it.
@@ -397,13 +408,8 @@ static int tracks_start(struct checker *c, const struct fsops_inode *in)
 		if (m->type == FSOPS_TRUNCATE)
 			continue;
 		fsops_fill(c->p->seed, m->id, m->off, c->buf, m->len);
-		for (struct track *t = f->tracks; t; t = t->next) {
-			const struct obs_file *o = &c->slot[t->slot];
-			uint64_t end = m->off + m->len < o->size ? m->off + m->len : o->size;
-
-			for (uint64_t off = m->off; off < end; off++)
-				t->cnt[off] += o->data[off] == c->buf[off - m->off];
-		}
+		for (struct track *t = f->tracks; t; t = t->next)
+			track_count(c, t, m->off, c->buf, m->len, 1);
 	}
 	for (struct track *t = f->tracks; t; t = t->next)
 		t->bad = count_bad(c, t, in, f->min_cut[0], 0, UINT64_MAX);
@@ -445,14 +451,10 @@ static int replay_change(struct checker *c, struct fsops_model *md, const struct
 	r = fsops_model_apply(md, op);
 	if (r < 0)
 		return r;
+	/* What it wrote is now the inode's value: no longer a later write's. */
 	if (mine && op->type != FSOPS_TRUNCATE)
-		for (struct track *t = f->tracks; t; t = t->next) {
-			const struct obs_file *o = &c->slot[t->slot];
-			uint64_t end = op->off + op->len < o->size ? op->off + op->len : o->size;
-
-			for (uint64_t off = op->off; off < end; off++)
-				t->cnt[off] -= o->data[off] == in->data[off];
-		}
+		for (struct track *t = f->tracks; t; t = t->next)
+			track_count(c, t, op->off, in->data + op->off, op->len, UINT32_MAX);
 	f->pos += mine;
 	for (struct track *t = f->tracks; t; t = t->next)
 		t->bad += count_bad(c, t, in, cut_after, from, to);
@@ -483,8 +485,8 @@ static bool acceptable(const struct checker *c, const struct fsops_inode *in, in
  * The promise about inode @in made at op @k: some name it had at k or got later holds it
  * (acceptably), unless later issued ops dropped its last name.
  */
-static bool inode_kept(struct checker *c, const struct fsops_model *md, struct fsops_inode *in,
-		       uint64_t k)
+static bool inode_kept(struct checker *c, const struct fsops_model *md,
+		       const struct fsops_inode *in, uint64_t k)
 {
 	struct future *f = &c->fut[in->ino];
 	int64_t nlink = in->nlink;
