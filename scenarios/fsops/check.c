@@ -6,7 +6,7 @@
  *
  *  - a sync-class op is present when it was issued and the state it promised holds, allowing
  *    for whatever later issued ops may have changed since;
- *  - a data op is present when its bytes are in a file (16 aligned bytes of them);
+ *  - a data op is present when its bytes are in a file (a whole 8-byte word of them);
  *  - create/rename/link/mkdir are present when the name they were first to create exists;
  *  - any non-sync op is present when a later op on the same object (inode, name or
  *    directory) is present: it ran before that one, even if its own effect was superseded.
@@ -28,9 +28,6 @@
 
 #include "scenarios/fsops/fsops.h"
 
-/* Bytes of an op's data that must be found in place to count as evidence. */
-#define EVIDENCE 16u
-
 enum obs_kind {
 	OBS_ABSENT,
 	OBS_FILE,
@@ -44,6 +41,8 @@ struct obs_file {
 	uint64_t size;
 	uint64_t have; /* bytes in data: min(size, FSOPS_MAX_SIZE) */
 	uint8_t *data;
+	/* The inode whose writes it holds: 0 if none, UINT64_MAX if of more than one. */
+	uint64_t owner;
 };
 
 /* The ops on one object (an inode, a file name, a directory), in id order. */
@@ -80,6 +79,7 @@ struct checker {
 	const struct fsops_params *p;
 	struct fsops_op *ops; /* the ops performed, in order (with an op subset, not all ids) */
 	uint64_t nops;
+	const struct fsops_op **by_id;	     /* the ops performed, by id; NULL for one dropped */
 	uint64_t n;			     /* the largest op id */
 	struct future *fut;		     /* indexed by inode number (the creating op's id) */
 	struct oplist by_slot[FSOPS_NSLOTS]; /* ops that change a file name */
@@ -212,27 +212,37 @@ static int observe(struct checker *c)
 	return 0;
 }
 
-/* Some EVIDENCE aligned bytes of data op @op are in place in some file. */
-static bool data_visible(struct checker *c, const struct fsops_op *op)
+/* The 8 bytes at @p, least significant first. */
+static uint64_t load_word(const uint8_t *p)
 {
-	int cand[FSOPS_NSLOTS], n = 0;
+	uint64_t v = 0;
 
-	for (int s = 0; s < FSOPS_NSLOTS; s++)
-		if (c->slot[s].kind == OBS_FILE && c->slot[s].have >= op->off + EVIDENCE)
-			cand[n++] = s;
-	if (!n)
-		return false;
-	fsops_fill(c->p->seed, op->id, op->off, c->buf, op->len);
-	for (uint64_t w = 0; w + EVIDENCE <= op->len; w += EVIDENCE)
-		for (int j = 0; j < n; j++) {
-			const struct obs_file *o = &c->slot[cand[j]];
-			const uint8_t *at = o->data + op->off + w;
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
 
-			if (op->off + w + EVIDENCE <= o->have && *at == c->buf[w] &&
-			    !memcmp(at, c->buf + w, EVIDENCE))
-				return true;
+/*
+ * A data op is present when one whole word of its data is in place in some file: each word
+ * of each file read is decoded to the op that wrote it, so this costs what the files hold.
+ * The inodes whose writes a file holds are noted too (its owner).
+ */
+static void judge_data(struct checker *c)
+{
+	for (int s = 0; s < FSOPS_NSLOTS; s++) {
+		struct obs_file *o = &c->slot[s];
+
+		for (uint64_t w = 0; o->kind == OBS_FILE && 8 * w + 8 <= o->have; w++) {
+			uint64_t id = fsops_word_op(c->p->seed, w, load_word(o->data + 8 * w));
+			const struct fsops_op *op = id && id <= c->n ? c->by_id[id] : NULL;
+
+			if (!op || !fsops_is_data(op->type) || op->off > 8 * w ||
+			    8 * w + 8 > op->off + op->len)
+				continue;
+			c->present[id] = true;
+			o->owner = !o->owner || o->owner == op->ino ? op->ino : UINT64_MAX;
 		}
-	return false;
+	}
 }
 
 static int oplist_add(struct oplist *l, const struct fsops_op *op)
@@ -380,18 +390,23 @@ static void track_count(const struct checker *c, struct track *t, uint64_t off, 
 /*
  * Inode @in is new (its create op was replayed): start a track for every name it will have
  * that holds a readable file, counting for each byte the later issued writes that explain it.
- * Each write's data is made once for all its names.
+ * Each write's data is made once for all its names. The model keeps no more of the inode's
+ * bytes than a track looks at.
  */
-static int tracks_start(struct checker *c, const struct fsops_inode *in)
+static int tracks_start(struct checker *c, struct fsops_inode *in)
 {
 	struct future *f = &c->fut[in->ino];
+	uint64_t reach = 0; /* the largest file a track looks at */
 
 	for (int s = 0; s < FSOPS_NSLOTS; s++) {
 		const struct obs_file *o = &c->slot[s];
 		struct track *t;
 
-		/* A file larger than the inode ever was cannot be it. */
-		if (!(f->slots & (1ull << s)) || o->kind != OBS_FILE || o->size > f->max_ever)
+		/* A file larger than the inode ever was cannot be it, nor one that holds another
+		 * inode's data (a whole word of it: that its 8 bytes are all explained otherwise
+		 * is a chance of 2^-64). */
+		if (!(f->slots & (1ull << s)) || o->kind != OBS_FILE || o->size > f->max_ever ||
+		    (o->owner && o->owner != in->ino))
 			continue;
 		t = calloc(1, sizeof(*t));
 		if (!t || !(t->cnt = calloc(o->size ? o->size : 1, sizeof(*t->cnt)))) {
@@ -401,16 +416,21 @@ static int tracks_start(struct checker *c, const struct fsops_inode *in)
 		t->slot = s;
 		t->next = f->tracks;
 		f->tracks = t;
+		reach = o->size > reach ? o->size : reach;
 	}
-	for (size_t j = 0; j < f->changes.n && f->tracks; j++) {
+	for (size_t j = 0; j < f->changes.n; j++) {
 		const struct fsops_op *m = f->changes.v[j];
+		uint64_t len;
 
-		if (m->type == FSOPS_TRUNCATE)
+		if (m->type == FSOPS_TRUNCATE || m->off >= reach)
 			continue;
-		fsops_fill(c->p->seed, m->id, m->off, c->buf, m->len);
+		len = m->off + m->len < reach ? m->len : reach - m->off;
+		fsops_fill(c->p->seed, m->id, m->off, c->buf, len);
 		for (struct track *t = f->tracks; t; t = t->next)
-			track_count(c, t, m->off, c->buf, m->len, 1);
+			track_count(c, t, m->off, c->buf, len, 1);
 	}
+	/* Only a track compares the inode's bytes, and only below its file's size. */
+	in->keep = reach;
 	for (struct track *t = f->tracks; t; t = t->next)
 		t->bad = count_bad(c, t, in, f->min_cut[0], 0, UINT64_MAX);
 	return 0;
@@ -666,8 +686,11 @@ static int check(struct checker *c)
 	c->issued = calloc(c->n + 1, sizeof(bool));
 	c->acked = calloc(c->n + 1, sizeof(bool));
 	c->present = calloc(c->n + 1, sizeof(bool));
-	if (!c->issued || !c->acked || !c->present)
+	c->by_id = calloc(c->n + 1, sizeof(*c->by_id));
+	if (!c->issued || !c->acked || !c->present || !c->by_id)
 		return die("out of memory");
+	for (uint64_t i = 0; i < c->nops; i++)
+		c->by_id[c->ops[i].id] = &c->ops[i];
 	r = read_ids(c, "BLACKOUT_ISSUED", c->issued);
 	if (!r)
 		r = read_ids(c, "BLACKOUT_ACKED", c->acked);
@@ -679,9 +702,7 @@ static int check(struct checker *c)
 		return r;
 	if (index_ops(c) < 0)
 		return die("out of memory");
-	for (uint64_t i = 0; i < c->nops; i++)
-		if (fsops_is_data(c->ops[i].type))
-			c->present[c->ops[i].id] = data_visible(c, &c->ops[i]);
+	judge_data(c);
 	judge_names(c);
 	if (propagate(c) < 0 || judge_syncs(c) < 0)
 		return die("out of memory");
@@ -725,6 +746,7 @@ int fsops_check(const struct fsops_params *p)
 	free(c->issued);
 	free(c->acked);
 	free(c->present);
+	free(c->by_id);
 	free(c);
 	return r;
 }

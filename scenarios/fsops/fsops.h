@@ -8,8 +8,8 @@
  * f0..f7 in the root and in each directory — 40 file names ("slots"). Slot s lives in
  * directory s / 8 (0 is the root, 1..4 are d0..d3) under the name f<s % 8>.
  *
- * Every byte a data op writes is derived from (seed, op id, file offset), so that data found
- * in a file names the op that wrote it.
+ * Every byte a data op writes is derived from (seed, op id, file offset), and each 8-byte word
+ * of a file decodes to the op that wrote it there (fsops_word_op()).
  */
 #ifndef BO_FSOPS_H
 #define BO_FSOPS_H
@@ -25,6 +25,7 @@
 #define FSOPS_MIN_WRITE	    16u
 #define FSOPS_MAX_WRITE	    16384u
 #define FSOPS_MAX_OPS	    1000000u
+#define FSOPS_ID_BITS	    20 /* an op id in a data word: FSOPS_MAX_OPS < 2^20 */
 
 enum fsops_type {
 	FSOPS_CREATE,	 /* a: new empty file */
@@ -75,6 +76,7 @@ struct fsops_inode {
 	uint64_t ino; /* the id of the op that created it */
 	uint32_t nlink;
 	uint64_t size;
+	uint64_t keep; /* its bytes below this are kept (all with keep_data, none without) */
 	uint8_t *data; /* cap bytes (at most FSOPS_MAX_SIZE), zero from size on; zeros past */
 	uint64_t cap;
 };
@@ -83,7 +85,7 @@ struct fsops_model {
 	uint64_t seed;
 	uint64_t rng;
 	uint64_t next_id;
-	bool keep_data; /* the inodes' bytes too (the checker), not only their sizes */
+	bool keep_data; /* new inodes' bytes too (the checker), not only their sizes */
 	bool dir_exists[FSOPS_NDIRS];
 	uint64_t slot_ino[FSOPS_NSLOTS]; /* 0: no file of that name */
 	bool slot_durable[FSOPS_NSLOTS]; /* the name was made durable and not changed since */
@@ -103,8 +105,15 @@ const char *fsops_type_name(enum fsops_type type);
 /* The byte op @id writes at file offset @off. */
 uint8_t fsops_byte(uint64_t seed, uint64_t id, uint64_t off);
 
-/* Fill @buf with the @len bytes op @id writes from offset @off. */
+/* Fill @buf with the @len bytes op @id writes from offset @off. Offsets stay under
+ * FSOPS_MAX_SIZE. */
 void fsops_fill(uint64_t seed, uint64_t id, uint64_t off, uint8_t *buf, size_t len);
+
+/*
+ * The op whose write put @value (the 8 bytes at file offset 8 * @w, least significant first)
+ * there, or 0 when no op's data reads so.
+ */
+uint64_t fsops_word_op(uint64_t seed, uint64_t w, uint64_t value);
 
 /* Path of file slot @s ("f3", "d1/f0") and of directory @d ("d2"), into @buf. */
 const char *fsops_slot_path(int s, char *buf, size_t len);

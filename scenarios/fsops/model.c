@@ -55,29 +55,68 @@ static uint64_t mix(uint64_t x)
 	return x;
 }
 
-/* What word() mixes of (seed, id): the same for every word of an op. */
-static uint64_t op_key(uint64_t seed, uint64_t id)
+/*
+ * The data a write puts at file word w (bytes [8w, 8w + 8)) names its op and can be read
+ * back: the low FSOPS_ID_BITS bits are the op id masked by a value of (seed, w), the other
+ * bits a check of (that value, id). So a word found in a file is decoded to the op that wrote
+ * it at that offset in O(1) (fsops_word_op()), and a word nothing wrote decodes to no op but
+ * for a chance of 2^-44.
+ */
+#define ID_MASK ((1ull << FSOPS_ID_BITS) - 1)
+
+/* The mask of every word index, for the seed they were made for. */
+static struct {
+	uint64_t seed;
+	bool made;
+	uint64_t v[FSOPS_MAX_SIZE / 8];
+} masks;
+
+static const uint64_t *word_masks(uint64_t seed)
 {
-	return mix(seed ^ 0x9e3779b97f4a7c15ULL) ^ mix(id + 0x632be59bd9b4e019ULL);
+	if (!masks.made || masks.seed != seed) {
+		uint64_t key = mix(seed ^ 0x9e3779b97f4a7c15ULL);
+
+		for (uint64_t w = 0; w < FSOPS_MAX_SIZE / 8; w++)
+			masks.v[w] = mix(key ^ (w * 0xd6e8feb86659fd93ULL));
+		masks.seed = seed;
+		masks.made = true;
+	}
+	return masks.v;
 }
 
-static uint64_t word(uint64_t key, uint64_t w)
+static uint64_t check_bits(uint64_t mask, uint64_t id)
 {
-	return mix(key ^ (w * 0xd6e8feb86659fd93ULL));
+	return ((mask ^ (id * 0x632be59bd9b4e019ULL)) * 0xbf58476d1ce4e5b9ULL) & ~ID_MASK;
+}
+
+static uint64_t word(const uint64_t *mask, uint64_t id, uint64_t w)
+{
+	return ((id ^ mask[w]) & ID_MASK) | check_bits(mask[w], id);
+}
+
+uint64_t fsops_word_op(uint64_t seed, uint64_t w, uint64_t value)
+{
+	const uint64_t *mask = word_masks(seed);
+	uint64_t id;
+
+	if (w >= FSOPS_MAX_SIZE / 8)
+		return 0;
+	id = (value ^ mask[w]) & ID_MASK;
+	return id && (value & ~ID_MASK) == check_bits(mask[w], id) ? id : 0;
 }
 
 uint8_t fsops_byte(uint64_t seed, uint64_t id, uint64_t off)
 {
-	return (uint8_t) (word(op_key(seed, id), off >> 3) >> ((off & 7) * 8));
+	return (uint8_t) (word(word_masks(seed), id, off >> 3) >> ((off & 7) * 8));
 }
 
 void fsops_fill(uint64_t seed, uint64_t id, uint64_t off, uint8_t *buf, size_t len)
 {
-	uint64_t key = op_key(seed, id);
+	const uint64_t *mask = word_masks(seed);
 	size_t i = 0;
 
 	while (i < len) {
-		uint64_t w = word(key, (off + i) >> 3);
+		uint64_t w = word(mask, id, (off + i) >> 3);
 		unsigned b = (unsigned) ((off + i) & 7);
 
 		if (b == 0 && len - i >= 8) {
@@ -324,6 +363,7 @@ static int inode_new(struct fsops_model *m, uint64_t ino)
 	}
 	in->ino = ino;
 	in->nlink = 1;
+	in->keep = m->keep_data ? FSOPS_MAX_SIZE : 0;
 	m->inodes[m->ninodes++] = in;
 	return 0;
 }
@@ -345,6 +385,7 @@ static void inode_unref(struct fsops_model *m, uint64_t ino)
 int fsops_model_apply(struct fsops_model *m, const struct fsops_op *op)
 {
 	struct fsops_inode *in = op->ino ? fsops_model_inode(m, op->ino) : NULL;
+	uint64_t end;
 
 	m->next_id = op->id + 1;
 	switch (op->type) {
@@ -358,13 +399,14 @@ int fsops_model_apply(struct fsops_model *m, const struct fsops_op *op)
 		/* A write past the end leaves a hole: the zeros are already there, because
 		 * truncation zeroes what it cuts off (below) and growth zeroes what it adds. */
 		in->size = op->size_after;
-		if (!m->keep_data)
+		end = op->off + op->len < in->keep ? op->off + op->len : in->keep;
+		if (end <= op->off)
 			return 0;
-		if (op->off + op->len > in->cap) {
+		if (end > in->cap) {
 			uint64_t cap = in->cap ? 2 * in->cap : 4096;
 			uint8_t *d;
 
-			while (cap < op->off + op->len)
+			while (cap < end)
 				cap *= 2;
 			cap = cap < FSOPS_MAX_SIZE ? cap : FSOPS_MAX_SIZE;
 			d = realloc(in->data, cap);
@@ -374,7 +416,7 @@ int fsops_model_apply(struct fsops_model *m, const struct fsops_op *op)
 			in->data = d;
 			in->cap = cap;
 		}
-		fsops_fill(m->seed, op->id, op->off, in->data + op->off, op->len);
+		fsops_fill(m->seed, op->id, op->off, in->data + op->off, end - op->off);
 		return 0;
 	case FSOPS_TRUNCATE:
 		/* (A size grown by truncation is zeros past cap, held by no buffer.) */
