@@ -28,6 +28,11 @@
 
 #include "scenarios/fsops/fsops.h"
 
+/* An odd word: bytes of several writes, or that no write made; judged byte by byte. */
+#define WORD_ODD (1u << 31)
+/* A word of an inode's content that is no one write's: its bytes are in the content's bytes. */
+#define WORD_MIXED UINT32_MAX
+
 enum obs_kind {
 	OBS_ABSENT,
 	OBS_FILE,
@@ -43,6 +48,11 @@ struct obs_file {
 	uint8_t *data;
 	/* The inode whose writes it holds: 0 if none, UINT64_MAX if of more than one. */
 	uint64_t owner;
+	/* Each word of data (the last one maybe short): the write whose whole word it holds, 0
+	 * if its bytes are zeros, else WORD_ODD | its index in odd (a word of several writes). */
+	uint32_t *word;
+	uint32_t *odd; /* the odd words, ascending */
+	uint32_t nodd;
 };
 
 /* The ops on one object (an inode, a file name, a directory), in id order. */
@@ -52,15 +62,27 @@ struct oplist {
 };
 
 /*
- * What name @slot's file shows of one inode, as the replay goes: for each byte, how many later
- * issued writes of the inode put the value found there; and how many bytes nothing explains
- * (not the inode's value now, no such later write, not a zero past a later cut).
+ * What name @slot's file shows of one inode, as the replay goes: which of the file's words
+ * nothing explains (not the inode's value now, not what a later issued write put there, not
+ * zeros past a later cut), and how many; and for the bytes of its odd words, how many later
+ * issued writes put the value found there.
  */
 struct track {
 	struct track *next; /* of the same inode */
 	int slot;
-	uint32_t *cnt; /* a count per byte of the file */
-	uint64_t bad;
+	uint32_t *cnt; /* 8 per odd word of the file */
+	bool *is_bad;  /* per word of the file */
+	uint64_t bad;  /* of those */
+};
+
+/*
+ * An inode's bytes as the replay goes, as far as a track looks: each word is the write whose
+ * whole word it is, 0 for zeros, or WORD_MIXED, with its bytes then in bytes.
+ */
+struct content {
+	uint64_t words;
+	uint32_t *word;
+	uint8_t *bytes;
 };
 
 /* An inode's future, for judging the promises made about it (indexed by inode number). */
@@ -73,6 +95,7 @@ struct future {
 	uint64_t *min_size, *max_size; /* of changes[j..]: the sizes they leave */
 	uint64_t *min_cut;	       /* of changes[j..]: the smallest truncate */
 	struct track *tracks;	       /* one per name that holds a readable file */
+	struct content now;	       /* while it has tracks */
 };
 
 struct checker {
@@ -89,7 +112,6 @@ struct checker {
 	bool *issued, *acked, *present;	     /* indexed by op id */
 	struct obs_file slot[FSOPS_NSLOTS];
 	enum obs_kind dir[FSOPS_NDIRS];
-	uint8_t buf[FSOPS_MAX_WRITE];
 };
 
 static int die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -212,37 +234,46 @@ static int observe(struct checker *c)
 	return 0;
 }
 
-/* The 8 bytes at @p, least significant first. */
-static uint64_t load_word(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
 /*
  * A data op is present when one whole word of its data is in place in some file: each word
  * of each file read is decoded to the op that wrote it, so this costs what the files hold.
- * The inodes whose writes a file holds are noted too (its owner).
+ * What each word is (the write whose whole word it is, zeros, or odd) and the inodes whose
+ * writes a file holds (its owner) are noted for the tracks.
  */
-static void judge_data(struct checker *c)
+static int judge_data(struct checker *c)
 {
 	for (int s = 0; s < FSOPS_NSLOTS; s++) {
 		struct obs_file *o = &c->slot[s];
+		uint64_t words = (o->have + 7) / 8;
 
-		for (uint64_t w = 0; o->kind == OBS_FILE && 8 * w + 8 <= o->have; w++) {
-			uint64_t id = fsops_word_op(c->p->seed, w, load_word(o->data + 8 * w));
+		if (o->kind != OBS_FILE)
+			continue;
+		o->word = malloc((words ? words : 1) * sizeof(*o->word));
+		o->odd = malloc((words ? words : 1) * sizeof(*o->odd));
+		if (!o->word || !o->odd)
+			return -ENOMEM;
+		fsops_decode(c->p->seed, o->data, o->have / 8, o->word);
+		for (uint64_t w = 0; w < words; w++) {
+			uint64_t id = w < o->have / 8 ? o->word[w] : 0, any = 0;
 			const struct fsops_op *op = id && id <= c->n ? c->by_id[id] : NULL;
 
-			if (!op || !fsops_is_data(op->type) || op->off > 8 * w ||
-			    8 * w + 8 > op->off + op->len)
+			if (op && fsops_is_data(op->type) && op->off <= 8 * w &&
+			    8 * w + 8 <= op->off + op->len) {
+				c->present[id] = true;
+				o->owner = !o->owner || o->owner == op->ino ? op->ino : UINT64_MAX;
 				continue;
-			c->present[id] = true;
-			o->owner = !o->owner || o->owner == op->ino ? op->ino : UINT64_MAX;
+			}
+			for (uint64_t i = 8 * w; i < 8 * w + 8 && i < o->have; i++)
+				any |= o->data[i];
+			if (!any) {
+				o->word[w] = 0;
+			} else {
+				o->word[w] = WORD_ODD | o->nodd;
+				o->odd[o->nodd++] = (uint32_t) w;
+			}
 		}
 	}
+	return 0;
 }
 
 static int oplist_add(struct oplist *l, const struct fsops_op *op)
@@ -351,49 +382,149 @@ static int index_ops(struct checker *c)
 	return r ? -ENOMEM : 0;
 }
 
-/*
- * The bytes of [@from, @to) of @t's file that nothing explains about inode @in as the replay
- * has it: not its value now, not what a later issued write put there, not a zero past where a
- * later truncate cut.
- */
-static uint64_t count_bad(const struct checker *c, const struct track *t,
-			  const struct fsops_inode *in, uint64_t cut, uint64_t from, uint64_t to)
+/* The bytes of word @w of content @n, into @out. */
+static void content_bytes(const struct checker *c, const struct content *n, uint64_t w,
+			  uint8_t out[8])
 {
-	const uint8_t *v = c->slot[t->slot].data, *d = in->data;
-	const uint32_t *k = t->cnt;
-	uint64_t size = c->slot[t->slot].size, n = 0;
-	/* Three runs, each a loop the compiler can vectorize: the inode's bytes before the cut,
-	 * its bytes past the cut (where a zero is explained too), and past its bytes (zeros). */
-	uint64_t end = to < size ? to : size, held = end < in->cap ? end : in->cap;
-	uint64_t a = from, b = cut < held ? (cut > a ? cut : a) : held;
-
-	for (uint64_t i = a; i < b; i++)
-		n += (uint32_t) (v[i] != d[i]) & (uint32_t) (k[i] == 0);
-	for (uint64_t i = b; i < held; i++)
-		n += (uint32_t) (v[i] != d[i]) & (uint32_t) (k[i] == 0) & (uint32_t) (v[i] != 0);
-	for (uint64_t i = held > from ? held : from; i < end; i++)
-		n += (uint32_t) (v[i] != 0) & (uint32_t) (k[i] == 0);
-	return n;
+	if (n->word[w] == WORD_MIXED)
+		memcpy(out, n->bytes + 8 * w, 8);
+	else if (n->word[w] == 0)
+		memset(out, 0, 8);
+	else
+		fsops_fill(c->p->seed, n->word[w], 8 * w, out, 8);
 }
 
-/* Add @delta to the count of each byte of [@off, @off + @len) of @t's file that equals @src's. */
-static void track_count(const struct checker *c, struct track *t, uint64_t off, const uint8_t *src,
-			uint64_t len, uint32_t delta)
+/* Word @w of content @n as bytes of its own, to be changed in part. */
+static void content_mix(const struct checker *c, struct content *n, uint64_t w)
+{
+	if (n->word[w] != WORD_MIXED)
+		content_bytes(c, n, w, n->bytes + 8 * w);
+	n->word[w] = WORD_MIXED;
+}
+
+/* Write @m on content @n: a word it covers whole is its, a word in part is mixed. */
+static void content_write(const struct checker *c, struct content *n, const struct fsops_op *m)
+{
+	uint64_t end = m->off + m->len < 8 * n->words ? m->off + m->len : 8 * n->words;
+
+	for (uint64_t w = m->off / 8; 8 * w < end; w++) {
+		uint64_t lo = 8 * w > m->off ? 8 * w : m->off,
+			 hi = 8 * w + 8 < end ? 8 * w + 8 : end;
+
+		if (lo == 8 * w && hi == 8 * w + 8) {
+			n->word[w] = (uint32_t) m->id;
+			continue;
+		}
+		content_mix(c, n, w);
+		fsops_fill(c->p->seed, m->id, lo, n->bytes + lo, hi - lo);
+	}
+}
+
+/* Truncate content @n of size @size to @to < @size: what is cut off reads as zeros. */
+static void content_cut(const struct checker *c, struct content *n, uint64_t to, uint64_t size)
+{
+	uint64_t end = size < 8 * n->words ? size : 8 * n->words;
+
+	for (uint64_t w = to / 8; 8 * w < end; w++) {
+		if (8 * w >= to) {
+			n->word[w] = 0;
+			continue;
+		}
+		content_mix(c, n, w);
+		memset(n->bytes + to, 0, 8 * w + 8 - to);
+	}
+}
+
+/*
+ * Whether nothing explains word @w of @t's file, which is not explained whole (as the inode's
+ * value now, or as a later issued write's), with @cut the smallest later truncate: a byte is
+ * explained by the inode's value now, as a zero at or past the cut, or, in an odd word, by a
+ * later issued write that put the same value there. A word one write made whole is explained
+ * by a later write only as a whole: that a later write explains its bytes one by one is chance.
+ */
+static bool word_bad(const struct checker *c, const struct track *t, const struct future *f,
+		     uint64_t w, uint64_t cut)
 {
 	const struct obs_file *o = &c->slot[t->slot];
-	uint64_t end = off + len < o->size ? off + len : o->size;
+	uint32_t v = o->word[w], now = f->now.word[w];
+	uint64_t lo = 8 * w, hi = 8 * w + 8 < o->size ? 8 * w + 8 : o->size;
+	uint8_t d[8];
 
-	for (uint64_t i = off; i < end; i++)
-		t->cnt[i] += (uint32_t) (o->data[i] == src[i - off]) * delta;
+	/* Two whole words of different writes (or zeros) differ in some byte. */
+	if (!(v & WORD_ODD) && now != WORD_MIXED && hi == lo + 8 && hi <= cut)
+		return true;
+	content_bytes(c, &f->now, w, d);
+	for (uint64_t i = lo; i < hi; i++) {
+		uint8_t x = o->data[i];
+
+		if (x == d[i - lo] || (i >= cut && x == 0))
+			continue;
+		if ((v & WORD_ODD) && t->cnt[8 * (v & ~WORD_ODD) + i - lo])
+			continue;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Judge again the words of @t's file from the one holding byte @from to the one holding byte
+ * @to - 1, after a change to them, to the later writes or to the smallest later cut @cut.
+ */
+static void recount(const struct checker *c, struct track *t, const struct future *f, uint64_t cut,
+		    uint64_t from, uint64_t to)
+{
+	const struct obs_file *o = &c->slot[t->slot];
+	const uint32_t *file = o->word, *now = f->now.word;
+	const bool *issued = c->issued;
+	bool *is_bad = t->is_bad;
+	/* A write of the inode is still to be replayed when issued and from here on. */
+	uint64_t next = f->pos < f->changes.n ? f->changes.v[f->pos]->id : UINT64_MAX;
+	uint64_t end = to < o->size ? to : o->size, n = t->bad;
+
+	for (uint64_t w = from / 8; 8 * w < end; w++) {
+		uint32_t v = file[w];
+		bool bad = v != now[w] && ((v & WORD_ODD) || v < next || !issued[v]) &&
+			   word_bad(c, t, f, w, cut);
+
+		n += (uint64_t) bad - is_bad[w];
+		is_bad[w] = bad;
+	}
+	t->bad = n;
+}
+
+/* Add @delta to the count of each byte of an odd word of @t's file that write @m puts there. */
+static void odd_count(const struct checker *c, struct track *t, const struct fsops_op *m,
+		      uint32_t delta)
+{
+	const struct obs_file *o = &c->slot[t->slot];
+	uint64_t end = m->off + m->len < o->size ? m->off + m->len : o->size;
+	size_t lo = 0, hi = o->nodd;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (8 * (uint64_t) o->odd[mid] + 8 <= m->off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t j = lo; j < o->nodd && 8 * (uint64_t) o->odd[j] < end; j++) {
+		uint64_t w = o->odd[j], a = 8 * w > m->off ? 8 * w : m->off;
+		uint64_t b = 8 * w + 8 < end ? 8 * w + 8 : end;
+		uint8_t d[8];
+
+		fsops_fill(c->p->seed, m->id, a, d, b - a);
+		for (uint64_t i = a; i < b; i++)
+			t->cnt[8 * j + i - 8 * w] += (uint32_t) (o->data[i] == d[i - a]) * delta;
+	}
 }
 
 /*
  * Inode @in is new (its create op was replayed): start a track for every name it will have
- * that holds a readable file, counting for each byte the later issued writes that explain it.
- * Each write's data is made once for all its names. The model keeps no more of the inode's
- * bytes than a track looks at.
+ * that holds a readable file, and count for each byte of its odd words the later issued
+ * writes that explain it. The inode's content is followed as far as a track looks.
  */
-static int tracks_start(struct checker *c, struct fsops_inode *in)
+static int tracks_start(struct checker *c, const struct fsops_inode *in)
 {
 	struct future *f = &c->fut[in->ino];
 	uint64_t reach = 0; /* the largest file a track looks at */
@@ -409,7 +540,13 @@ static int tracks_start(struct checker *c, struct fsops_inode *in)
 		    (o->owner && o->owner != in->ino))
 			continue;
 		t = calloc(1, sizeof(*t));
-		if (!t || !(t->cnt = calloc(o->size ? o->size : 1, sizeof(*t->cnt)))) {
+		if (t) {
+			t->cnt = calloc(8 * (size_t) o->nodd + 1, sizeof(*t->cnt));
+			t->is_bad = calloc(o->size / 8 + 1, sizeof(*t->is_bad));
+		}
+		if (!t || !t->cnt || !t->is_bad) {
+			if (t)
+				free(t->cnt);
 			free(t);
 			return -ENOMEM;
 		}
@@ -418,21 +555,19 @@ static int tracks_start(struct checker *c, struct fsops_inode *in)
 		f->tracks = t;
 		reach = o->size > reach ? o->size : reach;
 	}
-	for (size_t j = 0; j < f->changes.n; j++) {
-		const struct fsops_op *m = f->changes.v[j];
-		uint64_t len;
-
-		if (m->type == FSOPS_TRUNCATE || m->off >= reach)
-			continue;
-		len = m->off + m->len < reach ? m->len : reach - m->off;
-		fsops_fill(c->p->seed, m->id, m->off, c->buf, len);
+	if (!f->tracks)
+		return 0;
+	f->now.words = (reach + 7) / 8;
+	f->now.word = calloc(f->now.words + 1, sizeof(*f->now.word));
+	f->now.bytes = malloc(8 * f->now.words + 1);
+	if (!f->now.word || !f->now.bytes)
+		return -ENOMEM;
+	for (size_t j = 0; j < f->changes.n; j++)
 		for (struct track *t = f->tracks; t; t = t->next)
-			track_count(c, t, m->off, c->buf, len, 1);
-	}
-	/* Only a track compares the inode's bytes, and only below its file's size. */
-	in->keep = reach;
+			if (f->changes.v[j]->type != FSOPS_TRUNCATE)
+				odd_count(c, t, f->changes.v[j], 1);
 	for (struct track *t = f->tracks; t; t = t->next)
-		t->bad = count_bad(c, t, in, f->min_cut[0], 0, UINT64_MAX);
+		recount(c, t, f, f->min_cut[0], 0, UINT64_MAX);
 	return 0;
 }
 
@@ -443,14 +578,18 @@ static void tracks_free(struct future *f)
 
 		f->tracks = t->next;
 		free(t->cnt);
+		free(t->is_bad);
 		free(t);
 	}
+	free(f->now.word);
+	free(f->now.bytes);
+	memset(&f->now, 0, sizeof(f->now));
 }
 
 /*
  * Replay data op or truncate @op on inode @in in model @md, keeping the tracks of @in true:
- * only the bytes it changes (and, for a truncate, those between the old and the new smallest
- * later cut) are counted again, and an issued write no longer explains what it wrote.
+ * only the words it changes (and, for a truncate, those between the old and the new smallest
+ * later cut) are judged again, and an issued write no longer explains what it wrote.
  */
 static int replay_change(struct checker *c, struct fsops_model *md, const struct fsops_op *op,
 			 struct fsops_inode *in)
@@ -459,26 +598,24 @@ static int replay_change(struct checker *c, struct fsops_model *md, const struct
 	bool mine = f->pos < f->changes.n && f->changes.v[f->pos] == op;
 	uint64_t cut = f->min_cut[f->pos], cut_after = f->min_cut[f->pos + mine];
 	uint64_t from = op->off, to = op->type == FSOPS_TRUNCATE ? in->size : op->off + op->len;
-	int r;
 
 	if (op->type == FSOPS_TRUNCATE && cut_after != cut) {
 		/* cut only grows: [cut, cut_after) changes with the truncated bytes. */
 		from = cut < from ? cut : from;
 		to = cut_after == UINT64_MAX ? UINT64_MAX : cut_after > to ? cut_after : to;
 	}
-	for (struct track *t = f->tracks; t; t = t->next)
-		t->bad -= count_bad(c, t, in, cut, from, to);
-	r = fsops_model_apply(md, op);
-	if (r < 0)
-		return r;
+	if (f->tracks && op->type == FSOPS_TRUNCATE && op->off < in->size)
+		content_cut(c, &f->now, op->off, in->size);
+	else if (f->tracks && op->type != FSOPS_TRUNCATE)
+		content_write(c, &f->now, op);
 	/* What it wrote is now the inode's value: no longer a later write's. */
 	if (mine && op->type != FSOPS_TRUNCATE)
 		for (struct track *t = f->tracks; t; t = t->next)
-			track_count(c, t, op->off, in->data + op->off, op->len, UINT32_MAX);
+			odd_count(c, t, op, UINT32_MAX);
 	f->pos += mine;
 	for (struct track *t = f->tracks; t; t = t->next)
-		t->bad += count_bad(c, t, in, cut_after, from, to);
-	return 0;
+		recount(c, t, f, cut_after, from, to);
+	return fsops_model_apply(md, op);
 }
 
 /*
@@ -563,7 +700,6 @@ static int judge_syncs(struct checker *c)
 	int r = 0;
 
 	fsops_model_init(&md, c->p->seed);
-	md.keep_data = true;
 	for (uint64_t i = 0; i < c->nops && r == 0; i++) {
 		const struct fsops_op *op = &c->ops[i];
 		struct fsops_inode *in = op->ino ? fsops_model_inode(&md, op->ino) : NULL;
@@ -702,7 +838,8 @@ static int check(struct checker *c)
 		return r;
 	if (index_ops(c) < 0)
 		return die("out of memory");
-	judge_data(c);
+	if (judge_data(c) < 0)
+		return die("out of memory");
 	judge_names(c);
 	if (propagate(c) < 0 || judge_syncs(c) < 0)
 		return die("out of memory");
@@ -727,6 +864,8 @@ int fsops_check(const struct fsops_params *p)
 	r = check(c);
 	for (int s = 0; s < FSOPS_NSLOTS; s++) {
 		free(c->slot[s].data);
+		free(c->slot[s].word);
+		free(c->slot[s].odd);
 		free(c->by_slot[s].v);
 	}
 	for (int d = 0; d < FSOPS_NDIRS; d++)

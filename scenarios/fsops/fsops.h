@@ -9,7 +9,7 @@
  * directory s / 8 (0 is the root, 1..4 are d0..d3) under the name f<s % 8>.
  *
  * Every byte a data op writes is derived from (seed, op id, file offset), and each 8-byte word
- * of a file decodes to the op that wrote it there (fsops_word_op()).
+ * of a file decodes to the op that wrote it there (fsops_decode()).
  */
 #ifndef BO_FSOPS_H
 #define BO_FSOPS_H
@@ -76,16 +76,12 @@ struct fsops_inode {
 	uint64_t ino; /* the id of the op that created it */
 	uint32_t nlink;
 	uint64_t size;
-	uint64_t keep; /* its bytes below this are kept (all with keep_data, none without) */
-	uint8_t *data; /* cap bytes (at most FSOPS_MAX_SIZE), zero from size on; zeros past */
-	uint64_t cap;
 };
 
 struct fsops_model {
 	uint64_t seed;
 	uint64_t rng;
 	uint64_t next_id;
-	bool keep_data; /* new inodes' bytes too (the checker), not only their sizes */
 	bool dir_exists[FSOPS_NDIRS];
 	uint64_t slot_ino[FSOPS_NSLOTS]; /* 0: no file of that name */
 	bool slot_durable[FSOPS_NSLOTS]; /* the name was made durable and not changed since */
@@ -110,10 +106,10 @@ uint8_t fsops_byte(uint64_t seed, uint64_t id, uint64_t off);
 void fsops_fill(uint64_t seed, uint64_t id, uint64_t off, uint8_t *buf, size_t len);
 
 /*
- * The op whose write put @value (the 8 bytes at file offset 8 * @w, least significant first)
- * there, or 0 when no op's data reads so.
+ * For each of the @words whole words at @data, the start of a file: the op whose write put it
+ * there, or 0 when no op's data reads so. Into @ret.
  */
-uint64_t fsops_word_op(uint64_t seed, uint64_t w, uint64_t value);
+void fsops_decode(uint64_t seed, const uint8_t *data, uint64_t words, uint32_t *ret);
 
 /* Path of file slot @s ("f3", "d1/f0") and of directory @d ("d2"), into @buf. */
 const char *fsops_slot_path(int s, char *buf, size_t len);

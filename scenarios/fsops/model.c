@@ -59,7 +59,7 @@ static uint64_t mix(uint64_t x)
  * The data a write puts at file word w (bytes [8w, 8w + 8)) names its op and can be read
  * back: the low FSOPS_ID_BITS bits are the op id masked by a value of (seed, w), the other
  * bits a check of (that value, id). So a word found in a file is decoded to the op that wrote
- * it at that offset in O(1) (fsops_word_op()), and a word nothing wrote decodes to no op but
+ * it at that offset in O(1) (fsops_decode()), and a word nothing wrote decodes to no op but
  * for a chance of 2^-44.
  */
 #define ID_MASK ((1ull << FSOPS_ID_BITS) - 1)
@@ -94,15 +94,23 @@ static uint64_t word(const uint64_t *mask, uint64_t id, uint64_t w)
 	return ((id ^ mask[w]) & ID_MASK) | check_bits(mask[w], id);
 }
 
-uint64_t fsops_word_op(uint64_t seed, uint64_t w, uint64_t value)
+/* The 8 bytes at @p, least significant first. */
+static uint64_t load_word(const uint8_t *p)
+{
+	return (uint64_t) p[0] | (uint64_t) p[1] << 8 | (uint64_t) p[2] << 16 |
+	       (uint64_t) p[3] << 24 | (uint64_t) p[4] << 32 | (uint64_t) p[5] << 40 |
+	       (uint64_t) p[6] << 48 | (uint64_t) p[7] << 56;
+}
+
+void fsops_decode(uint64_t seed, const uint8_t *data, uint64_t words, uint32_t *ret)
 {
 	const uint64_t *mask = word_masks(seed);
-	uint64_t id;
 
-	if (w >= FSOPS_MAX_SIZE / 8)
-		return 0;
-	id = (value ^ mask[w]) & ID_MASK;
-	return id && (value & ~ID_MASK) == check_bits(mask[w], id) ? id : 0;
+	for (uint64_t w = 0; w < words && w < FSOPS_MAX_SIZE / 8; w++) {
+		uint64_t v = load_word(data + 8 * w), id = (v ^ mask[w]) & ID_MASK;
+
+		ret[w] = (v & ~ID_MASK) == check_bits(mask[w], id) ? (uint32_t) id : 0;
+	}
 }
 
 uint8_t fsops_byte(uint64_t seed, uint64_t id, uint64_t off)
@@ -163,10 +171,8 @@ void fsops_model_init(struct fsops_model *m, uint64_t seed)
 
 void fsops_model_release(struct fsops_model *m)
 {
-	for (size_t i = 0; i < m->ninodes; i++) {
-		free(m->inodes[i]->data);
+	for (size_t i = 0; i < m->ninodes; i++)
 		free(m->inodes[i]);
-	}
 	m->ninodes = 0;
 }
 
@@ -363,7 +369,6 @@ static int inode_new(struct fsops_model *m, uint64_t ino)
 	}
 	in->ino = ino;
 	in->nlink = 1;
-	in->keep = m->keep_data ? FSOPS_MAX_SIZE : 0;
 	m->inodes[m->ninodes++] = in;
 	return 0;
 }
@@ -375,7 +380,6 @@ static void inode_unref(struct fsops_model *m, uint64_t ino)
 
 		if (in->ino != ino || --in->nlink)
 			continue;
-		free(in->data);
 		free(in);
 		m->inodes[i] = m->inodes[--m->ninodes];
 		return;
@@ -385,7 +389,6 @@ static void inode_unref(struct fsops_model *m, uint64_t ino)
 int fsops_model_apply(struct fsops_model *m, const struct fsops_op *op)
 {
 	struct fsops_inode *in = op->ino ? fsops_model_inode(m, op->ino) : NULL;
-	uint64_t end;
 
 	m->next_id = op->id + 1;
 	switch (op->type) {
@@ -396,33 +399,9 @@ int fsops_model_apply(struct fsops_model *m, const struct fsops_op *op)
 	case FSOPS_WRITE:
 	case FSOPS_APPEND:
 	case FSOPS_OVERWRITE:
-		/* A write past the end leaves a hole: the zeros are already there, because
-		 * truncation zeroes what it cuts off (below) and growth zeroes what it adds. */
 		in->size = op->size_after;
-		end = op->off + op->len < in->keep ? op->off + op->len : in->keep;
-		if (end <= op->off)
-			return 0;
-		if (end > in->cap) {
-			uint64_t cap = in->cap ? 2 * in->cap : 4096;
-			uint8_t *d;
-
-			while (cap < end)
-				cap *= 2;
-			cap = cap < FSOPS_MAX_SIZE ? cap : FSOPS_MAX_SIZE;
-			d = realloc(in->data, cap);
-			if (!d)
-				return -ENOMEM;
-			memset(d + in->cap, 0, cap - in->cap);
-			in->data = d;
-			in->cap = cap;
-		}
-		fsops_fill(m->seed, op->id, op->off, in->data + op->off, end - op->off);
 		return 0;
 	case FSOPS_TRUNCATE:
-		/* (A size grown by truncation is zeros past cap, held by no buffer.) */
-		if (op->off < in->size && op->off < in->cap)
-			memset(in->data + op->off, 0,
-			       (in->size < in->cap ? in->size : in->cap) - op->off);
 		in->size = op->off;
 		return 0;
 	case FSOPS_RENAME:
