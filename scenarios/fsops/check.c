@@ -246,7 +246,9 @@ static int judge_data(struct checker *c)
 	for (int s = 0; s < FSOPS_NSLOTS; s++) {
 		struct obs_file *o = &c->slot[s];
 		uint64_t words = (o->have + 7) / 8;
-		const struct fsops_op *last = NULL; /* of the last whole word */
+		/* The write of the last whole word: its id, end, and id if issued. */
+		uint32_t last_id = 0, last_late = 0;
+		uint64_t last_end = 0;
 
 		if (o->kind != OBS_FILE)
 			continue;
@@ -257,22 +259,25 @@ static int judge_data(struct checker *c)
 			return -ENOMEM;
 		fsops_decode(c->p->seed, o->data, o->have / 8, o->word);
 		for (uint64_t w = 0; w < words; w++) {
-			uint64_t id = w < o->have / 8 ? o->word[w] : 0, any = 0;
+			uint32_t id = w < o->have / 8 ? o->word[w] : 0;
+			uint8_t any = 0;
 
 			/* A write's words come in a row: the op of the word before is checked
 			 * first. */
-			if (!last || id != last->id) {
+			if (id != last_id) {
 				const struct fsops_op *op = id && id <= c->n ? c->by_id[id] : NULL;
 
 				if (op && fsops_is_data(op->type) && op->off <= 8 * w) {
-					last = op;
+					last_id = id;
+					last_end = op->off + op->len;
+					last_late = c->issued[id] ? id : 0;
 					c->present[id] = true;
 					o->owner = !o->owner || o->owner == op->ino ? op->ino
 										    : UINT64_MAX;
 				}
 			}
-			if (last && id == last->id && 8 * w + 8 <= last->off + last->len) {
-				o->late[w] = c->issued[id] ? (uint32_t) id : 0;
+			if (id && id == last_id && 8 * w + 8 <= last_end) {
+				o->late[w] = last_late;
 				continue;
 			}
 			o->late[w] = 0;
