@@ -524,6 +524,8 @@ static void odd_count(const struct checker *c, struct track *t, const struct fso
 	uint64_t end = m->off + m->len < o->size ? m->off + m->len : o->size;
 	size_t lo = 0, hi = o->nodd;
 
+	if (end <= m->off)
+		return; /* the file ends before the write begins */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 

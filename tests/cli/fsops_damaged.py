@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+# fsops_damaged.py FSOPS DIR SEED...: for each seed, run a prefix of the fsops workload in DIR
+# (through a stand-in for the harness's control socket), damage the tree the way a crash or a
+# bad disk could (files cut short, often to a few words; random bytes; zeroed ranges; files
+# gone), and run the checker on it with the ops after the prefix issued too. Prints a line for
+# each state the checker did not finish with "done"; exit 1 if there was one.
+import os, random, shutil, socket, subprocess, sys, threading
+
+fsops, top, seeds = sys.argv[1], os.path.abspath(sys.argv[2]), [int(s) for s in sys.argv[3:]]
+ops = 300
+sock = os.path.join(top, "ctl.sock")
+srv = socket.socket(socket.AF_UNIX)
+srv.bind(sock)
+srv.listen(4)
+
+
+def serve():
+    while True:
+        c, _ = srv.accept()
+        threading.Thread(target=lambda c=c: [c.sendall(b"ok 1\n") for _ in c.makefile("rb")],
+                         daemon=True).start()
+
+
+threading.Thread(target=serve, daemon=True).start()
+bad = 0
+for seed in seeds:
+    r = random.Random(seed)
+    k = r.randrange(5, ops - 5)
+    tree = os.path.join(top, "tree")
+    shutil.rmtree(tree, ignore_errors=True)
+    os.mkdir(tree)
+    env = dict(os.environ, BLACKOUT_CTL=sock)
+    subprocess.run([fsops, "run", "--seed", str(seed), "--ops", str(k)], cwd=tree, env=env,
+                   stdout=subprocess.DEVNULL, check=True)
+    for d, _, fs in sorted(os.walk(tree)):
+        for f in sorted(fs):
+            p, x = os.path.join(d, f), r.random()
+            size = os.path.getsize(p)
+            if r.random() < 0.3 and size:
+                # cut short, mostly to a few words
+                size = r.randrange(min(size, 64)) if r.random() < 0.5 else r.randrange(size)
+                os.truncate(p, size)
+            if x < 0.3 and size:
+                with open(p, "r+b") as fh:
+                    fh.seek(r.randrange(size))
+                    fh.write(bytes(r.randrange(256) for _ in range(r.randrange(1, 64))))
+            elif x < 0.4 and size:
+                with open(p, "r+b") as fh:
+                    o = r.randrange(size)
+                    fh.seek(o)
+                    fh.write(bytes(min(4096, size - o)))
+            elif x < 0.45:
+                os.unlink(p)
+    listing = subprocess.run([fsops, "list", "--seed", str(seed), "--ops", str(ops)],
+                             capture_output=True, text=True, check=True).stdout
+    issued = os.path.join(top, "issued")
+    acked = os.path.join(top, "acked")
+    with open(issued, "w") as fh:
+        fh.writelines(f"{i}\n" for i in range(1, min(ops, k + r.randrange(10)) + 1))
+    with open(acked, "w") as fh:
+        fh.writelines(l.split()[0] + "\n" for l in listing.splitlines()
+                      if l.endswith(" ack") and int(l.split()[0]) <= k)
+    res = subprocess.run([fsops, "check", "--seed", str(seed), "--ops", str(ops)], cwd=tree,
+                         env=dict(os.environ, BLACKOUT_ISSUED=issued, BLACKOUT_ACKED=acked),
+                         capture_output=True, text=True)
+    if res.returncode != 0 or not res.stdout.endswith("done\n"):
+        bad += 1
+        print(f"seed {seed} ({k} ops run): exit {res.returncode}: {res.stderr[:300]}")
+sys.exit(1 if bad else 0)
