@@ -468,6 +468,7 @@ static void content_cut(const struct checker *c, struct content *n, uint64_t to,
  * explained by the inode's value now, as a zero at or past the cut, or, in an odd word, by a
  * later issued write that put the same value there. A word one write made whole is explained
  * by a later write only as a whole: that a later write explains its bytes one by one is chance.
+ * Not inlined: recount() calls it for few of its words, and its loop is the hot one.
  */
 static __attribute__((noinline)) bool word_bad(const struct checker *c, const struct track *t,
 					       const struct future *f, uint64_t w, uint64_t cut)
@@ -571,8 +572,10 @@ static int tracks_start(struct checker *c, const struct fsops_inode *in)
 			t->is_bad = calloc(o->size / 8 + 1, sizeof(*t->is_bad));
 		}
 		if (!t || !t->cnt || !t->is_bad) {
-			if (t)
+			if (t) {
 				free(t->cnt);
+				free(t->is_bad);
+			}
 			free(t);
 			return -ENOMEM;
 		}

@@ -98,9 +98,6 @@ bool fsops_is_data(enum fsops_type type);
 /* "create", "write", ... */
 const char *fsops_type_name(enum fsops_type type);
 
-/* The byte op @id writes at file offset @off. */
-uint8_t fsops_byte(uint64_t seed, uint64_t id, uint64_t off);
-
 /* Fill @buf with the @len bytes op @id writes from offset @off. Offsets stay under
  * FSOPS_MAX_SIZE. */
 void fsops_fill(uint64_t seed, uint64_t id, uint64_t off, uint8_t *buf, size_t len);

@@ -113,11 +113,6 @@ void fsops_decode(uint64_t seed, const uint8_t *data, uint64_t words, uint32_t *
 	}
 }
 
-uint8_t fsops_byte(uint64_t seed, uint64_t id, uint64_t off)
-{
-	return (uint8_t) (word(word_masks(seed), id, off >> 3) >> ((off & 7) * 8));
-}
-
 void fsops_fill(uint64_t seed, uint64_t id, uint64_t off, uint8_t *buf, size_t len)
 {
 	const uint64_t *mask = word_masks(seed);
