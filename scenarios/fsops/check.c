@@ -26,94 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "scenarios/fsops/fsops.h"
-
-/* An odd word: bytes of several writes, or that no write made; judged byte by byte. */
-#define WORD_ODD (1u << 31)
-/* A word of an inode's content that is no one write's: its bytes are in the content's bytes. */
-#define WORD_MIXED UINT32_MAX
-
-enum obs_kind {
-	OBS_ABSENT,
-	OBS_FILE,
-	OBS_DIR,
-	OBS_OTHER,	/* something that is not what the model can produce */
-	OBS_UNREADABLE, /* a regular file that could not be read whole */
-};
-
-struct obs_file {
-	enum obs_kind kind;
-	uint64_t size;
-	uint64_t have; /* bytes in data: min(size, FSOPS_MAX_SIZE) */
-	uint8_t *data;
-	/* The inode whose writes it holds: 0 if none, UINT64_MAX if of more than one. */
-	uint64_t owner;
-	/* Each word of data (the last one maybe short): the write whose whole word it holds, 0
-	 * if its bytes are zeros, else WORD_ODD | its index in odd (a word of several writes). */
-	uint32_t *word;
-	uint32_t *late; /* per word: its write if that was issued, else 0 */
-	uint32_t *odd;	/* the odd words, ascending */
-	uint32_t nodd;
-};
-
-/* The ops on one object (an inode, a file name, a directory), in id order. */
-struct oplist {
-	const struct fsops_op **v;
-	size_t n, cap;
-};
-
-/*
- * What name @slot's file shows of one inode, as the replay goes: which of the file's words
- * nothing explains (not the inode's value now, not what a later issued write put there, not
- * zeros past a later cut), and how many; and for the bytes of its odd words, how many later
- * issued writes put the value found there.
- */
-struct track {
-	struct track *next; /* of the same inode */
-	int slot;
-	uint32_t *cnt; /* 8 per odd word of the file */
-	bool *is_bad;  /* per word of the file */
-	uint64_t bad;  /* of those */
-};
-
-/*
- * An inode's bytes as the replay goes, as far as a track looks: each word is the write whose
- * whole word it is, 0 for zeros, or WORD_MIXED, with its bytes then in bytes.
- */
-struct content {
-	uint64_t words;
-	uint32_t *word;
-	uint8_t *bytes;
-};
-
-/* An inode's future, for judging the promises made about it (indexed by inode number). */
-struct future {
-	uint64_t slots;		       /* a bit for every name it is ever given */
-	uint64_t max_ever;	       /* the largest size it ever has */
-	struct oplist changes;	       /* its issued data ops and truncates */
-	struct oplist names;	       /* its issued renames, links and unlinks (also as victim) */
-	size_t pos, names_pos;	       /* the first of each not yet replayed */
-	uint64_t *min_size, *max_size; /* of changes[j..]: the sizes they leave */
-	uint64_t *min_cut;	       /* of changes[j..]: the smallest truncate */
-	struct track *tracks;	       /* one per name that holds a readable file */
-	struct content now;	       /* while it has tracks */
-};
-
-struct checker {
-	const struct fsops_params *p;
-	struct fsops_op *ops; /* the ops performed, in order (with an op subset, not all ids) */
-	uint64_t nops;
-	const struct fsops_op **by_id;	     /* the ops performed, by id; NULL for one dropped */
-	uint64_t n;			     /* the largest op id */
-	struct future *fut;		     /* indexed by inode number (the creating op's id) */
-	struct oplist by_slot[FSOPS_NSLOTS]; /* ops that change a file name */
-	struct oplist by_dir[FSOPS_NDIRS];   /* mkdir and rmdir */
-	uint64_t slot_last[FSOPS_NSLOTS];    /* the last issued op of each by_slot, or 0 */
-	uint64_t dir_last[FSOPS_NDIRS];	     /* the last issued op of each by_dir, or 0 */
-	bool *issued, *acked, *present;	     /* indexed by op id */
-	struct obs_file slot[FSOPS_NSLOTS];
-	enum obs_kind dir[FSOPS_NDIRS];
-};
+#include "scenarios/fsops/check.h"
 
 static int die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -400,273 +313,6 @@ static int index_ops(struct checker *c)
 	return r ? -ENOMEM : 0;
 }
 
-/* The bytes of word @w of content @n, into @out. */
-static void content_bytes(const struct checker *c, const struct content *n, uint64_t w,
-			  uint8_t out[8])
-{
-	if (n->word[w] == WORD_MIXED)
-		memcpy(out, n->bytes + 8 * w, 8);
-	else if (n->word[w] == 0)
-		memset(out, 0, 8);
-	else
-		fsops_fill(c->p->seed, n->word[w], 8 * w, out, 8);
-}
-
-/* Word @w of content @n as bytes of its own, to be changed in part. */
-static void content_mix(const struct checker *c, struct content *n, uint64_t w)
-{
-	if (n->word[w] != WORD_MIXED)
-		content_bytes(c, n, w, n->bytes + 8 * w);
-	n->word[w] = WORD_MIXED;
-}
-
-/* Bytes [@lo, @hi) of word @w of content @n are write @m's. */
-static void content_part(const struct checker *c, struct content *n, const struct fsops_op *m,
-			 uint64_t w, uint64_t lo, uint64_t hi)
-{
-	lo = lo > 8 * w ? lo : 8 * w;
-	hi = hi < 8 * w + 8 ? hi : 8 * w + 8;
-	content_mix(c, n, w);
-	fsops_fill(c->p->seed, m->id, lo, n->bytes + lo, hi - lo);
-}
-
-/* Write @m on content @n: a word it covers whole is its, a word in part is mixed. */
-static void content_write(const struct checker *c, struct content *n, const struct fsops_op *m)
-{
-	uint64_t end = m->off + m->len < 8 * n->words ? m->off + m->len : 8 * n->words;
-	uint64_t first = (m->off + 7) / 8, last = end / 8; /* the words it covers whole */
-	uint64_t head = m->off / 8, tail = (end - 1) / 8;
-
-	if (end <= m->off)
-		return;
-	for (uint64_t w = first; w < last; w++)
-		n->word[w] = (uint32_t) m->id;
-	if (head < first || head >= last)
-		content_part(c, n, m, head, m->off, end);
-	if (tail != head && tail >= last)
-		content_part(c, n, m, tail, m->off, end);
-}
-
-/* Truncate content @n of size @size to @to < @size: what is cut off reads as zeros. */
-static void content_cut(const struct checker *c, struct content *n, uint64_t to, uint64_t size)
-{
-	uint64_t end = size < 8 * n->words ? size : 8 * n->words;
-
-	for (uint64_t w = to / 8; 8 * w < end; w++) {
-		if (8 * w >= to) {
-			n->word[w] = 0;
-			continue;
-		}
-		content_mix(c, n, w);
-		memset(n->bytes + to, 0, 8 * w + 8 - to);
-	}
-}
-
-/*
- * Whether nothing explains word @w of @t's file, which is not explained whole (as the inode's
- * value now, or as a later issued write's), with @cut the smallest later truncate: a byte is
- * explained by the inode's value now, as a zero at or past the cut, or, in an odd word, by a
- * later issued write that put the same value there. A word one write made whole is explained
- * by a later write only as a whole: that a later write explains its bytes one by one is chance.
- * Not inlined: recount() calls it for few of its words, and its loop is the hot one.
- */
-static __attribute__((noinline)) bool word_bad(const struct checker *c, const struct track *t,
-					       const struct future *f, uint64_t w, uint64_t cut)
-{
-	const struct obs_file *o = &c->slot[t->slot];
-	uint32_t v = o->word[w], now = f->now.word[w];
-	uint64_t lo = 8 * w, hi = 8 * w + 8 < o->size ? 8 * w + 8 : o->size;
-	uint8_t d[8];
-
-	/* Two whole words of different writes (or zeros) differ in some byte. */
-	if (!(v & WORD_ODD) && now != WORD_MIXED && hi == lo + 8 && hi <= cut)
-		return true;
-	content_bytes(c, &f->now, w, d);
-	for (uint64_t i = lo; i < hi; i++) {
-		uint8_t x = o->data[i];
-
-		if (x == d[i - lo] || (i >= cut && x == 0))
-			continue;
-		if ((v & WORD_ODD) && t->cnt[8 * (v & ~WORD_ODD) + i - lo])
-			continue;
-		return true;
-	}
-	return false;
-}
-
-/*
- * Judge again the words of @t's file from the one holding byte @from to the one holding byte
- * @to - 1, after a change to them, to the later writes or to the smallest later cut @cut.
- */
-static void recount(const struct checker *c, struct track *t, const struct future *f, uint64_t cut,
-		    uint64_t from, uint64_t to)
-{
-	const struct obs_file *o = &c->slot[t->slot];
-	const uint32_t *file = o->word, *late = o->late, *now = f->now.word;
-	bool *is_bad = t->is_bad;
-	/* A write of the inode is still to be replayed when issued and from here on. */
-	uint64_t next = f->pos < f->changes.n ? f->changes.v[f->pos]->id : UINT64_MAX;
-	uint64_t end = to < o->size ? to : o->size, n = t->bad;
-
-	for (uint64_t w = from / 8; 8 * w < end; w++) {
-		bool bad = file[w] != now[w] && late[w] < next && word_bad(c, t, f, w, cut);
-
-		n += (uint64_t) bad - is_bad[w];
-		is_bad[w] = bad;
-	}
-	t->bad = n;
-}
-
-/* Add @delta to the count of each byte of an odd word of @t's file that write @m puts there. */
-static void odd_count(const struct checker *c, struct track *t, const struct fsops_op *m,
-		      uint32_t delta)
-{
-	const struct obs_file *o = &c->slot[t->slot];
-	uint64_t end = m->off + m->len < o->size ? m->off + m->len : o->size;
-	size_t lo = 0, hi = o->nodd;
-
-	if (end <= m->off)
-		return; /* the file ends before the write begins */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (8 * (uint64_t) o->odd[mid] + 8 <= m->off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t j = lo; j < o->nodd && 8 * (uint64_t) o->odd[j] < end; j++) {
-		uint64_t w = o->odd[j], a = 8 * w > m->off ? 8 * w : m->off;
-		uint64_t b = 8 * w + 8 < end ? 8 * w + 8 : end;
-		uint8_t d[8];
-
-		fsops_fill(c->p->seed, m->id, a, d, b - a);
-		for (uint64_t i = a; i < b; i++)
-			t->cnt[8 * j + i - 8 * w] += (uint32_t) (o->data[i] == d[i - a]) * delta;
-	}
-}
-
-/*
- * Inode @in is new (its create op was replayed): start a track for every name it will have
- * that holds a readable file, and count for each byte of its odd words the later issued
- * writes that explain it. The inode's content is followed as far as a track looks.
- */
-static int tracks_start(struct checker *c, const struct fsops_inode *in)
-{
-	struct future *f = &c->fut[in->ino];
-	uint64_t reach = 0; /* the largest file a track looks at */
-
-	for (int s = 0; s < FSOPS_NSLOTS; s++) {
-		const struct obs_file *o = &c->slot[s];
-		struct track *t;
-
-		/* A file larger than the inode ever was cannot be it, nor one that holds another
-		 * inode's data (a whole word of it: that its 8 bytes are all explained otherwise
-		 * is a chance of 2^-64). */
-		if (!(f->slots & (1ull << s)) || o->kind != OBS_FILE || o->size > f->max_ever ||
-		    (o->owner && o->owner != in->ino))
-			continue;
-		t = calloc(1, sizeof(*t));
-		if (t) {
-			t->cnt = calloc(8 * (size_t) o->nodd + 1, sizeof(*t->cnt));
-			t->is_bad = calloc(o->size / 8 + 1, sizeof(*t->is_bad));
-		}
-		if (!t || !t->cnt || !t->is_bad) {
-			if (t) {
-				free(t->cnt);
-				free(t->is_bad);
-			}
-			free(t);
-			return -ENOMEM;
-		}
-		t->slot = s;
-		t->next = f->tracks;
-		f->tracks = t;
-		reach = o->size > reach ? o->size : reach;
-	}
-	if (!f->tracks)
-		return 0;
-	f->now.words = (reach + 7) / 8;
-	f->now.word = calloc(f->now.words + 1, sizeof(*f->now.word));
-	f->now.bytes = malloc(8 * f->now.words + 1);
-	if (!f->now.word || !f->now.bytes)
-		return -ENOMEM;
-	for (size_t j = 0; j < f->changes.n; j++)
-		for (struct track *t = f->tracks; t; t = t->next)
-			if (f->changes.v[j]->type != FSOPS_TRUNCATE)
-				odd_count(c, t, f->changes.v[j], 1);
-	for (struct track *t = f->tracks; t; t = t->next)
-		recount(c, t, f, f->min_cut[0], 0, UINT64_MAX);
-	return 0;
-}
-
-static void tracks_free(struct future *f)
-{
-	while (f->tracks) {
-		struct track *t = f->tracks;
-
-		f->tracks = t->next;
-		free(t->cnt);
-		free(t->is_bad);
-		free(t);
-	}
-	free(f->now.word);
-	free(f->now.bytes);
-	memset(&f->now, 0, sizeof(f->now));
-}
-
-/*
- * Replay data op or truncate @op on inode @in in model @md, keeping the tracks of @in true:
- * only the words it changes (and, for a truncate, those between the old and the new smallest
- * later cut) are judged again, and an issued write no longer explains what it wrote.
- */
-static int replay_change(struct checker *c, struct fsops_model *md, const struct fsops_op *op,
-			 struct fsops_inode *in)
-{
-	struct future *f = &c->fut[in->ino];
-	bool mine = f->pos < f->changes.n && f->changes.v[f->pos] == op;
-	uint64_t cut = f->min_cut[f->pos], cut_after = f->min_cut[f->pos + mine];
-	uint64_t from = op->off, to = op->type == FSOPS_TRUNCATE ? in->size : op->off + op->len;
-
-	if (op->type == FSOPS_TRUNCATE && cut_after != cut) {
-		/* cut only grows: [cut, cut_after) changes with the truncated bytes. */
-		from = cut < from ? cut : from;
-		to = cut_after == UINT64_MAX ? UINT64_MAX : cut_after > to ? cut_after : to;
-	}
-	if (f->tracks && op->type == FSOPS_TRUNCATE && op->off < in->size)
-		content_cut(c, &f->now, op->off, in->size);
-	else if (f->tracks && op->type != FSOPS_TRUNCATE)
-		content_write(c, &f->now, op);
-	/* What it wrote is now the inode's value: no longer a later write's. */
-	if (mine && op->type != FSOPS_TRUNCATE)
-		for (struct track *t = f->tracks; t; t = t->next)
-			odd_count(c, t, op, UINT32_MAX);
-	f->pos += mine;
-	for (struct track *t = f->tracks; t; t = t->next)
-		recount(c, t, f, cut_after, from, to);
-	return fsops_model_apply(md, op);
-}
-
-/*
- * Whether name @s can hold inode @in as it was at the op being judged, changed by any subset
- * of the later issued ops on it: each byte holds its value then, or what a later write put
- * there, or zero where a later truncate cut; the size lies between the smallest and the
- * largest it had. O(1): the tracks count the bytes nothing explains as the replay goes.
- */
-static bool acceptable(const struct checker *c, const struct fsops_inode *in, int s)
-{
-	const struct future *f = &c->fut[in->ino];
-	const struct obs_file *o = &c->slot[s];
-	uint64_t lo = f->min_size[f->pos], hi = f->max_size[f->pos];
-	const struct track *t = f->tracks;
-
-	while (t && t->slot != s)
-		t = t->next;
-	lo = in->size < lo ? in->size : lo;
-	hi = in->size > hi ? in->size : hi;
-	return t && o->size >= lo && o->size <= hi && t->bad == 0;
-}
-
 /*
  * The promise about inode @in made at op @k: some name it had at k or got later holds it
  * (acceptably), unless later issued ops dropped its last name.
@@ -678,7 +324,7 @@ static bool inode_kept(struct checker *c, const struct fsops_model *md,
 	int64_t nlink = in->nlink;
 
 	for (int s = 0; s < FSOPS_NSLOTS; s++)
-		if (md->slot_ino[s] == in->ino && acceptable(c, in, s))
+		if (md->slot_ino[s] == in->ino && track_acceptable(c, in, s))
 			return true;
 	while (f->names_pos < f->names.n && f->names.v[f->names_pos]->id <= k)
 		f->names_pos++;
@@ -686,7 +332,7 @@ static bool inode_kept(struct checker *c, const struct fsops_model *md,
 		const struct fsops_op *m = f->names.v[j];
 
 		if ((m->type == FSOPS_RENAME || m->type == FSOPS_LINK) && m->ino == in->ino &&
-		    acceptable(c, in, m->b))
+		    track_acceptable(c, in, m->b))
 			return true;
 		if ((m->type == FSOPS_UNLINK && m->ino == in->ino) ||
 		    (m->type == FSOPS_RENAME && m->victim == in->ino))
@@ -708,8 +354,9 @@ static bool tree_kept(struct checker *c, const struct fsops_model *md, uint64_t 
 	for (int s = 0; s < FSOPS_NSLOTS; s++) {
 		if (c->slot_last[s] > k)
 			continue;
-		if (!md->slot_ino[s] ? c->slot[s].kind != OBS_ABSENT
-				     : !acceptable(c, fsops_model_inode(md, md->slot_ino[s]), s))
+		if (!md->slot_ino[s]
+			    ? c->slot[s].kind != OBS_ABSENT
+			    : !track_acceptable(c, fsops_model_inode(md, md->slot_ino[s]), s))
 			return false;
 	}
 	for (size_t i = 0; i < md->ninodes; i++)
@@ -734,7 +381,8 @@ static int judge_syncs(struct checker *c)
 		struct fsops_inode *in = op->ino ? fsops_model_inode(&md, op->ino) : NULL;
 
 		if (in && (fsops_is_data(op->type) || op->type == FSOPS_TRUNCATE)) {
-			r = replay_change(c, &md, op, in);
+			tracks_replay(c, op, in);
+			r = fsops_model_apply(&md, op);
 			continue;
 		}
 		r = fsops_model_apply(&md, op);

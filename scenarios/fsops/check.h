@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * check.h — the fsops checker's state, shared by its two halves: check.c judges the ops
+ * (reads the ids and the tree, decodes the data, replays the model and judges each promise);
+ * track.c follows, as the replay goes, what each file may hold of an inode (its tracks).
+ * Internal to the fsops program.
+ */
+#ifndef BO_FSOPS_CHECK_H
+#define BO_FSOPS_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scenarios/fsops/fsops.h"
+
+/* An odd word: bytes of several writes, or that no write made; judged byte by byte. */
+#define WORD_ODD (1u << 31)
+/* A word of an inode's content that is no one write's: its bytes are in the content's bytes. */
+#define WORD_MIXED UINT32_MAX
+
+enum obs_kind {
+	OBS_ABSENT,
+	OBS_FILE,
+	OBS_DIR,
+	OBS_OTHER,	/* something that is not what the model can produce */
+	OBS_UNREADABLE, /* a regular file that could not be read whole */
+};
+
+struct obs_file {
+	enum obs_kind kind;
+	uint64_t size;
+	uint64_t have; /* bytes in data: min(size, FSOPS_MAX_SIZE) */
+	uint8_t *data;
+	/* The inode whose writes it holds: 0 if none, UINT64_MAX if of more than one. */
+	uint64_t owner;
+	/* Each word of data (the last one maybe short): the write whose whole word it holds, 0
+	 * if its bytes are zeros, else WORD_ODD | its index in odd (a word of several writes). */
+	uint32_t *word;
+	uint32_t *late; /* per word: its write if that was issued, else 0 */
+	uint32_t *odd;	/* the odd words, ascending */
+	uint32_t nodd;
+};
+
+/* The ops on one object (an inode, a file name, a directory), in id order. */
+struct oplist {
+	const struct fsops_op **v;
+	size_t n, cap;
+};
+
+/*
+ * What name @slot's file shows of one inode, as the replay goes: which of the file's words
+ * nothing explains (not the inode's value now, not what a later issued write put there, not
+ * zeros past a later cut), and how many; and for the bytes of its odd words, how many later
+ * issued writes put the value found there.
+ */
+struct track {
+	struct track *next; /* of the same inode */
+	int slot;
+	uint32_t *cnt; /* 8 per odd word of the file */
+	bool *is_bad;  /* per word of the file */
+	uint64_t bad;  /* of those */
+};
+
+/*
+ * An inode's bytes as the replay goes, as far as a track looks: each word is the write whose
+ * whole word it is, 0 for zeros, or WORD_MIXED, with its bytes then in bytes.
+ */
+struct content {
+	uint64_t words;
+	uint32_t *word;
+	uint8_t *bytes;
+};
+
+/* An inode's future, for judging the promises made about it (indexed by inode number). */
+struct future {
+	uint64_t slots;		       /* a bit for every name it is ever given */
+	uint64_t max_ever;	       /* the largest size it ever has */
+	struct oplist changes;	       /* its issued data ops and truncates */
+	struct oplist names;	       /* its issued renames, links and unlinks (also as victim) */
+	size_t pos, names_pos;	       /* the first of each not yet replayed */
+	uint64_t *min_size, *max_size; /* of changes[j..]: the sizes they leave */
+	uint64_t *min_cut;	       /* of changes[j..]: the smallest truncate */
+	struct track *tracks;	       /* one per name that holds a readable file */
+	struct content now;	       /* while it has tracks */
+};
+
+struct checker {
+	const struct fsops_params *p;
+	struct fsops_op *ops; /* the ops performed, in order (with an op subset, not all ids) */
+	uint64_t nops;
+	const struct fsops_op **by_id;	     /* the ops performed, by id; NULL for one dropped */
+	uint64_t n;			     /* the largest op id */
+	struct future *fut;		     /* indexed by inode number (the creating op's id) */
+	struct oplist by_slot[FSOPS_NSLOTS]; /* ops that change a file name */
+	struct oplist by_dir[FSOPS_NDIRS];   /* mkdir and rmdir */
+	uint64_t slot_last[FSOPS_NSLOTS];    /* the last issued op of each by_slot, or 0 */
+	uint64_t dir_last[FSOPS_NDIRS];	     /* the last issued op of each by_dir, or 0 */
+	bool *issued, *acked, *present;	     /* indexed by op id */
+	struct obs_file slot[FSOPS_NSLOTS];
+	enum obs_kind dir[FSOPS_NDIRS];
+};
+
+/*
+ * Inode @in is new (its create op was replayed): start a track for every name it will have
+ * that holds a readable file, and count for each byte of its odd words the later issued
+ * writes that explain it. The inode's content is followed as far as a track looks.
+ */
+int tracks_start(struct checker *c, const struct fsops_inode *in);
+
+/* Drop the tracks of @f, whose inode lost its last name. */
+void tracks_free(struct future *f);
+
+/*
+ * Data op or truncate @op on inode @in is being replayed (call before the model applies it):
+ * keep the tracks of @in true. Only the words it changes (and, for a truncate, those between the old and the new smallest
+ * later cut) are judged again, and an issued write no longer explains what it wrote.
+ */
+void tracks_replay(struct checker *c, const struct fsops_op *op, const struct fsops_inode *in);
+
+/*
+ * Whether name @s can hold inode @in as it was at the op being judged, changed by any subset
+ * of the later issued ops on it: each byte holds its value then, or what a later write put
+ * there, or zero where a later truncate cut; the size lies between the smallest and the
+ * largest it had. O(1): the tracks count the bytes nothing explains as the replay goes.
+ */
+bool track_acceptable(const struct checker *c, const struct fsops_inode *in, int s);
+
+#endif
