@@ -46,16 +46,39 @@ bool bo_builtin_has_bug(const struct bo_builtin *b, const char *bug)
 	return false;
 }
 
-/* The builtin's command line: "blackout-fsops [check] --seed S --ops N [--keep IDS]
- * [--bug=B]". */
+bool bo_scenario_promises_posix(const struct bo_scenario *sc)
+{
+	enum bo_fs fs = sc->fs;
+	const char *mkfs = sc->mkfs_options;
+
+	if (sc->promises != BO_PROMISES_AUTO)
+		return sc->promises == BO_PROMISES_POSIX;
+	/* The workload's filesystem: the first device's that has one. */
+	for (size_t i = 0; i < sc->ndevices; i++)
+		if (!sc->devices[i].raw) {
+			fs = sc->devices[i].fs;
+			mkfs = sc->devices[i].mkfs_options;
+			break;
+		}
+	/* Linux's promises where fstests asserts them: on filesystems with metadata
+	 * journaling (its _require_metadata_journaling), so not on ext4 without a journal. */
+	if (fs == BO_FS_EXT4)
+		return mkfs && strstr(mkfs, "^has_journal");
+	return fs != BO_FS_XFS && fs != BO_FS_BTRFS;
+}
+
+/* The builtin's command line: "blackout-fsops [check] --seed S --ops N [--fsync=inode]
+ * [--keep IDS] [--promises=posix] [--bug=B]". */
 static int builtin_command(const struct bo_scenario *sc, const char *mode, char **ret)
 {
 	const struct bo_builtin *b = bo_builtin_find(sc->builtin);
+	bool posix = *mode && sc->fsync_inode && bo_scenario_promises_posix(sc);
 	int n;
 
-	n = asprintf(ret, "%s%s%s --seed %" PRIu64 " --ops %" PRIu64 "%s%s%s%s", b->exe, mode,
-		     b->args, sc->workload_seed, sc->ops, sc->keep_ops ? " --keep " : "",
-		     sc->keep_ops ? sc->keep_ops : "", sc->bug ? " --bug=" : "",
+	n = asprintf(ret, "%s%s%s --seed %" PRIu64 " --ops %" PRIu64 "%s%s%s%s%s%s", b->exe, mode,
+		     b->args, sc->workload_seed, sc->ops, sc->fsync_inode ? " --fsync=inode" : "",
+		     sc->keep_ops ? " --keep " : "", sc->keep_ops ? sc->keep_ops : "",
+		     posix ? " --promises=posix" : "", sc->bug ? " --bug=" : "",
 		     sc->bug ? sc->bug : "");
 	return n < 0 ? -ENOMEM : 0;
 }

@@ -20,8 +20,16 @@ int bo_fsops_list(const struct bo_scenario *sc, const char *libexec, const char 
 {
 	char prog[PATH_MAX], seed[32], ops[32];
 	const char *k = keep ? keep : sc->keep_ops;
-	char *argv[] = {prog,	    "list", "--seed", seed, "--ops", ops, k ? "--keep" : NULL,
-			(char *) k, NULL};
+	char *argv[] = {prog,
+			"list",
+			"--seed",
+			seed,
+			"--ops",
+			ops,
+			sc->fsync_inode ? "--fsync=inode" : "--fsync=path",
+			k ? "--keep" : NULL,
+			(char *) k,
+			NULL};
 	struct bo_proc_opts o = {.argv = argv, .timeout_ms = 60000, .max_output = 64u << 20};
 	struct bo_proc_result r = {0};
 	int st;

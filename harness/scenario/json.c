@@ -6,6 +6,7 @@
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "harness/base/json.h"
 #include "harness/base/macro.h"
@@ -82,7 +83,9 @@ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 		ok = put(wl, "builtin", json_object_new_string(sc->builtin)) &&
 		     put(wl, "ops", json_object_new_uint64(sc->ops)) &&
 		     put(wl, "bug", json_object_new_string(sc->bug ? sc->bug : "none")) &&
-		     (!sc->keep_ops || put(wl, "keep_ops", json_object_new_string(sc->keep_ops)));
+		     (!sc->keep_ops || put(wl, "keep_ops", json_object_new_string(sc->keep_ops))) &&
+		     (strcmp(sc->builtin, "fsops") ||
+		      put(wl, "fsync", json_object_new_string(sc->fsync_inode ? "inode" : "path")));
 	ok = ok && put(cuts, "policy", json_object_new_string(sc->cuts_spec));
 	ok = ok && json_object_object_add(chk, "checker", str_or_null(ccmd)) == 0 &&
 	     put(chk, "mount_timeout", json_object_new_int64(sc->mount_timeout)) &&
@@ -93,6 +96,9 @@ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 	     put(chk, "recovery", json_object_new_string(bo_recovery_name(sc->recovery))) &&
 	     put(chk, "recovery_crashes", json_object_new_uint64(sc->recovery_crashes)) &&
 	     put(chk, "witness", json_object_new_uint64(sc->witness)) &&
+	     (sc->checker != BO_CHECKER_BUILTIN || strcmp(sc->checker_command, "fsops") ||
+	      put(chk, "promises",
+		  json_object_new_string(bo_scenario_promises_posix(sc) ? "posix" : "linux"))) &&
 	     (!sc->checker_script ||
 	      put(chk, "script", json_object_new_string(sc->checker_script)));
 	ok = ok && put(vm, "root", json_object_new_string(sc->root_host ? "host" : "blackout")) &&

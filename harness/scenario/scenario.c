@@ -67,6 +67,8 @@ enum key_type {
 	K_PERSONA,    /* a device persona (crashgen.h) */
 	K_RECOVERY,   /* auto | mount | fsck (dev/fs.h) */
 	K_COUNT,      /* a number from 0 to 1000 */
+	K_FSYNC,      /* path | inode (fsops) */
+	K_PROMISES,   /* auto | linux | posix (fsops) */
 };
 
 struct key {
@@ -95,6 +97,7 @@ static const struct key keys[] = {
 	{"workload", "ops", K_OPS, F(ops)},
 	{"workload", "bug", K_BUG, F(bug)},
 	{"workload", "keep_ops", K_OP_IDS, F(keep_ops)},
+	{"workload", "fsync", K_FSYNC, F(fsync_inode)},
 	{"workload", "seed", K_U64, F(workload_seed)},
 	{"workload", "timeout", K_SECONDS, F(workload_timeout)},
 	{"check", "cuts", K_CUTS, F(cuts_spec)},
@@ -103,6 +106,7 @@ static const struct key keys[] = {
 	{"check", "ordered", K_BOOL, F(ordered)},
 	{"check", "persona", K_PERSONA, F(persona)},
 	{"check", "recovery", K_RECOVERY, F(recovery)},
+	{"check", "promises", K_PROMISES, F(promises)},
 	{"check", "recovery_crashes", K_COUNT, F(recovery_crashes)},
 	{"check", "witness", K_COUNT, F(witness)},
 	{"check", "mount_timeout", K_SECONDS, F(mount_timeout)},
@@ -546,6 +550,22 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 	case K_RECOVERY:
 		if (bo_recovery_from_name(v, (enum bo_recovery *) field) < 0)
 			return BAD("expected auto, mount or fsck");
+		return 1;
+	case K_FSYNC:
+		if (strcmp(v, "path") && strcmp(v, "inode"))
+			return BAD("expected path (fsync F syncs the file, its directory and the "
+				   "root) or inode (fsync-file and fsync-dir, one inode each)");
+		*(bool *) field = !strcmp(v, "inode");
+		return 1;
+	case K_PROMISES:
+		if (!strcmp(v, "auto"))
+			*(enum bo_promises *) field = BO_PROMISES_AUTO;
+		else if (!strcmp(v, "linux"))
+			*(enum bo_promises *) field = BO_PROMISES_LINUX;
+		else if (!strcmp(v, "posix"))
+			*(enum bo_promises *) field = BO_PROMISES_POSIX;
+		else
+			return BAD("expected auto, linux or posix");
 		return 1;
 	case K_BOOL:
 		if (strcmp(v, "yes") && strcmp(v, "no"))
@@ -1055,6 +1075,8 @@ static int finish(struct parser *p)
 		if (sc->keep_ops && strcmp(b->name, "fsops"))
 			return invalid(p, "workload", "keep_ops",
 				       "only builtin fsops takes 'keep_ops'");
+		if (key_line(p, "workload", "fsync") && strcmp(b->name, "fsops"))
+			return invalid(p, "workload", "fsync", "only builtin fsops takes 'fsync'");
 		if (sc->keep_ops && bo_scenario_op_ids_check(sc->keep_ops, sc->ops) < 0)
 			return invalid(p, "workload", "keep_ops",
 				       "'%s': every op id must be from 1 to ops (%" PRIu64 ")",
@@ -1064,6 +1086,8 @@ static int finish(struct parser *p)
 		if (key_line(p, "workload", "keep_ops"))
 			return invalid(p, "workload", "keep_ops",
 				       "only builtin fsops takes 'keep_ops'");
+		if (key_line(p, "workload", "fsync"))
+			return invalid(p, "workload", "fsync", "only builtin fsops takes 'fsync'");
 		if (key_line(p, "workload", "ops"))
 			return invalid(p, "workload", "ops", "only builtin workloads take 'ops'");
 		if (key_line(p, "workload", "bug"))
@@ -1074,6 +1098,11 @@ static int finish(struct parser *p)
 				       "line, a script, a builtin, or 'none' for mount and fsck "
 				       "checks only)");
 	}
+	if (key_line(p, "check", "promises") &&
+	    (sc->checker != BO_CHECKER_BUILTIN || strcmp(sc->checker_command, "fsops")))
+		return invalid(p, "check", "promises",
+			       "only the builtin fsops checker takes "
+			       "'promises'");
 	if (sc->checker == BO_CHECKER_BUILTIN && (!b || strcmp(b->name, sc->checker_command)))
 		return invalid(p, "check", "checker",
 			       "builtin checker '%s' needs the builtin workload of that name (it "

@@ -40,6 +40,17 @@ enum bo_workload_kind {
 			      * point */
 };
 
+/*
+ * What the fsops checker holds a persistence op on one inode to promise (docs/checkers.md,
+ * "What each filesystem promises"). AUTO: what the filesystem's developers promise
+ * (bo_scenario_promises_posix()).
+ */
+enum bo_promises {
+	BO_PROMISES_AUTO,
+	BO_PROMISES_LINUX,
+	BO_PROMISES_POSIX,
+};
+
 enum bo_checker_kind {
 	BO_CHECKER_NONE,    /* no application check: mount and fsck only */
 	BO_CHECKER_BUILTIN, /* the checker mode of a builtin workload */
@@ -84,6 +95,7 @@ struct bo_scenario {
 	uint64_t ops;		   /* builtin: number of operations */
 	char *bug;		   /* builtin: planted bug, or NULL for none */
 	char *keep_ops;		   /* fsops: the op subset performed ("3,17,40-42"), or NULL */
+	bool fsync_inode;	   /* fsops: fsync = inode (fsync-file, fsync-dir); default path */
 	uint64_t workload_seed;	   /* default: the run seed */
 	bool workload_seed_set;	   /* the scenario gave [workload] seed */
 	unsigned workload_timeout; /* seconds */
@@ -96,6 +108,7 @@ struct bo_scenario {
 	enum bo_persona persona;   /* the disk's crash-state model (crashgen.h); default honest */
 	uint64_t recovery_crashes; /* states cut inside each state's recovery; default 0 */
 	enum bo_recovery recovery; /* mount, or fsck's repair first; default auto (dev/fs.h) */
+	enum bo_promises promises; /* the fsops checker's promise table; default auto */
 	uint64_t witness;	   /* trials for each failing state's witness; default 0 */
 	unsigned mount_timeout, fsck_timeout, checker_timeout; /* seconds */
 
@@ -224,6 +237,11 @@ const char *bo_scenario_recovery_problem(const struct bo_scenario *sc, enum bo_r
  * no checker. Returns 0 or -ENOMEM.
  */
 _must_check_ int bo_scenario_checker_command(const struct bo_scenario *sc, char **ret);
+
+/* Whether the fsops checker holds one-inode fsyncs to POSIX's promises: the scenario's
+ * [check] promises, or with auto, by the workload's filesystem — linux for ext4 with a
+ * journal, xfs and btrfs, posix for the others. */
+bool bo_scenario_promises_posix(const struct bo_scenario *sc);
 
 /* The effective configuration as a new json-c object (for results/config.json). */
 _must_check_ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret);

@@ -366,6 +366,53 @@ static bool tree_kept(struct checker *c, const struct fsops_model *md, uint64_t 
 }
 
 /*
+ * fsync of file @in at @k, by the promise table: every name it has at k that no later op
+ * touched holds it — with promises = linux every such name (what ext4, xfs and btrfs promise:
+ * the names it was created, linked or renamed under), and some name it had at k or got later
+ * (inode_kept()); with promises = posix only the names a directory fsync or a syncfs made
+ * durable before (POSIX promises its data and size, reachable through those).
+ */
+static bool file_kept(struct checker *c, const struct fsops_model *md, const struct fsops_inode *in,
+		      uint64_t k)
+{
+	bool posix = c->p->promises == FSOPS_PROMISES_POSIX;
+
+	for (int s = 0; s < FSOPS_NSLOTS; s++)
+		if (md->slot_ino[s] == in->ino && c->slot_last[s] <= k &&
+		    (!posix || fsops_name_durable(md, s)) && !track_acceptable(c, in, s))
+			return false;
+	return posix || inode_kept(c, md, in, k);
+}
+
+/*
+ * fsync of directory @d (-1: the root) at @k: its entries as of k, for every name in it that
+ * no later op touched — absent if it was absent, else a file (its data is not promised),
+ * and not a file of another inode (the name's old inode, say, when a rename replaced it).
+ * The root's entries include d0..d3. A directory whose own name was never made durable is
+ * excused if it is not there.
+ */
+static bool dir_kept(const struct checker *c, const struct fsops_model *md, int d, uint64_t k)
+{
+	for (int e = 0; e < FSOPS_NDIRS && d < 0; e++)
+		if (c->dir_last[e] <= k && c->dir[e] != (md->dir_exists[e] ? OBS_DIR : OBS_ABSENT))
+			return false;
+	if (d >= 0 && !md->dir_durable[d] && c->dir[d] != OBS_DIR)
+		return true;
+	for (int s = 0; s < FSOPS_NSLOTS; s++) {
+		const struct obs_file *o = &c->slot[s];
+		uint64_t ino = md->slot_ino[s];
+
+		if (fsops_slot_dir(s) != d || c->slot_last[s] > k)
+			continue;
+		if (!ino ? o->kind != OBS_ABSENT
+			 : (o->kind != OBS_FILE && o->kind != OBS_UNREADABLE) ||
+				    (o->kind == OBS_FILE && o->owner && o->owner != ino))
+			return false;
+	}
+	return true;
+}
+
+/*
  * Replay the model and judge every issued sync-class op at its own point. What the tracks
  * know is kept current op by op, so a sync op costs what its inode's names hold, not the
  * ops before or after it.
@@ -375,7 +422,7 @@ static int judge_syncs(struct checker *c)
 	struct fsops_model md;
 	int r = 0;
 
-	fsops_model_init(&md, c->p->seed);
+	fsops_model_init(&md, c->p);
 	for (uint64_t i = 0; i < c->nops && r == 0; i++) {
 		const struct fsops_op *op = &c->ops[i];
 		struct fsops_inode *in = op->ino ? fsops_model_inode(&md, op->ino) : NULL;
@@ -399,6 +446,11 @@ static int judge_syncs(struct checker *c)
 			continue;
 		if (op->type == FSOPS_SYNC)
 			c->present[op->id] = tree_kept(c, &md, op->id);
+		else if (op->type == FSOPS_FSYNC_DIR)
+			c->present[op->id] = dir_kept(c, &md, op->a, op->id);
+		else if (op->type == FSOPS_FSYNC_FILE)
+			c->present[op->id] =
+				file_kept(c, &md, fsops_model_inode(&md, op->ino), op->id);
 		else
 			c->present[op->id] =
 				inode_kept(c, &md, fsops_model_inode(&md, op->ino), op->id);

@@ -41,6 +41,9 @@ enum fsops_type {
 	FSOPS_FSYNC,	 /* a: fsync the file, its directory and the root; acked */
 	FSOPS_FDATASYNC, /* a (a name already durable): fdatasync; acked */
 	FSOPS_SYNC,	 /* syncfs of the filesystem; acked */
+	/* With fsync = inode, persistence ops on one inode instead of FSOPS_FSYNC: */
+	FSOPS_FSYNC_FILE, /* a: fsync the file only; acked */
+	FSOPS_FSYNC_DIR,  /* a: fsync directory a, or the root when a is -1; acked */
 	FSOPS_NTYPES,
 };
 
@@ -50,9 +53,26 @@ enum fsops_bug {
 	FSOPS_BUG_IGNORE_SYNC_ERROR, /* ack sync-class ops whose sync failed (EIO) */
 };
 
+/* What the generator's fsync ops sync (a parameter of the sequence, like the seed). */
+enum fsops_fsync_mode {
+	FSOPS_FSYNC_PATH,  /* fsync F: the file, its directory and the root (FSOPS_FSYNC) */
+	FSOPS_FSYNC_INODE, /* fsync-file F and fsync-dir D: one inode each */
+};
+
+/*
+ * What the checker holds a persistence op on one inode to promise (docs/checkers.md, "What
+ * each filesystem promises").
+ */
+enum fsops_promises {
+	FSOPS_PROMISES_LINUX, /* ext4, xfs, btrfs: fsync of a file persists its names too */
+	FSOPS_PROMISES_POSIX, /* fsync of a file persists its data and size, not its names */
+};
+
 struct fsops_params {
 	uint64_t seed;
 	uint64_t ops;
+	enum fsops_fsync_mode fsync;
+	enum fsops_promises promises; /* the checker's only */
 	enum fsops_bug bug;
 	/* An op subset (the shrinker's candidates): only these ids of the generated sequence
 	 * are performed, sorted ascending; NULL for all. A kept op keeps its id, its names and
@@ -80,16 +100,20 @@ struct fsops_inode {
 
 struct fsops_model {
 	uint64_t seed;
+	enum fsops_fsync_mode fsync;
 	uint64_t rng;
 	uint64_t next_id;
 	bool dir_exists[FSOPS_NDIRS];
 	uint64_t slot_ino[FSOPS_NSLOTS]; /* 0: no file of that name */
-	bool slot_durable[FSOPS_NSLOTS]; /* the name was made durable and not changed since */
+	/* The name was made durable and not changed since (by what POSIX promises: an fsync of
+	 * its directory, or syncfs; a name in d0..d3 also needs dir_durable). */
+	bool slot_durable[FSOPS_NSLOTS];
+	bool dir_durable[FSOPS_NDIRS];		  /* directory d's name, likewise */
 	struct fsops_inode *inodes[FSOPS_NSLOTS]; /* live inodes (never more than names) */
 	size_t ninodes;
 };
 
-/* Whether an op of @type is acknowledged (fsync, fdatasync, sync). */
+/* Whether an op of @type is acknowledged (a persistence op: fsync, fdatasync, sync, ...). */
 bool fsops_is_sync(enum fsops_type type);
 
 /* Whether @type writes data derived from (seed, op id, offset). */
@@ -115,8 +139,14 @@ const char *fsops_dir_path(int d, char *buf, size_t len);
 /* The directory index of slot @s: -1 for the root, else 0..FSOPS_NDIRS-1. */
 int fsops_slot_dir(int s);
 
-/* Start a model: an empty root, the generator seeded with @seed. */
-void fsops_model_init(struct fsops_model *m, uint64_t seed);
+/* The paths @op acts on, into @a and @b ("-" where it has none; "." for the root). */
+void fsops_op_paths(const struct fsops_op *op, char *a, char *b, size_t len);
+
+/* Whether slot @s holds a file whose name is durable in @m (its directory's too). */
+bool fsops_name_durable(const struct fsops_model *m, int s);
+
+/* Start a model: an empty root, the generator seeded with @p's seed, drawing @p's fsync ops. */
+void fsops_model_init(struct fsops_model *m, const struct fsops_params *p);
 
 /* Release what a model holds. */
 void fsops_model_release(struct fsops_model *m);
@@ -154,10 +184,10 @@ bool fsops_adapt(const struct fsops_model *m, const struct fsops_op *op, struct 
  */
 int fsops_sequence(const struct fsops_params *p, struct fsops_op **ret, uint64_t *ret_n);
 
-/* Run the workload in the current directory (fsops_run.c). Returns a process exit status. */
+/* Run the workload in the current directory (run.c). Returns a process exit status. */
 int fsops_run(const struct fsops_params *p);
 
-/* Run the checker on BLACKOUT_MNT or the current directory (fsops_check.c). Exit status. */
+/* Run the checker on BLACKOUT_MNT or the current directory (check.c). Exit status. */
 int fsops_check(const struct fsops_params *p);
 
 #endif

@@ -13,9 +13,11 @@
 
 static void help(void)
 {
-	puts("usage: blackout-fsops [run]   [--seed N] [--ops N] [--keep IDS] [--bug=BUG]\n"
-	     "       blackout-fsops check   [--seed N] [--ops N] [--keep IDS] [--bug=BUG]\n"
-	     "       blackout-fsops list    [--seed N] [--ops N] [--keep IDS]\n\n"
+	puts("usage: blackout-fsops [run]   [--seed N] [--ops N] [--fsync=M] [--keep IDS] "
+	     "[--bug=BUG]\n"
+	     "       blackout-fsops check   [--seed N] [--ops N] [--fsync=M] [--keep IDS]\n"
+	     "                              [--promises=P] [--bug=BUG]\n"
+	     "       blackout-fsops list    [--seed N] [--ops N] [--fsync=M] [--keep IDS]\n\n"
 	     "run    perform a seeded random sequence of file and directory operations in the\n"
 	     "       current (empty) directory, announcing each through $BLACKOUT_CTL: 'issue'\n"
 	     "       before it starts, 'ack' once a fsync, fdatasync or syncfs returned.\n"
@@ -26,6 +28,12 @@ static void help(void)
 	     "list   print the op sequence.\n\n"
 	     "  --seed N    seed of the sequence (default 1)\n"
 	     "  --ops N     number of operations, 1..1000000 (default 200)\n"
+	     "  --fsync=M   what the fsync ops sync: path (default: 'fsync F' syncs the file,\n"
+	     "              its directory and the root) or inode ('fsync-file F' and\n"
+	     "              'fsync-dir D', one inode each); part of the sequence, like the seed\n"
+	     "  --promises=P  check: what fsync of one inode is held to promise: linux (default;\n"
+	     "              what ext4, xfs and btrfs promise: a file's names too) or posix\n"
+	     "              (its data and size only)\n"
 	     "  --keep IDS  perform only these ops of the sequence, e.g. 3,17,40-42 (ops that\n"
 	     "              need a dropped one, like a write to a file never created, are\n"
 	     "              dropped too; kept ops keep their ids and data)\n"
@@ -58,14 +66,9 @@ static void list(const struct fsops_op *ops, uint64_t n)
 {
 	for (uint64_t i = 0; i < n; i++) {
 		const struct fsops_op *op = &ops[i];
-		char a[16] = "-", b[16] = "-";
+		char a[16], b[16];
 
-		if (op->type == FSOPS_MKDIR || op->type == FSOPS_RMDIR)
-			fsops_dir_path(op->a, a, sizeof(a));
-		else if (op->a >= 0)
-			fsops_slot_path(op->a, a, sizeof(a));
-		if (op->b >= 0)
-			fsops_slot_path(op->b, b, sizeof(b));
+		fsops_op_paths(op, a, b, sizeof(a));
 		printf("%llu %s %s %s ino=%llu off=%llu len=%llu size=%llu%s\n",
 		       (unsigned long long) op->id, fsops_type_name(op->type), a, b,
 		       (unsigned long long) op->ino, (unsigned long long) op->off,
@@ -83,6 +86,8 @@ int main(int argc, char **argv)
 		{"ops", required_argument, NULL, 'n'},
 		{"bug", required_argument, NULL, 'b'},
 		{"keep", required_argument, NULL, 'k'},
+		{"fsync", required_argument, NULL, 'f'},
+		{"promises", required_argument, NULL, 'p'},
 		{"help", no_argument, NULL, 'h'},
 		{},
 	};
@@ -113,6 +118,22 @@ int main(int argc, char **argv)
 			break;
 		case 'k':
 			keep = optarg;
+			break;
+		case 'f':
+			if (!strcmp(optarg, "path"))
+				p.fsync = FSOPS_FSYNC_PATH;
+			else if (!strcmp(optarg, "inode"))
+				p.fsync = FSOPS_FSYNC_INODE;
+			else
+				return usage_error("unknown --fsync (path or inode)", optarg);
+			break;
+		case 'p':
+			if (!strcmp(optarg, "linux"))
+				p.promises = FSOPS_PROMISES_LINUX;
+			else if (!strcmp(optarg, "posix"))
+				p.promises = FSOPS_PROMISES_POSIX;
+			else
+				return usage_error("unknown --promises (linux or posix)", optarg);
 			break;
 		case 'b':
 			if (!strcmp(optarg, "ack-without-fsync"))

@@ -12,26 +12,54 @@
 #include "scenarios/fsops/fsops.h"
 
 static const char *const type_names[FSOPS_NTYPES] = {
-	[FSOPS_CREATE] = "create",     [FSOPS_WRITE] = "write",
-	[FSOPS_APPEND] = "append",     [FSOPS_OVERWRITE] = "overwrite",
-	[FSOPS_TRUNCATE] = "truncate", [FSOPS_RENAME] = "rename",
-	[FSOPS_LINK] = "link",	       [FSOPS_UNLINK] = "unlink",
-	[FSOPS_MKDIR] = "mkdir",       [FSOPS_RMDIR] = "rmdir",
-	[FSOPS_FSYNC] = "fsync",       [FSOPS_FDATASYNC] = "fdatasync",
-	[FSOPS_SYNC] = "sync",
+	[FSOPS_CREATE] = "create",	 [FSOPS_WRITE] = "write",
+	[FSOPS_APPEND] = "append",	 [FSOPS_OVERWRITE] = "overwrite",
+	[FSOPS_TRUNCATE] = "truncate",	 [FSOPS_RENAME] = "rename",
+	[FSOPS_LINK] = "link",		 [FSOPS_UNLINK] = "unlink",
+	[FSOPS_MKDIR] = "mkdir",	 [FSOPS_RMDIR] = "rmdir",
+	[FSOPS_FSYNC] = "fsync",	 [FSOPS_FDATASYNC] = "fdatasync",
+	[FSOPS_SYNC] = "sync",		 [FSOPS_FSYNC_FILE] = "fsync-file",
+	[FSOPS_FSYNC_DIR] = "fsync-dir",
 };
 
-/* Relative weights of the op types in the generator. */
-static const unsigned weights[FSOPS_NTYPES] = {
-	[FSOPS_CREATE] = 12,  [FSOPS_WRITE] = 10, [FSOPS_APPEND] = 10, [FSOPS_OVERWRITE] = 8,
-	[FSOPS_TRUNCATE] = 5, [FSOPS_RENAME] = 7, [FSOPS_LINK] = 3,    [FSOPS_UNLINK] = 6,
-	[FSOPS_MKDIR] = 3,    [FSOPS_RMDIR] = 2,  [FSOPS_FSYNC] = 12,  [FSOPS_FDATASYNC] = 6,
-	[FSOPS_SYNC] = 3,
+/*
+ * Relative weights of the op types in the generator, by fsync mode. The path mode's are those
+ * the sequence always had: a seed draws the same ops it did before the inode mode existed.
+ */
+static const unsigned weights[2][FSOPS_NTYPES] = {
+	[FSOPS_FSYNC_PATH] = {[FSOPS_CREATE] = 12,
+			      [FSOPS_WRITE] = 10,
+			      [FSOPS_APPEND] = 10,
+			      [FSOPS_OVERWRITE] = 8,
+			      [FSOPS_TRUNCATE] = 5,
+			      [FSOPS_RENAME] = 7,
+			      [FSOPS_LINK] = 3,
+			      [FSOPS_UNLINK] = 6,
+			      [FSOPS_MKDIR] = 3,
+			      [FSOPS_RMDIR] = 2,
+			      [FSOPS_FSYNC] = 12,
+			      [FSOPS_FDATASYNC] = 6,
+			      [FSOPS_SYNC] = 3},
+	[FSOPS_FSYNC_INODE] = {[FSOPS_CREATE] = 12,
+			       [FSOPS_WRITE] = 10,
+			       [FSOPS_APPEND] = 10,
+			       [FSOPS_OVERWRITE] = 8,
+			       [FSOPS_TRUNCATE] = 5,
+			       [FSOPS_RENAME] = 7,
+			       [FSOPS_LINK] = 3,
+			       [FSOPS_UNLINK] = 6,
+			       [FSOPS_MKDIR] = 3,
+			       [FSOPS_RMDIR] = 2,
+			       [FSOPS_FSYNC_FILE] = 9,
+			       [FSOPS_FSYNC_DIR] = 5,
+			       [FSOPS_FDATASYNC] = 6,
+			       [FSOPS_SYNC] = 3},
 };
 
 bool fsops_is_sync(enum fsops_type type)
 {
-	return type == FSOPS_FSYNC || type == FSOPS_FDATASYNC || type == FSOPS_SYNC;
+	return type == FSOPS_FSYNC || type == FSOPS_FDATASYNC || type == FSOPS_SYNC ||
+	       type == FSOPS_FSYNC_FILE || type == FSOPS_FSYNC_DIR;
 }
 
 bool fsops_is_data(enum fsops_type type)
@@ -156,11 +184,34 @@ const char *fsops_dir_path(int d, char *buf, size_t len)
 	return buf;
 }
 
-void fsops_model_init(struct fsops_model *m, uint64_t seed)
+void fsops_op_paths(const struct fsops_op *op, char *a, char *b, size_t len)
+{
+	snprintf(a, len, "-");
+	snprintf(b, len, "-");
+	if (op->type == FSOPS_MKDIR || op->type == FSOPS_RMDIR ||
+	    (op->type == FSOPS_FSYNC_DIR && op->a >= 0))
+		fsops_dir_path(op->a, a, len);
+	else if (op->type == FSOPS_FSYNC_DIR)
+		snprintf(a, len, ".");
+	else if (op->a >= 0)
+		fsops_slot_path(op->a, a, len);
+	if (op->b >= 0)
+		fsops_slot_path(op->b, b, len);
+}
+
+bool fsops_name_durable(const struct fsops_model *m, int s)
+{
+	int d = fsops_slot_dir(s);
+
+	return m->slot_ino[s] && m->slot_durable[s] && (d < 0 || m->dir_durable[d]);
+}
+
+void fsops_model_init(struct fsops_model *m, const struct fsops_params *p)
 {
 	memset(m, 0, sizeof(*m));
-	m->seed = seed;
-	m->rng = seed;
+	m->seed = p->seed;
+	m->fsync = p->fsync;
+	m->rng = p->seed;
 	m->next_id = 1;
 }
 
@@ -223,7 +274,7 @@ static bool is_free(const struct fsops_model *m, int s, int other)
 
 static bool is_durable_file(const struct fsops_model *m, int s, int other)
 {
-	return m->slot_ino[s] && m->slot_durable[s];
+	return fsops_name_durable(m, s);
 }
 
 /* A rename target: any name in an existing directory but the source and its other links
@@ -251,17 +302,29 @@ static int pick_dir(struct fsops_model *m, bool exists, bool need_empty)
 	return n ? cand[rnd(m) % (uint64_t) n] : -1;
 }
 
+/* A directory to fsync: an existing one of d0..d3, or the root (-1). */
+static int pick_sync_dir(struct fsops_model *m)
+{
+	int cand[FSOPS_NDIRS + 1] = {-1}, n = 1;
+
+	for (int d = 0; d < FSOPS_NDIRS; d++)
+		if (m->dir_exists[d])
+			cand[n++] = d;
+	return cand[rnd(m) % (uint64_t) n];
+}
+
 static enum fsops_type draw_type(struct fsops_model *m)
 {
+	const unsigned *weight = weights[m->fsync];
 	unsigned total = 0, r;
 
 	for (int t = 0; t < FSOPS_NTYPES; t++)
-		total += weights[t];
+		total += weight[t];
 	r = (unsigned) (rnd(m) % total);
 	for (int t = 0; t < FSOPS_NTYPES; t++) {
-		if (r < weights[t])
+		if (r < weight[t])
 			return (enum fsops_type) t;
-		r -= weights[t];
+		r -= weight[t];
 	}
 	return FSOPS_SYNC;
 }
@@ -285,6 +348,9 @@ static bool draw_op(struct fsops_model *m, enum fsops_type type, struct fsops_op
 		op->a = pick_dir(m, type == FSOPS_RMDIR, type == FSOPS_RMDIR);
 		return op->a >= 0;
 	case FSOPS_SYNC:
+		return true;
+	case FSOPS_FSYNC_DIR:
+		op->a = pick_sync_dir(m);
 		return true;
 	case FSOPS_FDATASYNC:
 		op->a = pick_slot(m, is_durable_file, 0);
@@ -419,15 +485,31 @@ int fsops_model_apply(struct fsops_model *m, const struct fsops_op *op)
 	case FSOPS_MKDIR:
 	case FSOPS_RMDIR:
 		m->dir_exists[op->a] = op->type == FSOPS_MKDIR;
+		m->dir_durable[op->a] = false;
 		return 0;
 	case FSOPS_FSYNC:
+		/* The file, its directory and the root: its name and its directory's. */
 		m->slot_durable[op->a] = true;
+		if (fsops_slot_dir(op->a) >= 0)
+			m->dir_durable[fsops_slot_dir(op->a)] = true;
 		return 0;
 	case FSOPS_FDATASYNC:
+	case FSOPS_FSYNC_FILE:
+		/* No name: POSIX promises none (what Linux filesystems do is the checker's). */
+		return 0;
+	case FSOPS_FSYNC_DIR:
+		/* Its entries: the names of its files, and for the root, those of d0..d3. */
+		for (int s = 0; s < FSOPS_NSLOTS; s++)
+			if (fsops_slot_dir(s) == op->a)
+				m->slot_durable[s] = m->slot_ino[s] != 0;
+		for (int d = 0; d < FSOPS_NDIRS && op->a < 0; d++)
+			m->dir_durable[d] = m->dir_exists[d];
 		return 0;
 	case FSOPS_SYNC:
 		for (int s = 0; s < FSOPS_NSLOTS; s++)
 			m->slot_durable[s] = m->slot_ino[s] != 0;
+		for (int d = 0; d < FSOPS_NDIRS; d++)
+			m->dir_durable[d] = m->dir_exists[d];
 		return 0;
 	case FSOPS_NTYPES:
 		break;
@@ -443,7 +525,7 @@ int fsops_generate(const struct fsops_params *p, struct fsops_op **ret)
 
 	if (!ops)
 		return -ENOMEM;
-	fsops_model_init(&m, p->seed);
+	fsops_model_init(&m, p);
 	for (uint64_t i = 0; i < p->ops && r == 0; i++) {
 		r = fsops_model_next(&m, &ops[i]);
 		if (r == 0)
@@ -491,6 +573,8 @@ bool fsops_adapt(const struct fsops_model *m, const struct fsops_op *op, struct 
 		return m->dir_exists[op->a] && dir_is_empty(m, op->a);
 	case FSOPS_SYNC:
 		return true;
+	case FSOPS_FSYNC_DIR:
+		return op->a < 0 || m->dir_exists[op->a];
 	case FSOPS_FDATASYNC:
 		if (!is_durable_file(m, op->a, 0))
 			return false;
@@ -541,7 +625,7 @@ int fsops_sequence(const struct fsops_params *p, struct fsops_op **ret, uint64_t
 		*ret_n = p->ops;
 		return 0;
 	}
-	fsops_model_init(&fm, p->seed);
+	fsops_model_init(&fm, p);
 	for (uint64_t i = 0; i < p->ops && r == 0; i++) {
 		struct fsops_op a;
 

@@ -78,15 +78,10 @@ static int do_write(struct runner *r, const struct fsops_op *op, const char *pat
 static int perform(struct runner *r, const struct fsops_op *op)
 {
 	bool bug = r->p->bug == FSOPS_BUG_ACK_WITHOUT_FSYNC;
-	char a[16] = "", b[16] = "";
+	char a[16], b[16];
 	int fd, rc;
 
-	if (op->type == FSOPS_MKDIR || op->type == FSOPS_RMDIR)
-		fsops_dir_path(op->a, a, sizeof(a));
-	else if (op->a >= 0)
-		fsops_slot_path(op->a, a, sizeof(a));
-	if (op->b >= 0)
-		fsops_slot_path(op->b, b, sizeof(b));
+	fsops_op_paths(op, a, b, sizeof(a));
 
 	switch (op->type) {
 	case FSOPS_CREATE:
@@ -122,6 +117,9 @@ static int perform(struct runner *r, const struct fsops_op *op)
 		return rc < 0 ? rc : sync_path(r, ".", false);
 	case FSOPS_FDATASYNC:
 		return bug ? 0 : sync_path(r, a, true);
+	case FSOPS_FSYNC_FILE:
+	case FSOPS_FSYNC_DIR:
+		return bug ? 0 : sync_path(r, a, false);
 	case FSOPS_SYNC:
 		if (bug)
 			return 0;
@@ -206,7 +204,7 @@ int fsops_run(const struct fsops_params *p)
 		free(r);
 		return 1;
 	}
-	fsops_model_init(&m, p->seed);
+	fsops_model_init(&m, p);
 	for (uint64_t i = 0; i < (p->keep ? n : p->ops); i++) {
 		if (p->keep) {
 			op = seq[i];

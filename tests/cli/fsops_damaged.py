@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-# fsops_damaged.py FSOPS DIR SEED...: for each seed, run a prefix of the fsops workload in DIR
+# fsops_damaged.py FSOPS [--fsync=inode] DIR SEED...: for each seed, run a prefix of the fsops workload in DIR
 # (through a stand-in for the harness's control socket), damage the tree the way a crash or a
 # bad disk could (files cut short, often to a few words; random bytes; zeroed ranges; files
 # gone), and run the checker on it with the ops after the prefix issued too. Prints a line for
-# each state the checker did not finish with "done"; exit 1 if there was one.
+# each state the checker did not finish with "done"; exit 1 if there was one. With
+# --fsync=inode, the one-inode persistence ops, checked by a promise table drawn per seed.
 import os, random, shutil, socket, subprocess, sys, threading
 
-fsops, top, seeds = sys.argv[1], os.path.abspath(sys.argv[2]), [int(s) for s in sys.argv[3:]]
+args = sys.argv[2:]
+mode = [args.pop(0)] if args and args[0].startswith("--fsync=") else []
+fsops, top, seeds = sys.argv[1], os.path.abspath(args[0]), [int(s) for s in args[1:]]
 ops = 300
 sock = os.path.join(top, "ctl.sock")
 srv = socket.socket(socket.AF_UNIX)
@@ -30,7 +33,7 @@ for seed in seeds:
     shutil.rmtree(tree, ignore_errors=True)
     os.mkdir(tree)
     env = dict(os.environ, BLACKOUT_CTL=sock)
-    subprocess.run([fsops, "run", "--seed", str(seed), "--ops", str(k)], cwd=tree, env=env,
+    subprocess.run([fsops, "run", "--seed", str(seed), "--ops", str(k)] + mode, cwd=tree, env=env,
                    stdout=subprocess.DEVNULL, check=True)
     for d, _, fs in sorted(os.walk(tree)):
         for f in sorted(fs):
@@ -51,7 +54,7 @@ for seed in seeds:
                     fh.write(bytes(min(4096, size - o)))
             elif x < 0.45:
                 os.unlink(p)
-    listing = subprocess.run([fsops, "list", "--seed", str(seed), "--ops", str(ops)],
+    listing = subprocess.run([fsops, "list", "--seed", str(seed), "--ops", str(ops)] + mode,
                              capture_output=True, text=True, check=True).stdout
     issued = os.path.join(top, "issued")
     acked = os.path.join(top, "acked")
@@ -60,7 +63,9 @@ for seed in seeds:
     with open(acked, "w") as fh:
         fh.writelines(l.split()[0] + "\n" for l in listing.splitlines()
                       if l.endswith(" ack") and int(l.split()[0]) <= k)
-    res = subprocess.run([fsops, "check", "--seed", str(seed), "--ops", str(ops)], cwd=tree,
+    promises = ["--promises=" + r.choice(["linux", "posix"])] if mode else []
+    res = subprocess.run([fsops, "check", "--seed", str(seed), "--ops", str(ops)] + mode + promises,
+                         cwd=tree,
                          env=dict(os.environ, BLACKOUT_ISSUED=issued, BLACKOUT_ACKED=acked),
                          capture_output=True, text=True)
     if res.returncode != 0 or not res.stdout.endswith("done\n"):

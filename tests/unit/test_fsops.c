@@ -183,7 +183,7 @@ static uint64_t find_last(uint64_t seed, enum fsops_type type, struct fsops_op *
 	uint64_t found = 0;
 
 	CU_ASSERT_FATAL(fsops_generate(&p, &v) == 0);
-	fsops_model_init(&m, seed);
+	fsops_model_init(&m, &(struct fsops_params){.seed = seed});
 	for (uint64_t i = 0; i < p.ops; i++) {
 		fsops_model_apply(&m, &v[i]);
 		if (v[i].type == type && i > 100 &&
@@ -430,7 +430,7 @@ static void keep_subset(void)
 		p.nkeep = nk;
 		CU_ASSERT_FATAL(fsops_sequence(&p, &v, &n) == 0);
 		CU_ASSERT(n <= nk);
-		fsops_model_init(&m, p.seed);
+		fsops_model_init(&m, &p);
 		for (uint64_t i = 0; i < n; i++) {
 			struct fsops_op again;
 

@@ -154,6 +154,75 @@ static void command_workload(void)
 	bo_scenario_free(sc);
 }
 
+/* fsync = inode and the promise table: the command lines, auto by filesystem, the errors. */
+static void fsync_and_promises(void)
+{
+	static const struct {
+		const char *device, *check, *want;
+	} cases[] = {
+		{"fs = ext4\n", "", "blackout-fsops check --seed 1 --ops 9 --fsync=inode"},
+		{"fs = xfs\nsize = 300M\n", "",
+		 "blackout-fsops check --seed 1 --ops 9 --fsync=inode"},
+		{"fs = btrfs\nsize = 128M\n", "",
+		 "blackout-fsops check --seed 1 --ops 9 --fsync=inode"},
+		{"fs = vfat\n", "",
+		 "blackout-fsops check --seed 1 --ops 9 --fsync=inode --promises=posix"},
+		{"fs = ext2\n", "",
+		 "blackout-fsops check --seed 1 --ops 9 --fsync=inode --promises=posix"},
+		{"fs = ext4\nmkfs_options = -O ^has_journal\n", "",
+		 "blackout-fsops check --seed 1 --ops 9 --fsync=inode --promises=posix"},
+		{"fs = ext4\n", "promises = posix\n",
+		 "blackout-fsops check --seed 1 --ops 9 --fsync=inode --promises=posix"},
+		{"fs = vfat\n", "promises = linux\n",
+		 "blackout-fsops check --seed 1 --ops 9 --fsync=inode"},
+	};
+	char text[512], *cmd = NULL;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct bo_scenario *sc;
+
+		snprintf(text, sizeof(text),
+			 "[device]\n%s[workload]\nbuiltin = fsops\nops = 9\nfsync = inode\n"
+			 "[check]\n%s[run]\nseed = 1\n",
+			 cases[i].device, cases[i].check);
+		sc = parse_ok(text);
+		CU_ASSERT_FATAL(sc != NULL);
+		CU_ASSERT(sc->fsync_inode);
+		CU_ASSERT(bo_scenario_checker_command(sc, &cmd) == 0);
+		if (!cmd || strcmp(cmd, cases[i].want))
+			fprintf(stderr, "\ncase %zu: '%s'\n  wanted '%s'\n", i, cmd, cases[i].want);
+		CU_ASSERT(cmd && !strcmp(cmd, cases[i].want));
+		free(cmd);
+		CU_ASSERT(bo_scenario_workload_command(sc, &cmd) == 0);
+		CU_ASSERT(cmd && !strcmp(cmd, "blackout-fsops --seed 1 --ops 9 --fsync=inode"));
+		free(cmd);
+		bo_scenario_free(sc);
+	}
+	/* The path mode is the default and says nothing. */
+	{
+		struct bo_scenario *sc =
+			parse_ok("[device]\nfs = vfat\n[workload]\nbuiltin = fsops\n"
+				 "ops = 9\n[run]\nseed = 1\n");
+
+		CU_ASSERT_FATAL(sc != NULL);
+		CU_ASSERT(!sc->fsync_inode);
+		CU_ASSERT(bo_scenario_checker_command(sc, &cmd) == 0);
+		CU_ASSERT(cmd && !strcmp(cmd, "blackout-fsops check --seed 1 --ops 9"));
+		free(cmd);
+		bo_scenario_free(sc);
+	}
+	parse_bad(MIN "fsync = file\n", "[workload] fsync: bad value 'file' (expected path");
+	parse_bad("[device]\nfs = ext4\n[workload]\nbuiltin = applog\nfsync = inode\n",
+		  "only builtin fsops takes 'fsync'");
+	parse_bad("[device]\nfs = ext4\n[workload]\ncommand = ./w\nfsync = inode\n[check]\nchecker "
+		  "= none\n",
+		  "only builtin fsops takes 'fsync'");
+	parse_bad(MIN "[check]\npromises = ext4\n",
+		  "[check] promises: bad value 'ext4' (expected auto, linux or posix)");
+	parse_bad("[device]\nfs = ext4\n[workload]\nbuiltin = applog\n[check]\npromises = posix\n",
+		  "only the builtin fsops checker takes 'promises'");
+}
+
 static void cuts(void)
 {
 	static const char *const good[] = {"flush",    "fua",	    "all",
@@ -709,6 +778,7 @@ int main(void)
 		{"defaults", defaults},
 		{"every_key", every_key},
 		{"command_workload", command_workload},
+		{"fsync and promises", fsync_and_promises},
 		{"cuts", cuts},
 		{"errors", errors},
 		{"faults", faults},
