@@ -466,12 +466,12 @@ static void json(void)
 static void load(void)
 {
 	static const char *const shipped[] = {"ext4-fsops", "xfs-fsops", "btrfs-fsops",
-					      "ext4-fsops-bug"};
+					      "ext4-fsops-bug", "xfs-fsops-syncfs-overwrite"};
 	struct bo_scenario *sc = NULL;
 	struct bo_err err = {0};
 	char path[512];
 
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < sizeof(shipped) / sizeof(shipped[0]); i++) {
 		snprintf(path, sizeof(path), "%s/scenarios/%s.ini", BO_SOURCE_DIR, shipped[i]);
 		if (bo_scenario_load(path, &sc, &err) < 0) {
 			fprintf(stderr, "%s\n", bo_err_str(&err));
