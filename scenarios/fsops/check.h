@@ -57,8 +57,8 @@ struct oplist {
 struct track {
 	struct track *next; /* of the same inode */
 	int slot;
-	uint32_t *cnt; /* 8 per odd word of the file */
-	bool *is_bad;  /* per word of the file */
+	uint32_t *cnt; /* 8 per odd word of the file (in the track's own allocation) */
+	bool *is_bad;  /* per word of the file (likewise) */
 	uint64_t bad;  /* of those */
 };
 

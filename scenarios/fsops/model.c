@@ -92,23 +92,24 @@ static uint64_t mix(uint64_t x)
  */
 #define ID_MASK ((1ull << FSOPS_ID_BITS) - 1)
 
-/* The mask of every word index, for the seed they were made for. */
+/* The masks of the word indexes 0..n-1, for the seed they were made for. */
 static struct {
 	uint64_t seed;
-	bool made;
+	uint64_t n;
 	uint64_t v[FSOPS_MAX_SIZE / 8];
 } masks;
 
-static const uint64_t *word_masks(uint64_t seed)
+/* The masks of words 0..@words-1 (at most FSOPS_MAX_SIZE / 8), made as far as asked. */
+static const uint64_t *word_masks(uint64_t seed, uint64_t words)
 {
-	if (!masks.made || masks.seed != seed) {
-		uint64_t key = mix(seed ^ 0x9e3779b97f4a7c15ULL);
+	uint64_t key = mix(seed ^ 0x9e3779b97f4a7c15ULL);
 
-		for (uint64_t w = 0; w < FSOPS_MAX_SIZE / 8; w++)
-			masks.v[w] = mix(key ^ (w * 0xd6e8feb86659fd93ULL));
-		masks.seed = seed;
-		masks.made = true;
-	}
+	if (masks.seed != seed)
+		masks.n = 0;
+	masks.seed = seed;
+	words = words < FSOPS_MAX_SIZE / 8 ? words : FSOPS_MAX_SIZE / 8;
+	for (; masks.n < words; masks.n++)
+		masks.v[masks.n] = mix(key ^ (masks.n * 0xd6e8feb86659fd93ULL));
 	return masks.v;
 }
 
@@ -132,7 +133,7 @@ static uint64_t load_word(const uint8_t *p)
 
 void fsops_decode(uint64_t seed, const uint8_t *data, uint64_t words, uint32_t *ret)
 {
-	const uint64_t *mask = word_masks(seed);
+	const uint64_t *mask = word_masks(seed, words);
 
 	for (uint64_t w = 0; w < words && w < FSOPS_MAX_SIZE / 8; w++) {
 		uint64_t v = load_word(data + 8 * w), id = (v ^ mask[w]) & ID_MASK;
@@ -143,7 +144,7 @@ void fsops_decode(uint64_t seed, const uint8_t *data, uint64_t words, uint32_t *
 
 void fsops_fill(uint64_t seed, uint64_t id, uint64_t off, uint8_t *buf, size_t len)
 {
-	const uint64_t *mask = word_masks(seed);
+	const uint64_t *mask = word_masks(seed, (off + len + 7) / 8);
 	size_t i = 0;
 
 	while (i < len) {

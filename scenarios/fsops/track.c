@@ -166,6 +166,7 @@ int tracks_start(struct checker *c, const struct fsops_inode *in)
 	for (int s = 0; s < FSOPS_NSLOTS; s++) {
 		const struct obs_file *o = &c->slot[s];
 		struct track *t;
+		size_t ncnt;
 
 		/* A file larger than the inode ever was cannot be it, nor one that holds another
 		 * inode's data (a whole word of it: that its 8 bytes are all explained otherwise
@@ -173,19 +174,14 @@ int tracks_start(struct checker *c, const struct fsops_inode *in)
 		if (!(f->slots & (1ull << s)) || o->kind != OBS_FILE || o->size > f->max_ever ||
 		    (o->owner && o->owner != in->ino))
 			continue;
-		t = calloc(1, sizeof(*t));
-		if (t) {
-			t->cnt = calloc(8 * (size_t) o->nodd + 1, sizeof(*t->cnt));
-			t->is_bad = calloc(o->size / 8 + 1, sizeof(*t->is_bad));
-		}
-		if (!t || !t->cnt || !t->is_bad) {
-			if (t) {
-				free(t->cnt);
-				free(t->is_bad);
-			}
-			free(t);
+		/* One allocation: the track, its counts, its bits (most files are small). */
+		ncnt = 8 * (size_t) o->nodd + 1;
+		t = calloc(1, sizeof(*t) + ncnt * sizeof(*t->cnt) +
+				      (o->size / 8 + 1) * sizeof(*t->is_bad));
+		if (!t)
 			return -ENOMEM;
-		}
+		t->cnt = (uint32_t *) (t + 1);
+		t->is_bad = (bool *) (t->cnt + ncnt);
 		t->slot = s;
 		t->next = f->tracks;
 		f->tracks = t;
@@ -213,9 +209,7 @@ void tracks_free(struct future *f)
 		struct track *t = f->tracks;
 
 		f->tracks = t->next;
-		free(t->cnt);
-		free(t->is_bad);
-		free(t);
+		free(t); /* its counts and bits with it */
 	}
 	free(f->now.word);
 	free(f->now.bytes);
