@@ -96,8 +96,8 @@ static int read_ids(struct checker *c, const char *env, bool *set)
 {
 	const char *path = getenv(env), *p, *end;
 	unsigned lineno = 0;
-	size_t len;
-	char *buf;
+	size_t len = 0;
+	char *buf = NULL;
 	int r;
 
 	if (!path)
@@ -116,7 +116,8 @@ static int read_ids(struct checker *c, const char *env, bool *set)
 		if (q != nl || (id == 0 && nl != p) || id > c->n) {
 			int show = nl - p < 60 ? (int) (nl - p) : 60;
 
-			r = die("%s '%s' line %u: '%.*s' is not an op id of this workload (1..%llu; "
+			r = die("%s '%s' line %u: '%.*s' is not an op id of this workload "
+				"(1..%llu; "
 				"wrong --seed or --ops?)",
 				env, path, lineno, show, p, (unsigned long long) c->n);
 			free(buf);
@@ -436,20 +437,29 @@ static bool file_kept(struct checker *c, const struct fsops_model *md, const str
  * no later op touched — absent if it was absent, else a file (its data is not promised),
  * and not a file of another inode (the name's old inode, say, when a rename replaced it).
  * The root's entries include d0..d3. A directory whose own name was never made durable is
- * excused if it is not there.
+ * excused if it is not there. With promises = posix, a name is required to hold its file only
+ * when that file was fsync'd itself since its create (or a syncfs ran), a directory only when
+ * it was: POSIX makes the entry durable, not the inode it names.
  */
 static bool dir_kept(const struct checker *c, const struct fsops_model *md, int d, uint64_t k)
 {
-	for (int e = 0; e < FSOPS_NDIRS && d < 0; e++)
-		if (c->dir_last[e] <= k && c->dir[e] != (md->dir_exists[e] ? OBS_DIR : OBS_ABSENT))
+	bool posix = c->p->promises == FSOPS_PROMISES_POSIX;
+
+	for (int e = 0; e < FSOPS_NDIRS && d < 0; e++) {
+		if (c->dir_last[e] > k)
+			continue;
+		if (!md->dir_exists[e] ? c->dir[e] != OBS_ABSENT
+				       : (!posix || c->dir_synced[e]) && c->dir[e] != OBS_DIR)
 			return false;
+	}
 	if (d >= 0 && !md->dir_durable[d] && c->dir[d] != OBS_DIR)
 		return true;
 	for (int s = 0; s < FSOPS_NSLOTS; s++) {
 		const struct obs_file *o = &c->slot[s];
 		uint64_t ino = md->slot_ino[s];
 
-		if (fsops_slot_dir(s) != d || c->slot_last[s] > k)
+		if (fsops_slot_dir(s) != d || c->slot_last[s] > k ||
+		    (ino && posix && !c->fut[ino].synced))
 			continue;
 		if (!ino ? o->kind != OBS_ABSENT
 			 : (o->kind != OBS_FILE && o->kind != OBS_UNREADABLE) ||
@@ -457,6 +467,33 @@ static bool dir_kept(const struct checker *c, const struct fsops_model *md, int 
 			return false;
 	}
 	return true;
+}
+
+/* What op @op (just replayed into @md) synced of itself: an inode, a directory, everything. */
+static void note_synced(struct checker *c, const struct fsops_model *md, const struct fsops_op *op)
+{
+	switch (op->type) {
+	case FSOPS_FSYNC:
+	case FSOPS_FSYNC_FILE:
+	case FSOPS_FDATASYNC:
+		c->fut[op->ino].synced = true;
+		break;
+	case FSOPS_FSYNC_DIR:
+		if (op->a >= 0)
+			c->dir_synced[op->a] = true;
+		break;
+	case FSOPS_SYNC:
+		for (size_t i = 0; i < md->ninodes; i++)
+			c->fut[md->inodes[i]->ino].synced = true;
+		for (int d = 0; d < FSOPS_NDIRS; d++)
+			c->dir_synced[d] = md->dir_exists[d];
+		break;
+	case FSOPS_MKDIR:
+		c->dir_synced[op->a] = false;
+		break;
+	default:
+		break;
+	}
 }
 
 /*
@@ -489,7 +526,10 @@ static int judge_syncs(struct checker *c)
 			tracks_free(&c->fut[op->ino]);
 		if (op->type == FSOPS_RENAME && op->victim && !fsops_model_inode(&md, op->victim))
 			tracks_free(&c->fut[op->victim]);
-		if (r < 0 || !fsops_is_sync(op->type) || !c->issued[op->id])
+		if (r < 0)
+			break;
+		note_synced(c, &md, op);
+		if (!fsops_is_sync(op->type) || !c->issued[op->id])
 			continue;
 		if (op->type == FSOPS_SYNC)
 			c->present[op->id] = tree_kept(c, &md, op->id);

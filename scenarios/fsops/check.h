@@ -83,6 +83,7 @@ struct future {
 	uint64_t *min_cut;	       /* of changes[j..]: the smallest truncate */
 	struct track *tracks;	       /* one per name that holds a readable file */
 	struct content now;	       /* while it has tracks */
+	bool synced; /* as the replay goes: an fsync of its own (or a syncfs) since its create */
 };
 
 struct checker {
@@ -99,6 +100,7 @@ struct checker {
 	bool *issued, *acked, *present;	     /* indexed by op id */
 	struct obs_file slot[FSOPS_NSLOTS];
 	enum obs_kind dir[FSOPS_NDIRS];
+	bool dir_synced[FSOPS_NDIRS]; /* as the replay goes: d fsync'd (or a syncfs) since mkdir */
 };
 
 /*
