@@ -26,35 +26,15 @@ static const char *const type_names[FSOPS_NTYPES] = {
  * Relative weights of the op types in the generator, by fsync mode. The path mode's are those
  * the sequence always had: a seed draws the same ops it did before the inode mode existed.
  */
+#define WEIGHTS_BUT_FSYNC                                                                    \
+	[FSOPS_CREATE] = 12, [FSOPS_WRITE] = 10, [FSOPS_APPEND] = 10, [FSOPS_OVERWRITE] = 8, \
+	[FSOPS_TRUNCATE] = 5, [FSOPS_RENAME] = 7, [FSOPS_LINK] = 3, [FSOPS_UNLINK] = 6,      \
+	[FSOPS_MKDIR] = 3, [FSOPS_RMDIR] = 2, [FSOPS_FDATASYNC] = 6, [FSOPS_SYNC] = 3
 static const unsigned weights[2][FSOPS_NTYPES] = {
-	[FSOPS_FSYNC_PATH] = {[FSOPS_CREATE] = 12,
-			      [FSOPS_WRITE] = 10,
-			      [FSOPS_APPEND] = 10,
-			      [FSOPS_OVERWRITE] = 8,
-			      [FSOPS_TRUNCATE] = 5,
-			      [FSOPS_RENAME] = 7,
-			      [FSOPS_LINK] = 3,
-			      [FSOPS_UNLINK] = 6,
-			      [FSOPS_MKDIR] = 3,
-			      [FSOPS_RMDIR] = 2,
-			      [FSOPS_FSYNC] = 12,
-			      [FSOPS_FDATASYNC] = 6,
-			      [FSOPS_SYNC] = 3},
-	[FSOPS_FSYNC_INODE] = {[FSOPS_CREATE] = 12,
-			       [FSOPS_WRITE] = 10,
-			       [FSOPS_APPEND] = 10,
-			       [FSOPS_OVERWRITE] = 8,
-			       [FSOPS_TRUNCATE] = 5,
-			       [FSOPS_RENAME] = 7,
-			       [FSOPS_LINK] = 3,
-			       [FSOPS_UNLINK] = 6,
-			       [FSOPS_MKDIR] = 3,
-			       [FSOPS_RMDIR] = 2,
-			       [FSOPS_FSYNC_FILE] = 9,
-			       [FSOPS_FSYNC_DIR] = 5,
-			       [FSOPS_FDATASYNC] = 6,
-			       [FSOPS_SYNC] = 3},
+	[FSOPS_FSYNC_PATH] = {WEIGHTS_BUT_FSYNC, [FSOPS_FSYNC] = 12},
+	[FSOPS_FSYNC_INODE] = {WEIGHTS_BUT_FSYNC, [FSOPS_FSYNC_FILE] = 9, [FSOPS_FSYNC_DIR] = 5},
 };
+#undef WEIGHTS_BUT_FSYNC
 
 bool fsops_is_sync(enum fsops_type type)
 {
