@@ -1100,9 +1100,7 @@ static int finish(struct parser *p)
 	}
 	if (key_line(p, "check", "promises") &&
 	    (sc->checker != BO_CHECKER_BUILTIN || strcmp(sc->checker_command, "fsops")))
-		return invalid(p, "check", "promises",
-			       "only the builtin fsops checker takes "
-			       "'promises'");
+		return invalid(p, "check", "promises", "only the fsops checker takes 'promises'");
 	if (sc->checker == BO_CHECKER_BUILTIN && (!b || strcmp(b->name, sc->checker_command)))
 		return invalid(p, "check", "checker",
 			       "builtin checker '%s' needs the builtin workload of that name (it "

@@ -220,7 +220,7 @@ static void fsync_and_promises(void)
 	parse_bad(MIN "[check]\npromises = ext4\n",
 		  "[check] promises: bad value 'ext4' (expected auto, linux or posix)");
 	parse_bad("[device]\nfs = ext4\n[workload]\nbuiltin = applog\n[check]\npromises = posix\n",
-		  "only the builtin fsops checker takes 'promises'");
+		  "only the fsops checker takes 'promises'");
 }
 
 static void cuts(void)
