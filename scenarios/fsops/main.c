@@ -62,6 +62,25 @@ static int parse_u64(const char *s, uint64_t *ret)
 	return errno || *end ? -1 : 0;
 }
 
+/* The names of an option's values, in the order of their enum. */
+static const char *const fsync_names[] = {
+	[FSOPS_FSYNC_PATH] = "path", [FSOPS_FSYNC_INODE] = "inode", NULL};
+static const char *const promises_names[] = {
+	[FSOPS_PROMISES_LINUX] = "linux", [FSOPS_PROMISES_POSIX] = "posix", NULL};
+static const char *const bug_names[] = {[FSOPS_BUG_NONE] = "none",
+					[FSOPS_BUG_ACK_WITHOUT_FSYNC] = "ack-without-fsync",
+					[FSOPS_BUG_IGNORE_SYNC_ERROR] = "ignore-fsync-error",
+					NULL};
+
+/* The index of @arg in @names, or -1. */
+static int choice(const char *arg, const char *const *names)
+{
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(arg, names[i]))
+			return i;
+	return -1;
+}
+
 static void list(const struct fsops_op *ops, uint64_t n)
 {
 	for (uint64_t i = 0; i < n; i++) {
@@ -96,7 +115,7 @@ int main(int argc, char **argv)
 	const char *mode = "run", *keep = NULL;
 	uint64_t *keep_ids = NULL, n;
 	struct fsops_op *ops;
-	int c, rc;
+	int c, v, rc;
 
 	if (argc > 1 && argv[1][0] != '-') {
 		mode = argv[1];
@@ -120,28 +139,19 @@ int main(int argc, char **argv)
 			keep = optarg;
 			break;
 		case 'f':
-			if (!strcmp(optarg, "path"))
-				p.fsync = FSOPS_FSYNC_PATH;
-			else if (!strcmp(optarg, "inode"))
-				p.fsync = FSOPS_FSYNC_INODE;
-			else
+			if ((v = choice(optarg, fsync_names)) < 0)
 				return usage_error("unknown --fsync (path or inode)", optarg);
+			p.fsync = (enum fsops_fsync_mode) v;
 			break;
 		case 'p':
-			if (!strcmp(optarg, "linux"))
-				p.promises = FSOPS_PROMISES_LINUX;
-			else if (!strcmp(optarg, "posix"))
-				p.promises = FSOPS_PROMISES_POSIX;
-			else
+			if ((v = choice(optarg, promises_names)) < 0)
 				return usage_error("unknown --promises (linux or posix)", optarg);
+			p.promises = (enum fsops_promises) v;
 			break;
 		case 'b':
-			if (!strcmp(optarg, "ack-without-fsync"))
-				p.bug = FSOPS_BUG_ACK_WITHOUT_FSYNC;
-			else if (!strcmp(optarg, "ignore-fsync-error"))
-				p.bug = FSOPS_BUG_IGNORE_SYNC_ERROR;
-			else if (strcmp(optarg, "none"))
+			if ((v = choice(optarg, bug_names)) < 0)
 				return usage_error("unknown --bug", optarg);
+			p.bug = (enum fsops_bug) v;
 			break;
 		default:
 			return 2;
