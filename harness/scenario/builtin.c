@@ -68,18 +68,19 @@ bool bo_scenario_promises_posix(const struct bo_scenario *sc)
 }
 
 /* The builtin's command line: "blackout-fsops [check] --seed S --ops N [--fsync=inode]
- * [--keep IDS] [--promises=posix] [--bug=B]". */
+ * [--families=F] [--keep IDS] [--promises=posix] [--bug=B]". */
 static int builtin_command(const struct bo_scenario *sc, const char *mode, char **ret)
 {
 	const struct bo_builtin *b = bo_builtin_find(sc->builtin);
 	bool posix = *mode && sc->fsync_inode && bo_scenario_promises_posix(sc);
 	int n;
 
-	n = asprintf(ret, "%s%s%s --seed %" PRIu64 " --ops %" PRIu64 "%s%s%s%s%s%s", b->exe, mode,
-		     b->args, sc->workload_seed, sc->ops, sc->fsync_inode ? " --fsync=inode" : "",
-		     sc->keep_ops ? " --keep " : "", sc->keep_ops ? sc->keep_ops : "",
-		     posix ? " --promises=posix" : "", sc->bug ? " --bug=" : "",
-		     sc->bug ? sc->bug : "");
+	n = asprintf(ret, "%s%s%s --seed %" PRIu64 " --ops %" PRIu64 "%s%s%s%s%s%s%s%s", b->exe,
+		     mode, b->args, sc->workload_seed, sc->ops,
+		     sc->fsync_inode ? " --fsync=inode" : "", sc->families ? " --families=" : "",
+		     sc->families ? sc->families : "", sc->keep_ops ? " --keep " : "",
+		     sc->keep_ops ? sc->keep_ops : "", posix ? " --promises=posix" : "",
+		     sc->bug ? " --bug=" : "", sc->bug ? sc->bug : "");
 	return n < 0 ? -ENOMEM : 0;
 }
 

@@ -15,10 +15,46 @@ bool bo_fsops_is(const struct bo_scenario *sc)
 	return sc->builtin && !strcmp(sc->builtin, "fsops");
 }
 
+/* Whether the @n bytes at @name are one of BO_FSOPS_FAMILIES. */
+static bool family_known(const char *name, size_t n)
+{
+	const char *q = BO_FSOPS_FAMILIES;
+
+	while (*q) {
+		size_t m = strcspn(q, ",");
+
+		if (m == n && !strncmp(q, name, n))
+			return true;
+		q += m;
+		q += strspn(q, ", ");
+	}
+	return false;
+}
+
+bool bo_fsops_families_valid(const char *v)
+{
+	const char *q = v;
+
+	if (!strcmp(v, "all") || !strcmp(v, "none"))
+		return true;
+	for (;;) {
+		size_t n = strcspn(q, ",");
+
+		if (!family_known(q, n))
+			return false;
+		for (const char *r = v; r < q; r += strcspn(r, ",") + 1)
+			if (strcspn(r, ",") == n && !strncmp(r, q, n))
+				return false;
+		if (!q[n])
+			return true;
+		q += n + 1;
+	}
+}
+
 int bo_fsops_list(const struct bo_scenario *sc, const char *libexec, const char *keep, char **ret,
 		  struct bo_err *err)
 {
-	char prog[PATH_MAX], seed[32], ops[32];
+	char prog[PATH_MAX], seed[32], ops[32], families[128];
 	const char *k = keep ? keep : sc->keep_ops;
 	char *argv[] = {prog,
 			"list",
@@ -27,6 +63,7 @@ int bo_fsops_list(const struct bo_scenario *sc, const char *libexec, const char 
 			"--ops",
 			ops,
 			sc->fsync_inode ? "--fsync=inode" : "--fsync=path",
+			families,
 			k ? "--keep" : NULL,
 			(char *) k,
 			NULL};
@@ -38,6 +75,7 @@ int bo_fsops_list(const struct bo_scenario *sc, const char *libexec, const char 
 		return bo_err_set(err, ENAMETOOLONG, "'%s/blackout-fsops': path too long", libexec);
 	snprintf(seed, sizeof(seed), "%" PRIu64, sc->workload_seed);
 	snprintf(ops, sizeof(ops), "%" PRIu64, sc->ops);
+	snprintf(families, sizeof(families), "--families=%s", sc->families ? sc->families : "none");
 	st = bo_proc_run(&o, &r, err);
 	if (st < 0)
 		return st;

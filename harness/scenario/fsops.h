@@ -2,10 +2,12 @@
 /*
  * fsops.h — what the harness asks of the builtin fsops workload (scenarios/fsops/) about a
  * scenario: its op list, as `blackout-fsops list` prints it, one op a line ("ID WHAT ...").
- * Used by shrink (which ops a candidate list performs) and explain (what a lost op was).
+ * Used by shrink (which ops a candidate list performs) and explain (what a lost op was). And
+ * the names of its op families, which the scenario checks before any boot (tests/cli/fsops.sh
+ * holds them equal to the workload's own).
  */
-#ifndef BO_FSOPS_H
-#define BO_FSOPS_H
+#ifndef BO_SCENARIO_FSOPS_H
+#define BO_SCENARIO_FSOPS_H
 
 #include <stddef.h>
 
@@ -14,6 +16,12 @@
 
 /* Whether @sc runs the builtin fsops workload. */
 bool bo_fsops_is(const struct bo_scenario *sc);
+
+/* fsops' op families, as [workload] families takes them (blackout-fsops --families). */
+#define BO_FSOPS_FAMILIES "falloc, direct, dsync, mmap, xattr, rename2"
+
+/* Whether @v is all, none, or op families of BO_FSOPS_FAMILIES separated by commas, each once. */
+bool bo_fsops_families_valid(const char *v);
 
 /*
  * The ops of @sc's fsops workload with op list @keep (NULL: the scenario's own), as the

@@ -85,7 +85,10 @@ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 		     put(wl, "bug", json_object_new_string(sc->bug ? sc->bug : "none")) &&
 		     (!sc->keep_ops || put(wl, "keep_ops", json_object_new_string(sc->keep_ops))) &&
 		     (strcmp(sc->builtin, "fsops") ||
-		      put(wl, "fsync", json_object_new_string(sc->fsync_inode ? "inode" : "path")));
+		      (put(wl, "fsync",
+			   json_object_new_string(sc->fsync_inode ? "inode" : "path")) &&
+		       put(wl, "families",
+			   json_object_new_string(sc->families ? sc->families : "none"))));
 	ok = ok && put(cuts, "policy", json_object_new_string(sc->cuts_spec));
 	ok = ok && json_object_object_add(chk, "checker", str_or_null(ccmd)) == 0 &&
 	     put(chk, "mount_timeout", json_object_new_int64(sc->mount_timeout)) &&

@@ -7,6 +7,7 @@
  */
 #include "harness/scenario/scenario.h"
 #include "harness/scenario/builtin.h"
+#include "harness/scenario/fsops.h"
 
 #include "harness/states/cutsel.h"
 #include "scenarios/blackout-ids.h"
@@ -69,6 +70,7 @@ enum key_type {
 	K_COUNT,      /* a number from 0 to 1000 */
 	K_FSYNC,      /* path | inode (fsops) */
 	K_PROMISES,   /* auto | linux | posix (fsops) */
+	K_FAMILIES,   /* all | none | op families, comma-separated (fsops) */
 };
 
 struct key {
@@ -98,6 +100,7 @@ static const struct key keys[] = {
 	{"workload", "bug", K_BUG, F(bug)},
 	{"workload", "keep_ops", K_OP_IDS, F(keep_ops)},
 	{"workload", "fsync", K_FSYNC, F(fsync_inode)},
+	{"workload", "families", K_FAMILIES, F(families)},
 	{"workload", "seed", K_U64, F(workload_seed)},
 	{"workload", "timeout", K_SECONDS, F(workload_timeout)},
 	{"check", "cuts", K_CUTS, F(cuts_spec)},
@@ -269,6 +272,9 @@ static char **str_field(struct bo_scenario *sc, const struct key *k)
 {
 	return (char **) ((char *) sc + k->off);
 }
+
+/* The [workload] keys only builtin fsops takes. */
+static const char *const fsops_keys[] = {"keep_ops", "fsync", "families"};
 
 static int set_string(struct parser *p, const struct key *k, const char *value)
 {
@@ -557,6 +563,13 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 				   "root) or inode (fsync-file and fsync-dir, one inode each)");
 		*(bool *) field = !strcmp(v, "inode");
 		return 1;
+	case K_FAMILIES:
+		if (!bo_fsops_families_valid(v))
+			return BAD("expected all, none, or op families separated by "
+				   "commas: " BO_FSOPS_FAMILIES);
+		if (!strcmp(v, "none"))
+			return 1;
+		return set_string(p, k, v);
 	case K_PROMISES:
 		if (!strcmp(v, "auto"))
 			*(enum bo_promises *) field = BO_PROMISES_AUTO;
@@ -1072,22 +1085,12 @@ static int finish(struct parser *p)
 			if (!sc->checker_command)
 				return bo_err_set(p->err, ENOMEM, "out of memory");
 		}
-		if (sc->keep_ops && strcmp(b->name, "fsops"))
-			return invalid(p, "workload", "keep_ops",
-				       "only builtin fsops takes 'keep_ops'");
-		if (key_line(p, "workload", "fsync") && strcmp(b->name, "fsops"))
-			return invalid(p, "workload", "fsync", "only builtin fsops takes 'fsync'");
 		if (sc->keep_ops && bo_scenario_op_ids_check(sc->keep_ops, sc->ops) < 0)
 			return invalid(p, "workload", "keep_ops",
 				       "'%s': every op id must be from 1 to ops (%" PRIu64 ")",
 				       sc->keep_ops, sc->ops);
 	} else {
 		sc->workload = BO_WORKLOAD_COMMAND;
-		if (key_line(p, "workload", "keep_ops"))
-			return invalid(p, "workload", "keep_ops",
-				       "only builtin fsops takes 'keep_ops'");
-		if (key_line(p, "workload", "fsync"))
-			return invalid(p, "workload", "fsync", "only builtin fsops takes 'fsync'");
 		if (key_line(p, "workload", "ops"))
 			return invalid(p, "workload", "ops", "only builtin workloads take 'ops'");
 		if (key_line(p, "workload", "bug"))
@@ -1098,6 +1101,10 @@ static int finish(struct parser *p)
 				       "line, a script, a builtin, or 'none' for mount and fsck "
 				       "checks only)");
 	}
+	for (size_t i = 0; !bo_fsops_is(sc) && i < BO_ARRAY_SIZE(fsops_keys); i++)
+		if (key_line(p, "workload", fsops_keys[i]))
+			return invalid(p, "workload", fsops_keys[i],
+				       "only builtin fsops takes '%s'", fsops_keys[i]);
 	if (key_line(p, "check", "promises") &&
 	    (sc->checker != BO_CHECKER_BUILTIN || strcmp(sc->checker_command, "fsops")))
 		return invalid(p, "check", "promises", "only the fsops checker takes 'promises'");
@@ -1337,6 +1344,7 @@ void bo_scenario_free(struct bo_scenario *sc)
 	free(sc->command);
 	free(sc->bug);
 	free(sc->keep_ops);
+	free(sc->families);
 	free(sc->cuts_spec);
 	free(sc->checker_command);
 	for (size_t i = 0; i < sc->nfaults; i++)

@@ -90,14 +90,15 @@ struct bo_scenario {
 
 	/* [workload] */
 	enum bo_workload_kind workload;
-	char *builtin;		   /* BO_WORKLOAD_BUILTIN: "fsops" */
-	char *command;		   /* BO_WORKLOAD_COMMAND: the command line */
-	uint64_t ops;		   /* builtin: number of operations */
-	char *bug;		   /* builtin: planted bug, or NULL for none */
-	char *keep_ops;		   /* fsops: the op subset performed ("3,17,40-42"), or NULL */
-	bool fsync_inode;	   /* fsops: fsync = inode (fsync-file, fsync-dir); default path */
-	uint64_t workload_seed;	   /* default: the run seed */
-	bool workload_seed_set;	   /* the scenario gave [workload] seed */
+	char *builtin;		/* BO_WORKLOAD_BUILTIN: "fsops" */
+	char *command;		/* BO_WORKLOAD_COMMAND: the command line */
+	uint64_t ops;		/* builtin: number of operations */
+	char *bug;		/* builtin: planted bug, or NULL for none */
+	char *keep_ops;		/* fsops: the op subset performed ("3,17,40-42"), or NULL */
+	bool fsync_inode;	/* fsops: fsync = inode (fsync-file, fsync-dir); default path */
+	char *families;		/* fsops: op families beyond the base ("falloc,xattr"), or NULL */
+	uint64_t workload_seed; /* default: the run seed */
+	bool workload_seed_set; /* the scenario gave [workload] seed */
 	unsigned workload_timeout; /* seconds */
 
 	/* [check] */

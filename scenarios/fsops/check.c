@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "scenarios/fsops/check.h"
@@ -131,7 +132,7 @@ static int read_ids(struct checker *c, const char *env, bool *set)
 	return 0;
 }
 
-static void observe_file(int dfd, const char *path, struct obs_file *o)
+static void observe_file(uint64_t seed, bool xattrs, int dfd, const char *path, struct obs_file *o)
 {
 	struct stat st;
 	ssize_t n;
@@ -165,6 +166,19 @@ static void observe_file(int dfd, const char *path, struct obs_file *o)
 	}
 	if (n >= 0 && (uint64_t) n == o->have)
 		o->kind = OBS_FILE;
+	/* Attributes only where the sequence has them: what no op set is not looked for. */
+	for (int x = 0; x < FSOPS_NXATTRS && o->kind == OBS_FILE && xattrs; x++) {
+		char name[16], v[64];
+		ssize_t len;
+
+		snprintf(name, sizeof(name), "user.fsops%d", x);
+		len = fgetxattr(fd, name, v, sizeof(v));
+		if (len < 0)
+			/* No such attribute, or none on this filesystem: absent. */
+			o->xattr[x] = errno == ENODATA || errno == ENOTSUP ? 0 : UINT64_MAX;
+		else
+			o->xattr[x] = fsops_xattr_decode(seed, x, v, (size_t) len) ?: UINT64_MAX;
+	}
 out:
 	if (fd >= 0)
 		close(fd);
@@ -191,7 +205,8 @@ static int observe(struct checker *c)
 			c->dir[d] = S_ISDIR(st.st_mode) ? OBS_DIR : OBS_OTHER;
 	}
 	for (int s = 0; s < FSOPS_NSLOTS; s++)
-		observe_file(dfd, fsops_slot_path(s, path, sizeof(path)), &c->slot[s]);
+		observe_file(c->p->seed, c->p->families & FSOPS_FAMILY_XATTR, dfd,
+			     fsops_slot_path(s, path, sizeof(path)), &c->slot[s]);
 	close(dfd);
 	return 0;
 }
@@ -213,6 +228,13 @@ static int judge_data(struct checker *c)
 
 		if (o->kind != OBS_FILE)
 			continue;
+		for (int x = 0; x < FSOPS_NXATTRS; x++) {
+			uint64_t id = o->xattr[x];
+			const struct fsops_op *op = id && id <= c->n ? c->by_id[id] : NULL;
+
+			if (op && op->type == FSOPS_SETXATTR && op->off == (uint64_t) x)
+				c->present[id] = true;
+		}
 		o->word = malloc((words ? words : 1) * sizeof(*o->word));
 		o->late = malloc((words ? words : 1) * sizeof(*o->late));
 		o->odd = malloc((words ? words : 1) * sizeof(*o->odd));
@@ -326,7 +348,11 @@ static int index_ops(struct checker *c)
 				r |= oplist_add(&c->fut[op->ino].names, op);
 			r |= oplist_add(&c->by_slot[op->a], op);
 			break;
+		case FSOPS_EXCHANGE:
+			c->fut[op->victim].slots |= 1ull << op->a;
+			/* fall through */
 		case FSOPS_RENAME:
+		case FSOPS_RENAME_NOREPLACE:
 			if (issued && op->victim)
 				r |= oplist_add(&c->fut[op->victim].names, op);
 			r |= oplist_add(&c->by_slot[op->a], op);
@@ -341,8 +367,13 @@ static int index_ops(struct checker *c)
 		case FSOPS_RMDIR:
 			r |= oplist_add(&c->by_dir[op->a], op);
 			break;
+		case FSOPS_SETXATTR:
+		case FSOPS_REMOVEXATTR:
+			if (issued)
+				r |= oplist_add(&c->fut[op->ino].xattrs, op);
+			break;
 		default:
-			if (!fsops_is_data(op->type) && op->type != FSOPS_TRUNCATE)
+			if (!fsops_is_change(op->type))
 				break;
 			if (op->size_after > c->fut[op->ino].max_ever)
 				c->fut[op->ino].max_ever = op->size_after;
@@ -362,25 +393,66 @@ static int index_ops(struct checker *c)
 }
 
 /*
- * The promise about inode @in made at op @k: some name it had at k or got later holds it
+ * Whether attribute user.fsops<x> of name @s's file holds what inode @in's has at the op being
+ * judged, or what a later issued setxattr or removexattr on it leaves, for every x.
+ */
+static bool xattrs_kept(const struct checker *c, const struct fsops_inode *in, int s)
+{
+	const struct future *f = &c->fut[in->ino];
+
+	for (int x = 0; x < FSOPS_NXATTRS; x++) {
+		uint64_t v = c->slot[s].xattr[x];
+		size_t j = f->xattrs_pos;
+
+		if (v == in->xattr[x])
+			continue;
+		for (; j < f->xattrs.n; j++) {
+			const struct fsops_op *m = f->xattrs.v[j];
+
+			if (m->off == (uint64_t) x && v == (m->type == FSOPS_SETXATTR ? m->id : 0))
+				break;
+		}
+		if (j == f->xattrs.n)
+			return false;
+	}
+	return true;
+}
+
+/* What a sync promises of an inode: bytes [from, to) and, with meta, its attributes. */
+struct promise {
+	uint64_t from, to;
+	bool meta;
+};
+#define WHOLE_FILE ((struct promise){0, UINT64_MAX, true})
+
+/* Whether name @s holds inode @in as @pr promises. */
+static bool holds(const struct checker *c, const struct fsops_inode *in, int s, struct promise pr)
+{
+	return track_range_ok(c, in, s, pr.from, pr.to) && (!pr.meta || xattrs_kept(c, in, s));
+}
+
+/*
+ * The promise @pr about inode @in made at op @k: some name it had at k or got later holds it
  * (acceptably), unless later issued ops dropped its last name.
  */
 static bool inode_kept(struct checker *c, const struct fsops_model *md,
-		       const struct fsops_inode *in, uint64_t k)
+		       const struct fsops_inode *in, uint64_t k, struct promise pr)
 {
 	struct future *f = &c->fut[in->ino];
 	int64_t nlink = in->nlink;
 
 	for (int s = 0; s < FSOPS_NSLOTS; s++)
-		if (md->slot_ino[s] == in->ino && track_acceptable(c, in, s))
+		if (md->slot_ino[s] == in->ino && holds(c, in, s, pr))
 			return true;
 	while (f->names_pos < f->names.n && f->names.v[f->names_pos]->id <= k)
 		f->names_pos++;
 	for (size_t j = f->names_pos; j < f->names.n; j++) {
 		const struct fsops_op *m = f->names.v[j];
 
-		if ((m->type == FSOPS_RENAME || m->type == FSOPS_LINK) && m->ino == in->ino &&
-		    track_acceptable(c, in, m->b))
+		if ((fsops_is_rename(m->type) || m->type == FSOPS_LINK) && m->ino == in->ino &&
+		    holds(c, in, m->b, pr))
+			return true;
+		if (m->type == FSOPS_EXCHANGE && m->victim == in->ino && holds(c, in, m->a, pr))
 			return true;
 		if ((m->type == FSOPS_UNLINK && m->ino == in->ino) ||
 		    (m->type == FSOPS_RENAME && m->victim == in->ino))
@@ -404,11 +476,11 @@ static bool tree_kept(struct checker *c, const struct fsops_model *md, uint64_t 
 			continue;
 		if (!md->slot_ino[s]
 			    ? c->slot[s].kind != OBS_ABSENT
-			    : !track_acceptable(c, fsops_model_inode(md, md->slot_ino[s]), s))
+			    : !holds(c, fsops_model_inode(md, md->slot_ino[s]), s, WHOLE_FILE))
 			return false;
 	}
 	for (size_t i = 0; i < md->ninodes; i++)
-		if (!inode_kept(c, md, md->inodes[i], k))
+		if (!inode_kept(c, md, md->inodes[i], k, WHOLE_FILE))
 			return false;
 	return true;
 }
@@ -421,15 +493,15 @@ static bool tree_kept(struct checker *c, const struct fsops_model *md, uint64_t 
  * durable before (POSIX promises its data and size, reachable through those).
  */
 static bool file_kept(struct checker *c, const struct fsops_model *md, const struct fsops_inode *in,
-		      uint64_t k)
+		      uint64_t k, struct promise pr)
 {
 	bool posix = c->p->promises == FSOPS_PROMISES_POSIX;
 
 	for (int s = 0; s < FSOPS_NSLOTS; s++)
 		if (md->slot_ino[s] == in->ino && c->slot_last[s] <= k &&
-		    (!posix || fsops_name_durable(md, s)) && !track_acceptable(c, in, s))
+		    (!posix || fsops_name_durable(md, s)) && !holds(c, in, s, pr))
 			return false;
-	return posix || inode_kept(c, md, in, k);
+	return posix || inode_kept(c, md, in, k, pr);
 }
 
 /*
@@ -476,6 +548,9 @@ static void note_synced(struct checker *c, const struct fsops_model *md, const s
 	case FSOPS_FSYNC:
 	case FSOPS_FSYNC_FILE:
 	case FSOPS_FDATASYNC:
+	case FSOPS_DSYNC_WRITE:
+	case FSOPS_SYNC_WRITE:
+	case FSOPS_MMAP_WRITE:
 		c->fut[op->ino].synced = true;
 		break;
 	case FSOPS_FSYNC_DIR:
@@ -510,15 +585,16 @@ static int judge_syncs(struct checker *c)
 	for (uint64_t i = 0; i < c->nops && r == 0; i++) {
 		const struct fsops_op *op = &c->ops[i];
 		struct fsops_inode *in = op->ino ? fsops_model_inode(&md, op->ino) : NULL;
+		struct promise range = {op->off, op->off + op->len, false};
 
-		if (in && (fsops_is_data(op->type) || op->type == FSOPS_TRUNCATE)) {
+		if (in && fsops_is_change(op->type))
 			tracks_replay(c, op, in);
-			r = fsops_model_apply(&md, op);
-			continue;
-		}
 		r = fsops_model_apply(&md, op);
 		if (r < 0)
 			break;
+		if ((op->type == FSOPS_SETXATTR || op->type == FSOPS_REMOVEXATTR) &&
+		    c->issued[op->id])
+			c->fut[op->ino].xattrs_pos++;
 		if (op->type == FSOPS_CREATE)
 			r = tracks_start(c, fsops_model_inode(&md, op->ino));
 		/* An inode without a name is never judged again. */
@@ -531,16 +607,35 @@ static int judge_syncs(struct checker *c)
 		note_synced(c, &md, op);
 		if (!fsops_is_sync(op->type) || !c->issued[op->id])
 			continue;
-		if (op->type == FSOPS_SYNC)
+		in = op->ino ? fsops_model_inode(&md, op->ino) : NULL;
+		switch (op->type) {
+		case FSOPS_SYNC:
 			c->present[op->id] = tree_kept(c, &md, op->id);
-		else if (op->type == FSOPS_FSYNC_DIR)
+			break;
+		case FSOPS_FSYNC_DIR:
 			c->present[op->id] = dir_kept(c, &md, op->a, op->id);
-		else if (op->type == FSOPS_FSYNC_FILE)
-			c->present[op->id] =
-				file_kept(c, &md, fsops_model_inode(&md, op->ino), op->id);
-		else
-			c->present[op->id] =
-				inode_kept(c, &md, fsops_model_inode(&md, op->ino), op->id);
+			break;
+		case FSOPS_FSYNC_FILE:
+			c->present[op->id] = file_kept(c, &md, in, op->id, WHOLE_FILE);
+			break;
+		case FSOPS_SYNC_WRITE:
+			/* O_SYNC: its own bytes, and the inode's metadata as fsync's. */
+			range.meta = true;
+			c->present[op->id] = file_kept(c, &md, in, op->id, range);
+			break;
+		case FSOPS_DSYNC_WRITE:
+		case FSOPS_MMAP_WRITE:
+			/* RWF_DSYNC, msync: a data sync of the range written. */
+			c->present[op->id] = inode_kept(c, &md, in, op->id, range);
+			break;
+		case FSOPS_FDATASYNC:
+			c->present[op->id] = inode_kept(c, &md, in, op->id,
+							(struct promise){0, UINT64_MAX, false});
+			break;
+		default: /* the path fsync: the file, its directory and the root */
+			c->present[op->id] = inode_kept(c, &md, in, op->id, WHOLE_FILE);
+			break;
+		}
 	}
 	fsops_model_release(&md);
 	return r;
@@ -553,9 +648,11 @@ static void judge_names(struct checker *c)
 
 	for (uint64_t i = 0; i < c->nops; i++) {
 		const struct fsops_op *op = &c->ops[i];
-		int s = op->type == FSOPS_CREATE			     ? op->a
-			: op->type == FSOPS_RENAME || op->type == FSOPS_LINK ? op->b
-									     : -1;
+		int s = op->type == FSOPS_CREATE ? op->a
+			: op->type == FSOPS_RENAME || op->type == FSOPS_RENAME_NOREPLACE ||
+					op->type == FSOPS_LINK
+				? op->b
+				: -1;
 
 		if (s >= 0 && !first_slot[s]) {
 			first_slot[s] = op->id;
@@ -707,6 +804,7 @@ int fsops_check(const struct fsops_params *p)
 		tracks_free(f);
 		free(f->changes.v);
 		free(f->names.v);
+		free(f->xattrs.v);
 		free(f->min_size);
 		free(f->max_size);
 		free(f->min_cut);

@@ -34,6 +34,9 @@ struct obs_file {
 	uint8_t *data;
 	/* The inode whose writes it holds: 0 if none, UINT64_MAX if of more than one. */
 	uint64_t owner;
+	/* Each attribute user.fsops<x>: the setxattr whose value it holds, 0 if absent,
+	 * UINT64_MAX if it holds what no setxattr wrote or could not be read. */
+	uint64_t xattr[FSOPS_NXATTRS];
 	/* Each word of data (the last one maybe short): the write whose whole word it holds, 0
 	 * if its bytes are zeros, else WORD_ODD | its index in odd (a word of several writes). */
 	uint32_t *word;
@@ -57,9 +60,10 @@ struct oplist {
 struct track {
 	struct track *next; /* of the same inode */
 	int slot;
-	uint32_t *cnt; /* 8 per odd word of the file (in the track's own allocation) */
-	bool *is_bad;  /* per word of the file (likewise) */
-	uint64_t bad;  /* of those */
+	uint32_t *cnt;	/* 8 per odd word of the file (in the track's own allocation) */
+	uint32_t *zero; /* per word of the file: the later issued zeroing ops over it (likewise) */
+	bool *is_bad;	/* per word of the file (likewise) */
+	uint64_t bad;	/* of those */
 };
 
 /*
@@ -74,15 +78,16 @@ struct content {
 
 /* An inode's future, for judging the promises made about it (indexed by inode number). */
 struct future {
-	uint64_t slots;		       /* a bit for every name it is ever given */
-	uint64_t max_ever;	       /* the largest size it ever has */
-	struct oplist changes;	       /* its issued data ops and truncates */
-	struct oplist names;	       /* its issued renames, links and unlinks (also as victim) */
-	size_t pos, names_pos;	       /* the first of each not yet replayed */
-	uint64_t *min_size, *max_size; /* of changes[j..]: the sizes they leave */
-	uint64_t *min_cut;	       /* of changes[j..]: the smallest truncate */
-	struct track *tracks;	       /* one per name that holds a readable file */
-	struct content now;	       /* while it has tracks */
+	uint64_t slots;	       /* a bit for every name it is ever given */
+	uint64_t max_ever;     /* the largest size it ever has */
+	struct oplist changes; /* its issued data ops, truncates and fallocates */
+	struct oplist names;   /* its issued renames, links and unlinks (also as victim) */
+	struct oplist xattrs;  /* its issued setxattrs and removexattrs */
+	size_t pos, names_pos, xattrs_pos; /* the first of each not yet replayed */
+	uint64_t *min_size, *max_size;	   /* of changes[j..]: the sizes they leave */
+	uint64_t *min_cut;		   /* of changes[j..]: the smallest truncate */
+	struct track *tracks;		   /* one per name that holds a readable file */
+	struct content now;		   /* while it has tracks */
 	bool synced; /* as the replay goes: an fsync of its own (or a syncfs) since its create */
 };
 
@@ -114,9 +119,10 @@ int tracks_start(struct checker *c, const struct fsops_inode *in);
 void tracks_free(struct future *f);
 
 /*
- * Data op or truncate @op on inode @in is being replayed (call before the model applies it):
- * keep the tracks of @in true. Only the words it changes (and, for a truncate, those between the old and the new smallest
- * later cut) are judged again, and an issued write no longer explains what it wrote.
+ * Data op, truncate or fallocate @op on inode @in is being replayed (call before the model
+ * applies it): keep the tracks of @in true. Only the words it changes (and, for a truncate,
+ * those between the old and the new smallest later cut) are judged again, and an issued write
+ * no longer explains what it wrote, nor an issued punch or zero the zeros it made.
  */
 void tracks_replay(struct checker *c, const struct fsops_op *op, const struct fsops_inode *in);
 
@@ -127,5 +133,14 @@ void tracks_replay(struct checker *c, const struct fsops_op *op, const struct fs
  * largest it had. O(1): the tracks count the bytes nothing explains as the replay goes.
  */
 bool track_acceptable(const struct checker *c, const struct fsops_inode *in, int s);
+
+/*
+ * As track_acceptable(), for a promise about bytes [@from, @to) only (a range sync: RWF_DSYNC,
+ * O_SYNC, msync): those words are explained, and the size reaches the range's end (or the
+ * smallest size a later op leaves) and is no larger than the largest. O(the range's words)
+ * when the file holds a word nothing explains, else O(1).
+ */
+bool track_range_ok(const struct checker *c, const struct fsops_inode *in, int s, uint64_t from,
+		    uint64_t to);
 
 #endif

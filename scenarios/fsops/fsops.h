@@ -44,8 +44,37 @@ enum fsops_type {
 	/* With fsync = inode, persistence ops on one inode instead of FSOPS_FSYNC: */
 	FSOPS_FSYNC_FILE, /* a: fsync the file only; acked */
 	FSOPS_FSYNC_DIR,  /* a: fsync directory a, or the root when a is -1; acked */
+	/* The op families a sequence may add (enum fsops_family); none is drawn without its. */
+	FSOPS_FALLOC,		/* falloc: a: fallocate mode 0 [off, off+len), may extend */
+	FSOPS_FALLOC_KEEP,	/* falloc: a: FALLOC_FL_KEEP_SIZE, also past the end */
+	FSOPS_PUNCH,		/* falloc: a: FALLOC_FL_PUNCH_HOLE | KEEP_SIZE: zeros */
+	FSOPS_ZERO,		/* falloc: a: FALLOC_FL_ZERO_RANGE: zeros, may extend */
+	FSOPS_ZERO_KEEP,	/* falloc: a: FALLOC_FL_ZERO_RANGE | KEEP_SIZE */
+	FSOPS_DIO_WRITE,	/* direct: a: O_DIRECT pwrite, 4096-aligned offset and length */
+	FSOPS_DSYNC_WRITE,	/* dsync: a (durable name): pwritev2 RWF_DSYNC; acked */
+	FSOPS_SYNC_WRITE,	/* dsync: a: pwrite through O_SYNC; acked */
+	FSOPS_MMAP_WRITE,	/* mmap: a: store through a shared mapping inside the size, then
+			    * msync MS_SYNC; acked */
+	FSOPS_SETXATTR,		/* xattr: a: set user.fsops<off> to a value naming the op */
+	FSOPS_REMOVEXATTR,	/* xattr: a: remove user.fsops<off> */
+	FSOPS_RENAME_NOREPLACE, /* rename2: a -> b, b free: renameat2 RENAME_NOREPLACE */
+	FSOPS_EXCHANGE,		/* rename2: a <-> b, two inodes: renameat2 RENAME_EXCHANGE */
 	FSOPS_NTYPES,
 };
+
+/* Op families beyond the base ops, a set of bits: a parameter of the sequence. */
+enum fsops_family {
+	FSOPS_FAMILY_FALLOC = 1u << 0,	/* fallocate: falloc, falloc-keep, punch, zero, zero-keep */
+	FSOPS_FAMILY_DIRECT = 1u << 1,	/* O_DIRECT writes */
+	FSOPS_FAMILY_DSYNC = 1u << 2,	/* writes that sync: RWF_DSYNC, O_SYNC */
+	FSOPS_FAMILY_MMAP = 1u << 3,	/* stores through mmap, msync'd */
+	FSOPS_FAMILY_XATTR = 1u << 4,	/* setxattr, removexattr */
+	FSOPS_FAMILY_RENAME2 = 1u << 5, /* renameat2: NOREPLACE, EXCHANGE */
+	FSOPS_FAMILY_ALL = (1u << 6) - 1,
+};
+#define FSOPS_FAMILY_NAMES "falloc, direct, dsync, mmap, xattr, rename2"
+#define FSOPS_NXATTRS	   2 /* user.fsops0, user.fsops1 */
+#define FSOPS_DIO_ALIGN	   4096u
 
 enum fsops_bug {
 	FSOPS_BUG_NONE,
@@ -72,6 +101,7 @@ struct fsops_params {
 	uint64_t seed;
 	uint64_t ops;
 	enum fsops_fsync_mode fsync;
+	unsigned families;	      /* enum fsops_family bits */
 	enum fsops_promises promises; /* the checker's only */
 	enum fsops_bug bug;
 	/* An op subset (the shrinker's candidates): only these ids of the generated sequence
@@ -87,8 +117,9 @@ struct fsops_op {
 	enum fsops_type type;
 	int a, b;	     /* file slots, or directory indexes for mkdir/rmdir; -1 if unused */
 	uint64_t ino;	     /* the inode acted on: created, written, synced, moved, unlinked */
-	uint64_t victim;     /* rename: the inode whose name b was replaced, or 0 */
-	uint64_t off, len;   /* data ops: the range written; truncate: off is the new size */
+	uint64_t victim;     /* rename: the inode whose name b was replaced, or 0; exchange: b's */
+	uint64_t off, len;   /* data ops and fallocate: the range; truncate: off is the new size;
+			      * xattr ops: off is the attribute's index */
 	uint64_t size_after; /* data ops and truncate: the inode's size afterwards */
 };
 
@@ -96,11 +127,13 @@ struct fsops_inode {
 	uint64_t ino; /* the id of the op that created it */
 	uint32_t nlink;
 	uint64_t size;
+	uint64_t xattr[FSOPS_NXATTRS]; /* the setxattr whose value each holds, or 0: none */
 };
 
 struct fsops_model {
 	uint64_t seed;
 	enum fsops_fsync_mode fsync;
+	unsigned families;
 	uint64_t rng;
 	uint64_t next_id;
 	bool dir_exists[FSOPS_NDIRS];
@@ -118,6 +151,24 @@ bool fsops_is_sync(enum fsops_type type);
 
 /* Whether @type writes data derived from (seed, op id, offset). */
 bool fsops_is_data(enum fsops_type type);
+
+/* Whether @type changes an inode's bytes or size: a data op, truncate or fallocate. */
+bool fsops_is_change(enum fsops_type type);
+
+/* Whether @type makes [off, off+len) of its inode read as zeros (punch, zero, zero-keep). */
+bool fsops_is_zeroing(enum fsops_type type);
+
+/* Whether @type moves a name: rename, rename-noreplace or exchange. */
+bool fsops_is_rename(enum fsops_type type);
+
+/* The family bits named by @list ("falloc,xattr", "all", "none"); -1 on a name it lacks. */
+int fsops_families_parse(const char *list, unsigned *ret);
+
+/* The value setxattr op @id gives attribute @x, into @buf (NUL-terminated). */
+void fsops_xattr_value(uint64_t seed, uint64_t id, int x, char *buf, size_t len);
+
+/* The setxattr op whose value (@len bytes at @v) attribute @x holds, or 0 when none's. */
+uint64_t fsops_xattr_decode(uint64_t seed, int x, const char *v, size_t len);
 
 /* "create", "write", ... */
 const char *fsops_type_name(enum fsops_type type);

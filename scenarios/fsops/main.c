@@ -13,11 +13,12 @@
 
 static void help(void)
 {
-	puts("usage: blackout-fsops [run]   [--seed N] [--ops N] [--fsync=M] [--keep IDS] "
-	     "[--bug=BUG]\n"
-	     "       blackout-fsops check   [--seed N] [--ops N] [--fsync=M] [--keep IDS]\n"
-	     "                              [--promises=P] [--bug=BUG]\n"
-	     "       blackout-fsops list    [--seed N] [--ops N] [--fsync=M] [--keep IDS]\n\n"
+	puts("usage: blackout-fsops [run]   [--seed N] [--ops N] [--fsync=M] [--families=F]\n"
+	     "                              [--keep IDS] [--bug=BUG]\n"
+	     "       blackout-fsops check   [--seed N] [--ops N] [--fsync=M] [--families=F]\n"
+	     "                              [--keep IDS] [--promises=P] [--bug=BUG]\n"
+	     "       blackout-fsops list    [--seed N] [--ops N] [--fsync=M] [--families=F]\n"
+	     "                              [--keep IDS]\n\n"
 	     "run    perform a seeded random sequence of file and directory operations in the\n"
 	     "       current (empty) directory, announcing each through $BLACKOUT_CTL: 'issue'\n"
 	     "       before it starts, 'ack' once a fsync, fdatasync or syncfs returned.\n"
@@ -31,6 +32,9 @@ static void help(void)
 	     "  --fsync=M   what the fsync ops sync: path (default: 'fsync F' syncs the file,\n"
 	     "              its directory and the root) or inode ('fsync-file F' and\n"
 	     "              'fsync-dir D', one inode each); part of the sequence, like the seed\n"
+	     "  --families=F  op families drawn beside the base ops, comma-separated, or all\n"
+	     "              or none (default): " FSOPS_FAMILY_NAMES "\n"
+	     "              (docs/checkers.md lists their ops); part of the sequence\n"
 	     "  --promises=P  check: what fsync of one inode is held to promise: linux (default;\n"
 	     "              what ext4, xfs and btrfs promise: a file's names too) or posix\n"
 	     "              (its data and size only)\n"
@@ -38,8 +42,9 @@ static void help(void)
 	     "              need a dropped one, like a write to a file never created, are\n"
 	     "              dropped too; kept ops keep their ids and data)\n"
 	     "  --bug=BUG   plant a bug: none (default), ack-without-fsync (acknowledge\n"
-	     "              without syncing) or ignore-fsync-error (acknowledge even when\n"
-	     "              fsync, fdatasync or syncfs failed); positive controls the harness\n"
+	     "              without syncing: a sync write is written without its flag, an\n"
+	     "              mmap store is not msync'd) or ignore-fsync-error (acknowledge even\n"
+	     "              when the sync failed); positive controls the harness\n"
 	     "              must catch\n\n"
 	     "Exit status: 0 done, 1 the workload failed, 2 usage error, 3 the checker could\n"
 	     "not check (bad BLACKOUT_* input or mount point). See docs/checkers.md.");
@@ -106,6 +111,7 @@ int main(int argc, char **argv)
 		{"bug", required_argument, NULL, 'b'},
 		{"keep", required_argument, NULL, 'k'},
 		{"fsync", required_argument, NULL, 'f'},
+		{"families", required_argument, NULL, 'F'},
 		{"promises", required_argument, NULL, 'p'},
 		{"help", no_argument, NULL, 'h'},
 		{},
@@ -142,6 +148,12 @@ int main(int argc, char **argv)
 			if ((v = choice(optarg, fsync_names)) < 0)
 				return usage_error("unknown --fsync (path or inode)", optarg);
 			p.fsync = (enum fsops_fsync_mode) v;
+			break;
+		case 'F':
+			if (fsops_families_parse(optarg, &p.families) < 0)
+				return usage_error("unknown --families (all, none or a list "
+						   "of " FSOPS_FAMILY_NAMES ")",
+						   optarg);
 			break;
 		case 'p':
 			if ((v = choice(optarg, promises_names)) < 0)

@@ -12,15 +12,37 @@
 #include "scenarios/fsops/fsops.h"
 
 static const char *const type_names[FSOPS_NTYPES] = {
-	[FSOPS_CREATE] = "create",	 [FSOPS_WRITE] = "write",
-	[FSOPS_APPEND] = "append",	 [FSOPS_OVERWRITE] = "overwrite",
-	[FSOPS_TRUNCATE] = "truncate",	 [FSOPS_RENAME] = "rename",
-	[FSOPS_LINK] = "link",		 [FSOPS_UNLINK] = "unlink",
-	[FSOPS_MKDIR] = "mkdir",	 [FSOPS_RMDIR] = "rmdir",
-	[FSOPS_FSYNC] = "fsync",	 [FSOPS_FDATASYNC] = "fdatasync",
-	[FSOPS_SYNC] = "sync",		 [FSOPS_FSYNC_FILE] = "fsync-file",
+	[FSOPS_CREATE] = "create",
+	[FSOPS_WRITE] = "write",
+	[FSOPS_APPEND] = "append",
+	[FSOPS_OVERWRITE] = "overwrite",
+	[FSOPS_TRUNCATE] = "truncate",
+	[FSOPS_RENAME] = "rename",
+	[FSOPS_LINK] = "link",
+	[FSOPS_UNLINK] = "unlink",
+	[FSOPS_MKDIR] = "mkdir",
+	[FSOPS_RMDIR] = "rmdir",
+	[FSOPS_FSYNC] = "fsync",
+	[FSOPS_FDATASYNC] = "fdatasync",
+	[FSOPS_SYNC] = "sync",
+	[FSOPS_FSYNC_FILE] = "fsync-file",
 	[FSOPS_FSYNC_DIR] = "fsync-dir",
+	[FSOPS_FALLOC] = "falloc",
+	[FSOPS_FALLOC_KEEP] = "falloc-keep",
+	[FSOPS_PUNCH] = "punch",
+	[FSOPS_ZERO] = "zero",
+	[FSOPS_ZERO_KEEP] = "zero-keep",
+	[FSOPS_DIO_WRITE] = "dio-write",
+	[FSOPS_DSYNC_WRITE] = "dsync-write",
+	[FSOPS_SYNC_WRITE] = "sync-write",
+	[FSOPS_MMAP_WRITE] = "mmap-write",
+	[FSOPS_SETXATTR] = "setxattr",
+	[FSOPS_REMOVEXATTR] = "removexattr",
+	[FSOPS_RENAME_NOREPLACE] = "rename-noreplace",
+	[FSOPS_EXCHANGE] = "exchange",
 };
+
+static const char *const family_names[] = {"falloc", "direct", "dsync", "mmap", "xattr", "rename2"};
 
 /*
  * Relative weights of the op types in the generator, by fsync mode. The path mode's are those
@@ -36,15 +58,81 @@ static const unsigned weights[2][FSOPS_NTYPES] = {
 };
 #undef WEIGHTS_BUT_FSYNC
 
+/* The weights a family adds: none is drawn without it, so the base sequence stays as it was. */
+static const struct {
+	enum fsops_type type;
+	unsigned family, weight;
+} family_weights[] = {
+	{FSOPS_FALLOC, FSOPS_FAMILY_FALLOC, 2},
+	{FSOPS_FALLOC_KEEP, FSOPS_FAMILY_FALLOC, 2},
+	{FSOPS_PUNCH, FSOPS_FAMILY_FALLOC, 3},
+	{FSOPS_ZERO, FSOPS_FAMILY_FALLOC, 2},
+	{FSOPS_ZERO_KEEP, FSOPS_FAMILY_FALLOC, 2},
+	{FSOPS_DIO_WRITE, FSOPS_FAMILY_DIRECT, 6},
+	{FSOPS_DSYNC_WRITE, FSOPS_FAMILY_DSYNC, 4},
+	{FSOPS_SYNC_WRITE, FSOPS_FAMILY_DSYNC, 3},
+	{FSOPS_MMAP_WRITE, FSOPS_FAMILY_MMAP, 4},
+	{FSOPS_SETXATTR, FSOPS_FAMILY_XATTR, 4},
+	{FSOPS_REMOVEXATTR, FSOPS_FAMILY_XATTR, 2},
+	{FSOPS_RENAME_NOREPLACE, FSOPS_FAMILY_RENAME2, 3},
+	{FSOPS_EXCHANGE, FSOPS_FAMILY_RENAME2, 3},
+};
+
 bool fsops_is_sync(enum fsops_type type)
 {
 	return type == FSOPS_FSYNC || type == FSOPS_FDATASYNC || type == FSOPS_SYNC ||
-	       type == FSOPS_FSYNC_FILE || type == FSOPS_FSYNC_DIR;
+	       type == FSOPS_FSYNC_FILE || type == FSOPS_FSYNC_DIR || type == FSOPS_DSYNC_WRITE ||
+	       type == FSOPS_SYNC_WRITE || type == FSOPS_MMAP_WRITE;
 }
 
 bool fsops_is_data(enum fsops_type type)
 {
-	return type == FSOPS_WRITE || type == FSOPS_APPEND || type == FSOPS_OVERWRITE;
+	return type == FSOPS_WRITE || type == FSOPS_APPEND || type == FSOPS_OVERWRITE ||
+	       type == FSOPS_DIO_WRITE || type == FSOPS_DSYNC_WRITE || type == FSOPS_SYNC_WRITE ||
+	       type == FSOPS_MMAP_WRITE;
+}
+
+bool fsops_is_zeroing(enum fsops_type type)
+{
+	return type == FSOPS_PUNCH || type == FSOPS_ZERO || type == FSOPS_ZERO_KEEP;
+}
+
+bool fsops_is_change(enum fsops_type type)
+{
+	return fsops_is_data(type) || fsops_is_zeroing(type) || type == FSOPS_TRUNCATE ||
+	       type == FSOPS_FALLOC || type == FSOPS_FALLOC_KEEP;
+}
+
+bool fsops_is_rename(enum fsops_type type)
+{
+	return type == FSOPS_RENAME || type == FSOPS_RENAME_NOREPLACE || type == FSOPS_EXCHANGE;
+}
+
+int fsops_families_parse(const char *list, unsigned *ret)
+{
+	const char *p = list;
+
+	*ret = 0;
+	if (!strcmp(list, "none"))
+		return 0;
+	if (!strcmp(list, "all")) {
+		*ret = FSOPS_FAMILY_ALL;
+		return 0;
+	}
+	while (*p) {
+		size_t n = strcspn(p, ","), i;
+
+		for (i = 0; i < sizeof(family_names) / sizeof(*family_names); i++)
+			if (strlen(family_names[i]) == n && !strncmp(p, family_names[i], n))
+				break;
+		if (i == sizeof(family_names) / sizeof(*family_names))
+			return -1;
+		*ret |= 1u << i;
+		p += n;
+		if (*p == ',' && *++p == '\0')
+			return -1;
+	}
+	return *ret ? 0 : -1;
 }
 
 const char *fsops_type_name(enum fsops_type type)
@@ -143,6 +231,34 @@ void fsops_fill(uint64_t seed, uint64_t id, uint64_t off, uint8_t *buf, size_t l
 	}
 }
 
+/* The check of setxattr op @id's value of attribute @x. */
+static uint64_t xattr_check(uint64_t seed, uint64_t id, int x)
+{
+	return mix(mix(seed ^ 0x5851f42d4c957f2dULL) ^ (id * 0x9e3779b97f4a7c15ULL) ^ (uint64_t) x);
+}
+
+void fsops_xattr_value(uint64_t seed, uint64_t id, int x, char *buf, size_t len)
+{
+	snprintf(buf, len, "fsops %llu %016llx", (unsigned long long) id,
+		 (unsigned long long) xattr_check(seed, id, x));
+}
+
+uint64_t fsops_xattr_decode(uint64_t seed, int x, const char *v, size_t len)
+{
+	char want[64];
+	uint64_t id = 0;
+	size_t i = 6;
+
+	if (len < 8 || len > 40 || memcmp(v, "fsops ", 6))
+		return 0;
+	for (; i < len && v[i] >= '0' && v[i] <= '9' && id <= FSOPS_MAX_OPS; i++)
+		id = 10 * id + (uint64_t) (v[i] - '0');
+	if (id == 0 || id > FSOPS_MAX_OPS)
+		return 0;
+	fsops_xattr_value(seed, id, x, want, sizeof(want));
+	return strlen(want) == len && !memcmp(want, v, len) ? id : 0;
+}
+
 int fsops_slot_dir(int s)
 {
 	return s / FSOPS_FILES_PER_DIR - 1;
@@ -192,6 +308,7 @@ void fsops_model_init(struct fsops_model *m, const struct fsops_params *p)
 	memset(m, 0, sizeof(*m));
 	m->seed = p->seed;
 	m->fsync = p->fsync;
+	m->families = p->families;
 	m->rng = p->seed;
 	m->next_id = 1;
 }
@@ -296,9 +413,12 @@ static int pick_sync_dir(struct fsops_model *m)
 
 static enum fsops_type draw_type(struct fsops_model *m)
 {
-	const unsigned *weight = weights[m->fsync];
-	unsigned total = 0, r;
+	unsigned weight[FSOPS_NTYPES], total = 0, r;
 
+	memcpy(weight, weights[m->fsync], sizeof(weight));
+	for (size_t i = 0; i < sizeof(family_weights) / sizeof(*family_weights); i++)
+		if (m->families & family_weights[i].family)
+			weight[family_weights[i].type] = family_weights[i].weight;
 	for (int t = 0; t < FSOPS_NTYPES; t++)
 		total += weight[t];
 	r = (unsigned) (rnd(m) % total);
@@ -308,6 +428,23 @@ static enum fsops_type draw_type(struct fsops_model *m)
 		r -= weight[t];
 	}
 	return FSOPS_SYNC;
+}
+
+/* A file of another inode than slot @src's, for an exchange. */
+static bool is_other_file(const struct fsops_model *m, int s, int src)
+{
+	return m->slot_ino[s] && m->slot_ino[s] != m->slot_ino[src];
+}
+
+/* The key of an existing attribute of @in, drawn; -1 if it has none. */
+static int pick_xattr(struct fsops_model *m, const struct fsops_inode *in)
+{
+	int cand[FSOPS_NXATTRS], n = 0;
+
+	for (int x = 0; x < FSOPS_NXATTRS; x++)
+		if (in->xattr[x])
+			cand[n++] = x;
+	return n ? cand[rnd(m) % (uint64_t) n] : -1;
 }
 
 /* Fill the op's details for @type; false if no op of that type is possible now. */
@@ -334,6 +471,9 @@ static bool draw_op(struct fsops_model *m, enum fsops_type type, struct fsops_op
 		op->a = pick_sync_dir(m);
 		return true;
 	case FSOPS_FDATASYNC:
+	case FSOPS_DSYNC_WRITE:
+	case FSOPS_MMAP_WRITE:
+		/* Data syncs promise no name (POSIX, nor fstests): drawn where one is durable. */
 		op->a = pick_slot(m, is_durable_file, 0);
 		break;
 	default:
@@ -346,6 +486,54 @@ static bool draw_op(struct fsops_model *m, enum fsops_type type, struct fsops_op
 	in = fsops_model_inode(m, op->ino);
 	size = in->size;
 	switch (type) {
+	case FSOPS_FALLOC:
+	case FSOPS_FALLOC_KEEP:
+	case FSOPS_PUNCH:
+	case FSOPS_ZERO:
+	case FSOPS_ZERO_KEEP:
+		/* Unaligned, inside the file, across its end or past it (KEEP_SIZE past the end
+		 * is the preallocation that later extends must read as zeros). */
+		op->off = rnd_range(m, 0,
+				    size + 4096 < FSOPS_MAX_SIZE - FSOPS_MIN_WRITE
+					    ? size + 4096
+					    : FSOPS_MAX_SIZE - FSOPS_MIN_WRITE);
+		op->len = rnd_range(m, 1,
+				    FSOPS_MAX_SIZE - op->off < FSOPS_MAX_WRITE
+					    ? FSOPS_MAX_SIZE - op->off
+					    : FSOPS_MAX_WRITE);
+		op->size_after =
+			(type == FSOPS_FALLOC || type == FSOPS_ZERO) && op->off + op->len > size
+				? op->off + op->len
+				: size;
+		return true;
+	case FSOPS_DIO_WRITE: {
+		uint64_t blocks = FSOPS_MAX_SIZE / FSOPS_DIO_ALIGN, at;
+
+		/* An aligned block inside the file, at its end, or one past it (a hole). */
+		at = rnd_range(m, 0,
+			       size / FSOPS_DIO_ALIGN + 1 < blocks - 1 ? size / FSOPS_DIO_ALIGN + 1
+								       : blocks - 1);
+		op->off = at * FSOPS_DIO_ALIGN;
+		op->len = FSOPS_DIO_ALIGN * rnd_range(m, 1, blocks - at < 4 ? blocks - at : 4);
+		op->size_after = op->off + op->len > size ? op->off + op->len : size;
+		return true;
+	}
+	case FSOPS_SETXATTR:
+		op->off = rnd(m) % FSOPS_NXATTRS;
+		return true;
+	case FSOPS_REMOVEXATTR: {
+		int x = pick_xattr(m, in);
+
+		op->off = x < 0 ? 0 : (uint64_t) x;
+		return x >= 0;
+	}
+	case FSOPS_RENAME_NOREPLACE:
+		op->b = pick_slot(m, is_free, 0);
+		return op->b >= 0;
+	case FSOPS_EXCHANGE:
+		op->b = pick_slot(m, is_other_file, op->a);
+		op->victim = op->b >= 0 ? m->slot_ino[op->b] : 0;
+		return op->b >= 0;
 	case FSOPS_WRITE:
 		op->off = rnd_range(m, 0,
 				    size + 4096 < FSOPS_MAX_SIZE - FSOPS_MIN_WRITE
@@ -358,9 +546,18 @@ static bool draw_op(struct fsops_model *m, enum fsops_type type, struct fsops_op
 		op->off = size;
 		break;
 	case FSOPS_OVERWRITE:
+	case FSOPS_MMAP_WRITE: /* a mapping cannot extend the file */
 		if (size < FSOPS_MIN_WRITE)
 			return false;
 		op->off = rnd_range(m, 0, size - FSOPS_MIN_WRITE);
+		break;
+	case FSOPS_DSYNC_WRITE:
+	case FSOPS_SYNC_WRITE:
+		/* As write: anywhere up to a page past the end. */
+		op->off = rnd_range(m, 0,
+				    size + 4096 < FSOPS_MAX_SIZE - FSOPS_MIN_WRITE
+					    ? size + 4096
+					    : FSOPS_MAX_SIZE - FSOPS_MIN_WRITE);
 		break;
 	case FSOPS_TRUNCATE:
 		op->off = rnd(m) % 2 && size
@@ -381,7 +578,7 @@ static bool draw_op(struct fsops_model *m, enum fsops_type type, struct fsops_op
 		return true;
 	}
 	max_len = FSOPS_MAX_SIZE - op->off;
-	if (type == FSOPS_OVERWRITE)
+	if (type == FSOPS_OVERWRITE || type == FSOPS_MMAP_WRITE)
 		max_len = size - op->off;
 	if (max_len > FSOPS_MAX_WRITE)
 		max_len = FSOPS_MAX_WRITE;
@@ -441,11 +638,32 @@ int fsops_model_apply(struct fsops_model *m, const struct fsops_op *op)
 	case FSOPS_WRITE:
 	case FSOPS_APPEND:
 	case FSOPS_OVERWRITE:
+	case FSOPS_DIO_WRITE:
+	case FSOPS_DSYNC_WRITE:
+	case FSOPS_SYNC_WRITE:
+	case FSOPS_MMAP_WRITE:
+	case FSOPS_FALLOC:
+	case FSOPS_FALLOC_KEEP:
+	case FSOPS_PUNCH:
+	case FSOPS_ZERO:
+	case FSOPS_ZERO_KEEP:
 		in->size = op->size_after;
 		return 0;
 	case FSOPS_TRUNCATE:
 		in->size = op->off;
 		return 0;
+	case FSOPS_SETXATTR:
+		in->xattr[op->off] = op->id;
+		return 0;
+	case FSOPS_REMOVEXATTR:
+		in->xattr[op->off] = 0;
+		return 0;
+	case FSOPS_EXCHANGE:
+		m->slot_ino[op->a] = op->victim;
+		m->slot_ino[op->b] = op->ino;
+		m->slot_durable[op->a] = m->slot_durable[op->b] = false;
+		return 0;
+	case FSOPS_RENAME_NOREPLACE:
 	case FSOPS_RENAME:
 		if (op->victim)
 			inode_unref(m, op->victim);
@@ -557,6 +775,8 @@ bool fsops_adapt(const struct fsops_model *m, const struct fsops_op *op, struct 
 	case FSOPS_FSYNC_DIR:
 		return op->a < 0 || m->dir_exists[op->a];
 	case FSOPS_FDATASYNC:
+	case FSOPS_DSYNC_WRITE:
+	case FSOPS_MMAP_WRITE:
 		if (!is_durable_file(m, op->a, 0))
 			return false;
 		break;
@@ -575,7 +795,31 @@ bool fsops_adapt(const struct fsops_model *m, const struct fsops_op *op, struct 
 		 * overwrite may now land elsewhere relative to the end, which only the size
 		 * afterwards reflects. */
 		ret->type = FSOPS_WRITE;
+		/* fall through */
+	case FSOPS_DIO_WRITE:
+	case FSOPS_DSYNC_WRITE:
+	case FSOPS_SYNC_WRITE:
+	case FSOPS_FALLOC:
+	case FSOPS_ZERO:
 		ret->size_after = op->off + op->len > in->size ? op->off + op->len : in->size;
+		return true;
+	case FSOPS_MMAP_WRITE:
+		/* A mapping reaches only as far as the file. */
+		ret->size_after = in->size;
+		return op->off + op->len <= in->size;
+	case FSOPS_FALLOC_KEEP:
+	case FSOPS_PUNCH:
+	case FSOPS_ZERO_KEEP:
+		ret->size_after = in->size;
+		return true;
+	case FSOPS_REMOVEXATTR:
+		return in->xattr[op->off] != 0;
+	case FSOPS_RENAME_NOREPLACE:
+		return is_free(m, op->b, 0);
+	case FSOPS_EXCHANGE:
+		if (!is_other_file(m, op->b, op->a))
+			return false;
+		ret->victim = m->slot_ino[op->b];
 		return true;
 	case FSOPS_TRUNCATE:
 		return true;

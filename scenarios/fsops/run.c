@@ -9,23 +9,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "scenarios/blackout-ctl.h"
 #include "scenarios/fsops/fsops.h"
 
 struct runner {
+	_Alignas(FSOPS_DIO_ALIGN) uint8_t buf[FSOPS_MAX_WRITE]; /* aligned for O_DIRECT */
 	const struct fsops_params *p;
-	uint8_t buf[FSOPS_MAX_WRITE];
-	char what[160]; /* the call that failed, for the message */
+	char what[240]; /* the call that failed, for the message */
 };
 
 static int fail(struct runner *r, const char *call, const char *path)
 {
 	int e = errno;
 
-	snprintf(r->what, sizeof(r->what), "%s '%s': %s", call, path, strerror(e));
+	snprintf(r->what, sizeof(r->what), "%s '%s': %s%s", call, path, strerror(e),
+		 e == EOPNOTSUPP || (e == EINVAL && !strcmp(call, "open O_DIRECT"))
+			 ? " (this filesystem does not support it: leave its family out of "
+			   "[workload] families)"
+			 : "");
 	return -e;
 }
 
@@ -47,23 +54,26 @@ static int sync_path(struct runner *r, const char *path, bool data_only)
 	return 0;
 }
 
-static int do_write(struct runner *r, const struct fsops_op *op, const char *path)
+/* pwritev2 @op's data to @path opened with @flags more, each call with @rwf. */
+static int do_write(struct runner *r, const struct fsops_op *op, const char *path, int flags,
+		    int rwf)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int fd = open(path, O_WRONLY | O_CLOEXEC | flags);
 	size_t done = 0;
 
 	if (fd < 0)
-		return fail(r, "open", path);
+		return fail(r, flags & O_DIRECT ? "open O_DIRECT" : "open", path);
 	fsops_fill(r->p->seed, op->id, op->off, r->buf, op->len);
 	while (done < op->len) {
-		ssize_t n = pwrite(fd, r->buf + done, op->len - done, (off_t) (op->off + done));
+		struct iovec v = {r->buf + done, op->len - done};
+		ssize_t n = pwritev2(fd, &v, 1, (off_t) (op->off + done), rwf);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
 			if (n == 0)
 				errno = EIO;
-			n = fail(r, "pwrite", path);
+			n = fail(r, rwf ? "pwritev2 RWF_DSYNC" : "pwrite", path);
 			close(fd);
 			return (int) n;
 		}
@@ -72,6 +82,44 @@ static int do_write(struct runner *r, const struct fsops_op *op, const char *pat
 	if (close(fd) < 0)
 		return fail(r, "close", path);
 	return 0;
+}
+
+/* Store @op's data through a shared mapping of @path, then msync it unless @skip_sync. */
+static int do_mmap_write(struct runner *r, const struct fsops_op *op, const char *path,
+			 bool skip_sync)
+{
+	uint64_t page = (uint64_t) sysconf(_SC_PAGESIZE), start = op->off / page * page;
+	size_t maplen = (size_t) (op->off + op->len - start);
+	int fd = open(path, O_RDWR | O_CLOEXEC), rc = 0;
+	uint8_t *map;
+
+	if (fd < 0)
+		return fail(r, "open", path);
+	map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t) start);
+	if (map == MAP_FAILED) {
+		rc = fail(r, "mmap", path);
+		close(fd);
+		return rc;
+	}
+	fsops_fill(r->p->seed, op->id, op->off, r->buf, op->len);
+	memcpy(map + (op->off - start), r->buf, op->len);
+	if (!skip_sync && msync(map, maplen, MS_SYNC) < 0)
+		rc = fail(r, "msync", path);
+	munmap(map, maplen);
+	close(fd);
+	return rc;
+}
+
+static int do_fallocate(struct runner *r, const struct fsops_op *op, const char *path, int mode)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), rc = 0;
+
+	if (fd < 0)
+		return fail(r, "open", path);
+	if (fallocate(fd, mode, (off_t) op->off, (off_t) op->len) < 0)
+		rc = fail(r, "fallocate", path);
+	close(fd);
+	return rc;
 }
 
 /* Perform @op on the filesystem. */
@@ -92,7 +140,46 @@ static int perform(struct runner *r, const struct fsops_op *op)
 	case FSOPS_WRITE:
 	case FSOPS_APPEND:
 	case FSOPS_OVERWRITE:
-		return do_write(r, op, a);
+		return do_write(r, op, a, 0, 0);
+	case FSOPS_DIO_WRITE:
+		return do_write(r, op, a, O_DIRECT, 0);
+	case FSOPS_DSYNC_WRITE:
+		return do_write(r, op, a, 0, bug ? 0 : RWF_DSYNC);
+	case FSOPS_SYNC_WRITE:
+		return do_write(r, op, a, bug ? 0 : O_SYNC, 0);
+	case FSOPS_MMAP_WRITE:
+		return do_mmap_write(r, op, a, bug);
+	case FSOPS_FALLOC:
+		return do_fallocate(r, op, a, 0);
+	case FSOPS_FALLOC_KEEP:
+		return do_fallocate(r, op, a, FALLOC_FL_KEEP_SIZE);
+	case FSOPS_PUNCH:
+		return do_fallocate(r, op, a, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE);
+	case FSOPS_ZERO:
+		return do_fallocate(r, op, a, FALLOC_FL_ZERO_RANGE);
+	case FSOPS_ZERO_KEEP:
+		return do_fallocate(r, op, a, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE);
+	case FSOPS_SETXATTR: {
+		char name[16], value[64];
+
+		snprintf(name, sizeof(name), "user.fsops%d", (int) op->off);
+		fsops_xattr_value(r->p->seed, op->id, (int) op->off, value, sizeof(value));
+		return setxattr(a, name, value, strlen(value), 0) < 0 ? fail(r, "setxattr", a) : 0;
+	}
+	case FSOPS_REMOVEXATTR: {
+		char name[16];
+
+		snprintf(name, sizeof(name), "user.fsops%d", (int) op->off);
+		return removexattr(a, name) < 0 ? fail(r, "removexattr", a) : 0;
+	}
+	case FSOPS_RENAME_NOREPLACE:
+		return renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_NOREPLACE) < 0
+			       ? fail(r, "renameat2 RENAME_NOREPLACE", a)
+			       : 0;
+	case FSOPS_EXCHANGE:
+		return renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE) < 0
+			       ? fail(r, "renameat2 RENAME_EXCHANGE", a)
+			       : 0;
 	case FSOPS_TRUNCATE:
 		return truncate(a, (off_t) op->off) < 0 ? fail(r, "truncate", a) : 0;
 	case FSOPS_RENAME:
@@ -182,7 +269,7 @@ static int step(struct runner *r, const struct fsops_op *op)
 
 int fsops_run(const struct fsops_params *p)
 {
-	struct runner *r = calloc(1, sizeof(*r));
+	struct runner *r = aligned_alloc(FSOPS_DIO_ALIGN, sizeof(struct runner));
 	struct fsops_op *seq = NULL;
 	struct fsops_model m;
 	struct fsops_op op;
@@ -193,6 +280,7 @@ int fsops_run(const struct fsops_params *p)
 		fputs("blackout-fsops: out of memory\n", stderr);
 		return 1;
 	}
+	memset(r, 0, sizeof(*r));
 	r->p = p;
 	if (check_empty() < 0) {
 		free(r);

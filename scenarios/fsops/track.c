@@ -74,6 +74,21 @@ static void content_cut(const struct checker *c, struct content *n, uint64_t to,
 	}
 }
 
+/* Bytes [@lo, @hi) of content @n read as zeros (a punch or a zero range). */
+static void content_zero(const struct checker *c, struct content *n, uint64_t lo, uint64_t hi)
+{
+	hi = hi < 8 * n->words ? hi : 8 * n->words;
+	for (uint64_t w = lo / 8; 8 * w < hi; w++) {
+		if (8 * w >= lo && 8 * w + 8 <= hi) {
+			n->word[w] = 0;
+			continue;
+		}
+		content_mix(c, n, w);
+		memset(n->bytes + (8 * w > lo ? 8 * w : lo), 0,
+		       (8 * w + 8 < hi ? 8 * w + 8 : hi) - (8 * w > lo ? 8 * w : lo));
+	}
+}
+
 /*
  * Whether nothing explains word @w of @t's file, which is not explained whole (as the inode's
  * value now, or as a later issued write's), with @cut the smallest later truncate: a byte is
@@ -88,16 +103,20 @@ static __attribute__((noinline)) bool word_bad(const struct checker *c, const st
 	const struct obs_file *o = &c->slot[t->slot];
 	uint32_t v = o->word[w], now = f->now.word[w];
 	uint64_t lo = 8 * w, hi = 8 * w + 8 < o->size ? 8 * w + 8 : o->size;
+	/* A later punch or zero range over the word explains its zeros (at its edges, the
+	 * bytes of the word it does not cover too: the reading that invents no failure). */
+	bool zeroed = t->zero[w] != 0;
 	uint8_t d[8];
 
 	/* Two whole words of different writes (or zeros) differ in some byte. */
-	if (!(v & WORD_ODD) && now != WORD_MIXED && hi == lo + 8 && hi <= cut)
+	if (!(v & WORD_ODD) && now != WORD_MIXED && hi == lo + 8 && hi <= cut &&
+	    !(v == 0 && zeroed))
 		return true;
 	content_bytes(c, &f->now, w, d);
 	for (uint64_t i = lo; i < hi; i++) {
 		uint8_t x = o->data[i];
 
-		if (x == d[i - lo] || (i >= cut && x == 0))
+		if (x == d[i - lo] || ((i >= cut || zeroed) && x == 0))
 			continue;
 		if ((v & WORD_ODD) && t->cnt[8 * (v & ~WORD_ODD) + i - lo])
 			continue;
@@ -158,6 +177,17 @@ static void odd_count(const struct checker *c, struct track *t, const struct fso
 	}
 }
 
+/* Add @delta to the zeroing count of each word of @t's file that zeroing op @m covers. */
+static void zero_count(const struct checker *c, struct track *t, const struct fsops_op *m,
+		       uint32_t delta)
+{
+	uint64_t size = c->slot[t->slot].size;
+	uint64_t end = m->off + m->len < size ? m->off + m->len : size;
+
+	for (uint64_t w = m->off / 8; 8 * w < end; w++)
+		t->zero[w] += delta;
+}
+
 int tracks_start(struct checker *c, const struct fsops_inode *in)
 {
 	struct future *f = &c->fut[in->ino];
@@ -176,12 +206,13 @@ int tracks_start(struct checker *c, const struct fsops_inode *in)
 			continue;
 		/* One allocation: the track, its counts, its bits (most files are small). */
 		ncnt = 8 * (size_t) o->nodd + 1;
-		t = calloc(1, sizeof(*t) + ncnt * sizeof(*t->cnt) +
+		t = calloc(1, sizeof(*t) + (ncnt + o->size / 8 + 1) * sizeof(*t->cnt) +
 				      (o->size / 8 + 1) * sizeof(*t->is_bad));
 		if (!t)
 			return -ENOMEM;
 		t->cnt = (uint32_t *) (t + 1);
-		t->is_bad = (bool *) (t->cnt + ncnt);
+		t->zero = t->cnt + ncnt;
+		t->is_bad = (bool *) (t->zero + o->size / 8 + 1);
 		t->slot = s;
 		t->next = f->tracks;
 		f->tracks = t;
@@ -195,9 +226,12 @@ int tracks_start(struct checker *c, const struct fsops_inode *in)
 	if (!f->now.word || !f->now.bytes)
 		return -ENOMEM;
 	for (size_t j = 0; j < f->changes.n; j++)
-		for (struct track *t = f->tracks; t; t = t->next)
-			if (f->changes.v[j]->type != FSOPS_TRUNCATE)
+		for (struct track *t = f->tracks; t; t = t->next) {
+			if (fsops_is_data(f->changes.v[j]->type))
 				odd_count(c, t, f->changes.v[j], 1);
+			if (fsops_is_zeroing(f->changes.v[j]->type))
+				zero_count(c, t, f->changes.v[j], 1);
+		}
 	for (struct track *t = f->tracks; t; t = t->next)
 		recount(c, t, f, f->min_cut[0], 0, UINT64_MAX);
 	return 0;
@@ -228,29 +262,54 @@ void tracks_replay(struct checker *c, const struct fsops_op *op, const struct fs
 		from = cut < from ? cut : from;
 		to = cut_after == UINT64_MAX ? UINT64_MAX : cut_after > to ? cut_after : to;
 	}
+	/* An allocation changes no byte: what it extends by reads as zeros, as the content
+	 * past the size always does. */
+	if (op->type == FSOPS_FALLOC || op->type == FSOPS_FALLOC_KEEP)
+		to = from;
 	if (f->tracks && op->type == FSOPS_TRUNCATE && op->off < in->size)
 		content_cut(c, &f->now, op->off, in->size);
-	else if (f->tracks && op->type != FSOPS_TRUNCATE)
+	else if (f->tracks && fsops_is_data(op->type))
 		content_write(c, &f->now, op);
-	/* What it wrote is now the inode's value: no longer a later write's. */
-	if (mine && op->type != FSOPS_TRUNCATE)
-		for (struct track *t = f->tracks; t; t = t->next)
+	else if (f->tracks && fsops_is_zeroing(op->type))
+		content_zero(c, &f->now, op->off, op->off + op->len);
+	/* What it wrote (or zeroed) is now the inode's value: no longer a later op's. */
+	for (struct track *t = f->tracks; t && mine; t = t->next) {
+		if (fsops_is_data(op->type))
 			odd_count(c, t, op, UINT32_MAX);
+		if (fsops_is_zeroing(op->type))
+			zero_count(c, t, op, UINT32_MAX);
+	}
 	f->pos += mine;
 	for (struct track *t = f->tracks; t; t = t->next)
 		recount(c, t, f, cut_after, from, to);
 }
 
-bool track_acceptable(const struct checker *c, const struct fsops_inode *in, int s)
+bool track_range_ok(const struct checker *c, const struct fsops_inode *in, int s, uint64_t from,
+		    uint64_t to)
 {
 	const struct future *f = &c->fut[in->ino];
 	const struct obs_file *o = &c->slot[s];
 	uint64_t lo = f->min_size[f->pos], hi = f->max_size[f->pos];
+	uint64_t need = to < in->size ? to : in->size;
 	const struct track *t = f->tracks;
 
 	while (t && t->slot != s)
 		t = t->next;
-	lo = in->size < lo ? in->size : lo;
+	lo = need < lo ? need : lo;
 	hi = in->size > hi ? in->size : hi;
-	return t && o->size >= lo && o->size <= hi && t->bad == 0;
+	if (!t || o->size < lo || o->size > hi)
+		return false;
+	if (t->bad == 0)
+		return true;
+	if (from == 0 && to >= o->size)
+		return false;
+	for (uint64_t w = from / 8; 8 * w < to && 8 * w < o->size; w++)
+		if (t->is_bad[w])
+			return false;
+	return true;
+}
+
+bool track_acceptable(const struct checker *c, const struct fsops_inode *in, int s)
+{
+	return track_range_ok(c, in, s, 0, UINT64_MAX);
 }

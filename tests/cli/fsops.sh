@@ -214,6 +214,39 @@ mkdir "$tmp/damaged-inode"
 python3 "$(dirname "$0")/fsops_damaged.py" "$fsops" --fsync=inode "$tmp/damaged-inode" $(seq 1 50) \
 	>"$tmp/out" 2>&1 || fail "damaged trees, --fsync=inode: $(head -c 600 "$tmp/out")"
 
+# Op families (--families, docs/checkers.md): without them the sequence is the one fsops
+# always drew; with all of them every family op is drawn.
+cmp -s "$tmp/e" <("$fsops" list --seed 3 --ops 300 --families=none) ||
+	fail "--families=none is not the default sequence"
+"$fsops" list --seed 3 --ops 300 --families=all >"$tmp/f"
+for t in falloc falloc-keep punch zero zero-keep dio-write dsync-write sync-write mmap-write \
+	setxattr removexattr rename-noreplace exchange; do
+	grep -q " $t " "$tmp/f" || fail "300 ops of seed 3, --families=all, contain no $t"
+done
+"$fsops" list --seed 3 --ops 300 --families=falloc,xattr | grep -Eq " (dio-write|exchange) " &&
+	fail "--families=falloc,xattr drew an op of another family"
+for bad in "" foo falloc, ,falloc falloc,,xattr; do
+	expect 2 "bad --families" "$fsops" list --families="$bad"
+done
+# The scenario checks the names before a boot: the harness's list is the workload's.
+printf '[device]\nfs = ext4\n[workload]\nbuiltin = fsops\nfamilies = bogus\n' >"$tmp/fam.ini"
+expect 3 "families = bogus" "$blackout" run "$tmp/fam.ini"
+names=$("$fsops" --help | sed -n 's/.*or none (default): //p')
+[ -n "$names" ] && grep -qF "separated by commas: $names)" "$tmp/err" ||
+	fail "the harness's op families are not the workload's ($names): $(cat "$tmp/err")"
+for f in $(echo "$names" | tr -d ,); do
+	"$fsops" list --ops 1 --families="$f" >/dev/null || fail "blackout-fsops lacks family $f"
+done
+# Each family op's effect is judged: lost, the persistence op that promised it is flagged. The
+# real trees need fallocate, O_DIRECT and user xattrs where the test runs (ext4, xfs, btrfs).
+mkdir "$tmp/families"
+python3 "$(dirname "$0")/fsops_families.py" "$fsops" "$tmp/families" >"$tmp/out" 2>&1 ||
+	fail "op families: $(head -c 1500 "$tmp/out")"
+mkdir "$tmp/damaged-families"
+python3 "$(dirname "$0")/fsops_damaged.py" "$fsops" --fsync=inode --families=all \
+	"$tmp/damaged-families" $(seq 1 50) >"$tmp/out" 2>&1 ||
+	fail "damaged trees, --families=all: $(head -c 600 "$tmp/out")"
+
 # The workload refuses to run without a harness or over an existing tree.
 mkdir "$tmp/wl"
 expect 1 "workload without BLACKOUT_CTL" env -u BLACKOUT_CTL bash -c "cd '$tmp/wl' && '$fsops'"

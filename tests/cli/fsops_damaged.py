@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
-# fsops_damaged.py FSOPS [--fsync=inode] DIR SEED...: for each seed, run a prefix of the fsops workload in DIR
+# fsops_damaged.py FSOPS [--fsync=inode] [--families=F] DIR SEED...: for each seed, run a prefix of the fsops workload in DIR
 # (through a stand-in for the harness's control socket), damage the tree the way a crash or a
 # bad disk could (files cut short, often to a few words; random bytes; zeroed ranges; files
-# gone), and run the checker on it with the ops after the prefix issued too. Prints a line for
-# each state the checker did not finish with "done"; exit 1 if there was one. With
-# --fsync=inode, the one-inode persistence ops, checked by a promise table drawn per seed.
+# gone; attributes rewritten or removed), and run the checker on it with the ops after the
+# prefix issued too. Prints a line for each state the checker did not finish with "done"; exit 1
+# if there was one. With --fsync=inode, the one-inode persistence ops, checked by a promise
+# table drawn per seed; with --families, the op families' ops.
 import os, random, shutil, socket, subprocess, sys, threading
 
 args = sys.argv[2:]
-mode = [args.pop(0)] if args and args[0].startswith("--fsync=") else []
+mode = []
+while args and args[0].startswith("--"):
+    mode.append(args.pop(0))
 fsops, top, seeds = sys.argv[1], os.path.abspath(args[0]), [int(s) for s in args[1:]]
 ops = 300
 sock = os.path.join(top, "ctl.sock")
@@ -54,6 +57,16 @@ for seed in seeds:
                     fh.write(bytes(min(4096, size - o)))
             elif x < 0.45:
                 os.unlink(p)
+                continue
+            if r.random() < 0.1:
+                name = "user.fsops%d" % r.randrange(2)
+                try:
+                    if r.random() < 0.5:
+                        os.setxattr(p, name, bytes(r.randrange(256) for _ in range(r.randrange(1, 40))))
+                    else:
+                        os.removexattr(p, name)
+                except OSError:
+                    pass
     listing = subprocess.run([fsops, "list", "--seed", str(seed), "--ops", str(ops)] + mode,
                              capture_output=True, text=True, check=True).stdout
     issued = os.path.join(top, "issued")
@@ -63,7 +76,7 @@ for seed in seeds:
     with open(acked, "w") as fh:
         fh.writelines(l.split()[0] + "\n" for l in listing.splitlines()
                       if l.endswith(" ack") and int(l.split()[0]) <= k)
-    promises = ["--promises=" + r.choice(["linux", "posix"])] if mode else []
+    promises = ["--promises=" + r.choice(["linux", "posix"])] if "--fsync=inode" in mode else []
     res = subprocess.run([fsops, "check", "--seed", str(seed), "--ops", str(ops)] + mode + promises,
                          cwd=tree,
                          env=dict(os.environ, BLACKOUT_ISSUED=issued, BLACKOUT_ACKED=acked),

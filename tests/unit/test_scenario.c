@@ -223,6 +223,54 @@ static void fsync_and_promises(void)
 		  "only the fsops checker takes 'promises'");
 }
 
+/* [workload] families: op families beyond the base, passed on to the workload and checker. */
+static void families(void)
+{
+	static const struct {
+		const char *value, *flag;
+	} cases[] = {
+		{"falloc,xattr", " --families=falloc,xattr"},
+		{"all", " --families=all"},
+		{"rename2,direct,dsync,mmap", " --families=rename2,direct,dsync,mmap"},
+		{"none", ""},
+	};
+	static const char *const bad[] = {"bogus",	  "falloc,", ",falloc",	  "falloc,falloc",
+					  "falloc xattr", "fallocx", "all,falloc"};
+	char text[512], want[256], *cmd = NULL;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct bo_scenario *sc;
+
+		snprintf(text, sizeof(text),
+			 "[device]\nfs = ext4\n[workload]\nbuiltin = fsops\nops = 9\n"
+			 "families = %s\n[run]\nseed = 1\n",
+			 cases[i].value);
+		sc = parse_ok(text);
+		CU_ASSERT_FATAL(sc != NULL);
+		snprintf(want, sizeof(want), "blackout-fsops --seed 1 --ops 9%s", cases[i].flag);
+		CU_ASSERT(bo_scenario_workload_command(sc, &cmd) == 0);
+		if (!cmd || strcmp(cmd, want))
+			fprintf(stderr, "\ncase %zu: '%s'\n  wanted '%s'\n", i, cmd, want);
+		CU_ASSERT(cmd && !strcmp(cmd, want));
+		free(cmd);
+		snprintf(want, sizeof(want), "blackout-fsops check --seed 1 --ops 9%s",
+			 cases[i].flag);
+		CU_ASSERT(bo_scenario_checker_command(sc, &cmd) == 0);
+		CU_ASSERT(cmd && !strcmp(cmd, want));
+		free(cmd);
+		bo_scenario_free(sc);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), MIN "families = %s\n", bad[i]);
+		parse_bad(text, "[workload] families: bad value");
+	}
+	parse_bad("[device]\nfs = ext4\n[workload]\nbuiltin = applog\nfamilies = all\n",
+		  "only builtin fsops takes 'families'");
+	parse_bad("[device]\nfs = ext4\n[workload]\ncommand = ./w\nfamilies = all\n[check]\n"
+		  "checker = none\n",
+		  "only builtin fsops takes 'families'");
+}
+
 static void cuts(void)
 {
 	static const char *const good[] = {"flush",    "fua",	    "all",
@@ -779,6 +827,7 @@ int main(void)
 		{"every_key", every_key},
 		{"command_workload", command_workload},
 		{"fsync and promises", fsync_and_promises},
+		{"op families", families},
 		{"cuts", cuts},
 		{"errors", errors},
 		{"faults", faults},

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+# fsops_families.py FSOPS DIR: the checker sees what each op of the op families does.
+#
+# For every family op type T, in a sequence of --families=all --fsync=inode: take an op X of
+# type T and the persistence op P that promises its effect: X itself when T is acked, else the
+# first fsync-file of the name X leaves its inode under (without the ops between, the name
+# still holds it). Run the ops before X, X and P (an op subset, --keep) in DIR through a
+# stand-in for the harness's control socket: the checker must find every ack of that tree
+# present. Run them again without X, as if X's effect had been lost, with X still issued: for
+# some X of each type, P must be absent (a lost ack); and for a write, so it must when X's
+# range reads as zeros. T fails when a first tree is judged
+# inconsistent, or when none of its first candidates is flagged without X.
+# Prints one line per type; exit 1 if one failed.
+import os, shutil, socket, subprocess, sys, threading
+
+fsops, top = sys.argv[1], os.path.abspath(sys.argv[2])
+seq = ["--fsync=inode", "--families=all"]
+ops, seed, tries = 2000, 5, 40
+# Every family op but falloc-keep, which changes nothing a name shows (its zeros past the end
+# are judged when a later op extends the file over them).
+types = ["falloc", "punch", "zero", "zero-keep", "dio-write", "dsync-write", "sync-write",
+         "mmap-write", "setxattr", "removexattr", "rename-noreplace", "exchange"]
+sock = os.path.join(top, "ctl.sock")
+srv = socket.socket(socket.AF_UNIX)
+srv.bind(sock)
+srv.listen(4)
+
+
+def serve():
+    while True:
+        c, _ = srv.accept()
+        threading.Thread(target=lambda c=c: [c.sendall(b"ok 1\n") for _ in c.makefile("rb")],
+                         daemon=True).start()
+
+
+threading.Thread(target=serve, daemon=True).start()
+
+
+def listing(keep=None):
+    k = ["--keep", ",".join(map(str, keep))] if keep else []
+    out = subprocess.run([fsops, "list", "--seed", str(seed), "--ops", str(ops)] + seq + k,
+                         capture_output=True, text=True, check=True).stdout
+    return [dict(id=int(f[0]), type=f[1], a=f[2], b=f[3], ino=int(f[4][4:]),
+                 off=int(f[5][4:]), len=int(f[6][4:]), ack=l.endswith(" ack"))
+            for l in out.splitlines() for f in [l.split()]]
+
+
+def state(run, issued, acked, zeros=None):
+    """Run the ops @run; check the tree with @issued and @acked; the ids found present. With
+    @zeros (an op), its range of its file reads as zeros first: its data lost, the size kept."""
+    tree = os.path.join(top, "tree")
+    shutil.rmtree(tree, ignore_errors=True)
+    os.mkdir(tree)
+    subprocess.run([fsops, "run", "--seed", str(seed), "--ops", str(ops), "--keep",
+                    ",".join(map(str, run))] + seq, cwd=tree, stdout=subprocess.DEVNULL,
+                   env=dict(os.environ, BLACKOUT_CTL=sock), check=True)
+    if zeros:
+        with open(os.path.join(tree, zeros["a"]), "r+b") as fh:
+            fh.seek(zeros["off"])
+            fh.write(bytes(zeros["len"]))
+    for name, ids in (("issued", issued), ("acked", acked)):
+        with open(os.path.join(top, name), "w") as fh:
+            fh.writelines(f"{i}\n" for i in ids)
+    res = subprocess.run([fsops, "check", "--seed", str(seed), "--ops", str(ops), "--keep",
+                          ",".join(map(str, issued))] + seq,
+                         cwd=tree, capture_output=True, text=True,
+                         env=dict(os.environ, BLACKOUT_ISSUED=os.path.join(top, "issued"),
+                                  BLACKOUT_ACKED=os.path.join(top, "acked")))
+    if res.returncode != 0 or not res.stdout.endswith("done\n"):
+        sys.exit(f"checker failed (exit {res.returncode}): {res.stderr[:300]}")
+    return {int(l.split()[1]) for l in res.stdout.splitlines() if l.startswith("present ")}
+
+
+full = listing()
+failed = 0
+for t in types:
+    flagged, tried = None, 0
+    for x in (o for o in full if o["type"] == t):
+        if tried == tries:
+            break
+        name = x["b"] if t in ("rename-noreplace", "exchange") else x["a"]
+        p = x if x["ack"] else next((o for o in full if o["id"] > x["id"] and
+                                     o["type"] == "fsync-file" and o["a"] == name), None)
+        if p is None:
+            continue
+        keep = [o["id"] for o in full if o["id"] < x["id"]] + [x["id"]] + \
+            ([p["id"]] if p is not x else [])
+        done = listing(keep)
+        ids = [o["id"] for o in done]
+        if x["id"] not in ids or p["id"] not in ids:
+            continue  # not performable on the kept ops
+        tried += 1
+        acks = [o["id"] for o in done if o["ack"]]
+        lost = set(acks) - state(ids, ids, acks)
+        if lost:
+            print(f"{t}: op {x['id']}: the tree of the ops up to it and op {p['id']} is judged "
+                  f"inconsistent: acks {sorted(lost)} not present")
+            failed += 1
+            break
+        # A write's data lost as zeros (a hole, an unwritten extent) is as lost as it.
+        if t.endswith("-write") and p["id"] in state(ids, ids, acks, zeros=x):
+            print(f"{t}: op {x['id']}: its data zeroed, op {p['id']} is still judged present")
+            failed += 1
+            lost = True
+            break
+        if p["id"] not in state([i for i in ids if i != x["id"]], ids, acks):
+            flagged = x["id"]
+            break
+    if flagged:
+        print(f"{t}: op {flagged} lost: op {p['id']} ({p['type']}) flagged, as it must")
+    elif not lost:
+        print(f"{t}: none of {tried} ops lost was flagged")
+        failed += 1
+sys.exit(1 if failed else 0)
