@@ -8,7 +8,7 @@
 
 #include "harness/base/macro.h"
 
-enum kind { K_FLUSH, K_FUA, K_MARK, K_EVERY, K_ALL, K_RANGE, K_FLUSH_N };
+enum kind { K_FLUSH, K_FUA, K_MARK, K_ACK, K_EVERY, K_ALL, K_RANGE, K_FLUSH_N };
 
 struct term {
 	enum kind kind;
@@ -38,6 +38,8 @@ static int parse_term(const char *s, size_t len, struct term *t, struct bo_err *
 		t->kind = K_FUA;
 	else if (!strcmp(buf, "mark"))
 		t->kind = K_MARK;
+	else if (!strcmp(buf, "ack"))
+		t->kind = K_ACK;
 	else if (!strcmp(buf, "all"))
 		t->kind = K_ALL;
 	else if (!strncmp(buf, "flush/", 6)) {
@@ -65,7 +67,7 @@ static int parse_term(const char *s, size_t len, struct term *t, struct bo_err *
 			return bo_err_set(err, EINVAL, "cut policy '%s': expected entry:A-B", buf);
 	} else {
 		return bo_err_set(err, EINVAL,
-				  "unknown cut policy '%s' (flush, flush/N, fua, mark, every:N, "
+				  "unknown cut policy '%s' (flush, flush/N, fua, mark, ack, every:N, "
 				  "all, entry:A-B)",
 				  buf);
 	}
@@ -153,6 +155,9 @@ static int mark_term(const struct term *t, void *ctx)
 			break;
 		case K_MARK:
 			pick = f & BO_LOG_MARK;
+			break;
+		case K_ACK:
+			pick = (f & BO_LOG_MARK) && !strncmp(bo_log_mark_name(s->log, n), "ack:", 4);
 			break;
 		case K_EVERY:
 			pick = (n + 1) % t->a == 0;

@@ -6,6 +6,7 @@
  *   flush/N    after N of the FLUSH entries, evenly spread (all of them if fewer)
  *   fua        after every FUA entry
  *   mark       after every MARK entry
+ *   ack        after every MARK entry of an acknowledgement ("ack:ID"): the persistence points
  *   every:N    after every N-th entry
  *   all        after every entry
  *   entry:A-B  after each entry from A to B

@@ -386,13 +386,26 @@ static void test_cutsel(void)
 	CU_ASSERT_FATAL(bo_cutsel_select(log, "entry:2-3", 0, &c, &err) == 0);
 	CU_ASSERT(c.n == 3 && c.v[0] == 3 && c.v[1] == 4 && c.v[2] == 8);
 	bo_cuts_clear(&c);
+	bo_log_free(log);
+	/* ack: the marks of acknowledgements only (and the end). */
+	{
+		static const char *const acks[] = {"mkfs",  "issue:1", "W", "F",
+						   "ack:1", "issue:2", "W", NULL};
+
+		log = log_of(acks);
+		CU_ASSERT_FATAL(bo_cutsel_select(log, "ack", 1, &c, &err) == 0);
+		CU_ASSERT(c.n == 2 && c.v[0] == 5 && c.v[1] == 7);
+		bo_cuts_clear(&c);
+		bo_log_free(log);
+	}
+	log = log_of(items);
 	CU_ASSERT(bo_cutsel_select(log, "flush,bogus", 0, &c, &err) == -EINVAL);
 	CU_ASSERT(strstr(err.msg, "'bogus'") != NULL);
 	CU_ASSERT(bo_cutsel_validate("every:0", &err) == -EINVAL);
 	CU_ASSERT(bo_cutsel_validate("entry:5-2", &err) == -EINVAL);
 	CU_ASSERT(bo_cutsel_validate("", &err) == -EINVAL);
 	CU_ASSERT(bo_cutsel_validate("flush,", &err) == -EINVAL);
-	CU_ASSERT(bo_cutsel_validate("flush,fua,mark,every:10,all,entry:1-5", &err) == 0);
+	CU_ASSERT(bo_cutsel_validate("flush,fua,mark,ack,every:10,all,entry:1-5", &err) == 0);
 	bo_log_free(log);
 }
 
