@@ -17,6 +17,9 @@
 static const struct bo_builtin builtins[] = {
 	{"fsops", "blackout-fsops", "",
 	 (const char *const[]){"ack-without-fsync", "ignore-fsync-error", NULL}},
+	/* The bounded space of fsops workloads (blackout-fsops --bounded). */
+	{"bounded", "blackout-fsops", "",
+	 (const char *const[]){"ack-without-fsync", "ignore-fsync-error", NULL}},
 	{"applog", "blackout-applog", "", (const char *const[]){"ack-before-fsync", NULL}},
 	{"replace", "blackout-replace", "",
 	 (const char *const[]){"no-fsync-before-rename", "no-dir-fsync", NULL}},
@@ -75,6 +78,15 @@ static int builtin_command(const struct bo_scenario *sc, const char *mode, char 
 	bool posix = *mode && sc->fsync_inode && bo_scenario_promises_posix(sc);
 	int n;
 
+	if (!strcmp(b->name, "bounded")) {
+		posix = *mode && bo_scenario_promises_posix(sc);
+		n = asprintf(ret, "%s%s --bounded %" PRIu64 "%s%s --seed %" PRIu64 "%s%s%s", b->exe,
+			     mode, sc->length, sc->workloads ? " --workloads " : "",
+			     sc->workloads ? sc->workloads : "", sc->workload_seed,
+			     posix ? " --promises=posix" : "", sc->bug ? " --bug=" : "",
+			     sc->bug ? sc->bug : "");
+		return n < 0 ? -ENOMEM : 0;
+	}
 	n = asprintf(ret, "%s%s%s --seed %" PRIu64 " --ops %" PRIu64 "%s%s%s%s%s%s%s%s", b->exe,
 		     mode, b->args, sc->workload_seed, sc->ops,
 		     sc->fsync_inode ? " --fsync=inode" : "", sc->families ? " --families=" : "",

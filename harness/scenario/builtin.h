@@ -17,7 +17,8 @@ struct bo_builtin {
 };
 
 /* The builtins' names, for messages. */
-#define BO_BUILTIN_NAMES "fsops, applog, replace, sqlite-wal, sqlite-rollback, kvd, kvd-compact"
+#define BO_BUILTIN_NAMES \
+	"fsops, bounded, applog, replace, sqlite-wal, sqlite-rollback, kvd, kvd-compact"
 
 /* The builtin called @name, or NULL. */
 const struct bo_builtin *bo_builtin_find(const char *name);

@@ -15,6 +15,11 @@ bool bo_fsops_is(const struct bo_scenario *sc)
 	return sc->builtin && !strcmp(sc->builtin, "fsops");
 }
 
+bool bo_bounded_is(const struct bo_scenario *sc)
+{
+	return sc->builtin && !strcmp(sc->builtin, "bounded");
+}
+
 /* Whether the @n bytes at @name are one of BO_FSOPS_FAMILIES. */
 static bool family_known(const char *name, size_t n)
 {

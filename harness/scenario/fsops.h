@@ -17,6 +17,10 @@
 /* Whether @sc runs the builtin fsops workload. */
 bool bo_fsops_is(const struct bo_scenario *sc);
 
+/* Whether @sc runs builtin bounded: the bounded space of fsops workloads (blackout-fsops
+ * --bounded). */
+bool bo_bounded_is(const struct bo_scenario *sc);
+
 /* fsops' op families, as [workload] families takes them (blackout-fsops --families). */
 #define BO_FSOPS_FAMILIES "falloc, direct, dsync, mmap, xattr, rename2"
 

@@ -84,6 +84,10 @@ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 		     put(wl, "ops", json_object_new_uint64(sc->ops)) &&
 		     put(wl, "bug", json_object_new_string(sc->bug ? sc->bug : "none")) &&
 		     (!sc->keep_ops || put(wl, "keep_ops", json_object_new_string(sc->keep_ops))) &&
+		     (strcmp(sc->builtin, "bounded") ||
+		      (put(wl, "length", json_object_new_uint64(sc->length)) &&
+		       put(wl, "workloads",
+			   json_object_new_string(sc->workloads ? sc->workloads : "all")))) &&
 		     (strcmp(sc->builtin, "fsops") ||
 		      (put(wl, "fsync",
 			   json_object_new_string(sc->fsync_inode ? "inode" : "path")) &&

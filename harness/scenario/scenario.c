@@ -71,6 +71,8 @@ enum key_type {
 	K_FSYNC,      /* path | inode (fsops) */
 	K_PROMISES,   /* auto | linux | posix (fsops) */
 	K_FAMILIES,   /* all | none | op families, comma-separated (fsops) */
+	K_LENGTH,     /* 1..3 (bounded) */
+	K_RANKS,      /* A-B or A: workload ranks (bounded) */
 };
 
 struct key {
@@ -101,6 +103,8 @@ static const struct key keys[] = {
 	{"workload", "keep_ops", K_OP_IDS, F(keep_ops)},
 	{"workload", "fsync", K_FSYNC, F(fsync_inode)},
 	{"workload", "families", K_FAMILIES, F(families)},
+	{"workload", "length", K_LENGTH, F(length)},
+	{"workload", "workloads", K_RANKS, F(workloads)},
 	{"workload", "seed", K_U64, F(workload_seed)},
 	{"workload", "timeout", K_SECONDS, F(workload_timeout)},
 	{"check", "cuts", K_CUTS, F(cuts_spec)},
@@ -273,8 +277,9 @@ static char **str_field(struct bo_scenario *sc, const struct key *k)
 	return (char **) ((char *) sc + k->off);
 }
 
-/* The [workload] keys only builtin fsops takes. */
+/* The [workload] keys only builtin fsops takes, and only builtin bounded. */
 static const char *const fsops_keys[] = {"keep_ops", "fsync", "families"};
+static const char *const bounded_keys[] = {"length", "workloads"};
 
 static int set_string(struct parser *p, const struct key *k, const char *value)
 {
@@ -522,6 +527,18 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 			return BAD("expected a decimal number from 1 to 1000000");
 		*(uint64_t *) field = n;
 		return 1;
+	case K_LENGTH:
+		if (parse_dec(v, &n) < 0 || n < 1 || n > 3)
+			return BAD("expected the length of the bounded workloads, 1, 2 or 3");
+		*(uint64_t *) field = n;
+		return 1;
+	case K_RANKS: {
+		uint64_t lo, hi;
+
+		if (bo_parse_range(v, &lo, &hi) < 0)
+			return BAD("expected workload ranks A-B, or one rank A");
+		return set_string(p, k, v);
+	}
 	case K_OP_IDS:
 		/* The bounds depend on 'ops': checked once the section is complete. */
 		if (bo_scenario_op_ids_check(v, UINT64_MAX) < 0)
@@ -1105,9 +1122,22 @@ static int finish(struct parser *p)
 		if (key_line(p, "workload", fsops_keys[i]))
 			return invalid(p, "workload", fsops_keys[i],
 				       "only builtin fsops takes '%s'", fsops_keys[i]);
+	for (size_t i = 0; !bo_bounded_is(sc) && i < BO_ARRAY_SIZE(bounded_keys); i++)
+		if (key_line(p, "workload", bounded_keys[i]))
+			return invalid(p, "workload", bounded_keys[i],
+				       "only builtin bounded takes '%s'", bounded_keys[i]);
+	if (bo_bounded_is(sc) && !sc->length)
+		return invalid(p, "workload", "length",
+			       "builtin bounded needs the length of its workloads (1, 2 or 3)");
+	if (bo_bounded_is(sc) && key_line(p, "workload", "ops"))
+		return invalid(p, "workload", "ops",
+			       "builtin bounded enumerates its workloads: it takes 'length', not "
+			       "'ops'");
 	if (key_line(p, "check", "promises") &&
-	    (sc->checker != BO_CHECKER_BUILTIN || strcmp(sc->checker_command, "fsops")))
-		return invalid(p, "check", "promises", "only the fsops checker takes 'promises'");
+	    (sc->checker != BO_CHECKER_BUILTIN ||
+	     (strcmp(sc->checker_command, "fsops") && strcmp(sc->checker_command, "bounded"))))
+		return invalid(p, "check", "promises",
+			       "only the fsops and bounded checkers take 'promises'");
 	if (sc->checker == BO_CHECKER_BUILTIN && (!b || strcmp(b->name, sc->checker_command)))
 		return invalid(p, "check", "checker",
 			       "builtin checker '%s' needs the builtin workload of that name (it "
@@ -1345,6 +1375,7 @@ void bo_scenario_free(struct bo_scenario *sc)
 	free(sc->bug);
 	free(sc->keep_ops);
 	free(sc->families);
+	free(sc->workloads);
 	free(sc->cuts_spec);
 	free(sc->checker_command);
 	for (size_t i = 0; i < sc->nfaults; i++)

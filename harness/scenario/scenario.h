@@ -97,6 +97,8 @@ struct bo_scenario {
 	char *keep_ops;		/* fsops: the op subset performed ("3,17,40-42"), or NULL */
 	bool fsync_inode;	/* fsops: fsync = inode (fsync-file, fsync-dir); default path */
 	char *families;		/* fsops: op families beyond the base ("falloc,xattr"), or NULL */
+	uint64_t length;	/* bounded: the length of its workloads, 1..3 */
+	char *workloads;	/* bounded: the ranks run ("0-99"), or NULL for all */
 	uint64_t workload_seed; /* default: the run seed */
 	bool workload_seed_set; /* the scenario gave [workload] seed */
 	unsigned workload_timeout; /* seconds */

@@ -66,10 +66,11 @@ static int parse_term(const char *s, size_t len, struct term *t, struct bo_err *
 		if (r < 0)
 			return bo_err_set(err, EINVAL, "cut policy '%s': expected entry:A-B", buf);
 	} else {
-		return bo_err_set(err, EINVAL,
-				  "unknown cut policy '%s' (flush, flush/N, fua, mark, ack, every:N, "
-				  "all, entry:A-B)",
-				  buf);
+		return bo_err_set(
+			err, EINVAL,
+			"unknown cut policy '%s' (flush, flush/N, fua, mark, ack, every:N, "
+			"all, entry:A-B)",
+			buf);
 	}
 	return 0;
 }
@@ -157,7 +158,8 @@ static int mark_term(const struct term *t, void *ctx)
 			pick = f & BO_LOG_MARK;
 			break;
 		case K_ACK:
-			pick = (f & BO_LOG_MARK) && !strncmp(bo_log_mark_name(s->log, n), "ack:", 4);
+			pick = (f & BO_LOG_MARK) &&
+			       !strncmp(bo_log_mark_name(s->log, n), "ack:", 4);
 			break;
 		case K_EVERY:
 			pick = (n + 1) % t->a == 0;

@@ -188,27 +188,43 @@ out:
 	}
 }
 
-static int observe(struct checker *c)
+/* Open the mount point, BLACKOUT_MNT or the current directory, into *@ret. */
+static int open_mount(int *ret)
 {
 	const char *mnt = getenv("BLACKOUT_MNT");
-	char path[16];
-	struct stat st;
-	int dfd = open(mnt ? mnt : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	if (dfd < 0)
+	*ret = open(mnt ? mnt : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*ret < 0)
 		return die("cannot open the mount point '%s': %s", mnt ? mnt : ".",
 			   strerror(errno));
+	return 0;
+}
+
+/*
+ * Look at the namespace in directory @dfd (-1: it does not exist, so nothing does), at the
+ * file names of @slots (a bit per slot); the others are absent.
+ */
+static void observe(struct checker *c, int dfd, uint64_t slots)
+{
+	char path[16];
+	struct stat st;
+
 	for (int d = 0; d < FSOPS_NDIRS; d++) {
-		if (fstatat(dfd, fsops_dir_path(d, path, sizeof(path)), &st, AT_SYMLINK_NOFOLLOW))
+		if (dfd < 0)
+			c->dir[d] = OBS_ABSENT;
+		else if (fstatat(dfd, fsops_dir_path(d, path, sizeof(path)), &st,
+				 AT_SYMLINK_NOFOLLOW))
 			c->dir[d] = errno == ENOENT ? OBS_ABSENT : OBS_UNREADABLE;
 		else
 			c->dir[d] = S_ISDIR(st.st_mode) ? OBS_DIR : OBS_OTHER;
 	}
-	for (int s = 0; s < FSOPS_NSLOTS; s++)
-		observe_file(c->p->seed, c->p->families & FSOPS_FAMILY_XATTR, dfd,
-			     fsops_slot_path(s, path, sizeof(path)), &c->slot[s]);
-	close(dfd);
-	return 0;
+	for (int s = 0; s < FSOPS_NSLOTS; s++) {
+		if (dfd < 0 || !(slots & (1ull << s)))
+			c->slot[s] = (struct obs_file){.kind = OBS_ABSENT};
+		else
+			observe_file(c->p->seed, c->p->families & FSOPS_FAMILY_XATTR, dfd,
+				     fsops_slot_path(s, path, sizeof(path)), &c->slot[s]);
+	}
 }
 
 /*
@@ -740,55 +756,43 @@ static void put_present(uint64_t id)
 	fwrite(p, 1, (size_t) (line + sizeof(line) - p), stdout);
 }
 
-static int check(struct checker *c)
+/*
+ * Judge the tree in @dfd (see observe()) against @c's ops and its issued and acked ids: fill
+ * c->present. Returns 0, or the exit status of a checker that could not check.
+ */
+static int judge(struct checker *c, int dfd, uint64_t slots)
 {
 	int r;
 
-	if (fsops_sequence(c->p, &c->ops, &c->nops) < 0)
-		return die("out of memory");
-	c->issued = calloc(c->n + 1, sizeof(bool));
-	c->acked = calloc(c->n + 1, sizeof(bool));
 	c->present = calloc(c->n + 1, sizeof(bool));
 	c->by_id = calloc(c->n + 1, sizeof(*c->by_id));
-	if (!c->issued || !c->acked || !c->present || !c->by_id)
+	if (!c->present || !c->by_id)
 		return die("out of memory");
 	for (uint64_t i = 0; i < c->nops; i++)
 		c->by_id[c->ops[i].id] = &c->ops[i];
-	r = read_ids(c, "BLACKOUT_ISSUED", c->issued);
-	if (!r)
-		r = read_ids(c, "BLACKOUT_ACKED", c->acked);
-	if (!r)
-		r = validate_acks(c);
-	if (!r)
-		r = observe(c);
+	r = validate_acks(c);
 	if (r)
 		return r;
-	if (index_ops(c) < 0)
-		return die("out of memory");
-	if (judge_data(c) < 0)
+	observe(c, dfd, slots);
+	if (index_ops(c) < 0 || judge_data(c) < 0)
 		return die("out of memory");
 	judge_names(c);
 	if (propagate(c) < 0 || judge_syncs(c) < 0)
 		return die("out of memory");
-	for (uint64_t id = 1; id <= c->n; id++)
-		if (c->present[id])
-			put_present(id);
-	puts("done");
-	if (fflush(stdout) == EOF || ferror(stdout))
-		return die("writing the result failed");
 	return 0;
 }
 
-int fsops_check(const struct fsops_params *p)
+/* Print "present <@base + id>" for each op @c found present. */
+static void print_present(const struct checker *c, uint64_t base)
 {
-	struct checker *c = calloc(1, sizeof(*c));
-	int r;
+	for (uint64_t id = 1; id <= c->n; id++)
+		if (c->present[id])
+			put_present(base + id);
+}
 
-	if (!c)
-		return die("out of memory");
-	c->p = p;
-	c->n = p->ops;
-	r = check(c);
+/* Release what judge() made of @c (not its ops, nor its issued and acked ids). */
+static void checker_release(struct checker *c)
+{
 	for (int s = 0; s < FSOPS_NSLOTS; s++) {
 		free(c->slot[s].data);
 		free(c->slot[s].word);
@@ -810,11 +814,148 @@ int fsops_check(const struct fsops_params *p)
 		free(f->min_cut);
 	}
 	free(c->fut);
+	free(c->present);
+	free(c->by_id);
+}
+
+static int finish(void)
+{
+	puts("done");
+	if (fflush(stdout) == EOF || ferror(stdout))
+		return die("writing the result failed");
+	return 0;
+}
+
+/* The checker of the seeded sequence: the namespace at the mount point. */
+static int check_sequence(struct checker *c)
+{
+	int r, dfd;
+
+	if (fsops_sequence(c->p, &c->ops, &c->nops) < 0)
+		return die("out of memory");
+	c->issued = calloc(c->n + 1, sizeof(bool));
+	c->acked = calloc(c->n + 1, sizeof(bool));
+	if (!c->issued || !c->acked)
+		return die("out of memory");
+	r = read_ids(c, "BLACKOUT_ISSUED", c->issued);
+	if (!r)
+		r = read_ids(c, "BLACKOUT_ACKED", c->acked);
+	if (!r)
+		r = open_mount(&dfd);
+	if (r)
+		return r;
+	r = judge(c, dfd, UINT64_MAX);
+	close(dfd);
+	if (r)
+		return r;
+	print_present(c, 0);
+	return finish();
+}
+
+/* The workloads of a bounded run, as the checker collects them. */
+struct workloads {
+	struct workload {
+		uint64_t rank, n;
+		struct fsops_op *ops;
+	} * v;
+	size_t count;
+	uint64_t total; /* their ops */
+};
+
+static int collect(void *ctx, uint64_t rank, const struct fsops_op *ops, uint64_t n)
+{
+	struct workloads *w = ctx;
+	struct workload *v = reallocarray(w->v, w->count + 1, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	w->v = v;
+	v[w->count] = (struct workload){rank, n, malloc(n * sizeof(*ops))};
+	if (!v[w->count].ops)
+		return -ENOMEM;
+	memcpy(v[w->count].ops, ops, n * sizeof(*ops));
+	w->count++;
+	w->total += n;
+	return 0;
+}
+
+/*
+ * The checker of a bounded run: each workload in its directory w<rank>, judged on its own,
+ * its op ids offset by the ops of the workloads before it.
+ */
+static int check_bounded(const struct fsops_params *p)
+{
+	/* The names the bounded space uses: d0/f0, d0/f1, d1/f0, d1/f1. */
+	const uint64_t slots = 1ull << 8 | 1ull << 9 | 1ull << 16 | 1ull << 17;
+	struct workloads w = {0};
+	struct checker all = {.p = p};
+	uint64_t base = 0;
+	int r, mnt = -1;
+
+	r = fsops_bounded_each(p->bounded, p->first, p->last, collect, &w);
+	if (r < 0) {
+		r = die("out of memory");
+		goto out;
+	}
+	all.n = w.total;
+	all.issued = calloc(w.total + 1, sizeof(bool));
+	all.acked = calloc(w.total + 1, sizeof(bool));
+	if (!all.issued || !all.acked) {
+		r = die("out of memory");
+		goto out;
+	}
+	r = read_ids(&all, "BLACKOUT_ISSUED", all.issued);
+	if (!r)
+		r = read_ids(&all, "BLACKOUT_ACKED", all.acked);
+	if (!r)
+		r = open_mount(&mnt);
+	for (size_t i = 0; i < w.count && !r; i++) {
+		struct checker c = {.p = p, .ops = w.v[i].ops, .nops = w.v[i].n, .n = w.v[i].n};
+		char dir[32];
+		int dfd;
+
+		c.issued = all.issued + base;
+		c.acked = all.acked + base;
+		snprintf(dir, sizeof(dir), "w%llu", (unsigned long long) w.v[i].rank);
+		dfd = openat(mnt, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		r = judge(&c, dfd, slots);
+		if (dfd >= 0)
+			close(dfd);
+		if (!r)
+			print_present(&c, base);
+		checker_release(&c);
+		base += w.v[i].n;
+	}
+	if (!r)
+		r = finish();
+out:
+	if (mnt >= 0)
+		close(mnt);
+	for (size_t i = 0; i < w.count; i++)
+		free(w.v[i].ops);
+	free(w.v);
+	free(all.issued);
+	free(all.acked);
+	return r;
+}
+
+int fsops_check(const struct fsops_params *p)
+{
+	struct checker *c;
+	int r;
+
+	if (p->bounded)
+		return check_bounded(p);
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return die("out of memory");
+	c->p = p;
+	c->n = p->ops;
+	r = check_sequence(c);
+	checker_release(c);
 	free(c->ops);
 	free(c->issued);
 	free(c->acked);
-	free(c->present);
-	free(c->by_id);
 	free(c);
 	return r;
 }

@@ -100,6 +100,10 @@ enum fsops_promises {
 struct fsops_params {
 	uint64_t seed;
 	uint64_t ops;
+	/* The bounded space instead of the seeded sequence (bounded.c): its workloads of this
+	 * length (0: the seeded sequence), ranks first..last, each in its own directory. */
+	unsigned bounded;
+	uint64_t first, last;
 	enum fsops_fsync_mode fsync;
 	unsigned families;	      /* enum fsops_family bits */
 	enum fsops_promises promises; /* the checker's only */
@@ -234,6 +238,25 @@ bool fsops_adapt(const struct fsops_model *m, const struct fsops_op *op, struct 
  * ops, with their original ids. Into a new array *@ret of *@ret_n ops. Returns 0 or -ENOMEM.
  */
 int fsops_sequence(const struct fsops_params *p, struct fsops_op **ret, uint64_t *ret_n);
+
+/* The longest workloads of the bounded space. */
+#define FSOPS_BOUNDED_MAX 3
+
+/* Called with each workload of the bounded space: its rank, its ops (ids 1..@n). */
+typedef int fsops_bounded_fn(void *ctx, uint64_t rank, const struct fsops_op *ops, uint64_t n);
+
+/*
+ * Call @fn for the workloads of @length (1..FSOPS_BOUNDED_MAX) ranked @first..@last, in rank
+ * order, until it returns non-zero. Returns 0, @fn's negative return, -EINVAL or -ENOMEM.
+ */
+int fsops_bounded_each(unsigned length, uint64_t first, uint64_t last, fsops_bounded_fn *fn,
+		       void *ctx);
+
+/* How many workloads of @length there are, into *@ret. */
+int fsops_bounded_count(unsigned length, uint64_t *ret);
+
+/* A workload's stable name, "seq2-00412", into @buf; its directory is "w<rank>". */
+void fsops_bounded_name(unsigned length, uint64_t rank, char *buf, size_t len);
 
 /* Run the workload in the current directory (run.c). Returns a process exit status. */
 int fsops_run(const struct fsops_params *p);

@@ -18,7 +18,9 @@ static void help(void)
 	     "       blackout-fsops check   [--seed N] [--ops N] [--fsync=M] [--families=F]\n"
 	     "                              [--keep IDS] [--promises=P] [--bug=BUG]\n"
 	     "       blackout-fsops list    [--seed N] [--ops N] [--fsync=M] [--families=F]\n"
-	     "                              [--keep IDS]\n\n"
+	     "                              [--keep IDS]\n"
+	     "       blackout-fsops [run | check | list] --bounded L [--workloads A-B] [--seed N]\n"
+	     "       blackout-fsops count   --bounded L\n\n"
 	     "run    perform a seeded random sequence of file and directory operations in the\n"
 	     "       current (empty) directory, announcing each through $BLACKOUT_CTL: 'issue'\n"
 	     "       before it starts, 'ack' once a fsync, fdatasync or syncfs returned.\n"
@@ -26,7 +28,8 @@ static void help(void)
 	     "       $BLACKOUT_MNT (or the current directory), given the op ids listed in the\n"
 	     "       files $BLACKOUT_ISSUED and $BLACKOUT_ACKED; print 'present <id>' for every\n"
 	     "       op whose effect is there, then 'done'.\n"
-	     "list   print the op sequence.\n\n"
+	     "list   print the op sequence.\n"
+	     "count  print how many workloads the bounded space of length L has.\n\n"
 	     "  --seed N    seed of the sequence (default 1)\n"
 	     "  --ops N     number of operations, 1..1000000 (default 200)\n"
 	     "  --fsync=M   what the fsync ops sync: path (default: 'fsync F' syncs the file,\n"
@@ -38,6 +41,13 @@ static void help(void)
 	     "  --promises=P  check: what fsync of one inode is held to promise: linux (default;\n"
 	     "              what ext4, xfs and btrfs promise: a file's names too) or posix\n"
 	     "              (its data and size only)\n"
+	     "  --bounded L  instead of the seeded sequence, the workloads of the bounded space\n"
+	     "              of length L (1..3): every sequence of L core ops over a tiny "
+	     "namespace,\n"
+	     "              each followed by a persistence op, each workload in a directory\n"
+	     "              w<rank> of its own, named seqL-<rank> (list shows them)\n"
+	     "  --workloads A-B  with --bounded: only the workloads ranked A to B (A-: from A\n"
+	     "              on; A: just A)\n"
 	     "  --keep IDS  perform only these ops of the sequence, e.g. 3,17,40-42 (ops that\n"
 	     "              need a dropped one, like a write to a file never created, are\n"
 	     "              dropped too; kept ops keep their ids and data)\n"
@@ -67,6 +77,25 @@ static int parse_u64(const char *s, uint64_t *ret)
 	return errno || *end ? -1 : 0;
 }
 
+/* "A-B", "A-" (to the end) or "A" into *@lo, *@hi (A <= B). */
+static int parse_range(const char *s, uint64_t *lo, uint64_t *hi)
+{
+	const char *dash = strchr(s, '-');
+	char a[24];
+
+	if (!dash)
+		return parse_u64(s, lo) < 0 ? -1 : (*hi = *lo, 0);
+	if (!dash[1]) /* "A-": to the end */
+		*hi = UINT64_MAX;
+	if ((size_t) (dash - s) >= sizeof(a))
+		return -1;
+	memcpy(a, s, (size_t) (dash - s));
+	a[dash - s] = '\0';
+	if (parse_u64(a, lo) < 0 || (dash[1] && parse_u64(dash + 1, hi) < 0) || *lo > *hi)
+		return -1;
+	return 0;
+}
+
 /* The names of an option's values, in the order of their enum. */
 static const char *const fsync_names[] = {
 	[FSOPS_FSYNC_PATH] = "path", [FSOPS_FSYNC_INODE] = "inode", NULL};
@@ -86,19 +115,38 @@ static int choice(const char *arg, const char *const *names)
 	return -1;
 }
 
-static void list(const struct fsops_op *ops, uint64_t n)
+/* Print @n ops, their ids offset by @base, each with @workload when there is one. */
+static void list(const struct fsops_op *ops, uint64_t n, uint64_t base, const char *workload)
 {
 	for (uint64_t i = 0; i < n; i++) {
 		const struct fsops_op *op = &ops[i];
 		char a[16], b[16];
 
 		fsops_op_paths(op, a, b, sizeof(a));
-		printf("%llu %s %s %s ino=%llu off=%llu len=%llu size=%llu%s\n",
-		       (unsigned long long) op->id, fsops_type_name(op->type), a, b,
+		printf("%llu %s %s %s ino=%llu off=%llu len=%llu size=%llu%s%s%s\n",
+		       (unsigned long long) (base + op->id), fsops_type_name(op->type), a, b,
 		       (unsigned long long) op->ino, (unsigned long long) op->off,
 		       (unsigned long long) op->len, (unsigned long long) op->size_after,
+		       workload ? " workload=" : "", workload ? workload : "",
 		       fsops_is_sync(op->type) ? " ack" : "");
 	}
+}
+
+struct bounded_list {
+	unsigned length;
+	uint64_t base;
+};
+
+/* List one workload of the bounded space, its ids after the workloads before it. */
+static int list_workload(void *ctx, uint64_t rank, const struct fsops_op *ops, uint64_t n)
+{
+	struct bounded_list *b = ctx;
+	char name[32];
+
+	fsops_bounded_name(b->length, rank, name, sizeof(name));
+	list(ops, n, b->base, name);
+	b->base += n;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -112,13 +160,17 @@ int main(int argc, char **argv)
 		{"keep", required_argument, NULL, 'k'},
 		{"fsync", required_argument, NULL, 'f'},
 		{"families", required_argument, NULL, 'F'},
+		{"bounded", required_argument, NULL, 'B'},
+		{"workloads", required_argument, NULL, 'W'},
 		{"promises", required_argument, NULL, 'p'},
 		{"help", no_argument, NULL, 'h'},
 		{},
 	};
 	/* clang-format on */
-	struct fsops_params p = {.seed = 1, .ops = 200, .bug = FSOPS_BUG_NONE};
-	const char *mode = "run", *keep = NULL;
+	struct fsops_params p = {.seed = 1, .ops = 200, .bug = FSOPS_BUG_NONE, .last = UINT64_MAX};
+	const char *mode = "run", *keep = NULL, *workloads = NULL;
+	bool seq_opts = false; /* an option of the seeded sequence only */
+	uint64_t length = 0;
 	uint64_t *keep_ids = NULL, n;
 	struct fsops_op *ops;
 	int c, v, rc;
@@ -140,16 +192,29 @@ int main(int argc, char **argv)
 		case 'n':
 			if (parse_u64(optarg, &p.ops) < 0 || p.ops == 0 || p.ops > FSOPS_MAX_OPS)
 				return usage_error("bad --ops (1..1000000)", optarg);
+			seq_opts = true;
 			break;
 		case 'k':
 			keep = optarg;
+			seq_opts = true;
+			break;
+		case 'B':
+			if (parse_u64(optarg, &length) < 0 || length < 1 ||
+			    length > FSOPS_BOUNDED_MAX)
+				return usage_error("bad --bounded (a length, 1..3)", optarg);
+			p.bounded = (unsigned) length;
+			break;
+		case 'W':
+			workloads = optarg;
 			break;
 		case 'f':
+			seq_opts = true;
 			if ((v = choice(optarg, fsync_names)) < 0)
 				return usage_error("unknown --fsync (path or inode)", optarg);
 			p.fsync = (enum fsops_fsync_mode) v;
 			break;
 		case 'F':
+			seq_opts = true;
 			if (fsops_families_parse(optarg, &p.families) < 0)
 				return usage_error("unknown --families (all, none or a list "
 						   "of " FSOPS_FAMILY_NAMES ")",
@@ -171,6 +236,35 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc)
 		return usage_error("unexpected argument", argv[optind]);
+	if (p.bounded && seq_opts)
+		return usage_error("--bounded draws its own ops: no --ops, --fsync, --families or "
+				   "--keep with",
+				   "--bounded");
+	if (p.bounded)
+		p.families = FSOPS_FAMILY_ALL; /* its ops are of every family */
+	if (workloads && !p.bounded)
+		return usage_error("--workloads needs", "--bounded");
+	if (workloads && parse_range(workloads, &p.first, &p.last) < 0)
+		return usage_error("bad --workloads (ranks A-B, or A)", workloads);
+	if (!strcmp(mode, "count")) {
+		if (!p.bounded)
+			return usage_error("count needs", "--bounded");
+		if (fsops_bounded_count(p.bounded, &n) < 0) {
+			fputs("blackout-fsops: out of memory\n", stderr);
+			return 1;
+		}
+		printf("%llu\n", (unsigned long long) n);
+		return fflush(stdout) == 0 ? 0 : 1;
+	}
+	if (p.bounded && !strcmp(mode, "list")) {
+		struct bounded_list b = {.length = p.bounded};
+
+		if (fsops_bounded_each(p.bounded, p.first, p.last, list_workload, &b) < 0) {
+			fputs("blackout-fsops: out of memory\n", stderr);
+			return 1;
+		}
+		return fflush(stdout) == 0 ? 0 : 1;
+	}
 	/* After the loop: the ids are checked against the final --ops. */
 	if (keep) {
 		int r = bo_ids_parse(keep, p.ops, &keep_ids, &p.nkeep);
@@ -193,7 +287,7 @@ int main(int argc, char **argv)
 			free(keep_ids);
 			return 1;
 		}
-		list(ops, n);
+		list(ops, n, 0, NULL);
 		free(ops);
 		rc = fflush(stdout) == 0 ? 0 : 1;
 	} else {

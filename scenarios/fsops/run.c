@@ -243,28 +243,59 @@ exists:
 	return -EEXIST;
 }
 
-/* Announce, perform and acknowledge one op; -1 (after saying why) when the run must stop. */
-static int step(struct runner *r, const struct fsops_op *op)
+/*
+ * Announce, perform and acknowledge one op, as op @base + its id; -1 (after saying why) when
+ * the run must stop.
+ */
+static int step(struct runner *r, const struct fsops_op *op, uint64_t base)
 {
-	if (bo_ctl_issue(op->id) < 0) {
+	if (bo_ctl_issue(base + op->id) < 0) {
 		fprintf(stderr, "blackout-fsops: op %llu: %s\n", (unsigned long long) op->id,
 			bo_ctl_error());
 		return -1;
 	}
 	if (perform(r, op) < 0) {
-		fprintf(stderr, "blackout-fsops: op %llu (%s): %s\n", (unsigned long long) op->id,
-			fsops_type_name(op->type), r->what);
+		fprintf(stderr, "blackout-fsops: op %llu (%s): %s\n",
+			(unsigned long long) (base + op->id), fsops_type_name(op->type), r->what);
 		/* The planted bug: a failed sync is reported, then acknowledged as if it had
 		 * worked — what an application that ignores fsync's EIO does. */
 		if (!(r->p->bug == FSOPS_BUG_IGNORE_SYNC_ERROR && fsops_is_sync(op->type)))
 			return -1;
 	}
-	if (fsops_is_sync(op->type) && bo_ctl_ack(op->id) < 0) {
+	if (fsops_is_sync(op->type) && bo_ctl_ack(base + op->id) < 0) {
 		fprintf(stderr, "blackout-fsops: op %llu: %s\n", (unsigned long long) op->id,
 			bo_ctl_error());
 		return -1;
 	}
 	return 0;
+}
+
+struct bounded_run {
+	struct runner *r;
+	uint64_t base; /* the ops of the workloads before */
+};
+
+/* Run one workload of the bounded space in a new directory of its own. */
+static int run_workload(void *ctx, uint64_t rank, const struct fsops_op *ops, uint64_t n)
+{
+	struct bounded_run *b = ctx;
+	char dir[32];
+	int rc = 0;
+
+	snprintf(dir, sizeof(dir), "w%llu", (unsigned long long) rank);
+	if (mkdir(dir, 0755) < 0 || chdir(dir) < 0) {
+		fprintf(stderr, "blackout-fsops: workload directory '%s': %s%s\n", dir,
+			strerror(errno), errno == EEXIST ? ": start in a fresh directory" : "");
+		return -1;
+	}
+	for (uint64_t i = 0; i < n && rc == 0; i++)
+		rc = step(b->r, &ops[i], b->base);
+	b->base += n;
+	if (rc == 0 && chdir("..") < 0) {
+		fprintf(stderr, "blackout-fsops: leaving '%s': %s\n", dir, strerror(errno));
+		rc = -1;
+	}
+	return rc;
 }
 
 int fsops_run(const struct fsops_params *p)
@@ -282,6 +313,16 @@ int fsops_run(const struct fsops_params *p)
 	}
 	memset(r, 0, sizeof(*r));
 	r->p = p;
+	if (p->bounded) {
+		struct bounded_run b = {.r = r};
+
+		rc = fsops_bounded_each(p->bounded, p->first, p->last, run_workload, &b);
+		if (rc == -ENOMEM)
+			fputs("blackout-fsops: out of memory\n", stderr);
+		bo_ctl_close();
+		free(r);
+		return rc ? 1 : 0;
+	}
 	if (check_empty() < 0) {
 		free(r);
 		return 1;
@@ -301,7 +342,7 @@ int fsops_run(const struct fsops_params *p)
 			rc = 1;
 			break;
 		}
-		if (step(r, &op) < 0) {
+		if (step(r, &op, 0) < 0) {
 			rc = 1;
 			break;
 		}

@@ -247,6 +247,31 @@ python3 "$(dirname "$0")/fsops_damaged.py" "$fsops" --fsync=inode --families=all
 	"$tmp/damaged-families" $(seq 1 50) >"$tmp/out" 2>&1 ||
 	fail "damaged trees, --families=all: $(head -c 600 "$tmp/out")"
 
+# The bounded space (--bounded L): its count and its order are fixed, so that a workload's name
+# (seq2-00412) means the same on every machine: a change to the space changes these figures,
+# on purpose only. A range of ranks lists exactly those workloads.
+[ "$("$fsops" count --bounded 1)" = 192 ] || fail "seq-1 no longer has 192 workloads"
+[ "$("$fsops" count --bounded 2)" = 46721 ] || fail "seq-2 no longer has 46721 workloads"
+[ "$("$fsops" list --bounded 1 | md5sum | cut -c1-32)" = fd65e8ce4dfa4d14768066bcbbeca2bc ] ||
+	fail "seq-1's workloads are not the ones they were (the order or an op changed)"
+"$fsops" list --bounded 2 --workloads 412 >"$tmp/b412"
+[ "$(grep -o 'workload=[^ ]*' "$tmp/b412" | sort -u)" = workload=seq2-00412 ] ||
+	fail "--workloads 412 is not seq2-00412 alone"
+"$fsops" list --bounded 2 --workloads 410-413 | grep 'workload=seq2-00412' |
+	cut -d' ' -f2- | cmp -s - <(cut -d' ' -f2- "$tmp/b412") ||
+	fail "seq2-00412 is not the same op sequence alone and in a range"
+for bad in "--bounded 0" "--bounded 4" "--bounded 1 --ops 5" "--bounded 1 --families=all" \
+	"--workloads 3" "--bounded 1 --workloads 9-3"; do
+	# shellcheck disable=SC2086
+	expect 2 "bad $bad" "$fsops" list $bad
+done
+expect 2 "count without --bounded" "$fsops" count
+# Every workload of seq-1 on a real tree, each in its directory: all acks present; one
+# workload's tree damaged: its acks lost, no other's.
+mkdir "$tmp/bounded"
+python3 "$(dirname "$0")/fsops_bounded.py" "$fsops" "$tmp/bounded" >"$tmp/out" 2>&1 ||
+	fail "bounded: $(head -c 1500 "$tmp/out")"
+
 # The workload refuses to run without a harness or over an existing tree.
 mkdir "$tmp/wl"
 expect 1 "workload without BLACKOUT_CTL" env -u BLACKOUT_CTL bash -c "cd '$tmp/wl' && '$fsops'"

@@ -220,7 +220,50 @@ static void fsync_and_promises(void)
 	parse_bad(MIN "[check]\npromises = ext4\n",
 		  "[check] promises: bad value 'ext4' (expected auto, linux or posix)");
 	parse_bad("[device]\nfs = ext4\n[workload]\nbuiltin = applog\n[check]\npromises = posix\n",
-		  "only the fsops checker takes 'promises'");
+		  "only the fsops and bounded checkers take 'promises'");
+}
+
+/* builtin bounded: its length and ranks, passed on to the workload and checker. */
+static void bounded(void)
+{
+	struct bo_scenario *sc =
+		parse_ok("[device]\nfs = ext4\n[workload]\nbuiltin = bounded\nlength = 2\n"
+			 "workloads = 100-199\nbug = ack-without-fsync\n[run]\nseed = 3\n");
+	char *cmd = NULL;
+
+	CU_ASSERT_FATAL(sc != NULL);
+	CU_ASSERT(bo_scenario_workload_command(sc, &cmd) == 0);
+	CU_ASSERT(cmd && !strcmp(cmd, "blackout-fsops --bounded 2 --workloads 100-199 --seed 3 "
+				      "--bug=ack-without-fsync"));
+	free(cmd);
+	CU_ASSERT(bo_scenario_checker_command(sc, &cmd) == 0);
+	CU_ASSERT(cmd && !strcmp(cmd, "blackout-fsops check --bounded 2 --workloads 100-199 "
+				      "--seed 3 --bug=ack-without-fsync"));
+	free(cmd);
+	bo_scenario_free(sc);
+	/* All the workloads of the length; posix promises where the filesystem has them. */
+	sc = parse_ok("[device]\nfs = vfat\n[workload]\nbuiltin = bounded\nlength = 1\n"
+		      "[run]\nseed = 1\n");
+	CU_ASSERT_FATAL(sc != NULL);
+	CU_ASSERT(bo_scenario_checker_command(sc, &cmd) == 0);
+	CU_ASSERT(cmd &&
+		  !strcmp(cmd, "blackout-fsops check --bounded 1 --seed 1 --promises=posix"));
+	free(cmd);
+	bo_scenario_free(sc);
+	parse_bad("[device]\nfs = ext4\n[workload]\nbuiltin = bounded\n",
+		  "builtin bounded needs the length of its workloads");
+	parse_bad("[device]\nfs = ext4\n[workload]\nbuiltin = bounded\nlength = 4\n",
+		  "[workload] length: bad value '4'");
+	parse_bad("[device]\nfs = ext4\n[workload]\nbuiltin = bounded\nlength = 1\nops = 9\n",
+		  "it takes 'length', not 'ops'");
+	parse_bad("[device]\nfs = ext4\n[workload]\nbuiltin = bounded\nlength = 1\n"
+		  "workloads = 9-3\n",
+		  "[workload] workloads: bad value '9-3'");
+	parse_bad("[device]\nfs = ext4\n[workload]\nbuiltin = bounded\nlength = 1\n"
+		  "families = all\n",
+		  "only builtin fsops takes 'families'");
+	parse_bad(MIN "length = 1\n", "only builtin bounded takes 'length'");
+	parse_bad(MIN "workloads = 1-2\n", "only builtin bounded takes 'workloads'");
 }
 
 /* [workload] families: op families beyond the base, passed on to the workload and checker. */
@@ -828,6 +871,7 @@ int main(void)
 		{"command_workload", command_workload},
 		{"fsync and promises", fsync_and_promises},
 		{"op families", families},
+		{"builtin bounded", bounded},
 		{"cuts", cuts},
 		{"errors", errors},
 		{"faults", faults},
