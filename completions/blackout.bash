@@ -3,7 +3,7 @@
 # `cmake --install` puts it in PREFIX/share/bash-completion/completions/blackout, where
 # bash-completion loads it on first use; from a checkout, source it. See README.md.
 
-_blackout_commands="ctl run check merge report explain reproduce shrink nightly cleanup inspect
+_blackout_commands="ctl run check merge report explain findings reproduce shrink nightly cleanup inspect
 lint replay synth vm cache kernel help"
 
 # The options of each command. Those that take an argument end with "=".
@@ -19,6 +19,7 @@ _blackout_opts() {
 	merge) echo "--out= --help" ;;
 	report) echo "--help" ;;
 	explain) echo "--json --help" ;;
+	findings) echo "--json --help" ;;
 	reproduce) echo "$_blackout_vm_opts --help" ;;
 	shrink) echo "--state= --no-bisect --max-tests= $_blackout_vm_opts --help" ;;
 	nightly) echo "--baseline= --out= --file= --kernel-release= --in-place --help" ;;
@@ -189,7 +190,7 @@ _blackout() {
 	run) COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur")) ;;
 	nightly) COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur")) ;;
 	check | inspect | lint | replay) COMPREPLY=($(compgen -f -- "$cur")) ;;
-	merge | report | shrink) COMPREPLY=($(compgen -d -- "$cur")) ;;
+	merge | report | shrink | findings) COMPREPLY=($(compgen -d -- "$cur")) ;;
 	explain | reproduce)
 		if ((${#args[@]} == 0)); then
 			COMPREPLY=($(compgen -d -- "$cur"))

@@ -47,7 +47,7 @@ static char *fsops_describe(struct explain *x, uint64_t id)
 {
 	if (!x->ops_read) {
 		x->ops_read = true;
-		if (x->d.sc && bo_fsops_is(x->d.sc) &&
+		if (x->d.sc && (bo_fsops_is(x->d.sc) || bo_bounded_is(x->d.sc)) &&
 		    bo_fsops_list(x->d.sc, bo_libexec_dir(), NULL, &x->ops, NULL) < 0)
 			x->ops = NULL;
 	}

@@ -72,14 +72,26 @@ int bo_fsops_list(const struct bo_scenario *sc, const char *libexec, const char 
 			k ? "--keep" : NULL,
 			(char *) k,
 			NULL};
-	struct bo_proc_opts o = {.argv = argv, .timeout_ms = 60000, .max_output = 64u << 20};
+	/* builtin bounded: its workloads, each op with its workload's name. */
+	char *bounded[] = {prog,
+			   "list",
+			   "--seed",
+			   seed,
+			   "--bounded",
+			   ops,
+			   sc->workloads ? "--workloads" : NULL,
+			   sc->workloads,
+			   NULL};
+	struct bo_proc_opts o = {.argv = bo_bounded_is(sc) ? bounded : argv,
+				 .timeout_ms = 60000,
+				 .max_output = 64u << 20};
 	struct bo_proc_result r = {0};
 	int st;
 
 	if (bo_pathf(prog, sizeof(prog), "%s/blackout-fsops", libexec) < 0)
 		return bo_err_set(err, ENAMETOOLONG, "'%s/blackout-fsops': path too long", libexec);
 	snprintf(seed, sizeof(seed), "%" PRIu64, sc->workload_seed);
-	snprintf(ops, sizeof(ops), "%" PRIu64, sc->ops);
+	snprintf(ops, sizeof(ops), "%" PRIu64, bo_bounded_is(sc) ? sc->length : sc->ops);
 	snprintf(families, sizeof(families), "--families=%s", sc->families ? sc->families : "none");
 	st = bo_proc_run(&o, &r, err);
 	if (st < 0)

@@ -30,6 +30,8 @@ bool bo_fsops_families_valid(const char *v);
 /*
  * The ops of @sc's fsops workload with op list @keep (NULL: the scenario's own), as the
  * blackout-fsops in @libexec lists them: *@ret the text, one line per op, freed by the caller.
+ * For builtin bounded, the ops of its workloads, each line ending "workload=seqL-RANK" (and
+ * " ack"); @keep does not apply.
  */
 _must_check_ int bo_fsops_list(const struct bo_scenario *sc, const char *libexec, const char *keep,
 			       char **ret, struct bo_err *err);
