@@ -6,7 +6,7 @@
  * machine: the order is that of the tables below, and only sequences every op of which can be
  * performed are workloads.
  *
- * A workload starts from a setup: directories d0 and d1, files d0/f0 and d1/f0 of 16 KiB each,
+ * A workload starts from a setup: directories d0 and d1, files d0/f0 and d1/f0 of 8 KiB each,
  * d0/f0's attribute user.fsops1, a syncfs. Its core ops act on the four names d0/f0, d0/f1, d1/f0, d1/f1 and on the directory
  * d2. Its ops are fsops ops (fsops.h), with ids 1..n of its own, so the workload and its
  * checker are fsops' own, run in the workload's directory.
@@ -27,17 +27,17 @@ static const struct {
 	uint64_t off, len;
 } file_ops[] = {
 	{FSOPS_CREATE, 0, 0},
-	{FSOPS_WRITE, 0, 4096},		  /* aligned, over the start */
-	{FSOPS_WRITE, 5000, 3000},	  /* unaligned, inside or past the end */
-	{FSOPS_APPEND, 0, 3000},	  /* unaligned */
-	{FSOPS_TRUNCATE, 2500, 0},	  /* down (or up, from empty) */
-	{FSOPS_TRUNCATE, 40000, 0},	  /* up */
-	{FSOPS_DIO_WRITE, 0, 4096},	  /* over the first block */
-	{FSOPS_DIO_WRITE, 16384, 8192},	  /* at the end of a setup file */
-	{FSOPS_FALLOC, 16384, 8192},	  /* extends a setup file */
-	{FSOPS_FALLOC_KEEP, 16384, 8192}, /* past a setup file's end */
-	{FSOPS_PUNCH, 1000, 5000},	  /* unaligned, inside */
-	{FSOPS_ZERO, 2000, 30000},	  /* inside and past the end */
+	{FSOPS_WRITE, 0, 4096},		 /* aligned, over the start */
+	{FSOPS_WRITE, 5000, 3000},	 /* unaligned, inside or past the end */
+	{FSOPS_APPEND, 0, 3000},	 /* unaligned */
+	{FSOPS_TRUNCATE, 2500, 0},	 /* down (or up, from empty) */
+	{FSOPS_TRUNCATE, 20000, 0},	 /* up */
+	{FSOPS_DIO_WRITE, 0, 4096},	 /* over the first block */
+	{FSOPS_DIO_WRITE, 8192, 4096},	 /* at the end of a setup file */
+	{FSOPS_FALLOC, 8192, 8192},	 /* extends a setup file */
+	{FSOPS_FALLOC_KEEP, 8192, 8192}, /* past a setup file's end */
+	{FSOPS_PUNCH, 1000, 5000},	 /* unaligned, inside */
+	{FSOPS_ZERO, 2000, 12000},	 /* inside and past the end */
 	{FSOPS_ZERO_KEEP, 6000, 3000},
 	{FSOPS_MMAP_WRITE, 100, 3000},
 	{FSOPS_DSYNC_WRITE, 7000, 2000},
@@ -126,9 +126,9 @@ static bool build(const struct step *steps, unsigned k, struct fsops_op *ops, ui
 		{.type = FSOPS_MKDIR, .a = 0, .b = -1},
 		{.type = FSOPS_MKDIR, .a = 1, .b = -1},
 		{.type = FSOPS_CREATE, .a = 8, .b = -1},
-		{.type = FSOPS_WRITE, .a = 8, .b = -1, .off = 0, .len = 16384},
+		{.type = FSOPS_WRITE, .a = 8, .b = -1, .off = 0, .len = 8192},
 		{.type = FSOPS_CREATE, .a = 16, .b = -1},
-		{.type = FSOPS_WRITE, .a = 16, .b = -1, .off = 0, .len = 16384},
+		{.type = FSOPS_WRITE, .a = 16, .b = -1, .off = 0, .len = 8192},
 		{.type = FSOPS_SETXATTR, .a = 8, .b = -1, .off = 1},
 		{.type = FSOPS_SYNC, .a = -1, .b = -1},
 	};
