@@ -5,29 +5,13 @@
 # tree at a time (its file cut short, its name gone, an attribute lost) and check again with
 # the same ids: exactly that workload's acks that promised what was damaged are lost, no
 # other workload's. Prints what failed; exit 1 if something did.
-import os, shutil, socket, subprocess, sys, threading
+import os, shutil, subprocess, sys
+
+import ctl_stand_in
 
 fsops, top = sys.argv[1], os.path.abspath(sys.argv[2])
-sock = os.path.join(top, "ctl.sock")
-srv = socket.socket(socket.AF_UNIX)
-srv.bind(sock)
-srv.listen(4)
 ids = {"issue": [], "ack": []}
-
-
-def serve():
-    while True:
-        c, _ = srv.accept()
-
-        def talk(c=c):
-            for line in c.makefile("rb"):
-                verb, n = line.decode().split()
-                ids[verb].append(int(n))
-                c.sendall(b"ok 1\n")
-        threading.Thread(target=talk, daemon=True).start()
-
-
-threading.Thread(target=serve, daemon=True).start()
+sock = ctl_stand_in.start(top, ids)
 tree = os.path.join(top, "tree")
 os.mkdir(tree)
 subprocess.run([fsops, "--bounded", "1"], cwd=tree, env=dict(os.environ, BLACKOUT_CTL=sock),

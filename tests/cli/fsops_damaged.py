@@ -6,7 +6,9 @@
 # prefix issued too. Prints a line for each state the checker did not finish with "done"; exit 1
 # if there was one. With --fsync=inode, the one-inode persistence ops, checked by a promise
 # table drawn per seed; with --families, the op families' ops.
-import os, random, shutil, socket, subprocess, sys, threading
+import os, random, shutil, subprocess, sys
+
+import ctl_stand_in
 
 args = sys.argv[2:]
 mode = []
@@ -14,20 +16,7 @@ while args and args[0].startswith("--"):
     mode.append(args.pop(0))
 fsops, top, seeds = sys.argv[1], os.path.abspath(args[0]), [int(s) for s in args[1:]]
 ops = 300
-sock = os.path.join(top, "ctl.sock")
-srv = socket.socket(socket.AF_UNIX)
-srv.bind(sock)
-srv.listen(4)
-
-
-def serve():
-    while True:
-        c, _ = srv.accept()
-        threading.Thread(target=lambda c=c: [c.sendall(b"ok 1\n") for _ in c.makefile("rb")],
-                         daemon=True).start()
-
-
-threading.Thread(target=serve, daemon=True).start()
+sock = ctl_stand_in.start(top)
 bad = 0
 for seed in seeds:
     r = random.Random(seed)

@@ -11,7 +11,9 @@
 # range reads as zeros. T fails when a first tree is judged
 # inconsistent, or when none of its first candidates is flagged without X.
 # Prints one line per type; exit 1 if one failed.
-import os, shutil, socket, subprocess, sys, threading
+import os, shutil, subprocess, sys
+
+import ctl_stand_in
 
 fsops, top = sys.argv[1], os.path.abspath(sys.argv[2])
 seq = ["--fsync=inode", "--families=all"]
@@ -20,20 +22,7 @@ ops, seed, tries = 2000, 5, 40
 # are judged when a later op extends the file over them).
 types = ["falloc", "punch", "zero", "zero-keep", "dio-write", "dsync-write", "sync-write",
          "mmap-write", "setxattr", "removexattr", "rename-noreplace", "exchange"]
-sock = os.path.join(top, "ctl.sock")
-srv = socket.socket(socket.AF_UNIX)
-srv.bind(sock)
-srv.listen(4)
-
-
-def serve():
-    while True:
-        c, _ = srv.accept()
-        threading.Thread(target=lambda c=c: [c.sendall(b"ok 1\n") for _ in c.makefile("rb")],
-                         daemon=True).start()
-
-
-threading.Thread(target=serve, daemon=True).start()
+sock = ctl_stand_in.start(top)
 
 
 def listing(keep=None):
