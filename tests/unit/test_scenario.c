@@ -556,8 +556,16 @@ static void json(void)
 
 static void load(void)
 {
-	static const char *const shipped[] = {"ext4-fsops", "xfs-fsops", "btrfs-fsops",
-					      "ext4-fsops-bug", "xfs-fsops-syncfs-overwrite"};
+	static const char *const shipped[] = {"ext4-fsops",
+					      "xfs-fsops",
+					      "btrfs-fsops",
+					      "ext4-fsops-bug",
+					      "xfs-fsops-syncfs-overwrite",
+					      "ext4-bounded",
+					      "ext4-bounded-data-journal",
+					      "ext4-bounded-nojournal",
+					      "xfs-bounded",
+					      "btrfs-bounded"};
 	struct bo_scenario *sc = NULL;
 	struct bo_err err = {0};
 	char path[512];
