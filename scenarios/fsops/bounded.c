@@ -194,6 +194,8 @@ struct walk {
 /* Every workload extending the first @k steps of @w, in order; stops at a non-zero return. */
 static int walk(struct walk *w, unsigned k)
 {
+	if (k >= FSOPS_BOUNDED_MAX)
+		return 0; /* never: k < length <= FSOPS_BOUNDED_MAX */
 	for (unsigned c = 0; c < NCORE; c++)
 		for (unsigned p = k + 1 == w->length; p < NPERSIST; p++) {
 			uint64_t n;

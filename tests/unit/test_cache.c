@@ -21,7 +21,7 @@ static const char *entry(const char *dir, const char *name, size_t bytes, int da
 	struct timespec t[2];
 	FILE *f;
 
-	snprintf(p, 4096, "%s/%s", dir, name);
+	CU_ASSERT_FATAL(snprintf(p, 4096, "%s/%s", dir, name) < 4096);
 	f = fopen(p, "w");
 	CU_ASSERT_FATAL(f != NULL);
 	for (size_t i = 0; i < bytes; i++)
