@@ -44,11 +44,10 @@ struct finding {
 	char *key; /* the signature, as printed */
 	char *fs, *opts, *kernel, *cls, *promise, *skeleton;
 	uint64_t states;
-	uint64_t workloads;	/* distinct ones seen */
-	char last_workload[32]; /* to count them: states come workload by workload */
-	char last_state[32];	/* to count states once: a state's ops come together */
-	uint64_t last_run;
-	char smallest[32]; /* the workload with fewest ops, or "" */
+	uint64_t workloads;	       /* distinct ones seen */
+	char (*seen)[32];	       /* their names */
+	uint64_t last_run, last_state; /* to count a state once: the run and record counted last */
+	char smallest[32];	       /* the workload with fewest ops, or "" */
 	uint64_t smallest_ops;
 	char *dir, *state; /* where to look first: the smallest's first state */
 };
@@ -85,17 +84,24 @@ static int each_run(const char *path, int depth, int (*fn)(void *, const char *)
 	return r;
 }
 
-/* The ops of @sc as blackout-fsops lists them, by id (index 0 unused), into *@ret. */
-static size_t list_ops(const struct bo_scenario *sc, struct op **ret)
+/* The ops of @sc (run @dir's) as blackout-fsops lists them, by id (index 0 unused), into
+ * *@ret; none, after saying why, when they cannot be listed. */
+static size_t list_ops(const struct bo_scenario *sc, struct op **ret, const char *dir)
 {
 	_cleanup_free_ char *text = NULL;
+	struct bo_err err = {0};
 	struct op *v = NULL;
 	size_t n = 0;
 
 	*ret = NULL;
-	if (!sc || !(bo_fsops_is(sc) || bo_bounded_is(sc)) ||
-	    bo_fsops_list(sc, bo_libexec_dir(), NULL, &text, NULL) < 0)
+	if (!sc || !(bo_fsops_is(sc) || bo_bounded_is(sc)))
 		return 0;
+	if (bo_fsops_list(sc, bo_libexec_dir(), NULL, &text, &err) < 0) {
+		fprintf(stderr,
+			"blackout findings: %s: its ops are not known (%s): grouped as 'op'\n", dir,
+			bo_err_str(&err));
+		return 0;
+	}
 	for (const char *line = text; *line;) {
 		size_t len = strcspn(line, "\n");
 		uint64_t id = strtoull(line, NULL, 10);
@@ -150,9 +156,26 @@ static char *field(struct json_object *o, const char *a, const char *b)
 	return strdup(s && *s ? s : "-");
 }
 
-/* Count state @state of @dir under the signature of its class, @promise and @w. */
-static int add(struct findings *f, struct json_object *config, const char *dir, const char *state,
-	       const char *cls, const char *promise, const struct workload *w)
+/* Note workload @name in @x's set; -ENOMEM. */
+static int see_workload(struct finding *x, const char *name)
+{
+	char(*more)[32];
+
+	for (uint64_t i = 0; i < x->workloads; i++)
+		if (!strcmp(x->seen[i], name))
+			return 0;
+	more = reallocarray(x->seen, x->workloads + 1, sizeof(*x->seen));
+	if (!more)
+		return -ENOMEM;
+	x->seen = more;
+	snprintf(x->seen[x->workloads++], sizeof(*x->seen), "%s", name);
+	return 0;
+}
+
+/* Count state record @index (named @state) of @dir under the signature of its class,
+ * @promise and @w. */
+static int add(struct findings *f, struct json_object *config, const char *dir, size_t index,
+	       const char *state, const char *cls, const char *promise, const struct workload *w)
 {
 	_cleanup_free_ char *fs = field(config, "device", "fs"),
 			    *mkfs = field(config, "device", "mkfs_options"),
@@ -169,25 +192,32 @@ static int add(struct findings *f, struct json_object *config, const char *dir, 
 			x = &f->v[i];
 	if (!x) {
 		struct finding *more = reallocarray(f->v, f->n + 1, sizeof(*f->v));
+		struct finding nf = {.key = key,
+				     .fs = fs,
+				     .opts = opts,
+				     .kernel = kernel,
+				     .cls = strdup(cls),
+				     .promise = strdup(promise),
+				     .skeleton = strdup(skel),
+				     .dir = strdup(dir),
+				     .state = strdup(state),
+				     .smallest_ops = w->nops};
 
-		if (!more)
+		if (more)
+			f->v = more;
+		/* Complete, or not at all: every field is printed. */
+		if (!more || !nf.cls || !nf.promise || !nf.skeleton || !nf.dir || !nf.state) {
+			free(nf.cls);
+			free(nf.promise);
+			free(nf.skeleton);
+			free(nf.dir);
+			free(nf.state);
 			return -ENOMEM;
-		f->v = more;
+		}
 		x = &f->v[f->n++];
-		*x = (struct finding){.key = key,
-				      .fs = fs,
-				      .opts = opts,
-				      .kernel = kernel,
-				      .cls = strdup(cls),
-				      .promise = strdup(promise),
-				      .skeleton = strdup(skel),
-				      .dir = strdup(dir),
-				      .state = strdup(state),
-				      .smallest_ops = w->nops};
+		*x = nf;
 		key = fs = opts = kernel = NULL;
 		snprintf(x->smallest, sizeof(x->smallest), "%s", w->name);
-		if (!x->cls || !x->promise || !x->skeleton || !x->dir || !x->state)
-			return -ENOMEM;
 	} else if (*w->name && (w->nops < x->smallest_ops ||
 				(w->nops == x->smallest_ops && strcmp(w->name, x->smallest) < 0))) {
 		char *d = strdup(dir), *s = strdup(state);
@@ -204,16 +234,12 @@ static int add(struct findings *f, struct json_object *config, const char *dir, 
 		x->smallest_ops = w->nops;
 		snprintf(x->smallest, sizeof(x->smallest), "%s", w->name);
 	}
-	if (x->last_run != f->run || strcmp(x->last_state, state)) {
+	if (x->last_run != f->run || x->last_state != index + 1) {
 		x->states++;
 		x->last_run = f->run;
-		snprintf(x->last_state, sizeof(x->last_state), "%s", state);
+		x->last_state = index + 1;
 	}
-	if (strcmp(w->name, x->last_workload) || !*w->name) {
-		x->workloads += *w->name != '\0';
-		snprintf(x->last_workload, sizeof(x->last_workload), "%s", w->name);
-	}
-	return 0;
+	return *w->name ? see_workload(x, w->name) : 0;
 }
 
 /* The failing states of run directory @dir, each under its signatures. */
@@ -223,7 +249,8 @@ static int read_run(void *ctx, const char *dir)
 	struct bo_diary d;
 	struct bo_err err = {0};
 	struct op *ops = NULL;
-	size_t nops;
+	size_t nops = 0;
+	bool listed = false;
 	int r = bo_diary_load(&d, dir, &err);
 
 	f->run++;
@@ -233,7 +260,6 @@ static int read_run(void *ctx, const char *dir)
 		f->failed = true;
 		return 0;
 	}
-	nops = list_ops(d.sc, &ops);
 	for (size_t i = 0; r == 0 && i < json_object_array_length(d.states); i++) {
 		struct json_object *s = json_object_array_get_idx(d.states, i);
 		const char *cls = bo_json_str(s, "class"), *id = bo_json_str(s, "state");
@@ -252,16 +278,22 @@ static int read_run(void *ctx, const char *dir)
 					json_object_get_uint64(json_object_array_get_idx(ids, j));
 				struct workload w = {0};
 
+				/* The ops are listed once, and only for a run that lost some. */
+				if (!listed) {
+					listed = true;
+					nops = list_ops(d.sc, &ops, dir);
+				}
+
 				if (op >= 1 && op <= nops)
 					workload_of(ops, nops, op, &w);
-				r = add(f, d.config, dir, id, bo_finding_name(k),
+				r = add(f, d.config, dir, i, id, bo_finding_name(k),
 					op >= 1 && op <= nops ? ops[op].type : "op", &w);
 				about_ops = true;
 			}
 		}
 		/* Not about an op: unmountable, fsck-dirty, a checker error. */
 		if (r == 0 && !about_ops)
-			r = add(f, d.config, dir, id, cls, "-", &none);
+			r = add(f, d.config, dir, i, id, cls, "-", &none);
 	}
 	free(ops);
 	bo_diary_clear(&d);
@@ -392,6 +424,7 @@ static int cmd_findings(int argc, char **argv)
 		free(x->skeleton);
 		free(x->dir);
 		free(x->state);
+		free(x->seen);
 	}
 	free(f.v);
 	return r;

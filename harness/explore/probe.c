@@ -110,11 +110,11 @@ int probe_begin(struct explore *x, struct state_run *s)
 static bool plain_words(char *cmd, char **argv, size_t max)
 {
 	static const char *const builtins[] = {
-		".",	    ":",      "alias",	"bg",	   "break",  "cd",	 "command",
-		"continue", "eval",   "exec",	"exit",	   "export", "false",	 "fg",
-		"getopts",  "hash",   "jobs",	"kill",	   "read",   "readonly", "return",
-		"set",	    "shift",  "source", "test",	   "times",  "trap",	 "true",
-		"type",	    "ulimit", "umask",	"unalias", "unset",  "wait"};
+		".",	    ":",	"alias",  "bg",	    "break", "cd",	"chdir",  "command",
+		"continue", "echo",	"eval",	  "exec",   "exit",  "export",	"false",  "fc",
+		"fg",	    "getopts",	"hash",	  "jobs",   "kill",  "local",	"printf", "pwd",
+		"read",	    "readonly", "return", "set",    "shift", "source",	"test",	  "times",
+		"trap",	    "true",	"type",	  "ulimit", "umask", "unalias", "unset",  "wait"};
 	size_t n = 0;
 
 	if (strspn(cmd,
@@ -140,22 +140,27 @@ static bool plain_words(char *cmd, char **argv, size_t max)
 
 /*
  * The program @name as the shell would find it through the PATH of the checker's environment
- * @env (the last PATH= in it, else this process's), into @buf; false if none is executable.
+ * @env (the last PATH= in it, else this process's), into @buf: the first regular executable
+ * file. False when the shell had better look: a name with a '/', a PATH entry that is empty
+ * or relative (the checker's directory, not this one's), or no such file.
  */
 static bool find_program(const char *name, char *const *env, char *buf, size_t len)
 {
 	const char *path = getenv("PATH");
+	struct stat st;
 
 	if (strchr(name, '/'))
-		return snprintf(buf, len, "%s", name) < (int) len;
+		return false;
 	for (size_t i = 0; env && env[i]; i++)
 		if (!strncmp(env[i], "PATH=", 5))
 			path = env[i] + 5;
 	for (const char *d = path; d && *d;) {
 		size_t n = strcspn(d, ":");
 
-		if (n && bo_pathf(buf, len, "%.*s/%s", (int) n, d, name) == 0 &&
-		    access(buf, X_OK) == 0)
+		if (*d != '/')
+			return false;
+		if (bo_pathf(buf, len, "%.*s/%s", (int) n, d, name) == 0 && stat(buf, &st) == 0 &&
+		    S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
 			return true;
 		d += n + (d[n] == ':');
 	}
@@ -212,8 +217,9 @@ static void run_checker(struct explore *x, struct state_run *s)
 	for (size_t i = 0; o->checker_env && o->checker_env[i] && n + 1 < BO_ARRAY_SIZE(env); i++)
 		env[n++] = o->checker_env[i];
 	env[n] = NULL;
-	/* Not in another root: the program is found there, not here. */
-	if (copy && !o->root && plain_words(copy, words, BO_ARRAY_SIZE(words)) &&
+	/* Not in another root nor as another user: the program is found, and its right to run
+	 * judged, there and as them, not here and as this process. */
+	if (copy && !o->root && !o->user && plain_words(copy, words, BO_ARRAY_SIZE(words)) &&
 	    find_program(words[0], env, prog, sizeof(prog))) {
 		words[0] = prog;
 		argv = words;

@@ -698,7 +698,9 @@ static int propagate(struct checker *c)
 		int slots[2] = {dir_op ? -1 : op->a, op->b};
 		bool *p = &c->present[op->id];
 
-		if (fsops_is_sync(op->type))
+		/* A sync op's presence is its promise (judge_syncs()); one that wrote data is
+		 * evidence for the ops before it, as a write is. */
+		if (fsops_is_sync(op->type) && !fsops_is_data(op->type))
 			continue;
 		*p |= (op->ino && ino_seen[op->ino]) || (op->victim && ino_seen[op->victim]) ||
 		      (dir_op && dir_seen[op->a]);
