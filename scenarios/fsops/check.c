@@ -168,7 +168,7 @@ static void observe_file(uint64_t seed, bool xattrs, int dfd, const char *path, 
 		o->kind = OBS_FILE;
 	/* Attributes only where the sequence has them: what no op set is not looked for. */
 	for (int x = 0; x < FSOPS_NXATTRS && o->kind == OBS_FILE && xattrs; x++) {
-		char name[16], v[64];
+		char name[32], v[64];
 		ssize_t len;
 
 		snprintf(name, sizeof(name), "user.fsops%d", x);

@@ -160,14 +160,14 @@ static int perform(struct runner *r, const struct fsops_op *op)
 	case FSOPS_ZERO_KEEP:
 		return do_fallocate(r, op, a, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE);
 	case FSOPS_SETXATTR: {
-		char name[16], value[64];
+		char name[32], value[64];
 
 		snprintf(name, sizeof(name), "user.fsops%d", (int) op->off);
 		fsops_xattr_value(r->p->seed, op->id, (int) op->off, value, sizeof(value));
 		return setxattr(a, name, value, strlen(value), 0) < 0 ? fail(r, "setxattr", a) : 0;
 	}
 	case FSOPS_REMOVEXATTR: {
-		char name[16];
+		char name[32];
 
 		snprintf(name, sizeof(name), "user.fsops%d", (int) op->off);
 		return removexattr(a, name) < 0 ? fail(r, "removexattr", a) : 0;
