@@ -406,7 +406,8 @@ static int cmd_findings(int argc, char **argv)
 		fputs("blackout findings: out of memory\n", stderr);
 		f.failed = true;
 	}
-	qsort(f.v, f.n, sizeof(*f.v), by_states);
+	if (f.n)
+		qsort(f.v, f.n, sizeof(*f.v), by_states);
 	if (json)
 		print_json(&f);
 	else
