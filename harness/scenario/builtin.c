@@ -80,9 +80,10 @@ static int builtin_command(const struct bo_scenario *sc, const char *mode, char 
 
 	if (!strcmp(b->name, "bounded")) {
 		posix = *mode && bo_scenario_promises_posix(sc);
-		n = asprintf(ret, "%s%s --bounded %" PRIu64 "%s%s --seed %" PRIu64 "%s%s%s", b->exe,
-			     mode, sc->length, sc->workloads ? " --workloads " : "",
-			     sc->workloads ? sc->workloads : "", sc->workload_seed,
+		n = asprintf(ret, "%s%s --bounded %" PRIu64 "%s%s%s%s --seed %" PRIu64 "%s%s%s",
+			     b->exe, mode, sc->length, sc->workloads ? " --workloads " : "",
+			     sc->workloads ? sc->workloads : "", sc->sample ? " --sample " : "",
+			     sc->sample ? sc->sample : "", sc->workload_seed,
 			     posix ? " --promises=posix" : "", sc->bug ? " --bug=" : "",
 			     sc->bug ? sc->bug : "");
 		return n < 0 ? -ENOMEM : 0;

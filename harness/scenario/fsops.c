@@ -73,15 +73,8 @@ int bo_fsops_list(const struct bo_scenario *sc, const char *libexec, const char 
 			(char *) k,
 			NULL};
 	/* builtin bounded: its workloads, each op with its workload's name. */
-	char *bounded[] = {prog,
-			   "list",
-			   "--seed",
-			   seed,
-			   "--bounded",
-			   ops,
-			   sc->workloads ? "--workloads" : NULL,
-			   sc->workloads,
-			   NULL};
+	char *bounded[9] = {prog, "list", "--seed", seed, "--bounded", ops};
+	size_t nb = 6;
 	struct bo_proc_opts o = {.argv = bo_bounded_is(sc) ? bounded : argv,
 				 .timeout_ms = 60000,
 				 .max_output = 64u << 20};
@@ -93,6 +86,14 @@ int bo_fsops_list(const struct bo_scenario *sc, const char *libexec, const char 
 	snprintf(seed, sizeof(seed), "%" PRIu64, sc->workload_seed);
 	snprintf(ops, sizeof(ops), "%" PRIu64, bo_bounded_is(sc) ? sc->length : sc->ops);
 	snprintf(families, sizeof(families), "--families=%s", sc->families ? sc->families : "none");
+	if (sc->workloads) {
+		bounded[nb++] = "--workloads";
+		bounded[nb++] = sc->workloads;
+	}
+	if (sc->sample) {
+		bounded[nb++] = "--sample";
+		bounded[nb++] = sc->sample;
+	}
 	st = bo_proc_run(&o, &r, err);
 	if (st < 0)
 		return st;

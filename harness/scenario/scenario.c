@@ -73,6 +73,7 @@ enum key_type {
 	K_FAMILIES,   /* all | none | op families, comma-separated (fsops) */
 	K_LENGTH,     /* 1..3 (bounded) */
 	K_RANKS,      /* A-B or A: workload ranks (bounded) */
+	K_SAMPLE,     /* I/N: the workload ranks that are I modulo N (bounded) */
 };
 
 struct key {
@@ -105,6 +106,7 @@ static const struct key keys[] = {
 	{"workload", "families", K_FAMILIES, F(families)},
 	{"workload", "length", K_LENGTH, F(length)},
 	{"workload", "workloads", K_RANKS, F(workloads)},
+	{"workload", "sample", K_SAMPLE, F(sample)},
 	{"workload", "seed", K_U64, F(workload_seed)},
 	{"workload", "timeout", K_SECONDS, F(workload_timeout)},
 	{"check", "cuts", K_CUTS, F(cuts_spec)},
@@ -279,7 +281,7 @@ static char **str_field(struct bo_scenario *sc, const struct key *k)
 
 /* The [workload] keys only builtin fsops takes, and only builtin bounded. */
 static const char *const fsops_keys[] = {"keep_ops", "fsync", "families"};
-static const char *const bounded_keys[] = {"length", "workloads"};
+static const char *const bounded_keys[] = {"length", "workloads", "sample"};
 
 static int set_string(struct parser *p, const struct key *k, const char *value)
 {
@@ -537,6 +539,21 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 
 		if (bo_parse_range(v, &lo, &hi) < 0)
 			return BAD("expected workload ranks A-B, or one rank A");
+		return set_string(p, k, v);
+	}
+	case K_SAMPLE: {
+		const char *slash = strchr(v, '/');
+		char i[24];
+		uint64_t at, every;
+
+		if (!slash || (size_t) (slash - v) >= sizeof(i))
+			return BAD("expected I/N: the workloads whose rank is I modulo N");
+		memcpy(i, v, (size_t) (slash - v));
+		i[slash - v] = '\0';
+		if (bo_parse_u64(i, &at) < 0 || bo_parse_u64(slash + 1, &every) < 0 || !every ||
+		    at >= every)
+			return BAD("expected I/N with 0 <= I < N: the workloads whose rank is I "
+				   "modulo N");
 		return set_string(p, k, v);
 	}
 	case K_OP_IDS:
@@ -1376,6 +1393,7 @@ void bo_scenario_free(struct bo_scenario *sc)
 	free(sc->keep_ops);
 	free(sc->families);
 	free(sc->workloads);
+	free(sc->sample);
 	free(sc->cuts_spec);
 	free(sc->checker_command);
 	for (size_t i = 0; i < sc->nfaults; i++)

@@ -184,7 +184,8 @@ static bool build(const struct step *steps, unsigned k, struct fsops_op *ops, ui
 
 struct walk {
 	unsigned length;
-	uint64_t first, last, rank;
+	struct fsops_ranks sel;
+	uint64_t rank;
 	fsops_bounded_fn *fn;
 	void *ctx;
 	struct step steps[FSOPS_BOUNDED_MAX];
@@ -211,11 +212,11 @@ static int walk(struct walk *w, unsigned k)
 			if (k + 1 < w->length) {
 				r = walk(w, k + 1);
 			} else {
-				r = w->rank >= w->first && w->rank <= w->last
+				r = w->rank >= w->sel.first && w->rank % w->sel.every == w->sel.at
 					    ? w->fn(w->ctx, w->rank, w->ops, n)
 					    : 0;
 				w->rank++;
-				if (w->rank > w->last)
+				if (w->rank > w->sel.last)
 					return 1;
 			}
 			if (r)
@@ -224,20 +225,20 @@ static int walk(struct walk *w, unsigned k)
 	return 0;
 }
 
-int fsops_bounded_each(unsigned length, uint64_t first, uint64_t last, fsops_bounded_fn *fn,
+int fsops_bounded_each(unsigned length, const struct fsops_ranks *ranks, fsops_bounded_fn *fn,
 		       void *ctx)
 {
 	struct walk *w;
 	int r;
 
-	if (length < 1 || length > FSOPS_BOUNDED_MAX)
+	if (length < 1 || length > FSOPS_BOUNDED_MAX || ranks->every < 1 ||
+	    ranks->at >= ranks->every)
 		return -EINVAL;
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
 	w->length = length;
-	w->first = first;
-	w->last = last;
+	w->sel = *ranks;
 	w->fn = fn;
 	w->ctx = ctx;
 	r = walk(w, 0);
@@ -253,8 +254,10 @@ static int count_one(void *ctx, uint64_t rank, const struct fsops_op *ops, uint6
 
 int fsops_bounded_count(unsigned length, uint64_t *ret)
 {
+	const struct fsops_ranks all = {.last = UINT64_MAX, .every = 1};
+
 	*ret = 0;
-	return fsops_bounded_each(length, 0, UINT64_MAX, count_one, ret);
+	return fsops_bounded_each(length, &all, count_one, ret);
 }
 
 void fsops_bounded_name(unsigned length, uint64_t rank, char *buf, size_t len)

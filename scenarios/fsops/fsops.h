@@ -97,13 +97,19 @@ enum fsops_promises {
 	FSOPS_PROMISES_POSIX, /* fsync of a file persists its data and size, not its names */
 };
 
+/* Which workloads of the bounded space: ranks first..last whose rank is @at modulo @every. */
+struct fsops_ranks {
+	uint64_t first, last;
+	uint64_t every, at; /* every 1, at 0: all of first..last */
+};
+
 struct fsops_params {
 	uint64_t seed;
 	uint64_t ops;
 	/* The bounded space instead of the seeded sequence (bounded.c): its workloads of this
-	 * length (0: the seeded sequence), ranks first..last, each in its own directory. */
+	 * length (0: the seeded sequence), those of @ranks, each in its own directory. */
 	unsigned bounded;
-	uint64_t first, last;
+	struct fsops_ranks ranks;
 	enum fsops_fsync_mode fsync;
 	unsigned families;	      /* enum fsops_family bits */
 	enum fsops_promises promises; /* the checker's only */
@@ -246,10 +252,10 @@ int fsops_sequence(const struct fsops_params *p, struct fsops_op **ret, uint64_t
 typedef int fsops_bounded_fn(void *ctx, uint64_t rank, const struct fsops_op *ops, uint64_t n);
 
 /*
- * Call @fn for the workloads of @length (1..FSOPS_BOUNDED_MAX) ranked @first..@last, in rank
+ * Call @fn for the workloads of @length (1..FSOPS_BOUNDED_MAX) that @ranks selects, in rank
  * order, until it returns non-zero. Returns 0, @fn's negative return, -EINVAL or -ENOMEM.
  */
-int fsops_bounded_each(unsigned length, uint64_t first, uint64_t last, fsops_bounded_fn *fn,
+int fsops_bounded_each(unsigned length, const struct fsops_ranks *ranks, fsops_bounded_fn *fn,
 		       void *ctx);
 
 /* How many workloads of @length there are, into *@ret. */

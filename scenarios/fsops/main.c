@@ -19,7 +19,8 @@ static void help(void)
 	     "                              [--keep IDS] [--promises=P] [--bug=BUG]\n"
 	     "       blackout-fsops list    [--seed N] [--ops N] [--fsync=M] [--families=F]\n"
 	     "                              [--keep IDS]\n"
-	     "       blackout-fsops [run | check | list] --bounded L [--workloads A-B] [--seed N]\n"
+	     "       blackout-fsops [run | check | list] --bounded L [--workloads A-B]\n"
+	     "                              [--sample I/N] [--seed N]\n"
 	     "       blackout-fsops count   --bounded L\n\n"
 	     "run    perform a seeded random sequence of file and directory operations in the\n"
 	     "       current (empty) directory, announcing each through $BLACKOUT_CTL: 'issue'\n"
@@ -48,6 +49,8 @@ static void help(void)
 	     "              w<rank> of its own, named seqL-<rank> (list shows them)\n"
 	     "  --workloads A-B  with --bounded: only the workloads ranked A to B (A-: from A\n"
 	     "              on; A: just A)\n"
+	     "  --sample I/N  with --bounded: only the workloads whose rank is I modulo N (of\n"
+	     "              those of --workloads): a tenth of the space is --sample 0/10\n"
 	     "  --keep IDS  perform only these ops of the sequence, e.g. 3,17,40-42 (ops that\n"
 	     "              need a dropped one, like a write to a file never created, are\n"
 	     "              dropped too; kept ops keep their ids and data)\n"
@@ -92,6 +95,21 @@ static int parse_range(const char *s, uint64_t *lo, uint64_t *hi)
 	memcpy(a, s, (size_t) (dash - s));
 	a[dash - s] = '\0';
 	if (parse_u64(a, lo) < 0 || (dash[1] && parse_u64(dash + 1, hi) < 0) || *lo > *hi)
+		return -1;
+	return 0;
+}
+
+/* "I/N", I < N: the ranks that are I modulo N. */
+static int parse_sample(const char *s, uint64_t *at, uint64_t *every)
+{
+	const char *slash = strchr(s, '/');
+	char a[24];
+
+	if (!slash || (size_t) (slash - s) >= sizeof(a))
+		return -1;
+	memcpy(a, s, (size_t) (slash - s));
+	a[slash - s] = '\0';
+	if (parse_u64(a, at) < 0 || parse_u64(slash + 1, every) < 0 || *every < 1 || *at >= *every)
 		return -1;
 	return 0;
 }
@@ -162,13 +180,17 @@ int main(int argc, char **argv)
 		{"families", required_argument, NULL, 'F'},
 		{"bounded", required_argument, NULL, 'B'},
 		{"workloads", required_argument, NULL, 'W'},
+		{"sample", required_argument, NULL, 'S'},
 		{"promises", required_argument, NULL, 'p'},
 		{"help", no_argument, NULL, 'h'},
 		{},
 	};
 	/* clang-format on */
-	struct fsops_params p = {.seed = 1, .ops = 200, .bug = FSOPS_BUG_NONE, .last = UINT64_MAX};
-	const char *mode = "run", *keep = NULL, *workloads = NULL;
+	struct fsops_params p = {.seed = 1,
+				 .ops = 200,
+				 .bug = FSOPS_BUG_NONE,
+				 .ranks = {.last = UINT64_MAX, .every = 1}};
+	const char *mode = "run", *keep = NULL, *workloads = NULL, *sample = NULL;
 	bool seq_opts = false; /* an option of the seeded sequence only */
 	uint64_t length = 0;
 	uint64_t *keep_ids = NULL, n;
@@ -207,6 +229,9 @@ int main(int argc, char **argv)
 		case 'W':
 			workloads = optarg;
 			break;
+		case 'S':
+			sample = optarg;
+			break;
 		case 'f':
 			seq_opts = true;
 			if ((v = choice(optarg, fsync_names)) < 0)
@@ -244,8 +269,13 @@ int main(int argc, char **argv)
 		p.families = FSOPS_FAMILY_ALL; /* its ops are of every family */
 	if (workloads && !p.bounded)
 		return usage_error("--workloads needs", "--bounded");
-	if (workloads && parse_range(workloads, &p.first, &p.last) < 0)
+	if (workloads && parse_range(workloads, &p.ranks.first, &p.ranks.last) < 0)
 		return usage_error("bad --workloads (ranks A-B, or A)", workloads);
+	if (sample && !p.bounded)
+		return usage_error("--sample needs", "--bounded");
+	if (sample && parse_sample(sample, &p.ranks.at, &p.ranks.every) < 0)
+		return usage_error("bad --sample (I/N: the ranks that are I modulo N, I < N)",
+				   sample);
 	if (!strcmp(mode, "count")) {
 		if (!p.bounded)
 			return usage_error("count needs", "--bounded");
@@ -259,7 +289,7 @@ int main(int argc, char **argv)
 	if (p.bounded && !strcmp(mode, "list")) {
 		struct bounded_list b = {.length = p.bounded};
 
-		if (fsops_bounded_each(p.bounded, p.first, p.last, list_workload, &b) < 0) {
+		if (fsops_bounded_each(p.bounded, &p.ranks, list_workload, &b) < 0) {
 			fputs("blackout-fsops: out of memory\n", stderr);
 			return 1;
 		}

@@ -260,8 +260,18 @@ python3 "$(dirname "$0")/fsops_damaged.py" "$fsops" --fsync=inode --families=all
 "$fsops" list --bounded 2 --workloads 410-413 | grep 'workload=seq2-00412' |
 	cut -d' ' -f2- | cmp -s - <(cut -d' ' -f2- "$tmp/b412") ||
 	fail "seq2-00412 is not the same op sequence alone and in a range"
+# --sample I/N: the ranks I modulo N (of a range too), each workload as it is alone.
+[ "$("$fsops" list --bounded 2 --sample 2/10 | grep -o 'workload=[^ ]*' | sort -u |
+	wc -l)" = 4672 ] || fail "--sample 2/10 of seq-2 is not its 4672 ranks 2 modulo 10"
+"$fsops" list --bounded 2 --workloads 400-420 --sample 2/10 >"$tmp/s2"
+[ "$(grep -o 'workload=[^ ]*' "$tmp/s2" | sort -u | tr '\n' ' ')" = \
+	"workload=seq2-00402 workload=seq2-00412 " ] ||
+	fail "--workloads 400-420 --sample 2/10 is not seq2-00402 and seq2-00412"
+grep 'workload=seq2-00412' "$tmp/s2" | cut -d' ' -f2- | cmp -s - <(cut -d' ' -f2- "$tmp/b412") ||
+	fail "seq2-00412 is not the same op sequence alone and in a sample"
 for bad in "--bounded 0" "--bounded 4" "--bounded 1 --ops 5" "--bounded 1 --families=all" \
-	"--workloads 3" "--bounded 1 --workloads 9-3"; do
+	"--workloads 3" "--bounded 1 --workloads 9-3" "--sample 0/2" "--bounded 1 --sample 2/2" \
+	"--bounded 1 --sample 1"; do
 	# shellcheck disable=SC2086
 	expect 2 "bad $bad" "$fsops" list $bad
 done

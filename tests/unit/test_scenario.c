@@ -264,6 +264,26 @@ static void bounded(void)
 		  "only builtin fsops takes 'families'");
 	parse_bad(MIN "length = 1\n", "only builtin bounded takes 'length'");
 	parse_bad(MIN "workloads = 1-2\n", "only builtin bounded takes 'workloads'");
+	/* A sample: of the ranks given (or all), those I modulo N. */
+	sc = parse_ok("[device]\nfs = ext4\n[workload]\nbuiltin = bounded\nlength = 2\n"
+		      "workloads = 0-4671\nsample = 3/10\n[run]\nseed = 1\n");
+	CU_ASSERT_FATAL(sc != NULL);
+	CU_ASSERT(bo_scenario_checker_command(sc, &cmd) == 0);
+	CU_ASSERT(cmd && !strcmp(cmd, "blackout-fsops check --bounded 2 --workloads 0-4671 "
+				      "--sample 3/10 --seed 1"));
+	free(cmd);
+	bo_scenario_free(sc);
+	for (size_t i = 0; i < 5; i++) {
+		static const char *const bad[] = {"10/10", "3", "1/0", "-1/4", "3/x"};
+		char text[160];
+
+		snprintf(text, sizeof(text),
+			 "[device]\nfs = ext4\n[workload]\nbuiltin = bounded\nlength = 1\n"
+			 "sample = %s\n",
+			 bad[i]);
+		parse_bad(text, "[workload] sample: bad value");
+	}
+	parse_bad(MIN "sample = 0/2\n", "only builtin bounded takes 'sample'");
 }
 
 /* [workload] families: op families beyond the base, passed on to the workload and checker. */
