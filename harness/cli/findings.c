@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "harness/base/input.h"
 #include "harness/base/json.h"
 #include "harness/base/macro.h"
 #include "harness/base/path.h"
@@ -49,12 +50,17 @@ struct finding {
 	uint64_t last_run, last_state; /* to count a state once: the run and record counted last */
 	char smallest[32];	       /* the workload with fewest ops, or "" */
 	uint64_t smallest_ops;
-	char *dir, *state; /* where to look first: the smallest's first state */
+	char *dir, *state;  /* where to look first: the smallest's first state */
+	const char *status; /* against a baseline: "new", "unchanged", "fixed" or "not run" */
 };
 
+/* Every string of a finding was written by a guest or a stranger: each is kept sanitized
+ * (bo_sanitize()), so that the text and JSON printed hold no control character. */
 struct findings {
 	struct finding *v;
 	size_t n;
+	char **cells; /* "fs|options|kernel" of every run read, failing or not */
+	size_t ncells;
 	bool failed;  /* a directory could not be read */
 	uint64_t run; /* the run being read, counted from 1 */
 };
@@ -153,7 +159,57 @@ static char *field(struct json_object *o, const char *a, const char *b)
 {
 	const char *s = bo_json_str(json_object_object_get(o, a), b);
 
-	return strdup(s && *s ? s : "-");
+	return bo_sanitize(s && *s ? s : "-", true);
+}
+
+/* The signature of a finding, and its cell: what a baseline is compared by. */
+static char *sig_key(const char *fs, const char *opts, const char *kernel, const char *cls,
+		     const char *promise, const char *skel)
+{
+	char *key;
+
+	return asprintf(&key, "%s|%s|%s|%s|%s|%s", fs, opts, kernel, cls, promise, skel) < 0 ? NULL
+											     : key;
+}
+
+static char *cell_key(const char *fs, const char *opts, const char *kernel)
+{
+	char *key;
+
+	return asprintf(&key, "%s|%s|%s", fs, opts, kernel) < 0 ? NULL : key;
+}
+
+static bool has_cell(const struct findings *f, const char *key)
+{
+	for (size_t i = 0; i < f->ncells; i++)
+		if (!strcmp(f->cells[i], key))
+			return true;
+	return false;
+}
+
+/* Note the cell of a run with @config in @f (once); -ENOMEM. */
+static int see_cell(struct findings *f, struct json_object *config)
+{
+	_cleanup_free_ char *fs = field(config, "device", "fs"),
+			    *mkfs = field(config, "device", "mkfs_options"),
+			    *mount = field(config, "device", "mount_options"),
+			    *kernel = field(config, "kernel", "release"), *opts = NULL;
+	char *key, **more;
+
+	if (!fs || !mkfs || !mount || !kernel || asprintf(&opts, "%s / %s", mkfs, mount) < 0 ||
+	    !(key = cell_key(fs, opts, kernel)))
+		return -ENOMEM;
+	if (has_cell(f, key)) {
+		free(key);
+		return 0;
+	}
+	if (!(more = reallocarray(f->cells, f->ncells + 1, sizeof(*more)))) {
+		free(key);
+		return -ENOMEM;
+	}
+	f->cells = more;
+	f->cells[f->ncells++] = key;
+	return 0;
 }
 
 /* Note workload @name in @x's set; -ENOMEM. */
@@ -172,6 +228,67 @@ static int see_workload(struct finding *x, const char *name)
 	return 0;
 }
 
+static void finding_clear(struct finding *x)
+{
+	free(x->key);
+	free(x->fs);
+	free(x->opts);
+	free(x->kernel);
+	free(x->cls);
+	free(x->promise);
+	free(x->skeleton);
+	free(x->dir);
+	free(x->state);
+	free(x->seen);
+}
+
+static void findings_clear(struct findings *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		finding_clear(&f->v[i]);
+	free(f->v);
+	for (size_t i = 0; i < f->ncells; i++)
+		free(f->cells[i]);
+	free(f->cells);
+	*f = (struct findings){0};
+}
+
+/* The finding of signature (@fs, @opts, @kernel, @cls, @promise, @skel) in @f, made (with
+ * @dir and @state to look at first, the strings copied) when it is new; NULL without memory. */
+static struct finding *intern(struct findings *f, const char *fs, const char *opts,
+			      const char *kernel, const char *cls, const char *promise,
+			      const char *skel, const char *dir, const char *state)
+{
+	_cleanup_free_ char *key = sig_key(fs, opts, kernel, cls, promise, skel);
+	struct finding *more, nf;
+
+	if (!key)
+		return NULL;
+	for (size_t i = 0; i < f->n; i++)
+		if (!strcmp(f->v[i].key, key))
+			return &f->v[i];
+	if (!(more = reallocarray(f->v, f->n + 1, sizeof(*f->v))))
+		return NULL;
+	f->v = more;
+	nf = (struct finding){.fs = strdup(fs),
+			      .opts = strdup(opts),
+			      .kernel = strdup(kernel),
+			      .cls = strdup(cls),
+			      .promise = strdup(promise),
+			      .skeleton = strdup(skel),
+			      .dir = strdup(dir),
+			      .state = strdup(state)};
+	/* Complete, or not at all: every field is printed. */
+	if (!nf.fs || !nf.opts || !nf.kernel || !nf.cls || !nf.promise || !nf.skeleton || !nf.dir ||
+	    !nf.state) {
+		finding_clear(&nf);
+		return NULL;
+	}
+	nf.key = BO_TAKE_PTR(key);
+	f->v[f->n] = nf;
+	return &f->v[f->n++];
+}
+
 /* Count state record @index (named @state) of @dir under the signature of its class,
  * @promise and @w. */
 static int add(struct findings *f, struct json_object *config, const char *dir, size_t index,
@@ -180,57 +297,28 @@ static int add(struct findings *f, struct json_object *config, const char *dir, 
 	_cleanup_free_ char *fs = field(config, "device", "fs"),
 			    *mkfs = field(config, "device", "mkfs_options"),
 			    *mount = field(config, "device", "mount_options"),
-			    *kernel = field(config, "kernel", "release"), *opts = NULL, *key = NULL;
+			    *kernel = field(config, "kernel", "release"), *opts = NULL,
+			    *c = bo_sanitize(cls, true), *d = bo_sanitize(dir, true),
+			    *st = bo_sanitize(state, true);
 	const char *skel = *w->skeleton ? w->skeleton : "-";
-	struct finding *x = NULL;
+	struct finding *x;
+	uint64_t before;
 
-	if (!fs || !mkfs || !mount || !kernel || asprintf(&opts, "%s / %s", mkfs, mount) < 0 ||
-	    asprintf(&key, "%s|%s|%s|%s|%s|%s", fs, opts, kernel, cls, promise, skel) < 0)
+	if (!fs || !mkfs || !mount || !kernel || !c || !d || !st ||
+	    asprintf(&opts, "%s / %s", mkfs, mount) < 0)
 		return -ENOMEM;
-	for (size_t i = 0; i < f->n && !x; i++)
-		if (!strcmp(f->v[i].key, key))
-			x = &f->v[i];
-	if (!x) {
-		struct finding *more = reallocarray(f->v, f->n + 1, sizeof(*f->v));
-		struct finding nf = {.key = key,
-				     .fs = fs,
-				     .opts = opts,
-				     .kernel = kernel,
-				     .cls = strdup(cls),
-				     .promise = strdup(promise),
-				     .skeleton = strdup(skel),
-				     .dir = strdup(dir),
-				     .state = strdup(state),
-				     .smallest_ops = w->nops};
-
-		if (more)
-			f->v = more;
-		/* Complete, or not at all: every field is printed. */
-		if (!more || !nf.cls || !nf.promise || !nf.skeleton || !nf.dir || !nf.state) {
-			free(nf.cls);
-			free(nf.promise);
-			free(nf.skeleton);
-			free(nf.dir);
-			free(nf.state);
-			return -ENOMEM;
-		}
-		x = &f->v[f->n++];
-		*x = nf;
-		key = fs = opts = kernel = NULL;
+	before = f->n;
+	if (!(x = intern(f, fs, opts, kernel, c, promise, skel, d, st)))
+		return -ENOMEM;
+	if (f->n > before) {
+		x->smallest_ops = w->nops;
 		snprintf(x->smallest, sizeof(x->smallest), "%s", w->name);
 	} else if (*w->name && (w->nops < x->smallest_ops ||
 				(w->nops == x->smallest_ops && strcmp(w->name, x->smallest) < 0))) {
-		char *d = strdup(dir), *s = strdup(state);
-
-		if (!d || !s) {
-			free(d);
-			free(s);
-			return -ENOMEM;
-		}
 		free(x->dir);
 		free(x->state);
-		x->dir = d;
-		x->state = s;
+		x->dir = BO_TAKE_PTR(d);
+		x->state = BO_TAKE_PTR(st);
 		x->smallest_ops = w->nops;
 		snprintf(x->smallest, sizeof(x->smallest), "%s", w->name);
 	}
@@ -260,6 +348,7 @@ static int read_run(void *ctx, const char *dir)
 		f->failed = true;
 		return 0;
 	}
+	r = see_cell(f, d.config);
 	for (size_t i = 0; r == 0 && i < json_object_array_length(d.states); i++) {
 		struct json_object *s = json_object_array_get_idx(d.states, i);
 		const char *cls = bo_json_str(s, "class"), *id = bo_json_str(s, "state");
@@ -300,6 +389,103 @@ static int read_run(void *ctx, const char *dir)
 	return r;
 }
 
+/* A string member @k of baseline finding @o, sanitized into *@ret; -EINVAL when it is not
+ * one, -ENOMEM. */
+static int member(struct json_object *o, const char *k, char **ret)
+{
+	struct json_object *v = json_object_object_get(o, k);
+
+	if (!json_object_is_type(v, json_type_string))
+		return -EINVAL;
+	*ret = bo_sanitize(json_object_get_string(v), true);
+	return *ret ? 0 : -ENOMEM;
+}
+
+/* The findings `findings --json` wrote to @path, into @base. */
+static int read_findings_json(const char *path, struct findings *base, struct bo_err *err)
+{
+	_cleanup_(bo_json_putp) struct json_object *doc = NULL;
+	_cleanup_free_ char *text = NULL;
+	struct json_object *a;
+	int r = bo_input_read_path(path, BO_INPUT_FOLLOW, BO_INPUT_MAX_JSON, &text, NULL, err);
+
+	if (r < 0)
+		return r;
+	if (!(doc = json_tokener_parse(text)) ||
+	    !json_object_is_type(a = json_object_object_get(doc, "findings"), json_type_array))
+		return bo_err_set(err, EINVAL,
+				  "'%s' is neither a results directory nor what findings "
+				  "--json writes (no \"findings\" array)",
+				  path);
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		struct json_object *o = json_object_array_get_idx(a, i);
+		_cleanup_free_ char *fs = NULL, *opts = NULL, *kernel = NULL, *cls = NULL,
+				    *promise = NULL, *skel = NULL;
+		struct json_object *n = json_object_object_get(o, "states");
+		struct finding *x;
+
+		if ((r = member(o, "fs", &fs)) < 0 || (r = member(o, "options", &opts)) < 0 ||
+		    (r = member(o, "kernel", &kernel)) < 0 || (r = member(o, "class", &cls)) < 0 ||
+		    (r = member(o, "promise", &promise)) < 0 ||
+		    (r = member(o, "skeleton", &skel)) < 0 ||
+		    !json_object_is_type(n, json_type_int))
+			return r == -ENOMEM
+				       ? bo_err_set(err, ENOMEM, "out of memory")
+				       : bo_err_set(err, EINVAL,
+						    "%s: finding %zu lacks fs, options, kernel, "
+						    "class, promise, skeleton or states",
+						    path, i + 1);
+		if (!(x = intern(base, fs, opts, kernel, cls, promise, skel, "-", "-")))
+			return bo_err_set(err, ENOMEM, "out of memory");
+		x->states += json_object_get_uint64(n);
+	}
+	return 0;
+}
+
+/* The findings of baseline @path (a tree of runs, or a file `findings --json` wrote) into
+ * @base; a run of a tree that cannot be read marks @base failed. */
+static int read_baseline(const char *path, struct findings *base, struct bo_err *err)
+{
+	struct stat st;
+	int r;
+
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if ((r = each_run(path, 0, read_run, base)) < 0)
+			return bo_err_set(err, -r, "baseline '%s': out of memory", path);
+		return 0;
+	}
+	return read_findings_json(path, base, err);
+}
+
+/*
+ * Mark each finding of @cur "new" or "unchanged" by its signature in @base, and each of
+ * @base that @cur lacks "fixed" when @cur ran its cell (filesystem, options, kernel), else
+ * "not run": a cell not checked tonight fixed nothing. Returns the number of new findings.
+ */
+static size_t compare(struct findings *cur, struct findings *base)
+{
+	size_t added = 0;
+
+	for (size_t i = 0; i < cur->n; i++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < base->n && !seen; j++)
+			seen = !strcmp(cur->v[i].key, base->v[j].key);
+		cur->v[i].status = seen ? "unchanged" : "new";
+		added += !seen;
+	}
+	for (size_t j = 0; j < base->n; j++) {
+		struct finding *x = &base->v[j];
+		_cleanup_free_ char *cell = cell_key(x->fs, x->opts, x->kernel);
+		bool seen = false;
+
+		for (size_t i = 0; i < cur->n && !seen; i++)
+			seen = !strcmp(cur->v[i].key, x->key);
+		x->status = seen ? NULL : cell && has_cell(cur, cell) ? "fixed" : "not run";
+	}
+	return added;
+}
+
 static int by_states(const void *a, const void *b)
 {
 	const struct finding *x = a, *y = b;
@@ -307,76 +493,132 @@ static int by_states(const void *a, const void *b)
 	return x->states != y->states ? (x->states < y->states ? 1 : -1) : strcmp(x->key, y->key);
 }
 
-static void print_text(const struct findings *f)
+/* "lost-ack of fsync-file after [write, fsync-file] — ext4 (- / -) on 6.1.0-57-amd64" */
+static void print_signature(const struct finding *x)
 {
+	bool skel = strcmp(x->skeleton, "-") != 0;
+
+	printf("%s of %s%s%s%s — %s (%s) on %s", x->cls, x->promise, skel ? " after [" : "",
+	       skel ? x->skeleton : "", skel ? "]" : "", x->fs, x->opts, x->kernel);
+}
+
+static void print_text(const struct findings *f, const struct findings *base, const char *baseline)
+{
+	size_t counts[4] = {0};
+
 	for (size_t i = 0; i < f->n; i++) {
 		const struct finding *x = &f->v[i];
+		_cleanup_free_ char *dir = bo_shell_quote(x->dir),
+				    *state = bo_shell_quote(x->state);
 
-		printf("finding %zu: %s of %s%s%s%s — %s (%s) on %s\n", i + 1, x->cls, x->promise,
-		       strcmp(x->skeleton, "-") ? " after [" : "",
-		       strcmp(x->skeleton, "-") ? x->skeleton : "",
-		       strcmp(x->skeleton, "-") ? "]" : "", x->fs, x->opts, x->kernel);
-		printf("  %" PRIu64 " %s", x->states, BO_PLURAL(x->states, "state", "states"));
+		printf("finding %zu%s%s%s: ", i + 1, x->status ? " (" : "",
+		       x->status ? x->status : "", x->status ? ")" : "");
+		print_signature(x);
+		printf("\n  %" PRIu64 " %s", x->states, BO_PLURAL(x->states, "state", "states"));
 		if (x->workloads)
 			printf(", %" PRIu64 " %s; smallest %s (%" PRIu64 " ops)", x->workloads,
 			       BO_PLURAL(x->workloads, "workload", "workloads"), x->smallest,
 			       x->smallest_ops);
-		printf("\n  blackout explain %s %s\n", x->dir, x->state);
+		printf("\n  blackout explain %s %s\n", dir ? dir : x->dir,
+		       state ? state : x->state);
+		counts[!strcmp(x->status ? x->status : "", "new") ? 0 : 1]++;
 	}
 	if (!f->n)
 		puts("no findings: every state checked is consistent");
+	if (!baseline)
+		return;
+	for (size_t j = 0; j < base->n; j++) {
+		const struct finding *x = &base->v[j];
+
+		if (!x->status)
+			continue;
+		printf("%s: ", x->status);
+		print_signature(x);
+		printf("\n  %" PRIu64 " %s in the baseline\n", x->states,
+		       BO_PLURAL(x->states, "state", "states"));
+		counts[!strcmp(x->status, "fixed") ? 2 : 3]++;
+	}
+	printf("against %s: %zu new, %zu unchanged, %zu fixed, %zu not run\n", baseline, counts[0],
+	       counts[1], counts[2], counts[3]);
 }
 
-static void print_json(const struct findings *f)
+static struct json_object *finding_json(const struct finding *x, bool here)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "fs", json_object_new_string(x->fs));
+	json_object_object_add(o, "options", json_object_new_string(x->opts));
+	json_object_object_add(o, "kernel", json_object_new_string(x->kernel));
+	json_object_object_add(o, "class", json_object_new_string(x->cls));
+	json_object_object_add(o, "promise", json_object_new_string(x->promise));
+	json_object_object_add(o, "skeleton", json_object_new_string(x->skeleton));
+	json_object_object_add(o, "states", json_object_new_uint64(x->states));
+	if (x->status)
+		json_object_object_add(o, "status", json_object_new_string(x->status));
+	if (!here)
+		return o;
+	json_object_object_add(o, "workloads", json_object_new_uint64(x->workloads));
+	if (*x->smallest)
+		json_object_object_add(o, "smallest", json_object_new_string(x->smallest));
+	json_object_object_add(o, "results", json_object_new_string(x->dir));
+	json_object_object_add(o, "state", json_object_new_string(x->state));
+	return o;
+}
+
+static void print_json(const struct findings *f, const struct findings *base, const char *baseline)
 {
 	_cleanup_(bo_json_putp) struct json_object *doc = bo_json_new_doc();
-	struct json_object *a = json_object_new_array();
+	struct json_object *a = json_object_new_array(), *gone = json_object_new_array();
 
-	for (size_t i = 0; doc && a && i < f->n; i++) {
-		const struct finding *x = &f->v[i];
-		struct json_object *o = json_object_new_object();
-
-		json_object_object_add(o, "fs", json_object_new_string(x->fs));
-		json_object_object_add(o, "options", json_object_new_string(x->opts));
-		json_object_object_add(o, "kernel", json_object_new_string(x->kernel));
-		json_object_object_add(o, "class", json_object_new_string(x->cls));
-		json_object_object_add(o, "promise", json_object_new_string(x->promise));
-		json_object_object_add(o, "skeleton", json_object_new_string(x->skeleton));
-		json_object_object_add(o, "states", json_object_new_uint64(x->states));
-		json_object_object_add(o, "workloads", json_object_new_uint64(x->workloads));
-		if (*x->smallest)
-			json_object_object_add(o, "smallest", json_object_new_string(x->smallest));
-		json_object_object_add(o, "results", json_object_new_string(x->dir));
-		json_object_object_add(o, "state", json_object_new_string(x->state));
-		json_object_array_add(a, o);
-	}
-	if (!doc || !a)
+	for (size_t i = 0; doc && a && i < f->n; i++)
+		json_object_array_add(a, finding_json(&f->v[i], true));
+	for (size_t j = 0; baseline && doc && gone && j < base->n; j++)
+		if (base->v[j].status)
+			json_object_array_add(gone, finding_json(&base->v[j], false));
+	if (!doc || !a || !gone) {
+		json_object_put(a);
+		json_object_put(gone);
 		return;
+	}
 	json_object_object_add(doc, "findings", a);
+	if (baseline) {
+		json_object_object_add(doc, "baseline", json_object_new_string(baseline));
+		json_object_object_add(doc, "gone", gone);
+	} else {
+		json_object_put(gone);
+	}
 	puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
 							 JSON_C_TO_STRING_NOSLASHESCAPE));
 }
 
 static void help(void)
 {
-	puts("usage: blackout findings [--json] RESULTS...\n\n"
+	puts("usage: blackout findings [--json] [--baseline PREVIOUS] RESULTS...\n\n"
 	     "Group the failing states of results directories (a run's, or the trees of a run\n"
 	     "on several kernels and of nightly, searched for them) into findings by signature:\n"
 	     "filesystem, mkfs and mount options, kernel, class, the broken promise (the kind of\n"
 	     "op lost or invented) and, for builtin bounded, the workload's ops after its setup.\n"
 	     "Each is printed with its count of states and workloads, its smallest workload, and\n"
-	     "the state to explain first. Exit status 0 without findings, 1 with, 3 when a\n"
-	     "directory could not be read. docs/results.md.");
+	     "the state to explain first. With --baseline (a previous tree, or what findings\n"
+	     "--json wrote), each is new or unchanged, and the baseline's others fixed (their\n"
+	     "cell was run) or not run. Exit status 0 without findings (with --baseline: without\n"
+	     "new ones), 1 with, 3 when a directory could not be read. docs/results.md.");
 }
 
 static int cmd_findings(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"json", no_argument, NULL, 'j'},
+		{"baseline", required_argument, NULL, 'b'},
 		{"help", no_argument, NULL, 'h'},
 		{},
 	};
-	struct findings f = {0};
+	struct findings f = {0}, base = {0};
+	const char *baseline = NULL;
+	struct bo_err err = {0};
+	size_t added = 0;
 	bool json = false;
 	int c, r = 0;
 
@@ -385,12 +627,20 @@ static int cmd_findings(int argc, char **argv)
 			help();
 			return BO_EXIT_OK;
 		}
-		if (c != 'j')
+		if (c == 'b')
+			baseline = optarg;
+		else if (c == 'j')
+			json = true;
+		else
 			return bo_cli_usage_error("findings", "bad option");
-		json = true;
 	}
 	if (optind >= argc)
 		return bo_cli_usage_error("findings", "expected RESULTS...");
+	if (baseline && read_baseline(baseline, &base, &err) < 0) {
+		fprintf(stderr, "blackout findings: %s\n", bo_err_str(&err));
+		findings_clear(&base);
+		return BO_EXIT_HARNESS;
+	}
 	for (int i = optind; i < argc && r == 0; i++) {
 		struct stat st;
 
@@ -408,26 +658,19 @@ static int cmd_findings(int argc, char **argv)
 	}
 	if (f.n)
 		qsort(f.v, f.n, sizeof(*f.v), by_states);
+	if (base.n)
+		qsort(base.v, base.n, sizeof(*base.v), by_states);
+	if (baseline)
+		added = compare(&f, &base);
 	if (json)
-		print_json(&f);
+		print_json(&f, &base, baseline);
 	else
-		print_text(&f);
-	r = f.failed ? BO_EXIT_HARNESS : f.n ? BO_EXIT_FAILURE : BO_EXIT_OK;
-	for (size_t i = 0; i < f.n; i++) {
-		struct finding *x = &f.v[i];
-
-		free(x->key);
-		free(x->fs);
-		free(x->opts);
-		free(x->kernel);
-		free(x->cls);
-		free(x->promise);
-		free(x->skeleton);
-		free(x->dir);
-		free(x->state);
-		free(x->seen);
-	}
-	free(f.v);
+		print_text(&f, &base, baseline);
+	r = f.failed || base.failed	    ? BO_EXIT_HARNESS
+	    : (baseline ? added : f.n) != 0 ? BO_EXIT_FAILURE
+					    : BO_EXIT_OK;
+	findings_clear(&f);
+	findings_clear(&base);
 	return r;
 }
 

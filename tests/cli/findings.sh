@@ -70,6 +70,49 @@ printf '{"seq":1,"event":"state",\n' >>"$T/bad/stream.jsonl"
 [ $? = 3 ] && ok || bad "a corrupt run: not exit 3"
 grep -q "$T/bad" "$T/err" && ok || bad "the corrupt run is not named: $(cat "$T/err")"
 grep -q "^finding 4:" "$T/out" && ok || bad "the other runs were not reported"
+# Against a baseline: the tree against itself changes nothing (exit 0 with findings).
+"$BO" findings --baseline "$T/tree" "$T/tree" >"$T/out" 2>"$T/err"
+[ $? = 0 ] && ok || bad "findings against itself: not exit 0: $(cat "$T/out" "$T/err")"
+grep -qF "finding 1 (unchanged): lost-ack of fsync-file" "$T/out" &&
+	grep -qF ": 0 new, 4 unchanged, 0 fixed, 0 not run" "$T/out" && ok ||
+	bad "findings against itself: $(cat "$T/out")"
+# Tonight 6.1 only: fsync-dir's loss is gone (fixed), an fsck-dirty state is new, and 6.12's
+# finding was not run — not fixed. The baseline is what findings --json wrote.
+"$BO" findings --json "$T/tree" >"$T/base.json"
+run "$T/night/6.1.0-57-amd64/r1" 6.1.0-57-amd64 \
+	'"state":"c10","cut":10,"class":"lost-ack","lost":[10]' \
+	'"state":"c20","cut":20,"class":"consistent"' \
+	'"state":"c21","cut":21,"class":"unmountable"' \
+	'"state":"c22","cut":22,"class":"fsck-dirty"'
+"$BO" findings --baseline "$T/base.json" "$T/night" >"$T/out" 2>"$T/err"
+[ $? = 1 ] && ok || bad "a new finding: not exit 1: $(cat "$T/out" "$T/err")"
+for n in "(new): fsck-dirty of - — ext4 (- / -) on 6.1.0-57-amd64" \
+	"(unchanged): lost-ack of fsync-file after [write, fsync-file] — ext4 (- / -) on 6.1.0-57-amd64" \
+	"(unchanged): unmountable of -" \
+	"fixed: lost-ack of fsync-dir after [write, fsync-dir] — ext4 (- / -) on 6.1.0-57-amd64" \
+	"not run: lost-ack of fsync-file after [write, fsync-file] — ext4 (- / -) on 6.12.118" \
+	": 1 new, 2 unchanged, 1 fixed, 1 not run"; do
+	grep -qF -- "$n" "$T/out" && ok || bad "findings --baseline lacks '$n': $(cat "$T/out")"
+done
+"$BO" findings --json --baseline "$T/base.json" "$T/night" >"$T/out" 2>"$T/err"
+python3 - "$T/out" <<'PY' && ok || bad "findings --json --baseline: $(head -c 600 "$T/out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert sorted(x["status"] for x in d["findings"]) == ["new", "unchanged", "unchanged"], d
+assert sorted(x["status"] for x in d["gone"]) == ["fixed", "not run"], d
+PY
+# A stranger's strings reach no terminal raw: an escape in a kernel's release, in a
+# baseline's filesystem; a baseline that is not findings' JSON is refused, named.
+run "$T/esc" "$(printf 'x\033]0;owned\007')" '"state":"c10","cut":10,"class":"lost-ack","lost":[10]'
+printf '{"findings":[{"fs":"e\\u001b[2J","options":"","kernel":"k","class":"c","promise":"p","skeleton":"-","states":1}]}' >"$T/esc.json"
+"$BO" findings --baseline "$T/esc.json" "$T/esc" >"$T/out" 2>&1
+! grep -q "$(printf '\033')" "$T/out" && grep -qF 'x\x1b]0;owned\x07' "$T/out" &&
+	grep -qF 'e\x1b[2J' "$T/out" && ok || bad "a control character reached the output: $(cat -v "$T/out")"
+echo '{"findings": 3}' >"$T/nota.json"
+expect 3 "$T/nota.json" -- "$BO" findings --baseline "$T/nota.json" "$T/tree"
+echo '{"findings": [{"fs": 1}]}' >"$T/nota.json"
+expect 3 "finding 1 lacks" -- "$BO" findings --baseline "$T/nota.json" "$T/tree"
+expect 3 "$T/nothing" -- "$BO" findings --baseline "$T/nothing" "$T/tree"
 run "$T/clean" 6.1.0-57-amd64 '"state":"c10","cut":10,"class":"consistent"'
 "$BO" findings "$T/clean" >"$T/out" 2>&1
 [ $? = 0 ] && grep -q "^no findings" "$T/out" && ok || bad "a clean run: $(cat "$T/out")"
