@@ -19,11 +19,11 @@ _blackout_opts() {
 	merge) echo "--out= --help" ;;
 	report) echo "--help" ;;
 	explain) echo "--json --help" ;;
-	findings) echo "--json --help" ;;
+	findings) echo "--json --baseline= --help" ;;
 	reproduce) echo "$_blackout_vm_opts --help" ;;
 	shrink) echo "--state= --no-bisect --max-tests= $_blackout_vm_opts --help" ;;
 	nightly) echo "--baseline= --out= --file= --kernel-release= --in-place --help" ;;
-	kernel) echo "--json --available --help" ;;
+	kernel) echo "--json --available --fs= --modules --check= --help" ;;
 	cleanup) echo "--run= --dry-run --list --json --help" ;;
 	cache) echo "--json --older-than= --all --help" ;;
 	inspect) echo "--json --entries= --salvage --help" ;;
@@ -210,7 +210,7 @@ _blackout() {
 		;;
 	kernel)
 		if ((${#args[@]} == 0)); then
-			COMPREPLY=($(compgen -W "list fetch" -- "$cur"))
+			COMPREPLY=($(compgen -W "list fetch config" -- "$cur"))
 		fi
 		;;
 	help)

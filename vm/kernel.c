@@ -19,6 +19,7 @@
 #include "harness/base/macro.h"
 #include "harness/base/file.h"
 #include "harness/base/path.h"
+#include "vm/kconfig.h"
 
 const char *const bo_kernel_required[] = {
 	/* the storage stack of a run */
@@ -169,6 +170,39 @@ out:
 	return r;
 }
 
+/* The config @k was built with, into k->config, or "" (struct bo_kernel). */
+static void find_config(struct bo_kernel *k, const char *cache)
+{
+	char dir[PATH_MAX], path[PATH_MAX];
+	const char *slash = strrchr(k->image, '/');
+	size_t n = slash ? (size_t) (slash - k->image) : 0;
+	static const char bz[] = "/arch/x86/boot";
+
+	k->config[0] = '\0';
+	if (cache) {
+		if (bo_pathf(path, sizeof(path), "%s/%s/boot/config-%s", cache, k->release,
+			     k->release) == 0 &&
+		    is_file(path))
+			memcpy(k->config, path, strlen(path) + 1);
+		return;
+	}
+	snprintf(dir, sizeof(dir), "%.*s", (int) n, k->image);
+	/* A vmlinux at the top of its tree; a bzImage three levels down. */
+	if (bo_pathf(path, sizeof(path), "%s/.config", dir) == 0 && is_file(path))
+		goto found;
+	n = strlen(dir);
+	if (n > sizeof(bz) - 1 && !strcmp(dir + n - (sizeof(bz) - 1), bz) &&
+	    bo_pathf(path, sizeof(path), "%.*s/.config", (int) (n - (sizeof(bz) - 1)), dir) == 0 &&
+	    is_file(path))
+		goto found;
+	if (*k->modules && bo_pathf(path, sizeof(path), "%s/build/.config", k->modules) == 0 &&
+	    is_file(path))
+		goto found;
+	return;
+found:
+	memcpy(k->config, path, strlen(path) + 1);
+}
+
 static int from_cache(struct bo_kernel *k, const char *spec, struct bo_err *err)
 {
 	char dir[PATH_MAX - 64], best[NAME_MAX + 1], path[PATH_MAX];
@@ -192,6 +226,7 @@ static int from_cache(struct bo_kernel *k, const char *spec, struct bo_err *err)
 	if (!is_dir(k->modules))
 		return bo_err_set(err, ENOENT, "cached kernel '%s/%s' has no lib/modules/%s", dir,
 				  best, best);
+	find_config(k, dir);
 	bo_cache_touch(k->image); /* blackout cache prune goes by last use */
 	if (bo_read_file(path, 4096, &pkg, NULL) >= 0) {
 		pkg[strcspn(pkg, "\n")] = '\0';
@@ -241,6 +276,23 @@ static int image_release(const char *image, char *buf, size_t len)
 	return n ? 0 : -EINVAL;
 }
 
+int bo_kernel_check_config(const struct bo_kernel *k, const char *const *fs, bool base_image,
+			   struct bo_err *err)
+{
+	struct bo_kconfig *kc = NULL;
+	int r;
+
+	if (!*k->config)
+		return 0;
+	r = bo_kconfig_read(k->config, &kc, err);
+	if (r >= 0)
+		r = bo_kconfig_check(kc, k->config, fs, base_image, NULL, err);
+	bo_kconfig_free(kc);
+	if (r < 0)
+		bo_err_prefix(err, "kernel %s", k->release);
+	return r;
+}
+
 int bo_kernel_find(const char *image, const char *modules, const char *release,
 		   struct bo_kernel *ret, struct bo_err *err)
 {
@@ -285,6 +337,7 @@ int bo_kernel_find(const char *image, const char *modules, const char *release,
 		if (bo_pathf(k.release, sizeof(k.release), "%s", base ? base + 1 : k.modules) < 0)
 			return bo_err_set(err, ENAMETOOLONG, "release '%s' is too long", base);
 	}
+	find_config(&k, NULL);
 	*ret = k;
 	return 0;
 }

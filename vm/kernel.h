@@ -15,6 +15,11 @@ struct bo_kernel {
 	char modules[PATH_MAX]; /* its module directory, .../lib/modules/<release> */
 	char release[NAME_MAX + 1];
 	char package[256]; /* "<package> <version>" for a cached Debian kernel, else "" */
+	/* Its build config, where one is found: a cached kernel's boot/config-<release>; for
+	 * one of the user's own, the .config of the tree the image was built in (beside a
+	 * vmlinux, three levels above arch/x86/boot/bzImage) or the module directory's
+	 * build/.config; else "". */
+	char config[PATH_MAX];
 };
 
 /* The modules blackout needs, by the name users know them by (dm-mod, dm-log-writes, ...). */
@@ -40,5 +45,13 @@ _must_check_ int bo_kernel_find(const char *image, const char *modules, const ch
  * error names the first one missing. */
 _must_check_ int bo_kernel_check(const struct bo_kernel *k, const struct bo_moddir *m,
 				 struct bo_err *err);
+
+/*
+ * Check @k's config (when it has one) for what a VM testing the filesystems @fs (NULL: none)
+ * needs, with @base_image a host-written base image too (vm/kconfig.h): -ENOPKG naming every
+ * CONFIG option missing. 0 when @k has no config to judge: the module check is then the one.
+ */
+_must_check_ int bo_kernel_check_config(const struct bo_kernel *k, const char *const *fs,
+					bool base_image, struct bo_err *err);
 
 #endif

@@ -354,7 +354,9 @@ int bo_vm_run_result(const struct bo_vm_opts *opts, char *const argv[], struct b
 		return r;
 	snprintf(res.release, sizeof(res.release), "%s", k.release);
 	snprintf(res.package, sizeof(res.package), "%s", k.package);
-	r = bo_moddir_open(k.modules, &m, err);
+	r = bo_kernel_check_config(&k, opts->fs, opts->base_fd > 0, err);
+	if (r >= 0)
+		r = bo_moddir_open(k.modules, &m, err);
 	if (r >= 0)
 		r = bo_kernel_check(&k, m, err);
 	if (r >= 0)

@@ -36,6 +36,9 @@ struct bo_vm_opts {
 	/* Or a cached kernel by release, or a prefix of one ("6.12"; bo_kernel_cached());
 	 * NULL: the default. */
 	const char *kernel_release;
+	/* The filesystems the command tests ("xfs"; NULL-terminated), for the kernel config
+	 * check before the boot (vm/kconfig.h); NULL: none named. */
+	const char *const *fs;
 	/* Guest memory in MiB; 0: BO_VM_DEFAULT_MEMORY_MB. tmpfs-backed images live in it. */
 	unsigned memory_mb;
 	/* vCPUs; 0: 1 (under TCG two 1-vCPU VMs outrun one 2-vCPU VM). */

@@ -83,6 +83,17 @@ int bo_guest_vm_for(const struct bo_scenario *sc, struct vm_args *v, char ***ret
 		return r;
 	v->ship = *ret_ship;
 	v->host_root = sc->root_host;
+	/* Its filesystems, once each, for the kernel config check. */
+	memset(v->fs, 0, sizeof(v->fs));
+	for (size_t i = 0, n = 0; i < (sc->ndevices ? sc->ndevices : 1); i++) {
+		const char *fs = bo_fs_name(sc->ndevices ? sc->devices[i].fs : sc->fs);
+		bool seen = sc->ndevices && sc->devices[i].raw;
+
+		for (size_t j = 0; j < n && !seen; j++)
+			seen = !strcmp(v->fs[j], fs);
+		if (!seen && n + 1 < BO_ARRAY_SIZE(v->fs))
+			v->fs[n++] = fs;
+	}
 	/* The scenario's kernel, unless the command line named one or runs in place (on the
 	 * kernel this machine booted, whatever the scenario would boot). */
 	if (!v->kernel_release && !v->kernel && !v->modules && !v->in_place)

@@ -22,12 +22,15 @@
 #include "harness/base/macro.h"
 #include "harness/base/path.h"
 #include "harness/cli/cli.h"
+#include "harness/dev/fs.h"
+#include "vm/kconfig.h"
 #include "vm/kernel.h"
 
 static void help(void)
 {
 	puts("usage: blackout kernel list [--json] [--available]\n"
 	     "       blackout kernel fetch SPEC\n"
+	     "       blackout kernel config [--fs FS]... [--modules] [--check CONFIG]\n"
 	     "\n"
 	     "The guest kernels. list: those in the cache, with the Debian package each came\n"
 	     "from and which is the default (what linux-image-amd64 depends on, booted without\n"
@@ -36,14 +39,22 @@ static void help(void)
 	     "package, a release (6.1.0-57-amd64) or a version prefix (6.12: the newest 6.12).\n"
 	     "Then --kernel-release SPEC on run, check, reproduce, shrink, nightly and vm, or\n"
 	     "[vm] kernel = SPEC in a scenario, boots it.\n"
+	     "config: the kernel config fragment blackout needs (the dm targets, loop, virtio\n"
+	     "and 9p, the filesystems FS, default all) to merge into a kernel's .config\n"
+	     "(scripts/kconfig/merge_config.sh .config FRAGMENT; make olddefconfig); with\n"
+	     "--modules the drivers that may be modules are =m. --check CONFIG says instead\n"
+	     "what the config CONFIG lacks of it, by CONFIG name (exit 1 when something).\n"
 	     "\n"
 	     "  --json        list as one JSON object (\"format\", \"kernels\": release, boots,\n"
 	     "                package, default)\n"
 	     "  --available   list the kernel packages apt knows\n"
+	     "  --fs FS       config: a filesystem to test (ext4, xfs, btrfs, ext2, vfat)\n"
+	     "  --modules     config: the fragment for a modular kernel\n"
+	     "  --check CONFIG  config: what CONFIG lacks\n"
 	     "  -h, --help    this text\n"
 	     "\n"
-	     "Exit status: 0 done, 2 usage, 3 the cache or apt could not be read, or the fetch\n"
-	     "failed.");
+	     "Exit status: 0 done, 1 --check found options missing, 2 usage, 3 the cache or\n"
+	     "apt could not be read, the fetch failed, or CONFIG could not be read.");
 }
 
 /* Run the fetch-kernel helper with @arg: 0 when it succeeded, else 3 (it said why). */
@@ -147,16 +158,59 @@ static int list(bool json)
 	return BO_EXIT_OK;
 }
 
+/* kernel config: the fragment for @fs, or what @check lacks of it. */
+static int config(const char *const *fs, bool modules, const char *check)
+{
+	struct bo_kconfig *kc = NULL;
+	_cleanup_free_ char *text = NULL;
+	struct bo_err err = {0};
+	FILE *lines;
+	size_t len;
+	int r;
+
+	for (size_t i = 0; fs[i]; i++)
+		if (!bo_kconfig_knows_fs(fs[i]))
+			return bo_cli_usage_error("kernel", "--fs '%s': not one of " BO_FS_LIST,
+						  fs[i]);
+	if (!check) {
+		bo_kconfig_fragment(stdout, fs, modules);
+		return fflush(stdout) == 0 ? BO_EXIT_OK : BO_EXIT_HARNESS;
+	}
+	if (bo_kconfig_read(check, &kc, &err) < 0) {
+		bo_cli_error("kernel config: %s", bo_err_str(&err));
+		return BO_EXIT_HARNESS;
+	}
+	/* Each option missing on a line, with what it is for. */
+	if (!(lines = open_memstream(&text, &len))) {
+		bo_kconfig_free(kc);
+		return BO_EXIT_HARNESS;
+	}
+	r = bo_kconfig_check(kc, check, fs[0] ? fs : NULL, false, lines, &err);
+	bo_kconfig_free(kc);
+	if (fclose(lines) != 0)
+		return BO_EXIT_HARNESS;
+	if (r < 0) {
+		printf("kernel config '%s' lacks what blackout needs:\n%s", check, text);
+		return BO_EXIT_FAILURE;
+	}
+	printf("kernel config '%s' has what blackout needs\n", check);
+	return BO_EXIT_OK;
+}
+
 static int cmd_kernel(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"json", no_argument, NULL, 'j'},
 		{"available", no_argument, NULL, 'a'},
+		{"fs", required_argument, NULL, 'f'},
+		{"modules", no_argument, NULL, 'm'},
+		{"check", required_argument, NULL, 'c'},
 		{"help", no_argument, NULL, 'h'},
 		{},
 	};
-	bool json = false, available = false;
-	const char *what;
+	bool json = false, available = false, modules = false, cfg = false;
+	const char *what, *check = NULL, *fs[8 + 1] = {0};
+	size_t nfs = 0;
 	int c;
 
 	if (argc < 2) {
@@ -177,6 +231,19 @@ static int cmd_kernel(int argc, char **argv)
 		case 'a':
 			available = true;
 			break;
+		case 'f':
+			if (nfs + 1 == BO_ARRAY_SIZE(fs))
+				return bo_cli_usage_error("kernel", "--fs: at most 8");
+			fs[nfs++] = optarg;
+			cfg = true;
+			break;
+		case 'm':
+			modules = cfg = true;
+			break;
+		case 'c':
+			check = optarg;
+			cfg = true;
+			break;
 		case 'h':
 			help();
 			return BO_EXIT_OK;
@@ -184,6 +251,18 @@ static int cmd_kernel(int argc, char **argv)
 			return bo_cli_usage_error("kernel", "unknown option");
 		}
 	}
+	if (!strcmp(what, "config")) {
+		if (json || available || optind != argc)
+			return bo_cli_usage_error("kernel",
+						  "'kernel config' takes --fs, --modules, --check");
+		if (check && modules)
+			return bo_cli_usage_error("kernel", "--check judges a config as it is: "
+							    "no --modules");
+		return config(fs, modules, check);
+	}
+	if (cfg)
+		return bo_cli_usage_error("kernel", "--fs, --modules, --check are for 'kernel "
+						    "config'");
 	if (!strcmp(what, "list")) {
 		if (optind != argc)
 			return bo_cli_usage_error("kernel", "'kernel list' takes no arguments");
@@ -196,8 +275,8 @@ static int cmd_kernel(int argc, char **argv)
 			return bo_cli_usage_error("kernel", "'kernel fetch' takes one SPEC");
 		return helper(argv[optind]);
 	}
-	return bo_cli_usage_error("kernel", "'%s' is not list or fetch", what);
+	return bo_cli_usage_error("kernel", "'%s' is not list, fetch or config", what);
 }
 
-const struct bo_cmd bo_cmd_kernel = {"kernel", cmd_kernel,
-				     "list the guest kernels; fetch a Debian kernel by release"};
+const struct bo_cmd bo_cmd_kernel = {
+	"kernel", cmd_kernel, "list the guest kernels; fetch a Debian kernel; the config fragment"};

@@ -247,6 +247,7 @@ static int file_problem(const char *path, struct bo_err *err)
 int bo_vm_args_judge(const struct vm_args *v, struct bo_err *err)
 {
 	_cleanup_json_ struct json_object *kernel = NULL;
+	struct bo_kernel k;
 	int r = bo_vm_args_in_place_ok(v, err);
 
 	for (size_t i = 0; r >= 0 && i < v->files.n; i++)
@@ -254,6 +255,10 @@ int bo_vm_args_judge(const struct vm_args *v, struct bo_err *err)
 			bo_err_prefix(err, "--file");
 	if (r >= 0)
 		r = bo_vm_args_kernel(v, &kernel, err);
+	/* What the kernel was built without, by CONFIG name, before anything is made. */
+	if (r >= 0 && !v->in_place &&
+	    (r = bo_kernel_find(v->kernel, v->modules, v->kernel_release, &k, err)) >= 0)
+		r = bo_kernel_check_config(&k, v->fs, v->base_log != NULL, err);
 	return r < 0 ? r : 0;
 }
 
@@ -438,6 +443,7 @@ int bo_guest_boot(const struct vm_args *v, const char *dir, char *const gargv[],
 		.kernel = v->kernel,
 		.modules = v->modules,
 		.kernel_release = v->kernel_release,
+		.fs = v->fs,
 		.memory_mb = v->memory_mb,
 		.timeout_s = v->timeout_s ? v->timeout_s : timeout_s,
 		.share_dir = dir,

@@ -18,6 +18,9 @@
 struct vm_args {
 	const char *kernel, *modules, *memory, *timeout; /* the VM options, as given */
 	const char *kernel_release; /* --kernel-release, or the scenario's [vm] kernel */
+	/* The filesystems the command tests, for the kernel config check (NULL-terminated;
+	 * bo_guest_vm_for() fills it from the scenario). */
+	const char *fs[8 + 1];
 	bool in_place; /* --in-place: the guest side runs here, on this kernel, with no VM */
 	struct bo_opt_list files; /* --file PATH...: host paths the guest needs too */
 	bool quiet, no_progress;  /* --quiet, --no-progress (bo_vm_args_read() applies them) */
