@@ -100,7 +100,7 @@ int bo_kconfig_read(const char *path, struct bo_kconfig **ret, struct bo_err *er
 {
 	struct bo_kconfig *kc = calloc(1, sizeof(*kc));
 	unsigned lineno = 0;
-	size_t len, cap = 0;
+	size_t len, cap = 0, kept = 0;
 	char *p;
 	int r;
 
@@ -154,13 +154,12 @@ int bo_kconfig_read(const char *path, struct bo_kconfig **ret, struct bo_err *er
 	/* Of the lines of one name, the last wins (as merge_config.sh's fragments do). */
 	if (kc->n)
 		qsort(kc->v, kc->n, sizeof(*kc->v), by_name_then_place);
-	for (size_t i = 0, j = 0; i < kc->n; i++) {
-		if (j && !strcmp(kc->v[j - 1].name, kc->v[i].name))
-			j--;
-		kc->v[j++] = kc->v[i];
-		if (i + 1 == kc->n)
-			kc->n = j;
+	for (size_t i = 0; i < kc->n; i++) {
+		if (kept && !strcmp(kc->v[kept - 1].name, kc->v[i].name))
+			kept--;
+		kc->v[kept++] = kc->v[i];
 	}
+	kc->n = kept;
 	*ret = kc;
 	return 0;
 }
