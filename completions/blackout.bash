@@ -7,7 +7,7 @@ _blackout_commands="ctl run check merge report explain findings reproduce shrink
 lint replay synth vm cache kernel help"
 
 # The options of each command. Those that take an argument end with "=".
-_blackout_vm_opts="--kernel= --modules= --kernel-release= --in-place --memory= --timeout= --file= --quiet --no-progress"
+_blackout_vm_opts="--kernel= --modules= --kernel-release= --kernel-tree= --in-place --memory= --timeout= --file= --quiet --no-progress"
 _blackout_opts() {
 	case $1 in
 	run) echo "--seed= --results= --recovery= --recovery-crashes= --witness= --kernels= $_blackout_vm_opts --help" ;;
@@ -22,7 +22,7 @@ _blackout_opts() {
 	findings) echo "--json --baseline= --help" ;;
 	reproduce) echo "$_blackout_vm_opts --help" ;;
 	shrink) echo "--state= --no-bisect --max-tests= $_blackout_vm_opts --help" ;;
-	nightly) echo "--baseline= --out= --file= --kernel-release= --in-place --help" ;;
+	nightly) echo "--baseline= --out= --file= --kernel-release= --kernel-tree= --in-place --help" ;;
 	kernel) echo "--json --available --fs= --modules --check= --help" ;;
 	cleanup) echo "--run= --dry-run --list --json --help" ;;
 	cache) echo "--json --older-than= --all --help" ;;
@@ -35,7 +35,7 @@ _blackout_opts() {
 		;;
 	ctl) echo "--print-entry --help" ;;
 	vm-run | vm-shell | vm-info)
-		echo "--kernel= --modules= --kernel-release= --memory= --cpus= --timeout= --accel= --share= --file=
+		echo "--kernel= --modules= --kernel-release= --kernel-tree= --memory= --cpus= --timeout= --accel= --share= --file=
 			--console= --host-root --help"
 		[ "$1" = vm-info ] && echo "--json"
 		;;
@@ -124,7 +124,7 @@ _blackout() {
 		return
 		;;
 	--scenario) COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur")) && return ;;
-	--results | --out | --baseline | --share | --modules)
+	--results | --out | --baseline | --share | --modules | --kernel-tree)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return
 		;;

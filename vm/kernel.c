@@ -19,7 +19,9 @@
 #include "harness/base/macro.h"
 #include "harness/base/file.h"
 #include "harness/base/path.h"
+#include "harness/base/sha256.h"
 #include "vm/kconfig.h"
+#include "vm/ktree.h"
 
 const char *const bo_kernel_required[] = {
 	/* the storage stack of a run */
@@ -293,53 +295,140 @@ int bo_kernel_check_config(const struct bo_kernel *k, const char *const *fs, boo
 	return r;
 }
 
-int bo_kernel_find(const char *image, const char *modules, const char *release,
-		   struct bo_kernel *ret, struct bo_err *err)
+/* @path made absolute into @buf, with @what naming it in @err. */
+static int absolute(const char *path, const char *what, char *buf, size_t len, struct bo_err *err)
+{
+	_cleanup_free_ char *real = realpath(path, NULL);
+
+	if (!real)
+		return bo_err_set(err, errno, "%s '%s': %m", what, path);
+	if (bo_pathf(buf, len, "%s", real) < 0)
+		return bo_err_set(err, ENAMETOOLONG, "%s '%s': path too long", what, path);
+	return 0;
+}
+
+static int from_tree(struct bo_kernel *k, const char *dir, struct bo_err *err)
+{
+	struct bo_ktree t;
+	int r = bo_ktree_open(dir, &t, err);
+
+	if (r < 0)
+		return r;
+	memcpy(k->image, t.image, sizeof(t.image));
+	memcpy(k->config, t.config, sizeof(t.config));
+	memcpy(k->release, t.release, sizeof(t.release));
+	memcpy(k->tree, t.dir, sizeof(t.dir));
+	memcpy(k->describe, t.describe, sizeof(t.describe));
+	return bo_ktree_moddir(&t, NULL, NULL, k->modules, sizeof(k->modules), err);
+}
+
+/* An image given alone must be a kernel with everything built in: its config, when one is
+ * found beside it (into k->config), must say so. */
+static int refuse_modular(struct bo_kernel *k, const char *image, struct bo_err *err)
+{
+	struct bo_kconfig *kc = NULL;
+	bool modular;
+	int r;
+
+	find_config(k, NULL);
+	if (!*k->config)
+		return 0;
+	r = bo_kconfig_read(k->config, &kc, err);
+	if (r < 0)
+		return r;
+	modular = bo_kconfig_get(kc, "CONFIG_MODULES") != NULL;
+	bo_kconfig_free(kc);
+	if (modular)
+		return bo_err_set(err, EINVAL,
+				  "kernel image '%s' was built with CONFIG_MODULES (%s): give its "
+				  "module directory (--modules), or boot its tree (--kernel-tree)",
+				  image, k->config);
+	return 0;
+}
+
+/* The module directory of a monolithic image: the built-ins of the tree it lies in, else the
+ * required modules, which the guest's loader then takes as built in. */
+static int monolithic(struct bo_kernel *k, struct bo_err *err)
+{
+	if (*k->config) {
+		char dir[PATH_MAX];
+		struct bo_ktree t;
+		struct bo_err e = {0};
+
+		snprintf(dir, sizeof(dir), "%.*s", (int) (strrchr(k->config, '/') - k->config),
+			 k->config);
+		if (bo_ktree_open(dir, &t, &e) == 0 && !strcmp(t.release, k->release))
+			return bo_ktree_moddir(&t, NULL, NULL, k->modules, sizeof(k->modules), err);
+	}
+	return bo_ktree_moddir(NULL, k->release, bo_kernel_required, k->modules, sizeof(k->modules),
+			       err);
+}
+
+int bo_kernel_find(const struct bo_kernel_spec *spec, struct bo_kernel *ret, struct bo_err *err)
 {
 	struct bo_kernel k = {0};
 	const char *base;
-	char *real;
 	int r;
 
-	if (release && (image || modules))
+	if (!!spec->release + !!spec->tree + !!(spec->image || spec->modules) > 1)
 		return bo_err_set(err, EINVAL,
-				  "--kernel-release picks a cached kernel; --kernel and --modules "
-				  "give one of your own: not both");
-	if (!image && !modules) {
-		r = from_cache(&k, release, err);
-		if (r < 0)
-			return r;
-		*ret = k;
-		return 0;
+				  "one kernel: --kernel-release (a cached one), --kernel-tree (a "
+				  "build tree) or --kernel with --modules (one of your own)");
+	if (spec->tree)
+		r = from_tree(&k, spec->tree, err);
+	else if (!spec->image && !spec->modules)
+		r = from_cache(&k, spec->release, err);
+	else if (!spec->image)
+		r = bo_err_set(err, EINVAL,
+			       "--modules goes with the kernel image it is of (--kernel)");
+	else if (!is_file(spec->image))
+		r = bo_err_set(err, ENOENT, "kernel image '%s' is not a file", spec->image);
+	else if (spec->modules && !is_dir(spec->modules))
+		r = bo_err_set(err, ENOENT, "module directory '%s' is not a directory",
+			       spec->modules);
+	else
+		r = absolute(spec->image, "kernel image", k.image, sizeof(k.image), err);
+	if (r < 0 || spec->tree || !spec->image) {
+		if (r >= 0)
+			*ret = k;
+		return r;
 	}
-	if (!image || !modules)
-		return bo_err_set(err, EINVAL,
-				  "a user kernel needs both the image (--kernel) and "
-				  "its module directory (--modules)");
-	if (!is_file(image))
-		return bo_err_set(err, ENOENT, "kernel image '%s' is not a file", image);
-	if (!is_dir(modules))
-		return bo_err_set(err, ENOENT, "module directory '%s' is not a directory", modules);
-	if (!(real = realpath(image, NULL)))
-		return bo_err_set(err, errno, "kernel image '%s': %m", image);
-	if (bo_pathf(k.image, sizeof(k.image), "%s", real) < 0)
-		return free(real), bo_err_set(err, ENAMETOOLONG, "'%s': path too long", image);
-	free(real);
-	if (!(real = realpath(modules, NULL)))
-		return bo_err_set(err, errno, "module directory '%s': %m", modules);
-	if (bo_pathf(k.modules, sizeof(k.modules), "%s", real) < 0)
-		return free(real), bo_err_set(err, ENAMETOOLONG, "'%s': path too long", modules);
-	free(real);
+	if (spec->modules && (r = absolute(spec->modules, "module directory", k.modules,
+					   sizeof(k.modules), err)) < 0)
+		return r;
+	if (!spec->modules && (r = refuse_modular(&k, spec->image, err)) < 0)
+		return r;
 	/* The guest looks its modules up by uname's release; a copied module tree may be named
 	 * otherwise, so the image is asked first. */
 	if (image_release(k.image, k.release, sizeof(k.release)) < 0) {
+		if (!spec->modules)
+			return bo_err_set(err, EINVAL,
+					  "kernel image '%s': no release in it (not a bzImage or a "
+					  "vmlinux?)",
+					  spec->image);
 		base = strrchr(k.modules, '/');
 		if (bo_pathf(k.release, sizeof(k.release), "%s", base ? base + 1 : k.modules) < 0)
 			return bo_err_set(err, ENAMETOOLONG, "release '%s' is too long", base);
 	}
-	find_config(&k, NULL);
+	if (!spec->modules) {
+		r = monolithic(&k, err);
+		if (r < 0)
+			return r;
+	} else {
+		find_config(&k, NULL);
+	}
 	*ret = k;
 	return 0;
+}
+
+int bo_kernel_hashes(const struct bo_kernel *k, char image[65], char config[65], struct bo_err *err)
+{
+	int r = bo_sha256_file(k->image, image, err);
+
+	config[0] = '\0';
+	if (r >= 0 && *k->config)
+		r = bo_sha256_file(k->config, config, err);
+	return r < 0 ? r : 0;
 }
 
 int bo_kernel_check(const struct bo_kernel *k, const struct bo_moddir *m, struct bo_err *err)

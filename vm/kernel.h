@@ -20,6 +20,9 @@ struct bo_kernel {
 	 * vmlinux, three levels above arch/x86/boot/bzImage) or the module directory's
 	 * build/.config; else "". */
 	char config[PATH_MAX];
+	/* For --kernel-tree: the tree, and its source's `git describe` ("" when not git). */
+	char tree[PATH_MAX];
+	char describe[256];
 };
 
 /* The modules blackout needs, by the name users know them by (dm-mod, dm-log-writes, ...). */
@@ -34,12 +37,21 @@ extern const char *const bo_kernel_required[];
  */
 _must_check_ int bo_kernel_cached(const char *spec, char *release, size_t len, struct bo_err *err);
 
-/*
- * Pick the kernel: @image and @modules when given (both or neither), else the cached kernel
- * @release names (bo_kernel_cached(); NULL: the default). Fills *@ret.
- */
-_must_check_ int bo_kernel_find(const char *image, const char *modules, const char *release,
-				struct bo_kernel *ret, struct bo_err *err);
+/* Where a kernel comes from, as a command's options name it: at most one of a cached
+ * release, a build tree (vm/ktree.h), or an image of one's own with its module directory
+ * (without one: a kernel with everything built in). All NULL: the default cached kernel. */
+struct bo_kernel_spec {
+	const char *image, *modules, *release, *tree;
+};
+
+/* Pick the kernel @spec names; fills *@ret. */
+_must_check_ int bo_kernel_find(const struct bo_kernel_spec *spec, struct bo_kernel *ret,
+				struct bo_err *err);
+
+/* The sha256 (hex) of @k's image and of its config ("" when it has none), which say whether
+ * a kernel of one's own is still the one a run booted. */
+_must_check_ int bo_kernel_hashes(const struct bo_kernel *k, char image[65], char config[65],
+				  struct bo_err *err);
 
 /* Check that every module in bo_kernel_required is built into @k or a module in @m; the
  * error names the first one missing. */

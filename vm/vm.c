@@ -349,7 +349,9 @@ int bo_vm_run_result(const struct bo_vm_opts *opts, char *const argv[], struct b
 		return bo_err_set(err, ENOPKG,
 				  "qemu-system-x86_64 is not installed (package "
 				  "qemu-system-x86; scripts/setup installs it)");
-	r = bo_kernel_find(opts->kernel, opts->modules, opts->kernel_release, &k, err);
+	r = bo_kernel_find(&(struct bo_kernel_spec){opts->kernel, opts->modules,
+						    opts->kernel_release, opts->kernel_tree},
+			   &k, err);
 	if (r < 0)
 		return r;
 	snprintf(res.release, sizeof(res.release), "%s", k.release);

@@ -36,6 +36,8 @@ struct bo_vm_opts {
 	/* Or a cached kernel by release, or a prefix of one ("6.12"; bo_kernel_cached());
 	 * NULL: the default. */
 	const char *kernel_release;
+	/* Or a kernel build tree, booted as it is (vm/ktree.h). */
+	const char *kernel_tree;
 	/* The filesystems the command tests ("xfs"; NULL-terminated), for the kernel config
 	 * check before the boot (vm/kconfig.h); NULL: none named. */
 	const char *const *fs;

@@ -67,11 +67,11 @@ int bo_check_kernels(const char *log, const struct bo_check_args *a, const struc
 	size_t n = 0;
 	int ret;
 
-	if (v->kernel || v->modules || v->kernel_release || v->in_place || a->shard || a->expect)
-		return bo_cli_usage_error(
-			"check", "--kernels chooses the kernels itself: not with "
-				 "--kernel, --modules, --kernel-release, --in-place, --shard or "
-				 "--expect");
+	if (bo_vm_args_kernel_named(v) || a->shard || a->expect)
+		return bo_cli_usage_error("check",
+					  "--kernels chooses the kernels itself: not with "
+					  "--kernel, --modules, --kernel-release, --kernel-tree, "
+					  "--in-place, --shard or --expect");
 	if (bo_kerneltree_resolve("check", a->kernels, rel, &n, &ret) < 0)
 		return ret;
 	if (a->seed)

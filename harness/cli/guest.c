@@ -96,8 +96,10 @@ int bo_guest_vm_for(const struct bo_scenario *sc, struct vm_args *v, char ***ret
 	}
 	/* The scenario's kernel, unless the command line named one or runs in place (on the
 	 * kernel this machine booted, whatever the scenario would boot). */
-	if (!v->kernel_release && !v->kernel && !v->modules && !v->in_place)
+	if (!bo_vm_args_kernel_named(v)) {
 		v->kernel_release = sc->kernel;
+		v->kernel_tree = sc->kernel_tree;
+	}
 	return 0;
 }
 

@@ -329,6 +329,8 @@ static int judge_kernels(const struct matrix *m, const struct bo_argv *extra, st
 	for (size_t i = 0; i + 1 < extra->n && r >= 0; i++)
 		if (!strcmp(extra->v[i], "--kernel-release"))
 			v.kernel_release = extra->v[++i];
+		else if (!strcmp(extra->v[i], "--kernel-tree"))
+			v.kernel_tree = extra->v[++i];
 		else if (!strcmp(extra->v[i], "--file"))
 			r = bo_opt_list_add(&v.files, extra->v[++i]) < 0
 				    ? bo_err_set(err, ENOMEM, "out of memory")
@@ -338,7 +340,7 @@ static int judge_kernels(const struct matrix *m, const struct bo_argv *extra, st
 	for (size_t k = 0; r >= 0 && k < (m->nk ? m->nk : 1); k++) {
 		if (m->nk)
 			v.kernel_release = m->kernels[k];
-		if (v.kernel_release || v.in_place)
+		if (v.kernel_release || v.kernel_tree || v.in_place)
 			r = bo_vm_args_judge(&v, err);
 	}
 	bo_vm_args_clear(&v);
@@ -637,7 +639,7 @@ static void nightly_help(void)
 {
 	puts("usage: blackout nightly MATRIX.ini [--baseline PREVIOUS] [--out DIR] [--file "
 	     "PATH]\n"
-	     "                       [--kernel-release R] [--in-place]\n\n"
+	     "                       [--kernel-release R | --kernel-tree DIR] [--in-place]\n\n"
 	     "Run every scenario x filesystem x mount options of the matrix (blackout run, one\n"
 	     "after the other) into one tree: DIR/runs/<scenario@fs+options>/<run-id>/, with a\n"
 	     "combined DIR/summary.json and DIR/index.html. With --baseline (a previous nightly\n"
@@ -652,6 +654,8 @@ static void nightly_help(void)
 	     "  --file PATH        a host file every run's guest needs too (repeatable;\n"
 	     "                     blackout run --file)\n"
 	     "  --kernel-release R every run's kernel (blackout run --kernel-release)\n"
+	     "  --kernel-tree DIR  every run's kernel: a build tree as it is (blackout run\n"
+	     "                     --kernel-tree; docs/vm.md)\n"
 	     "  --in-place         every run here, with no VM (blackout run --in-place)\n\n"
 	     "Exit status: with --baseline 0 no new or changed failure (and no mark that differs\n"
 	     "between kernels), 1 some; without, 0 all consistent, 1 some run failed or a mark\n"
@@ -665,6 +669,7 @@ static int cmd_nightly(int argc, char **argv)
 		{"out", required_argument, NULL, 'o'},
 		{"file", required_argument, NULL, 'f'},
 		{"kernel-release", required_argument, NULL, 'k'},
+		{"kernel-tree", required_argument, NULL, 't'},
 		{"in-place", no_argument, NULL, 'i'},
 		{"help", no_argument, NULL, 'h'},
 		{},
@@ -694,9 +699,11 @@ static int cmd_nightly(int argc, char **argv)
 			out_arg = optarg;
 		} else if (c == 'i') {
 			bo_argv_add(&extra, "--in-place");
-		} else if (c == 'f' || c == 'k') {
-			kernel_given |= c == 'k';
-			bo_argv_add(&extra, c == 'f' ? "--file" : "--kernel-release");
+		} else if (c == 'f' || c == 'k' || c == 't') {
+			kernel_given |= c != 'f';
+			bo_argv_add(&extra, c == 'f'   ? "--file"
+					    : c == 'k' ? "--kernel-release"
+						       : "--kernel-tree");
 			bo_argv_add(&extra, optarg);
 		} else {
 			return bo_cli_usage_error("nightly", "bad option");
@@ -719,7 +726,7 @@ static int cmd_nightly(int argc, char **argv)
 	}
 	if (m.nk && kernel_given) {
 		ret = bo_cli_usage_error("nightly", "the matrix has a kernel axis: not with "
-						    "--kernel-release");
+						    "--kernel-release or --kernel-tree");
 		goto out;
 	}
 	snprintf(mdir, sizeof(mdir), "%s", argv[optind]);

@@ -133,10 +133,10 @@ int bo_run_kernels(const char *path, const char *kernels, const char *parent_dir
 	size_t n = 0;
 	int ret = BO_EXIT_HARNESS;
 
-	if (v->kernel || v->modules || v->kernel_release || v->in_place)
+	if (bo_vm_args_kernel_named(v))
 		return bo_cli_usage_error("run", "--kernels chooses the kernels itself: not with "
-						 "--kernel, --modules, --kernel-release or "
-						 "--in-place");
+						 "--kernel, --modules, --kernel-release, "
+						 "--kernel-tree or --in-place");
 	if (bo_kerneltree_resolve("run", kernels, rel, &n, &ret) < 0)
 		return ret;
 	/* A bad scenario fails before any VM boots, and the tree is named for its seed. */

@@ -36,9 +36,12 @@ static void help(void)
 	     "here; a boot failure, a panic, the timeout, a stop), 126 when COMMAND could not\n"
 	     "be run in the guest, 127 when it was not found there.\n\n"
 	     "  --kernel IMAGE    boot IMAGE (vmlinux or bzImage) instead of the newest kernel\n"
-	     "                    scripts/fetch-kernel cached; needs --modules\n"
+	     "                    scripts/fetch-kernel cached; alone when everything blackout\n"
+	     "                    needs is built in, else with --modules\n"
 	     "  --modules DIR     IMAGE's module directory (.../lib/modules/RELEASE, after "
 	     "depmod)\n"
+	     "  --kernel-tree DIR a kernel build tree as it is: its vmlinux (CONFIG_PVH) or\n"
+	     "                    bzImage, its .config and its modules, no install step\n"
 	     "  --kernel-release R  a cached Debian kernel by release or its prefix (6.12;\n"
 	     "                    blackout kernel list); default: what linux-image-amd64\n"
 	     "                    depends on\n"
@@ -69,6 +72,7 @@ static int parse(int argc, char **argv, struct bo_vm_opts *o, const char **files
 		{"kernel", required_argument, NULL, 'k'},
 		{"modules", required_argument, NULL, 'M'},
 		{"kernel-release", required_argument, NULL, 'R'},
+		{"kernel-tree", required_argument, NULL, 'T'},
 		{"memory", required_argument, NULL, 'm'},
 		{"cpus", required_argument, NULL, 'c'},
 		{"timeout", required_argument, NULL, 't'},
@@ -98,6 +102,9 @@ static int parse(int argc, char **argv, struct bo_vm_opts *o, const char **files
 			break;
 		case 'R':
 			o->kernel_release = optarg;
+			break;
+		case 'T':
+			o->kernel_tree = optarg;
 			break;
 		case 'm':
 		case 'c':

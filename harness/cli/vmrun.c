@@ -23,6 +23,7 @@
 #include "harness/base/json.h"
 #include "harness/base/path.h"
 #include "harness/base/safety.h"
+#include "harness/base/sha256.h"
 #include "harness/cli/cli.h"
 #include "harness/replay/basesrv.h"
 #include "harness/results/progress.h"
@@ -40,9 +41,13 @@ static const char *positive_u32(const char *val)
 
 const struct bo_opt bo_vm_opts[] = {
 	{"kernel", "IMAGE", offsetof(struct vm_args, kernel), BO_OPT_HOST, NULL, NULL,
-	 "a kernel of your own, with --modules (default: Debian's)"},
+	 "a kernel of your own: with --modules, or alone when everything\n"
+	 "blackout needs is built in (default: Debian's)"},
 	{"modules", "DIR", offsetof(struct vm_args, modules), BO_OPT_HOST, NULL, NULL,
 	 "the module directory of --kernel (lib/modules/RELEASE)"},
+	{"kernel-tree", "DIR", offsetof(struct vm_args, kernel_tree), BO_OPT_HOST, NULL, NULL,
+	 "a kernel build tree as it is: its image, .config and modules,\n"
+	 "no install step (docs/vm.md)"},
 	{"kernel-release", "R", offsetof(struct vm_args, kernel_release), BO_OPT_HOST, NULL, NULL,
 	 "a cached Debian kernel by release or its prefix (6.12, 6.1.0-57;\n"
 	 "blackout kernel list; default: what linux-image-amd64 depends on)"},
@@ -122,8 +127,20 @@ int bo_vm_args_files_from(struct vm_args *v, struct json_object *cfg)
 	return 0;
 }
 
+struct bo_kernel_spec bo_vm_args_spec(const struct vm_args *v)
+{
+	return (struct bo_kernel_spec){v->kernel, v->modules, v->kernel_release, v->kernel_tree};
+}
+
+bool bo_vm_args_kernel_named(const struct vm_args *v)
+{
+	return v->kernel || v->modules || v->kernel_release || v->kernel_tree || v->in_place;
+}
+
 int bo_vm_args_kernel(const struct vm_args *v, struct json_object **ret, struct bo_err *err)
 {
+	struct bo_kernel_spec spec = bo_vm_args_spec(v);
+	char image_sha[BO_SHA256_HEX], config_sha[BO_SHA256_HEX];
 	struct json_object *o;
 	struct bo_kernel k;
 	struct utsname u;
@@ -141,7 +158,7 @@ int bo_vm_args_kernel(const struct vm_args *v, struct json_object **ret, struct 
 		*ret = o;
 		return 0;
 	}
-	r = bo_kernel_find(v->kernel, v->modules, v->kernel_release, &k, err);
+	r = bo_kernel_find(&spec, &k, err);
 	if (r < 0)
 		return r;
 	o = json_object_new_object();
@@ -151,9 +168,27 @@ int bo_vm_args_kernel(const struct vm_args *v, struct json_object **ret, struct 
 	if (*k.package) {
 		json_object_object_add(o, "package", json_object_new_string(k.package));
 	} else {
-		/* One of the user's own: where it was. */
+		/* One of the user's own: where it was, and what it was, so that a reproduction
+		 * boots the same kernel or says it cannot. */
+		r = bo_kernel_hashes(&k, image_sha, config_sha, err);
+		if (r < 0) {
+			json_object_put(o);
+			return r;
+		}
+		if (*k.tree) {
+			json_object_object_add(o, "tree", json_object_new_string(k.tree));
+			if (*k.describe)
+				json_object_object_add(o, "describe",
+						       json_object_new_string(k.describe));
+		}
 		json_object_object_add(o, "image", json_object_new_string(k.image));
 		json_object_object_add(o, "modules", json_object_new_string(k.modules));
+		json_object_object_add(o, "image_sha256", json_object_new_string(image_sha));
+		if (*config_sha) {
+			json_object_object_add(o, "config", json_object_new_string(k.config));
+			json_object_object_add(o, "config_sha256",
+					       json_object_new_string(config_sha));
+		}
 	}
 	*ret = o;
 	return 0;
@@ -163,14 +198,68 @@ void bo_vm_args_kernel_from(struct vm_args *v, struct json_object *cfg)
 {
 	struct json_object *k;
 
-	if (v->kernel || v->modules || v->kernel_release || v->in_place ||
-	    !json_object_object_get_ex(cfg, "kernel", &k))
+	if (bo_vm_args_kernel_named(v) || !json_object_object_get_ex(cfg, "kernel", &k))
 		return;
-	if (bo_json_str(k, "package"))
+	if (bo_json_str(k, "package")) {
 		v->kernel_release = bo_json_str(k, "release");
-	else if (bo_json_str(k, "image") && bo_json_str(k, "modules") &&
-		 access(bo_json_str(k, "image"), R_OK) == 0)
-		v->kernel = bo_json_str(k, "image"), v->modules = bo_json_str(k, "modules");
+		return;
+	}
+	if (bo_json_str(k, "tree")) {
+		v->kernel_tree = bo_json_str(k, "tree");
+	} else if (bo_json_str(k, "image")) {
+		/* A monolithic image had a module directory staged for it: it is made again. */
+		v->kernel = bo_json_str(k, "image");
+		if (bo_json_str(k, "modules") &&
+		    !strstr(bo_json_str(k, "modules"), "/kernel-trees/"))
+			v->modules = bo_json_str(k, "modules");
+	} else {
+		return;
+	}
+	v->recorded_kernel = k;
+}
+
+/* @key of config.json's kernel @o, printable (a stranger's results directory), or "". */
+static char *field(struct json_object *o, const char *key)
+{
+	const char *v = bo_json_str(o, key);
+
+	return bo_sanitize(v ? v : "", true);
+}
+
+/* Whether the kernel @now (bo_vm_args_kernel()) is the one @was recorded: -ESTALE naming
+ * what changed. A record from before the hashes were kept is taken as it is. */
+static int same_kernel(struct json_object *was, struct json_object *now, struct bo_err *err)
+{
+	static const char *const keys[][2] = {{"image_sha256", "image"},
+					      {"config_sha256", "config"}};
+	_cleanup_free_ char *where = field(was, bo_json_str(was, "tree") ? "tree" : "image");
+	_cleanup_free_ char *rel = field(was, "release"), *desc = field(was, "describe");
+	const char *now_rel = bo_json_str(now, "release");
+
+	if (!where || !rel || !desc)
+		return bo_err_set(err, ENOMEM, "out of memory");
+	if (strcmp(bo_json_str(was, "release") ? bo_json_str(was, "release") : "",
+		   now_rel ? now_rel : ""))
+		return bo_err_set(err, ESTALE,
+				  "the run booted kernel %s from '%s', which is now %s: rebuild "
+				  "what the run booted, or name the kernel to boot (--kernel-tree, "
+				  "--kernel)",
+				  rel, where, now_rel ? now_rel : "none");
+	for (size_t i = 0; i < BO_ARRAY_SIZE(keys); i++) {
+		const char *a = bo_json_str(was, keys[i][0]), *b = bo_json_str(now, keys[i][0]);
+		_cleanup_free_ char *aa = a ? bo_sanitize(a, true) : NULL;
+
+		if (a && (!b || strcmp(a, b)))
+			return bo_err_set(
+				err, ESTALE,
+				"kernel '%s' has changed since the run: its %s's sha256 "
+				"was %.12s, is %.12s%s%s: rebuild what the run booted, or "
+				"name the kernel to boot as it is now (--kernel-tree, "
+				"--kernel)",
+				where, keys[i][1], aa ? aa : "?", b ? b : "none",
+				*desc ? "; the run's source was " : "", desc);
+	}
+	return 0;
 }
 
 void bo_vm_opts_help(void)
@@ -255,9 +344,13 @@ int bo_vm_args_judge(const struct vm_args *v, struct bo_err *err)
 			bo_err_prefix(err, "--file");
 	if (r >= 0)
 		r = bo_vm_args_kernel(v, &kernel, err);
+	if (r >= 0 && v->recorded_kernel)
+		r = same_kernel(v->recorded_kernel, kernel, err);
 	/* What the kernel was built without, by CONFIG name, before anything is made. */
 	if (r >= 0 && !v->in_place &&
-	    (r = bo_kernel_find(v->kernel, v->modules, v->kernel_release, &k, err)) >= 0)
+	    (r = bo_kernel_find(&(struct bo_kernel_spec){v->kernel, v->modules, v->kernel_release,
+							 v->kernel_tree},
+				&k, err)) >= 0)
 		r = bo_kernel_check_config(&k, v->fs, v->base_log != NULL, err);
 	return r < 0 ? r : 0;
 }
@@ -324,10 +417,10 @@ int bo_vm_args_in_place_ok(const struct vm_args *v, struct bo_err *err)
 {
 	if (!v->in_place)
 		return 0;
-	if (v->kernel || v->modules || v->kernel_release)
+	if (v->kernel || v->modules || v->kernel_release || v->kernel_tree)
 		return bo_err_set(err, EINVAL,
 				  "--in-place runs on this machine's kernel: not with --kernel, "
-				  "--modules or --kernel-release");
+				  "--modules, --kernel-release or --kernel-tree");
 	if (geteuid() != 0)
 		return bo_err_set(err, EPERM,
 				  "--in-place makes loop and dm devices on this machine: it needs "
@@ -443,6 +536,7 @@ int bo_guest_boot(const struct vm_args *v, const char *dir, char *const gargv[],
 		.kernel = v->kernel,
 		.modules = v->modules,
 		.kernel_release = v->kernel_release,
+		.kernel_tree = v->kernel_tree,
 		.fs = v->fs,
 		.memory_mb = v->memory_mb,
 		.timeout_s = v->timeout_s ? v->timeout_s : timeout_s,

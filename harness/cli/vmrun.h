@@ -14,10 +14,15 @@
 #include "harness/base/util.h"
 #include "harness/cli/opts.h"
 #include "harness/log/log.h"
+#include "vm/kernel.h"
 
 struct vm_args {
 	const char *kernel, *modules, *memory, *timeout; /* the VM options, as given */
 	const char *kernel_release; /* --kernel-release, or the scenario's [vm] kernel */
+	const char *kernel_tree;    /* --kernel-tree, or the scenario's [vm] kernel_tree */
+	/* The "kernel" a reproduced run recorded when it was one of the user's own
+	 * (bo_vm_args_kernel_from()): bo_vm_args_judge() refuses one that changed since. */
+	struct json_object *recorded_kernel;
 	/* The filesystems the command tests, for the kernel config check (NULL-terminated;
 	 * bo_guest_vm_for() fills it from the scenario). */
 	const char *fs[8 + 1];
@@ -71,8 +76,15 @@ _must_check_ int bo_vm_args_kernel(const struct vm_args *v, struct json_object *
 				   struct bo_err *err);
 
 /* When @v names no kernel, the one config.json @cfg recorded (the strings stay @cfg's): a
- * reproduction boots the kernel of the run it reproduces. */
+ * reproduction boots the kernel of the run it reproduces — for one of the user's own (an
+ * image, a tree), the same files, which bo_vm_args_judge() checks by their sha256. */
 void bo_vm_args_kernel_from(struct vm_args *v, struct json_object *cfg);
+
+/* The kernel @v names, for bo_kernel_find(). */
+struct bo_kernel_spec bo_vm_args_spec(const struct vm_args *v);
+
+/* Whether @v names a kernel on its command line (or in place, none). */
+bool bo_vm_args_kernel_named(const struct vm_args *v);
 
 /* Whether --in-place may be used as @v asks: as root, on this machine's own kernel. */
 _must_check_ int bo_vm_args_in_place_ok(const struct vm_args *v, struct bo_err *err);
@@ -80,7 +92,8 @@ _must_check_ int bo_vm_args_in_place_ok(const struct vm_args *v, struct bo_err *
 /*
  * What a boot as @v asks would refuse, judged before a results directory is made: --in-place
  * where it may not be, a kernel that cannot be found, a --file that is not an absolute path
- * of a regular file or a directory (bo_input_shippable()). 0, or -errno with @err saying which.
+ * of a regular file or a directory (bo_input_shippable()), a kernel of one's own that is no
+ * longer the one a reproduced run booted. 0, or -errno with @err saying which.
  */
 _must_check_ int bo_vm_args_judge(const struct vm_args *v, struct bo_err *err);
 

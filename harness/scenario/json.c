@@ -110,7 +110,8 @@ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 	     (!sc->checker_script ||
 	      put(chk, "script", json_object_new_string(sc->checker_script)));
 	ok = ok && put(vm, "root", json_object_new_string(sc->root_host ? "host" : "blackout")) &&
-	     (!sc->kernel || put(vm, "kernel", json_object_new_string(sc->kernel)));
+	     (!sc->kernel || put(vm, "kernel", json_object_new_string(sc->kernel))) &&
+	     (!sc->kernel_tree || put(vm, "kernel_tree", json_object_new_string(sc->kernel_tree)));
 	for (size_t i = 0; ok && sc->files && sc->files[i]; i++)
 		ok = put_item(files, json_object_new_string(sc->files[i]));
 	ok = ok && put(run, "seed", json_object_new_uint64(sc->seed)) &&

@@ -65,6 +65,7 @@ enum key_type {
 	K_USER,	      /* a user name of the host */
 	K_SCRIPT,     /* a program file, relative to the scenario */
 	K_KERNEL,     /* a kernel release or its version prefix (blackout kernel list) */
+	K_TREE,	      /* a host directory by absolute path: a kernel build tree */
 	K_PERSONA,    /* a device persona (crashgen.h) */
 	K_RECOVERY,   /* auto | mount | fsck (dev/fs.h) */
 	K_COUNT,      /* a number from 0 to 1000 */
@@ -126,6 +127,7 @@ static const struct key keys[] = {
 	{"vm", "files", K_PATHS, REPEAT(files)},
 	{"vm", "root", K_ROOT, F(root_host)},
 	{"vm", "kernel", K_KERNEL, F(kernel)},
+	{"vm", "kernel_tree", K_TREE, F(kernel_tree)},
 };
 
 static const char *const sections[] = {"scenario", "device", "workload", "check",
@@ -476,9 +478,18 @@ static int set_key(struct parser *p, const struct key *k, const char *v)
 	case K_TEXT:
 		return set_string(p, k, v);
 	case K_KERNEL:
+		if (p->sc->kernel_tree)
+			return BAD("[vm] kernel_tree names a kernel already: one or the other");
 		if (!bo_scenario_kernel_ok(v))
 			return BAD("a kernel release or its version prefix, such as 6.12 or "
 				   "6.1.0-57-amd64 (blackout kernel list)");
+		return set_string(p, k, v);
+	case K_TREE:
+		/* Whether it is a built tree is the boot's to say (vm/ktree.h), with the reason. */
+		if (v[0] != '/' || strpbrk(v, " \t"))
+			return BAD("the absolute path of a kernel build tree");
+		if (p->sc->kernel)
+			return BAD("[vm] kernel names a cached kernel already: one or the other");
 		return set_string(p, k, v);
 	case K_COMMAND:
 		if (!v[strspn(v, " \t")])
@@ -1403,6 +1414,7 @@ void bo_scenario_free(struct bo_scenario *sc)
 	free(sc->checker_script);
 	free(sc->user);
 	free(sc->kernel);
+	free(sc->kernel_tree);
 	bo_strv_free(sc->files);
 	for (size_t i = 0; i < sc->npaths; i++) {
 		free(sc->paths[i].key);

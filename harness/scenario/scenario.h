@@ -145,6 +145,9 @@ struct bo_scenario {
 	/* [vm] kernel: the cached kernel the VM boots, by release or version prefix; NULL: the
 	 * default (--kernel-release overrides it). */
 	char *kernel;
+	/* [vm] kernel_tree: a kernel build tree the VM boots as it is (docs/vm.md); NULL: none
+	 * (--kernel-tree and the other kernel options override it). */
+	char *kernel_tree;
 
 	/* The lines whose relative paths were resolved, and to what (bo_scenario_save()). */
 	struct bo_scenario_path *paths;

@@ -82,4 +82,21 @@ cp "$(dirname "$0")/../../scenarios/xfs-bounded-exchange-fsync.ini" "$T/x.ini"
 expect 3 "lacks 2 options blackout needs: CONFIG_DM_LOG_WRITES, CONFIG_XFS_FS;" -- \
 	"$BO" run "$T/x.ini" --kernel "$T/tree/vmlinux" --modules "$T/mods/6.99.0" --results "$T/res"
 [ ! -e "$T/res" ] || [ -z "$(ls -A "$T/res")" ] && ok || bad "run left $(ls "$T/res")"
+
+# The same tree booted as it is (--kernel-tree): its .config judged before any boot.
+mkdir -p "$T/tree/include/config"
+echo 6.99.0 >"$T/tree/include/config/kernel.release"
+expect 3 "kernel 6.99.0: kernel config '$T/tree/.config' lacks" "CONFIG_DM_LOG_WRITES" -- \
+	"$BO" vm info --kernel-tree "$T/tree"
+expect 3 "lacks 2 options blackout needs: CONFIG_DM_LOG_WRITES, CONFIG_XFS_FS;" -- \
+	"$BO" run "$T/x.ini" --kernel-tree "$T/tree" --results "$T/res"
+[ ! -e "$T/res" ] || [ -z "$(ls -A "$T/res")" ] && ok || bad "run left $(ls "$T/res")"
+# ... a tree not built, and one kernel only.
+mkdir -p "$T/bare"
+expect 3 "kernel tree '$T/bare' has no .config" -- "$BO" vm info --kernel-tree "$T/bare"
+expect 3 "one kernel:" -- "$BO" vm info --kernel-tree "$T/tree" --kernel-release 6.1
+# An image alone is a kernel with everything built in: one whose config has modules is
+# refused, naming what to give instead.
+expect 3 "was built with CONFIG_MODULES" "--kernel-tree" -- \
+	"$BO" vm info --kernel "$T/tree/vmlinux"
 finish

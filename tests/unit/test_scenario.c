@@ -808,6 +808,15 @@ static void vm_scripts_user(void)
 	CU_ASSERT(load_text(MIN "[vm]\nkernel = ../../vmlinux\n", &sc, &err) == -EINVAL);
 	CU_ASSERT(strstr(bo_err_str(&err), "s.ini:6: [vm] kernel: ") != NULL &&
 		  strstr(bo_err_str(&err), "blackout kernel list") != NULL);
+	/* [vm] kernel_tree: an absolute path; not with [vm] kernel. */
+	CU_ASSERT(load_text(MIN "[vm]\nkernel_tree = /src/linux\n", &sc, &err) == 0);
+	CU_ASSERT(sc && sc->kernel_tree && !strcmp(sc->kernel_tree, "/src/linux"));
+	bo_scenario_free(sc);
+	CU_ASSERT(load_text(MIN "[vm]\nkernel_tree = linux\n", &sc, &err) == -EINVAL);
+	CU_ASSERT(strstr(bo_err_str(&err), "s.ini:6: [vm] kernel_tree: bad value 'linux'") != NULL);
+	CU_ASSERT(load_text(MIN "[vm]\nkernel = 6.12\nkernel_tree = /src/linux\n", &sc, &err) ==
+		  -EINVAL);
+	CU_ASSERT(strstr(bo_err_str(&err), "one or the other") != NULL);
 	/* In the guest nothing is looked up on the machine: the host checked it. */
 	{
 		struct bo_scenario_opts guest = {.host = false};
