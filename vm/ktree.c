@@ -179,13 +179,14 @@ static int link_module(const char *target, const char *link, struct bo_err *err)
 static int write_text(const char *path, const char *text, struct bo_err *err)
 {
 	FILE *f = fopen(path, "we");
+	int e;
 
-	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
-		int e = errno;
-
-		return bo_err_set(err, e ? e : EIO, "write '%s': %s", path, strerror(e ? e : EIO));
-	}
-	return 0;
+	if (!f)
+		return bo_err_set(err, errno, "write '%s': %m", path);
+	e = fputs(text, f) < 0 ? (errno ? errno : EIO) : 0;
+	if (fclose(f) != 0 && !e)
+		e = errno ? errno : EIO;
+	return e ? bo_err_set(err, e, "write '%s': %s", path, strerror(e)) : 0;
 }
 
 /* Fill the staging directory @mod (.../lib/modules/RELEASE under @base) from tree @t, whose
@@ -349,13 +350,15 @@ int bo_ktree_moddir(const struct bo_ktree *t, const char *release, const char *c
 		    bo_pathf(tmod, sizeof(tmod), "%s/lib/modules/%s", tmp, release) < 0)
 			return bo_err_set(err, ENAMETOOLONG, "kernel cache path '%s' is too long",
 					  cache);
-		if (bo_remove_tree(tmp) < 0)
-			return bo_err_set(err, errno, "remove '%s': %m", tmp);
+		int k = bo_remove_tree(tmp);
+
+		if (k < 0)
+			return bo_err_set(err, -k, "remove '%s': %s", tmp, strerror(-k));
 		r = stage(t, order, builtin, tmp, tmod, release, err);
 		if (r >= 0 && rename(tmp, base) < 0 && errno != EEXIST && errno != ENOTEMPTY)
 			r = bo_err_set(err, errno, "rename '%s' to '%s': %m", tmp, base);
-		if (bo_remove_tree(tmp) < 0 && r >= 0)
-			r = bo_err_set(err, errno, "remove '%s': %m", tmp);
+		if ((k = bo_remove_tree(tmp)) < 0 && r >= 0)
+			r = bo_err_set(err, -k, "remove '%s': %s", tmp, strerror(-k));
 		if (r < 0)
 			return r;
 	}

@@ -15,18 +15,6 @@
 #include "vm/ktree.h"
 #include "vm/moddir.h"
 
-static void put(const char *dir, const char *name, const char *text)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	CU_ASSERT_FATAL(f != NULL);
-	fputs(text, f);
-	fclose(f);
-}
-
 /* A fake bzImage: the setup header's "HdrS" and its kernel_version pointer to @release. */
 static void bzimage(const char *path, const char *release)
 {
@@ -51,10 +39,11 @@ static const char *mono_tree(void)
 	CU_ASSERT_FATAL(bo_mkdir_p(path) == 0);
 	snprintf(path, sizeof(path), "%s/include/config", dir);
 	CU_ASSERT_FATAL(bo_mkdir_p(path) == 0);
-	put(dir, ".config",
-	    "CONFIG_64BIT=y\n# CONFIG_MODULES is not set\n# CONFIG_PVH is not set\n");
-	put(dir, "include/config/kernel.release", "6.1.99-test\n");
-	put(dir, "modules.builtin", "kernel/drivers/md/dm-mod.ko\nkernel/fs/ext4/ext4.ko\n");
+	bo_test_put(dir, ".config",
+		    "CONFIG_64BIT=y\n# CONFIG_MODULES is not set\n# CONFIG_PVH is not set\n");
+	bo_test_put(dir, "include/config/kernel.release", "6.1.99-test\n");
+	bo_test_put(dir, "modules.builtin",
+		    "kernel/drivers/md/dm-mod.ko\nkernel/fs/ext4/ext4.ko\n");
 	snprintf(path, sizeof(path), "%s/arch/x86/boot/bzImage", dir);
 	bzimage(path, "6.1.99-test");
 	return dir;
@@ -73,11 +62,11 @@ static void test_open(void)
 	CU_ASSERT(strstr(err.msg, "has no .config") != NULL);
 	CU_ASSERT(bo_ktree_open(bo_test_path("nowhere"), &t, &err) == -ENOENT);
 	/* Configured, not built. */
-	put(dir, ".config", "CONFIG_PVH=y\n");
+	bo_test_put(dir, ".config", "CONFIG_PVH=y\n");
 	CU_ASSERT(bo_ktree_open(dir, &t, &err) == -ENOENT);
 	CU_ASSERT(strstr(err.msg, "has no image to boot") != NULL);
 	/* A vmlinux is booted only with CONFIG_PVH; the release must be there too. */
-	put(dir, "vmlinux", "not really\n");
+	bo_test_put(dir, "vmlinux", "not really\n");
 	CU_ASSERT(bo_ktree_open(dir, &t, &err) == -ENOENT);
 	CU_ASSERT(strstr(err.msg, "include/config/kernel.release") != NULL);
 
@@ -88,9 +77,9 @@ static void test_open(void)
 	CU_ASSERT(t.describe[0] == '\0'); /* not a git tree */
 	/* A release that would climb out of the staging directory. */
 	snprintf(path, sizeof(path), "%s/include/config/kernel.release", mono);
-	put(mono, "include/config/kernel.release", "../../etc\n");
+	bo_test_put(mono, "include/config/kernel.release", "../../etc\n");
 	CU_ASSERT(bo_ktree_open(mono, &t, &err) == -ENOENT);
-	put(mono, "include/config/kernel.release", "6.1.99-test\n");
+	bo_test_put(mono, "include/config/kernel.release", "6.1.99-test\n");
 }
 
 static void test_stage(void)
@@ -115,9 +104,9 @@ static void test_stage(void)
 	CU_ASSERT_FATAL(bo_ktree_moddir(&t, NULL, NULL, b, sizeof(b), &err) == 0);
 	CU_ASSERT(!strcmp(a, b));
 	/* A rebuilt tree: another one. */
-	put(mono, "modules.builtin",
-	    "kernel/drivers/md/dm-mod.ko\nkernel/drivers/md/dm-flakey.ko\nkernel/fs/ext4/"
-	    "ext4.ko\n");
+	bo_test_put(mono, "modules.builtin",
+		    "kernel/drivers/md/dm-mod.ko\nkernel/drivers/md/dm-flakey.ko\nkernel/fs/ext4/"
+		    "ext4.ko\n");
 	CU_ASSERT_FATAL(bo_ktree_moddir(&t, NULL, NULL, c, sizeof(c), &err) == 0);
 	CU_ASSERT(strcmp(a, c) != 0);
 	CU_ASSERT_FATAL(bo_moddir_open(c, &m, &err) == 0);
@@ -130,10 +119,10 @@ static void test_stage(void)
 	CU_ASSERT(bo_moddir_find(m, "dm-log-writes", NULL) == BO_MOD_ABSENT);
 	bo_moddir_free(m);
 	/* A modules.order that climbs out of the tree is refused. */
-	put(mono, "modules.order", "../../../etc/passwd.ko\n");
+	bo_test_put(mono, "modules.order", "../../../etc/passwd.ko\n");
 	CU_ASSERT(bo_ktree_moddir(&t, NULL, NULL, a, sizeof(a), &err) == -EINVAL);
 	CU_ASSERT(strstr(err.msg, "modules.order line") != NULL);
-	put(mono, "modules.order", "drivers/md/dm-log-writes.ko\n");
+	bo_test_put(mono, "modules.order", "drivers/md/dm-log-writes.ko\n");
 	CU_ASSERT(bo_ktree_moddir(&t, NULL, NULL, a, sizeof(a), &err) == -ENOENT);
 	CU_ASSERT(strstr(err.msg, "is not built") != NULL);
 	CU_ASSERT(unlink(bo_test_path("mono/modules.order")) == 0);
@@ -160,7 +149,7 @@ static void test_find(void)
 	CU_ASSERT(!strcmp(k.release, "6.1.99-test"));
 	CU_ASSERT(strstr(k.modules, "/kernel-trees/") != NULL);
 	/* ... refused when its config says it has modules. */
-	put(mono, ".config", "CONFIG_MODULES=y\n");
+	bo_test_put(mono, ".config", "CONFIG_MODULES=y\n");
 	CU_ASSERT(bo_kernel_find(&(struct bo_kernel_spec){.image = image}, &k, &err) == -EINVAL);
 	CU_ASSERT(strstr(err.msg, "built with CONFIG_MODULES") != NULL);
 }
