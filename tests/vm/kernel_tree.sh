@@ -42,8 +42,8 @@ for shape in monolithic modular; do
 import json, sys
 j = json.load(open(sys.argv[1]))
 assert j["kernel"]["release"] == sys.argv[2], j["kernel"]
-t = " ".join(j["dm_targets"]) if isinstance(j["dm_targets"], list) else str(j["dm_targets"])
-assert "log-writes" in t and "flakey" in t, t
+t = [d["name"] for d in j["dm_targets"]]
+assert "log-writes" in t and "flakey" in t and "snapshot" in t, t
 PY
 	fi
 
