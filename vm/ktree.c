@@ -58,8 +58,15 @@ static void describe(const char *dir, char *buf, size_t len)
 	if (!real || bo_pathf(git, sizeof(git), "%s/.git", real) < 0 || access(git, F_OK) < 0)
 		return;
 	{
-		char *argv[] = {(char *) "git",	     (char *) "-C",	 real, (char *) "describe",
-				(char *) "--always", (char *) "--dirty", NULL};
+		char *argv[] = {(char *) "git",
+				(char *) "-C",
+				real,
+				(char *) "-c",
+				(char *) "core.fsmonitor=false",
+				(char *) "describe",
+				(char *) "--always",
+				(char *) "--dirty",
+				NULL};
 
 		if (bo_proc_capture(argv, 4096, &out, NULL) != 0)
 			return;

@@ -336,6 +336,7 @@ static int file_problem(const char *path, struct bo_err *err)
 int bo_vm_args_judge(const struct vm_args *v, struct bo_err *err)
 {
 	_cleanup_json_ struct json_object *kernel = NULL;
+	struct bo_kernel_spec spec = bo_vm_args_spec(v);
 	struct bo_kernel k;
 	int r = bo_vm_args_in_place_ok(v, err);
 
@@ -347,10 +348,7 @@ int bo_vm_args_judge(const struct vm_args *v, struct bo_err *err)
 	if (r >= 0 && v->recorded_kernel)
 		r = same_kernel(v->recorded_kernel, kernel, err);
 	/* What the kernel was built without, by CONFIG name, before anything is made. */
-	if (r >= 0 && !v->in_place &&
-	    (r = bo_kernel_find(&(struct bo_kernel_spec){v->kernel, v->modules, v->kernel_release,
-							 v->kernel_tree},
-				&k, err)) >= 0)
+	if (r >= 0 && !v->in_place && (r = bo_kernel_find(&spec, &k, err)) >= 0)
 		r = bo_kernel_check_config(&k, v->fs, v->base_log != NULL, err);
 	return r < 0 ? r : 0;
 }
