@@ -132,20 +132,92 @@ static int read_ids(struct checker *c, const char *env, bool *set)
 	return 0;
 }
 
-static void observe_file(uint64_t seed, bool xattrs, int dfd, const char *path, struct obs_file *o)
+/* What the checker reads a file into: one file at a time, as a file is kept only as runs of
+ * its words (classify()). */
+static uint8_t scratch[FSOPS_MAX_SIZE];
+
+/* Append @v to the @n items of @size at *@p (room for *@cap); -ENOMEM. */
+static int append(void *p, uint32_t *n, uint32_t *cap, size_t size, const void *v)
+{
+	char **items = p;
+
+	if (*n == *cap) {
+		uint32_t more = *cap ? 2 * *cap : 16;
+		char *w = reallocarray(*items, more, size);
+
+		if (!w)
+			return -ENOMEM;
+		*items = w;
+		*cap = more;
+	}
+	memcpy(*items + (size_t) (*n)++ * size, v, size);
+	return 0;
+}
+
+/*
+ * A data op is present when one whole word of its data is in place in some file: each word
+ * of each file read is decoded to the op that wrote it, a write's words a run at a time, so
+ * this costs what the files hold. What the words are (the write whose whole words they are,
+ * zeros, or odd), in runs, and the inodes whose writes a file holds (its owner) are noted for
+ * the tracks. @data holds the file's o->have bytes.
+ */
+static int classify(struct checker *c, struct obs_file *o, const uint8_t *data)
+{
+	uint64_t words = (o->have + 7) / 8, whole = o->have / 8, seed = c->p->seed;
+	uint32_t runs_cap = 0, odd_cap = 0;
+
+	for (uint64_t w = 0, n; w < words; w += n) {
+		uint64_t id = w < whole ? fsops_decode(seed, data, w) : 0;
+		const struct fsops_op *op = id && id <= c->n ? c->by_id[id] : NULL;
+		uint32_t v = (uint32_t) id;
+
+		n = 0;
+		if (op && fsops_is_data(op->type) && op->off <= 8 * w &&
+		    8 * w + 8 <= op->off + op->len) {
+			uint64_t end = (op->off + op->len) / 8; /* its last whole word, + 1 */
+
+			c->present[id] = true;
+			o->owner = !o->owner || o->owner == op->ino ? op->ino : UINT64_MAX;
+			n = fsops_decode_span(seed, data, w, end < whole ? end : whole, id);
+		} else if (w < whole) {
+			v = 0;
+			n = fsops_decode_span(seed, data, w, whole, 0);
+		}
+		if (n == 0) { /* bytes of several writes, or that no write made */
+			struct odd_word odd = {(uint32_t) w, {0}};
+			uint8_t any = 0;
+
+			memcpy(odd.bytes, data + 8 * w, w < whole ? 8 : o->have - 8 * w);
+			for (int i = 0; i < 8; i++)
+				any |= odd.bytes[i];
+			v = any ? WORD_ODD | o->nodd : 0;
+			if (any && append(&o->odd, &o->nodd, &odd_cap, sizeof(odd), &odd) < 0)
+				return -ENOMEM;
+			n = 1;
+		}
+		if ((!o->nruns || o->runs[o->nruns - 1].value != v) &&
+		    append(&o->runs, &o->nruns, &runs_cap, sizeof(*o->runs),
+			   &(struct word_run){(uint32_t) w, v}) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Look at the file @path in @dfd: its kind, size, data (classified) and attributes. */
+static int observe_file(struct checker *c, int dfd, const char *path, struct obs_file *o)
 {
 	struct stat st;
 	ssize_t n;
-	int fd;
+	int fd, r = 0;
 
 	memset(o, 0, sizeof(*o));
 	if (fstatat(dfd, path, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		o->kind = errno == ENOENT || errno == ENOTDIR ? OBS_ABSENT : OBS_UNREADABLE;
-		return;
+		return 0;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		o->kind = OBS_OTHER;
-		return;
+		return 0;
 	}
 	o->kind = OBS_UNREADABLE;
 	fd = openat(dfd, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
@@ -153,23 +225,22 @@ static void observe_file(uint64_t seed, bool xattrs, int dfd, const char *path, 
 		goto out;
 	o->size = (uint64_t) st.st_size;
 	o->have = o->size < FSOPS_MAX_SIZE ? o->size : FSOPS_MAX_SIZE;
-	o->data = malloc(o->have ? o->have : 1);
-	if (!o->data)
-		goto out;
-	n = pread(fd, o->data, o->have, 0);
+	n = pread(fd, scratch, o->have, 0);
 	while (n >= 0 && (uint64_t) n < o->have) {
-		ssize_t more = pread(fd, o->data + n, o->have - (uint64_t) n, n);
+		ssize_t more = pread(fd, scratch + n, o->have - (uint64_t) n, n);
 
 		if (more <= 0)
 			break;
 		n += more;
 	}
-	if (n >= 0 && (uint64_t) n == o->have)
-		o->kind = OBS_FILE;
+	if (n < 0 || (uint64_t) n != o->have)
+		goto out;
+	o->kind = OBS_FILE;
 	/* Attributes only where the sequence has them: what no op set is not looked for. */
-	for (int x = 0; x < FSOPS_NXATTRS && o->kind == OBS_FILE && xattrs; x++) {
+	for (int x = 0; x < FSOPS_NXATTRS && (c->p->families & FSOPS_FAMILY_XATTR); x++) {
 		char name[32], v[64];
 		ssize_t len;
+		const struct fsops_op *op;
 
 		snprintf(name, sizeof(name), "user.fsops%d", x);
 		len = fgetxattr(fd, name, v, sizeof(v));
@@ -177,15 +248,17 @@ static void observe_file(uint64_t seed, bool xattrs, int dfd, const char *path, 
 			/* No such attribute, or none on this filesystem: absent. */
 			o->xattr[x] = errno == ENODATA || errno == ENOTSUP ? 0 : UINT64_MAX;
 		else
-			o->xattr[x] = fsops_xattr_decode(seed, x, v, (size_t) len) ?: UINT64_MAX;
+			o->xattr[x] =
+				fsops_xattr_decode(c->p->seed, x, v, (size_t) len) ?: UINT64_MAX;
+		op = o->xattr[x] && o->xattr[x] <= c->n ? c->by_id[o->xattr[x]] : NULL;
+		if (op && op->type == FSOPS_SETXATTR && op->off == (uint64_t) x)
+			c->present[op->id] = true;
 	}
+	r = classify(c, o, scratch);
 out:
 	if (fd >= 0)
 		close(fd);
-	if (o->kind != OBS_FILE) {
-		free(o->data);
-		o->data = NULL;
-	}
+	return r;
 }
 
 /* Open the mount point, BLACKOUT_MNT or the current directory, into *@ret. */
@@ -202,12 +275,13 @@ static int open_mount(int *ret)
 
 /*
  * Look at the namespace in directory @dfd (-1: it does not exist, so nothing does), at the
- * file names of @slots (a bit per slot); the others are absent.
+ * file names of @slots (a bit per slot); the others are absent. Returns 0 or -ENOMEM.
  */
-static void observe(struct checker *c, int dfd, uint64_t slots)
+static int observe(struct checker *c, int dfd, uint64_t slots)
 {
 	char path[16];
 	struct stat st;
+	int r = 0;
 
 	for (int d = 0; d < FSOPS_NDIRS; d++) {
 		if (dfd < 0)
@@ -218,79 +292,14 @@ static void observe(struct checker *c, int dfd, uint64_t slots)
 		else
 			c->dir[d] = S_ISDIR(st.st_mode) ? OBS_DIR : OBS_OTHER;
 	}
-	for (int s = 0; s < FSOPS_NSLOTS; s++) {
+	for (int s = 0; s < FSOPS_NSLOTS && r == 0; s++) {
 		if (dfd < 0 || !(slots & (1ull << s)))
 			c->slot[s] = (struct obs_file){.kind = OBS_ABSENT};
 		else
-			observe_file(c->p->seed, c->p->families & FSOPS_FAMILY_XATTR, dfd,
-				     fsops_slot_path(s, path, sizeof(path)), &c->slot[s]);
+			r = observe_file(c, dfd, fsops_slot_path(s, path, sizeof(path)),
+					 &c->slot[s]);
 	}
-}
-
-/*
- * A data op is present when one whole word of its data is in place in some file: each word
- * of each file read is decoded to the op that wrote it, so this costs what the files hold.
- * What each word is (the write whose whole word it is, zeros, or odd) and the inodes whose
- * writes a file holds (its owner) are noted for the tracks.
- */
-static int judge_data(struct checker *c)
-{
-	for (int s = 0; s < FSOPS_NSLOTS; s++) {
-		struct obs_file *o = &c->slot[s];
-		uint64_t words = (o->have + 7) / 8;
-		/* The write of the last whole word: its id, end, and id if issued. */
-		uint32_t last_id = 0, last_late = 0;
-		uint64_t last_end = 0;
-
-		if (o->kind != OBS_FILE)
-			continue;
-		for (int x = 0; x < FSOPS_NXATTRS; x++) {
-			uint64_t id = o->xattr[x];
-			const struct fsops_op *op = id && id <= c->n ? c->by_id[id] : NULL;
-
-			if (op && op->type == FSOPS_SETXATTR && op->off == (uint64_t) x)
-				c->present[id] = true;
-		}
-		o->word = malloc((words ? words : 1) * sizeof(*o->word));
-		o->late = malloc((words ? words : 1) * sizeof(*o->late));
-		o->odd = malloc((words ? words : 1) * sizeof(*o->odd));
-		if (!o->word || !o->late || !o->odd)
-			return -ENOMEM;
-		fsops_decode(c->p->seed, o->data, o->have / 8, o->word);
-		for (uint64_t w = 0; w < words; w++) {
-			uint32_t id = w < o->have / 8 ? o->word[w] : 0;
-			uint8_t any = 0;
-
-			/* A write's words come in a row: the op of the word before is checked
-			 * first. */
-			if (id != last_id) {
-				const struct fsops_op *op = id && id <= c->n ? c->by_id[id] : NULL;
-
-				if (op && fsops_is_data(op->type) && op->off <= 8 * w) {
-					last_id = id;
-					last_end = op->off + op->len;
-					last_late = c->issued[id] ? id : 0;
-					c->present[id] = true;
-					o->owner = !o->owner || o->owner == op->ino ? op->ino
-										    : UINT64_MAX;
-				}
-			}
-			if (id && id == last_id && 8 * w + 8 <= last_end) {
-				o->late[w] = last_late;
-				continue;
-			}
-			o->late[w] = 0;
-			for (uint64_t i = 8 * w; i < 8 * w + 8 && i < o->have; i++)
-				any |= o->data[i];
-			if (!any) {
-				o->word[w] = 0;
-			} else {
-				o->word[w] = WORD_ODD | o->nodd;
-				o->odd[o->nodd++] = (uint32_t) w;
-			}
-		}
-	}
-	return 0;
+	return r;
 }
 
 static int oplist_add(struct oplist *l, const struct fsops_op *op)
@@ -347,36 +356,42 @@ static int index_ops(struct checker *c)
 {
 	int r = 0;
 
-	c->fut = calloc(c->n + 1, sizeof(*c->fut));
-	if (!c->fut)
+	for (uint64_t i = 0; i < c->nops; i++)
+		c->nfut += c->ops[i].type == FSOPS_CREATE;
+	c->fut = calloc(c->nfut, sizeof(*c->fut));
+	c->fut_at = calloc(c->n + 1, sizeof(*c->fut_at));
+	if ((!c->fut && c->nfut) || !c->fut_at)
 		return -ENOMEM;
+	for (uint64_t i = 0, j = 0; i < c->nops; i++)
+		if (c->ops[i].type == FSOPS_CREATE)
+			c->fut_at[c->ops[i].ino] = (uint32_t) j++;
 	for (uint64_t i = 0; i < c->nops && r == 0; i++) {
 		const struct fsops_op *op = &c->ops[i];
 		bool issued = c->issued[op->id];
 
 		switch (op->type) {
 		case FSOPS_CREATE:
-			c->fut[op->ino].slots |= 1ull << op->a;
+			future_of(c, op->ino)->slots |= 1ull << op->a;
 			r |= oplist_add(&c->by_slot[op->a], op);
 			break;
 		case FSOPS_UNLINK:
 			if (issued)
-				r |= oplist_add(&c->fut[op->ino].names, op);
+				r |= oplist_add(&future_of(c, op->ino)->names, op);
 			r |= oplist_add(&c->by_slot[op->a], op);
 			break;
 		case FSOPS_EXCHANGE:
-			c->fut[op->victim].slots |= 1ull << op->a;
+			future_of(c, op->victim)->slots |= 1ull << op->a;
 			/* fall through */
 		case FSOPS_RENAME:
 		case FSOPS_RENAME_NOREPLACE:
 			if (issued && op->victim)
-				r |= oplist_add(&c->fut[op->victim].names, op);
+				r |= oplist_add(&future_of(c, op->victim)->names, op);
 			r |= oplist_add(&c->by_slot[op->a], op);
 			/* fall through */
 		case FSOPS_LINK:
-			c->fut[op->ino].slots |= 1ull << op->b;
+			future_of(c, op->ino)->slots |= 1ull << op->b;
 			if (issued)
-				r |= oplist_add(&c->fut[op->ino].names, op);
+				r |= oplist_add(&future_of(c, op->ino)->names, op);
 			r |= oplist_add(&c->by_slot[op->b], op);
 			break;
 		case FSOPS_MKDIR:
@@ -386,21 +401,20 @@ static int index_ops(struct checker *c)
 		case FSOPS_SETXATTR:
 		case FSOPS_REMOVEXATTR:
 			if (issued)
-				r |= oplist_add(&c->fut[op->ino].xattrs, op);
+				r |= oplist_add(&future_of(c, op->ino)->xattrs, op);
 			break;
 		default:
 			if (!fsops_is_change(op->type))
 				break;
-			if (op->size_after > c->fut[op->ino].max_ever)
-				c->fut[op->ino].max_ever = op->size_after;
+			if (op->size_after > future_of(c, op->ino)->max_ever)
+				future_of(c, op->ino)->max_ever = op->size_after;
 			if (issued)
-				r |= oplist_add(&c->fut[op->ino].changes, op);
+				r |= oplist_add(&future_of(c, op->ino)->changes, op);
 			break;
 		}
 	}
-	for (uint64_t i = 0; i < c->nops && r == 0; i++)
-		if (c->ops[i].type == FSOPS_CREATE)
-			r = future_index(&c->fut[c->ops[i].ino]);
+	for (size_t i = 0; i < c->nfut && r == 0; i++)
+		r = future_index(&c->fut[i]);
 	for (int s = 0; s < FSOPS_NSLOTS; s++)
 		c->slot_last[s] = last_issued(c, &c->by_slot[s]);
 	for (int d = 0; d < FSOPS_NDIRS; d++)
@@ -414,7 +428,7 @@ static int index_ops(struct checker *c)
  */
 static bool xattrs_kept(const struct checker *c, const struct fsops_inode *in, int s)
 {
-	const struct future *f = &c->fut[in->ino];
+	const struct future *f = future_of(c, in->ino);
 
 	for (int x = 0; x < FSOPS_NXATTRS; x++) {
 		uint64_t v = c->slot[s].xattr[x];
@@ -454,12 +468,16 @@ static bool holds(const struct checker *c, const struct fsops_inode *in, int s, 
 static bool inode_kept(struct checker *c, const struct fsops_model *md,
 		       const struct fsops_inode *in, uint64_t k, struct promise pr)
 {
-	struct future *f = &c->fut[in->ino];
+	struct future *f = future_of(c, in->ino);
 	int64_t nlink = in->nlink;
 
-	for (int s = 0; s < FSOPS_NSLOTS; s++)
+	/* The names it has at k are among those it is ever given. */
+	for (uint64_t left = f->slots; left; left &= left - 1) {
+		int s = __builtin_ctzll(left);
+
 		if (md->slot_ino[s] == in->ino && holds(c, in, s, pr))
 			return true;
+	}
 	while (f->names_pos < f->names.n && f->names.v[f->names_pos]->id <= k)
 		f->names_pos++;
 	for (size_t j = f->names_pos; j < f->names.n; j++) {
@@ -547,7 +565,7 @@ static bool dir_kept(const struct checker *c, const struct fsops_model *md, int 
 		uint64_t ino = md->slot_ino[s];
 
 		if (fsops_slot_dir(s) != d || c->slot_last[s] > k ||
-		    (ino && posix && !c->fut[ino].synced))
+		    (ino && posix && !future_of(c, ino)->synced))
 			continue;
 		if (!ino ? o->kind != OBS_ABSENT
 			 : (o->kind != OBS_FILE && o->kind != OBS_UNREADABLE) ||
@@ -567,7 +585,7 @@ static void note_synced(struct checker *c, const struct fsops_model *md, const s
 	case FSOPS_DSYNC_WRITE:
 	case FSOPS_SYNC_WRITE:
 	case FSOPS_MMAP_WRITE:
-		c->fut[op->ino].synced = true;
+		future_of(c, op->ino)->synced = true;
 		break;
 	case FSOPS_FSYNC_DIR:
 		if (op->a >= 0)
@@ -575,7 +593,7 @@ static void note_synced(struct checker *c, const struct fsops_model *md, const s
 		break;
 	case FSOPS_SYNC:
 		for (size_t i = 0; i < md->ninodes; i++)
-			c->fut[md->inodes[i]->ino].synced = true;
+			future_of(c, md->inos[i])->synced = true;
 		for (int d = 0; d < FSOPS_NDIRS; d++)
 			c->dir_synced[d] = md->dir_exists[d];
 		break;
@@ -604,20 +622,21 @@ static int judge_syncs(struct checker *c)
 		struct promise range = {op->off, op->off + op->len, false};
 
 		if (in && fsops_is_change(op->type))
-			tracks_replay(c, op, in);
-		r = fsops_model_apply(&md, op);
+			r = tracks_replay(c, op, in);
+		if (r == 0)
+			r = fsops_model_apply(&md, op);
 		if (r < 0)
 			break;
 		if ((op->type == FSOPS_SETXATTR || op->type == FSOPS_REMOVEXATTR) &&
 		    c->issued[op->id])
-			c->fut[op->ino].xattrs_pos++;
+			future_of(c, op->ino)->xattrs_pos++;
 		if (op->type == FSOPS_CREATE)
 			r = tracks_start(c, fsops_model_inode(&md, op->ino));
 		/* An inode without a name is never judged again. */
 		if (op->type == FSOPS_UNLINK && !fsops_model_inode(&md, op->ino))
-			tracks_free(&c->fut[op->ino]);
+			tracks_free(future_of(c, op->ino));
 		if (op->type == FSOPS_RENAME && op->victim && !fsops_model_inode(&md, op->victim))
-			tracks_free(&c->fut[op->victim]);
+			tracks_free(future_of(c, op->victim));
 		if (r < 0)
 			break;
 		note_synced(c, &md, op);
@@ -775,8 +794,7 @@ static int judge(struct checker *c, int dfd, uint64_t slots)
 	r = validate_acks(c);
 	if (r)
 		return r;
-	observe(c, dfd, slots);
-	if (index_ops(c) < 0 || judge_data(c) < 0)
+	if (observe(c, dfd, slots) < 0 || index_ops(c) < 0)
 		return die("out of memory");
 	judge_names(c);
 	if (propagate(c) < 0 || judge_syncs(c) < 0)
@@ -796,15 +814,13 @@ static void print_present(const struct checker *c, uint64_t base)
 static void checker_release(struct checker *c)
 {
 	for (int s = 0; s < FSOPS_NSLOTS; s++) {
-		free(c->slot[s].data);
-		free(c->slot[s].word);
-		free(c->slot[s].late);
+		free(c->slot[s].runs);
 		free(c->slot[s].odd);
 		free(c->by_slot[s].v);
 	}
 	for (int d = 0; d < FSOPS_NDIRS; d++)
 		free(c->by_dir[d].v);
-	for (uint64_t i = 0; c->fut && i <= c->n; i++) {
+	for (size_t i = 0; c->fut && i < c->nfut; i++) {
 		struct future *f = &c->fut[i];
 
 		tracks_free(f);
@@ -816,6 +832,7 @@ static void checker_release(struct checker *c)
 		free(f->min_cut);
 	}
 	free(c->fut);
+	free(c->fut_at);
 	free(c->present);
 	free(c->by_id);
 }

@@ -27,21 +27,38 @@ enum obs_kind {
 	OBS_UNREADABLE, /* a regular file that could not be read whole */
 };
 
+/*
+ * A run of a file's words or of an inode's content: from word @start to the next run's start
+ * (the last to the end), each word @value: the write whose whole word it is, 0 for zeros, or
+ * (one word alone) an odd word of a file (WORD_ODD | its index in odd) or a mixed word of a
+ * content (WORD_MIXED, its bytes then in @bytes).
+ */
+struct word_run {
+	uint32_t start;
+	uint32_t value;
+};
+
+/* A word of a file that is no one write's whole word, nor zeros: its bytes (zeros past the end
+ * of the file) are judged one by one. */
+struct odd_word {
+	uint32_t w;
+	uint8_t bytes[8];
+};
+
 struct obs_file {
 	enum obs_kind kind;
 	uint64_t size;
-	uint64_t have; /* bytes in data: min(size, FSOPS_MAX_SIZE) */
-	uint8_t *data;
+	uint64_t have; /* bytes read: min(size, FSOPS_MAX_SIZE) */
 	/* The inode whose writes it holds: 0 if none, UINT64_MAX if of more than one. */
 	uint64_t owner;
 	/* Each attribute user.fsops<x>: the setxattr whose value it holds, 0 if absent,
 	 * UINT64_MAX if it holds what no setxattr wrote or could not be read. */
 	uint64_t xattr[FSOPS_NXATTRS];
-	/* Each word of data (the last one maybe short): the write whose whole word it holds, 0
-	 * if its bytes are zeros, else WORD_ODD | its index in odd (a word of several writes). */
-	uint32_t *word;
-	uint32_t *late; /* per word: its write if that was issued, else 0 */
-	uint32_t *odd;	/* the odd words, ascending */
+	/* Its (have + 7) / 8 words (the last one maybe short), in runs: a write's words come
+	 * in a row, so a file costs what it holds of each write, not its length. */
+	struct word_run *runs;
+	uint32_t nruns;
+	struct odd_word *odd; /* ascending */
 	uint32_t nodd;
 };
 
@@ -60,20 +77,27 @@ struct oplist {
 struct track {
 	struct track *next; /* of the same inode */
 	int slot;
-	uint32_t *cnt;	/* 8 per odd word of the file (in the track's own allocation) */
-	uint32_t *zero; /* per word of the file: the later issued zeroing ops over it (likewise) */
-	bool *is_bad;	/* per word of the file (likewise) */
-	uint64_t bad;	/* of those */
+	uint32_t *cnt;	  /* 8 per odd word of the file (in the track's own allocation) */
+	uint32_t *zero;	  /* per word of the file: the later issued zeroing ops over it, or NULL
+			   * when the inode has none (likewise) */
+	uint64_t *is_bad; /* a bit per word of the file (likewise) */
+	uint64_t bad;	  /* of those */
 };
 
 /*
- * An inode's bytes as the replay goes, as far as a track looks: each word is the write whose
- * whole word it is, 0 for zeros, or WORD_MIXED, with its bytes then in bytes.
+ * An inode's bytes as the replay goes, as far as a track looks: runs of words (struct
+ * word_run), each the write whose whole word it is, 0 for zeros, or one word of WORD_MIXED
+ * with its bytes.
  */
+struct content_run {
+	struct word_run r;
+	uint8_t bytes[8];
+};
+
 struct content {
 	uint64_t words;
-	uint32_t *word;
-	uint8_t *bytes;
+	struct content_run *v; /* ascending, the first at word 0 */
+	size_t n, cap;
 };
 
 /* An inode's future, for judging the promises made about it (indexed by inode number). */
@@ -95,9 +119,11 @@ struct checker {
 	const struct fsops_params *p;
 	struct fsops_op *ops; /* the ops performed, in order (with an op subset, not all ids) */
 	uint64_t nops;
-	const struct fsops_op **by_id;	     /* the ops performed, by id; NULL for one dropped */
-	uint64_t n;			     /* the largest op id */
-	struct future *fut;		     /* indexed by inode number (the creating op's id) */
+	const struct fsops_op **by_id; /* the ops performed, by id; NULL for one dropped */
+	uint64_t n;		       /* the largest op id */
+	struct future *fut;	       /* one per inode, in the order of their creates */
+	size_t nfut;
+	uint32_t *fut_at; /* by inode number (the creating op's id): its index in fut */
 	struct oplist by_slot[FSOPS_NSLOTS]; /* ops that change a file name */
 	struct oplist by_dir[FSOPS_NDIRS];   /* mkdir and rmdir */
 	uint64_t slot_last[FSOPS_NSLOTS];    /* the last issued op of each by_slot, or 0 */
@@ -107,6 +133,12 @@ struct checker {
 	enum obs_kind dir[FSOPS_NDIRS];
 	bool dir_synced[FSOPS_NDIRS]; /* as the replay goes: d fsync'd (or a syncfs) since mkdir */
 };
+
+/* The future of inode @ino. */
+static inline struct future *future_of(const struct checker *c, uint64_t ino)
+{
+	return &c->fut[c->fut_at[ino]];
+}
 
 /*
  * Inode @in is new (its create op was replayed): start a track for every name it will have
@@ -122,9 +154,10 @@ void tracks_free(struct future *f);
  * Data op, truncate or fallocate @op on inode @in is being replayed (call before the model
  * applies it): keep the tracks of @in true. Only the words it changes (and, for a truncate,
  * those between the old and the new smallest later cut) are judged again, and an issued write
- * no longer explains what it wrote, nor an issued punch or zero the zeros it made.
+ * no longer explains what it wrote, nor an issued punch or zero the zeros it made. Returns 0
+ * or -ENOMEM.
  */
-void tracks_replay(struct checker *c, const struct fsops_op *op, const struct fsops_inode *in);
+int tracks_replay(struct checker *c, const struct fsops_op *op, const struct fsops_inode *in);
 
 /*
  * Whether name @s can hold inode @in as it was at the op being judged, changed by any subset

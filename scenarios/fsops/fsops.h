@@ -153,7 +153,12 @@ struct fsops_model {
 	bool slot_durable[FSOPS_NSLOTS];
 	bool dir_durable[FSOPS_NDIRS];		  /* directory d's name, likewise */
 	struct fsops_inode *inodes[FSOPS_NSLOTS]; /* live inodes (never more than names) */
+	uint64_t inos[FSOPS_NSLOTS];		  /* their numbers */
 	size_t ninodes;
+	/* Where each live inode is, by number: 1 + its index in inodes, open-addressed. */
+	uint8_t ino_at[4 * FSOPS_NSLOTS];
+	unsigned weight[FSOPS_NTYPES],
+		weight_sum; /* of the op types drawn: by fsync mode, families */
 };
 
 /* Whether an op of @type is acknowledged (a persistence op: fsync, fdatasync, sync, ...). */
@@ -188,10 +193,18 @@ const char *fsops_type_name(enum fsops_type type);
 void fsops_fill(uint64_t seed, uint64_t id, uint64_t off, uint8_t *buf, size_t len);
 
 /*
- * For each of the @words whole words at @data, the start of a file: the op whose write put it
- * there, or 0 when no op's data reads so. Into @ret.
+ * The op whose write put word @w of @data, the start of a file (its bytes [8w, 8w + 8), w <
+ * FSOPS_MAX_SIZE / 8), there, or 0 when no op's data reads so; a word of zeros is zeros.
  */
-void fsops_decode(uint64_t seed, const uint8_t *data, uint64_t words, uint32_t *ret);
+uint64_t fsops_decode(uint64_t seed, const uint8_t *data, uint64_t w);
+
+/*
+ * How many of the words of @data from @w on, before word @end, are op @id's data in a row (with
+ * @id 0: how many are zeros). A write's words come in a row, so a file is decoded a run at a
+ * time, each word compared with what it would hold.
+ */
+uint64_t fsops_decode_span(uint64_t seed, const uint8_t *data, uint64_t w, uint64_t end,
+			   uint64_t id);
 
 /* Path of file slot @s ("f3", "d1/f0") and of directory @d ("d2"), into @buf. */
 const char *fsops_slot_path(int s, char *buf, size_t len);

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The fsops checker's tracks: what a file may hold of an inode as the replay goes. An inode's
- * content is kept one id per word (struct content); a track judges each word of one file
+ * content is kept in runs of words (struct content); a track judges each word of one file
  * against it, the later issued writes and the smallest later cut, and counts the words
  * nothing explains, so that whether a name holds the inode is O(1) at every sync op
- * (track_acceptable()). docs/checkers.md states the rules.
+ * (track_acceptable()). A change is judged run by run: the words where one run of the file
+ * meets one run of the content are explained alike, but for the few judged byte by byte (an
+ * odd or mixed word, the word the cut falls in, a short last word), so a change costs the runs
+ * it covers, not its length. docs/checkers.md states the rules.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,111 +15,253 @@
 
 #include "scenarios/fsops/check.h"
 
-/* The bytes of word @w of content @n, into @out. */
-static void content_bytes(const struct checker *c, const struct content *n, uint64_t w,
-			  uint8_t out[8])
+static uint64_t min64(uint64_t a, uint64_t b)
 {
-	if (n->word[w] == WORD_MIXED)
-		memcpy(out, n->bytes + 8 * w, 8);
-	else if (n->word[w] == 0)
-		memset(out, 0, 8);
-	else
-		fsops_fill(c->p->seed, n->word[w], 8 * w, out, 8);
+	return a < b ? a : b;
 }
 
-/* Word @w of content @n as bytes of its own, to be changed in part. */
-static void content_mix(const struct checker *c, struct content *n, uint64_t w)
+/* The words that hold bytes [0, @bytes): ceil(bytes / 8), without overflow. */
+static uint64_t words_of(uint64_t bytes)
 {
-	if (n->word[w] != WORD_MIXED)
-		content_bytes(c, n, w, n->bytes + 8 * w);
-	n->word[w] = WORD_MIXED;
-}
-
-/* Bytes [@lo, @hi) of word @w of content @n are write @m's. */
-static void content_part(const struct checker *c, struct content *n, const struct fsops_op *m,
-			 uint64_t w, uint64_t lo, uint64_t hi)
-{
-	lo = lo > 8 * w ? lo : 8 * w;
-	hi = hi < 8 * w + 8 ? hi : 8 * w + 8;
-	content_mix(c, n, w);
-	fsops_fill(c->p->seed, m->id, lo, n->bytes + lo, hi - lo);
-}
-
-/* Write @m on content @n: a word it covers whole is its, a word in part is mixed. */
-static void content_write(const struct checker *c, struct content *n, const struct fsops_op *m)
-{
-	uint64_t end = m->off + m->len < 8 * n->words ? m->off + m->len : 8 * n->words;
-	uint64_t first = (m->off + 7) / 8, last = end / 8; /* the words it covers whole */
-	uint64_t head = m->off / 8, tail = (end - 1) / 8;
-
-	if (end <= m->off)
-		return;
-	for (uint64_t w = first; w < last; w++)
-		n->word[w] = (uint32_t) m->id;
-	if (head < first || head >= last)
-		content_part(c, n, m, head, m->off, end);
-	if (tail != head && tail >= last)
-		content_part(c, n, m, tail, m->off, end);
-}
-
-/* Truncate content @n of size @size to @to < @size: what is cut off reads as zeros. */
-static void content_cut(const struct checker *c, struct content *n, uint64_t to, uint64_t size)
-{
-	uint64_t end = size < 8 * n->words ? size : 8 * n->words;
-
-	for (uint64_t w = to / 8; 8 * w < end; w++) {
-		if (8 * w >= to) {
-			n->word[w] = 0;
-			continue;
-		}
-		content_mix(c, n, w);
-		memset(n->bytes + to, 0, 8 * w + 8 - to);
-	}
-}
-
-/* Bytes [@lo, @hi) of content @n read as zeros (a punch or a zero range). */
-static void content_zero(const struct checker *c, struct content *n, uint64_t lo, uint64_t hi)
-{
-	hi = hi < 8 * n->words ? hi : 8 * n->words;
-	for (uint64_t w = lo / 8; 8 * w < hi; w++) {
-		if (8 * w >= lo && 8 * w + 8 <= hi) {
-			n->word[w] = 0;
-			continue;
-		}
-		content_mix(c, n, w);
-		memset(n->bytes + (8 * w > lo ? 8 * w : lo), 0,
-		       (8 * w + 8 < hi ? 8 * w + 8 : hi) - (8 * w > lo ? 8 * w : lo));
-	}
+	return bytes / 8 + (bytes % 8 != 0);
 }
 
 /*
- * Whether nothing explains word @w of @t's file, which is not explained whole (as the inode's
- * value now, or as a later issued write's), with @cut the smallest later truncate: a byte is
- * explained by the inode's value now, as a zero at or past the cut, or, in an odd word, by a
- * later issued write that put the same value there. A word one write made whole is explained
- * by a later write only as a whole: that a later write explains its bytes one by one is chance.
- * Not inlined: recount() calls it for few of its words, and its loop is the hot one.
+ * The index of the run that holds word @w, of the @n runs at @v (@size bytes apart, each
+ * beginning with a struct word_run; the first at word 0).
  */
-static __attribute__((noinline)) bool word_bad(const struct checker *c, const struct track *t,
-					       const struct future *f, uint64_t w, uint64_t cut)
+static size_t run_find(const void *v, size_t n, size_t size, uint64_t w)
+{
+	size_t lo = 0, hi = n;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (((const struct word_run *) ((const char *) v + mid * size))->start <= w)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The bits set in [@a, @b) of bit map @m. */
+static uint64_t bits_count(const uint64_t *m, uint64_t a, uint64_t b)
+{
+	uint64_t n = 0;
+
+	for (uint64_t i = a / 64; a < b && i <= (b - 1) / 64; i++) {
+		uint64_t x = m[i];
+
+		if (i == a / 64)
+			x &= ~0ull << (a % 64);
+		if (i == (b - 1) / 64)
+			x &= ~0ull >> (63 - (b - 1) % 64);
+		n += (uint64_t) __builtin_popcountll(x);
+	}
+	return n;
+}
+
+/* Bits [@a, @b) of bit map @m set to @on. */
+static void bits_assign(uint64_t *m, uint64_t a, uint64_t b, bool on)
+{
+	for (uint64_t i = a / 64; a < b && i <= (b - 1) / 64; i++) {
+		uint64_t x = ~0ull;
+
+		if (i == a / 64)
+			x &= ~0ull << (a % 64);
+		if (i == (b - 1) / 64)
+			x &= ~0ull >> (63 - (b - 1) % 64);
+		m[i] = on ? m[i] | x : m[i] & ~x;
+	}
+}
+
+/* Words [@a, @b) of @t's file are bad or not: keep the count true. */
+static void mark(struct track *t, uint64_t a, uint64_t b, bool bad)
+{
+	if (a >= b)
+		return;
+	t->bad = t->bad - bits_count(t->is_bad, a, b) + (bad ? b - a : 0);
+	bits_assign(t->is_bad, a, b, bad);
+}
+
+/* The bytes of word @w when it is @value (a write's id, 0, WORD_MIXED with @mixed), into @out. */
+static void value_bytes(const struct checker *c, uint32_t value, const uint8_t *mixed, uint64_t w,
+			uint8_t out[8])
+{
+	if (value == WORD_MIXED)
+		memcpy(out, mixed, 8);
+	else if (value == 0)
+		memset(out, 0, 8);
+	else
+		fsops_fill(c->p->seed, value, 8 * w, out, 8);
+}
+
+/* The bytes of word @w of file @o, which is @v there (its run's value), into @out. */
+static void file_bytes(const struct checker *c, const struct obs_file *o, uint64_t w, uint32_t v,
+		       uint8_t out[8])
+{
+	if (v & WORD_ODD)
+		memcpy(out, o->odd[v & ~WORD_ODD].bytes, 8);
+	else
+		value_bytes(c, v, NULL, w, out);
+}
+
+static int content_init(struct content *n, uint64_t words)
+{
+	n->words = words;
+	n->cap = 8;
+	n->v = malloc(n->cap * sizeof(*n->v));
+	if (!n->v)
+		return -ENOMEM;
+	n->v[0] = (struct content_run){{0, 0}, {0}};
+	n->n = 1;
+	return 0;
+}
+
+/* Remove run @i of @n. */
+static void content_drop(struct content *n, size_t i)
+{
+	memmove(n->v + i, n->v + i + 1, (n->n - i - 1) * sizeof(*n->v));
+	n->n--;
+}
+
+/*
+ * Words [@a, @b) of @n (a < b <= words) become one run of @value, with @bytes when it is
+ * WORD_MIXED (one word); a whole value joins its neighbours of the same. Returns the index of
+ * the run that holds them, or -ENOMEM.
+ */
+static long content_set(struct content *n, uint64_t a, uint64_t b, uint32_t value,
+			const uint8_t *bytes)
+{
+	size_t i = run_find(n->v, n->n, sizeof(*n->v), a);
+	size_t k = b < n->words ? run_find(n->v, n->n, sizeof(*n->v), b) : n->n;
+	/* The runs before a stay, the one holding a cut short; the one holding b, if it began
+	 * before b, goes on from b; those after stay. */
+	size_t keep = i + (n->v[i].r.start < a);
+	bool tail = k < n->n && n->v[k].r.start < b;
+	size_t after = k + tail, len = keep + 1 + tail + (n->n - after);
+	struct content_run rest = tail ? n->v[k] : (struct content_run){{0, 0}, {0}};
+
+	if (len > n->cap) {
+		struct content_run *v = reallocarray(n->v, 2 * len, sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		n->v = v;
+		n->cap = 2 * len;
+	}
+	memmove(n->v + keep + 1 + tail, n->v + after, (n->n - after) * sizeof(*n->v));
+	n->v[keep] = (struct content_run){{(uint32_t) a, value}, {0}};
+	if (bytes)
+		memcpy(n->v[keep].bytes, bytes, 8);
+	if (tail) {
+		rest.r.start = (uint32_t) b;
+		n->v[keep + 1] = rest;
+	}
+	n->n = len;
+	if (value == WORD_MIXED)
+		return (long) keep;
+	if (keep + 1 < n->n && n->v[keep + 1].r.value == value)
+		content_drop(n, keep + 1);
+	if (keep > 0 && n->v[keep - 1].r.value == value)
+		content_drop(n, keep--);
+	return (long) keep;
+}
+
+/* Word @w of content @n as bytes of its own (a run of one WORD_MIXED word), to be changed in
+ * part: the index of its run, or -ENOMEM. */
+static long content_mix(const struct checker *c, struct content *n, uint64_t w)
+{
+	const struct content_run *r = &n->v[run_find(n->v, n->n, sizeof(*n->v), w)];
+	uint8_t b[8];
+
+	if (r->r.value == WORD_MIXED)
+		return r - n->v;
+	value_bytes(c, r->r.value, r->bytes, w, b);
+	return content_set(n, w, w + 1, WORD_MIXED, b);
+}
+
+/* Bytes [@lo, @hi) of word @w of content @n are write @m's, or zeros when @m is NULL. */
+static int content_part(const struct checker *c, struct content *n, const struct fsops_op *m,
+			uint64_t w, uint64_t lo, uint64_t hi)
+{
+	long i = content_mix(c, n, w);
+
+	if (i < 0)
+		return (int) i;
+	lo = lo > 8 * w ? lo : 8 * w;
+	hi = hi < 8 * w + 8 ? hi : 8 * w + 8;
+	if (m)
+		fsops_fill(c->p->seed, m->id, lo, n->v[i].bytes + lo - 8 * w, hi - lo);
+	else
+		memset(n->v[i].bytes + lo - 8 * w, 0, hi - lo);
+	return 0;
+}
+
+/*
+ * Bytes [@lo, @hi) of content @n become write @m's (zeros when @m is NULL): a word covered whole
+ * is its, a word in part is mixed.
+ */
+static int content_put(const struct checker *c, struct content *n, const struct fsops_op *m,
+		       uint64_t lo, uint64_t hi)
+{
+	uint64_t end = min64(hi, 8 * n->words);
+	uint64_t first = words_of(lo), last = end / 8; /* the words it covers whole */
+	uint64_t head = lo / 8, tail = (end - 1) / 8;
+	int r = 0;
+
+	if (end <= lo)
+		return 0;
+	if (first < last && content_set(n, first, last, m ? (uint32_t) m->id : 0, NULL) < 0)
+		return -ENOMEM;
+	if (head < first || head >= last)
+		r = content_part(c, n, m, head, lo, end);
+	if (r == 0 && tail != head && tail >= last)
+		r = content_part(c, n, m, tail, lo, end);
+	return r;
+}
+
+/* Truncate content @n of size @size to @to < @size: what is cut off reads as zeros, the words
+ * from the cut on whole. */
+static int content_cut(const struct checker *c, struct content *n, uint64_t to, uint64_t size)
+{
+	uint64_t end = min64(size, 8 * n->words);
+
+	if (to % 8 && 8 * (to / 8) < end && content_part(c, n, NULL, to / 8, to, to + 8) < 0)
+		return -ENOMEM;
+	if (words_of(to) < words_of(end) &&
+	    content_set(n, words_of(to), words_of(end), 0, NULL) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/*
+ * Whether nothing explains word @w of @t's file, which is @v (its run's value) and not
+ * explained whole (as the inode's value now, @now, or as a later issued write's), with @cut
+ * the smallest later truncate: a byte is explained by the inode's value now, as a zero at or
+ * past the cut, or, in an odd word, by a later issued write that put the same value there. A
+ * word one write made whole is explained by a later write only as a whole: that a later write
+ * explains its bytes one by one is chance.
+ */
+static bool word_bad(const struct checker *c, const struct track *t, uint64_t w, uint64_t cut,
+		     uint32_t v, const struct content_run *now)
 {
 	const struct obs_file *o = &c->slot[t->slot];
-	uint32_t v = o->word[w], now = f->now.word[w];
-	uint64_t lo = 8 * w, hi = 8 * w + 8 < o->size ? 8 * w + 8 : o->size;
+	uint64_t lo = 8 * w, hi = min64(8 * w + 8, o->size);
 	/* A later punch or zero range over the word explains its zeros (at its edges, the
 	 * bytes of the word it does not cover too: the reading that invents no failure). */
-	bool zeroed = t->zero[w] != 0;
-	uint8_t d[8];
+	bool zeroed = t->zero && t->zero[w] != 0;
+	uint8_t d[8], x[8];
 
 	/* Two whole words of different writes (or zeros) differ in some byte. */
-	if (!(v & WORD_ODD) && now != WORD_MIXED && hi == lo + 8 && hi <= cut &&
+	if (!(v & WORD_ODD) && now->r.value != WORD_MIXED && hi == lo + 8 && hi <= cut &&
 	    !(v == 0 && zeroed))
 		return true;
-	content_bytes(c, &f->now, w, d);
+	value_bytes(c, now->r.value, now->bytes, w, d);
+	file_bytes(c, o, w, v, x);
 	for (uint64_t i = lo; i < hi; i++) {
-		uint8_t x = o->data[i];
-
-		if (x == d[i - lo] || ((i >= cut || zeroed) && x == 0))
+		if (x[i - lo] == d[i - lo] || ((i >= cut || zeroed) && x[i - lo] == 0))
 			continue;
 		if ((v & WORD_ODD) && t->cnt[8 * (v & ~WORD_ODD) + i - lo])
 			continue;
@@ -125,27 +270,76 @@ static __attribute__((noinline)) bool word_bad(const struct checker *c, const st
 	return false;
 }
 
+/* Where the cut falls for a track's file: the words below @full are whole and end at or
+ * before the cut; those from @past on begin at or after it. */
+struct cut_words {
+	uint64_t cut, full, past;
+};
+
+/*
+ * Judge again words [@a, @b) of @t's file, where it is @v throughout and the inode's content
+ * is @now, with @next the first change of the inode still to be replayed.
+ */
+static void judge_run(const struct checker *c, struct track *t, uint64_t a, uint64_t b, uint32_t v,
+		      const struct content_run *now, uint64_t next, const struct cut_words *cw)
+{
+	/* The write of a whole word of the file, if it was issued. */
+	uint64_t late = v && !(v & WORD_ODD) && c->issued[v] ? v : 0, x, y;
+
+	/* The inode's value now, or a later issued write's (still to be replayed). */
+	if (v == now->r.value || late >= next) {
+		mark(t, a, b, false);
+		return;
+	}
+	if ((v & WORD_ODD) || now->r.value == WORD_MIXED) { /* a run of one word */
+		for (uint64_t w = a; w < b; w++)
+			mark(t, w, w + 1, word_bad(c, t, w, cw->cut, v, now));
+		return;
+	}
+	/* Two whole words of different writes (or zeros) differ in some byte: below the cut,
+	 * a word is explained only as the zeros of a later punch or zero range; past it, only
+	 * as zeros (that every byte of a write's word is zero or the other's is chance, 2^-56). */
+	x = a > cw->full ? a : min64(b, cw->full);
+	y = x > cw->past ? x : min64(b, cw->past);
+	if (v != 0 || !t->zero)
+		mark(t, a, x, true);
+	else
+		for (uint64_t w = a; w < x; w++)
+			mark(t, w, w + 1, t->zero[w] == 0);
+	for (uint64_t w = x; w < y; w++)
+		mark(t, w, w + 1, word_bad(c, t, w, cw->cut, v, now));
+	mark(t, y, b, v != 0);
+}
+
 /*
  * Judge again the words of @t's file from the one holding byte @from to the one holding byte
- * @to - 1, after a change to them, to the later writes or to the smallest later cut @cut.
+ * @to - 1, after a change to them, to the later writes or to the smallest later cut @cut:
+ * run by run of the file and of the content.
  */
 static void recount(const struct checker *c, struct track *t, const struct future *f, uint64_t cut,
 		    uint64_t from, uint64_t to)
 {
 	const struct obs_file *o = &c->slot[t->slot];
-	const uint32_t *file = o->word, *late = o->late, *now = f->now.word;
-	bool *is_bad = t->is_bad;
 	/* A write of the inode is still to be replayed when issued and from here on. */
 	uint64_t next = f->pos < f->changes.n ? f->changes.v[f->pos]->id : UINT64_MAX;
-	uint64_t end = to < o->size ? to : o->size, n = t->bad;
+	uint64_t w = from / 8, stop = words_of(min64(to, o->size));
+	struct cut_words cw = {cut, min64(cut / 8, o->size / 8), words_of(cut)};
+	size_t fi, ci;
 
-	for (uint64_t w = from / 8; 8 * w < end; w++) {
-		bool bad = file[w] != now[w] && late[w] < next && word_bad(c, t, f, w, cut);
+	if (w >= stop)
+		return;
+	fi = run_find(o->runs, o->nruns, sizeof(*o->runs), w);
+	ci = run_find(f->now.v, f->now.n, sizeof(*f->now.v), w);
+	while (w < stop) {
+		uint64_t fend = fi + 1 < o->nruns ? o->runs[fi + 1].start : UINT64_MAX;
+		uint64_t cend = ci + 1 < f->now.n ? f->now.v[ci + 1].r.start : UINT64_MAX;
+		uint64_t b = min64(stop, min64(fend, cend));
 
-		n += (uint64_t) bad - is_bad[w];
-		is_bad[w] = bad;
+		judge_run(c, t, w, b, o->runs[fi].value, &f->now.v[ci], next, &cw);
+		w = b;
+		fi += w == fend;
+		ci += w == cend;
 	}
-	t->bad = n;
 }
 
 /* Add @delta to the count of each byte of an odd word of @t's file that write @m puts there. */
@@ -153,7 +347,7 @@ static void odd_count(const struct checker *c, struct track *t, const struct fso
 		      uint32_t delta)
 {
 	const struct obs_file *o = &c->slot[t->slot];
-	uint64_t end = m->off + m->len < o->size ? m->off + m->len : o->size;
+	uint64_t end = min64(m->off + m->len, o->size);
 	size_t lo = 0, hi = o->nodd;
 
 	if (end <= m->off)
@@ -161,19 +355,20 @@ static void odd_count(const struct checker *c, struct track *t, const struct fso
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (8 * (uint64_t) o->odd[mid] + 8 <= m->off)
+		if (8 * (uint64_t) o->odd[mid].w + 8 <= m->off)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (size_t j = lo; j < o->nodd && 8 * (uint64_t) o->odd[j] < end; j++) {
-		uint64_t w = o->odd[j], a = 8 * w > m->off ? 8 * w : m->off;
-		uint64_t b = 8 * w + 8 < end ? 8 * w + 8 : end;
+	for (size_t j = lo; j < o->nodd && 8 * (uint64_t) o->odd[j].w < end; j++) {
+		uint64_t w = o->odd[j].w, a = 8 * w > m->off ? 8 * w : m->off;
+		uint64_t b = min64(8 * w + 8, end);
 		uint8_t d[8];
 
 		fsops_fill(c->p->seed, m->id, a, d, b - a);
 		for (uint64_t i = a; i < b; i++)
-			t->cnt[8 * j + i - 8 * w] += (uint32_t) (o->data[i] == d[i - a]) * delta;
+			t->cnt[8 * j + i - 8 * w] +=
+				(uint32_t) (o->odd[j].bytes[i - 8 * w] == d[i - a]) * delta;
 	}
 }
 
@@ -181,8 +376,7 @@ static void odd_count(const struct checker *c, struct track *t, const struct fso
 static void zero_count(const struct checker *c, struct track *t, const struct fsops_op *m,
 		       uint32_t delta)
 {
-	uint64_t size = c->slot[t->slot].size;
-	uint64_t end = m->off + m->len < size ? m->off + m->len : size;
+	uint64_t end = min64(m->off + m->len, c->slot[t->slot].size);
 
 	for (uint64_t w = m->off / 8; 8 * w < end; w++)
 		t->zero[w] += delta;
@@ -190,13 +384,16 @@ static void zero_count(const struct checker *c, struct track *t, const struct fs
 
 int tracks_start(struct checker *c, const struct fsops_inode *in)
 {
-	struct future *f = &c->fut[in->ino];
+	struct future *f = future_of(c, in->ino);
 	uint64_t reach = 0; /* the largest file a track looks at */
+	bool zeroing = false;
 
+	for (size_t j = 0; j < f->changes.n; j++)
+		zeroing |= fsops_is_zeroing(f->changes.v[j]->type);
 	for (int s = 0; s < FSOPS_NSLOTS; s++) {
 		const struct obs_file *o = &c->slot[s];
+		size_t ncnt, nbad, nzero;
 		struct track *t;
-		size_t ncnt;
 
 		/* A file larger than the inode ever was cannot be it, nor one that holds another
 		 * inode's data (a whole word of it: that its 8 bytes are all explained otherwise
@@ -204,15 +401,17 @@ int tracks_start(struct checker *c, const struct fsops_inode *in)
 		if (!(f->slots & (1ull << s)) || o->kind != OBS_FILE || o->size > f->max_ever ||
 		    (o->owner && o->owner != in->ino))
 			continue;
-		/* One allocation: the track, its counts, its bits (most files are small). */
-		ncnt = 8 * (size_t) o->nodd + 1;
-		t = calloc(1, sizeof(*t) + (ncnt + o->size / 8 + 1) * sizeof(*t->cnt) +
-				      (o->size / 8 + 1) * sizeof(*t->is_bad));
+		/* One allocation: the track, its bits, its counts. */
+		nbad = (size_t) (o->size / 8) / 64 + 1;
+		ncnt = 8 * (size_t) o->nodd;
+		nzero = zeroing ? (size_t) (o->size / 8) + 1 : 0;
+		t = calloc(1, sizeof(*t) + nbad * sizeof(*t->is_bad) +
+				      (ncnt + nzero) * sizeof(*t->cnt));
 		if (!t)
 			return -ENOMEM;
-		t->cnt = (uint32_t *) (t + 1);
-		t->zero = t->cnt + ncnt;
-		t->is_bad = (bool *) (t->zero + o->size / 8 + 1);
+		t->is_bad = (uint64_t *) (t + 1);
+		t->cnt = (uint32_t *) (t->is_bad + nbad);
+		t->zero = zeroing ? t->cnt + ncnt : NULL;
 		t->slot = s;
 		t->next = f->tracks;
 		f->tracks = t;
@@ -220,10 +419,7 @@ int tracks_start(struct checker *c, const struct fsops_inode *in)
 	}
 	if (!f->tracks)
 		return 0;
-	f->now.words = (reach + 7) / 8;
-	f->now.word = calloc(f->now.words + 1, sizeof(*f->now.word));
-	f->now.bytes = malloc(8 * f->now.words + 1);
-	if (!f->now.word || !f->now.bytes)
+	if (content_init(&f->now, words_of(reach)) < 0)
 		return -ENOMEM;
 	for (size_t j = 0; j < f->changes.n; j++)
 		for (struct track *t = f->tracks; t; t = t->next) {
@@ -245,17 +441,17 @@ void tracks_free(struct future *f)
 		f->tracks = t->next;
 		free(t); /* its counts and bits with it */
 	}
-	free(f->now.word);
-	free(f->now.bytes);
+	free(f->now.v);
 	memset(&f->now, 0, sizeof(f->now));
 }
 
-void tracks_replay(struct checker *c, const struct fsops_op *op, const struct fsops_inode *in)
+int tracks_replay(struct checker *c, const struct fsops_op *op, const struct fsops_inode *in)
 {
-	struct future *f = &c->fut[in->ino];
+	struct future *f = future_of(c, in->ino);
 	bool mine = f->pos < f->changes.n && f->changes.v[f->pos] == op;
 	uint64_t cut = f->min_cut[f->pos], cut_after = f->min_cut[f->pos + mine];
 	uint64_t from = op->off, to = op->type == FSOPS_TRUNCATE ? in->size : op->off + op->len;
+	int r = 0;
 
 	if (op->type == FSOPS_TRUNCATE && cut_after != cut) {
 		/* cut only grows: [cut, cut_after) changes with the truncated bytes. */
@@ -267,11 +463,13 @@ void tracks_replay(struct checker *c, const struct fsops_op *op, const struct fs
 	if (op->type == FSOPS_FALLOC || op->type == FSOPS_FALLOC_KEEP)
 		to = from;
 	if (f->tracks && op->type == FSOPS_TRUNCATE && op->off < in->size)
-		content_cut(c, &f->now, op->off, in->size);
+		r = content_cut(c, &f->now, op->off, in->size);
 	else if (f->tracks && fsops_is_data(op->type))
-		content_write(c, &f->now, op);
+		r = content_put(c, &f->now, op, op->off, op->off + op->len);
 	else if (f->tracks && fsops_is_zeroing(op->type))
-		content_zero(c, &f->now, op->off, op->off + op->len);
+		r = content_put(c, &f->now, NULL, op->off, op->off + op->len);
+	if (r < 0)
+		return r;
 	/* What it wrote (or zeroed) is now the inode's value: no longer a later op's. */
 	for (struct track *t = f->tracks; t && mine; t = t->next) {
 		if (fsops_is_data(op->type))
@@ -282,12 +480,13 @@ void tracks_replay(struct checker *c, const struct fsops_op *op, const struct fs
 	f->pos += mine;
 	for (struct track *t = f->tracks; t; t = t->next)
 		recount(c, t, f, cut_after, from, to);
+	return 0;
 }
 
 bool track_range_ok(const struct checker *c, const struct fsops_inode *in, int s, uint64_t from,
 		    uint64_t to)
 {
-	const struct future *f = &c->fut[in->ino];
+	const struct future *f = future_of(c, in->ino);
 	const struct obs_file *o = &c->slot[s];
 	uint64_t lo = f->min_size[f->pos], hi = f->max_size[f->pos];
 	uint64_t need = to < in->size ? to : in->size;
@@ -303,10 +502,7 @@ bool track_range_ok(const struct checker *c, const struct fsops_inode *in, int s
 		return true;
 	if (from == 0 && to >= o->size)
 		return false;
-	for (uint64_t w = from / 8; 8 * w < to && 8 * w < o->size; w++)
-		if (t->is_bad[w])
-			return false;
-	return true;
+	return bits_count(t->is_bad, from / 8, min64(words_of(to), words_of(o->size))) == 0;
 }
 
 bool track_acceptable(const struct checker *c, const struct fsops_inode *in, int s)

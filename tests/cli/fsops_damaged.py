@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 # fsops_damaged.py FSOPS [--fsync=inode] [--families=F] DIR SEED...: for each seed, run a prefix of the fsops workload in DIR
-# (through a stand-in for the harness's control socket), damage the tree the way a crash or a
-# bad disk could (files cut short, often to a few words; random bytes; zeroed ranges; files
-# gone; attributes rewritten or removed), and run the checker on it with the ops after the
-# prefix issued too. Prints a line for each state the checker did not finish with "done"; exit 1
-# if there was one. With --fsync=inode, the one-inode persistence ops, checked by a promise
-# table drawn per seed; with --families, the op families' ops.
+# (through a stand-in for the harness's control socket) and check the tree as it is, with the
+# ops after the prefix issued too: every acknowledged op must be present (a tree no crash
+# touched keeps every promise). Then damage the tree the way a crash or a bad disk could (files
+# cut short, often to a few words; random bytes; zeroed ranges; files gone; attributes
+# rewritten or removed) and check it again: the checker must finish with "done". Prints a line
+# for each state that fails; exit 1 if there was one. With --fsync=inode, the one-inode
+# persistence ops, checked by a promise table drawn per seed; with --families, the op
+# families' ops.
 import os, random, shutil, subprocess, sys
 
 import ctl_stand_in
@@ -27,6 +29,30 @@ for seed in seeds:
     env = dict(os.environ, BLACKOUT_CTL=sock)
     subprocess.run([fsops, "run", "--seed", str(seed), "--ops", str(k)] + mode, cwd=tree, env=env,
                    stdout=subprocess.DEVNULL, check=True)
+    listing = subprocess.run([fsops, "list", "--seed", str(seed), "--ops", str(ops)] + mode,
+                             capture_output=True, text=True, check=True).stdout
+    issued = os.path.join(top, "issued")
+    acked = os.path.join(top, "acked")
+    with open(issued, "w") as fh:
+        fh.writelines(f"{i}\n" for i in range(1, min(ops, k + r.randrange(10)) + 1))
+    acks = [l.split()[0] for l in listing.splitlines() if l.endswith(" ack") and int(l.split()[0]) <= k]
+    with open(acked, "w") as fh:
+        fh.writelines(a + "\n" for a in acks)
+    promises = ["--promises=" + r.choice(["linux", "posix"])] if "--fsync=inode" in mode else []
+
+    def check():
+        return subprocess.run([fsops, "check", "--seed", str(seed), "--ops", str(ops)] + mode + promises,
+                              cwd=tree,
+                              env=dict(os.environ, BLACKOUT_ISSUED=issued, BLACKOUT_ACKED=acked),
+                              capture_output=True, text=True)
+
+    res = check()
+    present = set(l.split()[1] for l in res.stdout.splitlines() if l.startswith("present "))
+    lost = [a for a in acks if a not in present]
+    if res.returncode != 0 or not res.stdout.endswith("done\n") or lost:
+        bad += 1
+        print(f"seed {seed} ({k} ops run), undamaged: exit {res.returncode}, acked ops not present: "
+              f"{lost[:10]}: {res.stderr[:300]}")
     for d, _, fs in sorted(os.walk(tree)):
         for f in sorted(fs):
             p, x = os.path.join(d, f), r.random()
@@ -56,20 +82,7 @@ for seed in seeds:
                         os.removexattr(p, name)
                 except OSError:
                     pass
-    listing = subprocess.run([fsops, "list", "--seed", str(seed), "--ops", str(ops)] + mode,
-                             capture_output=True, text=True, check=True).stdout
-    issued = os.path.join(top, "issued")
-    acked = os.path.join(top, "acked")
-    with open(issued, "w") as fh:
-        fh.writelines(f"{i}\n" for i in range(1, min(ops, k + r.randrange(10)) + 1))
-    with open(acked, "w") as fh:
-        fh.writelines(l.split()[0] + "\n" for l in listing.splitlines()
-                      if l.endswith(" ack") and int(l.split()[0]) <= k)
-    promises = ["--promises=" + r.choice(["linux", "posix"])] if "--fsync=inode" in mode else []
-    res = subprocess.run([fsops, "check", "--seed", str(seed), "--ops", str(ops)] + mode + promises,
-                         cwd=tree,
-                         env=dict(os.environ, BLACKOUT_ISSUED=issued, BLACKOUT_ACKED=acked),
-                         capture_output=True, text=True)
+    res = check()
     if res.returncode != 0 or not res.stdout.endswith("done\n"):
         bad += 1
         print(f"seed {seed} ({k} ops run): exit {res.returncode}: {res.stderr[:300]}")
