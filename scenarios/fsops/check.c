@@ -238,11 +238,11 @@ static int observe_file(struct checker *c, int dfd, const char *path, struct obs
 	o->kind = OBS_FILE;
 	/* Attributes only where the sequence has them: what no op set is not looked for. */
 	for (int x = 0; x < FSOPS_NXATTRS && (c->p->families & FSOPS_FAMILY_XATTR); x++) {
-		char name[32], v[64];
+		char name[] = "user.fsops0", v[64];
 		ssize_t len;
 		const struct fsops_op *op;
 
-		snprintf(name, sizeof(name), "user.fsops%d", x);
+		name[sizeof(name) - 2] = (char) ('0' + x);
 		len = fgetxattr(fd, name, v, sizeof(v));
 		if (len < 0)
 			/* No such attribute, or none on this filesystem: absent. */

@@ -79,7 +79,8 @@ static void bits_assign(uint64_t *m, uint64_t a, uint64_t b, bool on)
 /* Words [@a, @b) of @t's file are bad or not: keep the count true. */
 static void mark(struct track *t, uint64_t a, uint64_t b, bool bad)
 {
-	if (a >= b)
+	/* Nothing bad, and nothing to make bad: most calls. */
+	if (a >= b || (!bad && t->bad == 0))
 		return;
 	t->bad = t->bad - bits_count(t->is_bad, a, b) + (bad ? b - a : 0);
 	bits_assign(t->is_bad, a, b, bad);
