@@ -100,7 +100,7 @@ struct content {
 	size_t n, cap;
 };
 
-/* An inode's future, for judging the promises made about it (indexed by inode number). */
+/* An inode's future, for judging the promises made about it (future_of() finds it). */
 struct future {
 	uint64_t slots;	       /* a bit for every name it is ever given */
 	uint64_t max_ever;     /* the largest size it ever has */

@@ -157,8 +157,9 @@ struct fsops_model {
 	size_t ninodes;
 	/* Where each live inode is, by number: 1 + its index in inodes, open-addressed. */
 	uint8_t ino_at[4 * FSOPS_NSLOTS];
-	unsigned weight[FSOPS_NTYPES],
-		weight_sum; /* of the op types drawn: by fsync mode, families */
+	/* The weights the op types are drawn with, by fsync mode and families, and their sum. */
+	unsigned weight[FSOPS_NTYPES];
+	unsigned weight_sum;
 };
 
 /* Whether an op of @type is acknowledged (a persistence op: fsync, fdatasync, sync, ...). */
