@@ -26,7 +26,9 @@
 #include "harness/scenario/fsops.h"
 #include "harness/states/findings.h"
 
-#define MAX_DEPTH 4 /* DIR/<id>/<release>/<run> of run --kernels, and one more */
+/* NIGHTLY/runs/<cell>/<id>/<release>/<run> of nightly over several kernels is 5 deep; the
+ * rest for such a tree kept under a few directories of its own. */
+#define MAX_DEPTH 8
 
 /* One op of a run's workload, as blackout-fsops lists it. */
 struct op {
@@ -442,18 +444,31 @@ static int read_findings_json(const char *path, struct findings *base, struct bo
 	return 0;
 }
 
+/* The runs under @path into @f; -ENOENT (@err says what) when it holds none: a tree in which
+ * nothing was read has no findings, but "every state is consistent" would be a lie. */
+static int search(const char *path, struct findings *f, struct bo_err *err)
+{
+	uint64_t before = f->run;
+	int r = each_run(path, 0, read_run, f);
+
+	if (r < 0)
+		return bo_err_set(err, -r, "'%s': out of memory", path);
+	if (f->run == before)
+		return bo_err_set(err, ENOENT,
+				  "'%s' holds no results directory (summary.json and stream.jsonl, "
+				  "searched %d levels deep, links not followed)",
+				  path, MAX_DEPTH);
+	return 0;
+}
+
 /* The findings of baseline @path (a tree of runs, or a file `findings --json` wrote) into
  * @base; a run of a tree that cannot be read marks @base failed. */
 static int read_baseline(const char *path, struct findings *base, struct bo_err *err)
 {
 	struct stat st;
-	int r;
 
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		if ((r = each_run(path, 0, read_run, base)) < 0)
-			return bo_err_set(err, -r, "baseline '%s': out of memory", path);
-		return 0;
-	}
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return search(path, base, err) < 0 ? bo_err_prefix(err, "baseline") : 0;
 	return read_findings_json(path, base, err);
 }
 
@@ -523,8 +538,9 @@ static void print_text(const struct findings *f, const struct findings *base, co
 		       state ? state : x->state);
 		counts[!strcmp(x->status ? x->status : "", "new") ? 0 : 1]++;
 	}
-	if (!f->n)
-		puts("no findings: every state checked is consistent");
+	if (!f->n && f->run)
+		printf("no findings: every state of %" PRIu64 " %s is consistent\n", f->run,
+		       BO_PLURAL(f->run, "run", "runs"));
 	if (!baseline)
 		return;
 	for (size_t j = 0; j < base->n; j++) {
@@ -650,11 +666,11 @@ static int cmd_findings(int argc, char **argv)
 			f.failed = true;
 			continue;
 		}
-		r = each_run(argv[i], 0, read_run, &f);
-	}
-	if (r < 0) {
-		fputs("blackout findings: out of memory\n", stderr);
-		f.failed = true;
+		if ((r = search(argv[i], &f, &err)) < 0) {
+			fprintf(stderr, "blackout findings: %s\n", bo_err_str(&err));
+			f.failed = true;
+			r = r == -ENOENT ? 0 : r;
+		}
 	}
 	if (f.n)
 		qsort(f.v, f.n, sizeof(*f.v), by_states);

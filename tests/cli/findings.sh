@@ -42,7 +42,8 @@ run "$T/tree/a/6.1.0-57-amd64/r1" 6.1.0-57-amd64 \
 	'"state":"c11","cut":11,"class":"lost-ack","lost":[10]' \
 	'"state":"c20","cut":20,"class":"lost-ack","lost":[20]' \
 	'"state":"c21","cut":21,"class":"unmountable"'
-run "$T/tree/a/6.12.118/r2" 6.12.118 '"state":"c10","cut":10,"class":"lost-ack","lost":[10]'
+# 6.12's run where nightly over two kernels keeps it: NIGHTLY/runs/<cell>/<id>/<release>/<run>.
+run "$T/tree/runs/cell/id/6.12.118/r2" 6.12.118 '"state":"c10","cut":10,"class":"lost-ack","lost":[10]'
 ln -s "$T/tree/a" "$T/tree/loop"
 
 "$BO" findings "$T/tree" >"$T/out" 2>"$T/err"
@@ -117,5 +118,13 @@ run "$T/clean" 6.1.0-57-amd64 '"state":"c10","cut":10,"class":"consistent"'
 "$BO" findings "$T/clean" >"$T/out" 2>&1
 [ $? = 0 ] && grep -q "^no findings" "$T/out" && ok || bad "a clean run: $(cat "$T/out")"
 expect 3 "'$T/nothing' is not a results directory" -- "$BO" findings "$T/nothing"
+# A directory with no run in it is no evidence of anything: named, exit 3, never "consistent".
+mkdir -p "$T/empty/runs/cell"
+"$BO" findings "$T/empty" >"$T/out" 2>"$T/err"
+[ $? = 3 ] && grep -qF "'$T/empty' holds no results directory" "$T/err" &&
+	! grep -q "consistent" "$T/out" && ok || bad "an empty tree: $(cat "$T/out" "$T/err")"
+"$BO" findings "$T/clean" "$T/empty" >"$T/out" 2>&1
+[ $? = 3 ] && grep -qF "no findings: every state of 1 run is consistent" "$T/out" && ok ||
+	bad "a clean run beside an empty tree: $(cat "$T/out")"
 expect 2 "expected RESULTS" -- "$BO" findings
 finish
