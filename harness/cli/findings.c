@@ -63,8 +63,9 @@ struct findings {
 	size_t n;
 	char **cells; /* "fs|options|kernel" of every run read, failing or not */
 	size_t ncells;
-	bool failed;  /* a directory could not be read */
-	uint64_t run; /* the run being read, counted from 1 */
+	bool failed;   /* a directory could not be read */
+	uint64_t run;  /* the run being read, counted from 1 */
+	uint64_t read; /* the runs read whole */
 };
 
 /* Run directories: a results directory, or the trees of run --kernels and nightly. */
@@ -388,6 +389,7 @@ static int read_run(void *ctx, const char *dir)
 	}
 	free(ops);
 	bo_diary_clear(&d);
+	f->read += r == 0;
 	return r;
 }
 
@@ -538,9 +540,9 @@ static void print_text(const struct findings *f, const struct findings *base, co
 		       state ? state : x->state);
 		counts[!strcmp(x->status ? x->status : "", "new") ? 0 : 1]++;
 	}
-	if (!f->n && f->run)
-		printf("no findings: every state of %" PRIu64 " %s is consistent\n", f->run,
-		       BO_PLURAL(f->run, "run", "runs"));
+	if (!f->n && f->read)
+		printf("no findings: every state of %" PRIu64 " %s read is consistent\n", f->read,
+		       BO_PLURAL(f->read, "run", "runs"));
 	if (!baseline)
 		return;
 	for (size_t j = 0; j < base->n; j++) {

@@ -124,7 +124,11 @@ mkdir -p "$T/empty/runs/cell"
 [ $? = 3 ] && grep -qF "'$T/empty' holds no results directory" "$T/err" &&
 	! grep -q "consistent" "$T/out" && ok || bad "an empty tree: $(cat "$T/out" "$T/err")"
 "$BO" findings "$T/clean" "$T/empty" >"$T/out" 2>&1
-[ $? = 3 ] && grep -qF "no findings: every state of 1 run is consistent" "$T/out" && ok ||
+[ $? = 3 ] && grep -qF "no findings: every state of 1 run read is consistent" "$T/out" && ok ||
 	bad "a clean run beside an empty tree: $(cat "$T/out")"
+# A run that cannot be read is not counted among the consistent ones.
+"$BO" findings "$T/bad" >"$T/out" 2>"$T/err"
+[ $? = 3 ] && grep -q "$T/bad" "$T/err" && ! grep -q "consistent" "$T/out" && ok ||
+	bad "an unreadable run alone: $(cat "$T/out" "$T/err")"
 expect 2 "expected RESULTS" -- "$BO" findings
 finish
