@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/base/cgroup.h"
 #include "harness/base/macro.h"
 #include "harness/base/safety.h"
 
@@ -148,18 +150,51 @@ bool bo_proc_group_running(pid_t pgid)
 	return false;
 }
 
-/* After group @pgid was killed: wait until none of it runs (at most 10 s), so that what its
- * processes held (a mount point, a daemon's files) is let go of when bo_proc_run() returns. */
+/* How long what a command left running may take to die once killed. */
+#define LEFT_WAIT_MS 10000u
+
+/* After group @pgid was killed: wait until none of it runs (at most LEFT_WAIT_MS), so that
+ * what its processes held (a mount point, a daemon's files) is let go of when bo_proc_run()
+ * returns. Without a cgroup only. */
 static void wait_group_gone(pid_t pgid)
 {
-	double until = bo_now() + 10;
+	double until = bo_now() + LEFT_WAIT_MS / 1000.0;
 
 	while (bo_proc_group_running(pgid) && bo_now() < until)
 		nanosleep(&(struct timespec){.tv_nsec = 5 * 1000 * 1000}, NULL);
 }
 
+/*
+ * The command @pid ended (or timed out): what it left running goes too. With its cgroup
+ * (cgroup.h), everything it started, in whatever session, is listed into @r, killed and
+ * waited for; without one, its process group is killed (and waited for by the caller).
+ */
+static void end_the_rest(pid_t pid, struct bo_cgroup *cg, struct bo_proc_result *r)
+{
+	unsigned n = 0;
+	char *left = NULL;
+	int k;
+
+	if (!cg) {
+		kill(-pid, SIGKILL);
+		return;
+	}
+	/* Listed before anything is killed, its own process group too: all of it is left. */
+	k = bo_cgroup_kill(cg, LEFT_WAIT_MS, &n, &left);
+	kill(-pid, SIGKILL);
+	if (n && !r->left) {
+		r->left_n = n;
+		r->left = left;
+		r->left_alive = k == -ETIMEDOUT;
+	} else {
+		free(left);
+	}
+	if (k < 0 && k != -ETIMEDOUT)
+		bo_debug(BO_DBG_RUN, "ending what '%d' left: %s", (int) pid, strerror(-k));
+}
+
 /* The step of starting a command that failed in the child, reported back before exec. */
-enum { STEP_OUTPUT, STEP_ROOT, STEP_USER, STEP_CWD, STEP_EXEC };
+enum { STEP_CGROUP, STEP_OUTPUT, STEP_ROOT, STEP_USER, STEP_CWD, STEP_EXEC };
 
 static _Noreturn void child_failed(int fd, int step)
 {
@@ -174,6 +209,9 @@ static int child_error(const struct bo_proc_opts *o, int step, int e, struct bo_
 	const char *cmd = o->argv[0];
 
 	switch (step) {
+	case STEP_CGROUP:
+		return bo_err_set(err, e, "starting '%s': entering its cgroup: %s", cmd,
+				  strerror(e));
 	case STEP_OUTPUT:
 		return bo_err_set(err, e, "starting '%s': opening its output '%s': %s", cmd,
 				  o->output_path, strerror(e));
@@ -200,6 +238,7 @@ struct child {
 	pid_t parent;
 	bool capture;
 	int out, err, status; /* the write ends of the pipes: stdout, stderr, exec status */
+	int cgroup;	      /* its cgroup's cgroup.procs, or -1 */
 };
 
 /*
@@ -216,6 +255,9 @@ static _Noreturn void child_exec(const struct child *ch)
 	const struct bo_proc_opts *o = ch->o;
 	int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
+	/* Into its own cgroup first: nothing it starts can leave it. */
+	if (ch->cgroup >= 0 && write(ch->cgroup, "0", 1) != 1)
+		child_failed(ch->status, STEP_CGROUP);
 	setpgid(0, 0);
 	/* A child must not outlive a blackout killed with -9: it would hold the run's mounts and
 	 * files (its own children are found by `blackout cleanup`). */
@@ -246,19 +288,125 @@ static _Noreturn void child_exec(const struct child *ch)
 	child_failed(ch->status, STEP_EXEC);
 }
 
+/* A command bo_proc_run() started, while it is waited for. */
+struct running {
+	const struct bo_proc_opts *o;
+	pid_t pid;
+	int pidfd;	      /* or -1 on a kernel without pidfd_open() */
+	struct bo_cgroup *cg; /* or NULL: its process group is all there is */
+	struct sink out, errs;
+	int status;
+	bool timed_out, exited, stopped;
+};
+
+/* One turn of the wait: the timeout, a stop request, the child's exit, its output. false
+ * when poll() failed. */
+static bool wait_turn(struct running *w, double deadline, struct bo_proc_result *r)
+{
+	struct pollfd pfd[3] = {{.fd = w->out.fd, .events = POLLIN},
+				{.fd = w->errs.fd, .events = POLLIN},
+				{.fd = w->exited ? -1 : w->pidfd, .events = POLLIN}};
+	int wait_ms = -1, k;
+
+	if (deadline && !w->exited && !w->timed_out) {
+		double left = deadline - bo_now();
+
+		if (left <= 0) {
+			w->timed_out = true;
+			kill(-w->pid, SIGKILL);
+		} else {
+			wait_ms = (int) (left * 1000) + 1;
+		}
+	}
+	if (w->pidfd < 0 && !w->exited) /* no pidfd: old kernel */
+		wait_ms = wait_ms < 0 || wait_ms > 10 ? 10 : wait_ms;
+	/* A stop request (SIGINT, SIGTERM, SIGHUP) ends the child at once. The signal may land
+	 * on another thread and not interrupt this poll: look at the flag often. */
+	if (!w->exited && !w->stopped && bo_stop_requested()) {
+		w->stopped = true;
+		kill(-w->pid, w->o->stop_signal ? w->o->stop_signal : SIGKILL);
+	}
+	if (!w->exited && (wait_ms < 0 || wait_ms > 200))
+		wait_ms = 200;
+	k = poll(pfd, 3, wait_ms);
+	if (k < 0 && errno != EINTR)
+		return false;
+	if (!w->exited && (w->pidfd < 0 || (k > 0 && pfd[2].revents)) &&
+	    waitpid(w->pid, &w->status, w->pidfd < 0 ? WNOHANG : 0) == w->pid) {
+		w->exited = true;
+		/* Whatever it started goes with it, before its output is read to the end: a
+		 * leftover that holds the pipes would keep it from ending. */
+		end_the_rest(w->pid, w->cg, r);
+	}
+	for (int i = 0; i < 2 && k > 0; i++) {
+		struct sink *s = i ? &w->errs : &w->out;
+
+		if (s->fd < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		if (drain(s) <= 0) {
+			close(s->fd);
+			s->fd = -1;
+		}
+	}
+	return true;
+}
+
+/* Wait for the command: its exit, and its output to the end; what it left is ended. */
+static void wait_child(struct running *w, double start, struct bo_proc_result *r)
+{
+	double deadline = w->o->timeout_ms ? start + w->o->timeout_ms / 1000.0 : 0;
+
+	/* Wait on the output pipes and on a pidfd of the child at once, so that neither a
+	 * silent child nor one whose descendants keep the pipes open needs polling. */
+	w->pidfd = (int) syscall(SYS_pidfd_open, w->pid, 0);
+	while (!w->exited || w->out.fd >= 0 || w->errs.fd >= 0)
+		if (!wait_turn(w, deadline, r))
+			break;
+	if (!w->exited) {
+		kill(-w->pid, SIGKILL);
+		while (waitpid(w->pid, &w->status, 0) < 0 && errno == EINTR)
+			;
+		end_the_rest(w->pid, w->cg, r);
+	}
+	if (!w->cg)
+		wait_group_gone(w->pid);
+	if (w->pidfd >= 0)
+		close(w->pidfd);
+	if (w->out.fd >= 0)
+		close(w->out.fd);
+	if (w->errs.fd >= 0)
+		close(w->errs.fd);
+	r->seconds = bo_now() - start;
+	finish_sink(&w->out, &r->out, &r->out_len);
+	finish_sink(&w->errs, &r->err, &r->err_len);
+	r->truncated = w->out.truncated || w->errs.truncated;
+}
+
+/* Its cgroup, or NULL where there can be none (said once, at debug level). */
+static struct bo_cgroup *new_cgroup(void)
+{
+	static atomic_bool said;
+	struct bo_cgroup *cg = NULL;
+	struct bo_err err = {0};
+
+	if (bo_cgroup_new(&cg, &err) < 0 && !atomic_exchange(&said, true))
+		bo_debug(BO_DBG_RUN, "%s: a command's process group is all that is ended with it",
+			 bo_err_str(&err));
+	return cg;
+}
+
 int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct bo_err *err)
 {
 	size_t max = o->max_output ? o->max_output : (1u << 20);
-	struct sink out = {.fd = -1, .max = max}, errs = {.fd = -1, .max = max};
+	struct running w = {.o = o, .out = {.fd = -1, .max = max}, .errs = {.fd = -1, .max = max}};
 	int po[2] = {-1, -1}, pe[2] = {-1, -1}, ps[2] = {-1, -1};
 	char u_home[sizeof(o->user->home) + 8], u_user[80], u_logname[80];
 	char *user_env[] = {u_home, u_user, u_logname, NULL};
 	_cleanup_free_ char **env = NULL;
 	struct bo_proc_result r = {0};
-	double start = bo_now(), deadline;
-	int status = 0, exec_errno = 0, failed[2] = {0, 0}, e, pidfd;
-	bool timed_out = false, exited = false, stopped = false;
-	pid_t pid, parent = getpid();
+	double start = bo_now();
+	int exec_errno = 0, failed[2] = {0, 0}, e;
+	pid_t parent = getpid();
 	bool capture = !o->inherit_output && !o->output_path;
 
 	if (o->user) {
@@ -275,23 +423,25 @@ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct
 		e = errno;
 		goto fail_pipes;
 	}
+	w.cg = new_cgroup();
 	/* vfork(): the child shares this memory until it execs, so that starting it costs
 	 * neither a copy of this process's page tables nor a copy-on-write fault for every page
 	 * written after (a few ms a command under TCG, where a state runs two). */
-	pid = vfork();
-	if (pid < 0) {
+	w.pid = vfork();
+	if (w.pid < 0) {
 		e = errno;
 		goto fail_pipes;
 	}
-	if (pid == 0)
+	if (w.pid == 0)
 		child_exec(&(struct child){.o = o,
 					   .env = env,
 					   .parent = parent,
 					   .capture = capture,
 					   .out = po[1],
 					   .err = pe[1],
-					   .status = ps[1]});
-	setpgid(pid, pid); /* also from here: no window where a timeout kill misses it */
+					   .status = ps[1],
+					   .cgroup = w.cg ? bo_cgroup_procs_fd(w.cg) : -1});
+	setpgid(w.pid, w.pid); /* also from here: no window where a timeout kill misses it */
 	close(ps[1]);
 	ps[1] = -1;
 	if (read(ps[0], failed, sizeof(failed)) != sizeof(failed))
@@ -303,104 +453,36 @@ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct
 		close(po[1]);
 		close(pe[1]);
 		po[1] = pe[1] = -1;
-		out.fd = po[0];
-		errs.fd = pe[0];
+		w.out.fd = po[0];
+		w.errs.fd = pe[0];
 	}
-	/* Wait on the output pipes and on a pidfd of the child at once, so that neither a
-	 * silent child nor one whose descendants keep the pipes open needs polling. */
-	pidfd = (int) syscall(SYS_pidfd_open, pid, 0);
-	deadline = o->timeout_ms ? start + o->timeout_ms / 1000.0 : 0;
-	while (!exited || out.fd >= 0 || errs.fd >= 0) {
-		struct pollfd pfd[3] = {{.fd = out.fd, .events = POLLIN},
-					{.fd = errs.fd, .events = POLLIN},
-					{.fd = exited ? -1 : pidfd, .events = POLLIN}};
-		int wait_ms = -1, k;
-
-		if (deadline && !exited) {
-			double left = deadline - bo_now();
-
-			if (left <= 0) {
-				timed_out = true;
-				kill(-pid, SIGKILL);
-				deadline = 0;
-			} else {
-				wait_ms = (int) (left * 1000) + 1;
-			}
-		}
-		if (pidfd < 0 && !exited)
-			wait_ms = wait_ms < 0 || wait_ms > 10 ? 10
-							      : wait_ms; /* no pidfd: old kernel */
-		/* A stop request (SIGINT, SIGTERM, SIGHUP) ends the child at once. The signal may
-		 * land on another thread and not interrupt this poll: look at the flag often. */
-		if (!exited && !stopped && bo_stop_requested()) {
-			stopped = true;
-			kill(-pid, o->stop_signal ? o->stop_signal : SIGKILL);
-		}
-		if (!exited && (wait_ms < 0 || wait_ms > 200))
-			wait_ms = 200;
-		k = poll(pfd, 3, wait_ms);
-		if (k < 0 && errno != EINTR)
-			break;
-		if (!exited && (pidfd < 0 || (k > 0 && pfd[2].revents))) {
-			pid_t w = waitpid(pid, &status, pidfd < 0 ? WNOHANG : 0);
-
-			if (w == pid) {
-				exited = true;
-				/* Whatever it left running in its group goes with it. */
-				kill(-pid, SIGKILL);
-			}
-		}
-		for (int i = 0; i < 2 && k > 0; i++) {
-			struct sink *s = i ? &errs : &out;
-
-			if (s->fd < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			if (drain(s) <= 0) {
-				close(s->fd);
-				s->fd = -1;
-			}
-		}
-	}
-	if (!exited) {
-		kill(-pid, SIGKILL);
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-	}
-	wait_group_gone(pid);
-	if (pidfd >= 0)
-		close(pidfd);
-	if (out.fd >= 0)
-		close(out.fd);
-	if (errs.fd >= 0)
-		close(errs.fd);
-	r.seconds = bo_now() - start;
-	finish_sink(&out, &r.out, &r.out_len);
-	finish_sink(&errs, &r.err, &r.err_len);
-	r.truncated = out.truncated || errs.truncated;
+	wait_child(&w, start, &r);
+	bo_cgroup_free(w.cg);
 	if (exec_errno) {
 		bo_proc_result_clear(&r);
 		return child_error(o, failed[0], exec_errno, err);
 	}
-	if (stopped) {
+	if (w.stopped) {
 		char what[256];
 
 		bo_proc_result_clear(&r);
 		snprintf(what, sizeof(what), "running '%s'", o->argv[0]);
 		return bo_stop_error(err, what);
 	}
-	if (timed_out) {
+	if (w.timed_out) {
 		r.end = BO_PROC_TIMEOUT;
 		r.status = SIGKILL;
-	} else if (WIFSIGNALED(status)) {
+	} else if (WIFSIGNALED(w.status)) {
 		r.end = BO_PROC_SIGNALED;
-		r.status = WTERMSIG(status);
+		r.status = WTERMSIG(w.status);
 	} else {
 		r.end = BO_PROC_EXITED;
-		r.status = WEXITSTATUS(status);
+		r.status = WEXITSTATUS(w.status);
 	}
 	*ret = r;
 	return 0;
 fail_pipes:
+	bo_cgroup_free(w.cg);
 	for (int i = 0; i < 2; i++) {
 		if (po[i] >= 0)
 			close(po[i]);
@@ -416,7 +498,21 @@ void bo_proc_result_clear(struct bo_proc_result *r)
 {
 	free(r->out);
 	free(r->err);
+	free(r->left);
 	*r = (struct bo_proc_result){0};
+}
+
+char *bo_proc_left_str(const struct bo_proc_result *r)
+{
+	char *s = NULL;
+
+	if (!r->left_n)
+		return NULL;
+	if (asprintf(&s, "%u %s, killed%s: %s", r->left_n, r->left_n == 1 ? "process" : "processes",
+		     r->left_alive ? " (some still alive after 10 s)" : "",
+		     r->left ? r->left : "?") < 0)
+		return NULL;
+	return s;
 }
 
 const char *bo_proc_describe(const struct bo_proc_result *r, const struct bo_proc_opts *o,

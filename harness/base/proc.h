@@ -2,9 +2,11 @@
 /*
  * proc.h — child processes: run a program (mkfs, fsck, a workload, a checker, a helper) with
  * a timeout, capturing what it prints; or run a function of this program in a child of its
- * own (the VMs of check --jobs). A program runs in its own process group: at its timeout, and
- * once it has exited, the whole group is killed, so nothing it started outlives it and holds
- * a mount busy.
+ * own (the VMs of check --jobs). A program runs in a cgroup of its own (cgroup.h) and its own
+ * process group: at its timeout its group is killed, and once it has exited everything it
+ * started — in any session: a daemon that called setsid() too — is listed, killed and waited
+ * for before bo_proc_run() returns, so nothing it started outlives it and holds a mount busy.
+ * Without a cgroup v2 hierarchy to write to, the process group alone is ended.
  */
 #ifndef BO_PROC_H
 #define BO_PROC_H
@@ -79,6 +81,12 @@ struct bo_proc_result {
 	size_t err_len;
 	bool truncated; /* output past max_output was dropped */
 	double seconds;
+	/* What it left running when it ended, killed then (with a cgroup): how many, and who
+	 * ("postgres (pid 412), ..."; NULL when nothing was); left_alive: some would not die
+	 * within 10 s (stuck in the kernel). */
+	unsigned left_n;
+	char *left;
+	bool left_alive;
 };
 
 /*
@@ -89,6 +97,11 @@ _must_check_ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result
 			     struct bo_err *err);
 
 void bo_proc_result_clear(struct bo_proc_result *r);
+
+/* What @r's command left running, in words for a record: "2 processes, killed: postgres
+ * (pid 412), sleep (pid 415)" (", some alive after 10 s" when they would not die). Malloc'd;
+ * NULL when it left nothing (or without memory). */
+char *bo_proc_left_str(const struct bo_proc_result *r);
 
 /* "exited with status 3", "killed by signal 11 (Segmentation fault)", "timed out after 5 s". */
 const char *bo_proc_describe(const struct bo_proc_result *r, const struct bo_proc_opts *o,

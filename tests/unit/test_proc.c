@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Child processes: status, signals, timeouts, output capture, environment, leftovers. */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "bo_test.h"
+#include "harness/base/cgroup.h"
 #include "harness/base/proc.h"
 
 static struct bo_proc_result run_sh(const char *script, unsigned timeout_ms, bool merge,
@@ -68,6 +70,72 @@ static void test_leftovers_killed(void)
 	CU_ASSERT(r.end == BO_PROC_EXITED && r.status == 0);
 	CU_ASSERT(r.seconds < 5);
 	CU_ASSERT(!strcmp(r.out, "hi\n"));
+	bo_proc_result_clear(&r);
+}
+
+/* Whether a cgroup v2 hierarchy can be written here: the "blackout-" groups of this process
+ * are made where cgroup.h finds one. */
+static bool have_cgroups(void)
+{
+	struct bo_cgroup *cg = NULL;
+	struct bo_err err = {0};
+
+	if (bo_cgroup_new(&cg, &err) < 0) {
+		printf("\n  (SKIPPED: %s)\n", bo_err_str(&err));
+		return false;
+	}
+	bo_cgroup_free(cg);
+	return true;
+}
+
+/*
+ * What left the process group is ended all the same: a daemon that calls setsid() (pg_ctl
+ * starts its server so) and a double fork, one holding the output pipe and one not. Each is
+ * named in the result, gone when bo_proc_run() returns, and the command's own status stands.
+ */
+static void test_leftovers_other_session(void)
+{
+	struct bo_proc_result r = {0};
+	char pidfile[PATH_MAX], buf[64], proc[64];
+	FILE *f;
+	int n = 0;
+
+	if (!have_cgroups())
+		return;
+	snprintf(pidfile, sizeof(pidfile), "%s", bo_test_path("setsid.pid"));
+	{
+		char script[2 * PATH_MAX + 400];
+		const char *dbl = bo_test_path("double.pid");
+
+		/* Each waited for until it is "sleep", so that it is named so. */
+		snprintf(script, sizeof(script),
+			 "setsid sh -c 'echo $$ > %s; exec sleep 60' >/dev/null 2>&1 </dev/null &"
+			 " (setsid sh -c 'echo $$ > %s; exec sleep 61' &);"
+			 " for f in %s %s; do"
+			 "  until [ -s $f ] && [ \"$(cat /proc/$(cat $f)/comm)\" = sleep ]; do"
+			 "   sleep 0.01; done; done; echo up",
+			 pidfile, dbl, pidfile, dbl);
+		r = run_sh(script, 20000, false, NULL);
+	}
+	CU_ASSERT(r.end == BO_PROC_EXITED && r.status == 0);
+	CU_ASSERT(!strcmp(r.out, "up\n"));
+	CU_ASSERT(r.left_n == 2);
+	CU_ASSERT(r.left && strstr(r.left, "sleep 60 (pid ") && strstr(r.left, "sleep 61 (pid "));
+	CU_ASSERT(!r.left_alive);
+	f = fopen(pidfile, "r");
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT(fscanf(f, "%d", &n) == 1 && n > 0);
+	fclose(f);
+	/* Gone, not a zombie waiting for its parent: reaped by init. */
+	snprintf(proc, sizeof(proc), "/proc/%d/cmdline", n);
+	f = fopen(proc, "r");
+	CU_ASSERT(!f || !fgets(buf, sizeof(buf), f) || !strstr(buf, "sleep"));
+	if (f)
+		fclose(f);
+	bo_proc_result_clear(&r);
+	/* The positive control of "nothing left": a command that leaves nothing says so. */
+	r = run_sh("sleep 0.01; echo done", 20000, false, NULL);
+	CU_ASSERT(r.left_n == 0 && !r.left);
 	bo_proc_result_clear(&r);
 }
 
@@ -169,6 +237,7 @@ int main(void)
 		{"exit status comes back as is", test_status},
 		{"signals and timeouts", test_signal_and_timeout},
 		{"leftover descendants are killed", test_leftovers_killed},
+		{"leftovers in another session are killed and named", test_leftovers_other_session},
 		{"a group runs while a member does", test_group_running},
 		{"output capture, environment, cwd", test_output},
 		{"a program that cannot start", test_not_found},
