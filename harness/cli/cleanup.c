@@ -36,6 +36,7 @@
 #include "harness/base/mounts.h"
 #include "harness/cli/cli.h"
 #include "harness/diagnose/diag.h"
+#include "harness/dev/holders.h"
 #include "harness/dev/loop.h"
 #include "harness/dev/mntarea.h"
 #include "harness/base/safety.h"
@@ -48,6 +49,8 @@ struct sweep {
 	char **dm;     /* names of the run's dm devices */
 	char **loops;  /* /dev/loopN over files in the work directory */
 	unsigned removed, failed;
+	pid_t killed[256]; /* the processes killed, waited for */
+	size_t n_killed;
 };
 
 static void say(struct sweep *s, const char *what, const char *obj, const char *extra)
@@ -79,18 +82,12 @@ static bool in_workdir(const struct sweep *s, const char *path)
 	return !strcmp(path, s->workdir) || bo_path_within(s->workdir, path);
 }
 
-/* Whether link @path (a /proc/PID/ entry) points into the run: its work directory, its mount
- * area (when it has it), or one of its dm or loop devices. */
-static bool points_into_run(const struct sweep *s, const char *path)
+/* Whether @target (what a process holds) is of the run: its work directory, its mount area
+ * (when it has it), or one of its dm or loop devices. */
+static bool of_run(const char *target, void *ctx)
 {
-	char target[PATH_MAX];
-	ssize_t n = readlink(path, target, sizeof(target) - 1);
+	const struct sweep *s = ctx;
 
-	if (n <= 0)
-		return false;
-	target[n] = '\0';
-	if (target[0] != '/')
-		return false;
 	if (in_workdir(s, target) || (s->has_area && bo_mnt_area_holds(target)))
 		return true;
 	for (char **l = s->loops; l && *l; l++)
@@ -103,78 +100,44 @@ static bool points_into_run(const struct sweep *s, const char *path)
 	return false;
 }
 
-static bool process_of_run(const struct sweep *s, pid_t pid)
+/* A process working in the run: killed (SIGKILL), or with --dry-run named. */
+static int kill_holder(const struct bo_holder *h, void *ctx)
 {
-	char path[300], fdpath[600];
-	_cleanup_(bo_closedirp) DIR *fds = NULL;
-	struct dirent *de;
+	struct sweep *s = ctx;
+	char obj[128];
 
-	snprintf(path, sizeof(path), "/proc/%d/cwd", (int) pid);
-	if (points_into_run(s, path))
-		return true;
-	snprintf(path, sizeof(path), "/proc/%d/root", (int) pid);
-	if (points_into_run(s, path))
-		return true;
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int) pid);
-	fds = opendir(path);
-	while (fds && (de = readdir(fds))) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(fdpath, sizeof(fdpath), "%s/%s", path, de->d_name);
-		if (points_into_run(s, fdpath))
-			return true;
+	if (h->pid == getpid() || s->n_killed == BO_ARRAY_SIZE(s->killed))
+		return 0;
+	snprintf(obj, sizeof(obj), "process %d (%s)", (int) h->pid, h->comm);
+	if (s->dry_run) {
+		say(s, "", obj, NULL);
+		return 0;
 	}
-	return false;
+	if (kill(h->pid, SIGKILL) < 0) {
+		struct bo_err err;
+
+		bo_err_set(&err, errno, "%s", strerror(errno));
+		failed(s, "killing", obj, &err);
+		return 0;
+	}
+	say(s, "killed", obj, NULL);
+	s->killed[s->n_killed++] = h->pid;
+	return 0;
 }
 
 /* Kill (SIGKILL) every process that works in the run's directory or holds its files or
  * devices: a workload or checker whose blackout was killed. Waits up to 5 s for them. */
 static void kill_processes(struct sweep *s)
 {
-	_cleanup_(bo_closedirp) DIR *d = opendir("/proc");
-	pid_t killed[256];
-	size_t n = 0;
-	struct dirent *de;
-
-	while (d && (de = readdir(d)) && n < BO_ARRAY_SIZE(killed)) {
-		char comm[64] = "?", path[64], obj[128];
-		FILE *f;
-		pid_t pid;
-
-		if (strspn(de->d_name, "0123456789") != strlen(de->d_name))
-			continue;
-		pid = (pid_t) atoi(de->d_name);
-		if (pid == getpid() || !process_of_run(s, pid))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/comm", (int) pid);
-		f = fopen(path, "re");
-		if (f) {
-			if (fgets(comm, sizeof(comm), f))
-				comm[strcspn(comm, "\n")] = '\0';
-			fclose(f);
-		}
-		snprintf(obj, sizeof(obj), "process %d (%s)", (int) pid, comm);
-		if (s->dry_run) {
-			say(s, "", obj, NULL);
-			continue;
-		}
-		if (kill(pid, SIGKILL) < 0) {
-			struct bo_err err;
-
-			bo_err_set(&err, errno, "%s", strerror(errno));
-			failed(s, "killing", obj, &err);
-			continue;
-		}
-		say(s, "killed", obj, NULL);
-		killed[n++] = pid;
-	}
+	s->n_killed = 0;
+	(void) !bo_holders_each(of_run, kill_holder, s);
 	/* SIGKILL is not instant: a process stuck in I/O still holds its files for a moment. */
 	for (int tries = 0; tries < 100; tries++) {
 		struct timespec ts = {.tv_nsec = 50 * 1000 * 1000};
 		bool alive = false;
 
-		for (size_t i = 0; i < n; i++)
-			if (kill(killed[i], 0) == 0)
+		for (size_t i = 0; i < s->n_killed; i++)
+			if (kill(s->killed[i], 0) == 0)
 				alive = true;
 		if (!alive)
 			break;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "harness/base/macro.h"
+#include "harness/dev/holders.h"
 
 static inline void bo_mnt_free_contextp(struct libmnt_context **cxt)
 {
@@ -91,7 +92,8 @@ static int umount_once(const char *target, bool lazy, char *msg, size_t len)
 
 int bo_umount(const char *target, unsigned flags, struct bo_err *err)
 {
-	char msg[256], lazy_msg[256];
+	_cleanup_free_ char *holders = NULL;
+	char msg[1280], lazy_msg[256];
 	int r;
 
 	r = umount_once(target, false, msg, sizeof(msg));
@@ -99,7 +101,16 @@ int bo_umount(const char *target, unsigned flags, struct bo_err *err)
 		bo_debug(BO_DBG_MOUNT, "unmounted '%s'", target);
 		return 0;
 	}
-	if (r != -EBUSY || !(flags & BO_UMOUNT_DETACH_ON_FAILURE))
+	if (r != -EBUSY)
+		return bo_err_set(err, -r, "umount '%s': %s", target, msg);
+	/* Who holds it, named before a lazy detach hides the paths they hold. */
+	holders = bo_holders_of(target);
+	if (holders && *holders) {
+		size_t n = strlen(msg);
+
+		snprintf(msg + n, sizeof(msg) - n, " (held by %s)", holders);
+	}
+	if (!(flags & BO_UMOUNT_DETACH_ON_FAILURE))
 		return bo_err_set(err, -r, "umount '%s': %s", target, msg);
 	if (umount_once(target, true, lazy_msg, sizeof(lazy_msg)) < 0)
 		return bo_err_set(err, EBUSY, "umount '%s': %s; lazy detach failed too: %s", target,

@@ -258,6 +258,14 @@ static void test_lazy_detach(void)
 	CU_ASSERT_FATAL(fd >= 0);
 	CU_ASSERT(bo_umount(mnt, BO_UMOUNT_DETACH_ON_FAILURE, &err) == 1);
 	CU_ASSERT(strstr(err.msg, "detached lazily") != NULL);
+	/* Who held it is named: this process, by the file it has open. */
+	{
+		char who[64];
+
+		snprintf(who, sizeof(who), "(pid %d: fd %d '", (int) getpid(), fd);
+		CU_ASSERT(strstr(err.msg, "held by ") != NULL && strstr(err.msg, who) != NULL &&
+			  strstr(err.msg, "/held')") != NULL);
+	}
 	CU_ASSERT(bo_mount_is_mounted(mnt, &err) == 0);
 	/* The filesystem is still alive behind the open file, and so is the loop under it. */
 	CU_ASSERT(bo_loop_detach(dev.path, &err) == -EBUSY);
