@@ -138,6 +138,14 @@ static int mount_api(void)
 			return -errno;
 		}
 	}
+	/* Every command blackout starts gets a cgroup of its own there (harness/base/cgroup.h),
+	 * so that what it leaves running is ended with it. Without it (a kernel built without
+	 * CONFIG_CGROUPS, which the boot's config check names), a command's process group is. */
+	(void) mkdir("/sys/fs/cgroup", 0755);
+	if (mount("cgroup2", "/sys/fs/cgroup", "cgroup2", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) <
+	    0)
+		say("mount cgroup2 on /sys/fs/cgroup: %m: a command's leftovers outside its "
+		    "process group are not ended with it");
 	return 0;
 }
 

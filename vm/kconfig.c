@@ -43,6 +43,8 @@ static const struct need {
 	{"CONFIG_BINFMT_ELF", NULL, false, ALWAYS, NULL, "the guest's programs"},
 	{"CONFIG_BINFMT_SCRIPT", NULL, false, ALWAYS, NULL, "workload scripts"},
 	{"CONFIG_UNIX", NULL, false, ALWAYS, NULL, "the workload's control socket"},
+	{"CONFIG_CGROUPS", NULL, false, ALWAYS, NULL,
+	 "a command's processes ended with it (cgroup v2)"},
 	{"CONFIG_SERIAL_8250_CONSOLE", NULL, false, ALWAYS, NULL, "the console on ttyS0"},
 	{"CONFIG_PCI", NULL, false, ALWAYS, NULL, "QEMU's virtio devices"},
 	{"CONFIG_VIRTIO_PCI", NULL, true, ALWAYS, NULL, "QEMU's virtio devices"},

@@ -30,9 +30,11 @@ void state_run_clear(struct state_run *s)
 	free(s->repair_out);
 	free(s->checker_out);
 	free(s->checker_err);
+	free(s->checker_left);
 	free(s->dmesg);
 	bo_kmsg_free(s->km);
 	s->fsck_out = s->repair_out = s->checker_out = s->checker_err = s->dmesg = NULL;
+	s->checker_left = NULL;
 	s->km = NULL;
 	if (s->witness) {
 		bo_opset_clear(&s->witness->ops);

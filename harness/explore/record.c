@@ -152,6 +152,9 @@ int record_state(struct explore *x, struct state_run *s, enum bo_class c, struct
 			       json_object_new_string(bo_fsck_verdict_name(s->obs.fsck)));
 	if (x->o->checker)
 		json_object_object_add(rec, "checker", json_object_new_string(s->checker_how));
+	if (s->checker_left)
+		json_object_object_add(rec, "checker_left",
+				       json_object_new_string(s->checker_left));
 	if (s->have_report && !s->report.done)
 		json_object_object_add(rec, "checker_problem",
 				       json_object_new_string(s->report.problem));
@@ -295,7 +298,7 @@ int record_byproducts(struct explore *x, struct state_run *s, enum bo_class c, s
 		return r;
 	if (asprintf(&verdict,
 		     "state %s (after %" PRIu64 " %s): %s\n%s%s%s"
-		     "recovery: %s%s%s\nmounted: %s%s%s\nfsck: %s\nchecker: %s\n",
+		     "recovery: %s%s%s\nmounted: %s%s%s\nfsck: %s\nchecker: %s%s%s\n",
 		     s->id, s->applied, BO_PLURAL(s->applied, "entry", "entries"), bo_class_name(c),
 		     s->harness_msg[0] ? "error: " : "", s->harness_msg,
 		     s->harness_msg[0] ? "\n" : "", s->obs.repaired ? "fsck, then mount" : "mount",
@@ -303,7 +306,8 @@ int record_byproducts(struct explore *x, struct state_run *s, enum bo_class c, s
 		     s->obs.repaired ? bo_repair_verdict_name(s->obs.repair) : "",
 		     s->obs.mounted ? "yes" : "no", s->signature[0] ? "\nsignature: " : "",
 		     signature_words(s->signature), bo_fsck_verdict_name(s->obs.fsck),
-		     x->o->checker ? s->checker_how : "none") < 0)
+		     x->o->checker ? s->checker_how : "none", s->checker_left ? "; it left " : "",
+		     s->checker_left ? s->checker_left : "") < 0)
 		return bo_err_set(err, ENOMEM, "state %s", s->id);
 	if (s->have_verdict) {
 		_cleanup_free_ char *more = NULL;
@@ -317,15 +321,16 @@ int record_byproducts(struct explore *x, struct state_run *s, enum bo_class c, s
 		free(verdict);
 		verdict = BO_TAKE_PTR(more);
 	}
-	if (asprintf(&checker, "%s%s%s%s", s->checker_out ? s->checker_out : "",
+	if (asprintf(&checker, "%s%s%s%s%s%s", s->checker_out ? s->checker_out : "",
 		     s->checker_err && *s->checker_err ? "--- stderr ---\n" : "",
 		     s->checker_err ? s->checker_err : "",
-		     s->have_report && !s->report.done ? "--- blackout: " : "") < 0)
+		     s->checker_left ? "--- blackout: the checker left " : "",
+		     s->checker_left ? s->checker_left : "", s->checker_left ? "\n" : "") < 0)
 		return bo_err_set(err, ENOMEM, "state %s", s->id);
 	if (s->have_report && !s->report.done) {
 		_cleanup_free_ char *more = NULL;
 
-		if (asprintf(&more, "%s%s\n", checker, s->report.problem) < 0)
+		if (asprintf(&more, "%s--- blackout: %s\n", checker, s->report.problem) < 0)
 			return bo_err_set(err, ENOMEM, "state %s", s->id);
 		free(checker);
 		checker = BO_TAKE_PTR(more);

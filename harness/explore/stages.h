@@ -205,6 +205,9 @@ struct state_run {
 	size_t checker_out_len;
 	char *checker_err;
 	char checker_how[128];
+	/* What the checker left running when it ended, ended with it: "3 processes, killed:
+	 * postgres (pid 412), ..." (malloc'd), or NULL. */
+	char *checker_left;
 	char *dmesg;
 	struct bo_kmsg *km; /* the kernel's messages of this state, from the probe's start */
 	double seconds;

@@ -310,6 +310,7 @@ static int run_workload(struct recorder *r, struct bo_ctl_server *srv, struct bo
 				  .root = r->o->root};
 	struct bo_proc_result pr = {0};
 	struct json_object *rec;
+	_cleanup_free_ char *left = NULL, *out = NULL;
 	char how[128];
 	int k;
 
@@ -345,11 +346,19 @@ static int run_workload(struct recorder *r, struct bo_ctl_server *srv, struct bo
 	if (k < 0)
 		return bo_err_prefix(err, "starting the workload");
 	bo_proc_describe(&pr, &po, how, sizeof(how));
+	left = bo_proc_left_str(&pr);
 	rec = json_object_new_object();
 	json_object_object_add(rec, "outcome", json_object_new_string(how));
 	json_object_object_add(rec, "seconds", json_object_new_double(pr.seconds));
+	/* A daemon it did not stop, ended with it before the unmount: said, not a failure. */
+	if (left)
+		json_object_object_add(rec, "left", json_object_new_string(left));
 	emit_record(r, "workload-end", rec);
-	k = bo_results_write_file(r->res, "workload.out", pr.out, pr.out_len, err);
+	if (left && asprintf(&out, "%.*s--- blackout: the workload left %s\n", (int) pr.out_len,
+			     pr.out, left) < 0)
+		out = NULL;
+	k = bo_results_write_file(r->res, "workload.out", out ? out : pr.out,
+				  out ? strlen(out) : pr.out_len, err);
 	/* Once a fault went live, the workload failing is its reaction to the fault, recorded
 	 * for the oracle's judgement of the crash states, not a failure of the run. */
 	if (bo_faultrun_fired(r->faults))

@@ -4,6 +4,8 @@
 #  - a checker that prints nothing, one that stops before 'done', one that hangs past
 #    checker_timeout and one that crashes (SIGSEGV) each make checker-error states and a
 #    non-zero exit, while one that exits 1 after 'done' makes app-recovery-failed states;
+#  - a workload and a checker that leave a daemon in a session of their own (setsid) have it
+#    ended with them and named, and the states are judged as the checker said;
 #  - a workload that acknowledges op 5 after op 7 (through `blackout ctl`) fails the run with
 #    a protocol error: exit 3 and a message naming the request.
 . "$(dirname "$0")/run_lib.sh"
@@ -68,6 +70,43 @@ if run_bo 1 run "$T/refuse.ini" --results "$T/results"; then
 		bad "a refusing daemon: $a of $n states app-recovery-failed, $l lost-ack"
 	grep -qs '^lost: [1-9]' "$RESULTS"/states/*/verdict.txt && ok ||
 		bad "the lost ops of a refusing daemon are not in verdict.txt"
+fi
+
+# A workload and a checker that leave a daemon in a session of its own, working in the mount
+# (pg_ctl starts its server so): each is ended with the command that started it, before the
+# unmount, and named in the records; every state is judged by what its checker said
+# (consistent), none is a harness error for a mount left busy.
+cat >"$T/daemonize" <<'SH'
+#!/bin/sh
+# daemonize N: "sleep N" in a session of its own, working here; back once it runs.
+setsid sh -c "echo \$\$ > /tmp/daemon.$1; exec sleep $1" </dev/null >/dev/null 2>&1 &
+until [ "$(cat "/proc/$(cat /tmp/daemon.$1 2>/dev/null)/comm" 2>/dev/null)" = sleep ]; do
+	sleep 0.01
+done
+SH
+chmod +x "$T/daemonize"
+cmd_scenario "$T/setsid.ini" "$wl && $T/daemonize 601" \
+	"$T/daemonize 602; [ -f f ] && echo present 1; echo done"
+printf '\n[vm]\nfiles = %s\n' "$T/daemonize" >>"$T/setsid.ini"
+if run_bo 0 run "$T/setsid.ini" --results "$T/results"; then
+	n=$(json "$RESULTS/summary.json" 'j["states_checked"]')
+	c=$(json "$RESULTS/summary.json" 'j["counts"]["consistent"]')
+	[ "$n" -ge 2 ] && [ "$c" = "$n" ] && ok || bad "setsid leftovers: $c of $n states consistent"
+	l=$(python3 - "$RESULTS/stream.jsonl" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+states = [r for r in recs if r.get("event") == "state"]
+left = [r for r in states if "sleep 602 (pid" in r.get("checker_left", "")]
+wl = [r for r in recs if r.get("event") == "workload-end" and "sleep 601 (pid" in r.get("left", "")]
+print(len(left), len(states), len(wl))
+PY
+)
+	set -- $l
+	[ "$1" = "$2" ] && [ "$2" -ge 2 ] && ok ||
+		bad "setsid leftovers: $1 of $2 state records name the checker's daemon"
+	[ "$3" = 1 ] && ok || bad "setsid leftovers: the workload's daemon is not in workload-end"
+	grep -q 'the workload left 1 process, killed: sleep 601' "$RESULTS/workload.out" && ok ||
+		bad "setsid leftovers: workload.out does not say what the workload left"
 fi
 
 cmd_scenario "$T/proto.ini" \
