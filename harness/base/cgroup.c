@@ -67,6 +67,33 @@ static void own_group(char *buf, size_t len)
 	}
 }
 
+/* The groups a blackout killed with -9 left beside ours, emptied since: removed (a group that
+ * still holds a process, or whose blackout still runs, stays). */
+static void sweep_stale(int parentfd)
+{
+	_cleanup_(bo_closedirp) DIR *d = NULL;
+	int fd = dup(parentfd);
+	struct dirent *de;
+
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		int pid;
+		unsigned n;
+		char end;
+
+		if (de->d_type != DT_DIR ||
+		    sscanf(de->d_name, "blackout-%d-%u%c", &pid, &n, &end) != 2 || pid <= 0 ||
+		    kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (unlinkat(parentfd, de->d_name, AT_REMOVEDIR) == 0)
+			bo_debug(BO_DBG_RUN, "removed the stale cgroup '%s'", de->d_name);
+	}
+}
+
 static void find_parent(void)
 {
 	char mnt[PATH_MAX] = "", own[PATH_MAX], dir[PATH_MAX];
@@ -92,6 +119,8 @@ static void find_parent(void)
 	where.parentfd = open(dir, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
 	if (where.parentfd < 0)
 		snprintf(where.why, sizeof(where.why), "opening '%s': %s", dir, strerror(errno));
+	else
+		sweep_stale(where.parentfd);
 }
 
 int bo_cgroup_new(struct bo_cgroup **ret, struct bo_err *err)
