@@ -305,12 +305,12 @@ static int cmp_state(const void *a, const void *b)
 }
 
 /*
- * Open the log at @path through the index a running check keeps beside it
+ * Open the log @logfd (at @path) through the index a running check keeps beside it
  * (BO_LOG_INDEX_NAME), when there is one: the headers of 100k entries cost 0.4 s to read,
  * the index a few milliseconds. An index that does not match the log is refused; the caller
  * then reads the headers.
  */
-static int open_indexed(struct report *R, const char *path)
+static int open_indexed(struct report *R, int logfd, const char *path)
 {
 	struct bo_err e = {0};
 	struct stat st;
@@ -323,7 +323,7 @@ static int open_indexed(struct report *R, const char *path)
 		return -errno;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
 	    snprintf(ipath, sizeof(ipath), "/proc/self/fd/%d", fd) < (int) sizeof(ipath)) {
-		r = bo_log_open_indexed(path, ipath, &R->log, &e);
+		r = bo_log_open_indexed_fd(logfd, path, ipath, &R->log, &e);
 		if (r < 0)
 			bo_debug(BO_DBG_LOG, "'%s': not using %s: %s", R->dir, BO_LOG_INDEX_NAME,
 				 bo_err_str(&e));
@@ -352,19 +352,19 @@ static void load(struct report *R)
 			 e.errnum == EPROTO ? bo_err_str(&e) : "missing or not valid JSON");
 	}
 
-	/* write.log: only a regular file of the directory (harness/base/input.h); the log
-	 * reader opens it by the same rule. */
+	/* write.log: only a regular file of the directory (harness/base/input.h), opened once:
+	 * the log reader reads the file checked, never the name again. */
 	fd = bo_input_open(R->dir, "write.log", 0, 0, NULL, &e);
 	if (fd < 0) {
 		snprintf(R->log_err, sizeof(R->log_err), "%s",
 			 e.errnum == ENOENT ? "no write.log" : bo_err_str(&e));
 	} else {
-		close(fd);
 		e = (struct bo_err){0};
 		if (bo_pathf(path, sizeof(path), "%s/write.log", R->dir) == 0 &&
-		    open_indexed(R, path) < 0 &&
-		    bo_log_open(path, BO_LOG_OPEN_SALVAGE, &R->log, &e) < 0)
+		    open_indexed(R, fd, path) < 0 &&
+		    bo_log_open_fd(fd, path, BO_LOG_OPEN_SALVAGE, &R->log, &e) < 0)
 			snprintf(R->log_err, sizeof(R->log_err), "write.log: %s", bo_err_str(&e));
+		close(fd);
 	}
 	if (R->log && bo_lint_log(R->log, &R->lint, &e) < 0)
 		bo_debug(BO_DBG_LOG, "'%s': no lint: %s", R->dir, bo_err_str(&e));
