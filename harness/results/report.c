@@ -134,29 +134,43 @@ bool report_id_ok(const char *id)
 	return strlen(id) < ID_MAX && bo_name_plain(id);
 }
 
-char *report_read_capped(int dirfd, const char *rel, size_t max, uint64_t *ret_total)
+char *report_read_capped(int dirfd, const char *rel, size_t max, uint64_t *ret_total,
+			 struct bo_err *err)
 {
 	_cleanup_close_ int fd = -1;
-	struct stat st;
+	uint64_t size;
 	char *buf;
 	ssize_t n;
 
-	/* Beneath the directory, no symlink on the way (states/ or states/<id> one either). */
-	fd = bo_input_openat(dirfd, NULL, rel, 0, 0, NULL, NULL);
-	if (fd < 0 || fstat(fd, &st) < 0)
+	/* Beneath the directory, no symlink on the way (states/ or states/<id> one either), a
+	 * regular file of one name and of a by-product's size. */
+	fd = bo_input_openat(dirfd, NULL, rel, BO_INPUT_ONELINK, BO_INPUT_MAX_TEXT, &size, err);
+	if (fd < 0)
 		return NULL;
 	buf = malloc(max + 1);
-	if (!buf)
+	if (!buf) {
+		bo_err_set(err, ENOMEM, "'%s': out of memory", rel);
 		return NULL;
+	}
 	n = bo_pread_full(fd, buf, max, 0);
 	if (n < 0) {
+		bo_err_set(err, (int) -n, "reading '%s': %s", rel, strerror((int) -n));
 		free(buf);
 		return NULL;
 	}
 	buf[n] = '\0';
 	if (ret_total)
-		*ret_total = (uint64_t) st.st_size;
+		*ret_total = size;
 	return buf;
+}
+
+void report_refused(FILE *f, const struct bo_err *e, bool html)
+{
+	if (e->errnum == 0 || e->errnum == ENOENT)
+		return;
+	fputs(html ? "<p class=\"refused\"><b>not shown:</b> " : "not shown: ", f);
+	report_esc(f, bo_err_str(e));
+	fputs(html ? "</p>\n" : "\n", f);
 }
 
 const char *report_cfg_str(struct json_object *o, const char *path)
@@ -406,7 +420,7 @@ static void junit_of(FILE *f, void *R)
 static void load_release(struct report *R)
 {
 	_cleanup_free_ char *v =
-		report_read_capped(R->dirfd, "diagnostics/pre/versions.txt", 512, NULL);
+		report_read_capped(R->dirfd, "diagnostics/pre/versions.txt", 512, NULL, NULL);
 	char rel[128];
 
 	if (v && sscanf(v, "kernel: Linux %127s", rel) == 1)

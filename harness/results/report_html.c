@@ -222,6 +222,7 @@ static void section_environment(struct report *R, FILE *f)
 		{"host kernel", "host_kernel"},
 	};
 	_cleanup_free_ char *versions = NULL;
+	struct bo_err e = {0};
 	uint64_t total = 0;
 
 	fputs("<h2 id=\"environment\">Scenario and environment</h2>\n<table>\n", f);
@@ -236,7 +237,7 @@ static void section_environment(struct report *R, FILE *f)
 		p = p ? p : report_cfg_str(R->config, "check.persona");
 		row(f, "device persona", p ? p : "honest");
 	}
-	versions = report_read_capped(R->dirfd, "diagnostics/pre/versions.txt", 8192, &total);
+	versions = report_read_capped(R->dirfd, "diagnostics/pre/versions.txt", 8192, &total, &e);
 	if (versions) {
 		char *nl = strchr(versions, '\n');
 
@@ -249,6 +250,7 @@ static void section_environment(struct report *R, FILE *f)
 		}
 	}
 	fputs("</table>\n", f);
+	report_refused(f, &e, true);
 	if (versions) {
 		fputs("<details><summary>guest versions (diagnostics/pre/versions.txt)</summary>"
 		      "<pre>",
@@ -577,13 +579,16 @@ static void byproduct(struct report *R, FILE *f, const struct rstate *s, const c
 {
 	char rel[PATH_MAX];
 	_cleanup_free_ char *text = NULL;
+	struct bo_err e = {0};
 	uint64_t total = 0;
 
 	if (snprintf(rel, sizeof(rel), "states/%s/%s", s->id, name) >= (int) sizeof(rel))
 		return;
-	text = report_read_capped(R->dirfd, rel, R->o.byproduct_max, &total);
-	if (!text)
+	text = report_read_capped(R->dirfd, rel, R->o.byproduct_max, &total, &e);
+	if (!text) {
+		report_refused(f, &e, true);
 		return;
+	}
 	fprintf(f, "<details class=\"bp\"%s><summary>%s (%" PRIu64 " bytes)</summary>",
 		open && *text ? " open" : "", name, total);
 	if (*text) {
@@ -674,7 +679,7 @@ static void section_states(struct report *R, FILE *f)
 			continue;
 		}
 		if (snprintf(rel, sizeof(rel), "states/%s/repro.sh", s->id) < (int) sizeof(rel))
-			repro = report_read_capped(R->dirfd, rel, 4096, NULL);
+			repro = report_read_capped(R->dirfd, rel, 4096, NULL, NULL);
 		cmd = report_repro_command(repro);
 		if (cmd) {
 			fputs("<p>reproduce: <code>sh states/", f);

@@ -107,10 +107,15 @@ static void evidence(struct report *R, FILE *f, const char *state, const char *n
 	char rel[PATH_MAX];
 	uint64_t total = 0;
 	_cleanup_free_ char *text = NULL;
+	struct bo_err e = {0};
 
 	if (snprintf(rel, sizeof(rel), "states/%s/%s", state, name) >= (int) sizeof(rel))
 		return;
-	text = report_read_capped(R->dirfd, rel, EVIDENCE_MAX, &total);
+	text = report_read_capped(R->dirfd, rel, EVIDENCE_MAX, &total, &e);
+	if (!text && e.errnum != ENOENT) {
+		fprintf(f, "== %s ==\n", name);
+		report_refused(f, &e, false);
+	}
 	if (!text || !*text)
 		return;
 	fprintf(f, "== %s ==\n", name);
@@ -143,7 +148,7 @@ static void testcase(struct report *R, FILE *f, const char *cls, unsigned c)
 	}
 	if (report_id_ok(first) &&
 	    snprintf(rel, sizeof(rel), "states/%s/repro.sh", first) < (int) sizeof(rel))
-		repro = report_read_capped(R->dirfd, rel, 4096, NULL);
+		repro = report_read_capped(R->dirfd, rel, 4096, NULL, NULL);
 	cmd = report_repro_command(repro);
 	fprintf(f, "      <%s type=\"%s\" message=\"%" PRIu64 " state%s %s", tag,
 		report_class_name(c), k, k == 1 ? "" : "s", report_class_name(c));
