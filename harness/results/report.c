@@ -199,22 +199,6 @@ const char *report_cfg_str(struct json_object *o, const char *path)
 	return json_object_get_string(v);
 }
 
-char *report_repro_command(const char *repro)
-{
-	const char *p = repro;
-
-	while (p && *p) {
-		size_t n = strcspn(p, "\n");
-
-		if (!strncmp(p, "exec ", 5))
-			return strndup(p + 5, n - 5);
-		p += n;
-		if (*p)
-			p++;
-	}
-	return NULL;
-}
-
 static int add_state(struct report *R, const struct bo_stream_rec *rec)
 {
 	struct json_object *v;

@@ -89,9 +89,6 @@ void report_refused(FILE *f, const struct bo_err *e, bool html);
 /* The string at the dotted @path ("options.fs") of @o, or NULL. */
 const char *report_cfg_str(struct json_object *o, const char *path);
 
-/* The command in repro.sh: its line starting with "exec ", without it; free() it. */
-char *report_repro_command(const char *repro);
-
 /* The <head> of a report page (its CSP lets nothing but inline style and data: images in) and
  * the opening <body>; the colour of class @c. */
 void report_html_head(FILE *f, const char *title);
