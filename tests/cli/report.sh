@@ -148,7 +148,8 @@ cp "$H" "$T/first.html"
 "$BO" report "$R" >/dev/null 2>&1 && cmp -s "$H" "$T/first.html" && ok || bad "not reproducible"
 expect 3 "results directory" -- "$BO" report "$T/nope"
 # A directory without a summary (a run that died) still gets both, with the error in them.
-mkdir "$T/dead"
+mkdir -p "$T/dead/states"
+: >"$T/dead/stream.jsonl"
 echo '{ "kind": "check", "run_id": "20260101-000000-0-000001" }' >"$T/dead/config.json"
 "$BO" report "$T/dead" >/dev/null 2>&1 && ok || bad "report of a directory without summary"
 grep -q '<testcase classname="blackout.check" name="run" time="0">' "$T/dead/junit.xml" &&
