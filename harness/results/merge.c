@@ -58,6 +58,8 @@ struct merging {
 	dev_t *log_dev;
 	ino_t *log_ino;
 	size_t n_logs;
+	int log_fd; /* the first shard's, as hashed: what the merged directory gets */
+	uint64_t log_size;
 };
 
 /*
@@ -161,6 +163,10 @@ static int shard_log(struct merging *m, const char *dir, const char *sha, struct
 				  dir, hex, sha);
 	m->log_dev[m->n_logs] = st.st_dev;
 	m->log_ino[m->n_logs++] = st.st_ino;
+	if (m->log_fd < 0) {
+		m->log_fd = BO_TAKE_FD(fd);
+		m->log_size = (uint64_t) st.st_size;
+	}
 	return 0;
 }
 
@@ -364,19 +370,15 @@ static int copy_states(struct bo_results *res, const char *dir, struct bo_err *e
 }
 
 /* The log is the artifact: the merged directory @res carries it like a single run's, the
- * one every shard's write.log was found to be. */
-static int copy_log(struct bo_results *res, const char *dir, struct bo_err *err)
+ * first shard's (@dir) read from the descriptor its hash was taken from. */
+static int copy_log(struct merging *m, struct bo_results *res, const char *dir, struct bo_err *err)
 {
 	char src[PATH_MAX], dst[PATH_MAX];
-	uint64_t size;
-	_cleanup_close_ int in = bo_input_open(dir, "write.log", 0, 0, &size, err);
 
-	if (in < 0)
-		return in;
 	if (bo_pathf(src, sizeof(src), "%s/write.log", dir) < 0 ||
 	    bo_pathf(dst, sizeof(dst), "%s/write.log", bo_results_dir(res)) < 0)
 		return bo_err_set(err, ENAMETOOLONG, "'%s': path too long", bo_results_dir(res));
-	return bo_copy_fd(in, size, src, dst, err);
+	return bo_copy_fd(m->log_fd, m->log_size, src, dst, err);
 }
 
 /* config.json (with @write_config: the shards' own, where and when the first's) and the
@@ -412,7 +414,8 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool fresh
 		 struct bo_err *err)
 {
 	struct merging m = {.log_dev = calloc(n, sizeof(dev_t)),
-			    .log_ino = calloc(n, sizeof(ino_t))};
+			    .log_ino = calloc(n, sizeof(ino_t)),
+			    .log_fd = -1};
 	int r = m.log_dev && m.log_ino ? 0 : bo_err_set(err, ENOMEM, "merging");
 
 	for (size_t d = 0; d < n && r >= 0; d++)
@@ -423,7 +426,7 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool fresh
 	if (r >= 0)
 		r = emit_records(&m, res, err);
 	if (r >= 0 && fresh)
-		r = copy_log(res, dirs[0], err);
+		r = copy_log(&m, res, dirs[0], err);
 	for (size_t d = 0; d < n && r >= 0; d++)
 		r = copy_states(res, dirs[d], err);
 	if (r >= 0)
@@ -436,6 +439,8 @@ static int merge(struct bo_results *res, char *const *dirs, size_t n, bool fresh
 	free(m.seen);
 	free(m.log_dev);
 	free(m.log_ino);
+	if (m.log_fd >= 0)
+		close(m.log_fd);
 	json_object_put(m.base);
 	return r;
 }

@@ -45,7 +45,7 @@ if strace -f -qq -o /dev/null true 2>/dev/null; then
 		results "$d"
 		want=$(sha "$d/write.log")
 		to strace -f -qq -o /dev/null -e trace=mkdir,mkdirat \
-			-e inject=mkdir,mkdirat:delay_exit=150000 \
+			-e inject=mkdir,mkdirat:delay_exit=200000 \
 			bash -c 'echo $$ >"$1.pid"; exec "$0" merge --out "$1" "$2"' "$BO" "$out" "$d" \
 			>"$T/out" 2>"$T/err" &
 		job=$!
