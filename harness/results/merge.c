@@ -291,7 +291,8 @@ static int copy_byproduct(int sfd, const char *src, const char *name, const char
 		struct bo_log *l = NULL;
 		char path[PATH_MAX];
 
-		snprintf(path, sizeof(path), "%s/%s", src, name);
+		if (bo_pathf(path, sizeof(path), "%s/%s", src, name) < 0)
+			return bo_err_set(err, ENAMETOOLONG, "'%s/%s': path too long", src, name);
 		r = bo_log_open_fd(in, path, 0, &l, err);
 		if (r < 0)
 			return r;
