@@ -59,7 +59,7 @@ int bo_accel_pick(const char *requested, int (*probe)(void *ctx), void *ctx, cha
 	_cleanup_free_ char *cached = NULL;
 	_cleanup_close_ int lockfd = -1;
 	const char *answer;
-	FILE *f;
+	char line[8];
 	int r;
 
 	if (requested && (!strcmp(requested, "kvm") || !strcmp(requested, "tcg"))) {
@@ -97,11 +97,9 @@ int bo_accel_pick(const char *requested, int (*probe)(void *ctx), void *ctx, cha
 		answer = r ? "kvm" : "tcg";
 	}
 	bo_debug(BO_DBG_VM, "accelerator for this host: %s (cached in '%s')", answer, path);
-	f = fopen(path, "we");
-	if (f) {
-		fprintf(f, "%s\n", answer);
-		fclose(f);
-	}
+	/* Only a shortcut: an answer that cannot be kept is asked again next time. */
+	snprintf(line, sizeof(line), "%s\n", answer);
+	(void) !bo_write_file_at(AT_FDCWD, path, line, strlen(line));
 	snprintf(buf, len, "%s", answer);
 	return 0;
 }

@@ -381,22 +381,9 @@ static int add_applets(struct bo_cpio *c, const char *busybox, struct bo_err *er
 /* Write @len bytes of @data to @path atomically (a temporary file renamed over it). */
 static int write_atomic(const char *path, const char *data, size_t len, struct bo_err *err)
 {
-	char tmp[PATH_MAX];
-	int fd, r;
+	int r = bo_write_file_at(AT_FDCWD, path, data, len);
 
-	if (bo_pathf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int) getpid()) < 0)
-		return bo_err_set(err, ENAMETOOLONG, "'%s': path too long", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return bo_err_set(err, errno, "create '%s': %m", tmp);
-	r = bo_pwrite_full(fd, data, len, 0);
-	close(fd);
-	if (r < 0 || rename(tmp, path) < 0) {
-		r = bo_err_set(err, r < 0 ? -r : errno, "write '%s': %s", path,
-			       strerror(r < 0 ? -r : errno));
-		(void) unlink(tmp);
-	}
-	return r;
+	return r < 0 ? bo_err_set(err, -r, "write '%s': %s", path, strerror(-r)) : 0;
 }
 
 static int build_base(const struct bo_kernel *k, const struct bo_moddir *m, const bool *in,
@@ -405,9 +392,10 @@ static int build_base(const struct bo_kernel *k, const struct bo_moddir *m, cons
 	_cleanup_free_ char *manifest = NULL;
 	struct bo_cpio *c = NULL;
 	struct libs libs = {0};
-	char tmp[PATH_MAX];
+	char libs_path[PATH_MAX];
 	size_t mlen = 0;
-	int fd, r;
+	struct bo_tmpfile t;
+	int r;
 
 	if (bo_cpio_new(&c) < 0 || !(libs.seen = open_memstream(&manifest, &mlen))) {
 		bo_cpio_free(c);
@@ -426,30 +414,30 @@ static int build_base(const struct bo_kernel *k, const struct bo_moddir *m, cons
 		r = add_applets(c, paths[0], err);
 	fclose(libs.seen);
 	/* The manifest goes first: whoever sees the archive may rely on it. */
-	if (r >= 0 && bo_pathf(tmp, sizeof(tmp), "%s.libs", dest) < 0)
+	if (r >= 0 && bo_pathf(libs_path, sizeof(libs_path), "%s.libs", dest) < 0)
 		r = bo_err_set(err, ENAMETOOLONG, "'%s': path too long", dest);
 	if (r >= 0)
-		r = write_atomic(tmp, manifest, mlen, err);
+		r = write_atomic(libs_path, manifest, mlen, err);
 	if (r < 0) {
 		bo_cpio_free(c);
 		return bo_err_prefix(err, "build initramfs");
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", dest, (int) getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
+	r = bo_tmpfile_open(&t, AT_FDCWD, dest);
+	if (r < 0) {
 		bo_cpio_free(c);
-		return bo_err_set(err, errno, "create '%s': %m", tmp);
+		return bo_err_set(err, -r, "create a temporary beside '%s': %s", dest,
+				  strerror(-r));
 	}
-	r = bo_cpio_write(c, fd, err);
+	r = bo_cpio_write(c, t.fd, err);
 	bo_cpio_free(c);
-	if (r >= 0 && fsync(fd) < 0)
-		r = bo_err_set(err, errno, "write '%s': %m", tmp);
-	close(fd);
-	if (r >= 0 && rename(tmp, dest) < 0)
-		r = bo_err_set(err, errno, "rename '%s' to '%s': %m", tmp, dest);
-	if (r < 0)
-		(void) unlink(tmp);
-	return r;
+	if (r >= 0 && fsync(t.fd) < 0)
+		r = bo_err_set(err, errno, "write '%s': %m", t.tmp);
+	if (r < 0) {
+		bo_tmpfile_abort(&t);
+		return r;
+	}
+	r = bo_tmpfile_commit(&t);
+	return r < 0 ? bo_err_set(err, -r, "write '%s': %s", dest, strerror(-r)) : 0;
 }
 
 /*
@@ -643,8 +631,9 @@ static int build_files(const char *base, const char *const *files, const char *d
 	_cleanup_free_ char *known = NULL;
 	struct bo_cpio *c = NULL;
 	struct libs libs = {0};
-	char path[PATH_MAX], tmp[PATH_MAX];
-	int fd, r = 0;
+	struct bo_tmpfile t = {.fd = -1};
+	char path[PATH_MAX];
+	int r = 0;
 
 	/* Without the base's manifest the archive just carries every library itself. */
 	if (bo_pathf(path, sizeof(path), "%s.libs", base) >= 0 &&
@@ -654,21 +643,17 @@ static int build_files(const char *base, const char *const *files, const char *d
 		return bo_err_set(err, ENOMEM, "out of memory");
 	for (const char *const *p = files; r >= 0 && *p; p++)
 		r = add_extra(c, *p, &libs, err);
-	if (r >= 0 && bo_pathf(tmp, sizeof(tmp), "%s.tmp.%d", dest, (int) getpid()) < 0)
-		r = bo_err_set(err, ENAMETOOLONG, "'%s': path too long", dest);
-	fd = r < 0 ? -1 : open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (r >= 0 && fd < 0)
-		r = bo_err_set(err, errno, "create '%s': %m", tmp);
-	if (r >= 0)
-		r = bo_cpio_write(c, fd, err);
+	if (r >= 0 && (r = bo_tmpfile_open(&t, AT_FDCWD, dest)) < 0)
+		r = bo_err_set(err, -r, "create a temporary beside '%s': %s", dest, strerror(-r));
+	else if (r >= 0)
+		r = bo_cpio_write(c, t.fd, err);
 	bo_cpio_free(c);
-	if (fd >= 0)
-		close(fd);
-	if (r >= 0 && rename(tmp, dest) < 0)
-		r = bo_err_set(err, errno, "rename '%s' to '%s': %m", tmp, dest);
-	if (r < 0 && fd >= 0)
-		(void) unlink(tmp);
-	return r;
+	if (r < 0) {
+		bo_tmpfile_abort(&t);
+		return r;
+	}
+	r = bo_tmpfile_commit(&t);
+	return r < 0 ? bo_err_set(err, -r, "write '%s': %s", dest, strerror(-r)) : 0;
 }
 
 int bo_initramfs_files(const char *base, const char *const *files, char *buf, size_t len,

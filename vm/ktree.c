@@ -5,6 +5,7 @@
 #include "vm/ktree.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,15 +186,9 @@ static int link_module(const char *target, const char *link, struct bo_err *err)
 
 static int write_text(const char *path, const char *text, struct bo_err *err)
 {
-	FILE *f = fopen(path, "we");
-	int e;
+	int r = bo_write_file_at(AT_FDCWD, path, text, strlen(text));
 
-	if (!f)
-		return bo_err_set(err, errno, "write '%s': %m", path);
-	e = fputs(text, f) < 0 ? (errno ? errno : EIO) : 0;
-	if (fclose(f) != 0 && !e)
-		e = errno ? errno : EIO;
-	return e ? bo_err_set(err, e, "write '%s': %s", path, strerror(e)) : 0;
+	return r < 0 ? bo_err_set(err, -r, "write '%s': %s", path, strerror(-r)) : 0;
 }
 
 /* Fill the staging directory @mod (.../lib/modules/RELEASE under @base) from tree @t, whose

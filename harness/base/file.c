@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -96,26 +97,63 @@ int bo_pwrite_full(int fd, const void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
-int bo_write_file_at(int dirfd, const char *name, const void *buf, size_t len)
+int bo_tmpfile_open(struct bo_tmpfile *t, int dirfd, const char *name)
 {
-	char tmp[PATH_MAX];
-	int fd, k;
+	*t = (struct bo_tmpfile){.dirfd = dirfd, .fd = -1, .name = name};
+	/* A name squatted by someone else only costs a draw; 16 taken in a row is no chance. */
+	for (int i = 0; i < 16; i++) {
+		uint32_t rnd;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp%d", name, (int) getpid()) >= (int) sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0)
-		return -errno;
-	k = bo_pwrite_full(fd, buf, len, 0);
-	if (k == 0 && close(fd) < 0)
-		k = -errno;
-	else if (k < 0)
-		close(fd);
-	if (k == 0 && renameat(dirfd, tmp, dirfd, name) < 0)
+		if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != sizeof(rnd))
+			rnd = (uint32_t) (bo_now() * 1e6) + (uint32_t) i;
+		if (snprintf(t->tmp, sizeof(t->tmp), "%s.tmp%d.%08x", name, (int) getpid(), rnd) >=
+		    (int) sizeof(t->tmp))
+			return -ENAMETOOLONG;
+		t->fd = openat(dirfd, t->tmp,
+			       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
+			       0644);
+		if (t->fd >= 0)
+			return 0;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+int bo_tmpfile_commit(struct bo_tmpfile *t)
+{
+	int k = close(t->fd) < 0 ? -errno : 0;
+
+	t->fd = -1;
+	if (k == 0 && renameat(t->dirfd, t->tmp, t->dirfd, t->name) < 0)
 		k = -errno;
 	if (k < 0)
-		unlinkat(dirfd, tmp, 0);
+		(void) unlinkat(t->dirfd, t->tmp, 0);
 	return k;
+}
+
+void bo_tmpfile_abort(struct bo_tmpfile *t)
+{
+	if (t->fd < 0)
+		return;
+	close(t->fd);
+	t->fd = -1;
+	(void) unlinkat(t->dirfd, t->tmp, 0);
+}
+
+int bo_write_file_at(int dirfd, const char *name, const void *buf, size_t len)
+{
+	struct bo_tmpfile t;
+	int k = bo_tmpfile_open(&t, dirfd, name);
+
+	if (k < 0)
+		return k;
+	k = bo_pwrite_full(t.fd, buf, len, 0);
+	if (k < 0) {
+		bo_tmpfile_abort(&t);
+		return k;
+	}
+	return bo_tmpfile_commit(&t);
 }
 
 int bo_copy_fd(int in, uint64_t size, const char *src, const char *dst, struct bo_err *err)

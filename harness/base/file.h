@@ -6,6 +6,7 @@
 #ifndef BO_FILE_H
 #define BO_FILE_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -22,8 +23,33 @@ _must_check_ int bo_pwrite_full(int fd, const void *buf, size_t len, uint64_t of
  * bytes (may be NULL). Refuses files over @max bytes with -EFBIG. */
 _must_check_ int bo_read_file(const char *path, size_t max, char **ret, size_t *ret_len);
 
-/* Replace @name (relative to @dirfd, never through a symlink) with @buf atomically: written to
- * "@name.tmpPID" beside it, then renamed over it. 0 or -errno; no temporary is left behind. */
+/*
+ * A temporary file beside @name (relative to @dirfd, or AT_FDCWD) that is to replace it:
+ * created mode 0644 with O_EXCL under a fresh name ("@name.tmp<pid>.<random>"), so that
+ * nothing already there is ever opened, truncated or followed (a hard link to another file, a
+ * FIFO, a symlink: another name is drawn). A writer in a directory a stranger can write to (a
+ * results directory, a shard, the cache) makes every temporary this way. Its fd (O_CLOEXEC) and
+ * names in @t; bo_tmpfile_commit() puts it in place, bo_tmpfile_abort() removes it. 0 or
+ * -errno.
+ */
+struct bo_tmpfile {
+	int dirfd;
+	int fd;
+	const char *name;
+	char tmp[PATH_MAX];
+};
+
+_must_check_ int bo_tmpfile_open(struct bo_tmpfile *t, int dirfd, const char *name);
+
+/* Close @t's file and rename it over its name (what was there, whatever it was, is replaced,
+ * never written). 0, or -errno with the temporary removed. */
+_must_check_ int bo_tmpfile_commit(struct bo_tmpfile *t);
+
+/* Close and remove @t's file, when it is open. */
+void bo_tmpfile_abort(struct bo_tmpfile *t);
+
+/* Replace @name (relative to @dirfd) with @buf atomically: written to a temporary beside it
+ * (bo_tmpfile_open()), then renamed over it. 0 or -errno; no temporary is left behind. */
 _must_check_ int bo_write_file_at(int dirfd, const char *name, const void *buf, size_t len);
 
 /* Copy the file @src (a regular file, not through a symlink: harness/base/input.h) to @dst,

@@ -123,6 +123,11 @@ static int check_fd(int fd, const char *what, const char *rel, unsigned flags, u
 				  "to read it",
 				  what, *what ? "/" : "", rel, kind_of(st.st_mode),
 				  (flags & BO_INPUT_BLOCKDEV) ? " or block device" : "");
+	if ((flags & BO_INPUT_ONELINK) && st.st_nlink > 1)
+		return bo_err_set(err, EMLINK,
+				  "'%s%s%s' is a hard link (one of %ju names of a file that may be "
+				  "any file of its filesystem): refusing to read it",
+				  what, *what ? "/" : "", rel, (uintmax_t) st.st_nlink);
 	size = (uint64_t) st.st_size;
 	if (S_ISBLK(st.st_mode)) {
 		off_t end = lseek(fd, 0, SEEK_END);

@@ -37,6 +37,10 @@ enum {
 	/* bo_input_open_path() of a file the user names as their own (a scenario, a matrix):
 	 * a symlink to it is followed; what it leads to is checked all the same. */
 	BO_INPUT_FOLLOW = 1 << 1,
+	/* A by-product of a results directory: a file of one name. A hard link (st_nlink > 1)
+	 * may be any file of the filesystem that whoever wrote the directory could link, and is
+	 * refused (-EMLINK). Not for a LOG or a write.log, which blackout links itself. */
+	BO_INPUT_ONELINK = 1 << 2,
 };
 
 /*
@@ -52,8 +56,8 @@ bool bo_name_plain(const char *name);
  * by the rule above: no symlink followed, no "..", a regular file (or with BO_INPUT_BLOCKDEV
  * a block device), at most @max bytes (0: any size). The fd (O_CLOEXEC, blocking again), its
  * size in *@ret_size (may be NULL), or -errno with @err naming @what/@rel and what it is
- * (-ELOOP a symlink, -EISDIR a directory, -EINVAL another kind,
- * -EFBIG too big).
+ * (-ELOOP a symlink, -EISDIR a directory, -EINVAL another kind, -EMLINK a hard link with
+ * BO_INPUT_ONELINK, -EFBIG too big).
  */
 _must_check_ int bo_input_openat(int dirfd, const char *what, const char *rel, unsigned flags,
 				 uint64_t max, uint64_t *ret_size, struct bo_err *err);

@@ -178,3 +178,16 @@ int bo_sha256_file(const char *path, char hex[BO_SHA256_HEX], struct bo_err *err
 {
 	return bo_sha256_copy_file(path, NULL, hex, err);
 }
+
+int bo_sha256_fd(int fd, const char *what, char hex[BO_SHA256_HEX], struct bo_err *err)
+{
+	_cleanup_sha256_ struct bo_sha256 h = {0};
+	int r = bo_sha256_init(&h, err);
+
+	if (r < 0)
+		return err ? bo_err_prefix(err, "hashing '%s'", what) : r;
+	r = hash_fd(fd, -1, &h, what, NULL, err);
+	if (r >= 0 && bo_sha256_final_hex(&h, hex) < 0)
+		r = bo_err_set(err, EIO, "hashing '%s': the digest failed", what);
+	return r;
+}

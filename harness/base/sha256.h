@@ -45,6 +45,11 @@ void bo_sha256_done(struct bo_sha256 *s);
 /* The sha256 of the file at @path, as lowercase hex. */
 _must_check_ int bo_sha256_file(const char *path, char hex[BO_SHA256_HEX], struct bo_err *err);
 
+/* The same of the file open as @fd, from its start (@what names it in messages): one the
+ * caller opened and checked by the rule of harness/base/input.h. */
+_must_check_ int bo_sha256_fd(int fd, const char *what, char hex[BO_SHA256_HEX],
+			      struct bo_err *err);
+
 /*
  * The same, and a copy of the file made at @copy (which must not exist) in the same pass: a
  * file of gigabytes is read once rather than once to copy and once more to hash.

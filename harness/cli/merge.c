@@ -17,7 +17,9 @@ static void merge_help(void)
 	     "Combine the results directories of `blackout check --shard I/N` (run on any\n"
 	     "machines) into DIR, with the summary one unsharded check gives. Shards of\n"
 	     "different logs, seeds or configurations are refused, as are missing or repeated\n"
-	     "shards. Exit status as for check: 0 consistent, 1 failures, 3 error.");
+	     "shards, a shard whose write.log is not the log its config.json names, and one\n"
+	     "whose states/ holds anything but regular files of one name and at most 64 MiB.\n"
+	     "Exit status as for check: 0 consistent, 1 failures, 3 error.");
 }
 
 static int cmd_merge(int argc, char **argv)

@@ -5,12 +5,16 @@
  */
 #include <getopt.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "harness/base/input.h"
+#include "harness/base/json.h"
 #include "harness/base/macro.h"
-#include "harness/base/path.h"
 #include "harness/cli/cli.h"
 #include "harness/results/config.h"
 #include "harness/results/report.h"
@@ -22,45 +26,68 @@ static void report_help(void)
 	     "Write RESULTS-DIR/report.html (a self-contained page: summary, scenario and\n"
 	     "environment, a timeline of the write log with every checked state, the failing\n"
 	     "states with their by-products) and RESULTS-DIR/junit.xml again from the\n"
-	     "directory's own files. run, check and merge write both themselves.\n\n"
-	     "Exit status: 0 written, 3 a directory could not be read or written, or its\n"
-	     "summary.json contradicts its stream.jsonl (written, and said on the page).");
+	     "directory's own files. run, check and merge write both themselves. Only a\n"
+	     "results directory blackout made (its config.json, stream.jsonl and states/)\n"
+	     "is written into.\n\n"
+	     "Exit status: 0 written, 3 a directory could not be read or written or is not\n"
+	     "blackout's, or its summary.json contradicts its stream.jsonl (written, and said\n"
+	     "on the page).");
+}
+
+/* Add @what to the list @buf of what a directory lacks. */
+static void lacks(char *buf, size_t len, const char *what)
+{
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, len - n, "%s%s", n ? ", " : "", what);
 }
 
 /*
- * Whether @dir is a run's results, to be reported: one whose summary.json and config.json,
- * when there, read (a format this blackout knows), and that has one of them or a stream.jsonl
- * (a run that died before its summary still gets a report saying so). An empty directory or
- * '/' gets none: a report would speak of a run that is not there.
+ * Whether @dir is results blackout made, to be reported into: what a run, a check and a merge
+ * write the moment their directory exists (stream.jsonl, states/ and a config.json of their
+ * kind: a check's "kind": "check", a run's scenario and run id), and a summary.json, when
+ * there, that reads (a format this blackout knows). A run that died before its summary still
+ * gets a report saying so. A directory that lacks one of them (an empty one, '/', somebody's
+ * directory holding a config.json or a stream.jsonl) gets nothing written into it: a report
+ * would speak of a run that is not there.
  */
 static int judge(const char *dir, struct bo_err *err)
 {
-	static const char *const files[] = {"summary.json", "config.json", "stream.jsonl"};
-	struct json_object *cfg = NULL;
+	_cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_json_ struct json_object *cfg = NULL;
 	struct bo_summary sum;
-	char path[PATH_MAX];
-	bool any = false;
+	char missing[160] = "";
+	struct bo_err e = {0};
+	struct stat st;
+	int fd;
 
-	for (size_t k = 0; k < BO_ARRAY_SIZE(files); k++) {
-		struct stat st;
-
-		if (bo_pathf(path, sizeof(path), "%s/%s", dir, files[k]) < 0)
-			return bo_err_set(err, ENAMETOOLONG, "'%s': path too long", dir);
-		if (lstat(path, &st) < 0)
-			continue;
-		any = true;
-		if (k == 0 && bo_summary_read(dir, &sum, NULL, err) < 0)
-			return bo_err_prefix(err, "'%s'", dir);
-		if (k == 1 && bo_config_read(dir, &cfg, err) < 0)
-			return bo_err_prefix(err, "'%s'", dir);
-		json_object_put(cfg);
-		cfg = NULL;
-	}
-	if (!any)
+	if (dfd < 0)
+		return bo_err_set(err, errno,
+				  "'%s' is not a results directory (%s): no report written", dir,
+				  strerror(errno));
+	if (fstatat(dfd, "summary.json", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    bo_summary_read(dir, &sum, NULL, err) < 0)
+		return bo_err_prefix(err, "'%s'", dir);
+	if (bo_config_read(dir, &cfg, &e) < 0 && e.errnum != ENOENT)
+		return bo_err_set(err, e.errnum, "'%s': %s", dir, bo_err_str(&e));
+	if (!cfg)
+		lacks(missing, sizeof(missing), "config.json");
+	else if (!bo_config_is_check(cfg) && !bo_config_is_run(cfg))
+		lacks(missing, sizeof(missing), "a config.json of a run or a check");
+	fd = bo_input_openat(dfd, dir, "stream.jsonl", 0, 0, NULL, &e);
+	if (fd < 0 && e.errnum != ENOENT)
+		return bo_err_set(err, e.errnum, "%s", bo_err_str(&e));
+	if (fd < 0)
+		lacks(missing, sizeof(missing), "stream.jsonl");
+	else
+		close(fd);
+	if (fstatat(dfd, "states", &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode))
+		lacks(missing, sizeof(missing), "states/");
+	if (*missing)
 		return bo_err_set(err, ENOENT,
-				  "'%s' is not a results directory (no summary.json, "
-				  "config.json or stream.jsonl): no report written",
-				  dir);
+				  "'%s' is not a results directory of blackout (no %s; a run, a "
+				  "check and a merge write each): no report written",
+				  dir, missing);
 	return 0;
 }
 

@@ -276,22 +276,26 @@ const char *bo_fsck_verdict_name(enum bo_fsck_verdict v)
 	return "tool-error";
 }
 
-/* Write @r's output to @path, with a last line saying so if it was cut. */
+/* Write @r's output to @path (atomically), with a last line saying so if it was cut. */
 static int save_output(const struct bo_proc_result *r, const char *path, struct bo_err *err)
 {
-	_cleanup_close_ int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	struct bo_tmpfile t;
 	char note[96];
-	int n = 0;
+	int n = 0, k = bo_tmpfile_open(&t, AT_FDCWD, path);
 
-	if (fd < 0)
-		return bo_err_set(err, errno, "saving output to '%s': %s", path, strerror(errno));
+	if (k < 0)
+		return bo_err_set(err, -k, "saving output to '%s': %s", path, strerror(-k));
 	if (r->truncated)
 		n = snprintf(note, sizeof(note), "\nblackout: output cut after %zu bytes\n",
 			     r->out_len);
-	if (bo_pwrite_full(fd, r->out, r->out_len, 0) < 0 ||
-	    (n > 0 && bo_pwrite_full(fd, note, (size_t) n, r->out_len) < 0))
-		return bo_err_set(err, errno, "saving output to '%s': %s", path, strerror(errno));
-	return 0;
+	k = bo_pwrite_full(t.fd, r->out, r->out_len, 0);
+	if (k >= 0 && n > 0)
+		k = bo_pwrite_full(t.fd, note, (size_t) n, r->out_len);
+	if (k < 0)
+		bo_tmpfile_abort(&t);
+	else
+		k = bo_tmpfile_commit(&t);
+	return k < 0 ? bo_err_set(err, -k, "saving output to '%s': %s", path, strerror(-k)) : 0;
 }
 
 /* Run @argv (the fsck or the repair of @fs) on @dev, first making sure that @dev opens

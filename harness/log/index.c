@@ -203,8 +203,8 @@ static int load_index(struct bo_log *log, const uint8_t *buf, size_t len, struct
 	return 0;
 }
 
-int bo_log_open_indexed(const char *path, const char *index, struct bo_log **ret,
-			struct bo_err *err)
+int bo_log_open_indexed_fd(int fd, const char *path, const char *index, struct bo_log **ret,
+			   struct bo_err *err)
 {
 	struct bo_log *log;
 	_cleanup_free_ uint8_t *buf = NULL;
@@ -212,7 +212,7 @@ int bo_log_open_indexed(const char *path, const char *index, struct bo_log **ret
 	struct stat st;
 	int r;
 
-	r = log_open_super(path, &log, err);
+	r = log_open_super(fd, path, &log, err);
 	if (r < 0)
 		return r;
 	ifd = open(index, O_RDONLY | O_CLOEXEC);
@@ -243,4 +243,10 @@ int bo_log_open_indexed(const char *path, const char *index, struct bo_log **ret
 fail:
 	bo_log_free(log);
 	return r;
+}
+
+int bo_log_open_indexed(const char *path, const char *index, struct bo_log **ret,
+			struct bo_err *err)
+{
+	return bo_log_open_indexed_fd(-1, path, index, ret, err);
 }

@@ -448,7 +448,7 @@ const struct bo_layout *bo_log_layout(const struct bo_log *log)
 	return &log->layout;
 }
 
-int log_open_super(const char *path, struct bo_log **ret, struct bo_err *err)
+int log_open_super(int fd, const char *path, struct bo_log **ret, struct bo_err *err)
 {
 	struct bo_log *log;
 	int r;
@@ -463,10 +463,11 @@ int log_open_super(const char *path, struct bo_log **ret, struct bo_err *err)
 		goto fail;
 	}
 	/* A log arrives from a bug report or a results directory: never a symlink, a FIFO or a
-	 * character device (harness/base/input.h). */
-	log->fd = bo_input_open_path(path, BO_INPUT_BLOCKDEV, 0, NULL, err);
+	 * character device (harness/base/input.h). One the caller opened is what it checked. */
+	log->fd = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 0)
+			  : bo_input_open_path(path, BO_INPUT_BLOCKDEV, 0, NULL, err);
 	if (log->fd < 0) {
-		r = log->fd;
+		r = fd >= 0 ? bo_err_set(err, errno, "'%s': %s", path, strerror(errno)) : log->fd;
 		goto fail;
 	}
 	r = file_size(log->fd, &log->size);
@@ -487,12 +488,14 @@ fail:
 	return r;
 }
 
-int bo_log_open(const char *path, unsigned flags, struct bo_log **ret, struct bo_err *err)
+/* bo_log_open() of @path, or of the open @fd when it is >= 0. */
+static int open_log(int fd, const char *path, unsigned flags, struct bo_log **ret,
+		    struct bo_err *err)
 {
 	struct bo_log *log;
 	int r;
 
-	r = log_open_super(path, &log, err);
+	r = log_open_super(fd, path, &log, err);
 	if (r < 0)
 		return r;
 	r = index_entries(log, flags, err);
@@ -505,6 +508,17 @@ int bo_log_open(const char *path, unsigned flags, struct bo_log **ret, struct bo
 	}
 	*ret = log;
 	return 0;
+}
+
+int bo_log_open(const char *path, unsigned flags, struct bo_log **ret, struct bo_err *err)
+{
+	return open_log(-1, path, flags, ret, err);
+}
+
+int bo_log_open_fd(int fd, const char *path, unsigned flags, struct bo_log **ret,
+		   struct bo_err *err)
+{
+	return open_log(fd, path, flags, ret, err);
 }
 
 void bo_log_free(struct bo_log *log)

@@ -103,6 +103,11 @@ struct bo_log;
 _must_check_ int bo_log_open(const char *path, unsigned flags, struct bo_log **ret,
 			     struct bo_err *err);
 
+/* The same from the log the caller opened and checked as @fd (the log keeps a copy of it;
+ * @path names it in messages): nothing is opened by name again. */
+_must_check_ int bo_log_open_fd(int fd, const char *path, unsigned flags, struct bo_log **ret,
+				struct bo_err *err);
+
 /* The name of a results directory's saved index of its write.log, while a check runs. */
 #define BO_LOG_INDEX_NAME "write.log.idx"
 
@@ -122,6 +127,11 @@ _must_check_ int bo_log_save_index(const struct bo_log *log, const char *path, s
  */
 _must_check_ int bo_log_open_indexed(const char *path, const char *index, struct bo_log **ret,
 				     struct bo_err *err);
+
+/* The same from the log the caller opened as @fd, as bo_log_open_fd() (@fd < 0: @path is
+ * opened as bo_log_open_indexed() does). */
+_must_check_ int bo_log_open_indexed_fd(int fd, const char *path, const char *index,
+					struct bo_log **ret, struct bo_err *err);
 
 /* Release a log; NULL is fine. */
 void bo_log_free(struct bo_log *log);

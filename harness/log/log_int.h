@@ -31,8 +31,9 @@ struct bo_log {
 	struct bo_layout layout; /* from its layout mark; n == 0: one device */
 };
 
-/* Allocate a log for @path, open it and read its super block. */
-int log_open_super(const char *path, struct bo_log **ret, struct bo_err *err);
+/* Allocate a log for @path and read its super block: from a copy of the open @fd, or with @fd
+ * < 0 from @path, opened by the rule of harness/base/input.h. */
+int log_open_super(int fd, const char *path, struct bo_log **ret, struct bo_err *err);
 
 /* Append mark @name (@len bytes) of entry @entry; -ENOMEM. */
 int log_add_mark(struct bo_log *log, uint64_t entry, const char *name, size_t len);

@@ -51,6 +51,14 @@ bool bo_config_is_check(struct json_object *cfg)
 	return kind && !strcmp(kind, "check");
 }
 
+bool bo_config_is_run(struct json_object *cfg)
+{
+	struct json_object *scenario;
+
+	return json_object_object_get_ex(cfg, "scenario", &scenario) &&
+	       json_object_is_type(scenario, json_type_object) && bo_json_str(cfg, "run_id");
+}
+
 void bo_config_add_origin(struct json_object *cfg)
 {
 	char host[256] = "", when[32];

@@ -22,6 +22,9 @@ bool bo_config_run_seed(struct json_object *cfg, uint64_t *ret);
 /* Whether @cfg is a check's ("kind": "check"), whose options are under "options". */
 bool bo_config_is_check(struct json_object *cfg);
 
+/* Whether @cfg is a run's: the scenario it ran ("scenario", an object) and its "run_id". */
+bool bo_config_is_run(struct json_object *cfg);
+
 /*
  * Add where and when the run or check starts to @cfg: "host" (this machine's name) and
  * "started" (now, UTC, YYYY-MM-DDTHH:MM:SS), which junit.xml reports however late and

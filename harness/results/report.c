@@ -134,29 +134,43 @@ bool report_id_ok(const char *id)
 	return strlen(id) < ID_MAX && bo_name_plain(id);
 }
 
-char *report_read_capped(int dirfd, const char *rel, size_t max, uint64_t *ret_total)
+char *report_read_capped(int dirfd, const char *rel, size_t max, uint64_t *ret_total,
+			 struct bo_err *err)
 {
 	_cleanup_close_ int fd = -1;
-	struct stat st;
+	uint64_t size;
 	char *buf;
 	ssize_t n;
 
-	/* Beneath the directory, no symlink on the way (states/ or states/<id> one either). */
-	fd = bo_input_openat(dirfd, NULL, rel, 0, 0, NULL, NULL);
-	if (fd < 0 || fstat(fd, &st) < 0)
+	/* Beneath the directory, no symlink on the way (states/ or states/<id> one either), a
+	 * regular file of one name and of a by-product's size. */
+	fd = bo_input_openat(dirfd, NULL, rel, BO_INPUT_ONELINK, BO_INPUT_MAX_TEXT, &size, err);
+	if (fd < 0)
 		return NULL;
 	buf = malloc(max + 1);
-	if (!buf)
+	if (!buf) {
+		bo_err_set(err, ENOMEM, "'%s': out of memory", rel);
 		return NULL;
+	}
 	n = bo_pread_full(fd, buf, max, 0);
 	if (n < 0) {
+		bo_err_set(err, (int) -n, "reading '%s': %s", rel, strerror((int) -n));
 		free(buf);
 		return NULL;
 	}
 	buf[n] = '\0';
 	if (ret_total)
-		*ret_total = (uint64_t) st.st_size;
+		*ret_total = size;
 	return buf;
+}
+
+void report_refused(FILE *f, const struct bo_err *e, bool html)
+{
+	if (e->errnum == 0 || e->errnum == ENOENT)
+		return;
+	fputs(html ? "<p class=\"refused\"><b>not shown:</b> " : "not shown: ", f);
+	report_esc(f, bo_err_str(e));
+	fputs(html ? "</p>\n" : "\n", f);
 }
 
 const char *report_cfg_str(struct json_object *o, const char *path)
@@ -183,22 +197,6 @@ const char *report_cfg_str(struct json_object *o, const char *path)
 	    json_object_is_type(v, json_type_array))
 		return NULL;
 	return json_object_get_string(v);
-}
-
-char *report_repro_command(const char *repro)
-{
-	const char *p = repro;
-
-	while (p && *p) {
-		size_t n = strcspn(p, "\n");
-
-		if (!strncmp(p, "exec ", 5))
-			return strndup(p + 5, n - 5);
-		p += n;
-		if (*p)
-			p++;
-	}
-	return NULL;
 }
 
 static int add_state(struct report *R, const struct bo_stream_rec *rec)
@@ -305,12 +303,12 @@ static int cmp_state(const void *a, const void *b)
 }
 
 /*
- * Open the log at @path through the index a running check keeps beside it
+ * Open the log @logfd (at @path) through the index a running check keeps beside it
  * (BO_LOG_INDEX_NAME), when there is one: the headers of 100k entries cost 0.4 s to read,
  * the index a few milliseconds. An index that does not match the log is refused; the caller
  * then reads the headers.
  */
-static int open_indexed(struct report *R, const char *path)
+static int open_indexed(struct report *R, int logfd, const char *path)
 {
 	struct bo_err e = {0};
 	struct stat st;
@@ -323,7 +321,7 @@ static int open_indexed(struct report *R, const char *path)
 		return -errno;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
 	    snprintf(ipath, sizeof(ipath), "/proc/self/fd/%d", fd) < (int) sizeof(ipath)) {
-		r = bo_log_open_indexed(path, ipath, &R->log, &e);
+		r = bo_log_open_indexed_fd(logfd, path, ipath, &R->log, &e);
 		if (r < 0)
 			bo_debug(BO_DBG_LOG, "'%s': not using %s: %s", R->dir, BO_LOG_INDEX_NAME,
 				 bo_err_str(&e));
@@ -352,19 +350,19 @@ static void load(struct report *R)
 			 e.errnum == EPROTO ? bo_err_str(&e) : "missing or not valid JSON");
 	}
 
-	/* write.log: only a regular file of the directory (harness/base/input.h); the log
-	 * reader opens it by the same rule. */
+	/* write.log: only a regular file of the directory (harness/base/input.h), opened once:
+	 * the log reader reads the file checked, never the name again. */
 	fd = bo_input_open(R->dir, "write.log", 0, 0, NULL, &e);
 	if (fd < 0) {
 		snprintf(R->log_err, sizeof(R->log_err), "%s",
 			 e.errnum == ENOENT ? "no write.log" : bo_err_str(&e));
 	} else {
-		close(fd);
 		e = (struct bo_err){0};
 		if (bo_pathf(path, sizeof(path), "%s/write.log", R->dir) == 0 &&
-		    open_indexed(R, path) < 0 &&
-		    bo_log_open(path, BO_LOG_OPEN_SALVAGE, &R->log, &e) < 0)
+		    open_indexed(R, fd, path) < 0 &&
+		    bo_log_open_fd(fd, path, BO_LOG_OPEN_SALVAGE, &R->log, &e) < 0)
 			snprintf(R->log_err, sizeof(R->log_err), "write.log: %s", bo_err_str(&e));
+		close(fd);
 	}
 	if (R->log && bo_lint_log(R->log, &R->lint, &e) < 0)
 		bo_debug(BO_DBG_LOG, "'%s': no lint: %s", R->dir, bo_err_str(&e));
@@ -406,7 +404,7 @@ static void junit_of(FILE *f, void *R)
 static void load_release(struct report *R)
 {
 	_cleanup_free_ char *v =
-		report_read_capped(R->dirfd, "diagnostics/pre/versions.txt", 512, NULL);
+		report_read_capped(R->dirfd, "diagnostics/pre/versions.txt", 512, NULL, NULL);
 	char rel[128];
 
 	if (v && sscanf(v, "kernel: Linux %127s", rel) == 1)

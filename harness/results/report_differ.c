@@ -28,18 +28,23 @@ static const char *const evidence_files[] = {"verdict.txt", "mount.err", "fsck.o
 					     "dmesg.txt"};
 
 /* The by-product @name of @state in @R's directory, capped, escaped into @f; nothing when
- * there is none. Whether there was. */
+ * there is none, why when it was refused. Whether anything was written. */
 static bool byproduct(FILE *f, struct report *R, const char *state, const char *name, bool xml)
 {
 	char rel[PATH_MAX];
 	uint64_t total = 0;
 	_cleanup_free_ char *text = NULL;
+	struct bo_err e = {0};
 
 	if (!report_id_ok(state) ||
 	    snprintf(rel, sizeof(rel), "states/%s/%s", state, name) >= (int) sizeof(rel))
 		return false;
-	text = report_read_capped(R->dirfd, rel, EVIDENCE_MAX, &total);
-	if (!text || !*text)
+	text = report_read_capped(R->dirfd, rel, EVIDENCE_MAX, &total, &e);
+	if (!text) {
+		report_refused(f, &e, !xml);
+		return e.errnum != ENOENT;
+	}
+	if (!*text)
 		return false;
 	fprintf(f, xml ? "== %s ==\n" : "<div class=\"muted\">%s</div><pre>", name);
 	report_esc(f, text);

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/base/input.h"
 #include "harness/base/macro.h"
 #include "harness/results/report_model.h"
 
@@ -222,6 +223,7 @@ static void section_environment(struct report *R, FILE *f)
 		{"host kernel", "host_kernel"},
 	};
 	_cleanup_free_ char *versions = NULL;
+	struct bo_err e = {0};
 	uint64_t total = 0;
 
 	fputs("<h2 id=\"environment\">Scenario and environment</h2>\n<table>\n", f);
@@ -236,7 +238,7 @@ static void section_environment(struct report *R, FILE *f)
 		p = p ? p : report_cfg_str(R->config, "check.persona");
 		row(f, "device persona", p ? p : "honest");
 	}
-	versions = report_read_capped(R->dirfd, "diagnostics/pre/versions.txt", 8192, &total);
+	versions = report_read_capped(R->dirfd, "diagnostics/pre/versions.txt", 8192, &total, &e);
 	if (versions) {
 		char *nl = strchr(versions, '\n');
 
@@ -249,6 +251,7 @@ static void section_environment(struct report *R, FILE *f)
 		}
 	}
 	fputs("</table>\n", f);
+	report_refused(f, &e, true);
 	if (versions) {
 		fputs("<details><summary>guest versions (diagnostics/pre/versions.txt)</summary>"
 		      "<pre>",
@@ -577,13 +580,16 @@ static void byproduct(struct report *R, FILE *f, const struct rstate *s, const c
 {
 	char rel[PATH_MAX];
 	_cleanup_free_ char *text = NULL;
+	struct bo_err e = {0};
 	uint64_t total = 0;
 
 	if (snprintf(rel, sizeof(rel), "states/%s/%s", s->id, name) >= (int) sizeof(rel))
 		return;
-	text = report_read_capped(R->dirfd, rel, R->o.byproduct_max, &total);
-	if (!text)
+	text = report_read_capped(R->dirfd, rel, R->o.byproduct_max, &total, &e);
+	if (!text) {
+		report_refused(f, &e, true);
 		return;
+	}
 	fprintf(f, "<details class=\"bp\"%s><summary>%s (%" PRIu64 " bytes)</summary>",
 		open && *text ? " open" : "", name, total);
 	if (*text) {
@@ -619,7 +625,7 @@ static void section_states(struct report *R, FILE *f)
 	for (size_t i = 0; i < R->n; i++) {
 		const struct rstate *s = &R->st[i];
 		struct json_object *v;
-		_cleanup_free_ char *repro = NULL, *cmd = NULL;
+		_cleanup_free_ char *repro = NULL, *sh = NULL;
 		char rel[PATH_MAX];
 
 		if (s->alias || s->cls == BO_CLASS_CONSISTENT)
@@ -673,22 +679,21 @@ static void section_states(struct report *R, FILE *f)
 			      f);
 			continue;
 		}
+		/* What it runs is the whole of repro.sh, shown below: not one line of it. */
 		if (snprintf(rel, sizeof(rel), "states/%s/repro.sh", s->id) < (int) sizeof(rel))
-			repro = report_read_capped(R->dirfd, rel, 4096, NULL);
-		cmd = report_repro_command(repro);
-		if (cmd) {
-			fputs("<p>reproduce: <code>sh states/", f);
-			report_esc(f, s->id);
-			fputs("/repro.sh</code> &nbsp;runs <code>", f);
-			report_esc(f, cmd);
-			fputs("</code></p>\n", f);
+			repro = report_read_capped(R->dirfd, rel, 0, NULL, NULL);
+		sh = repro ? bo_shell_quote(rel) : NULL;
+		if (sh) {
+			fputs("<p>reproduce: <code>sh ", f);
+			report_esc(f, sh);
+			fputs("</code> (repro.sh below)</p>\n", f);
 		}
 		byproduct(R, f, s, "verdict.txt", true);
 		byproduct(R, f, s, "mount.err", true);
 		byproduct(R, f, s, "fsck.out", true);
 		byproduct(R, f, s, "checker.out", true);
 		byproduct(R, f, s, "dmesg.txt", false);
-		byproduct(R, f, s, "repro.sh", false);
+		byproduct(R, f, s, "repro.sh", true);
 		fputs("</div>\n", f);
 	}
 	if (full == failing)

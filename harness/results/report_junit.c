@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/base/input.h"
 #include "harness/base/macro.h"
 #include "harness/results/report_model.h"
 
@@ -107,10 +108,15 @@ static void evidence(struct report *R, FILE *f, const char *state, const char *n
 	char rel[PATH_MAX];
 	uint64_t total = 0;
 	_cleanup_free_ char *text = NULL;
+	struct bo_err e = {0};
 
 	if (snprintf(rel, sizeof(rel), "states/%s/%s", state, name) >= (int) sizeof(rel))
 		return;
-	text = report_read_capped(R->dirfd, rel, EVIDENCE_MAX, &total);
+	text = report_read_capped(R->dirfd, rel, EVIDENCE_MAX, &total, &e);
+	if (!text && e.errnum != ENOENT) {
+		fprintf(f, "== %s ==\n", name);
+		report_refused(f, &e, false);
+	}
 	if (!text || !*text)
 		return;
 	fprintf(f, "== %s ==\n", name);
@@ -127,8 +133,8 @@ static void testcase(struct report *R, FILE *f, const char *cls, unsigned c)
 	const char *first = R->have_sum ? R->sum.first[c] : "";
 	bool bad = k && c != BO_CLASS_CONSISTENT;
 	const char *tag = report_class_is_error(c) ? "error" : "failure";
-	_cleanup_free_ char *repro = NULL, *cmd = NULL;
-	char rel[PATH_MAX], also[512] = "";
+	_cleanup_free_ char *repro = NULL, *sh = NULL;
+	char rel[PATH_MAX + 16], also[512] = "";
 
 	if (R->have_sum)
 		bo_summary_also_str(&R->sum, (enum bo_class) c, also, sizeof(also));
@@ -141,10 +147,14 @@ static void testcase(struct report *R, FILE *f, const char *cls, unsigned c)
 		fputs("    </testcase>\n", f);
 		return;
 	}
+	/* The line to paste into a shell: the path quoted for it. What it runs is the whole of
+	 * repro.sh, in system-out below. */
 	if (report_id_ok(first) &&
 	    snprintf(rel, sizeof(rel), "states/%s/repro.sh", first) < (int) sizeof(rel))
-		repro = report_read_capped(R->dirfd, rel, 4096, NULL);
-	cmd = report_repro_command(repro);
+		repro = report_read_capped(R->dirfd, rel, 0, NULL, NULL);
+	if (repro &&
+	    snprintf(rel, sizeof(rel), "%s/states/%s/repro.sh", R->dir, first) < (int) sizeof(rel))
+		sh = bo_shell_quote(rel);
 	fprintf(f, "      <%s type=\"%s\" message=\"%" PRIu64 " state%s %s", tag,
 		report_class_name(c), k, k == 1 ? "" : "s", report_class_name(c));
 	if (*also) {
@@ -173,14 +183,11 @@ static void testcase(struct report *R, FILE *f, const char *cls, unsigned c)
 	report_esc(f, R->dir);
 	fputs("/states/", f);
 	report_esc(f, first);
-	fputs("/\nrepro: sh ", f);
-	report_esc(f, R->dir);
-	fputs("/states/", f);
-	report_esc(f, first);
-	fputs("/repro.sh", f);
-	if (cmd) {
-		fputs("\n  which runs: ", f);
-		report_esc(f, cmd);
+	fputs("/", f);
+	if (sh) {
+		fputs("\nrepro: sh ", f);
+		report_esc(f, sh);
+		fputs(" (repro.sh in system-out)", f);
 	}
 	fprintf(f, "\n</%s>\n", tag);
 	/* The evidence of the first failing state: what it was, why the mount or fsck said
@@ -194,6 +201,7 @@ static void testcase(struct report *R, FILE *f, const char *cls, unsigned c)
 		evidence(R, f, first, "mount.err");
 		evidence(R, f, first, "fsck.out");
 		evidence(R, f, first, "checker.out");
+		evidence(R, f, first, "repro.sh");
 	}
 	fputs("</system-out>\n", f);
 	if (report_id_ok(first)) {

@@ -75,15 +75,19 @@ void report_esc(FILE *f, const char *s);
 /* Is @id safe as a path component and a URL fragment? */
 bool report_id_ok(const char *id);
 
-/* Read at most @max bytes of @rel under the directory, never following a symlink. Sets
- * *@ret_total to the file's size. NULL when it cannot be read. */
-char *report_read_capped(int dirfd, const char *rel, size_t max, uint64_t *ret_total);
+/* Read at most @max bytes of the by-product @rel under the directory by the rule of
+ * harness/base/input.h: never through a symlink, a regular file of one name (not a hard link),
+ * at most BO_INPUT_MAX_TEXT. Sets *@ret_total to the file's size. NULL when it cannot be read,
+ * @err saying why (ENOENT: it is not there). */
+char *report_read_capped(int dirfd, const char *rel, size_t max, uint64_t *ret_total,
+			 struct bo_err *err);
+
+/* Say in @f (HTML, or text for junit.xml) that a by-product was refused and why (@e, from
+ * report_read_capped()): nothing when it is simply not there. */
+void report_refused(FILE *f, const struct bo_err *e, bool html);
 
 /* The string at the dotted @path ("options.fs") of @o, or NULL. */
 const char *report_cfg_str(struct json_object *o, const char *path);
-
-/* The command in repro.sh: its line starting with "exec ", without it; free() it. */
-char *report_repro_command(const char *repro);
 
 /* The <head> of a report page (its CSP lets nothing but inline style and data: images in) and
  * the opening <body>; the colour of class @c. */

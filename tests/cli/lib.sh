@@ -68,6 +68,9 @@ J
 { "kind": "check", "run_id": "20260101-000000-0-000001", "log_sha256": "0",
   "options": { "fs": "ext4", "seed": "1" }, "shard": "0/1" }
 J
+	# The identity of its log, as check records it (merge compares them).
+	sed -i "s/\"log_sha256\": \"0\"/\"log_sha256\": \"$(sha256sum <"$1/write.log" | cut -d' ' -f1)\"/" \
+		"$1/config.json"
 	cat >"$1/stream.jsonl" <<'J'
 {"seq":0,"time":"2026-01-01T00:00:00.000Z","event":"stack","device":"/dev/mapper/x"}
 {"seq":1,"time":"2026-01-01T00:00:01.000Z","event":"state","state":"c30","cut":31,"class":"consistent","mounted":true,"fsck":"clean"}

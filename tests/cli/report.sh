@@ -92,8 +92,9 @@ n=$(grep -c '<testcase ' "$J")
 [ "$n" = 10 ] && ok || bad "expected one testcase per class (10), got $n"
 grep -q '<failure type="lost-ack" message="1 state lost-ack; first: c99">' "$J" && ok ||
 	bad "no lost-ack failure naming c99"
-grep -q 'which runs: blackout check write.log --state c99 --expect lost-ack' "$J" && ok ||
-	bad "the failure lacks the repro command"
+grep -qF "repro: sh $R/states/c99/repro.sh" "$J" &&
+	grep -q 'exec blackout check write.log --state c99 --expect lost-ack' "$J" && ok ||
+	bad "the failure lacks the repro command and repro.sh"
 grep -q 'failures="3"' "$J" && ok || bad "expected 3 failing classes"
 grep -q '<testsuite name="evil&lt;scenario&gt;@ext4+data=journal"' "$J" && ok ||
 	bad "suite name not escaped, or without its filesystem and mount options"
@@ -147,7 +148,8 @@ cp "$H" "$T/first.html"
 "$BO" report "$R" >/dev/null 2>&1 && cmp -s "$H" "$T/first.html" && ok || bad "not reproducible"
 expect 3 "results directory" -- "$BO" report "$T/nope"
 # A directory without a summary (a run that died) still gets both, with the error in them.
-mkdir "$T/dead"
+mkdir -p "$T/dead/states"
+: >"$T/dead/stream.jsonl"
 echo '{ "kind": "check", "run_id": "20260101-000000-0-000001" }' >"$T/dead/config.json"
 "$BO" report "$T/dead" >/dev/null 2>&1 && ok || bad "report of a directory without summary"
 grep -q '<testcase classname="blackout.check" name="run" time="0">' "$T/dead/junit.xml" &&

@@ -191,8 +191,12 @@ static void test_summary(void)
  * What a guest writes is untrusted. Regression (found by tests/fuzz/fuzz_results.c): a state
  * record without a cut was reported through a string freed just before (use after free).
  * Records whose event, cut or state have the wrong type are errors naming file and line, and
- * a symlink the guest left in a state directory is not copied (nor followed).
+ * a symlink the guest left in a state directory is not copied (nor followed): the merge is
+ * refused. Its write.log is the empty log its config.json names.
  */
+#define EMPTY_LOG_SHARD                      \
+	"{\"shard\":\"0/1\",\"log_sha256\":" \
+	"\"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\"}"
 #define FULL_SUMMARY                                                                       \
 	"{\"counts\":{\"consistent\":1,\"unmountable\":0,\"fsck-dirty\":0,\"lost-ack\":0," \
 	"\"phantom\":0,\"app-recovery-failed\":0,\"checker-error\":0,\"harness-error\":0}}"
@@ -226,7 +230,7 @@ static void test_merge_hostile(void)
 	snprintf(shard, sizeof(shard), "%s/hostile-empty", bo_test_dir());
 	snprintf(out, sizeof(out), "%s/hostile-empty.out", bo_test_dir());
 	CU_ASSERT_FATAL(mkdir(shard, 0755) == 0);
-	bo_test_put(shard, "config.json", "{\"shard\":\"0/1\"}");
+	bo_test_put(shard, "config.json", EMPTY_LOG_SHARD);
 	bo_test_put(shard, "summary.json", FULL_SUMMARY);
 	bo_test_put(shard, "stream.jsonl", "");
 	bo_test_put(shard, "write.log", "");
@@ -257,7 +261,7 @@ static void test_merge_hostile(void)
 	snprintf(shard, sizeof(shard), "%s/hostile-link", bo_test_dir());
 	snprintf(out, sizeof(out), "%s/hostile-link.out", bo_test_dir());
 	CU_ASSERT_FATAL(mkdir(shard, 0755) == 0);
-	bo_test_put(shard, "config.json", "{\"shard\":\"0/1\"}");
+	bo_test_put(shard, "config.json", EMPTY_LOG_SHARD);
 	bo_test_put(shard, "summary.json", FULL_SUMMARY);
 	bo_test_put(shard, "stream.jsonl",
 		    "{\"event\":\"state\",\"cut\":1,\"state\":\"c1\",\"class\":\"consistent\"}\n");
@@ -268,9 +272,19 @@ static void test_merge_hostile(void)
 	CU_ASSERT_FATAL(mkdir(link, 0755) == 0);
 	snprintf(link, sizeof(link), "%s/states/c1/passwd", shard);
 	CU_ASSERT_FATAL(symlink("/etc/passwd", link) == 0);
-	CU_ASSERT(bo_merge(out, dirs, 1, &err) == 0);
+	CU_ASSERT(bo_merge(out, dirs, 1, &err) == -ELOOP);
+	CU_ASSERT(strstr(err.msg, "states/c1/passwd") != NULL);
 	snprintf(copied, sizeof(copied), "%s/states/c1/passwd", out);
 	CU_ASSERT(lstat(copied, &st) < 0 && errno == ENOENT);
+	CU_ASSERT(lstat(out, &st) < 0 && errno == ENOENT);
+	/* The positive control: without it, the shard merges. */
+	CU_ASSERT_FATAL(unlink(link) == 0);
+	CU_ASSERT(bo_merge(out, dirs, 1, &err) == 0);
+	/* Its write.log another log than its config.json names: refused, naming the shard. */
+	snprintf(out, sizeof(out), "%s/hostile-link.out2", bo_test_dir());
+	bo_test_put(shard, "write.log", "x");
+	CU_ASSERT(bo_merge(out, dirs, 1, &err) == -EBADMSG);
+	CU_ASSERT(strstr(err.msg, "hostile-link") && strstr(err.msg, "log_sha256"));
 }
 
 /* The text of @dir/@name (static; "" when unreadable). */

@@ -4,6 +4,7 @@
  * reused and released, and the copy made while hashing is the file or nothing.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -104,6 +105,18 @@ static void test_copy_file(void)
 	CU_ASSERT(memcmp(data, back, sizeof(data)) == 0);
 	CU_ASSERT(bo_sha256_copy_file(src, dst, a, &err) == -EEXIST);
 	CU_ASSERT(strstr(err.msg, "copy.bin") != NULL);
+	/* The file open as a descriptor: the same digest, whatever its offset. */
+	{
+		int fd = open(src, O_RDONLY);
+
+		CU_ASSERT_FATAL(fd >= 0);
+		CU_ASSERT(lseek(fd, 1000, SEEK_SET) == 1000);
+		CU_ASSERT(bo_sha256_fd(fd, "src.bin", b, &err) == 0);
+		CU_ASSERT_STRING_EQUAL(a, b);
+		close(fd);
+		CU_ASSERT(bo_sha256_fd(-1, "nothing", b, &err) == -EBADF);
+		CU_ASSERT(strstr(err.msg, "nothing") != NULL);
+	}
 }
 
 /* A source that cannot be read to its end leaves no half copy behind. */
