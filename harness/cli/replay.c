@@ -64,9 +64,11 @@ static int cmd_replay(int argc, char **argv)
 			from = optarg;
 			break;
 		case 'S':
-			if (bo_parse_u64(optarg, &size) < 0)
-				return bo_cli_usage_error("replay", "--size '%s' is not a number",
-							  optarg);
+			/* A file's size is an off_t: past 2^63-1 it would be negative. */
+			if (bo_parse_u64_in(optarg, 0, INT64_MAX, &size) < 0)
+				return bo_cli_usage_error(
+					"replay", "--size '%s': not a number of bytes below 2^63",
+					optarg);
 			break;
 		case 's':
 			flags |= BO_LOG_OPEN_SALVAGE;
