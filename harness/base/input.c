@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "harness/base/macro.h"
+#include "harness/base/safety.h"
 
 bool bo_name_plain(const char *name)
 {
@@ -255,6 +256,45 @@ int bo_output_open(const char *path, struct bo_err *err)
 	return BO_TAKE_FD(fd);
 }
 
+int bo_output_open_target(const char *path, bool *ret_created, struct bo_err *err)
+{
+	_cleanup_close_ int pfd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	char self[64];
+	struct stat st;
+	int fd, r;
+
+	*ret_created = false;
+	if (pfd < 0 && errno == ENOENT) {
+		/* Nothing there, not even a dangling symlink: made here, new. */
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return bo_err_set(err, errno, "creating '%s': %s", path, strerror(errno));
+		*ret_created = true;
+		return fd;
+	}
+	if (pfd < 0 || fstat(pfd, &st) < 0)
+		return bo_err_set(err, errno, "'%s': %s", path, strerror(errno));
+	if (S_ISLNK(st.st_mode))
+		return bo_err_set(
+			err, ELOOP,
+			"'%s' is a symlink: refusing to write through it (give the file or "
+			"device it points to)",
+			path);
+	/* What it is, judged on the descriptor before it is opened for writing: a FIFO, a
+	 * character device or somebody else's disk is never opened. */
+	r = bo_own_check_fd(pfd, path, err);
+	if (r < 0)
+		return r;
+	/* Opened again through the descriptor, not the path: the file judged is the file
+	 * written. O_EXCL claims a block device (one mounted or held fails with EBUSY); a
+	 * regular file ignores it. */
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
+	fd = open(self, O_RDWR | O_EXCL | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return bo_err_set(err, errno, "opening '%s': %s", path, strerror(errno));
+	return fd;
+}
+
 /* All of @fd (of @size bytes said, a hint), at most @max, into *@ret: @dir/@rel in
  * messages (@dir may be ""). */
 static int read_all(int fd, uint64_t size, const char *dir, const char *rel, size_t max, char **ret,
@@ -475,11 +515,31 @@ static void human(uint64_t b, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64 " bytes", b);
 }
 
+/* Whether @bytes more fit on the filesystem @sv says, @path and @what in the message. */
+static int space_left(const struct statvfs *sv, const char *path, uint64_t bytes, const char *what,
+		      struct bo_err *err)
+{
+	char need[32], have[32];
+	uint64_t avail, reserve;
+
+	avail = (uint64_t) sv->f_bavail * sv->f_frsize;
+	reserve = (uint64_t) sv->f_blocks * sv->f_frsize / 100;
+	if (reserve < (64ull << 20))
+		reserve = 64ull << 20;
+	if (bytes <= avail && avail - bytes >= reserve)
+		return 0;
+	human(bytes, need, sizeof(need));
+	human(avail, have, sizeof(have));
+	return bo_err_set(err, ENOSPC,
+			  "%s would write %s to '%s', which has %s free (and keeps %" PRIu64
+			  " MiB for everything else): refusing before a byte is written",
+			  what, need, path, have, reserve >> 20);
+}
+
 int bo_space_check(const char *path, uint64_t bytes, const char *what, struct bo_err *err)
 {
-	char dir[PATH_MAX], need[32], have[32];
+	char dir[PATH_MAX];
 	struct statvfs sv;
-	uint64_t avail, reserve;
 
 	if (statvfs(path, &sv) < 0) {
 		/* A file not made yet: its directory. */
@@ -499,16 +559,16 @@ int bo_space_check(const char *path, uint64_t bytes, const char *what, struct bo
 			return bo_err_set(err, errno, "%s: free space of '%s': %s", what, dir,
 					  strerror(errno));
 	}
-	avail = (uint64_t) sv.f_bavail * sv.f_frsize;
-	reserve = (uint64_t) sv.f_blocks * sv.f_frsize / 100;
-	if (reserve < (64ull << 20))
-		reserve = 64ull << 20;
-	if (bytes <= avail && avail - bytes >= reserve)
-		return 0;
-	human(bytes, need, sizeof(need));
-	human(avail, have, sizeof(have));
-	return bo_err_set(err, ENOSPC,
-			  "%s would write %s to '%s', which has %s free (and keeps %" PRIu64
-			  " MiB for everything else): refusing before a byte is written",
-			  what, need, path, have, reserve >> 20);
+	return space_left(&sv, path, bytes, what, err);
+}
+
+int bo_space_check_fd(int fd, const char *path, uint64_t bytes, const char *what,
+		      struct bo_err *err)
+{
+	struct statvfs sv;
+
+	if (fstatvfs(fd, &sv) < 0)
+		return bo_err_set(err, errno, "%s: free space of '%s': %s", what, path,
+				  strerror(errno));
+	return space_left(&sv, path, bytes, what, err);
 }

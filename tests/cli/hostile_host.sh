@@ -41,4 +41,35 @@ expect 0 -- to "$BO" synth --out "$T/s22.log" --entries 3 --sectorsize 512 --max
 "$BO" inspect "$T/s22.log" | grep -q "512-byte blocks" && ok ||
 	bad "22: synth --sectorsize 512 wrote $("$BO" inspect "$T/s22.log" | head -3)"
 
+### 14: replay --onto a symlink writes nothing through it (a dangling one creates no file
+### elsewhere), as synth --out; the target is judged on the descriptor it is written through.
+echo "the user's file" >"$T/mine14"
+sum14=$(sha256sum <"$T/mine14")
+ln -s "$T/mine14" "$T/link14"
+ln -s "$T/elsewhere14" "$T/dangling14"
+for t in link14 dangling14; do
+	expect 3 "'$T/$t' is a symlink" -- to "$BO" replay "$T/g.log" --onto "$T/$t" --to end
+	[ -L "$T/$t" ] && ok || bad "14: replay replaced the symlink $t"
+	expect 3 "symlink" -- to "$BO" synth --out "$T/$t" --entries 3
+done
+[ "$(sha256sum <"$T/mine14")" = "$sum14" ] && ok || bad "14: replay wrote through a symlink"
+[ -e "$T/elsewhere14" ] && bad "14: a dangling symlink made '$T/elsewhere14'" || ok
+# The log through a symlink to it, or a hard link: the log itself, refused and unchanged.
+sum14=$(sha256sum <"$T/g.log")
+ln -s "$T/g.log" "$T/loglink14"
+ln "$T/g.log" "$T/hard14"
+expect 3 "symlink" -- to "$BO" replay "$T/g.log" --onto "$T/loglink14" --to end
+expect 3 "the log itself" -- to "$BO" replay "$T/g.log" --onto "$T/hard14" --to end
+[ "$(sha256sum <"$T/g.log")" = "$sum14" ] && ok || bad "14: replay changed its own log"
+# A FIFO is refused unopened (no hang), a directory too.
+mkfifo "$T/fifo14"
+expect 3 "'$T/fifo14' is not a regular file" -- to "$BO" replay "$T/g.log" --onto "$T/fifo14" \
+	--to end
+expect 3 "not a regular file" -- to "$BO" replay "$T/g.log" --onto "$T" --to end
+# The positive control: a new file, then the same file continued.
+expect 0 -- to "$BO" replay "$T/g.log" --onto "$T/new14.img" --to entry:50
+expect 0 -- to "$BO" replay "$T/g.log" --onto "$T/new14.img" --from entry:50 --to end
+"$BO" replay "$T/g.log" --onto "$T/all14.img" --to end >/dev/null
+cmp -s "$T/new14.img" "$T/all14.img" && ok || bad "14: a replay continued differs"
+
 finish
