@@ -19,6 +19,26 @@ nothing_in() {
 
 "$BO" synth --out "$T/g.log" --entries 120 --max-write 2 >/dev/null || bad "synth"
 
+# A stand-in QEMU and kernel for vm run, where no VM may boot: the kernel is a file with a
+# release in it, the QEMU a script that records its arguments, writes a line through the
+# console log it is given, and fails as a QEMU that cannot boot would. What blackout does
+# before and after QEMU is real (its initramfs is built into $T's cache).
+mkdir -p "$T/bin"
+{ printf '\x7fELF\x02\x01\x01'; head -c 1000 /dev/zero; printf 'Linux version 6.99.0 (t@t) #1\0'; } \
+	>"$T/vmlinux"
+cat >"$T/bin/qemu-system-x86_64" <<'Q'
+#!/bin/sh
+printf '%s\n' "$@" >"$QEMU_ARGS"
+for a in "$@"; do
+	case $a in file,id=con,path=*) echo "written by QEMU" >"${a#file,id=con,path=}" ;; esac
+done
+echo "stand-in QEMU: no VM here" >&2
+exit 1
+Q
+chmod +x "$T/bin/qemu-system-x86_64"
+STAND=(env PATH="$T/bin:$PATH" XDG_CACHE_HOME="$T/cache" QEMU_ARGS="$T/qemu.args")
+vmrun() { timeout 120 "${STAND[@]}" "$BO" vm run --accel tcg --kernel "$T/vmlinux" "$@"; }
+
 ### 22: synth's numbers are range-checked, usage errors (exit 2), never truncated to a
 ### narrower type; so are check --shard's and replay --size's.
 for a in "--max-write 4294967296" "--max-write 0" "--device-size 100" \
@@ -71,5 +91,70 @@ expect 0 -- to "$BO" replay "$T/g.log" --onto "$T/new14.img" --to entry:50
 expect 0 -- to "$BO" replay "$T/g.log" --onto "$T/new14.img" --from entry:50 --to end
 "$BO" replay "$T/g.log" --onto "$T/all14.img" --to end >/dev/null
 cmp -s "$T/new14.img" "$T/all14.img" && ok || bad "14: a replay continued differs"
+
+### 8: vm run --console FILE never removes FILE, whatever it is (a regular file, a symlink, a
+### device node): a path that exists is refused before the boot and left as it was; the
+### console log is a file blackout makes, and QEMU writes it through blackout's descriptor.
+echo "the user's notes" >"$T/notes8"
+echo "the link's target" >"$T/target8"
+ln -s "$T/target8" "$T/link8"
+ln -s "$T/nowhere8" "$T/dangling8"
+cons8=("$T/notes8" "$T/link8" "$T/dangling8")
+if mknod "$T/null8" c 1 3 2>/dev/null; then
+	cons8+=("$T/null8")
+else
+	echo "note: no device node made here (not root): /dev/null stands for one"
+	cons8+=(/dev/null)
+fi
+for c in "${cons8[@]}"; do
+	expect 3 "--console '$c' exists" -- vmrun --console "$c" -- true
+	booted && bad "8: vm run --console $c said booting" || ok
+done
+grep -qx "the user's notes" "$T/notes8" && ok || bad "8: vm run removed or changed a user's file"
+[ "$(readlink "$T/link8")" = "$T/target8" ] && grep -qx "the link's target" "$T/target8" && ok ||
+	bad "8: vm run removed a symlink or changed what it leads to"
+[ -L "$T/dangling8" ] && [ ! -e "$T/nowhere8" ] && ok || bad "8: a dangling --console was touched"
+[ -c "${cons8[3]}" ] && ok || bad "8: vm run removed the device node ${cons8[3]}"
+# The positive control: a new path is made (its directory too), QEMU is handed the descriptor
+# (its command line never names the path) and what it writes lands there; the failed VM's
+# console is kept and named.
+expect 125 "console '$T/new8/console.log'" "written by QEMU" -- \
+	vmrun --console "$T/new8/console.log" -- true
+if [ -e "$T/qemu.args" ]; then
+	grep -qx "file,id=con,path=/proc/self/fd/9" "$T/qemu.args" && ok ||
+		bad "8: QEMU's console is not blackout's descriptor: $(grep con "$T/qemu.args")"
+	grep -q "new8" "$T/qemu.args" && bad "8: QEMU's command line names the console's path" || ok
+	grep -qx "written by QEMU" "$T/new8/console.log" && ok || bad "8: the console log is not QEMU's"
+else
+	echo "note: the stand-in QEMU did not run (this host lacks a guest tool): $(cat "$T/err")"
+fi
+
+### 19: vm run's --share (missing, a device, a file), --console (a FIFO, a device), --cpus and
+### --memory out of what the host and QEMU take: judged before the boot.
+mkfifo "$T/fifo19"
+echo x >"$T/file19"
+for sh in "$T/nosuch19" /dev/null "$T/file19"; do
+	expect 3 "--share '$sh'" -- to "$BO" vm run --share "$sh" "${NOK[@]}" -- true
+done
+for c in "$T/fifo19" /dev/null; do
+	expect 3 "--console '$c' exists" -- to "$BO" vm run --console "$c" "${NOK[@]}" -- true
+done
+[ -p "$T/fifo19" ] && ok || bad "19: vm run replaced the FIFO"
+expect 2 "--cpus 100000" -- to "$BO" vm run --cpus 100000 "${NOK[@]}" -- true
+expect 2 "--memory 1:" -- to "$BO" vm run --memory 1 "${NOK[@]}" -- true
+expect 2 "--memory 1048576:" "host" -- to "$BO" vm run --memory 1048576 "${NOK[@]}" -- true
+expect 2 "--memory 1:" -- to "$BO" vm shell --memory 1 "${NOK[@]}"
+# The same --memory for the commands that boot a guest side: before a results directory.
+expect 2 "--memory '1'" -- to "$BO" check "$T/g.log" --fs ext4 --memory 1 --results "$T/r19" \
+	"${NOK[@]}"
+nothing_in "$T/r19" "19: check --memory 1"
+expect 2 "--memory '1'" -- to "$BO" run "$top/scenarios/ext4-fsops-bug.ini" --memory 1 \
+	--results "$T/r19" "${NOK[@]}"
+nothing_in "$T/r19" "19: run --memory 1"
+# The positive control: what the host can take passes the judge and stops at the kernel.
+mkdir -p "$T/share19"
+expect 125 "/nonexistent" -- to "$BO" vm run --share "$T/share19" --cpus 1 --memory 256 \
+	--console "$T/new19.log" "${NOK[@]}" -- true
+[ -e "$T/new19.log" ] && bad "19: a refused boot left its console log" || ok
 
 finish
