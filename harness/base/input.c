@@ -4,6 +4,7 @@
  */
 #include "harness/base/input.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -209,9 +210,77 @@ int bo_input_open_path(const char *path, unsigned flags, uint64_t max, uint64_t 
 	return BO_TAKE_FD(fd);
 }
 
+/* How deep bo_input_shippable() walks a directory: deeper is refused, not copied. */
+#define SHIP_MAX_DEPTH 64
+
+/*
+ * Every entry of the directory open at @dfd (@path, @depth levels below the path shipped),
+ * judged as its copy would take it: a directory walked in turn (not through a symlink), a
+ * regular file fine, a symlink fine unless what it leads to is neither (one that leads
+ * nowhere is copied as a symlink), anything else refused naming it. Closes @dfd.
+ */
+static int ship_walk(int dfd, char *path, size_t len, unsigned depth, struct bo_err *err)
+{
+	size_t end = strlen(path);
+	struct dirent *de;
+	DIR *d = fdopendir(dfd);
+	int r = 0;
+
+	if (!d) {
+		r = bo_err_set(err, errno, "'%s': %s", path, strerror(errno));
+		close(dfd);
+		return r;
+	}
+	while (r >= 0 && (errno = 0, de = readdir(d))) {
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if ((size_t) snprintf(path + end, len - end, "/%s", de->d_name) >= len - end) {
+			path[end] = '\0';
+			r = bo_err_set(err, ENAMETOOLONG, "'%s/%s': path too long", path,
+				       de->d_name);
+			break;
+		}
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			r = bo_err_set(err, errno, "'%s': %s", path, strerror(errno));
+		} else if (S_ISDIR(st.st_mode) && depth + 1 >= SHIP_MAX_DEPTH) {
+			r = bo_err_set(err, ELOOP,
+				       "'%s': more than %u levels deep: refusing to copy it into "
+				       "the VM",
+				       path, SHIP_MAX_DEPTH);
+		} else if (S_ISDIR(st.st_mode)) {
+			int sub = openat(dirfd(d), de->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+			r = sub < 0 ? bo_err_set(err, errno, "'%s': %s", path, strerror(errno))
+				    : ship_walk(sub, path, len, depth + 1, err);
+		} else if (S_ISLNK(st.st_mode)) {
+			if (fstatat(dirfd(d), de->d_name, &st, 0) == 0 && !S_ISREG(st.st_mode) &&
+			    !S_ISDIR(st.st_mode))
+				r = bo_err_set(err, EINVAL,
+					       "'%s' leads to %s: only regular files and "
+					       "directories go into the VM",
+					       path, kind_of(st.st_mode));
+		} else if (!S_ISREG(st.st_mode)) {
+			r = bo_err_set(err, EINVAL,
+				       "'%s' is %s: only regular files and directories go into "
+				       "the VM",
+				       path, kind_of(st.st_mode));
+		}
+		path[end] = '\0';
+	}
+	if (r >= 0 && errno)
+		r = bo_err_set(err, errno, "reading '%s': %s", path, strerror(errno));
+	closedir(d);
+	return r;
+}
+
 int bo_input_shippable(const char *path, struct bo_err *err)
 {
+	char buf[PATH_MAX];
 	struct stat st;
+	int dfd;
 
 	if (stat(path, &st) < 0) {
 		if (errno == ELOOP)
@@ -222,7 +291,16 @@ int bo_input_shippable(const char *path, struct bo_err *err)
 		return bo_err_set(err, EINVAL,
 				  "'%s' is %s: only regular files and directories go into the VM",
 				  path, kind_of(st.st_mode));
-	return 0;
+	/* A directory goes with all beneath it, as it is copied: walked by descriptor, never
+	 * through a symlink (one named here is copied as a symlink: nothing beneath it). */
+	if (!S_ISDIR(st.st_mode) || lstat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	if ((size_t) snprintf(buf, sizeof(buf), "%s", path) >= sizeof(buf))
+		return bo_err_set(err, ENAMETOOLONG, "'%s': path too long", path);
+	dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return bo_err_set(err, errno, "'%s': %s", path, strerror(errno));
+	return ship_walk(dfd, buf, sizeof(buf), 0, err);
 }
 
 int bo_output_open(const char *path, struct bo_err *err)

@@ -657,12 +657,6 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 		}
 		c.sc = sc;
 	}
-	/* ... and what its boot would refuse: a kernel not found (the scenario's, when it names
-	 * one), a --file that is not there or cannot be shipped. */
-	if (bo_vm_args_judge(v, &err) < 0) {
-		bo_cli_error("check: %s", bo_err_str(&err));
-		goto out;
-	}
 	/* A results directory's log: what the VM of its run or check was given (config.json
 	 * beside it, "files"), this one gets too. */
 	if (shipped_before(log, &beside) < 0 || bo_vm_args_files_from(v, beside) < 0) {
@@ -695,6 +689,13 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 			bo_cli_error("check: out of memory");
 			goto out;
 		}
+	}
+	/* ... and what its boot would refuse: a kernel not found (the scenario's, when it names
+	 * one), a file for the VM (--file, the log's run's, --recovery-log) that is not there
+	 * or cannot be shipped. */
+	if (bo_vm_args_judge(v, &err) < 0) {
+		bo_cli_error("check: %s", bo_err_str(&err));
+		goto out;
 	}
 	r = prepare(&c, log, &res, &err);
 	if (r >= 0 && sc && !a->checker && bo_scenario_checker_command(sc, &sc_checker) < 0)

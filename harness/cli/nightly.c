@@ -337,6 +337,10 @@ static int judge_kernels(const struct matrix *m, const struct bo_argv *extra, st
 				    : 0;
 	for (size_t i = 0; i < extra->n; i++)
 		v.in_place |= !strcmp(extra->v[i], "--in-place");
+	/* Every --file, once, whatever the kernels: judged here, not by each cell's run. */
+	if (r >= 0)
+		r = bo_vm_args_judge_files(&v, err);
+	bo_opt_list_clear(&v.files);
 	for (size_t k = 0; r >= 0 && k < (m->nk ? m->nk : 1); k++) {
 		if (m->nk)
 			v.kernel_release = m->kernels[k];

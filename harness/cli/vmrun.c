@@ -344,6 +344,16 @@ static int file_problem(const char *path, struct bo_err *err)
 	return bo_input_shippable(path, err);
 }
 
+int bo_vm_args_judge_files(const struct vm_args *v, struct bo_err *err)
+{
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && i < v->files.n; i++)
+		if ((r = file_problem(v->files.v[i], err)) < 0)
+			bo_err_prefix(err, "--file");
+	return r;
+}
+
 int bo_vm_args_judge(const struct vm_args *v, struct bo_err *err)
 {
 	_cleanup_json_ struct json_object *kernel = NULL;
@@ -351,9 +361,8 @@ int bo_vm_args_judge(const struct vm_args *v, struct bo_err *err)
 	struct bo_kernel k;
 	int r = bo_vm_args_in_place_ok(v, err);
 
-	for (size_t i = 0; r >= 0 && i < v->files.n; i++)
-		if ((r = file_problem(v->files.v[i], err)) < 0)
-			bo_err_prefix(err, "--file");
+	if (r >= 0)
+		r = bo_vm_args_judge_files(v, err);
 	if (r >= 0)
 		r = bo_vm_args_kernel(v, &kernel, err);
 	if (r >= 0 && v->recorded_kernel)

@@ -157,4 +157,78 @@ expect 125 "/nonexistent" -- to "$BO" vm run --share "$T/share19" --cpus 1 --mem
 	--console "$T/new19.log" "${NOK[@]}" -- true
 [ -e "$T/new19.log" ] && bad "19: a refused boot left its console log" || ok
 
+### 17: a directory for the VM ([vm] files, --file) that holds a FIFO, a device (or a symlink
+### to one), deep inside: judged on the host, naming the file inside, before "booting a VM",
+### before a results directory or nightly's --out exists; the retry is refused the same way.
+novm() { XDG_CACHE_HOME=$T/nocache timeout 20 "$@"; }
+scen=$T/s17.ini
+cp "$top/scenarios/ext4-fsops.ini" "$scen"
+mkdir -p "$T/d17/a/b/c" "$T/r17"
+echo data >"$T/d17/a/file"
+ln -s "$T/nowhere17" "$T/d17/a/dangling" # copied as a symlink: fine
+ln -s /tmp "$T/d17/a/dirlink"             # a symlink to a directory: fine, not walked
+i17=0
+for kind in fifo zero sock; do
+	i17=$((i17 + 1))
+	rm -f "$T/d17/a/b/c/bad"
+	case $kind in
+	fifo) mkfifo "$T/d17/a/b/c/bad" ;;
+	zero) ln -s /dev/zero "$T/d17/a/b/c/bad" ;;
+	sock) python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' \
+		"$T/d17/a/b/c/bad" ;;
+	esac
+	bad17="'$T/d17/a/b/c/bad'"
+	{ cat "$scen"; printf '\n[vm]\nfiles = %s\n' "$T/d17"; } >"$T/s17-$i17.ini"
+	line=$(grep -n '^files = ' "$T/s17-$i17.ini" | cut -d: -f1)
+	for try in 1 2; do
+		expect 3 "s17-$i17.ini:$line: [vm] files" "$bad17" -- \
+			novm "$BO" run "$T/s17-$i17.ini" --results "$T/r17" "${NOK[@]}"
+		nothing_in "$T/r17" "17: run with [vm] files holding a $kind (try $try)"
+	done
+	expect 3 "s17-$i17.ini:$line: [vm] files" "$bad17" -- novm "$BO" check "$T/g.log" \
+		--scenario "$T/s17-$i17.ini" --results "$T/r17" "${NOK[@]}"
+	nothing_in "$T/r17" "17: check --scenario with [vm] files holding a $kind"
+	expect 3 "--file" "$bad17" -- novm "$BO" run "$scen" --file "$T/d17" --results "$T/r17" \
+		"${NOK[@]}"
+	nothing_in "$T/r17" "17: run --file of a directory holding a $kind"
+	expect 3 "--file" "$bad17" -- novm "$BO" check "$T/g.log" --fs ext4 --file "$T/d17" \
+		--results "$T/r17" "${NOK[@]}"
+	nothing_in "$T/r17" "17: check --file of a directory holding a $kind"
+	expect 3 "--file" "$bad17" -- novm "$BO" vm run --file "$T/d17" "${NOK[@]}" -- true
+	expect 3 "--file" "$bad17" -- novm "$BO" vm shell --file "$T/d17" "${NOK[@]}"
+	# nightly: --file with a kernel named, and without (each cell's run would judge it).
+	printf '[matrix]\nscenario = %s\n' "$scen" >"$T/m17.ini"
+	expect 3 "--file" "$bad17" -- novm "$BO" nightly "$T/m17.ini" --out "$T/n17" \
+		--file "$T/d17" --kernel-release 0.0.0-nosuch
+	[ ! -e "$T/n17" ] && ok || bad "17: nightly --file left its tree"
+	expect 3 "--file" "$bad17" -- novm "$BO" nightly "$T/m17.ini" --out "$T/n17" --file "$T/d17"
+	[ ! -e "$T/n17" ] && ok || bad "17: nightly --file (no kernel named) left its tree"
+	printf '[matrix]\nscenario = %s\n' "$T/s17-$i17.ini" >"$T/m17.ini"
+	expect 3 "[vm] files" "$bad17" -- novm "$BO" nightly "$T/m17.ini" --out "$T/n17"
+	[ ! -e "$T/n17" ] && ok || bad "17: nightly of a scenario with such [vm] files left its tree"
+	# reproduce (the files its run shipped, from config.json) and shrink (its scenario.ini).
+	d=$T/f17-$kind
+	results "$d"
+	cp "$T/s17-$i17.ini" "$d/scenario.ini"
+	sed -i "s|\"shard\": \"0/1\"|\"shard\": \"0/1\", \"files\": [\"$T/d17\"]|" "$d/config.json"
+	expect 3 "$bad17" -- novm "$BO" reproduce "$d" c45 "${NOK[@]}"
+	[ ! -e "$d/reproduce" ] && ok || bad "17: a refused reproduce left reproduce/"
+	booted && bad "17: reproduce said booting" || ok
+	expect 3 "[vm] files" "$bad17" -- novm "$BO" shrink "$d" "${NOK[@]}"
+	[ ! -e "$d/shrink" ] && ok || bad "17: a refused shrink left shrink/"
+	booted && bad "17: shrink said booting" || ok
+done
+# Deeper than the walk goes: refused, not copied.
+deep=$T/d17deep
+mkdir -p "$deep/$(printf 'd/%.0s' $(seq 70))"
+expect 3 "levels deep" -- novm "$BO" check "$T/g.log" --fs ext4 --file "$deep" --results "$T/r17" \
+	"${NOK[@]}"
+nothing_in "$T/r17" "17: check --file of a directory 70 levels deep"
+# The positive control: the same directory without the special file passes the judge (and
+# stops at the kernel that does not exist).
+rm -f "$T/d17/a/b/c/bad"
+expect 3 "/nonexistent" -- novm "$BO" check "$T/g.log" --fs ext4 --file "$T/d17" \
+	--results "$T/r17" "${NOK[@]}"
+expect 3 "/nonexistent" -- novm "$BO" run "$T/s17-1.ini" --results "$T/r17" "${NOK[@]}"
+
 finish

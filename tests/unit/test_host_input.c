@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* What the host judges of the files it is given (harness/base/input.h): a write target that
- * is never written through a symlink, free space by descriptor. */
+/* What the host judges of the files it is given (harness/base/input.h): what may go into a
+ * VM, a write target that is never written through a symlink, free space by descriptor. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -11,6 +11,49 @@
 
 #include "bo_test.h"
 #include "harness/base/input.h"
+
+static void test_shippable(void)
+{
+	char top[2048], dir[4096], deep[4096];
+	struct bo_err err = {0};
+	size_t n;
+
+	/* bo_test_path() reuses its buffers: the paths kept are copied. */
+	snprintf(top, sizeof(top), "%s", bo_test_path("ship"));
+	snprintf(dir, sizeof(dir), "%s/a/b", top);
+	CU_ASSERT_FATAL(mkdir(top, 0755) == 0 && mkdir(bo_test_path("ship/a"), 0755) == 0 &&
+			mkdir(dir, 0755) == 0);
+	bo_test_put(dir, "file", "x");
+	CU_ASSERT_FATAL(symlink("/nonexistent", bo_test_path("ship/a/dangling")) == 0);
+	CU_ASSERT_FATAL(symlink("/dev", bo_test_path("ship/a/dirlink")) == 0);
+	/* Regular files, directories, a dangling symlink, one to a directory (not walked). */
+	CU_ASSERT(bo_input_shippable(top, &err) == 0);
+	CU_ASSERT(bo_input_shippable(bo_test_path("ship/a/b/file"), &err) == 0);
+	/* A FIFO deep inside: refused, named. */
+	CU_ASSERT_FATAL(mkfifo(bo_test_path("ship/a/b/pipe"), 0600) == 0);
+	CU_ASSERT(bo_input_shippable(top, &err) == -EINVAL);
+	CU_ASSERT(strstr(err.msg, "/ship/a/b/pipe' is a FIFO") != NULL);
+	CU_ASSERT(unlink(bo_test_path("ship/a/b/pipe")) == 0);
+	/* A symlink inside to a character device: refused, named. */
+	CU_ASSERT_FATAL(symlink("/dev/zero", bo_test_path("ship/a/zero")) == 0);
+	CU_ASSERT(bo_input_shippable(top, &err) == -EINVAL);
+	CU_ASSERT(strstr(err.msg, "/ship/a/zero' leads to a character device") != NULL);
+	CU_ASSERT(unlink(bo_test_path("ship/a/zero")) == 0);
+	CU_ASSERT(bo_input_shippable(top, &err) == 0);
+	/* The path named itself: a device, a symlink loop, nothing. */
+	CU_ASSERT(bo_input_shippable("/dev/null", &err) == -EINVAL);
+	CU_ASSERT(strstr(err.msg, "character device") != NULL);
+	CU_ASSERT(bo_input_shippable(bo_test_path("ship/none"), &err) == -ENOENT);
+	/* Deeper than the walk goes: refused. */
+	n = (size_t) snprintf(deep, sizeof(deep), "%s", bo_test_path("deep"));
+	CU_ASSERT_FATAL(mkdir(deep, 0755) == 0);
+	for (int i = 0; i < 70; i++) {
+		n += (size_t) snprintf(deep + n, sizeof(deep) - n, "/d");
+		CU_ASSERT_FATAL(mkdir(deep, 0755) == 0);
+	}
+	CU_ASSERT(bo_input_shippable(bo_test_path("deep"), &err) == -ELOOP);
+	CU_ASSERT(strstr(err.msg, "levels deep") != NULL);
+}
 
 static void test_output_target(void)
 {
@@ -68,6 +111,8 @@ static void test_space_fd(void)
 int main(void)
 {
 	static const struct bo_test tests[] = {
+		{"what goes into a VM: a directory walked, a special file inside named",
+		 test_shippable},
 		{"a write target: never through a symlink, judged unopened", test_output_target},
 		{"free space by descriptor", test_space_fd},
 		{NULL, NULL},
