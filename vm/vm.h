@@ -29,6 +29,10 @@
 #define BO_VM_MIN_MEMORY_MB 256
 /* The most vCPUs QEMU's q35 machine takes (QEMU 7 and later). */
 #define BO_VM_MAX_CPUS 288
+/* The largest base image a VM is given (base_size below), so the largest device a check
+ * replays: QEMU maps it into the guest's physical address space beside the guest's memory,
+ * which is 40 bits (1 TiB) wide under TCG and 39 bits on many KVM hosts. */
+#define BO_VM_MAX_BASE_SIZE (256ull << 30)
 /* Seconds a command may run when the caller sets no timeout (the boot allowance is added). */
 #define BO_VM_DEFAULT_COMMAND_S 600
 

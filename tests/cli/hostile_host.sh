@@ -231,4 +231,90 @@ expect 3 "/nonexistent" -- novm "$BO" check "$T/g.log" --fs ext4 --file "$T/d17"
 	--results "$T/r17" "${NOK[@]}"
 expect 3 "/nonexistent" -- novm "$BO" run "$T/s17-1.ini" --results "$T/r17" "${NOK[@]}"
 
+### 18: check boots on nothing the host can judge: a state past the log's end or not of its
+### epoch, cuts past its end, a device smaller than its writes or larger than a VM maps,
+### --memory 1, fsck recovery of xfs, --recovery-log without a state in a recovery, a
+### scenario's checker that is not there, an empty log, a log writing block 2^40. Each
+### refused before a results directory exists; and run, reproduce, shrink judge the same.
+mkdir -p "$T/r18"
+extent=$("$BO" inspect "$T/g.log" --json | python3 -c 'import json,sys
+d=json.load(sys.stdin); print(d["sectors"]["end"] * d["sectorsize"])')
+judged18() { # STATUS NEEDLE CHECK-ARGS...
+	local st=$1 needle=$2
+	shift 2
+	expect "$st" "$needle" -- novm "$BO" check "$@" --results "$T/r18" "${NOK[@]}"
+	nothing_in "$T/r18" "18: check $*"
+}
+judged18 2 "--state: state id 'c99999999': past the end" "$T/g.log" --fs ext4 --state c99999999
+judged18 2 "--state: state id 'c5-d9'" "$T/g.log" --fs ext4 --state c5-d9
+judged18 2 "--cuts 'entry:99999-'" "$T/g.log" --fs ext4 --cuts entry:99999-
+judged18 2 "--cuts 'flush,entry:5-120'" "$T/g.log" --fs ext4 --cuts flush,entry:5-120
+judged18 2 "--size 1: the log writes up to byte" "$T/g.log" --fs ext4 --size 1
+judged18 2 "--size 18446744073709551615: more than" "$T/g.log" --fs ext4 \
+	--size 18446744073709551615
+judged18 2 "--memory '1'" "$T/g.log" --fs ext4 --memory 1
+judged18 2 "--recovery fsck: xfs" "$T/g.log" --fs xfs --recovery fsck
+judged18 2 "--recovery-log goes with --state" "$T/g.log" --fs ext4 --recovery-log "$T/g.log"
+judged18 2 "--recovery-log goes with --state" "$T/g.log" --fs ext4 --state c45 \
+	--recovery-log "$T/g.log"
+judged18 2 "needs its recovery log" "$T/g.log" --fs ext4 --state c45~r3
+judged18 2 "has 120 entries, not 999" "$T/g.log" --fs ext4 --state c45~r999 \
+	--recovery-log "$T/g.log"
+# A scenario's checker that is not there: refused as --checker is, by check, run, nightly.
+sed 's|^checker = fsops|checker = /nonexistent18 --all|' "$top/scenarios/ext4-fsops.ini" \
+	>"$T/s18.ini"
+judged18 3 "[check] checker: '/nonexistent18'" "$T/g.log" --scenario "$T/s18.ini"
+expect 3 "[check] checker: '/nonexistent18'" -- novm "$BO" run "$T/s18.ini" --results "$T/r18" \
+	"${NOK[@]}"
+nothing_in "$T/r18" "18: run of a scenario whose checker is not there"
+printf '[matrix]\nscenario = %s\n' "$T/s18.ini" >"$T/m18.ini"
+expect 3 "[check] checker: '/nonexistent18'" -- novm "$BO" nightly "$T/m18.ini" --out "$T/n18"
+[ ! -e "$T/n18" ] && ok || bad "18: nightly of a scenario whose checker is not there left its tree"
+# An empty log (its super block says 0 entries), a log writing block 2^40.
+cp "$T/g.log" "$T/empty18.log"
+put_u64 "$T/empty18.log" 16 0
+judged18 3 "has no entries" "$T/empty18.log" --fs ext4
+"$BO" synth --out "$T/far18.log" --entries 3 --max-write 1 --flush-every 0 --mark-every 0 \
+	>/dev/null
+off=$("$BO" inspect "$T/far18.log" --json --entries 0-2 | python3 -c 'import json,sys
+print([e["offset"] for e in json.load(sys.stdin)["entry_list"] if "sector" in e][-1])')
+put_u64 "$T/far18.log" "$off" 1099511627776
+judged18 3 "writes up to byte" "$T/far18.log" --fs ext4
+# ... also where the filesystem is to be found in it, under a file-size limit (10 MB): no
+# SIGXFSZ, no temporary image left.
+limited() { timeout 20 bash -c 'ulimit -f 10000; exec "$@"' - "$@"; }
+ls /var/tmp/blackout-detect-* >"$T/detect.before" 2>/dev/null
+expect 3 "writes up to byte" -- limited env XDG_CACHE_HOME="$T/nocache" "$BO" check \
+	"$T/far18.log" --results "$T/r18" "${NOK[@]}"
+nothing_in "$T/r18" "18: check of a log writing block 2^40"
+# A write past the file-size limit is an error naming the file (EFBIG), not a death by SIGXFSZ.
+expect 3 "/var/tmp/blackout-detect-" "File too large" -- limited \
+	env XDG_CACHE_HOME="$T/nocache" "$BO" check "$T/g.log" --results "$T/r18" "${NOK[@]}"
+nothing_in "$T/r18" "18: check under a file-size limit"
+ls /var/tmp/blackout-detect-* >"$T/detect.after" 2>/dev/null
+cmp -s "$T/detect.before" "$T/detect.after" && ok || bad "18: a temporary image was left in /var/tmp"
+expect 3 "'$T/x18.img'" "File too large" -- limited \
+	"$BO" replay "$T/g.log" --onto "$T/x18.img" --to end
+[ -e "$T/x18.img" ] && bad "18: a replay stopped by the file-size limit left its target" || ok
+expect 3 "'$T/x18.log'" "File too large" -- limited \
+	"$BO" synth --out "$T/x18.log" --entries 3000 --max-write 16
+# reproduce: a check's recorded options judged the same (its "size"); shrink: its --state.
+d=$T/f18
+results "$d"
+cp "$top/scenarios/ext4-fsops-bug.ini" "$d/scenario.ini"
+sed -i 's/"seed": "1"/"seed": "1", "size": "1"/' "$d/config.json"
+expect 2 "--size 1: the log writes up to byte" -- novm "$BO" reproduce "$d" c45 "${NOK[@]}"
+[ ! -e "$d/reproduce" ] && ok || bad "18: a refused reproduce left reproduce/"
+booted && bad "18: reproduce said booting" || ok
+echo '{"seq":4,"time":"2026-01-01T00:00:04.000Z","event":"state","state":"c99999","cut":100000,"class":"lost-ack","mounted":true,"fsck":"clean","lost":[1]}' >>"$d/stream.jsonl"
+expect 2 "state id 'c99999': past the end" -- novm "$BO" shrink "$d" --state c99999 "${NOK[@]}"
+[ ! -e "$d/shrink" ] && ok || bad "18: a refused shrink left shrink/"
+booted && bad "18: shrink said booting" || ok
+# The positive controls: what the log has passes the judge and stops at the kernel.
+for ok18 in "--state c45" "--state c45~r3 --recovery-log $T/g.log" "--cuts entry:5-119" \
+	"--size $extent" "--recovery fsck" "--scenario $top/scenarios/ext4-fsops.ini"; do
+	# shellcheck disable=SC2086
+	judged18 3 "/nonexistent" "$T/g.log" --fs ext4 $ok18
+done
+
 finish
