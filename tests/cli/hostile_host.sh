@@ -253,6 +253,10 @@ judged18 2 "--size 1: the log writes up to byte" "$T/g.log" --fs ext4 --size 1
 judged18 2 "--size 18446744073709551615: more than" "$T/g.log" --fs ext4 \
 	--size 18446744073709551615
 judged18 2 "--memory '1'" "$T/g.log" --fs ext4 --memory 1
+# check --kernels (no kernel option of its own: the cache is empty, a missed refusal says so).
+expect 2 "--size 1: the log writes up to byte" -- novm "$BO" check "$T/g.log" --fs ext4 \
+	--size 1 --kernels 6.1,6.12 --results "$T/r18"
+nothing_in "$T/r18" "18: check --kernels --size 1"
 judged18 2 "--recovery fsck: xfs" "$T/g.log" --fs xfs --recovery fsck
 judged18 2 "--recovery-log goes with --state" "$T/g.log" --fs ext4 --recovery-log "$T/g.log"
 judged18 2 "--recovery-log goes with --state" "$T/g.log" --fs ext4 --state c45 \
