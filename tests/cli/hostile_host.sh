@@ -191,6 +191,9 @@ for kind in fifo zero sock; do
 	expect 3 "--file" "$bad17" -- novm "$BO" run "$scen" --file "$T/d17" --results "$T/r17" \
 		"${NOK[@]}"
 	nothing_in "$T/r17" "17: run --file of a directory holding a $kind"
+	expect 3 "--file" "$bad17" -- novm "$BO" run "$scen" --file "$T/d17" --kernels 6.1,6.12 \
+		--results "$T/r17"
+	nothing_in "$T/r17" "17: run --kernels --file of a directory holding a $kind"
 	expect 3 "--file" "$bad17" -- novm "$BO" check "$T/g.log" --fs ext4 --file "$T/d17" \
 		--results "$T/r17" "${NOK[@]}"
 	nothing_in "$T/r17" "17: check --file of a directory holding a $kind"
@@ -271,6 +274,9 @@ judged18 3 "[check] checker: '/nonexistent18'" "$T/g.log" --scenario "$T/s18.ini
 expect 3 "[check] checker: '/nonexistent18'" -- novm "$BO" run "$T/s18.ini" --results "$T/r18" \
 	"${NOK[@]}"
 nothing_in "$T/r18" "18: run of a scenario whose checker is not there"
+expect 3 "[check] checker: '/nonexistent18'" -- novm "$BO" run "$T/s18.ini" --kernels 6.1,6.12 \
+	--results "$T/r18"
+nothing_in "$T/r18" "18: run --kernels of a scenario whose checker is not there"
 printf '[matrix]\nscenario = %s\n' "$T/s18.ini" >"$T/m18.ini"
 expect 3 "[check] checker: '/nonexistent18'" -- novm "$BO" nightly "$T/m18.ini" --out "$T/n18"
 [ ! -e "$T/n18" ] && ok || bad "18: nightly of a scenario whose checker is not there left its tree"
