@@ -463,6 +463,53 @@ static int shipped_before(const char *path, struct json_object **ret)
 	return 0;
 }
 
+/*
+ * What the check's VMs get besides --file, added to @v: what the VM of the log's own run or
+ * check was given (config.json beside it, "files", into *@beside, which holds the strings),
+ * --recovery-log at its absolute path (into @rec_log, PATH_MAX bytes, which @a then names),
+ * libcrypto for --hash (the guests hash the images through it, which blackout loads only
+ * when it hashes: harness/base/sha256.c). 0, or -errno with @err.
+ */
+static int ship_more(const char *log, struct bo_check_args *a, struct vm_args *v,
+		     struct json_object **beside, char *rec_log, struct bo_err *err)
+{
+	const char *lib;
+
+	if (shipped_before(log, beside) < 0 || bo_vm_args_files_from(v, *beside) < 0)
+		return bo_err_set(err, ENOMEM, "out of memory");
+	/* The guest reads the recovery log at the same absolute path, shipped. */
+	if (a->recovery_log) {
+		if (!realpath(a->recovery_log, rec_log))
+			return bo_err_set(err, errno, "--recovery-log '%s': %s", a->recovery_log,
+					  strerror(errno));
+		a->recovery_log = rec_log;
+		if (bo_opt_list_add(&v->files, rec_log) < 0)
+			return bo_err_set(err, ENOMEM, "out of memory");
+	}
+	if (!a->hash)
+		return 0;
+	lib = bo_sha256_library();
+	if (!lib)
+		return bo_err_set(err, ENOPKG,
+				  "--hash: cannot load libcrypto.so.3 (package libssl3)");
+	return bo_opt_list_add(&v->files, lib) < 0 ? bo_err_set(err, ENOMEM, "out of memory") : 0;
+}
+
+/* Say where check @c runs: in place, or in how many VMs of how much memory. */
+static void say_where(const struct check *c, const struct vm_args *v, unsigned jobs)
+{
+	char mib[32] = "";
+
+	if (jobs > 1)
+		snprintf(mib, sizeof(mib), " of %u MiB",
+			 v->memory_mb ? v->memory_mb : BO_VM_DEFAULT_MEMORY_MB);
+	if (v->in_place)
+		bo_cli_note("check %s: in place, on this kernel (results in %s)", c->runid, c->dir);
+	else
+		bo_cli_note("check %s: booting %u VM%s%s (results in %s)", c->runid, jobs,
+			    jobs > 1 ? "s" : "", mib, c->dir);
+}
+
 int bo_check(const char *log, const struct bo_check_args *given, const struct vm_args *given_v)
 {
 	_cleanup_(bo_vm_args_clear) struct vm_args vv = {0};
@@ -541,38 +588,9 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 		bo_cli_error("check: '%s': %s", log, strerror(errno));
 		goto out;
 	}
-	/* A results directory's log: what the VM of its run or check was given (config.json
-	 * beside it, "files"), this one gets too. */
-	if (shipped_before(log, &beside) < 0 || bo_vm_args_files_from(v, beside) < 0) {
-		bo_cli_error("check: out of memory");
+	if (ship_more(log, &args, v, &beside, rec_log, &err) < 0) {
+		bo_cli_error("check: %s", bo_err_str(&err));
 		goto out;
-	}
-	/* --recovery-log: the guest reads it at the same absolute path, shipped. */
-	if (a->recovery_log) {
-		if (!realpath(a->recovery_log, rec_log)) {
-			bo_cli_error("check: --recovery-log '%s': %s", a->recovery_log,
-				     strerror(errno));
-			goto out;
-		}
-		args.recovery_log = rec_log;
-		if (bo_opt_list_add(&v->files, rec_log) < 0) {
-			bo_cli_error("check: out of memory");
-			goto out;
-		}
-	}
-	/* --hash: the guests hash the images through libcrypto, which blackout loads only when
-	 * it hashes (harness/base/sha256.c); they get it shipped. */
-	if (a->hash) {
-		const char *lib = bo_sha256_library();
-
-		if (!lib) {
-			bo_cli_error("check --hash: cannot load libcrypto.so.3 (package libssl3)");
-			goto out;
-		}
-		if (bo_opt_list_add(&v->files, lib) < 0) {
-			bo_cli_error("check: out of memory");
-			goto out;
-		}
 	}
 	/* ... and what its boot would refuse: a kernel not found (the scenario's, when it names
 	 * one), a file for the VM (--file, the log's run's, --recovery-log) that is not there
@@ -608,19 +626,7 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 	} else {
 		bo_debug(BO_DBG_RUN, "no lint, no host base: %s", bo_err_str(&lerr));
 	}
-	{
-		char mib[32] = "";
-
-		if (jobs > 1)
-			snprintf(mib, sizeof(mib), " of %u MiB",
-				 v->memory_mb ? v->memory_mb : BO_VM_DEFAULT_MEMORY_MB);
-		if (v->in_place)
-			bo_cli_note("check %s: in place, on this kernel (results in %s)", c.runid,
-				    c.dir);
-		else
-			bo_cli_note("check %s: booting %u VM%s%s (results in %s)", c.runid, jobs,
-				    jobs > 1 ? "s" : "", mib, c.dir);
-	}
+	say_where(&c, v, jobs);
 	if (jobs > 1) {
 		r = check_jobs(&c, v, jobs, 4 * 3600, &err);
 	} else {
