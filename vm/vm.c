@@ -184,7 +184,8 @@ static void console_tail(int fd, char *buf, size_t len, char *panic, size_t plen
 		n = (uint64_t) st.st_size < (64u << 20) ? (size_t) st.st_size : 64u << 20;
 		text = malloc(n + 1);
 	}
-	got = text ? bo_pread_full(fd, text, n, 0) : -1;
+	/* Its end: the last lines and, most likely, the panic. */
+	got = text ? bo_pread_full(fd, text, n, (uint64_t) st.st_size - n) : -1;
 	if (got <= 0) {
 		snprintf(buf, len, " (none: the console is empty)");
 		return;
