@@ -2,13 +2,14 @@
 /*
  * qemu.c — one QEMU process per launch.
  *
- * The serial console goes straight to its log file. The command's stdout, stderr and the
- * control lines come over three virtio-serial ports, each a pipe to this process; QEMU gets
- * the pipes as fds 3-5 (and the initrd as fd 6) and opens them as /proc/self/fd/N. Reading
- * them here, rather than handing QEMU our own stdout, keeps a regular file from being
- * truncated by QEMU's open and lets the control port be parsed as it arrives. A host base
- * (bo_qemu_launch.base_fd) comes as fd 7, mapped shared as a virtio-pmem device, and its
- * port's socket as fd 8.
+ * The serial console goes straight to its log file, which blackout made and QEMU gets as fd 9
+ * (opened as /proc/self/fd/9: the file blackout made, whatever its path leads to by then).
+ * The command's stdout, stderr and the control lines come over three virtio-serial ports,
+ * each a pipe to this process; QEMU gets the pipes as fds 3-5 (and the initrd as fd 6) and
+ * opens them as /proc/self/fd/N. Reading them here, rather than handing QEMU our own stdout,
+ * keeps a regular file from being truncated by QEMU's open and lets the control port be
+ * parsed as it arrives. A host base (bo_qemu_launch.base_fd) comes as fd 7, mapped shared as
+ * a virtio-pmem device, and its port's socket as fd 8.
  */
 #include "vm/qemu.h"
 
@@ -38,6 +39,7 @@
 #define FD_INITRD    6
 #define FD_BASE	     7
 #define FD_BASE_PORT 8
+#define FD_CONSOLE   9
 #define QBOOT	     "/usr/share/qemu/qboot.rom"
 
 enum { P_OUT, P_ERR, P_CTL, P_QERR, NPIPES };
@@ -135,10 +137,9 @@ static void build_args(const struct bo_qemu_launch *l, struct args *a)
 	arg(a, "%s", l->cmdline);
 	arg(a, "-chardev");
 	if (l->interactive)
-		arg(a, "stdio,id=con,mux=on,signal=off,logfile=%s",
-		    escape(l->console, esc, sizeof(esc)));
+		arg(a, "stdio,id=con,mux=on,signal=off,logfile=/proc/self/fd/%d", FD_CONSOLE);
 	else
-		arg(a, "file,id=con,path=%s", escape(l->console, esc, sizeof(esc)));
+		arg(a, "file,id=con,path=/proc/self/fd/%d", FD_CONSOLE);
 	arg(a, "-serial");
 	arg(a, "chardev:con");
 	if (l->interactive) {
@@ -186,27 +187,35 @@ static void build_args(const struct bo_qemu_launch *l, struct args *a)
 	}
 }
 
-/* In the child: the port pipes and the initrd at their fixed fds, QEMU's stderr ours unless
- * interactive. */
+/* In the child: the port pipes, the initrd, the host base and the console log at their fixed
+ * fds, QEMU's stderr ours unless interactive. */
 _Noreturn static void exec_qemu(const struct bo_qemu_launch *l, char *const argv[],
 				int pipes[NPIPES][2], pid_t parent)
 {
-	int src[6] = {pipes[P_OUT][1], pipes[P_ERR][1], pipes[P_CTL][1],
-		      l->initrd_fd,    l->base_fd,	l->base_port_fd},
-	    hi[6];
-	int n = l->base_fd > 0 ? 6 : 4;
+	const int src[] = {pipes[P_OUT][1], pipes[P_ERR][1], pipes[P_CTL][1], l->initrd_fd,
+			   l->base_fd,	    l->base_port_fd, l->console_fd},
+		  dst[] = {FD_PORT0, FD_PORT0 + 1, FD_PORT0 + 2, FD_INITRD,
+			   FD_BASE,  FD_BASE_PORT, FD_CONSOLE};
+	int hi[BO_ARRAY_SIZE(src)];
 
 	/* QEMU must not outlive blackout: a killed harness would leave a VM running. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(127);
-	/* Move the sources out of the way first: they may sit on the targets themselves. */
-	for (int i = 0; i < n; i++)
+	/* Move the sources out of the way first: they may sit on the targets themselves.
+	 * Without a host base its two are not passed. */
+	for (size_t i = 0; i < BO_ARRAY_SIZE(src); i++) {
+		hi[i] = -1;
+		if (l->base_fd <= 0 && (dst[i] == FD_BASE || dst[i] == FD_BASE_PORT))
+			continue;
 		hi[i] = fcntl(src[i], F_DUPFD_CLOEXEC, 64);
-	for (int i = 0; i < n; i++)
-		if (hi[i] < 0 || dup2(hi[i], FD_PORT0 + i) < 0)
+		if (hi[i] < 0)
 			_exit(127);
-	if (lseek(FD_PORT0 + 3, 0, SEEK_SET) < 0)
+	}
+	for (size_t i = 0; i < BO_ARRAY_SIZE(src); i++)
+		if (hi[i] >= 0 && dup2(hi[i], dst[i]) < 0)
+			_exit(127);
+	if (lseek(FD_INITRD, 0, SEEK_SET) < 0)
 		_exit(127);
 	if (!l->interactive) {
 		int null = open("/dev/null", O_RDWR);

@@ -22,7 +22,8 @@ struct bo_qemu_launch {
 	bool host_root;		   /* the host's / as a read-only share */
 	int base_fd, base_port_fd; /* the host base (bo_vm_opts), or 0 */
 	uint64_t base_size;	   /* its bytes */
-	const char *console;	   /* serial console log; QEMU creates it anew */
+	int console_fd;		   /* serial console log, open for writing; QEMU writes
+				    * through this descriptor, never opens the log's path */
 	bool interactive;	   /* console on this process's terminal */
 	int out_fd, err_fd;	   /* where the command's stdout and stderr go */
 	const char *nonce;	   /* control lines carry it */

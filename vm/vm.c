@@ -5,6 +5,7 @@
 #include "vm/vm.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -171,20 +172,30 @@ static int make_initrd(const struct launch *L, char *const argv[], off_t *ret_si
 	return BO_TAKE_FD(out);
 }
 
-/* The last lines of the console log, indented, for an error message, and the kernel's panic
- * line if it has one (it scrolls away under the backtrace that follows it). */
-static void console_tail(const char *path, char *buf, size_t len, char *panic, size_t plen)
+/* The last lines of the console log open at @fd, indented, for an error message, and the
+ * kernel's panic line if it has one (it scrolls away under the backtrace that follows it). */
+static void console_tail(int fd, char *buf, size_t len, char *panic, size_t plen)
 {
 	_cleanup_free_ char *text = NULL;
 	size_t n = 0, lines = 0, o = 0;
+	struct stat st;
+	ssize_t got;
 	const char *pl;
 	char *p;
 
 	buf[0] = panic[0] = '\0';
-	if (bo_read_file(path, 64u << 20, &text, &n) < 0 || !n) {
+	if (fstat(fd, &st) == 0 && st.st_size > 0) {
+		n = (uint64_t) st.st_size < (64u << 20) ? (size_t) st.st_size : 64u << 20;
+		text = malloc(n + 1);
+	}
+	/* Its end: the last lines and, most likely, the panic. */
+	got = text ? bo_pread_full(fd, text, n, (uint64_t) st.st_size - n) : -1;
+	if (got <= 0) {
 		snprintf(buf, len, " (none: the console is empty)");
 		return;
 	}
+	n = (size_t) got;
+	text[n] = '\0';
 	for (size_t i = 0; i < n; i++)
 		if (text[i] == '\r' || text[i] == '\0')
 			text[i] = ' ';
@@ -206,7 +217,7 @@ static void console_tail(const char *path, char *buf, size_t len, char *panic, s
 }
 
 static int boot(const struct launch *L, char *const argv[], const char *accel, double timeout,
-		const char *console, struct bo_qemu_outcome *ret, struct bo_err *err)
+		int console, struct bo_qemu_outcome *ret, struct bo_err *err)
 {
 	const struct bo_vm_opts *o = L->opts;
 	_cleanup_close_ int initrd = -1;
@@ -237,7 +248,7 @@ static int boot(const struct launch *L, char *const argv[], const char *accel, d
 			.base_fd = o->base_fd,
 			.base_port_fd = o->base_port_fd,
 			.base_size = o->base_size,
-			.console = console,
+			.console_fd = console,
 			.interactive = o->interactive,
 			.out_fd = o->stdout_fd > 0 ? o->stdout_fd : 1,
 			.err_fd = o->stderr_fd > 0 ? o->stderr_fd : 2,
@@ -251,24 +262,35 @@ static int boot(const struct launch *L, char *const argv[], const char *accel, d
 		/* The kernel hands parameters without a dot to init as its environment. */
 		snprintf(cmdline, sizeof(cmdline), "%s %s%s%s", CMDLINE, BO_VM_PARAM, nonce,
 			 bo_debug_on(BO_DBG_VM) ? " BLACKOUT_DEBUG=vm" : "");
-		/* A new file per boot, in a directory made if need be: never append to an old
-		 * console log. */
-		if (strrchr(console, '/') && strrchr(console, '/') != console) {
-			char parent[PATH_MAX];
-
-			snprintf(parent, sizeof(parent), "%.*s",
-				 (int) (strrchr(console, '/') - console), console);
-			r = bo_mkdir_p(parent);
-			if (r < 0)
-				r = bo_err_set(err, -r, "create '%s' for the console log: %s",
-					       parent, strerror(-r));
-		}
-		if (r >= 0 && unlink(console) < 0 && errno != ENOENT)
-			r = bo_err_set(err, errno, "remove old console log '%s': %m", console);
-		if (r >= 0)
-			r = bo_qemu_run(&q, ret, err);
+		r = bo_qemu_run(&q, ret, err);
 	}
 	return r;
+}
+
+/*
+ * The console log @path, a new file in a directory made if need be: never an old console log
+ * appended to or removed, never a path blackout did not make (O_EXCL: a symlink or anything
+ * else there is refused, not followed). QEMU writes it through the descriptor returned.
+ */
+static int console_create(const char *path, struct bo_err *err)
+{
+	const char *slash = strrchr(path, '/');
+	int fd, r;
+
+	if (slash && slash != path) {
+		char parent[PATH_MAX];
+
+		snprintf(parent, sizeof(parent), "%.*s", (int) (slash - path), path);
+		r = bo_mkdir_p(parent);
+		if (r < 0)
+			return bo_err_set(err, -r, "create '%s' for the console log: %s", parent,
+					  strerror(-r));
+	}
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0644);
+	if (fd < 0)
+		return bo_err_set(err, errno, "creating the console log '%s': %s", path,
+				  strerror(errno));
+	return fd;
 }
 
 static int probe_kvm(void *ctx)
@@ -280,12 +302,16 @@ static int probe_kvm(void *ctx)
 	struct launch P = *L;
 	struct bo_qemu_outcome out;
 	struct bo_err err = {0};
-	int r;
+	int fd, r;
 
 	P.opts = &o;
 	snprintf(console, sizeof(console), "%s/kvm-probe.log", L->dir);
-	r = boot(&P, argv, "kvm", KVM_PROBE_S, console, &out, &err);
-	(void) unlink(console);
+	fd = console_create(console, &err);
+	if (fd < 0)
+		return fd;
+	r = boot(&P, argv, "kvm", KVM_PROBE_S, fd, &out, &err);
+	close(fd);
+	(void) unlink(console); /* made above, in the launch's own directory */
 	if (r < 0)
 		return r;
 	bo_debug(BO_DBG_VM, "KVM probe: %s (%s)",
@@ -293,13 +319,14 @@ static int probe_kvm(void *ctx)
 	return out.reported && out.status == 0;
 }
 
-static int fail(const struct bo_qemu_outcome *out, const char *console, struct bo_err *err)
+static int fail(const struct bo_qemu_outcome *out, const char *console, int console_fd,
+		struct bo_err *err)
 {
 	char tail[400], qerr[160], panic[120], why[200];
 	const char *q;
 	char *nl;
 
-	console_tail(console, tail, sizeof(tail), panic, sizeof(panic));
+	console_tail(console_fd, tail, sizeof(tail), panic, sizeof(panic));
 	/* The end of QEMU's stderr says why it stopped; its start is often noise. */
 	q = out->qemu_err + strlen(out->qemu_err);
 	q -= q - out->qemu_err < (ptrdiff_t) sizeof(qerr) ? q - out->qemu_err
@@ -335,6 +362,63 @@ static int fail(const struct bo_qemu_outcome *out, const char *console, struct b
 			  why, console, tail);
 }
 
+int bo_vm_memory_check(uint64_t mib, struct bo_err *err)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	uint64_t host = pages > 0 && page > 0 ? ((uint64_t) pages * (uint64_t) page) >> 20 : 0;
+
+	if (mib < BO_VM_MIN_MEMORY_MB)
+		return bo_err_set(
+			err, ERANGE,
+			"a VM needs at least %u MiB (its kernel and initramfs live in it)",
+			BO_VM_MIN_MEMORY_MB);
+	if (host && mib > host)
+		return bo_err_set(err, ERANGE, "more than this host's %" PRIu64 " MiB of memory",
+				  host);
+	return 0;
+}
+
+int bo_vm_cpus_check(uint64_t n, struct bo_err *err)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t most = online > 0 && (uint64_t) online < BO_VM_MAX_CPUS ? (uint64_t) online
+									 : BO_VM_MAX_CPUS;
+
+	if (n < 1 || n > most)
+		return bo_err_set(err, ERANGE, "1 to %" PRIu64 " (%s)", most,
+				  most == BO_VM_MAX_CPUS ? "what QEMU's q35 machine takes"
+							 : "this host's online CPUs");
+	return 0;
+}
+
+int bo_vm_opts_judge(const struct bo_vm_opts *o, struct bo_err *err)
+{
+	struct stat st;
+
+	if (o->memory_mb && bo_vm_memory_check(o->memory_mb, err) < 0)
+		return bo_err_prefix(err, "--memory %u", o->memory_mb);
+	if (o->cpus && bo_vm_cpus_check(o->cpus, err) < 0)
+		return bo_err_prefix(err, "--cpus %u", o->cpus);
+	if (o->share_dir && stat(o->share_dir, &st) < 0)
+		return bo_err_set(err, errno, "--share '%s': %s", o->share_dir, strerror(errno));
+	if (o->share_dir && !S_ISDIR(st.st_mode))
+		return bo_err_set(err, ENOTDIR,
+				  "--share '%s' is not a directory: the guest's results share is "
+				  "one",
+				  o->share_dir);
+	/* Nothing of any kind may be there: the log is made new, and blackout never removes
+	 * (or writes through) what it did not make. */
+	if (o->console_path && lstat(o->console_path, &st) == 0)
+		return bo_err_set(err, EEXIST,
+				  "--console '%s' exists: the console log is a new file (blackout "
+				  "never removes what it did not make); name another, or remove it",
+				  o->console_path);
+	if (o->console_path && errno != ENOENT)
+		return bo_err_set(err, errno, "--console '%s': %s", o->console_path,
+				  strerror(errno));
+	return 0;
+}
+
 int bo_vm_run_result(const struct bo_vm_opts *opts, char *const argv[], struct bo_vm_result *ret,
 		     struct bo_err *err)
 {
@@ -345,10 +429,14 @@ int bo_vm_run_result(const struct bo_vm_opts *opts, char *const argv[], struct b
 	struct launch L = {.opts = opts, .k = &k, .base = base};
 	struct bo_qemu_outcome out = {0};
 	const char *tmp = getenv("TMPDIR");
+	_cleanup_close_ int console = -1;
 	int r;
 
 	if (!argv || !argv[0])
 		return bo_err_set(err, EINVAL, "no command to run in the VM");
+	r = bo_vm_opts_judge(opts, err);
+	if (r < 0)
+		return r;
 	if (bo_qemu_path(base, sizeof(base)) < 0)
 		return bo_err_set(err, ENOPKG,
 				  "qemu-system-x86_64 is not installed (package "
@@ -384,15 +472,23 @@ int bo_vm_run_result(const struct bo_vm_opts *opts, char *const argv[], struct b
 		snprintf(res.console_path, sizeof(res.console_path), "%s", opts->console_path);
 	else
 		snprintf(res.console_path, sizeof(res.console_path), "%s/console.log", L.dir);
-	r = boot(&L, argv, accel, opts->timeout_s, res.console_path, &out, err);
-	if (r < 0)
+	r = console = console_create(res.console_path, err);
+	if (r >= 0)
+		r = boot(&L, argv, accel, opts->timeout_s, console, &out, err);
+	if (r < 0) {
+		/* QEMU never ran: the empty log this launch made goes, and nothing blocks the
+		 * retry. */
+		if (console >= 0)
+			(void) unlink(res.console_path);
+		res.console_path[0] = '\0';
 		goto out_dir;
+	}
 	res.boot_s = out.boot_s;
 	res.total_s = out.total_s;
 	if (out.reported) {
 		res.status = out.status;
 	} else {
-		r = fail(&out, res.console_path, err);
+		r = fail(&out, res.console_path, console, err);
 	}
 out_dir:
 	if (r >= 0 && !opts->console_path && unlink(res.console_path) == 0)

@@ -25,6 +25,14 @@
 #define BO_VM_EXCHANGE_GUEST "/exchange"
 
 #define BO_VM_DEFAULT_MEMORY_MB 2048
+/* The least memory a guest boots in: the kernel and the initramfs unpacked into it. */
+#define BO_VM_MIN_MEMORY_MB 256
+/* The most vCPUs QEMU's q35 machine takes (QEMU 7 and later). */
+#define BO_VM_MAX_CPUS 288
+/* The largest base image a VM is given (base_size below), so the largest device a check
+ * replays: QEMU maps it into the guest's physical address space beside the guest's memory,
+ * which is 40 bits (1 TiB) wide under TCG and 39 bits on many KVM hosts. */
+#define BO_VM_MAX_BASE_SIZE (256ull << 30)
 /* Seconds a command may run when the caller sets no timeout (the boot allowance is added). */
 #define BO_VM_DEFAULT_COMMAND_S 600
 
@@ -61,8 +69,10 @@ struct bo_vm_opts {
 	/* NULL-terminated host paths copied into the guest at the same absolute paths
 	 * (directories recursively, executables with their libraries); NULL: none. */
 	const char *const *extra_files;
-	/* Serial console log, created anew; NULL: console.log in a new temporary directory,
-	 * kept only when the VM fails (the error names it). */
+	/* Serial console log: a new file blackout creates (a path that exists, of any kind, is
+	 * refused: bo_vm_opts_judge()) and QEMU writes through blackout's descriptor; NULL:
+	 * console.log in a new temporary directory, kept only when the VM fails (the error
+	 * names it). */
 	const char *console_path;
 	/* Console and command on this process's terminal (vm shell); no timeout. */
 	bool interactive;
@@ -94,6 +104,22 @@ struct bo_vm_result {
 	/* The console log, or "" when it was a temporary one and was removed. */
 	char console_path[PATH_MAX];
 };
+
+/* Whether a VM can have @mib MiB of memory: at least BO_VM_MIN_MEMORY_MB, at most this
+ * host's memory. -ERANGE with @err saying the bounds. */
+_must_check_ int bo_vm_memory_check(uint64_t mib, struct bo_err *err);
+
+/* Whether a VM can have @n vCPUs: 1 to this host's online CPUs, at most BO_VM_MAX_CPUS.
+ * -ERANGE with @err saying the bounds. */
+_must_check_ int bo_vm_cpus_check(uint64_t n, struct bo_err *err);
+
+/*
+ * What the host can judge of @opts before anything boots: the memory and vCPUs
+ * (bo_vm_memory_check(), bo_vm_cpus_check(); -ERANGE), the share (an existing directory),
+ * the console log (a path where nothing is yet: blackout never removes what it did not
+ * make; -EEXIST). 0, or -errno with @err naming the option. bo_vm_run() judges the same.
+ */
+_must_check_ int bo_vm_opts_judge(const struct bo_vm_opts *opts, struct bo_err *err);
 
 /*
  * Boot a VM per @opts, run @argv (argv[0] looked up in the guest's PATH) in it as root with

@@ -4,6 +4,7 @@
  */
 #include "harness/base/input.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "harness/base/macro.h"
+#include "harness/base/safety.h"
 
 bool bo_name_plain(const char *name)
 {
@@ -213,9 +215,77 @@ int bo_input_open_path(const char *path, unsigned flags, uint64_t max, uint64_t 
 	return BO_TAKE_FD(fd);
 }
 
+/* How deep bo_input_shippable() walks a directory: deeper is refused, not copied. */
+#define SHIP_MAX_DEPTH 64
+
+/*
+ * Every entry of the directory open at @dfd (@path, @depth levels below the path shipped),
+ * judged as its copy would take it: a directory walked in turn (not through a symlink), a
+ * regular file fine, a symlink fine unless what it leads to is neither (one that leads
+ * nowhere is copied as a symlink), anything else refused naming it. Closes @dfd.
+ */
+static int ship_walk(int dfd, char *path, size_t len, unsigned depth, struct bo_err *err)
+{
+	size_t end = strlen(path);
+	struct dirent *de;
+	DIR *d = fdopendir(dfd);
+	int r = 0;
+
+	if (!d) {
+		r = bo_err_set(err, errno, "'%s': %s", path, strerror(errno));
+		close(dfd);
+		return r;
+	}
+	while (r >= 0 && (errno = 0, de = readdir(d))) {
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if ((size_t) snprintf(path + end, len - end, "/%s", de->d_name) >= len - end) {
+			path[end] = '\0';
+			r = bo_err_set(err, ENAMETOOLONG, "'%s/%s': path too long", path,
+				       de->d_name);
+			break;
+		}
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			r = bo_err_set(err, errno, "'%s': %s", path, strerror(errno));
+		} else if (S_ISDIR(st.st_mode) && depth + 1 >= SHIP_MAX_DEPTH) {
+			r = bo_err_set(err, ELOOP,
+				       "'%s': more than %u levels deep: refusing to copy it into "
+				       "the VM",
+				       path, SHIP_MAX_DEPTH);
+		} else if (S_ISDIR(st.st_mode)) {
+			int sub = openat(dirfd(d), de->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+			r = sub < 0 ? bo_err_set(err, errno, "'%s': %s", path, strerror(errno))
+				    : ship_walk(sub, path, len, depth + 1, err);
+		} else if (S_ISLNK(st.st_mode)) {
+			if (fstatat(dirfd(d), de->d_name, &st, 0) == 0 && !S_ISREG(st.st_mode) &&
+			    !S_ISDIR(st.st_mode))
+				r = bo_err_set(err, EINVAL,
+					       "'%s' leads to %s: only regular files and "
+					       "directories go into the VM",
+					       path, kind_of(st.st_mode));
+		} else if (!S_ISREG(st.st_mode)) {
+			r = bo_err_set(err, EINVAL,
+				       "'%s' is %s: only regular files and directories go into "
+				       "the VM",
+				       path, kind_of(st.st_mode));
+		}
+		path[end] = '\0';
+	}
+	if (r >= 0 && errno)
+		r = bo_err_set(err, errno, "reading '%s': %s", path, strerror(errno));
+	closedir(d);
+	return r;
+}
+
 int bo_input_shippable(const char *path, struct bo_err *err)
 {
+	char buf[PATH_MAX];
 	struct stat st;
+	int dfd;
 
 	if (stat(path, &st) < 0) {
 		if (errno == ELOOP)
@@ -226,7 +296,16 @@ int bo_input_shippable(const char *path, struct bo_err *err)
 		return bo_err_set(err, EINVAL,
 				  "'%s' is %s: only regular files and directories go into the VM",
 				  path, kind_of(st.st_mode));
-	return 0;
+	/* A directory goes with all beneath it, as it is copied: walked by descriptor, never
+	 * through a symlink (one named here is copied as a symlink: nothing beneath it). */
+	if (!S_ISDIR(st.st_mode) || lstat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	if ((size_t) snprintf(buf, sizeof(buf), "%s", path) >= sizeof(buf))
+		return bo_err_set(err, ENAMETOOLONG, "'%s': path too long", path);
+	dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return bo_err_set(err, errno, "'%s': %s", path, strerror(errno));
+	return ship_walk(dfd, buf, sizeof(buf), 0, err);
 }
 
 int bo_output_open(const char *path, struct bo_err *err)
@@ -258,6 +337,45 @@ int bo_output_open(const char *path, struct bo_err *err)
 	if (ftruncate(fd, 0) < 0 || fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
 		return bo_err_set(err, errno, "'%s': %s", path, strerror(errno));
 	return BO_TAKE_FD(fd);
+}
+
+int bo_output_open_target(const char *path, bool *ret_created, struct bo_err *err)
+{
+	_cleanup_close_ int pfd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	char self[64];
+	struct stat st;
+	int fd, r;
+
+	*ret_created = false;
+	if (pfd < 0 && errno == ENOENT) {
+		/* Nothing there, not even a dangling symlink: made here, new. */
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return bo_err_set(err, errno, "creating '%s': %s", path, strerror(errno));
+		*ret_created = true;
+		return fd;
+	}
+	if (pfd < 0 || fstat(pfd, &st) < 0)
+		return bo_err_set(err, errno, "'%s': %s", path, strerror(errno));
+	if (S_ISLNK(st.st_mode))
+		return bo_err_set(
+			err, ELOOP,
+			"'%s' is a symlink: refusing to write through it (give the file or "
+			"device it points to)",
+			path);
+	/* What it is, judged on the descriptor before it is opened for writing: a FIFO, a
+	 * character device or somebody else's disk is never opened. */
+	r = bo_own_check_fd(pfd, path, err);
+	if (r < 0)
+		return r;
+	/* Opened again through the descriptor, not the path: the file judged is the file
+	 * written. O_EXCL claims a block device (one mounted or held fails with EBUSY); a
+	 * regular file ignores it. */
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
+	fd = open(self, O_RDWR | O_EXCL | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return bo_err_set(err, errno, "opening '%s': %s", path, strerror(errno));
+	return fd;
 }
 
 /* All of @fd (of @size bytes said, a hint), at most @max, into *@ret: @dir/@rel in
@@ -480,11 +598,31 @@ static void human(uint64_t b, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64 " bytes", b);
 }
 
+/* Whether @bytes more fit on the filesystem @sv says, @path and @what in the message. */
+static int space_left(const struct statvfs *sv, const char *path, uint64_t bytes, const char *what,
+		      struct bo_err *err)
+{
+	char need[32], have[32];
+	uint64_t avail, reserve;
+
+	avail = (uint64_t) sv->f_bavail * sv->f_frsize;
+	reserve = (uint64_t) sv->f_blocks * sv->f_frsize / 100;
+	if (reserve < (64ull << 20))
+		reserve = 64ull << 20;
+	if (bytes <= avail && avail - bytes >= reserve)
+		return 0;
+	human(bytes, need, sizeof(need));
+	human(avail, have, sizeof(have));
+	return bo_err_set(err, ENOSPC,
+			  "%s would write %s to '%s', which has %s free (and keeps %" PRIu64
+			  " MiB for everything else): refusing before a byte is written",
+			  what, need, path, have, reserve >> 20);
+}
+
 int bo_space_check(const char *path, uint64_t bytes, const char *what, struct bo_err *err)
 {
-	char dir[PATH_MAX], need[32], have[32];
+	char dir[PATH_MAX];
 	struct statvfs sv;
-	uint64_t avail, reserve;
 
 	if (statvfs(path, &sv) < 0) {
 		/* A file not made yet: its directory. */
@@ -504,16 +642,16 @@ int bo_space_check(const char *path, uint64_t bytes, const char *what, struct bo
 			return bo_err_set(err, errno, "%s: free space of '%s': %s", what, dir,
 					  strerror(errno));
 	}
-	avail = (uint64_t) sv.f_bavail * sv.f_frsize;
-	reserve = (uint64_t) sv.f_blocks * sv.f_frsize / 100;
-	if (reserve < (64ull << 20))
-		reserve = 64ull << 20;
-	if (bytes <= avail && avail - bytes >= reserve)
-		return 0;
-	human(bytes, need, sizeof(need));
-	human(avail, have, sizeof(have));
-	return bo_err_set(err, ENOSPC,
-			  "%s would write %s to '%s', which has %s free (and keeps %" PRIu64
-			  " MiB for everything else): refusing before a byte is written",
-			  what, need, path, have, reserve >> 20);
+	return space_left(&sv, path, bytes, what, err);
+}
+
+int bo_space_check_fd(int fd, const char *path, uint64_t bytes, const char *what,
+		      struct bo_err *err)
+{
+	struct statvfs sv;
+
+	if (fstatvfs(fd, &sv) < 0)
+		return bo_err_set(err, errno, "%s: free space of '%s': %s", what, path,
+				  strerror(errno));
+	return space_left(&sv, path, bytes, what, err);
 }

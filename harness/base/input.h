@@ -95,6 +95,17 @@ _must_check_ int bo_input_shippable(const char *path, struct bo_err *err);
  */
 _must_check_ int bo_output_open(const char *path, struct bo_err *err);
 
+/*
+ * Open @path to write in place (replay --onto): never through a symlink (a dangling one
+ * creates nothing), a regular file, created mode 0644 when nothing is there (*@ret_created
+ * then true: the caller removes it when it fails), or a block device blackout made, opened
+ * O_EXCL (bo_own_check_fd()). What it is is judged on a descriptor (O_PATH) before it is
+ * opened for writing, through that descriptor: a FIFO, a character device or somebody
+ * else's disk is never opened for writing. Not truncated. The fd (O_RDWR, O_CLOEXEC), or
+ * -errno with @err.
+ */
+_must_check_ int bo_output_open_target(const char *path, bool *ret_created, struct bo_err *err);
+
 /* All of @rel beneath @dir by bo_input_open(), NUL-terminated, in *@ret (freed by the
  * caller) of *@ret_len bytes (may be NULL). */
 _must_check_ int bo_input_read(const char *dir, const char *rel, size_t max, char **ret,
@@ -126,5 +137,10 @@ char *bo_shell_quote(const char *s);
  */
 _must_check_ int bo_space_check(const char *path, uint64_t bytes, const char *what,
 				struct bo_err *err);
+
+/* The same for the file open at @fd (@path in the message): its filesystem, whatever its
+ * path leads to now. */
+_must_check_ int bo_space_check_fd(int fd, const char *path, uint64_t bytes, const char *what,
+				   struct bo_err *err);
 
 #endif

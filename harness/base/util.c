@@ -75,6 +75,19 @@ int bo_parse_u64(const char *s, uint64_t *ret)
 	return 0;
 }
 
+int bo_parse_u64_in(const char *s, uint64_t min, uint64_t max, uint64_t *ret)
+{
+	uint64_t v;
+	int r = bo_parse_u64(s, &v);
+
+	if (r < 0)
+		return r;
+	if (v < min || v > max)
+		return -ERANGE;
+	*ret = v;
+	return 0;
+}
+
 int bo_parse_range(const char *s, uint64_t *ret_a, uint64_t *ret_b)
 {
 	const char *dash = strchr(s, '-');

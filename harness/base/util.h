@@ -34,6 +34,11 @@ const char *bo_err_str(const struct bo_err *err);
 /* Parse a whole string of decimal digits (no sign, no hex, no octal); -EINVAL or -ERANGE. */
 _must_check_ int bo_parse_u64(const char *s, uint64_t *ret);
 
+/* bo_parse_u64() of a number that must lie in [@min, @max]: -EINVAL when @s is not a number,
+ * -ERANGE when it is one outside (or past 2^64-1). For a value stored in a narrower type, or
+ * with a bound of its own: never truncated, never taken as another. */
+_must_check_ int bo_parse_u64_in(const char *s, uint64_t min, uint64_t max, uint64_t *ret);
+
 /* Parse "A-B" (both inclusive; "A-" means to the end, "A" means just A); -EINVAL, -ERANGE
  * for a number past 2^64-1. */
 _must_check_ int bo_parse_range(const char *s, uint64_t *ret_a, uint64_t *ret_b);

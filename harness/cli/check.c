@@ -463,115 +463,51 @@ static int shipped_before(const char *path, struct json_object **ret)
 	return 0;
 }
 
-/* Whether the log at @path names its devices (harness/log/layout.h); false when unreadable,
- * which is said later. */
-static bool names_devices(const char *path)
+/*
+ * What the check's VMs get besides --file, added to @v: what the VM of the log's own run or
+ * check was given (config.json beside it, "files", into *@beside, which holds the strings),
+ * --recovery-log at its absolute path (into @rec_log, PATH_MAX bytes, which @a then names),
+ * libcrypto for --hash (the guests hash the images through it, which blackout loads only
+ * when it hashes: harness/base/sha256.c). 0, or -errno with @err.
+ */
+static int ship_more(const char *log, struct bo_check_args *a, struct vm_args *v,
+		     struct json_object **beside, char *rec_log, struct bo_err *err)
 {
-	struct bo_log *log = NULL;
-	bool yes = bo_log_open(path, BO_LOG_OPEN_SALVAGE, &log, NULL) == 0 &&
-		   bo_log_layout(log)->n > 0;
+	const char *lib;
 
-	bo_log_free(log);
-	return yes;
+	if (shipped_before(log, beside) < 0 || bo_vm_args_files_from(v, *beside) < 0)
+		return bo_err_set(err, ENOMEM, "out of memory");
+	/* The guest reads the recovery log at the same absolute path, shipped. */
+	if (a->recovery_log) {
+		if (!realpath(a->recovery_log, rec_log))
+			return bo_err_set(err, errno, "--recovery-log '%s': %s", a->recovery_log,
+					  strerror(errno));
+		a->recovery_log = rec_log;
+		if (bo_opt_list_add(&v->files, rec_log) < 0)
+			return bo_err_set(err, ENOMEM, "out of memory");
+	}
+	if (!a->hash)
+		return 0;
+	lib = bo_sha256_library();
+	if (!lib)
+		return bo_err_set(err, ENOPKG,
+				  "--hash: cannot load libcrypto.so.3 (package libssl3)");
+	return bo_opt_list_add(&v->files, lib) < 0 ? bo_err_set(err, ENOMEM, "out of memory") : 0;
 }
 
-/*
- * The filesystem of the log at @path, as a user holding a log from a bug report expects it
- * found: the image replayed (into a temporary file, removed) up to the entry after its 'mkfs'
- * mark, or to its end without one, and probed by libblkid. Its name into @buf; what it found
- * and where is said on stderr. -errno with @err saying why none was found.
- */
-static int detect_fs(const char *path, char *buf, size_t len, struct bo_err *err)
+/* Say where check @c runs: in place, or in how many VMs of how much memory. */
+static void say_where(const struct check *c, const struct vm_args *v, unsigned jobs)
 {
-	struct bo_log *log = NULL;
-	struct bo_replay *rp = NULL;
-	char tmp[] = "/var/tmp/blackout-detect-XXXXXX";
-	uint64_t at = 0;
-	const char *where = "its 'mkfs' mark";
-	int fd, r;
+	char mib[32] = "";
 
-	r = bo_log_open(path, BO_LOG_OPEN_SALVAGE, &log, err);
-	if (r < 0)
-		return r;
-	if (bo_log_find_mark(log, "mkfs", &at, NULL) == 0)
-		at++;
+	if (jobs > 1)
+		snprintf(mib, sizeof(mib), " of %u MiB",
+			 v->memory_mb ? v->memory_mb : BO_VM_DEFAULT_MEMORY_MB);
+	if (v->in_place)
+		bo_cli_note("check %s: in place, on this kernel (results in %s)", c->runid, c->dir);
 	else
-		at = bo_log_count(log), where = "its end (it has no 'mkfs' mark)";
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		bo_log_free(log);
-		return bo_err_set(err, errno, "'%s': %s", tmp, strerror(errno));
-	}
-	close(fd);
-	r = bo_replay_new(log, tmp, 0, bo_log_min_device_size(log), &rp, err);
-	if (r >= 0)
-		r = bo_replay_to(rp, at, err);
-	bo_replay_free(rp);
-	if (r >= 0) {
-		r = bo_fs_detect(tmp, buf, len, err);
-		if (r == -ENODATA)
-			bo_err_set(err, ENODATA, "no filesystem signature in its image at %s",
-				   where);
-		else if (r == -ENOTUNIQ)
-			bo_err_set(err, ENOTUNIQ, "contradicting signatures in its image at %s",
-				   where);
-	}
-	unlink(tmp);
-	bo_log_free(log);
-	if (r >= 0)
-		fprintf(stderr,
-			"blackout: check: the log holds %s (found at %s; --fs to say otherwise)\n",
-			buf, where);
-	return r;
-}
-
-/*
- * What the host can judge of a check's options, before a results directory exists or a VM
- * boots (the guest would only fail on them later): the filesystem, the cut policy, the state
- * id, the expected class, the mount options, and --from against the log @log. -errno with
- * @err naming the option (a usage error).
- */
-static int judge(const struct bo_check_args *a, const struct bo_log *log, struct bo_err *err)
-{
-	enum bo_fs fs;
-	enum bo_class cls;
-	uint64_t at;
-
-	if (a->fs && bo_fs_from_name(a->fs, &fs) < 0)
-		return bo_err_set(err, EINVAL, "--fs '%s': not a filesystem blackout checks",
-				  a->fs);
-	if (a->cuts && bo_cutsel_validate(a->cuts, err) < 0)
-		return bo_err_prefix(err, "--cuts '%s'", a->cuts);
-	if (a->state && !bo_name_plain(a->state))
-		return bo_err_set(err, EINVAL,
-				  "--state '%s': not a state id (c<N>, c<N>-d<A,B>, "
-				  "c<N>-t<E>:<S>)",
-				  a->state);
-	if (a->expect && bo_class_from_name(a->expect, &cls) < 0)
-		return bo_err_set(err, EINVAL, "--expect '%s': not a class", a->expect);
-	if (a->mopt && bo_mount_options_problem(a->mopt))
-		return bo_err_set(err, EINVAL, "--mount-options '%s': %s", a->mopt,
-				  bo_mount_options_problem(a->mopt));
-	/* The checker runs in the guest, which finds what the host can see: a program that is
-	 * not there fails here, not as a checker-error in every state. */
-	if (a->checker && bo_guest_command_ok(a->checker, bo_libexec_dir(), err) < 0)
-		return bo_err_prefix(err, "--checker '%s'", a->checker);
-	if (a->from && bo_cut_resolve(log, a->from, &at, err) < 0)
-		return bo_err_prefix(err, "--from");
-	return 0;
-}
-
-int bo_check_judge(const char *log, const struct bo_check_args *a, bool *ret_usage,
-		   struct bo_err *err)
-{
-	struct bo_log *l = NULL;
-	int r = bo_log_open(log, 0, &l, err);
-
-	*ret_usage = false;
-	if (r >= 0 && a && (r = judge(a, l, err)) < 0)
-		*ret_usage = true;
-	bo_log_free(l);
-	return r < 0 ? r : 0;
+		bo_cli_note("check %s: booting %u VM%s%s (results in %s)", c->runid, jobs,
+			    jobs > 1 ? "s" : "", mib, c->dir);
 }
 
 int bo_check(const char *log, const struct bo_check_args *given, const struct vm_args *given_v)
@@ -612,26 +548,6 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 		args.jobs = "1";
 		args.guest_replay = true;
 	}
-	/* The log is judged here, before a results directory exists or a VM boots: a corrupt
-	 * log, a symlink, a FIFO or a device that is not a log is refused with its reason. */
-	{
-		bool usage = false;
-
-		if (bo_check_judge(log, a, &usage, &err) < 0) {
-			bo_cli_error("check: %s", bo_err_str(&err));
-			return usage ? BO_EXIT_USAGE : BO_EXIT_HARNESS;
-		}
-	}
-	/* Without --fs or a scenario the log says what it holds: its devices (layout.h), or
-	 * its image's filesystem signature. */
-	if (!a->scen && !a->fs && !names_devices(log) && access(log, R_OK) == 0) {
-		if (detect_fs(log, found, sizeof(found), &err) < 0) {
-			bo_cli_error("check: '%s': %s: give --fs or --scenario", log,
-				     bo_err_str(&err));
-			return BO_EXIT_USAGE;
-		}
-		args.fs = found;
-	}
 	jobs_given = a->jobs != NULL;
 	if (a->jobs && bo_parse_u64(a->jobs, &nj) == 0)
 		jobs = (unsigned) nj;
@@ -642,10 +558,6 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 	if (a->shard || a->state)
 		jobs_given = true;
 	plan_jobs(jobs_given, v, &jobs);
-	if (access(log, R_OK) < 0) {
-		bo_cli_error("check: '%s': %s", log, strerror(errno));
-		return BO_EXIT_HARNESS;
-	}
 	/* A bad scenario fails here, with file:line, before anything is made. */
 	if (a->scen) {
 		r = bo_scenario_load(a->scen, &sc, &err);
@@ -653,48 +565,39 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 			r = bo_err_set(&err, ENOMEM, "out of memory");
 		if (r < 0) {
 			bo_cli_error("check: %s", bo_err_str(&err));
-			return BO_EXIT_HARNESS;
+			goto out;
 		}
 		c.sc = sc;
 	}
-	/* ... and what its boot would refuse: a kernel not found (the scenario's, when it names
-	 * one), a --file that is not there or cannot be shipped. */
-	if (bo_vm_args_judge(v, &err) < 0) {
+	/* The log and the options against it are judged here, before a results directory
+	 * exists or a VM boots (check_judge.c); without --fs or a scenario the log says what it
+	 * holds. */
+	{
+		bool usage = false;
+
+		found[0] = '\0';
+		if (bo_check_judge(log, a, sc, found, sizeof(found), &usage, &err) < 0) {
+			bo_cli_error("check: %s", bo_err_str(&err));
+			ret = usage ? BO_EXIT_USAGE : BO_EXIT_HARNESS;
+			goto out;
+		}
+		if (found[0])
+			args.fs = found;
+	}
+	if (access(log, R_OK) < 0) {
+		bo_cli_error("check: '%s': %s", log, strerror(errno));
+		goto out;
+	}
+	if (ship_more(log, &args, v, &beside, rec_log, &err) < 0) {
 		bo_cli_error("check: %s", bo_err_str(&err));
 		goto out;
 	}
-	/* A results directory's log: what the VM of its run or check was given (config.json
-	 * beside it, "files"), this one gets too. */
-	if (shipped_before(log, &beside) < 0 || bo_vm_args_files_from(v, beside) < 0) {
-		bo_cli_error("check: out of memory");
+	/* ... and what its boot would refuse: a kernel not found (the scenario's, when it names
+	 * one), a file for the VM (--file, the log's run's, --recovery-log) that is not there
+	 * or cannot be shipped. */
+	if (bo_vm_args_judge(v, &err) < 0) {
+		bo_cli_error("check: %s", bo_err_str(&err));
 		goto out;
-	}
-	/* --recovery-log: the guest reads it at the same absolute path, shipped. */
-	if (a->recovery_log) {
-		if (!realpath(a->recovery_log, rec_log)) {
-			bo_cli_error("check: --recovery-log '%s': %s", a->recovery_log,
-				     strerror(errno));
-			goto out;
-		}
-		args.recovery_log = rec_log;
-		if (bo_opt_list_add(&v->files, rec_log) < 0) {
-			bo_cli_error("check: out of memory");
-			goto out;
-		}
-	}
-	/* --hash: the guests hash the images through libcrypto, which blackout loads only when
-	 * it hashes (harness/base/sha256.c); they get it shipped. */
-	if (a->hash) {
-		const char *lib = bo_sha256_library();
-
-		if (!lib) {
-			bo_cli_error("check --hash: cannot load libcrypto.so.3 (package libssl3)");
-			goto out;
-		}
-		if (bo_opt_list_add(&v->files, lib) < 0) {
-			bo_cli_error("check: out of memory");
-			goto out;
-		}
 	}
 	r = prepare(&c, log, &res, &err);
 	if (r >= 0 && sc && !a->checker && bo_scenario_checker_command(sc, &sc_checker) < 0)
@@ -723,19 +626,7 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 	} else {
 		bo_debug(BO_DBG_RUN, "no lint, no host base: %s", bo_err_str(&lerr));
 	}
-	{
-		char mib[32] = "";
-
-		if (jobs > 1)
-			snprintf(mib, sizeof(mib), " of %u MiB",
-				 v->memory_mb ? v->memory_mb : BO_VM_DEFAULT_MEMORY_MB);
-		if (v->in_place)
-			bo_cli_note("check %s: in place, on this kernel (results in %s)", c.runid,
-				    c.dir);
-		else
-			bo_cli_note("check %s: booting %u VM%s%s (results in %s)", c.runid, jobs,
-				    jobs > 1 ? "s" : "", mib, c.dir);
-	}
+	say_where(&c, v, jobs);
 	if (jobs > 1) {
 		r = check_jobs(&c, v, jobs, 4 * 3600, &err);
 	} else {

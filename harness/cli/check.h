@@ -7,9 +7,11 @@
 #define BO_CLI_CHECK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "harness/cli/check_opts.h"
 #include "harness/cli/vmrun.h"
+#include "harness/scenario/scenario.h"
 
 /*
  * Check @log as @a says, in VMs booted as @v says: a new results directory under a->parent
@@ -20,13 +22,20 @@ int bo_check(const char *log, const struct bo_check_args *a, const struct vm_arg
 
 /*
  * Judge the saved log @log on the host, as every check does before a results directory exists
- * or a VM boots: it must open as a whole dm-log-writes log (a symlink, a FIFO, a device that
- * is no log, a corrupt header are refused), and with @a (may be NULL) the options the host
- * can read as wrong must not be. 0; -errno with @err saying why, and *@ret_usage true when an
- * option is wrong rather than the log. bo_check() (so reproduce) and shrink judge here.
+ * or a VM boots (check_judge.c): it must open as a whole dm-log-writes log (a symlink, a FIFO,
+ * a device that is no log, a corrupt header are refused) with entries to check. With @a (may
+ * be NULL) and the scenario @sc (or NULL), what the guest would only fail on later is judged
+ * against it: the options on their own, the device its writes need (--size, the scenario's,
+ * at most BO_VM_MAX_BASE_SIZE), its first cut (--from, else its 'mkfs' mark), the state of
+ * --state (and --recovery-log), the cuts the policy selects, --recovery against the
+ * filesystem, the scenario's checker. When @fs is given and nothing names the filesystem
+ * (--fs, @sc, the log's layout), the one found in the log's image goes into @fs (@fs_len
+ * bytes). 0; -errno with @err saying why, and *@ret_usage true when an option is wrong
+ * rather than the log or the scenario. bo_check() (so reproduce) and shrink judge here.
  */
-_must_check_ int bo_check_judge(const char *log, const struct bo_check_args *a, bool *ret_usage,
-				struct bo_err *err);
+_must_check_ int bo_check_judge(const char *log, const struct bo_check_args *a,
+				const struct bo_scenario *sc, char *fs, size_t fs_len,
+				bool *ret_usage, struct bo_err *err);
 
 /*
  * Check @log once per kernel of a->kernels (check_kernels.c) under one tree, and compare the

@@ -72,6 +72,21 @@ int bo_check_kernels(const char *log, const struct bo_check_args *a, const struc
 					  "--kernels chooses the kernels itself: not with "
 					  "--kernel, --modules, --kernel-release, --kernel-tree, "
 					  "--in-place, --shard or --expect");
+	/* The log and the options, judged once before the kernels are looked for and the tree
+	 * exists (each check judges them again, and finds them as they were). */
+	{
+		struct bo_scenario *sc = NULL;
+		bool usage = false;
+
+		ret = a->scen ? bo_scenario_load(a->scen, &sc, &err) : 0;
+		if (ret >= 0)
+			ret = bo_check_judge(log, a, sc, NULL, 0, &usage, &err);
+		bo_scenario_free(sc);
+		if (ret < 0) {
+			bo_cli_error("check: %s", bo_err_str(&err));
+			return usage ? BO_EXIT_USAGE : BO_EXIT_HARNESS;
+		}
+	}
 	if (bo_kerneltree_resolve("check", a->kernels, rel, &n, &ret) < 0)
 		return ret;
 	if (a->seed)

@@ -201,6 +201,19 @@ int bo_guest_command_ok(const char *cmd, const char *libexec, struct bo_err *err
 			  word, libexec);
 }
 
+int bo_guest_checker_ok(const struct bo_scenario *sc, struct bo_err *err)
+{
+	_cleanup_free_ char *cmd = NULL;
+	int r;
+
+	if (bo_scenario_checker_command(sc, &cmd) < 0)
+		return bo_err_set(err, ENOMEM, "out of memory");
+	r = cmd ? bo_guest_command_ok(cmd, bo_libexec_dir(), err) : 0;
+	if (r < 0)
+		bo_err_prefix(err, "scenario '%s': [check] checker", sc->origin);
+	return r;
+}
+
 int bo_guest_tmpfs(const char *path, bool pass, struct bo_err *err)
 {
 	mode_t mode = pass ? 0711 : 0700;

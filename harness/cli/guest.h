@@ -74,6 +74,11 @@ void bo_guest_env_clear(struct bo_guest_env *e);
  */
 _must_check_ int bo_guest_command_ok(const char *cmd, const char *libexec, struct bo_err *err);
 
+/* Host side: bo_guest_command_ok() of the checker of scenario @sc (none is fine), with @err
+ * naming the scenario and its key: a checker that is not there is refused before a boot, as
+ * check --checker is. */
+_must_check_ int bo_guest_checker_ok(const struct bo_scenario *sc, struct bo_err *err);
+
 /* Guest side: one run or check in the VM. */
 struct bo_guest {
 	const char *cmd;

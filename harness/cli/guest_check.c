@@ -219,6 +219,7 @@ static int cmd_guest_check(int argc, char **argv)
 			.host_base = getenv(BO_HOST_BASE_ENV),
 			.user = g.user,
 			.root = g.root,
+			.in_place = ga.allow_host,
 		};
 		struct bo_layout l;
 

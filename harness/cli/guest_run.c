@@ -148,6 +148,7 @@ static int cmd_guest_run(int argc, char **argv)
 			.libexec = g.libexec,
 			.user = g.user,
 			.root = g.root,
+			.in_place = ga.allow_host,
 		};
 
 		r = bo_record(&ro, g.res, &err);
@@ -194,6 +195,7 @@ static int cmd_guest_run(int argc, char **argv)
 			.repro_args = repro,
 			.user = g.user,
 			.root = g.root,
+			.in_place = ga.allow_host,
 		};
 		struct bo_layout l;
 

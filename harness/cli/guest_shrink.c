@@ -46,6 +46,7 @@ struct shrinker {
 	const char *root;
 	struct bo_proc_user user_buf;
 	char workdir[PATH_MAX]; /* /run/blackout-<run-id>: one tmpfs per probe or candidate */
+	bool in_place;		/* ... in this machine's memory (--allow-host: --in-place) */
 	struct bo_scenario *sc;
 	struct bo_results *res; /* RESULTS/shrink */
 	enum bo_class want;	/* the class that must still show */
@@ -90,6 +91,7 @@ static int check_log(struct shrinker *s, const struct bo_log *log, const char *w
 		.seed = s->sc->seed,
 		.user = s->user,
 		.root = s->root,
+		.in_place = s->in_place,
 	};
 
 	if (bo_scenario_checker_command(s->sc, &checker) < 0)
@@ -269,6 +271,7 @@ static int try_ops(struct shrinker *s, const char *keep, struct bo_summary *sum,
 			.libexec = s->libexec,
 			.user = s->user,
 			.root = s->root,
+			.in_place = s->in_place,
 		};
 
 		r = bo_record(&ro, cres, err);
@@ -462,6 +465,7 @@ static int cmd_guest_shrink(int argc, char **argv)
 		return bo_cli_usage_error("__guest-shrink", "--results --run-id --state --class");
 	s.runid = runid;
 	s.libexec = ga.libexec ? ga.libexec : bo_libexec_dir();
+	s.in_place = ga.allow_host;
 	if (bo_guest_identity(&ga, "__guest-shrink", &s.user_buf, &s.user, &s.root) < 0)
 		return BO_EXIT_USAGE;
 	if (bo_class_from_name(sa.cls, &s.want) < 0)

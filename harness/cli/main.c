@@ -3,6 +3,7 @@
  * blackout — block-level crash-consistency and fault-injection harness for Linux storage.
  * This file only finds the command; each one is a struct bo_cmd in a file of its own.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,6 +48,9 @@ int main(int argc, char **argv)
 		return bo_cmd_init.run(argc, argv);
 	if (base && !strcmp(base, "/modprobe"))
 		return bo_cmd_modprobe.run(argc, argv);
+	/* A write past a file-size limit (ulimit -f) fails with EFBIG, and the error names the
+	 * file; SIGXFSZ would kill blackout mid-write with a partial file and not a word. */
+	signal(SIGXFSZ, SIG_IGN);
 	/* Options of blackout itself, before the command. */
 	while (argc > 1 && argv[1][0] == '-') {
 		if (!strcmp(argv[1], "-q") || !strcmp(argv[1], "--quiet")) {

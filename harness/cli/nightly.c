@@ -38,6 +38,7 @@
 #include "harness/base/proc.h"
 #include "harness/base/safety.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/guest.h"
 #include "harness/cli/vmrun.h"
 #include "harness/results/report.h"
 #include "harness/results/summary.h"
@@ -107,6 +108,12 @@ static int add_scenario(struct matrix *m, const char *value, unsigned line, stru
 	r = bo_scenario_load(src, &sc, err);
 	if (r < 0)
 		return bo_err_prefix(err, "[matrix] scenario");
+	/* Its checker as run judges it, before the tree exists. */
+	r = bo_guest_checker_ok(sc, err);
+	if (r < 0) {
+		bo_scenario_free(sc);
+		return bo_err_prefix(err, "[matrix] scenario");
+	}
 	for (i = 0; i < m->nsc && strcmp(m->scen_names[i], sc->name); i++)
 		;
 	if (i < m->nsc) {
@@ -337,6 +344,10 @@ static int judge_kernels(const struct matrix *m, const struct bo_argv *extra, st
 				    : 0;
 	for (size_t i = 0; i < extra->n; i++)
 		v.in_place |= !strcmp(extra->v[i], "--in-place");
+	/* Every --file, once, whatever the kernels: judged here, not by each cell's run. */
+	if (r >= 0)
+		r = bo_vm_args_judge_files(&v, err);
+	bo_opt_list_clear(&v.files);
 	for (size_t k = 0; r >= 0 && k < (m->nk ? m->nk : 1); k++) {
 		if (m->nk)
 			v.kernel_release = m->kernels[k];

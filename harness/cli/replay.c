@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "harness/base/input.h"
@@ -21,7 +22,8 @@ static void help(void)
 	     "                           [--salvage]\n\n"
 	     "Apply the entries of LOG to TARGET until the cut CUT: the state of the disk had\n"
 	     "the power gone at that point. TARGET is a regular file (created if missing) or a\n"
-	     "block device that nothing holds open. Discards are written as zeroes.\n\n"
+	     "block device of blackout's that nothing holds open, never a symlink. Discards are\n"
+	     "written as zeroes.\n\n"
 	     "Cuts:  start | end | entry:N (after entry N) | mark:NAME | flush:K | fua:K\n"
 	     "       (K counts from 1). A mark that is not in the log is an error.\n\n"
 	     "  --onto TARGET   file or block device to write\n"
@@ -49,8 +51,10 @@ static int cmd_replay(int argc, char **argv)
 	struct bo_log *log = NULL;
 	struct bo_err err = {0};
 	uint64_t a, b, size = 0;
+	_cleanup_close_ int fd = -1;
 	unsigned flags = 0;
-	int c, ret = BO_EXIT_HARNESS;
+	bool created = false;
+	int c, r, ret = BO_EXIT_HARNESS;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -64,9 +68,11 @@ static int cmd_replay(int argc, char **argv)
 			from = optarg;
 			break;
 		case 'S':
-			if (bo_parse_u64(optarg, &size) < 0)
-				return bo_cli_usage_error("replay", "--size '%s' is not a number",
-							  optarg);
+			/* A file's size is an off_t: past 2^63-1 it would be negative. */
+			if (bo_parse_u64_in(optarg, 0, INT64_MAX, &size) < 0)
+				return bo_cli_usage_error(
+					"replay", "--size '%s': not a number of bytes below 2^63",
+					optarg);
 			break;
 		case 's':
 			flags |= BO_LOG_OPEN_SALVAGE;
@@ -100,14 +106,24 @@ static int cmd_replay(int argc, char **argv)
 			     argv[optind], to, b, from, a);
 		goto out;
 	}
-	/* The log is never its own target, and a file target must have room for what is
-	 * written onto it (harness/base/input.h). */
+	/* The target is opened once, never through a symlink, and judged on its descriptor:
+	 * never the log itself, and a file must have room for what is written onto it
+	 * (harness/base/input.h). What this replay made, it removes when it fails. */
+	fd = bo_output_open_target(onto, &created, &err);
+	if (fd < 0) {
+		bo_cli_error("replay '%s': %s", argv[optind], bo_err_str(&err));
+		goto out;
+	}
 	{
 		struct stat sl, so;
 		uint64_t bytes = 0, dev = size ? size : bo_log_min_device_size(log);
 
-		if (stat(argv[optind], &sl) == 0 && stat(onto, &so) == 0 &&
-		    sl.st_dev == so.st_dev && sl.st_ino == so.st_ino) {
+		if (fstat(bo_log_fd(log), &sl) < 0 || fstat(fd, &so) < 0) {
+			bo_cli_error("replay '%s': %s", argv[optind], strerror(errno));
+			goto out;
+		}
+		if ((sl.st_dev == so.st_dev && sl.st_ino == so.st_ino) ||
+		    (S_ISBLK(sl.st_mode) && S_ISBLK(so.st_mode) && sl.st_rdev == so.st_rdev)) {
 			bo_cli_error("replay '%s': --onto '%s' is the log itself: refusing to "
 				     "overwrite it",
 				     argv[optind], onto);
@@ -117,14 +133,13 @@ static int cmd_replay(int argc, char **argv)
 			bytes += bo_log_entry(log, n)->nr_sectors * bo_log_sectorsize(log);
 		if (dev && bytes > dev)
 			bytes = dev;
-		if ((stat(onto, &so) < 0 || S_ISREG(so.st_mode)) &&
-		    bo_space_check(onto, bytes, "replay", &err) < 0) {
+		if (S_ISREG(so.st_mode) && bo_space_check_fd(fd, onto, bytes, "replay", &err) < 0) {
 			bo_cli_error("replay '%s': %s", argv[optind], bo_err_str(&err));
 			goto out;
 		}
 	}
-	if (bo_replay_new(log, onto, BO_REPLAY_CREATE | BO_REPLAY_MAP_LOG, size, &rp, &err) < 0 ||
-	    bo_replay_set_position(rp, a, &err) < 0 || bo_replay_to(rp, b, &err) < 0 ||
+	r = bo_replay_new_fd(log, BO_TAKE_FD(fd), onto, BO_REPLAY_MAP_LOG, size, &rp, &err);
+	if (r < 0 || bo_replay_set_position(rp, a, &err) < 0 || bo_replay_to(rp, b, &err) < 0 ||
 	    bo_replay_sync(rp, &err) < 0) {
 		bo_cli_error("replay '%s': %s", argv[optind], bo_err_str(&err));
 		goto out;
@@ -140,6 +155,8 @@ static int cmd_replay(int argc, char **argv)
 out:
 	bo_replay_free(rp);
 	bo_log_free(log);
+	if (ret != BO_EXIT_OK && created && unlink(onto) < 0)
+		bo_cli_warning("replay: removing '%s': %s", onto, strerror(errno));
 	return ret;
 }
 

@@ -125,9 +125,11 @@ static int run_scenario(const char *path, const struct run_args *ra_in, struct v
 	unsigned timeout;
 	int r, ret = BO_EXIT_HARNESS;
 
-	/* Bad scenarios fail here, with file:line, before any VM boots. */
-	if (bo_scenario_load(path, &sc, &err) < 0) {
+	/* Bad scenarios fail here, with file:line, before any VM boots; so does a checker the
+	 * guest could not run (as check --checker). */
+	if (bo_scenario_load(path, &sc, &err) < 0 || bo_guest_checker_ok(sc, &err) < 0) {
 		bo_cli_error("%s", bo_err_str(&err));
+		bo_scenario_free(sc);
 		return BO_EXIT_HARNESS;
 	}
 	if (ra.seed && bo_parse_u64(ra.seed, &seed) == 0)

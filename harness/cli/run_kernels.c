@@ -19,6 +19,7 @@
 #include "harness/base/macro.h"
 #include "harness/base/path.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/guest.h"
 #include "harness/cli/kerneltree.h"
 #include "harness/cli/run_kernels.h"
 #include "harness/log/log.h"
@@ -137,12 +138,17 @@ int bo_run_kernels(const char *path, const char *kernels, const char *parent_dir
 		return bo_cli_usage_error("run", "--kernels chooses the kernels itself: not with "
 						 "--kernel, --modules, --kernel-release, "
 						 "--kernel-tree or --in-place");
-	if (bo_kerneltree_resolve("run", kernels, rel, &n, &ret) < 0)
-		return ret;
-	/* A bad scenario fails before any VM boots, and the tree is named for its seed. */
-	if (bo_scenario_load(path, &sc, &err) < 0) {
+	/* A bad scenario fails before any VM boots, and the tree is named for its seed; its
+	 * checker and every --file are judged before the tree exists, as each run judges them. */
+	if (bo_scenario_load(path, &sc, &err) < 0 || bo_guest_checker_ok(sc, &err) < 0 ||
+	    bo_vm_args_judge_files(v, &err) < 0) {
 		bo_cli_error("%s", bo_err_str(&err));
+		bo_scenario_free(sc);
 		return BO_EXIT_HARNESS;
+	}
+	if (bo_kerneltree_resolve("run", kernels, rel, &n, &ret) < 0) {
+		bo_scenario_free(sc);
+		return ret;
 	}
 	if (bo_kerneltree_create("run", parent_dir, sc->seed, tree) < 0) {
 		bo_scenario_free(sc);

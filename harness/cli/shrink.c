@@ -229,15 +229,19 @@ static int cmd_shrink(int argc, char **argv)
 		ret = r == -ENOENT ? BO_EXIT_FAILURE : BO_EXIT_HARNESS;
 		goto out;
 	}
-	/* The saved log is judged as reproduce judges it (bo_check_judge()): a corrupt one is
-	 * refused here, before shrink/ exists or a VM boots; a run without a failing state has
-	 * nothing to shrink whatever its log. */
+	/* The saved log is judged as reproduce judges it (bo_check_judge()), with the state and
+	 * the scenario: a corrupt log, a state it does not have, a checker the guest could not
+	 * run are refused here, before shrink/ exists or a VM boots; a run without a failing
+	 * state has nothing to shrink whatever its log. */
 	{
-		bool usage;
+		const struct bo_check_args ca = {.state = state};
+		bool usage = false;
 
 		if (bo_pathf(path, sizeof(path), "%s/write.log", dir) < 0 ||
-		    bo_check_judge(path, NULL, &usage, &err) < 0) {
+		    bo_check_judge(path, &ca, sc, NULL, 0, &usage, &err) < 0) {
 			bo_cli_error("shrink: %s", bo_err_str(&err));
+			if (usage && sa.state)
+				ret = BO_EXIT_USAGE;
 			goto out;
 		}
 	}

@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "harness/base/input.h"
 #include "harness/base/macro.h"
 #include "harness/base/json.h"
 #include "harness/cli/cli.h"
@@ -45,16 +46,19 @@ static void help(void)
 	     "  --kernel-release R  a cached Debian kernel by release or its prefix (6.12;\n"
 	     "                    blackout kernel list); default: what linux-image-amd64\n"
 	     "                    depends on\n"
-	     "  --memory MB       guest memory (default 2048; tmpfs-backed images live in it)\n"
-	     "  --cpus N          vCPUs (default 1)\n"
+	     "  --memory MB       guest memory (default 2048; tmpfs-backed images live in it),\n"
+	     "                    256 to this host's memory\n"
+	     "  --cpus N          vCPUs (default 1), at most this host's online CPUs\n"
 	     "  --timeout S       kill the VM after S seconds in all (default: a boot allowance\n"
 	     "                    plus 600 s); the error names the console log\n"
 	     "  --accel A         kvm, tcg or auto (default: KVM if a probe boot works)\n"
 	     "  --share DIR       mount host directory DIR read-write at /results in the guest\n"
+	     "                    (an existing directory)\n"
 	     "  --file PATH       copy PATH into the guest at the same absolute path (repeatable;\n"
 	     "                    directories recursively, ELF files with the libraries they "
 	     "load)\n"
-	     "  --console PATH    write the serial console to PATH (a new file each boot)\n"
+	     "  --console PATH    write the serial console to PATH, a new file: refused when\n"
+	     "                    PATH exists (of any kind)\n"
 	     "  --host-root       the host's / read-only, with a RAM overlay, at " BO_HOSTROOT_GUEST
 	     "\n"
 	     "                    (chroot there: what a scenario's root = host sees)\n"
@@ -186,6 +190,28 @@ static int report(const char *what, const struct bo_err *err)
 	return strcmp(what, "info") ? EXIT_VM_FAILED : BO_EXIT_HARNESS;
 }
 
+/*
+ * What the host can judge of @o before anything boots (bo_vm_opts_judge(), and every --file:
+ * bo_input_shippable()): 0; a usage error for a number out of range; exit 3 for a path that
+ * cannot be what it should be.
+ */
+static int judge(const char *what, const struct bo_vm_opts *o)
+{
+	struct bo_err err = {0};
+	int r = bo_vm_opts_judge(o, &err);
+
+	for (size_t i = 0; r >= 0 && o->extra_files[i]; i++)
+		if ((r = bo_input_shippable(o->extra_files[i], &err)) < 0)
+			bo_err_prefix(&err, "--file");
+	if (r == -ERANGE)
+		return bo_cli_usage_error("vm", "%s", bo_err_str(&err));
+	if (r < 0) {
+		bo_cli_error("vm %s: %s", what, bo_err_str(&err));
+		return BO_EXIT_HARNESS;
+	}
+	return 0;
+}
+
 static int vm_run(int argc, char **argv, bool shell)
 {
 	const char *files[MAX_FILES + 1];
@@ -202,6 +228,9 @@ static int vm_run(int argc, char **argv, bool shell)
 	if (!shell && end >= argc)
 		return bo_cli_usage_error("vm", "'vm run' needs a command after '--'");
 	o.interactive = shell;
+	r = judge(shell ? "shell" : "run", &o);
+	if (r)
+		return r;
 	if (!shell)
 		bo_stop_install(); /* a stop kills the VM and still reports */
 	r = bo_vm_run(&o, shell ? sh : argv + end, &status, &err);
@@ -268,6 +297,11 @@ static int vm_info(int argc, char **argv)
 	if (end < argc) {
 		json_object_put(kernel);
 		return bo_cli_usage_error("vm", "'vm info' takes no command");
+	}
+	r = judge("info", &o);
+	if (r) {
+		json_object_put(kernel);
+		return r;
 	}
 	if (!self || mem < 0 || !out || !kernel) {
 		json_object_put(kernel);

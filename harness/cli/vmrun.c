@@ -39,6 +39,17 @@ static const char *positive_u32(const char *val)
 								     : NULL;
 }
 
+/* --memory: MiB a VM can have (bo_vm_memory_check()). */
+static const char *memory_problem(const char *val)
+{
+	static struct bo_err e;
+	uint64_t n;
+
+	if (bo_parse_u64_in(val, 0, UINT32_MAX, &n) < 0)
+		return "not a number of MiB below 2^32";
+	return bo_vm_memory_check(n, &e) < 0 ? e.msg : NULL;
+}
+
 const struct bo_opt bo_vm_opts[] = {
 	{"kernel", "IMAGE", offsetof(struct vm_args, kernel), BO_OPT_HOST, NULL, NULL,
 	 "a kernel of your own: with --modules, or alone when everything\n"
@@ -51,8 +62,8 @@ const struct bo_opt bo_vm_opts[] = {
 	{"kernel-release", "R", offsetof(struct vm_args, kernel_release), BO_OPT_HOST, NULL, NULL,
 	 "a cached Debian kernel by release or its prefix (6.12, 6.1.0-57;\n"
 	 "blackout kernel list; default: what linux-image-amd64 depends on)"},
-	{"memory", "MB", offsetof(struct vm_args, memory), BO_OPT_HOST, NULL, positive_u32,
-	 "guest memory"},
+	{"memory", "MB", offsetof(struct vm_args, memory), BO_OPT_HOST, NULL, memory_problem,
+	 "guest memory (256 to this host's memory)"},
 	{"timeout", "S", offsetof(struct vm_args, timeout), BO_OPT_HOST, NULL, positive_u32,
 	 "kill the VM after S seconds (default: from the command)"},
 	{"file", "PATH", offsetof(struct vm_args, files), BO_OPT_HOST | BO_OPT_LIST, NULL, NULL,
@@ -333,6 +344,16 @@ static int file_problem(const char *path, struct bo_err *err)
 	return bo_input_shippable(path, err);
 }
 
+int bo_vm_args_judge_files(const struct vm_args *v, struct bo_err *err)
+{
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && i < v->files.n; i++)
+		if ((r = file_problem(v->files.v[i], err)) < 0)
+			bo_err_prefix(err, "--file");
+	return r;
+}
+
 int bo_vm_args_judge(const struct vm_args *v, struct bo_err *err)
 {
 	_cleanup_json_ struct json_object *kernel = NULL;
@@ -340,9 +361,8 @@ int bo_vm_args_judge(const struct vm_args *v, struct bo_err *err)
 	struct bo_kernel k;
 	int r = bo_vm_args_in_place_ok(v, err);
 
-	for (size_t i = 0; r >= 0 && i < v->files.n; i++)
-		if ((r = file_problem(v->files.v[i], err)) < 0)
-			bo_err_prefix(err, "--file");
+	if (r >= 0)
+		r = bo_vm_args_judge_files(v, err);
 	if (r >= 0)
 		r = bo_vm_args_kernel(v, &kernel, err);
 	if (r >= 0 && v->recorded_kernel)

@@ -92,10 +92,15 @@ _must_check_ int bo_vm_args_in_place_ok(const struct vm_args *v, struct bo_err *
 /*
  * What a boot as @v asks would refuse, judged before a results directory is made: --in-place
  * where it may not be, a kernel that cannot be found, a --file that is not an absolute path
- * of a regular file or a directory (bo_input_shippable()), a kernel of one's own that is no
- * longer the one a reproduced run booted. 0, or -errno with @err saying which.
+ * of a regular file or a directory, or a directory holding what its copy would hang on
+ * (bo_input_shippable()), a kernel of one's own that is no longer the one a reproduced run
+ * booted. 0, or -errno with @err saying which.
  */
 _must_check_ int bo_vm_args_judge(const struct vm_args *v, struct bo_err *err);
+
+/* The --file part of bo_vm_args_judge(): each an absolute path that bo_input_shippable()
+ * takes (a directory with all beneath it). */
+_must_check_ int bo_vm_args_judge_files(const struct vm_args *v, struct bo_err *err);
 
 /* Print the VM options for --help. */
 void bo_vm_opts_help(void);

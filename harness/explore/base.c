@@ -83,6 +83,11 @@ static int trim_base(struct explore *x, struct bo_err *err)
 	return 0;
 }
 
+uint64_t base_scratch(const struct bo_explore_opts *o)
+{
+	return o->host_base ? 0 : o->image_size;
+}
+
 int base_setup(struct explore *x, struct bo_err *err)
 {
 	const struct bo_explore_opts *o = x->o;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/input.h"
 #include "harness/base/safety.h"
 #include "harness/explore/stages.h"
 #include "harness/results/progress.h"
@@ -73,7 +74,17 @@ static int setup(struct explore *x, struct bo_err *err)
 
 	if (r < 0)
 		return bo_err_set(err, -r, "exploring: out of memory");
-	r = probe_setup(x, err);
+	/* In place the work directory is this machine's own memory (docs/vm.md): the room its
+	 * files are made with is judged before the first, and said when it is not there. */
+	if (x->o->in_place)
+		r = bo_space_check(
+			x->o->workdir,
+			base_scratch(x->o) + snapshot_scratch(x->o) + recovery_scratch(x->o),
+			"checking in place (the base image, the copy-on-write stores, the "
+			"recovery log)",
+			err);
+	if (r >= 0)
+		r = probe_setup(x, err);
 	if (r >= 0)
 		r = base_setup(x, err);
 	if (r >= 0)

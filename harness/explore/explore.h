@@ -86,6 +86,9 @@ struct bo_explore_opts {
 	const struct bo_layout *layout;
 	const char *dev_mount_options[BO_LAYOUT_MAX];
 	int primary;
+	/* The work directory is this machine's own memory (run, check and shrink --in-place,
+	 * docs/vm.md): the room its files are made with is judged first (bo_space_check()). */
+	bool in_place;
 };
 
 /*

@@ -31,6 +31,11 @@
 /* Room for what a recovery writes beyond the device itself: a header block per entry. */
 #define REC_SLACK (64ull << 20)
 
+uint64_t recovery_scratch(const struct bo_explore_opts *o)
+{
+	return o->recovery_crashes ? o->image_size + REC_SLACK : 0;
+}
+
 int recovery_setup(struct explore *x, struct bo_err *err)
 {
 	const struct bo_explore_opts *o = x->o;
@@ -46,7 +51,7 @@ int recovery_setup(struct explore *x, struct bo_err *err)
 		return bo_err_set(err, EINVAL, "recovery crashes: not in a benchmark mode");
 	snprintf(x->rec_file, sizeof(x->rec_file), "%s/recovery.log", o->workdir);
 	x->rec_fd = open(x->rec_file, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (x->rec_fd < 0 || ftruncate(x->rec_fd, (off_t) (o->image_size + REC_SLACK)) < 0)
+	if (x->rec_fd < 0 || ftruncate(x->rec_fd, (off_t) recovery_scratch(o)) < 0)
 		return bo_err_set(err, errno, "creating '%s': %s", x->rec_file, strerror(errno));
 	r = bo_loop_attach(x->rec_file, o->workdir, 0, 0, &x->rec_loop, err);
 	if (r >= 0)

@@ -25,15 +25,35 @@
 #include "harness/base/safety.h"
 #include "harness/explore/stages.h"
 
+/* How many CoW stores an exploration of @o makes, and store @i's size as made. */
+static unsigned cow_count(const struct bo_explore_opts *o)
+{
+	return o->image_size > COW_SMALL ? COW_N : COW_BIG;
+}
+
+static uint64_t cow_size(const struct bo_explore_opts *o, unsigned i)
+{
+	return i == COW_BIG || o->image_size <= COW_SMALL ? o->image_size : COW_SMALL;
+}
+
+uint64_t snapshot_scratch(const struct bo_explore_opts *o)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < cow_count(o); i++)
+		n += cow_size(o, i);
+	return n;
+}
+
 int snapshot_setup(struct explore *x, struct bo_err *err)
 {
 	const struct bo_explore_opts *o = x->o;
 	int r = 0;
 
-	x->n_cow = o->image_size > COW_SMALL ? COW_N : COW_BIG;
-	x->cow_small = o->image_size > COW_SMALL ? COW_SMALL : o->image_size;
+	x->n_cow = cow_count(o);
+	x->cow_small = cow_size(o, COW_A);
 	for (unsigned i = 0; i < x->n_cow; i++) {
-		uint64_t size = i == COW_BIG ? o->image_size : x->cow_small;
+		uint64_t size = cow_size(o, i);
 
 		snprintf(x->cow[i], sizeof(x->cow[i]), "%s/cow%u.img", o->workdir, i);
 		x->cow_fd[i] = open(x->cow[i], O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);

@@ -274,6 +274,8 @@ void select_checked(struct select *sel, enum bo_class c);
 
 /* 2. base.c: the base, and bringing it to a state's cut or epoch start. */
 _must_check_ int base_setup(struct explore *x, struct bo_err *err);
+/* The bytes its file in the work directory is made with (none with a host base). */
+uint64_t base_scratch(const struct bo_explore_opts *o);
 void base_teardown(struct explore *x);
 /* Start bringing the base to @applied entries: replayed here, or asked of the host; the
  * host's answer is awaited by base_wait(), which snapshot_make() calls once the swap, which
@@ -286,6 +288,8 @@ void base_prefetch(struct explore *x, uint64_t applied);
 
 /* 3. snapshot.c: the state itself. */
 _must_check_ int snapshot_setup(struct explore *x, struct bo_err *err);
+/* The bytes its CoW stores are made with, in the work directory. */
+uint64_t snapshot_scratch(const struct bo_explore_opts *o);
 void snapshot_teardown(struct explore *x);
 /*
  * A fresh snapshot of the base for state @s (@big: on the CoW store as big as the device),
@@ -317,6 +321,8 @@ void probe_end(struct explore *x, struct state_run *s);
 
 /* recovery.c: crashes during recovery. */
 _must_check_ int recovery_setup(struct explore *x, struct bo_err *err);
+/* The bytes its recovery log is made with, in the work directory (none without). */
+uint64_t recovery_scratch(const struct bo_explore_opts *o);
 void recovery_teardown(struct explore *x);
 /* The device to probe state @s on: the snapshot, or with recovery crashes a log-writes device
  * over it, its log emptied first. NULL when that could not be made (@s failed: state_run_fail). */

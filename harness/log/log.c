@@ -677,7 +677,7 @@ const char *bo_log_flags_str(uint32_t flags, char *buf, size_t len)
 	return buf;
 }
 
-uint64_t bo_log_min_device_size(const struct bo_log *log)
+uint64_t bo_log_extent(const struct bo_log *log)
 {
 	uint64_t end = 0;
 
@@ -687,6 +687,13 @@ uint64_t bo_log_min_device_size(const struct bo_log *log)
 		if (!(e->flags & BO_LOG_MARK) && e->sector + e->nr_sectors > end)
 			end = e->sector + e->nr_sectors;
 	}
-	end *= bo_log_sectorsize(log);
+	/* The reader bounded every entry's end to INT64_MAX bytes (bo_log_parse_header()). */
+	return end * bo_log_sectorsize(log);
+}
+
+uint64_t bo_log_min_device_size(const struct bo_log *log)
+{
+	uint64_t end = bo_log_extent(log);
+
 	return (end + (1 << 20) - 1) & ~(uint64_t) ((1 << 20) - 1);
 }

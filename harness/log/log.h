@@ -115,6 +115,10 @@ _must_check_ int bo_log_open_fd(int fd, const char *path, unsigned flags, struct
  * size a check assumes when it is not told one. */
 uint64_t bo_log_min_device_size(const struct bo_log *log);
 
+/* The end of the last block @log writes, in bytes: the least a device given to it must hold
+ * (bo_log_min_device_size() before its rounding). */
+uint64_t bo_log_extent(const struct bo_log *log);
+
 /*
  * Save the index of @log to @path (a new file), for bo_log_open_indexed(): a reader that
  * would pay a round trip per header (a guest over 9p) gets it in one read.

@@ -16,6 +16,7 @@
 #include "dmtargets/flakey.h"
 #include "dmtargets/linear.h"
 #include "dmtargets/logwrites.h"
+#include "harness/base/input.h"
 #include "harness/base/macro.h"
 #include "harness/base/path.h"
 #include "harness/ctl/ctl.h"
@@ -576,6 +577,14 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 	uint64_t entry;
 	int k;
 
+	/* In place the work directory is this machine's own memory (docs/vm.md): the room the
+	 * image and the log are made with is judged before anything is made, and said. */
+	if (o->in_place) {
+		k = bo_space_check(o->workdir, sc->size + sc->log_size,
+				   "recording in place (the device image and its log)", err);
+		if (k < 0)
+			return k;
+	}
 	pthread_mutex_init(&r.emit_lock, NULL);
 	bo_scenario_layout(sc, &r.layout);
 	r.sectors = sc->size / 512;

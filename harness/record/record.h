@@ -23,6 +23,9 @@ struct bo_record_opts {
 	const struct bo_scenario *sc;
 	const char *runid;
 	const char *workdir; /* tmpfs directory for the image, the log and the mount point */
+	/* The work directory is this machine's own memory (--in-place, docs/vm.md): the room the
+	 * image and the log are made with is judged first (bo_space_check()). */
+	bool in_place;
 	const char *libexec; /* directory holding blackout's workload programs */
 	/* The account the workload runs as (it gets the file system's root directory and the
 	 * control socket), or NULL for root; the root directory it runs in, or NULL. */

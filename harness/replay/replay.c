@@ -102,17 +102,41 @@ static void map_log(struct bo_replay *r)
 int bo_replay_new(const struct bo_log *log, const char *target, unsigned flags, uint64_t min_size,
 		  struct bo_replay **ret, struct bo_err *err)
 {
-	struct bo_replay *r;
 	struct stat st;
 	int oflags = O_RDWR | O_CLOEXEC;
-	int e;
+	int fd, e;
 
 	if (flags & BO_REPLAY_CREATE)
 		oflags |= O_CREAT;
+	/* Only a file or a block device blackout made (harness/safety.h); checked again on
+	 * the open fd (bo_replay_new_fd()), so a target swapped in between is caught too. */
+	e = bo_own_check_target(target, err);
+	if (e < 0)
+		return e;
+	/* A block device is opened exclusively: one that is mounted or held by device-mapper
+	 * fails with EBUSY instead of being overwritten under its user. */
+	if (stat(target, &st) == 0 && S_ISBLK(st.st_mode))
+		oflags = (oflags & ~O_CREAT) | (flags & BO_REPLAY_HELD ? 0 : O_EXCL);
+	fd = open(target, oflags, 0644);
+	if (fd < 0)
+		return bo_err_set(err, errno, "opening replay target '%s': %s", target,
+				  strerror(errno));
+	return bo_replay_new_fd(log, fd, target, flags, min_size, ret, err);
+}
+
+int bo_replay_new_fd(const struct bo_log *log, int fd, const char *target, unsigned flags,
+		     uint64_t min_size, struct bo_replay **ret, struct bo_err *err)
+{
+	struct bo_replay *r;
+	struct stat st;
+	int e;
+
 	r = calloc(1, sizeof(*r));
-	if (!r)
+	if (!r) {
+		close(fd);
 		return bo_err_set(err, ENOMEM, "allocating replay");
-	r->fd = -1;
+	}
+	r->fd = fd;
 	r->log = log;
 	r->no_copy_range = flags & BO_REPLAY_BUFFERED;
 	r->target = strdup(target);
@@ -120,23 +144,6 @@ int bo_replay_new(const struct bo_log *log, const char *target, unsigned flags, 
 	if (!r->target || !r->buf) {
 		bo_replay_free(r);
 		return bo_err_set(err, ENOMEM, "allocating replay");
-	}
-	/* Only a file or a block device blackout made (harness/safety.h); checked again on
-	 * the open fd below, so a target swapped in between is caught too. */
-	e = bo_own_check_target(target, err);
-	if (e < 0) {
-		bo_replay_free(r);
-		return e;
-	}
-	/* A block device is opened exclusively: one that is mounted or held by device-mapper
-	 * fails with EBUSY instead of being overwritten under its user. */
-	if (stat(target, &st) == 0 && S_ISBLK(st.st_mode))
-		oflags = (oflags & ~O_CREAT) | (flags & BO_REPLAY_HELD ? 0 : O_EXCL);
-	r->fd = open(target, oflags, 0644);
-	if (r->fd < 0) {
-		e = errno;
-		bo_replay_free(r);
-		return bo_err_set(err, e, "opening replay target '%s': %s", target, strerror(e));
 	}
 	if (fstat(r->fd, &st) < 0) {
 		e = errno;

@@ -45,6 +45,16 @@ enum bo_replay_flags {
 _must_check_ int bo_replay_new(const struct bo_log *log, const char *target, unsigned flags,
 			       uint64_t min_size, struct bo_replay **ret, struct bo_err *err);
 
+/*
+ * The same onto the target open at @fd (read-write), @target naming it in messages: for a
+ * caller that opened it itself (replay --onto: never through a symlink). The checks are made
+ * on the descriptor; @fd is the replay's from here on, closed by bo_replay_free() or on
+ * failure.
+ */
+_must_check_ int bo_replay_new_fd(const struct bo_log *log, int fd, const char *target,
+				  unsigned flags, uint64_t min_size, struct bo_replay **ret,
+				  struct bo_err *err);
+
 /* Free a replay and close its target; NULL is fine. Does not sync: see bo_replay_sync(). */
 void bo_replay_free(struct bo_replay *r);
 

@@ -2,6 +2,7 @@
 #include "harness/states/cutsel.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,43 @@ static int each_term(const char *policy, int (*fn)(const struct term *, void *),
 int bo_cutsel_validate(const char *policy, struct bo_err *err)
 {
 	return each_term(policy, NULL, NULL, err);
+}
+
+/* The first entry:A-B term naming an entry past the log's end, for bo_cutsel_judge(). */
+struct range_judge {
+	uint64_t count;
+	bool past;
+	uint64_t a, b;
+};
+
+static int range_term(const struct term *t, void *ctx)
+{
+	struct range_judge *j = ctx;
+
+	if (t->kind == K_RANGE && !j->past &&
+	    (t->a >= j->count || (t->b != UINT64_MAX && t->b >= j->count))) {
+		j->past = true;
+		j->a = t->a;
+		j->b = t->b;
+	}
+	return 0;
+}
+
+int bo_cutsel_judge(const struct bo_log *log, const char *policy, struct bo_err *err)
+{
+	struct range_judge j = {.count = bo_log_count(log)};
+	char b[32] = "";
+	int r = each_term(policy, range_term, &j, err);
+
+	if (r < 0 || !j.past)
+		return r;
+	if (j.b != UINT64_MAX)
+		snprintf(b, sizeof(b), "%" PRIu64, j.b);
+	return bo_err_set(err, ERANGE,
+			  "entry:%" PRIu64
+			  "-%s names entries past the end of '%s', which has %" PRIu64
+			  " (0 to %" PRIu64 ")",
+			  j.a, b, bo_log_path(log), j.count, j.count ? j.count - 1 : 0);
 }
 
 struct sel {

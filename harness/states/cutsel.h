@@ -40,6 +40,14 @@ _must_check_ int bo_cutsel_validate(const char *policy, struct bo_err *err);
 _must_check_ int bo_cutsel_select(const struct bo_log *log, const char *policy, uint64_t first,
 				  struct bo_cuts *ret, struct bo_err *err);
 
+/*
+ * Judge @policy against @log before any cut is selected: an entry:A-B term must name entries
+ * the log has (A, and B unless the range is open, below its entry count), for one past its
+ * end was meant for another log. -ERANGE with @err saying the log's entries; -EINVAL for a
+ * bad policy.
+ */
+_must_check_ int bo_cutsel_judge(const struct bo_log *log, const char *policy, struct bo_err *err);
+
 void bo_cuts_clear(struct bo_cuts *cuts);
 
 #endif

@@ -406,6 +406,14 @@ static void test_cutsel(void)
 	CU_ASSERT(bo_cutsel_validate("", &err) == -EINVAL);
 	CU_ASSERT(bo_cutsel_validate("flush,", &err) == -EINVAL);
 	CU_ASSERT(bo_cutsel_validate("flush,fua,mark,ack,every:10,all,entry:1-5", &err) == 0);
+	/* Judged against the log: entries it has (0 to 7), never one past its end. */
+	CU_ASSERT(bo_cutsel_judge(log, "flush,entry:2-7,entry:5-", &err) == 0);
+	CU_ASSERT(bo_cutsel_judge(log, "flush,entry:8-", &err) == -ERANGE);
+	CU_ASSERT(strstr(err.msg, "entry:8-") && strstr(err.msg, "has 8 (0 to 7)"));
+	CU_ASSERT(bo_cutsel_judge(log, "entry:2-8", &err) == -ERANGE);
+	CU_ASSERT(strstr(err.msg, "entry:2-8") != NULL);
+	CU_ASSERT(bo_cutsel_judge(log, "entry:99999", &err) == -ERANGE);
+	CU_ASSERT(bo_cutsel_judge(log, "flush,bogus", &err) == -EINVAL);
 	bo_log_free(log);
 }
 

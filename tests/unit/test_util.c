@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Number parsing (harness/base/util.h): whole decimal numbers, and numbers within a range. */
+#include <errno.h>
+#include <stdint.h>
+
+#include "bo_test.h"
+#include "harness/base/util.h"
+
+static void test_u64_in(void)
+{
+	uint64_t v = 7;
+
+	CU_ASSERT(bo_parse_u64_in("0", 0, 10, &v) == 0 && v == 0);
+	CU_ASSERT(bo_parse_u64_in("10", 0, 10, &v) == 0 && v == 10);
+	CU_ASSERT(bo_parse_u64_in("4096", 512, 1 << 20, &v) == 0 && v == 4096);
+	CU_ASSERT(bo_parse_u64_in("18446744073709551615", 0, UINT64_MAX, &v) == 0 &&
+		  v == UINT64_MAX);
+	/* Outside the range: -ERANGE, and the value left alone. */
+	v = 7;
+	CU_ASSERT(bo_parse_u64_in("11", 0, 10, &v) == -ERANGE);
+	CU_ASSERT(bo_parse_u64_in("511", 512, 4096, &v) == -ERANGE);
+	/* Past 32 bits: never its low bits (4294971392 is 2^32 + 4096). */
+	CU_ASSERT(bo_parse_u64_in("4294971392", 0, UINT32_MAX, &v) == -ERANGE);
+	CU_ASSERT(bo_parse_u64_in("18446744073709551616", 0, UINT64_MAX, &v) == -ERANGE);
+	CU_ASSERT(v == 7);
+	/* Not a number at all: -EINVAL. */
+	CU_ASSERT(bo_parse_u64_in("", 0, 10, &v) == -EINVAL);
+	CU_ASSERT(bo_parse_u64_in("-1", 0, 10, &v) == -EINVAL);
+	CU_ASSERT(bo_parse_u64_in("0x10", 0, 100, &v) == -EINVAL);
+	CU_ASSERT(bo_parse_u64_in("5 ", 0, 10, &v) == -EINVAL);
+	CU_ASSERT(bo_parse_u64_in(NULL, 0, 10, &v) == -EINVAL);
+	CU_ASSERT(v == 7);
+}
+
+int main(void)
+{
+	static const struct bo_test tests[] = {
+		{"a number within a range, never truncated", test_u64_in},
+		{NULL, NULL},
+	};
+
+	return bo_test_run("util", tests);
+}
