@@ -264,7 +264,10 @@ static _Noreturn void child_exec(const struct child *ch)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != ch->parent)
 		_exit(127);
+	/* What blackout ignores for itself (a write past a file-size limit is its error to
+	 * report) a program it runs gets as the default. */
 	signal(SIGPIPE, SIG_DFL);
+	signal(SIGXFSZ, SIG_DFL);
 	if (devnull >= 0)
 		dup2(devnull, STDIN_FILENO);
 	if (ch->capture) {
