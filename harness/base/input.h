@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "harness/base/util.h"
 
@@ -95,6 +96,16 @@ _must_check_ int bo_output_open(const char *path, struct bo_err *err);
  * caller) of *@ret_len bytes (may be NULL). */
 _must_check_ int bo_input_read(const char *dir, const char *rel, size_t max, char **ret,
 			       size_t *ret_len, struct bo_err *err);
+
+/*
+ * The next line of @f into *@buf (of *@cap bytes, grown as getline() grows it; free() it),
+ * its newline kept and a NUL after it: the line's length in bytes, 0 at the end of the file,
+ * -E2BIG when the line holds more than @max bytes before its newline (no more than @max + 1
+ * of them are read), -ENOMEM, or -errno when reading fails. The one line reader of files a
+ * stranger wrote: a line is never held whole whatever its length, and running out of memory
+ * or a read error is never taken as the end of the file.
+ */
+_must_check_ ssize_t bo_input_read_line(FILE *f, size_t max, char **buf, size_t *cap);
 
 /*
  * @s made safe for a terminal, in a new string (NULL without memory): every control

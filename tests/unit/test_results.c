@@ -15,6 +15,7 @@
 #include "harness/base/json.h"
 #include "harness/results/merge.h"
 #include "harness/results/results.h"
+#include "harness/results/stream.h"
 #include "harness/results/summary.h"
 
 static void test_rel_ok(void)
@@ -333,6 +334,50 @@ static void test_full_disk(void)
 	bo_results_free(r);
 }
 
+/* What the writer writes is within what the reader takes: a stream record of
+ * BO_STREAM_LINE_MAX bytes is read, and a longer one is never written. */
+static void test_bounds(void)
+{
+	const char *d = bo_test_path("res-bounds");
+	struct bo_results *r;
+	struct bo_err err = {0};
+	struct bo_stream *st = NULL;
+	struct bo_stream_rec rec;
+	struct json_object *o;
+	char *pad;
+	size_t fixed;
+
+	CU_ASSERT_FATAL(bo_results_create(d, &r, &err) == 0);
+	o = json_object_new_object();
+	json_object_object_add(o, "pad", json_object_new_string(""));
+	CU_ASSERT_FATAL(bo_results_emit(r, "note", o, &err) == 0);
+	CU_ASSERT_FATAL(bo_stream_open(d, &st, &err) == 0);
+	CU_ASSERT_FATAL(bo_stream_next(st, &rec, &err) == 1);
+	fixed = strlen(json_object_to_json_string_ext(rec.o, JSON_C_TO_STRING_PLAIN));
+	bo_stream_free(st);
+	pad = malloc(BO_STREAM_LINE_MAX + 1);
+	CU_ASSERT_FATAL(pad != NULL);
+	memset(pad, 'x', BO_STREAM_LINE_MAX - fixed);
+	pad[BO_STREAM_LINE_MAX - fixed] = '\0';
+	o = json_object_new_object();
+	json_object_object_add(o, "pad", json_object_new_string(pad));
+	CU_ASSERT(bo_results_emit(r, "note", o, &err) == 0);
+	pad[BO_STREAM_LINE_MAX - fixed] = 'x';
+	pad[BO_STREAM_LINE_MAX - fixed + 1] = '\0';
+	o = json_object_new_object();
+	json_object_object_add(o, "pad", json_object_new_string(pad));
+	CU_ASSERT(bo_results_emit(r, "note", o, &err) == -E2BIG);
+	free(pad);
+	CU_ASSERT(bo_results_emit(r, "end", NULL, &err) == 0);
+	bo_results_free(r);
+	CU_ASSERT_FATAL(bo_stream_open(d, &st, &err) == 0);
+	CU_ASSERT(bo_stream_next(st, &rec, &err) == 1);
+	CU_ASSERT(bo_stream_next(st, &rec, &err) == 1 && !strcmp(rec.event, "note"));
+	CU_ASSERT(bo_stream_next(st, &rec, &err) == 1 && !strcmp(rec.event, "end"));
+	CU_ASSERT(bo_stream_next(st, &rec, &err) == 0 && !bo_stream_torn(st));
+	bo_stream_free(st);
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
@@ -342,6 +387,7 @@ int main(void)
 		{"summary verdicts and the vacuous-pass rule", test_summary},
 		{"merging hostile shard results", test_merge_hostile},
 		{"a summary on a full disk: said, the old one kept, no temporary", test_full_disk},
+		{"what is written is within what is read", test_bounds},
 		{NULL, NULL},
 	};
 
