@@ -34,6 +34,9 @@ struct bo_log {
 /* Allocate a log for @path, open it and read its super block. */
 int log_open_super(const char *path, struct bo_log **ret, struct bo_err *err);
 
+/* Append entry @e; -ENOMEM. */
+int log_add_entry(struct bo_log *log, const struct bo_log_entry *e);
+
 /* Append mark @name (@len bytes) of entry @entry; -ENOMEM. */
 int log_add_mark(struct bo_log *log, uint64_t entry, const char *name, size_t len);
 
