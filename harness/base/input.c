@@ -309,6 +309,12 @@ static int read_all(int fd, uint64_t size, const char *dir, const char *rel, siz
 	return 0;
 }
 
+int bo_input_read_fd(int fd, uint64_t size, const char *what, size_t max, char **ret,
+		     size_t *ret_len, struct bo_err *err)
+{
+	return read_all(fd, size, "", what, max, ret, ret_len, err);
+}
+
 int bo_input_read_path(const char *path, unsigned flags, size_t max, char **ret, size_t *ret_len,
 		       struct bo_err *err)
 {

@@ -29,7 +29,7 @@
 #include "harness/base/util.h"
 
 /* Bounds for files whose size is not the point. */
-#define BO_INPUT_MAX_JSON (256u << 20) /* summary.json, config.json, differential.json */
+#define BO_INPUT_MAX_JSON (256u << 20) /* differential.json, a nightly tree's summary.json */
 #define BO_INPUT_MAX_TEXT (64u << 20)  /* a by-product, a scenario, a matrix */
 
 /* Flags of bo_input_open(). */
@@ -96,6 +96,11 @@ _must_check_ int bo_output_open(const char *path, struct bo_err *err);
  * caller) of *@ret_len bytes (may be NULL). */
 _must_check_ int bo_input_read(const char *dir, const char *rel, size_t max, char **ret,
 			       size_t *ret_len, struct bo_err *err);
+
+/* All of the open @fd (of @size bytes said, a hint), at most @max bytes (0: any), named @what
+ * in messages: as bo_input_read(). */
+_must_check_ int bo_input_read_fd(int fd, uint64_t size, const char *what, size_t max, char **ret,
+				  size_t *ret_len, struct bo_err *err);
 
 /*
  * The next line of @f into *@buf (of *@cap bytes, grown as getline() grows it; free() it),

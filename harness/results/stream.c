@@ -160,7 +160,9 @@ int bo_stream_next(struct bo_stream *s, struct bo_stream_rec *ret, struct bo_err
 		s->torn = true;
 		return 0;
 	}
-	rec.o = json_tokener_parse(s->line);
+	r = bo_json_parse(s->line, (size_t) len, s->path, s->lineno, &rec.o, err);
+	if (r < 0)
+		return r;
 	rec.line = s->lineno;
 	rec.event = bo_json_str(rec.o, "event");
 	if (!rec.event) {

@@ -9,7 +9,8 @@
  * (op ids) and its "why" an object of strings. The stream is written by the guest, so all of
  * this is checked here, once, before any consumer looks at a record.
  *
- * The one rule for a bad line: a line that breaks the above, or that is longer than
+ * The one rule for a bad line: a line that breaks the above, or that is not one JSON object
+ * (text after it, a NUL byte, nesting deeper than BO_JSON_MAX_DEPTH), or longer than
  * BO_STREAM_LINE_MAX, is an error naming the file and the line, wherever it is — except the
  * last line of the file when it does not end in a newline. bo_results_emit() writes each
  * record and its newline with one write(2), so such a line is the record a crash of blackout

@@ -334,19 +334,51 @@ static void test_full_disk(void)
 	bo_results_free(r);
 }
 
-/* What the writer writes is within what the reader takes: a stream record of
- * BO_STREAM_LINE_MAX bytes is read, and a longer one is never written. */
+/*
+ * What the writers write is within what the readers take: the fullest summary.json (every
+ * count, id and op, the longest error) is far under BO_SUMMARY_MAX and no denser than
+ * BO_JSON_MEMORY_PER_BYTE allows; a stream record of BO_STREAM_LINE_MAX bytes is read, and a
+ * longer one is never written.
+ */
 static void test_bounds(void)
 {
 	const char *d = bo_test_path("res-bounds");
+	struct bo_summary s;
 	struct bo_results *r;
 	struct bo_err err = {0};
 	struct bo_stream *st = NULL;
 	struct bo_stream_rec rec;
-	struct json_object *o;
+	struct json_object *o, *back = NULL;
+	const char *text;
 	char *pad;
 	size_t fixed;
 
+	memset(&s, 0, sizeof(s));
+	for (int c = 0; c < BO_CLASS_COUNT; c++) {
+		s.counts[c] = UINT64_MAX;
+		memset(s.first[c], 0x1b, sizeof(s.first[c]) - 1);
+		for (int f = 0; f < BO_FINDING_COUNT; f++) {
+			struct bo_summary_finding *x = &s.also[c][f];
+
+			x->states = UINT64_MAX;
+			memset(x->first, 0x1b, sizeof(x->first) - 1);
+			for (x->n_ops = 0; x->n_ops < BO_SUMMARY_OPS; x->n_ops++)
+				x->ops[x->n_ops] = UINT64_MAX - BO_SUMMARY_OPS + x->n_ops;
+			x->more = true;
+			s.findings[f] = *x;
+		}
+	}
+	memset(s.error, 0x1b, sizeof(s.error) - 1);
+	o = bo_summary_json(&s);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY);
+	CU_ASSERT_FATAL(text != NULL);
+	CU_ASSERT(strlen(text) < BO_SUMMARY_MAX / 16);
+	CU_ASSERT(bo_json_parse(text, strlen(text), "summary.json", 1, &back, &err) == 0);
+	json_object_put(back);
+	json_object_put(o);
+
+	/* A record of exactly BO_STREAM_LINE_MAX bytes is written and read back; one byte more
+	 * is refused, and leaves the stream whole. */
 	CU_ASSERT_FATAL(bo_results_create(d, &r, &err) == 0);
 	o = json_object_new_object();
 	json_object_object_add(o, "pad", json_object_new_string(""));
