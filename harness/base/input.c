@@ -432,6 +432,12 @@ static int read_all(int fd, uint64_t size, const char *dir, const char *rel, siz
 	return 0;
 }
 
+int bo_input_read_fd(int fd, uint64_t size, const char *what, size_t max, char **ret,
+		     size_t *ret_len, struct bo_err *err)
+{
+	return read_all(fd, size, "", what, max, ret, ret_len, err);
+}
+
 int bo_input_read_path(const char *path, unsigned flags, size_t max, char **ret, size_t *ret_len,
 		       struct bo_err *err)
 {
@@ -452,6 +458,57 @@ int bo_input_read(const char *dir, const char *rel, size_t max, char **ret, size
 	if (fd < 0)
 		return fd;
 	return read_all(fd, size, dir, rel, max, ret, ret_len, err);
+}
+
+/*
+ * fgets() reads a piece of a line as fast as getline() does, but says nothing of how much it
+ * read when the line holds a NUL. So the piece's room is filled with newlines first: fgets()
+ * writes what it read, at most one newline (the last byte), and a NUL after it; the room's
+ * newlines after that NUL are the ones put there, and the last NUL before them ends the piece.
+ */
+ssize_t bo_input_read_line(FILE *f, size_t max, char **buf, size_t *cap)
+{
+	size_t len = 0, piece = 256;
+
+	if (max > SSIZE_MAX - 2)
+		max = SSIZE_MAX - 2;
+	for (;;) {
+		size_t room = piece + 1, k;
+		char *p;
+
+		/* At most @max + 1 bytes: one past @max says the line is too long. */
+		if (room > max + 2 - len)
+			room = max + 2 - len;
+		if (*cap < len + room) {
+			char *nb = realloc(*buf, len + room);
+
+			if (!nb)
+				return -ENOMEM;
+			*buf = nb;
+			*cap = len + room;
+		}
+		p = *buf + len;
+		memset(p, '\n', room);
+		errno = 0;
+		if (!fgets(p, (int) room, f)) {
+			if (ferror(f))
+				return -(errno ? errno : EIO);
+			break;
+		}
+		for (k = room - 1; p[k] == '\n'; k--)
+			;
+		len += k;
+		if (p[k - 1] == '\n')
+			break;
+		if (len > max)
+			return -E2BIG;
+		if (piece < (1u << 20))
+			piece *= 2;
+	}
+	/* At the end of the file, the piece fgets() read nothing into is newlines still. */
+	if (*buf)
+		(*buf)[len] = '\0';
+	return (ssize_t) len;
 }
 
 /* The length of the valid UTF-8 sequence at @p (of @n bytes left), 0 when it is not one. */

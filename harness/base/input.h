@@ -24,11 +24,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "harness/base/util.h"
 
 /* Bounds for files whose size is not the point. */
-#define BO_INPUT_MAX_JSON (256u << 20) /* summary.json, config.json, differential.json */
+#define BO_INPUT_MAX_JSON (256u << 20) /* differential.json, a nightly tree's summary.json */
 #define BO_INPUT_MAX_TEXT (64u << 20)  /* a by-product, a scenario, a matrix */
 
 /* Flags of bo_input_open(). */
@@ -110,6 +111,21 @@ _must_check_ int bo_output_open_target(const char *path, bool *ret_created, stru
  * caller) of *@ret_len bytes (may be NULL). */
 _must_check_ int bo_input_read(const char *dir, const char *rel, size_t max, char **ret,
 			       size_t *ret_len, struct bo_err *err);
+
+/* All of the open @fd (of @size bytes said, a hint), at most @max bytes (0: any), named @what
+ * in messages: as bo_input_read(). */
+_must_check_ int bo_input_read_fd(int fd, uint64_t size, const char *what, size_t max, char **ret,
+				  size_t *ret_len, struct bo_err *err);
+
+/*
+ * The next line of @f into *@buf (of *@cap bytes, grown as getline() grows it; free() it),
+ * its newline kept and a NUL after it: the line's length in bytes, 0 at the end of the file,
+ * -E2BIG when the line holds more than @max bytes before its newline (no more than @max + 1
+ * of them are read), -ENOMEM, or -errno when reading fails. The one line reader of files a
+ * stranger wrote: a line is never held whole whatever its length, and running out of memory
+ * or a read error is never taken as the end of the file.
+ */
+_must_check_ ssize_t bo_input_read_line(FILE *f, size_t max, char **buf, size_t *cap);
 
 /*
  * @s made safe for a terminal, in a new string (NULL without memory): every control

@@ -9,6 +9,7 @@
 
 #include <json-c/json.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "harness/base/macro.h"
@@ -46,8 +47,33 @@ const char *bo_json_str(struct json_object *o, const char *key);
 /* The member @key of @o when it is a non-negative integer, in *@ret; false when not. */
 bool bo_json_u64(struct json_object *o, const char *key, uint64_t *ret);
 
-/* The JSON object in the file @path, in *@ret (put by the caller); -errno with @err naming
- * the file and what is wrong with it. */
+/*
+ * How deep a document may nest: twice the deepest blackout writes (differential.json of run
+ * --kernels: a mark's kernel's classes, 6 levels). json-c's tokener refuses what is deeper.
+ */
+#define BO_JSON_MAX_DEPTH 12
+
+/*
+ * The json-c memory a document may need, per byte of it: blackout's densest documents (a
+ * stream record with a witness, objects of a few short members) need up to 21 bytes a byte.
+ * A document of empty objects would need 264 (an object costs json-c about 800 bytes), so
+ * that the size of a document alone does not bound the memory reading it takes: it is
+ * counted before json-c reads it.
+ */
+#define BO_JSON_MEMORY_PER_BYTE 32u
+
+/*
+ * The one JSON reader: the @len bytes of @text (a NUL after them), named @what in messages and
+ * starting at its line @line (1 for a document, N for the Nth record of stream.jsonl), as one
+ * JSON value in *@ret (put by the caller). -EBADMSG with @err naming what:line and what is
+ * wrong: not JSON (json-c's reason), nested deeper than BO_JSON_MAX_DEPTH, a NUL byte, text
+ * after the value, null, or values taking more than BO_JSON_MEMORY_PER_BYTE allows; -ENOMEM.
+ */
+_must_check_ int bo_json_parse(const char *text, size_t len, const char *what, unsigned line,
+			       struct json_object **ret, struct bo_err *err);
+
+/* The JSON object in the file @path, at most BO_INPUT_MAX_JSON bytes, in *@ret (put by the
+ * caller); -errno with @err naming the file (and line) and what is wrong with it. */
 _must_check_ int bo_json_read_file(const char *path, struct json_object **ret, struct bo_err *err);
 
 /* @o, pretty-printed with a newline, as the file @name beneath @dirfd (AT_FDCWD: a path):
@@ -61,5 +87,9 @@ _must_check_ int bo_json_write_at(int dirfd, const char *name, struct json_objec
  * published tree's file: never through a symlink). */
 _must_check_ int bo_json_read_in(const char *dir, const char *rel, struct json_object **ret,
 				 struct bo_err *err);
+
+/* The same, at most @max bytes: the bound of its format (summary.json, config.json). */
+_must_check_ int bo_json_read_in_max(const char *dir, const char *rel, size_t max,
+				     struct json_object **ret, struct bo_err *err);
 
 #endif

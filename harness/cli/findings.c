@@ -411,12 +411,18 @@ static int read_findings_json(const char *path, struct findings *base, struct bo
 	_cleanup_(bo_json_putp) struct json_object *doc = NULL;
 	_cleanup_free_ char *text = NULL;
 	struct json_object *a;
-	int r = bo_input_read_path(path, BO_INPUT_FOLLOW, BO_INPUT_MAX_JSON, &text, NULL, err);
+	size_t len = 0;
+	int r = bo_input_read_path(path, BO_INPUT_FOLLOW, BO_INPUT_MAX_JSON, &text, &len, err);
 
 	if (r < 0)
 		return r;
-	if (!(doc = json_tokener_parse(text)) ||
-	    !json_object_is_type(a = json_object_object_get(doc, "findings"), json_type_array))
+	r = bo_json_parse(text, len, path, 1, &doc, err);
+	if (r == -EBADMSG)
+		return bo_err_prefix(err, "neither a results directory nor what findings --json "
+					  "writes");
+	if (r < 0)
+		return r;
+	if (!json_object_is_type(a = json_object_object_get(doc, "findings"), json_type_array))
 		return bo_err_set(err, EINVAL,
 				  "'%s' is neither a results directory nor what findings "
 				  "--json writes (no \"findings\" array)",

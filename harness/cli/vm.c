@@ -16,6 +16,7 @@
 #include "harness/base/input.h"
 #include "harness/base/macro.h"
 #include "harness/base/json.h"
+#include "harness/base/input.h"
 #include "harness/cli/cli.h"
 #include "harness/base/safety.h"
 #include "vm/share.h"
@@ -253,27 +254,19 @@ static int vm_run(int argc, char **argv, bool shell)
 	return status;
 }
 
-/* What the guest side printed (one JSON object) into @fd, read back; NULL if it is not one. */
+/* What the guest side printed (one JSON object, a few KiB) into @fd, read back; NULL if it is
+ * not one, or longer than a MiB. */
 static struct json_object *guest_info(int fd)
 {
 	_cleanup_free_ char *buf = NULL;
-	size_t cap = 0, len = 0;
-	ssize_t n;
+	struct json_object *o = NULL;
+	size_t len = 0;
 
-	lseek(fd, 0, SEEK_SET);
-	do {
-		if (len + 4096 > cap) {
-			char *nb = realloc(buf, cap = len + 65536);
-
-			if (!nb)
-				return NULL;
-			buf = nb;
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		len += n > 0 ? (size_t) n : 0;
-	} while (n > 0);
-	buf[len] = '\0';
-	return json_tokener_parse(buf);
+	if (lseek(fd, 0, SEEK_SET) < 0 ||
+	    bo_input_read_fd(fd, 0, "vm info", 1u << 20, &buf, &len, NULL) < 0 ||
+	    bo_json_parse(buf, len, "vm info", 1, &o, NULL) < 0)
+		return NULL;
+	return o;
 }
 
 static int vm_info(int argc, char **argv)

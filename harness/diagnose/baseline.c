@@ -9,8 +9,10 @@
 
 #include "harness/diagnose/baseline.h"
 #include "harness/base/macro.h"
+#include "harness/base/input.h"
 #include "harness/base/json.h"
 #include "harness/results/stream.h"
+#include "harness/scenario/ini.h"
 #include "harness/states/findings.h"
 
 static void failure_free(struct bo_failure *f)
@@ -321,7 +323,7 @@ int bo_ini_override(FILE *in, FILE *out, const char *const (*sets)[3])
 	done = calloc(n + 1, sizeof(*done));
 	if (!done)
 		return -ENOMEM;
-	while ((len = getline(&line, &cap, in)) > 0) {
+	while ((len = bo_input_read_line(in, BO_INI_LINE_MAX, &line, &cap)) > 0) {
 		const char *p = line + strspn(line, " \t\r");
 		bool replaced = false;
 
@@ -351,8 +353,8 @@ int bo_ini_override(FILE *in, FILE *out, const char *const (*sets)[3])
 		if (line[len - 1] != '\n')
 			fputc('\n', out);
 	}
-	if (ferror(in))
-		return -EIO;
+	if (len < 0)
+		return (int) len;
 	put_missing(out, section, sets, done);
 	for (size_t i = 0; i < n; i++)
 		if (!done[i] && sets[i][2]) {

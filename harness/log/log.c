@@ -105,7 +105,7 @@ int log_add_mark(struct bo_log *log, uint64_t entry, const char *name, size_t le
 	return 0;
 }
 
-static int add_entry(struct bo_log *log, const struct bo_log_entry *e)
+int log_add_entry(struct bo_log *log, const struct bo_log_entry *e)
 {
 	if (log->n_entries == log->cap_entries) {
 		uint64_t cap = log->cap_entries ? log->cap_entries * 2 : 1024;
@@ -387,7 +387,7 @@ static int index_entries(struct bo_log *log, unsigned flags, struct bo_err *err)
 				return bo_err_set(err, ENOMEM, "indexing mark of entry %llu",
 						  (unsigned long long) n);
 		}
-		if (add_entry(log, &e) < 0)
+		if (log_add_entry(log, &e) < 0)
 			return bo_err_set(err, ENOMEM, "indexing entry %llu",
 					  (unsigned long long) n);
 		small_next = windowed && next - off - ss <= BIG_DATA;

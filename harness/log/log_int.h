@@ -35,6 +35,9 @@ struct bo_log {
  * < 0 from @path, opened by the rule of harness/base/input.h. */
 int log_open_super(int fd, const char *path, struct bo_log **ret, struct bo_err *err);
 
+/* Append entry @e; -ENOMEM. */
+int log_add_entry(struct bo_log *log, const struct bo_log_entry *e);
+
 /* Append mark @name (@len bytes) of entry @entry; -ENOMEM. */
 int log_add_mark(struct bo_log *log, uint64_t entry, const char *name, size_t len);
 

@@ -16,19 +16,13 @@ int bo_config_read(const char *dir, struct json_object **ret, struct bo_err *err
 {
 	char path[PATH_MAX];
 	struct json_object *o;
-	int fd;
+	int r;
 
 	if (bo_pathf(path, sizeof(path), "%s/config.json", dir) < 0)
 		return bo_err_set(err, ENAMETOOLONG, "'%s/config.json': path too long", dir);
-	fd = bo_input_open(dir, "config.json", 0, BO_INPUT_MAX_JSON, NULL, err);
-	if (fd < 0)
-		return fd;
-	o = json_object_from_fd(fd);
-	close(fd);
-	if (!json_object_is_type(o, json_type_object)) {
-		json_object_put(o);
-		return bo_err_set(err, EBADMSG, "'%s' is not a JSON object", path);
-	}
+	r = bo_json_read_in_max(dir, "config.json", BO_CONFIG_MAX, &o, err);
+	if (r < 0)
+		return r;
 	if (bo_json_check_format(o, path, err) < 0) {
 		json_object_put(o);
 		return -EPROTO;

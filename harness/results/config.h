@@ -12,6 +12,13 @@
 
 #include "harness/base/util.h"
 
+/*
+ * The largest config.json read. Its writers put in it the scenario (at most 1 MiB, the bound of
+ * the scenario reader), the options of the command line and the paths the VM was given (at
+ * most ARG_MAX, 2 MiB by default), a byte of them at most 6 as JSON ("\u001b"): under 20 MiB.
+ */
+#define BO_CONFIG_MAX (32u << 20)
+
 /* Results directory @dir's config.json in *@ret (put by the caller), never read through a
  * symlink; -errno with @err naming the file when it is missing or not a JSON object. */
 _must_check_ int bo_config_read(const char *dir, struct json_object **ret, struct bo_err *err);

@@ -14,6 +14,7 @@
 #include "harness/base/file.h"
 #include "harness/base/json.h"
 #include "harness/base/macro.h"
+#include "harness/results/stream.h"
 
 struct bo_results {
 	char *dir;
@@ -169,6 +170,13 @@ int bo_results_emit(struct bo_results *r, const char *event, struct json_object 
 	line = json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN |
 							   JSON_C_TO_STRING_NOSLASHESCAPE);
 	len = strlen(line);
+	/* No reader takes a longer line (stream.h): refused here, not written unreadable. */
+	if (len > BO_STREAM_LINE_MAX)
+		return bo_err_set(
+			err, E2BIG,
+			"results '%s': a %s record of %zu bytes, longer than the %u a line of "
+			"stream.jsonl may be",
+			r->dir, event, len, BO_STREAM_LINE_MAX);
 	buf = malloc(len + 1);
 	if (!buf)
 		return bo_err_set(err, ENOMEM, "building stream record");

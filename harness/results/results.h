@@ -32,7 +32,8 @@ const char *bo_results_dir(const struct bo_results *r);
 /*
  * Append a record {"seq": n, "time": "...", "event": @event, ...@fields} to stream.jsonl with
  * one write(2), so that a crash of blackout or of the VM loses at most the record being
- * written. Takes ownership of @fields (which may be NULL).
+ * written. Takes ownership of @fields (which may be NULL). A record longer than
+ * BO_STREAM_LINE_MAX is refused (-E2BIG): no reader would take it.
  */
 _must_check_ int bo_results_emit(struct bo_results *r, const char *event,
 				 struct json_object *fields, struct bo_err *err);

@@ -137,25 +137,32 @@ int bo_stream_next(struct bo_stream *s, struct bo_stream_rec *ret, struct bo_err
 {
 	struct bo_stream_rec rec = {0};
 	ssize_t len;
+	int r;
 
 	json_object_put(s->cur);
 	s->cur = NULL;
 	bo_verdict_clear(&s->cur_findings);
-	errno = 0;
-	len = getline(&s->line, &s->cap, s->f);
-	if (len < 0) {
-		if (ferror(s->f))
-			return bo_err_set(err, errno ? errno : EIO, "reading '%s': %s", s->path,
-					  strerror(errno ? errno : EIO));
+	len = bo_input_read_line(s->f, BO_STREAM_LINE_MAX, &s->line, &s->cap);
+	if (len == -E2BIG)
+		return bo_err_set(
+			err, E2BIG,
+			"%s:%u: a line longer than %u bytes: no record blackout writes is "
+			"(docs/results.md)",
+			s->path, s->lineno + 1, BO_STREAM_LINE_MAX);
+	if (len < 0)
+		return bo_err_set(err, (int) -len, "%s:%u: %s", s->path, s->lineno + 1,
+				  strerror((int) -len));
+	if (len == 0)
 		return 0;
-	}
 	s->lineno++;
 	if (s->line[len - 1] != '\n') {
 		/* The last line, without its newline: a record a crash cut short. */
 		s->torn = true;
 		return 0;
 	}
-	rec.o = json_tokener_parse(s->line);
+	r = bo_json_parse(s->line, (size_t) len, s->path, s->lineno, &rec.o, err);
+	if (r < 0)
+		return r;
 	rec.line = s->lineno;
 	rec.event = bo_json_str(rec.o, "event");
 	if (!rec.event) {
@@ -195,7 +202,8 @@ int bo_stream_next(struct bo_stream *s, struct bo_stream_rec *ret, struct bo_err
 	}
 	if (!strcmp(rec.event, "state")) {
 		const char *bad = "";
-		int r = bo_stream_rec_findings(rec.o, &rec.findings, &bad);
+
+		r = bo_stream_rec_findings(rec.o, &rec.findings, &bad);
 
 		if (r < 0) {
 			json_object_put(rec.o);

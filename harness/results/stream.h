@@ -9,11 +9,13 @@
  * (op ids) and its "why" an object of strings. The stream is written by the guest, so all of
  * this is checked here, once, before any consumer looks at a record.
  *
- * The one rule for a bad line: a line that breaks the above is an error naming the file and
- * the line, wherever it is — except the last line of the file when it does not end in a
- * newline. bo_results_emit() writes each record and its newline with one write(2), so such a
- * line is the record a crash of blackout or of its VM cut short: the stream ends before it,
- * and bo_stream_torn() says it was there.
+ * The one rule for a bad line: a line that breaks the above, or that is not one JSON object
+ * (text after it, a NUL byte, nesting deeper than BO_JSON_MAX_DEPTH), or longer than
+ * BO_STREAM_LINE_MAX, is an error naming the file and the line, wherever it is — except the
+ * last line of the file when it does not end in a newline. bo_results_emit() writes each
+ * record and its newline with one write(2), so such a line is the record a crash of blackout
+ * or of its VM cut short: the stream ends before it, and bo_stream_torn() says it was there.
+ * Running out of memory or a read error is an error too, never the end of the stream.
  */
 #ifndef BO_STREAM_H
 #define BO_STREAM_H
@@ -25,6 +27,19 @@
 #include "harness/base/util.h"
 #include "harness/states/classify.h"
 #include "harness/states/findings.h"
+
+/*
+ * The longest line of stream.jsonl, a record and its newline. The longest record blackout
+ * writes is a state's: its fixed members and witness take a few KiB; "why", "phantom",
+ * "unordered" and "wrong_content" come from the checker's report, of which 1 MiB is kept (at
+ * most 8 MiB as JSON); "lost" lists acknowledged ops, at most 21 bytes each. 64 MiB holds
+ * more than 2.5 million of them, a log of over a GiB of nothing but ack marks. A longer line
+ * is an error naming it, never read whole, and bo_results_emit() refuses to write one. (The
+ * fuzz build lowers it, to reach it within the fuzzer's inputs.)
+ */
+#ifndef BO_STREAM_LINE_MAX
+#define BO_STREAM_LINE_MAX (64u << 20)
+#endif
 
 struct bo_stream;
 

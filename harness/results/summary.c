@@ -362,17 +362,13 @@ int bo_summary_read(const char *dir, struct bo_summary *ret, struct json_object 
 {
 	char path[PATH_MAX];
 	struct json_object *o;
-	int fd, r;
+	int r;
 
 	if (bo_pathf(path, sizeof(path), "%s/summary.json", dir) < 0)
 		return bo_err_set(err, ENAMETOOLONG, "'%s/summary.json': path too long", dir);
-	fd = bo_input_open(dir, "summary.json", 0, BO_INPUT_MAX_JSON, NULL, err);
-	if (fd < 0)
-		return fd;
-	o = json_object_from_fd(fd);
-	close(fd);
-	if (!o)
-		return bo_err_set(err, EBADMSG, "summary.json: not JSON");
+	r = bo_json_read_in_max(dir, "summary.json", BO_SUMMARY_MAX, &o, err);
+	if (r < 0)
+		return r;
 	r = bo_json_check_format(o, path, err);
 	if (r >= 0)
 		r = bo_summary_from_json(o, ret, err);

@@ -18,6 +18,13 @@ enum bo_verdict_kind {
 	BO_VERDICT_ERROR,      /* blackout could not evaluate (including: nothing checked) */
 };
 
+/*
+ * The largest summary.json of a run read: bo_summary_json() writes struct bo_summary, of fixed
+ * size, whose strings (ids of 63 bytes, an error of 511) take at most 6 bytes a byte as JSON:
+ * some 40 KiB at most.
+ */
+#define BO_SUMMARY_MAX (1u << 20)
+
 /* The first few op ids of a finding, for the class table. */
 #define BO_SUMMARY_OPS 8
 

@@ -2,24 +2,36 @@
 /*
  * libFuzzer target for the host-side reader of what a guest wrote back: the input is
  * config.json, stream.jsonl and summary.json of one shard results directory, separated by NUL
- * bytes. The shard is merged (bo_merge(), as `check --jobs` and `merge` do) and its summary read
- * (bo_summary_from_json(), as the report after `run`/`check` does).
+ * bytes (summary.json may hold more of them). The shard is merged (bo_merge(), as `check
+ * --jobs` and `merge` do) and its summary read (bo_summary_from_json(), as the report after
+ * `run`/`check` does).
  *
  * The last byte of the input makes the directory hostile as well (docs/safety.md, "Inputs
  * from strangers"), one bit a trap: states/ or states/c1 a symlink out of the directory, a
  * by-product of c1 a symlink to a secret or a FIFO or a device, write.log a symlink or a
- * FIFO. The report (bo_report_write()) is then written of the shard too.
+ * FIFO. It is not part of summary.json. The report (bo_report_write()) is then written of the
+ * shard too.
+ *
+ * The build lowers the bound of a line of stream.jsonl (BO_STREAM_LINE_MAX) to 4096 bytes, so
+ * that a line past it is within the inputs; the seeds (corpus-results/) hold such lines, and
+ * JSON with text after it, nested too deep or with a NUL, alias cycles, members that are not
+ * the objects or arrays a reader walks, and paths to the secret in the fields of config.json
+ * and stream.jsonl.
  *
  * Oracles besides the sanitizers and libFuzzer's timeout (a FIFO that hangs a reader): nothing
  * appears next to the directories but the secret's (no write outside the results
- * directory); every line of the merged stream.jsonl is one JSON object; the secret is in
- * nothing merged or reported; report.html and junit.xml hold no control character but tab,
- * newline and carriage return (no raw escape; junit.xml stays XML).
+ * directory); a merge succeeds only of a config.json and a summary.json that are one JSON
+ * object each and a stream.jsonl whose lines are one JSON object each and no longer than the
+ * bound (the last one may be cut short: a torn record), and a report only of such a stream;
+ * every line of the merged stream.jsonl is one JSON object; the shard's write.log is what it
+ * was; the secret is in nothing merged or reported; report.html and junit.xml hold no control
+ * character but tab, newline and carriage return (no raw escape; junit.xml stays XML).
  */
 #include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,11 +42,14 @@
 
 #include <json-c/json.h>
 
+#include "harness/base/json.h"
 #include "harness/results/merge.h"
 #include "harness/results/report.h"
+#include "harness/results/stream.h"
 #include "harness/results/summary.h"
 
 #define SECRET "TOPSECRET-fuzz-results"
+#define LOG    "the shard's write.log\n"
 
 enum trap {
 	TRAP_STATES_LINK = 1 << 0,    /* states -> the secret's directory */
@@ -107,6 +122,63 @@ static void check_stream(const char *out)
 	}
 	free(line);
 	fclose(f);
+}
+
+/* Whether the @n bytes at @p are one JSON object, blanks around it, by the readers' rule: no
+ * NUL, no text after it, nested no deeper than BO_JSON_MAX_DEPTH. */
+static bool one_object(const uint8_t *p, size_t n)
+{
+	char *s = memchr(p, 0, n) ? NULL : strndup((const char *) p, n);
+	struct json_tokener *tok = s ? json_tokener_new_ex(BO_JSON_MAX_DEPTH) : NULL;
+	struct json_object *o = tok ? json_tokener_parse_ex(tok, s, (int) n + 1) : NULL;
+	size_t end = o ? json_tokener_get_parse_end(tok) : 0;
+	bool ok = json_object_is_type(o, json_type_object) &&
+		  (end >= n || end + strspn(s + end, " \t\r\n") >= n);
+
+	json_object_put(o);
+	if (tok)
+		json_tokener_free(tok);
+	free(s);
+	return ok;
+}
+
+/* Whether the stream @p of @n bytes can be read: each line one JSON object (the last one,
+ * without its newline, may be anything: a torn record), none longer than the bound. */
+static bool stream_readable(const uint8_t *p, size_t n)
+{
+	while (n) {
+		const uint8_t *nl = memchr(p, '\n', n);
+		size_t len = nl ? (size_t) (nl - p) : n;
+
+		if (len > BO_STREAM_LINE_MAX || (nl && !one_object(p, len)))
+			return false;
+		len += !!nl;
+		p += len;
+		n -= len;
+	}
+	return true;
+}
+
+/* write.log as written: whatever a command writes, it is not the log it read. */
+static void check_log(const char *shard)
+{
+	char path[PATH_MAX], buf[sizeof(LOG)];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/write.log", shard);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return;
+	}
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n != sizeof(LOG) - 1 || memcmp(buf, LOG, sizeof(LOG) - 1))
+		__builtin_trap();
 }
 
 /* Whether the input names the secret itself: then a copy of it proves nothing. */
@@ -230,6 +302,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct json_object *o;
 	struct bo_summary s;
 	unsigned traps;
+	bool readable;
+	int r;
 
 	if (!root[0]) {
 		const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
@@ -253,6 +327,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		len[i + 1] = len[i] - (size_t) (nul + 1 - part[i]);
 		len[i] = (size_t) (nul - part[i]);
 	}
+	/* The trap byte is summary.json's no more (the separator before an empty one). */
+	if (part[2] && len[2])
+		len[2]--;
+	readable = part[1] && part[2] && one_object(part[0], len[0]) &&
+		   stream_readable(part[1], len[1]) && one_object(part[2], len[2]);
 	snprintf(shard, sizeof(shard), "%s/shard", root);
 	snprintf(out, sizeof(out), "%s/out", root);
 	nftw(shard, rm_one, 16, FTW_DEPTH | FTW_PHYS);
@@ -276,15 +355,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (mkfifo(fifo, 0644) < 0)
 			__builtin_trap();
 	} else {
-		write_part(shard, "write.log", (const uint8_t *) "", 0);
+		write_part(shard, "write.log", (const uint8_t *) LOG, sizeof(LOG) - 1);
 	}
 	set_traps(shard, traps);
 
-	(void) bo_merge(out, dirs, 1, &err);
+	/* A merge of what its readers must refuse is a reader that took a bad line or document
+	 * for a good one, or for the end of the file. */
+	r = bo_merge(out, dirs, 1, &err);
+	if (r >= 0 && !readable)
+		__builtin_trap();
 	check_root();
 	check_stream(out);
-	(void) bo_report_write(shard, NULL, &err);
+	check_log(shard);
+	r = bo_report_write(shard, NULL, &err);
+	if (r >= 0 && part[1] && !stream_readable(part[1], len[1]))
+		__builtin_trap();
 	check_root();
+	check_log(shard);
 	check_out(out, shard);
 
 	/* The report's reading of summary.json. */

@@ -7,6 +7,7 @@
 
 #include "bo_test.h"
 #include "harness/diagnose/baseline.h"
+#include "harness/scenario/ini.h"
 
 static bool in(const struct bo_failset *s, const char *sc, const char *state)
 {
@@ -191,6 +192,25 @@ static void test_ini_override(void)
 			       "[workload]\nops = 200\nkeep_ops = 3-4\n\n[check]\ncuts = flush\n"
 			       "\n[run]\nseed = 7\n");
 	free(out);
+	/* A line longer than the scenario reader takes is an error, not read whole. */
+	{
+		size_t n = BO_INI_LINE_MAX + 2;
+		char *text = malloc(n + 1);
+		FILE *in, *o;
+		size_t len = 0;
+
+		CU_ASSERT_FATAL(text != NULL);
+		memset(text, 'x', n);
+		memcpy(text, "a=", 2);
+		text[n] = '\0';
+		in = fmemopen(text, n, "r");
+		o = open_memstream(&out, &len);
+		CU_ASSERT(bo_ini_override(in, o, sets) == -E2BIG);
+		fclose(in);
+		fclose(o);
+		free(out);
+		free(text);
+	}
 }
 
 int main(void)

@@ -252,9 +252,20 @@ static void test_saved_index(void)
 	/* Cut short, and no index at all. */
 	CU_ASSERT_FATAL(system(cmd) == 0);
 	CU_ASSERT_FATAL(truncate(bad, (off_t) size - 40) == 0);
-	expect_bad_index(p, bad, "checksum");
+	expect_bad_index(p, bad, "is cut short");
 	CU_ASSERT_FATAL(truncate(bad, 10) == 0);
 	expect_bad_index(p, bad, "not a blackout log index");
+	/* Longer than its entries and marks make it (a sparse GiB): refused by its size, unread. */
+	CU_ASSERT_FATAL(system(cmd) == 0);
+	CU_ASSERT_FATAL(truncate(bad, (off_t) size + (1 << 30)) == 0);
+	expect_bad_index(p, bad, "where an index of 2000 entries");
+	/* More entries than the log's super block says, or than its blocks hold. */
+	CU_ASSERT_FATAL(system(cmd) == 0);
+	patch_u64(bad, 40, 2001);
+	expect_bad_index(p, bad, "do not fit the log");
+	patch_u64(bad, 40, 2000);
+	patch_u64(bad, 48, 2001);
+	expect_bad_index(p, bad, "do not fit the log");
 	/* An entry past the end of the log, with a checksum that matches. */
 	CU_ASSERT_FATAL(system(cmd) == 0);
 	patch_u64(bad, 64 + 32 * 5, size * 1000);

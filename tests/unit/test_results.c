@@ -15,6 +15,7 @@
 #include "harness/base/json.h"
 #include "harness/results/merge.h"
 #include "harness/results/results.h"
+#include "harness/results/stream.h"
 #include "harness/results/summary.h"
 
 static void test_rel_ok(void)
@@ -347,6 +348,82 @@ static void test_full_disk(void)
 	bo_results_free(r);
 }
 
+/*
+ * What the writers write is within what the readers take: the fullest summary.json (every
+ * count, id and op, the longest error) is far under BO_SUMMARY_MAX and no denser than
+ * BO_JSON_MEMORY_PER_BYTE allows; a stream record of BO_STREAM_LINE_MAX bytes is read, and a
+ * longer one is never written.
+ */
+static void test_bounds(void)
+{
+	const char *d = bo_test_path("res-bounds");
+	struct bo_summary s;
+	struct bo_results *r;
+	struct bo_err err = {0};
+	struct bo_stream *st = NULL;
+	struct bo_stream_rec rec;
+	struct json_object *o, *back = NULL;
+	const char *text;
+	char *pad;
+	size_t fixed;
+
+	memset(&s, 0, sizeof(s));
+	for (int c = 0; c < BO_CLASS_COUNT; c++) {
+		s.counts[c] = UINT64_MAX;
+		memset(s.first[c], 0x1b, sizeof(s.first[c]) - 1);
+		for (int f = 0; f < BO_FINDING_COUNT; f++) {
+			struct bo_summary_finding *x = &s.also[c][f];
+
+			x->states = UINT64_MAX;
+			memset(x->first, 0x1b, sizeof(x->first) - 1);
+			for (x->n_ops = 0; x->n_ops < BO_SUMMARY_OPS; x->n_ops++)
+				x->ops[x->n_ops] = UINT64_MAX - BO_SUMMARY_OPS + x->n_ops;
+			x->more = true;
+			s.findings[f] = *x;
+		}
+	}
+	memset(s.error, 0x1b, sizeof(s.error) - 1);
+	o = bo_summary_json(&s);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY);
+	CU_ASSERT_FATAL(text != NULL);
+	CU_ASSERT(strlen(text) < BO_SUMMARY_MAX / 16);
+	CU_ASSERT(bo_json_parse(text, strlen(text), "summary.json", 1, &back, &err) == 0);
+	json_object_put(back);
+	json_object_put(o);
+
+	/* A record of exactly BO_STREAM_LINE_MAX bytes is written and read back; one byte more
+	 * is refused, and leaves the stream whole. */
+	CU_ASSERT_FATAL(bo_results_create(d, &r, &err) == 0);
+	o = json_object_new_object();
+	json_object_object_add(o, "pad", json_object_new_string(""));
+	CU_ASSERT_FATAL(bo_results_emit(r, "note", o, &err) == 0);
+	CU_ASSERT_FATAL(bo_stream_open(d, &st, &err) == 0);
+	CU_ASSERT_FATAL(bo_stream_next(st, &rec, &err) == 1);
+	fixed = strlen(json_object_to_json_string_ext(rec.o, JSON_C_TO_STRING_PLAIN));
+	bo_stream_free(st);
+	pad = malloc(BO_STREAM_LINE_MAX + 1);
+	CU_ASSERT_FATAL(pad != NULL);
+	memset(pad, 'x', BO_STREAM_LINE_MAX - fixed);
+	pad[BO_STREAM_LINE_MAX - fixed] = '\0';
+	o = json_object_new_object();
+	json_object_object_add(o, "pad", json_object_new_string(pad));
+	CU_ASSERT(bo_results_emit(r, "note", o, &err) == 0);
+	pad[BO_STREAM_LINE_MAX - fixed] = 'x';
+	pad[BO_STREAM_LINE_MAX - fixed + 1] = '\0';
+	o = json_object_new_object();
+	json_object_object_add(o, "pad", json_object_new_string(pad));
+	CU_ASSERT(bo_results_emit(r, "note", o, &err) == -E2BIG);
+	free(pad);
+	CU_ASSERT(bo_results_emit(r, "end", NULL, &err) == 0);
+	bo_results_free(r);
+	CU_ASSERT_FATAL(bo_stream_open(d, &st, &err) == 0);
+	CU_ASSERT(bo_stream_next(st, &rec, &err) == 1);
+	CU_ASSERT(bo_stream_next(st, &rec, &err) == 1 && !strcmp(rec.event, "note"));
+	CU_ASSERT(bo_stream_next(st, &rec, &err) == 1 && !strcmp(rec.event, "end"));
+	CU_ASSERT(bo_stream_next(st, &rec, &err) == 0 && !bo_stream_torn(st));
+	bo_stream_free(st);
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
@@ -356,6 +433,7 @@ int main(void)
 		{"summary verdicts and the vacuous-pass rule", test_summary},
 		{"merging hostile shard results", test_merge_hostile},
 		{"a summary on a full disk: said, the old one kept, no temporary", test_full_disk},
+		{"what is written is within what is read", test_bounds},
 		{NULL, NULL},
 	};
 
