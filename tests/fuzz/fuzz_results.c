@@ -9,8 +9,8 @@
  * The last byte of the input makes the directory hostile as well (docs/safety.md, "Inputs
  * from strangers"), one bit a trap: states/ or states/c1 a symlink out of the directory, a
  * by-product of c1 a symlink to a secret or a FIFO or a device, write.log a symlink or a
- * FIFO. It is not part of summary.json. The report (bo_report_write()) is then written of the
- * shard too.
+ * FIFO, the temporaries' names of report.html and junit.xml hard links to write.log. It is
+ * not part of summary.json. The report (bo_report_write()) is then written of the shard too.
  *
  * The build lowers the bound of a line of stream.jsonl (BO_STREAM_LINE_MAX) to 4096 bytes, so
  * that a line past it is within the inputs; the seeds (corpus-results/) hold such lines, and
@@ -59,6 +59,8 @@ enum trap {
 	TRAP_LOG_LINK = 1 << 4,	      /* write.log -> the secret */
 	TRAP_LOG_FIFO = 1 << 5,	      /* write.log a FIFO */
 	TRAP_DEVICE = 1 << 6,	      /* states/c1/fsck.out a character device (/dev/zero's) */
+	TRAP_TMP_LINK =
+		1 << 7, /* report.html.tmp<pid>, junit.xml.tmp<pid>: hard links to write.log */
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -240,6 +242,19 @@ static void set_traps(const char *shard, unsigned t)
 	snprintf(c1, sizeof(c1), "%s/c1", states);
 	snprintf(secret, sizeof(secret), "%s/secret", root);
 	snprintf(secrets, sizeof(secrets), "%s/secrets", root);
+	/* The names a writer that truncates its temporary would write through (the report is
+	 * written by this process): the log must come out as it went in (check_log()). */
+	if (t & TRAP_TMP_LINK) {
+		static const char *const names[] = {"report.html", "junit.xml"};
+		char log[PATH_MAX + 16], tmp[PATH_MAX + 64];
+
+		snprintf(log, sizeof(log), "%s/write.log", shard);
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			snprintf(tmp, sizeof(tmp), "%s/%s.tmp%d", shard, names[i], (int) getpid());
+			(void) !link(log,
+				     tmp); /* write.log may be a trap of its own: no link then */
+		}
+	}
 	if (t & TRAP_STATES_LINK) {
 		link_or_trap(secrets, shard, "states");
 		return;
