@@ -210,39 +210,31 @@ static void show(const char *title, const char *text)
 
 static void print_text(struct explain *ex)
 {
-	struct json_object *st, *ev, *v, *x, *counts;
-	uint64_t n;
 	static const char *const opkeys[] = {"lost", "wrong_content", "phantom", "unordered"};
+	struct json_object *st, *ev, *v, *x;
+	uint64_t n;
+
+	const struct bo_summary *sum = &ex->d.sum;
+	const char *sep = " (";
+	char also[512];
 
 	printf("run: %s\nverdict: %s", ex->d.dir, bo_json_str(ex->d.summary, "verdict"));
-	if (json_object_object_get_ex(ex->d.summary, "counts", &counts)) {
-		const char *sep = " (";
-
-		json_object_object_foreach(counts, k, c) if (json_object_get_uint64(c))
-		{
-			printf("%s%s %" PRIu64, sep, k, json_object_get_uint64(c));
+	/* The counts and first states as the summary's reader validated them. */
+	for (int c = 0; c < BO_CLASS_COUNT; c++)
+		if (sum->counts[c]) {
+			printf("%s%s %" PRIu64, sep, bo_class_name((enum bo_class) c),
+			       sum->counts[c]);
 			sep = ", ";
 		}
-		if (strcmp(sep, " ("))
-			putchar(')');
-	}
-	putchar('\n');
+	printf("%s\n", strcmp(sep, " (") ? ")" : "");
 	/* What the classes do not say: a fsck-dirty state that also lost an ack. */
-	{
-		struct bo_summary sum;
-		struct bo_err e = {0};
-		char also[512];
-
-		bool have = bo_summary_from_json(ex->d.summary, &sum, &e) >= 0;
-
-		for (int c = 0; have && c < BO_CLASS_COUNT; c++)
-			if (*bo_summary_also_str(&sum, (enum bo_class) c, also, sizeof(also)))
-				printf("%s states: %s\n", bo_class_name((enum bo_class) c), also);
-	}
-	if (json_object_object_get_ex(ex->d.summary, "first_state", &x)) {
-		json_object_object_foreach(x, k, c) if (strcmp(k, "consistent"))
-			printf("first %s state: %s\n", k, json_object_get_string(c));
-	}
+	for (int c = 0; c < BO_CLASS_COUNT; c++)
+		if (*bo_summary_also_str(sum, (enum bo_class) c, also, sizeof(also)))
+			printf("%s states: %s\n", bo_class_name((enum bo_class) c), also);
+	for (int c = 0; c < BO_CLASS_COUNT; c++)
+		if (c != BO_CLASS_CONSISTENT && sum->first[c][0])
+			printf("first %s state: %s\n", bo_class_name((enum bo_class) c),
+			       sum->first[c]);
 	if (bo_json_str(ex->d.summary, "error"))
 		printf("run error: %s\n", bo_json_str(ex->d.summary, "error"));
 	if (!json_object_object_get_ex(ex->out, "state", &st)) {

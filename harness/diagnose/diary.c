@@ -40,7 +40,6 @@ static int read_stream(struct bo_diary *d, struct bo_err *err)
 int bo_diary_load(struct bo_diary *d, const char *dir, struct bo_err *err)
 {
 	char path[PATH_MAX];
-	struct bo_summary sm;
 	struct stat st;
 	uint64_t seed;
 	int r;
@@ -48,7 +47,7 @@ int bo_diary_load(struct bo_diary *d, const char *dir, struct bo_err *err)
 	*d = (struct bo_diary){.dir = dir};
 	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
 		return bo_err_set(err, ENOTDIR, "'%s' is not a results directory", dir);
-	r = bo_summary_read(dir, &sm, &d->summary, err);
+	r = bo_summary_read(dir, &d->sum, &d->summary, err);
 	if (r < 0)
 		return r == -EBADMSG ? bo_err_prefix(err, "'%s'", dir) : r;
 	r = read_stream(d, err);

@@ -13,11 +13,13 @@
 
 #include "harness/base/util.h"
 #include "harness/log/log.h"
+#include "harness/results/summary.h"
 #include "harness/scenario/scenario.h"
 
 struct bo_diary {
 	const char *dir;
 	struct json_object *summary; /* summary.json */
+	struct bo_summary sum;	     /* ... as its reader validated it */
 	struct json_object *states;  /* array: the "state" records of stream.jsonl, in order */
 	struct json_object *aliases; /* array: its "alias" records */
 	struct json_object *config;  /* config.json, or NULL without one */
