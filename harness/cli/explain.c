@@ -390,9 +390,8 @@ static int explain_dir(const char *dir, const char *id, bool json, struct json_o
 		goto out;
 	json_object_object_add(x.out, "results", json_object_new_string(x.d.dir));
 	json_object_object_add(x.out, "summary", json_object_get(x.d.summary));
-	st = bo_diary_state(&x.d, id, &alias_of);
-	if (id && !st) {
-		bo_cli_error("explain: '%s/stream.jsonl' has no record of state '%s'", x.d.dir, id);
+	if (bo_diary_state(&x.d, id, &st, &alias_of, &err) < 0) {
+		bo_cli_error("explain: %s", bo_err_str(&err));
 		goto out;
 	}
 	if (alias_of)

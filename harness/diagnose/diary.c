@@ -91,29 +91,91 @@ void bo_diary_clear(struct bo_diary *d)
 	*d = (struct bo_diary){0};
 }
 
-struct json_object *bo_diary_state(const struct bo_diary *d, const char *id,
-				   const char **ret_alias_of)
+/* The record of @a (an array of records) whose "state" is @id, or NULL. */
+static struct json_object *record_of(struct json_object *a, const char *id)
 {
-	if (ret_alias_of)
-		*ret_alias_of = NULL;
-	for (size_t i = 0; i < json_object_array_length(d->states); i++) {
-		struct json_object *o = json_object_array_get_idx(d->states, i);
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		struct json_object *o = json_object_array_get_idx(a, i);
 
-		if (id ? !strcmp(bo_json_str(o, "state"), id)
-		       : !!strcmp(bo_json_str(o, "class"), "consistent"))
+		if (!strcmp(bo_json_str(o, "state"), id))
 			return o;
 	}
-	for (size_t i = 0; id && i < json_object_array_length(d->aliases); i++) {
-		struct json_object *o = json_object_array_get_idx(d->aliases, i);
-		const char *of = bo_json_str(o, "alias_of");
+	return NULL;
+}
 
-		if (!strcmp(bo_json_str(o, "state"), id) && strcmp(of, id)) {
-			if (ret_alias_of)
-				*ret_alias_of = of;
-			return bo_diary_state(d, of, NULL);
+/* The ids of @chain (@n of them, then @last) as "c1 -> c2 -> c1", one line, into @buf. */
+static const char *chain_str(const char *const *chain, size_t n, const char *last, char *buf,
+			     size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i <= n && used < len; i++) {
+		_cleanup_free_ char *id = bo_sanitize(i < n ? chain[i] : last, true);
+		int w = snprintf(buf + used, len - used, "%s%s", i ? " -> " : "", id ? id : "?");
+
+		used = w < 0 ? len : used + (size_t) w;
+	}
+	return buf;
+}
+
+int bo_diary_state(const struct bo_diary *d, const char *id, struct json_object **ret,
+		   const char **ret_alias_of, struct bo_err *err)
+{
+	const char *chain[BO_DIARY_ALIAS_MAX], *cur = id;
+	char ids[BO_DIARY_ALIAS_MAX * 80];
+	struct json_object *o;
+	size_t n = 0;
+
+	*ret = NULL;
+	if (ret_alias_of)
+		*ret_alias_of = NULL;
+	for (size_t i = 0; !id && i < json_object_array_length(d->states); i++) {
+		o = json_object_array_get_idx(d->states, i);
+		if (strcmp(bo_json_str(o, "class"), "consistent")) {
+			*ret = o;
+			break;
 		}
 	}
-	return NULL;
+	while (id) {
+		if ((o = record_of(d->states, cur))) {
+			*ret = o;
+			if (ret_alias_of && n)
+				*ret_alias_of = cur;
+			break;
+		}
+		if (!(o = record_of(d->aliases, cur))) {
+			_cleanup_free_ char *safe = bo_sanitize(id, true);
+
+			if (!n)
+				return bo_err_set(err, ENOENT,
+						  "'%s/stream.jsonl' has no record of state '%s'",
+						  d->dir, safe ? safe : "?");
+			return bo_err_set(err, ENOENT,
+					  "'%s/stream.jsonl': state '%s' is an alias of a state it "
+					  "has no record of (%s)",
+					  d->dir, safe ? safe : "?",
+					  chain_str(chain, n, cur, ids, sizeof(ids)));
+		}
+		chain[n++] = cur;
+		cur = bo_json_str(o, "alias_of");
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(chain[i], cur))
+				return bo_err_set(
+					err, ELOOP,
+					"'%s/stream.jsonl': the alias records of state "
+					"%s go round in a cycle: %s",
+					d->dir, chain_str(chain, 0, chain[0], ids, 80),
+					chain_str(chain, n, cur, ids + 80, sizeof(ids) - 80));
+		if (n == BO_DIARY_ALIAS_MAX)
+			return bo_err_set(
+				err, ELOOP,
+				"'%s/stream.jsonl': state %s is an alias more than %d deep "
+				"(%s): refusing to follow it further",
+				d->dir, chain_str(chain, 0, chain[0], ids, 80), BO_DIARY_ALIAS_MAX,
+				chain_str(chain, n, cur, ids + 80, sizeof(ids) - 80));
+	}
+	return 0;
 }
 
 char *bo_diary_byproduct(const struct bo_diary *d, const char *id, const char *name)

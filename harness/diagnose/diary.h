@@ -32,14 +32,20 @@ struct bo_diary {
 _must_check_ int bo_diary_load(struct bo_diary *d, const char *dir, struct bo_err *err);
 void bo_diary_clear(struct bo_diary *d);
 
+/* Aliases followed from one state before the chain is refused: an alias names a state
+ * checked before it, so a longer chain is no exploration's. */
+#define BO_DIARY_ALIAS_MAX 16
+
 /*
- * The state record named @id, or with @id NULL the first one that is not consistent; NULL when
- * there is none. An alias (a state not checked again: the same image and op sets as an
- * earlier one) stands for the state it repeats: *@ret_alias_of (when not NULL) names that
- * one, else is set to NULL.
+ * The state record named @id in *@ret, or with @id NULL the first one that is not consistent
+ * (NULL when there is none). An alias (a state not checked again: the same image and op sets
+ * as an earlier one) stands for the state it repeats: *@ret_alias_of (when not NULL) names
+ * that one, else is set to NULL. This is where aliases are followed, for every command: a
+ * chain that comes back to a state it passed, or is longer than BO_DIARY_ALIAS_MAX, is
+ * -ELOOP with @err naming it; no record of @id (or of the state an alias names) is -ENOENT.
  */
-struct json_object *bo_diary_state(const struct bo_diary *d, const char *id,
-				   const char **ret_alias_of);
+_must_check_ int bo_diary_state(const struct bo_diary *d, const char *id, struct json_object **ret,
+				const char **ret_alias_of, struct bo_err *err);
 
 /* The text of by-product @name of state @id (states/@id/@name), or NULL without one. */
 char *bo_diary_byproduct(const struct bo_diary *d, const char *id, const char *name);

@@ -68,4 +68,42 @@ PY
 	done
 done
 
+### 2: alias records that point at each other (c1 -> c2 -> c1, or c1 -> c1) are followed with
+### a cycle check, in the one place aliases are followed: an error naming the cycle, never a
+### stack overflow or a hang; a chain longer than the bound is refused the same way.
+alias() { # DIR STATE OF
+	printf '{"event":"alias","state":"%s","cut":50,"alias_of":"%s","class":"lost-ack"}\n' \
+		"$2" "$3" >>"$1/stream.jsonl"
+}
+d=$T/f2
+results "$d"
+cp "$top/scenarios/ext4-fsops-bug.ini" "$d/scenario.ini"
+alias "$d" c1 c2
+alias "$d" c2 c1
+alias "$d" c3 c3
+for id in c1 c2; do
+	expect 3 "cycle" "c1 -> c2 -> c1" -- to "$BO" explain "$d" c1
+	expect 3 "cycle" -- to "$BO" explain --json "$d" "$id"
+	expect 3 "cycle" -- to "$BO" reproduce "$d" "$id" "${NOK[@]}"
+	booted && bad "2: reproduce of an alias cycle booted" || ok
+	[ -e "$d/reproduce" ] && bad "2: a refused reproduce left reproduce/" || ok
+done
+expect 3 "cycle" "c3 -> c3" -- to "$BO" explain "$d" c3
+expect 3 "cycle" "c3 -> c3" -- to "$BO" reproduce "$d" c3 "${NOK[@]}"
+# A chain past the bound, and an alias of a state with no record.
+for i in $(seq 1 40); do alias "$d" "a$i" "a$((i + 1))"; done
+alias "$d" a41 c45
+expect 3 "more than 16 deep" -- to "$BO" explain "$d" a1
+expect 3 "more than 16 deep" -- to "$BO" reproduce "$d" a1 "${NOK[@]}"
+alias "$d" d1 c99
+expect 3 "alias of a state it has no record of" "d1 -> c99" -- to "$BO" explain "$d" d1
+# The rest of the directory is still read: its first failing state, and an alias of it.
+expect 0 -- to "$BO" explain "$d"
+grep -q "symptom: state c45" "$T/out" && ok || bad "2: explain lost the failing state"
+expect 0 "alias of c45" -- to "$BO" explain "$d" a30
+grep -q "symptom: state c45" "$T/out" && ok || bad "2: an alias does not stand for c45"
+# The commands that read the stream without following aliases are not caught by them.
+expect 1 -- to "$BO" findings "$d"
+expect 0 -- to "$BO" report "$d"
+
 finish
