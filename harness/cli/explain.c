@@ -22,6 +22,7 @@
 #include "harness/cli/cli.h"
 #include "harness/diagnose/diary.h"
 #include "harness/log/log.h"
+#include "harness/results/differential.h"
 #include "harness/results/stream.h"
 #include "harness/results/summary.h"
 #include "harness/scenario/fsops.h"
@@ -415,36 +416,21 @@ out:
 	return ret;
 }
 
-/* Whether @dir is the tree of a check --kernels (differential.json). */
-static bool is_differential(const char *dir)
-{
-	char path[PATH_MAX];
-
-	return bo_pathf(path, sizeof(path), "%s/differential.json", dir) == 0 &&
-	       access(path, F_OK) == 0;
-}
-
 /*
- * The row of differential @d (of @path) that explain tells: in its array of @what ("mark" or
- * "state": the array "marks" or "states"), the one named @want, or without @want the first
- * that differs. *@row is NULL when there is none: then what was said (an error, or that the
- * kernels agree) and the exit status are returned.
+ * The row of differential @d (of @path, its reader checked it) that explain tells: in its
+ * array of @what ("mark" or "state": the array "marks" or "states"), the one named @want, or
+ * without @want the first that differs. *@row is NULL when there is none: then what was said
+ * (an error, or that the kernels agree) and the exit status are returned.
  */
 static int pick_row(const char *path, struct json_object *d, const char *what, const char *want,
 		    bool json, struct json_object **row)
 {
 	char key[16];
-	struct json_object *rows, *kernels, *dv;
+	struct json_object *rows, *dv;
 
 	*row = NULL;
 	snprintf(key, sizeof(key), "%ss", what);
-	if (!json_object_object_get_ex(d, key, &rows) ||
-	    !json_object_object_get_ex(d, "kernels", &kernels) ||
-	    !json_object_is_type(rows, json_type_array) ||
-	    !json_object_is_type(kernels, json_type_array)) {
-		bo_cli_error("explain: '%s' has no \"%s\" and \"kernels\"", path, key);
-		return BO_EXIT_HARNESS;
-	}
+	rows = json_object_object_get(d, key);
 	for (size_t i = 0; i < json_object_array_length(rows) && !*row; i++) {
 		struct json_object *r = json_object_array_get_idx(rows, i);
 		const char *name = bo_json_str(r, what);
@@ -468,6 +454,31 @@ static int pick_row(const char *path, struct json_object *d, const char *what, c
 }
 
 /*
+ * The results directory of kernel @k (kernels[@i] of @path) beneath tree @dir, into @res:
+ * differential.json's reader checked that it names relative plain names; here it is reached
+ * without a symlink, or refused (said, and false).
+ */
+static bool kernel_dir(const char *dir, const char *path, size_t i, struct json_object *k,
+		       char *res, size_t len)
+{
+	const char *rel = bo_json_str(k, "results");
+	char what[PATH_MAX + 32];
+	struct bo_err err = {0};
+	int fd;
+
+	snprintf(what, sizeof(what), "'%s': kernels[%zu].results", path, i);
+	fd = bo_input_opendir(dir, rel, what, &err);
+	if (fd < 0 || bo_pathf(res, len, "%s/%s", dir, rel) < 0) {
+		bo_cli_error("explain: %s", fd < 0 ? bo_err_str(&err) : "path too long");
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	close(fd);
+	return true;
+}
+
+/*
  * A mark of a run --kernels tree (@d its differential.json at @path): each kernel's verdict
  * and lint there, whether they differ, then each kernel's story of the segment's state it
  * names. Without @mark, the first mark that differs.
@@ -477,7 +488,7 @@ static int explain_marks(const char *dir, const char *path, struct json_object *
 {
 	_cleanup_json_ struct json_object *out = NULL;
 	struct json_object *kernels, *row = NULL, *stories, *per, *dv;
-	char res_path[PATH_MAX];
+	char res[PATH_MAX];
 	int ret = BO_EXIT_OK;
 
 	ret = pick_row(path, d, "mark", mark, json, &row);
@@ -485,11 +496,6 @@ static int explain_marks(const char *dir, const char *path, struct json_object *
 		return ret;
 	kernels = json_object_object_get(d, "kernels");
 	per = json_object_object_get(row, "kernels");
-	if (!json_object_is_type(per, json_type_object)) {
-		bo_cli_error("explain: '%s': mark %s has no \"kernels\"", path,
-			     bo_json_str(row, "mark") ? bo_json_str(row, "mark") : "?");
-		return BO_EXIT_HARNESS;
-	}
 	out = bo_json_new_doc();
 	stories = json_object_new_array();
 	if (!out || !stories) {
@@ -521,19 +527,18 @@ static int explain_marks(const char *dir, const char *path, struct json_object *
 	}
 	for (size_t i = 0; i < json_object_array_length(kernels); i++) {
 		struct json_object *k = json_object_array_get_idx(kernels, i), *story = NULL, *side;
-		const char *rel = bo_json_str(k, "release"), *res = bo_json_str(k, "results");
-		const char *state;
+		const char *rel = bo_json_str(k, "release"), *state;
 		int r;
 
-		if (!rel || !res || !json_object_object_get_ex(per, rel, &side) ||
+		if (!json_object_object_get_ex(per, rel, &side) ||
 		    !(state = bo_json_str(side, "state")))
 			continue;
 		if (!json)
 			printf("\n== %s: state %s ==\n", rel, state);
 		fflush(stdout);
-		if (res[0] != '/' && bo_pathf(res_path, sizeof(res_path), "%s/%s", dir, res) == 0)
-			res = res_path;
-		r = explain_dir(res, state, json, json ? &story : NULL);
+		r = kernel_dir(dir, path, i, k, res, sizeof(res))
+			    ? explain_dir(res, state, json, json ? &story : NULL)
+			    : BO_EXIT_HARNESS;
 		if (r != BO_EXIT_OK)
 			ret = r;
 		if (story) {
@@ -548,25 +553,18 @@ static int explain_marks(const char *dir, const char *path, struct json_object *
 }
 
 /*
- * A state of a check --kernels tree: its class under each kernel, whether they differ (a
- * change in the kernels' recovery), then each kernel's own story of it. Without @id, the
- * first state that differs.
+ * A state of a check --kernels tree (@d its differential.json at @path): its class under each
+ * kernel, whether they differ (a change in the kernels' recovery), then each kernel's own
+ * story of it. Without @id, the first state that differs.
  */
-static int explain_differential(const char *dir, const char *id, bool json)
+static int explain_states(const char *dir, const char *path, struct json_object *d, const char *id,
+			  bool json)
 {
-	_cleanup_json_ struct json_object *d = NULL, *out = NULL;
+	_cleanup_json_ struct json_object *out = NULL;
 	struct json_object *kernels, *row = NULL, *stories;
-	char path[PATH_MAX];
-	struct bo_err err = {0};
+	char res[PATH_MAX];
 	int ret = BO_EXIT_OK;
 
-	if (bo_pathf(path, sizeof(path), "%s/differential.json", dir) < 0 ||
-	    bo_json_read_file(path, &d, &err) < 0 || bo_json_check_format(d, path, &err) < 0) {
-		bo_cli_error("explain: %s", bo_err_str(&err));
-		return BO_EXIT_HARNESS;
-	}
-	if (bo_json_str(d, "kind") && !strcmp(bo_json_str(d, "kind"), "marks"))
-		return explain_marks(dir, path, d, id, json);
 	ret = pick_row(path, d, "state", id, json, &row);
 	if (!row)
 		return ret;
@@ -580,10 +578,6 @@ static int explain_differential(const char *dir, const char *id, bool json)
 	}
 	json_object_object_add(out, "state", json_object_get(row));
 	json_object_object_add(out, "kernels", stories);
-	if (!json_object_is_type(json_object_object_get(row, "classes"), json_type_object)) {
-		bo_cli_error("explain: '%s': state %s has no \"classes\"", path, id ? id : "?");
-		return BO_EXIT_HARNESS;
-	}
 	if (!json) {
 		struct json_object *cls = json_object_object_get(row, "classes"), *dv;
 		struct json_object *fnd = json_object_object_get(row, "findings");
@@ -594,9 +588,7 @@ static int explain_differential(const char *dir, const char *id, bool json)
 		json_object_object_foreach(cls, k, v)
 		{
 			/* "findings" is absent in a tree written before findings were compared. */
-			const char *w = json_object_is_type(fnd, json_type_object)
-						? bo_json_str(fnd, k)
-						: NULL;
+			const char *w = bo_json_str(fnd, k);
 
 			printf("%s %s%s%s%s; ", k, v ? json_object_get_string(v) : "not checked",
 			       w && *w ? " (" : "", w && *w ? w : "", w && *w ? ")" : "");
@@ -607,18 +599,15 @@ static int explain_differential(const char *dir, const char *id, bool json)
 	}
 	for (size_t i = 0; i < json_object_array_length(kernels); i++) {
 		struct json_object *k = json_object_array_get_idx(kernels, i), *story = NULL;
-		const char *rel = bo_json_str(k, "release"), *res = bo_json_str(k, "results");
+		const char *rel = bo_json_str(k, "release");
 		int r;
 
-		if (!rel || !res)
-			continue;
 		if (!json)
 			printf("\n== %s ==\n", rel);
 		fflush(stdout);
-		/* Each kernel's results, relative to the tree (absolute from before they were). */
-		if (res[0] != '/' && bo_pathf(path, sizeof(path), "%s/%s", dir, res) == 0)
-			res = path;
-		r = explain_dir(res, id, json, json ? &story : NULL);
+		r = kernel_dir(dir, path, i, k, res, sizeof(res))
+			    ? explain_dir(res, id, json, json ? &story : NULL)
+			    : BO_EXIT_HARNESS;
 		if (r != BO_EXIT_OK)
 			ret = r;
 		if (story) {
@@ -630,6 +619,25 @@ static int explain_differential(const char *dir, const char *id, bool json)
 		puts(json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY |
 								 JSON_C_TO_STRING_NOSLASHESCAPE));
 	return ret;
+}
+
+/* Explain @dir: a tree of several kernels when it has a differential.json (read once, by its
+ * reader), else a results directory. The exit status. */
+static int explain_any(const char *dir, const char *id, bool json)
+{
+	_cleanup_json_ struct json_object *d = NULL;
+	struct bo_err err = {0};
+	char path[PATH_MAX];
+	int r = bo_differential_read(dir, &d, &err);
+
+	if (r == -ENOENT)
+		return explain_dir(dir, id, json, NULL);
+	if (r < 0 || bo_pathf(path, sizeof(path), "%s/differential.json", dir) < 0) {
+		bo_cli_error("explain: %s", r < 0 ? bo_err_str(&err) : "path too long");
+		return BO_EXIT_HARNESS;
+	}
+	return bo_differential_by_mark(d) ? explain_marks(dir, path, d, id, json)
+					  : explain_states(dir, path, d, id, json);
 }
 
 static int cmd_explain(int argc, char **argv)
@@ -655,9 +663,7 @@ static int cmd_explain(int argc, char **argv)
 	if (optind >= argc || argc - optind > 2)
 		return bo_cli_usage_error("explain", "expected RESULTS [STATE]");
 	id = argc - optind == 2 ? argv[optind + 1] : NULL;
-	if (is_differential(argv[optind]))
-		return explain_differential(argv[optind], id, json);
-	return explain_dir(argv[optind], id, json, NULL);
+	return explain_any(argv[optind], id, json);
 }
 
 const struct bo_cmd bo_cmd_explain = {

@@ -18,6 +18,34 @@ SECRET=$T/secret
 echo "TOPSECRET-$$" >"$SECRET"
 leaks() { grep -rqs "TOPSECRET-$$" "$@"; }
 
+# tree DIR KIND: the tree of a check --kernels (KIND differential) or a run --kernels (marks)
+# over two kernels, each with the fixture's results; a state c45 and a mark ack:2 that differ.
+tree() {
+	results "$1/6.1/run"
+	results "$1/6.12/run"
+	python3 - "$1/differential.json" "$2" <<'PY'
+import json, sys
+k = [{"release": r, "results": r + "/run", "exit_status": 1} for r in ("6.1", "6.12")]
+d = {"format": 1, "kind": sys.argv[2], "kernels": k, "differing": 1}
+if sys.argv[2] == "marks":
+    d["marks"] = [{"mark": "ack:2", "differs": True, "lint_differs": False, "missing": False,
+                   "kernels": {r: {"present": True, "verdict": "lost-ack", "lint": None,
+                                   "state": "c45"} for r in ("6.1", "6.12")}}]
+else:
+    d["states"] = [{"state": "c45", "cut": 46, "differs": True,
+                    "classes": {"6.1": "lost-ack", "6.12": "consistent"},
+                    "findings": {"6.1": "lost-ack: op 2, 3", "6.12": ""}}]
+json.dump(d, open(sys.argv[1], "w"))
+PY
+}
+# set_json FILE PYTHON: FILE's JSON document as d, changed by PYTHON.
+set_json() {
+	python3 - "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); exec(sys.argv[2]); json.dump(d, open(sys.argv[1], "w"))
+PY
+}
+
 # The positive control: the fixture is read by every command below.
 results "$T/good"
 expect 0 -- to "$BO" explain "$T/good"
@@ -68,6 +96,32 @@ PY
 	done
 done
 
+# differential.json, of either kind, is checked whole by its one reader before explain walks it.
+i1=0
+for change in "d['kernels'] = [1, 'x', None]" "d['kernels'][0] = {'release': '6.1'}" \
+	"d['kernels'][1]['results'] = 7" "d['kernels'][0]['exit_status'] = '1'" \
+	"d['states'] = {'c45': {}}" "d['states'][0]['classes'] = {'6.1': [1], '6.12': {}}" \
+	"d['states'][0]['classes'] = ['lost-ack']" "d['states'][0]['findings'] = [1]" \
+	"d['states'][0]['differs'] = 'yes'" "d['states'] = [7]" "d['kind'] = 7"; do
+	i1=$((i1 + 1))
+	d=$T/f1-diff-$i1
+	tree "$d" differential
+	set_json "$d/differential.json" "$change"
+	expect 3 "differential.json'" -- to "$BO" explain "$d"
+	expect 3 "differential.json'" -- to "$BO" explain --json "$d" c45
+done
+for change in "d['marks'][0]['kernels'] = [1]" "d['marks'][0]['kernels']['6.1'] = [1]" \
+	"d['marks'][0]['kernels']['6.1']['state'] = ['c45']" \
+	"d['marks'][0]['kernels']['6.12']['verdict'] = {}" "d['marks'] = 'ack:2'" \
+	"d['marks'][0]['mark'] = 2" "d['marks'][0]['lint_differs'] = 1"; do
+	i1=$((i1 + 1))
+	d=$T/f1-diff-$i1
+	tree "$d" marks
+	set_json "$d/differential.json" "$change"
+	expect 3 "differential.json'" -- to "$BO" explain "$d"
+	expect 3 "differential.json'" -- to "$BO" explain --json "$d" ack:2
+done
+
 ### 2: alias records that point at each other (c1 -> c2 -> c1, or c1 -> c1) are followed with
 ### a cycle check, in the one place aliases are followed: an error naming the cycle, never a
 ### stack overflow or a hang; a chain longer than the bound is refused the same way.
@@ -105,5 +159,55 @@ grep -q "symptom: state c45" "$T/out" && ok || bad "2: an alias does not stand f
 # The commands that read the stream without following aliases are not caught by them.
 expect 1 -- to "$BO" findings "$d"
 expect 0 -- to "$BO" report "$d"
+
+### 3: a tree's differential.json that names a kernel's results outside the tree (an absolute
+### path, ../..) or through a symlink: refused naming the field, and nothing outside is read.
+# A results directory outside the tree, whose by-products hold the secret.
+results "$T/outside"
+cp "$SECRET" "$T/outside/states/c45/dmesg.txt"
+cp "$SECRET" "$T/outside/states/c45/mount.err"
+for kind in differential marks; do
+	d=$T/f3-$kind
+	tree "$d" "$kind"
+	expect 0 -- to "$BO" explain "$d"
+	grep -q "== 6.12" "$T/out" && ok || bad "3: the $kind tree is not explained: $(cat "$T/out")"
+	i3=0
+	for res in "$T/outside" "../../$(basename "$T")/outside" "6.1/../../outside" "./6.1/run" \
+		"6.1//run" "6.1/run/" ""; do
+		i3=$((i3 + 1))
+		cp -a "$d" "$d-$i3"
+		set_json "$d-$i3/differential.json" "d['kernels'][1]['results'] = '$res'"
+		for json in "" --json; do
+			expect 3 "differential.json': kernels[1].results" -- \
+				to "$BO" explain $json "$d-$i3"
+			leaks "$T/out" && bad "3: explain $json read '$res' outside the tree" || ok
+			expect 3 "kernels[1].results" -- to "$BO" explain $json "$d-$i3" c45
+		done
+	done
+	# A plain path that is a symlink out of the tree: the kernel's directory, or one above.
+	cp -a "$d" "$d-link"
+	rm -rf "$d-link/6.12/run"
+	ln -s "$T/outside" "$d-link/6.12/run"
+	cp -a "$d" "$d-link2"
+	rm -rf "$d-link2/6.12"
+	mkdir -p "$T/outside2"
+	cp -a "$T/outside" "$T/outside2/run"
+	ln -s "$T/outside2" "$d-link2/6.12"
+	for t in "$d-link" "$d-link2"; do
+		for json in "" --json; do
+			expect 3 "kernels[1].results" "symlink" -- to "$BO" explain $json "$t"
+			leaks "$T/out" && bad "3: explain $json followed a symlink out of the tree" || ok
+		done
+	done
+	# differential.json itself a symlink to a tree elsewhere.
+	cp -a "$d" "$d-self"
+	mv "$d-self/differential.json" "$T/diff-$kind.json"
+	ln -s "$T/diff-$kind.json" "$d-self/differential.json"
+	expect 3 "differential.json" "symlink" -- to "$BO" explain "$d-self"
+	# The release names a directory of the tree: a plain name too.
+	cp -a "$d" "$d-rel"
+	set_json "$d-rel/differential.json" "d['kernels'][0]['release'] = '../6.1'"
+	expect 3 "kernels[0].release" -- to "$BO" explain "$d-rel"
+done
 
 finish
