@@ -209,18 +209,20 @@ static void show(const char *title, const char *text)
 		printf("    ... (%s)\n", "more in the state's directory");
 }
 
-static void print_text(struct explain *ex)
+/* Member @key of @o when it is a string, as one word of a line (bo_cli_word()); or NULL. */
+static const char *word_of(struct json_object *o, const char *key)
 {
-	static const char *const opkeys[] = {"lost", "wrong_content", "phantom", "unordered"};
-	struct json_object *st, *ev, *v, *x;
-	uint64_t n;
+	return bo_cli_word(bo_json_str(o, key));
+}
 
+/* The run: its verdict, counts and first states as the summary's reader validated them. */
+static void print_run(const struct explain *ex)
+{
 	const struct bo_summary *sum = &ex->d.sum;
 	const char *sep = " (";
 	char also[512];
 
-	printf("run: %s\nverdict: %s", ex->d.dir, bo_json_str(ex->d.summary, "verdict"));
-	/* The counts and first states as the summary's reader validated them. */
+	printf("run: %s\nverdict: %s", bo_cli_word(ex->d.dir), word_of(ex->d.summary, "verdict"));
 	for (int c = 0; c < BO_CLASS_COUNT; c++)
 		if (sum->counts[c]) {
 			printf("%s%s %" PRIu64, sep, bo_class_name((enum bo_class) c),
@@ -235,25 +237,44 @@ static void print_text(struct explain *ex)
 	for (int c = 0; c < BO_CLASS_COUNT; c++)
 		if (c != BO_CLASS_CONSISTENT && sum->first[c][0])
 			printf("first %s state: %s\n", bo_class_name((enum bo_class) c),
-			       sum->first[c]);
+			       bo_cli_word(sum->first[c]));
 	if (bo_json_str(ex->d.summary, "error"))
-		printf("run error: %s\n", bo_json_str(ex->d.summary, "error"));
-	if (!json_object_object_get_ex(ex->out, "state", &st)) {
-		puts("no failing state: nothing to explain");
-		return;
+		printf("run error: %s\n", word_of(ex->d.summary, "error"));
+}
+
+/* A witness's story (check --witness): its first line, then each of its lines indented, so
+ * that none reads as a heading of explain's own. */
+static void print_witness(const char *t)
+{
+	_cleanup_free_ char *first = strndup(t, strcspn(t, "\n"));
+
+	printf("\nwitness: %s\n", bo_cli_word(first ? first : "?"));
+	for (t += strcspn(t, "\n"); *t;) {
+		_cleanup_free_ char *line = NULL;
+
+		t += strspn(t, "\n ");
+		line = strndup(t, strcspn(t, "\n"));
+		if (*t)
+			printf("  %s\n", bo_cli_word(line ? line : "?"));
+		t += strcspn(t, "\n");
 	}
-	n = json_object_object_get_ex(st, "cut", &v) ? json_object_get_uint64(v) : 0;
-	printf("\nsymptom: state %s (cut after %" PRIu64 " %s) is %s\n", bo_json_str(st, "state"),
-	       n, BO_PLURAL(n, "entry", "entries"), bo_json_str(st, "class"));
+}
+
+/* The symptom: state record @st, and the story of a state cut inside a recovery. */
+static void print_symptom(struct json_object *st)
+{
+	struct json_object *v, *x;
+	uint64_t n = json_object_object_get_ex(st, "cut", &v) ? json_object_get_uint64(v) : 0;
+
+	printf("\nsymptom: state %s (cut after %" PRIu64 " %s) is %s\n", word_of(st, "state"), n,
+	       BO_PLURAL(n, "entry", "entries"), word_of(st, "class"));
 	/* Recovered by fsck: the repair came first, and its verdict is part of the story. */
 	if (bo_json_str(st, "repair"))
-		printf("  recovery: fsck, then mount (the repair: %s)\n",
-		       bo_json_str(st, "repair"));
+		printf("  recovery: fsck, then mount (the repair: %s)\n", word_of(st, "repair"));
 	printf("  mounted: %s, fsck: %s, checker: %s\n",
 	       json_object_object_get_ex(st, "mounted", &v) && json_object_get_boolean(v) ? "yes"
 											  : "no",
-	       bo_json_str(st, "fsck") ? bo_json_str(st, "fsck") : "-",
-	       bo_json_str(st, "checker") ? bo_json_str(st, "checker") : "none");
+	       word_of(st, "fsck") ?: "-", word_of(st, "checker") ?: "none");
 	{
 		struct bo_verdict fv;
 		enum bo_class c = BO_CLASS_COUNT;
@@ -270,11 +291,11 @@ static void print_text(struct explain *ex)
 	if (bo_json_str(st, "signature"))
 		printf("  filesystem signature: %s\n", !strcmp(bo_json_str(st, "signature"), "none")
 							       ? "none: the superblock is gone"
-							       : bo_json_str(st, "signature"));
+							       : word_of(st, "signature"));
 	if (bo_json_str(st, "error"))
-		printf("  error: %s\n", bo_json_str(st, "error"));
+		printf("  error: %s\n", word_of(st, "error"));
 	if (bo_json_str(st, "checker_problem"))
-		printf("  checker problem: %s\n", bo_json_str(st, "checker_problem"));
+		printf("  checker problem: %s\n", word_of(st, "checker_problem"));
 	/* A state cut inside another's recovery: the two crashes, in order. */
 	if (bo_json_str(st, "recovery_of")) {
 		uint64_t k = 0, all = 0;
@@ -288,21 +309,21 @@ static void print_text(struct explain *ex)
 		       " entries it wrote. Recovered once more\n"
 		       "  from there, the state is %s: the recovery is not crash-safe.\n"
 		       "  Both logs: write.log, and %s (the first recovery's writes).\n",
-		       bo_json_str(st, "recovery_of"), k, all,
-		       bo_json_str(st, "recovery_class") ? bo_json_str(st, "recovery_class") : "?",
-		       bo_json_str(st, "recovery_log") ? bo_json_str(st, "recovery_log")
-						       : "its recovery.log");
+		       word_of(st, "recovery_of"), k, all, word_of(st, "recovery_class") ?: "?",
+		       word_of(st, "recovery_log") ?: "its recovery.log");
 	}
 	/* Its minimal witness (check --witness): the writes that decide the failure. */
-	if (json_object_object_get_ex(st, "witness", &x) && bo_json_str(x, "story")) {
-		const char *t = bo_json_str(x, "story");
+	if (json_object_object_get_ex(st, "witness", &x) && bo_json_str(x, "story"))
+		print_witness(bo_json_str(x, "story"));
+}
 
-		printf("\nwitness: %.*s\n", (int) strcspn(t, "\n"), t);
-		t += strcspn(t, "\n");
-		if (*t)
-			printf("%s", t + 1);
-	}
-	json_object_object_get_ex(ex->out, "evidence", &ev);
+/* The evidence gathered (gather()): by-products, the ops with their marks, the log. */
+static void print_evidence(struct json_object *ev)
+{
+	static const char *const opkeys[] = {"lost", "wrong_content", "phantom", "unordered"};
+	struct json_object *v, *x;
+	uint64_t n;
+
 	puts("\nevidence:");
 	show("mount error", bo_json_str(ev, "mount_error"));
 	show("repair before the mount", bo_json_str(ev, "repair"));
@@ -321,13 +342,13 @@ static void print_text(struct explain *ex)
 			else
 				printf("    op ?");
 			if (is)
-				printf(" (%s)", is + strspn(is, "0123456789 "));
+				printf(" (%s)", bo_cli_word(is + strspn(is, "0123456789 ")));
 			if (json_object_object_get_ex(o, "issue_entry", &x))
 				printf(": issued at entry %s", json_object_get_string(x));
 			if (json_object_object_get_ex(o, "ack_entry", &x))
 				printf(", acked at entry %s", json_object_get_string(x));
 			if (bo_json_str(o, "why"))
-				printf("\n      the checker: %s", bo_json_str(o, "why"));
+				printf("\n      the checker: %s", word_of(o, "why"));
 			putchar('\n');
 		}
 	}
@@ -342,14 +363,29 @@ static void print_text(struct explain *ex)
 		if (json_object_object_get_ex(ev, "last_fua_entry", &x))
 			printf(" last FUA: entry %s;", json_object_get_string(x));
 		if (bo_json_str(ev, "last_mark") && bo_json_u64(ev, "last_mark_entry", &n))
-			printf(" last mark: '%s' (entry %" PRIu64 ")", bo_json_str(ev, "last_mark"),
-			       n);
+			printf(" last mark: '%s' (entry %" PRIu64 ")", word_of(ev, "last_mark"), n);
 		putchar('\n');
 	}
+}
+
+/* The text form; every string from the directory is one word of its line (bo_cli_word()). */
+static void print_text(struct explain *ex)
+{
+	struct json_object *st, *ev = NULL, *v;
+
+	print_run(ex);
+	if (!json_object_object_get_ex(ex->out, "state", &st)) {
+		puts("no failing state: nothing to explain");
+		return;
+	}
+	print_symptom(st);
+	json_object_object_get_ex(ex->out, "evidence", &ev);
+	print_evidence(ev);
 	puts("\nnext:");
 	if (json_object_object_get_ex(ex->out, "next", &v))
 		for (size_t j = 0; j < json_object_array_length(v); j++)
-			printf("  %s\n", json_object_get_string(json_object_array_get_idx(v, j)));
+			printf("  %s\n", bo_cli_word(json_object_get_string(
+						 json_object_array_get_idx(v, j))));
 }
 
 static void put_text(void *ex)
@@ -396,8 +432,8 @@ static int explain_dir(const char *dir, const char *id, bool json, struct json_o
 		goto out;
 	}
 	if (alias_of)
-		fprintf(stderr, "blackout: state %s is an alias of %s: explaining %s\n", id,
-			alias_of, alias_of);
+		bo_cli_note("state %s is an alias of %s: explaining %s", bo_cli_word(id),
+			    bo_cli_word(alias_of), bo_cli_word(alias_of));
 	if (st)
 		gather(&x, st);
 	if (keep) {
@@ -510,15 +546,14 @@ static int explain_marks(const char *dir, const char *path, struct json_object *
 		bool lint = json_object_object_get_ex(row, "lint_differs", &dv) &&
 			    json_object_get_boolean(dv);
 
-		printf("mark %s: ", bo_json_str(row, "mark"));
+		printf("mark %s: ", word_of(row, "mark"));
 		json_object_object_foreach(per, k, v)
 		{
-			const char *l = bo_json_str(v, "lint");
+			const char *l = word_of(v, "lint");
 
-			printf("%s %s%s%s; ", k,
-			       bo_json_str(v, "verdict") ? bo_json_str(v, "verdict")
-							 : "not in the log",
-			       l ? ", " : "", l ? l : "");
+			printf("%s %s%s%s; ", bo_cli_word(k),
+			       word_of(v, "verdict") ?: "not in the log", l ? ", " : "",
+			       l ? l : "");
 		}
 		printf("%s\n", lint ? "the kernels differ in what they wrote: a barrier for the "
 				      "ack on one, none on another"
@@ -534,7 +569,7 @@ static int explain_marks(const char *dir, const char *path, struct json_object *
 		    !(state = bo_json_str(side, "state")))
 			continue;
 		if (!json)
-			printf("\n== %s: state %s ==\n", rel, state);
+			printf("\n== %s: state %s ==\n", bo_cli_word(rel), bo_cli_word(state));
 		fflush(stdout);
 		r = kernel_dir(dir, path, i, k, res, sizeof(res))
 			    ? explain_dir(res, state, json, json ? &story : NULL)
@@ -547,8 +582,7 @@ static int explain_marks(const char *dir, const char *path, struct json_object *
 		}
 	}
 	if (json)
-		puts(json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY |
-								 JSON_C_TO_STRING_NOSLASHESCAPE));
+		bo_cli_put_json(out);
 	return ret;
 }
 
@@ -584,13 +618,14 @@ static int explain_states(const char *dir, const char *path, struct json_object 
 		bool differs = json_object_object_get_ex(row, "differs", &dv) &&
 			       json_object_get_boolean(dv);
 
-		printf("state %s: ", id);
+		printf("state %s: ", bo_cli_word(id));
 		json_object_object_foreach(cls, k, v)
 		{
 			/* "findings" is absent in a tree written before findings were compared. */
-			const char *w = bo_json_str(fnd, k);
+			const char *w = word_of(fnd, k);
 
-			printf("%s %s%s%s%s; ", k, v ? json_object_get_string(v) : "not checked",
+			printf("%s %s%s%s%s; ", bo_cli_word(k),
+			       v ? bo_cli_word(json_object_get_string(v)) : "not checked",
 			       w && *w ? " (" : "", w && *w ? w : "", w && *w ? ")" : "");
 		}
 		printf("%s\n", differs ? "the kernels differ (class or findings): a change in "
@@ -603,7 +638,7 @@ static int explain_states(const char *dir, const char *path, struct json_object 
 		int r;
 
 		if (!json)
-			printf("\n== %s ==\n", rel);
+			printf("\n== %s ==\n", bo_cli_word(rel));
 		fflush(stdout);
 		r = kernel_dir(dir, path, i, k, res, sizeof(res))
 			    ? explain_dir(res, id, json, json ? &story : NULL)
@@ -616,8 +651,7 @@ static int explain_states(const char *dir, const char *path, struct json_object 
 		}
 	}
 	if (json)
-		puts(json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY |
-								 JSON_C_TO_STRING_NOSLASHESCAPE));
+		bo_cli_put_json(out);
 	return ret;
 }
 

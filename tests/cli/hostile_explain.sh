@@ -210,4 +210,119 @@ for kind in differential marks; do
 	expect 3 "kernels[0].release" -- to "$BO" explain "$d-rel"
 done
 
+### 15: raw escapes and invalid UTF-8 from a tree's differential.json (state ids, kernel
+### releases, classes, findings, marks, verdicts) never reach the terminal or explain --json.
+raw() { grep -qP '\x1b|\x9b' "$@"; }
+utf8() { python3 -c 'import json,sys; json.loads(open(sys.argv[1],"rb").read().decode("utf-8"))' "$1"; }
+esc='\u001b[2J\u001b]8;;http://x\u001b\\'
+d=$T/f15-differential
+tree "$d" differential
+set_json "$d/differential.json" "
+s = d['states'][0]
+s['classes'] = {'6.1': 'lost-ack$esc', '6.12\u001b[31m': 'consistent\u009b31m'}
+s['findings'] = {'6.1': 'lost-ack: op 2$esc', '6.12\u001b[31m': '\u009b1m'}"
+python3 - "$d/differential.json" <<'PY'
+import sys
+b = open(sys.argv[1], "rb").read().replace(b'"consistent', b'"consistent\xff\xfe', 1)
+open(sys.argv[1], "wb").write(b)
+PY
+expect 0 -- to "$BO" explain "$d"
+raw "$T/out" "$T/err" && bad "15: explain printed a raw escape from differential.json" || ok
+grep -qF 'lost-ack\x1b[2J' "$T/out" && ok || bad "15: the class's escape is not shown as \x1b"
+grep -qF '\xff\xfe' "$T/out" && ok || bad "15: invalid UTF-8 is not shown as \xff"
+expect 0 -- to "$BO" explain --json "$d"
+utf8 "$T/out" && ok || bad "15: explain --json of the tree is not valid UTF-8 JSON"
+expect 0 -- to "$BO" explain --json "$d" c45
+utf8 "$T/out" && ok || bad "15: explain --json STATE of the tree is not valid UTF-8 JSON"
+d=$T/f15-marks
+tree "$d" marks
+set_json "$d/differential.json" "
+m = d['marks'][0]
+m['mark'] = 'ack:2$esc'
+m['kernels']['6.1']['verdict'] = 'lost-ack$esc'
+m['kernels']['6.12']['lint'] = 'no barrier\u009b31m'
+m['kernels']['6.12\u001b[2J'] = {'verdict': 'x\u001b[2J', 'state': None}"
+python3 - "$d/differential.json" <<'PY'
+import sys
+b = open(sys.argv[1], "rb").read().replace(b'"lost-ack', b'"lost-ack\xc0\xaf', 1)
+open(sys.argv[1], "wb").write(b)
+PY
+expect 0 -- to "$BO" explain "$d"
+raw "$T/out" "$T/err" && bad "15: explain printed a raw escape from a marks tree" || ok
+grep -qF 'mark ack:2\x1b[2J' "$T/out" && ok || bad "15: the mark's escape is not shown as \x1b"
+grep -qF '\xc0\xaf' "$T/out" && ok || bad "15: an overlong UTF-8 form is not shown as \xc0"
+expect 0 -- to "$BO" explain --json "$d"
+utf8 "$T/out" && ok || bad "15: explain --json of a marks tree is not valid UTF-8 JSON"
+# A release, which names a directory of the tree, is refused: its escape not printed raw.
+d=$T/f15-rel
+tree "$d" differential
+set_json "$d/differential.json" "d['kernels'][0]['release'] = '6.1\u001b[2J'"
+expect 3 "kernels[0].release" -- to "$BO" explain "$d"
+raw "$T/out" "$T/err" && bad "15: a release's escape reached the terminal" || ok
+# A state's own record in a kernel's results: its class and id (hostile.sh covers the rest).
+d=$T/f15-alias
+results "$d"
+printf '{"event":"alias","state":"c9\\u001b[2J","cut":50,"alias_of":"c45","class":"lost-ack"}\n' \
+	>>"$d/stream.jsonl"
+expect 0 -- to "$BO" explain "$d" "$(printf 'c9\033[2J')"
+raw "$T/out" "$T/err" && bad "15: explain's alias note printed a raw escape" || ok
+
+### 21: a newline in a state id, a mark name or a field forges no line of explain's or
+### inspect's text (a fake "next:" block): each is one word of its line, the newline shown
+### as \x0a.
+forged() { grep -c '^next:$' "$1"; }
+# mark_rename LOG OLD NEW: the mark OLD of LOG renamed NEW in its own block.
+mark_rename() {
+	python3 - "$@" <<'PY'
+import struct, sys
+p, old, new = sys.argv[1], sys.argv[2].encode(), sys.argv[3].encode().decode("unicode_escape").encode("latin-1")
+b = bytearray(open(p, "rb").read())
+i = b.find(b"\0" + old + b"\0") + 1
+struct.pack_into("<Q", b, i - 8, len(new))
+b[i:i + len(old) + 1] = b"\0" * (len(old) + 1)
+b[i:i + len(new)] = new
+open(p, "wb").write(bytes(b))
+PY
+}
+d=$T/f21
+results "$d"
+mark_rename "$d/write.log" ack:3 'ack:3\nnext:\n  blackout reproduce /tmp/x evil'
+mark_rename "$d/write.log" issue:1 'issue:1\r\nnext:'
+sed -i 's/"fsck":"clean","checker":"exited with status 0"/"fsck":"clean\\nnext:\\n  rm -rf x","checker":"ok\\nnext:","error":"e\\nnext:","why":{"2":"gone\\nnext:"}/' \
+	"$d/stream.jsonl"
+expect 0 -- to "$BO" explain "$d" c45
+[ "$(forged "$T/out")" = 1 ] && ok || bad "21: explain's text has a forged next: block: $(cat "$T/out")"
+grep -q '^  rm -rf\|^  blackout reproduce /tmp/x' "$T/out" && bad "21: a forged command line" || ok
+grep -qF "last mark: 'ack:3\x0anext:\x0a  blackout reproduce /tmp/x evil'" "$T/out" && ok ||
+	bad "21: the mark is not shown in one line: $(grep 'last mark' "$T/out")"
+expect 0 -- to "$BO" inspect "$d/write.log"
+[ "$(forged "$T/out")" = 0 ] && ok || bad "21: inspect's text has a forged line"
+grep -qF 'issue:1\x0d\x0anext:' "$T/out" && ok || bad "21: inspect does not show the mark in one line"
+expect 0 -- to "$BO" inspect "$d/write.log" --entries 0-50
+[ "$(forged "$T/out")" = 0 ] && ok || bad "21: inspect --entries has a forged line"
+# lint refuses the malformed op mark, naming it in one line.
+expect 3 "malformed op mark 'issue:1\x0d\x0anext:'" -- to "$BO" lint "$d/write.log"
+[ "$(wc -l <"$T/err")" = 1 ] && ok || bad "21: lint's error is not one line: $(cat "$T/err")"
+# A state id, a summary's first state and error with a newline: explained, every id in one line.
+d=$T/f21-id
+results "$d"
+sed -i 's/"state":"c45"/"state":"c45\\nnext:\\n  blackout reproduce x"/' "$d/stream.jsonl"
+set_json "$d/summary.json" "d['first_state']['lost-ack'] = 'c45\nnext:'; d['error'] = 'x\nnext:'"
+expect 0 -- to "$BO" explain "$d"
+[ "$(forged "$T/out")" = 1 ] && ok || bad "21: a state id forged a line: $(cat "$T/out")"
+grep -q '^  blackout reproduce x' "$T/out" && bad "21: a state id forged a command" || ok
+grep -qF "symptom: state c45\x0anext:\x0a  blackout reproduce x (cut" "$T/out" && ok ||
+	bad "21: the state id is not one word: $(grep symptom "$T/out")"
+# ... an alias's note on stderr, and an error naming the id, are one line each.
+printf '{"event":"alias","state":"c9\\nblackout: fake","cut":50,"alias_of":"c45\\nnext:","class":"lost-ack"}\n' \
+	>>"$d/stream.jsonl"
+expect 3 -- to "$BO" explain "$d" "$(printf 'c9\nblackout: fake')"
+[ "$(wc -l <"$T/err")" = 1 ] && ok || bad "21: explain's error is not one line: $(cat "$T/err")"
+# A tree's state and mark with a newline.
+d=$T/f21-tree
+tree "$d" marks
+set_json "$d/differential.json" "d['marks'][0]['mark'] = 'ack:2\n== 6.1: state c1 =='"
+expect 0 -- to "$BO" explain "$d"
+grep -q '^== 6.1: state c1 ==' "$T/out" && bad "21: a mark forged a heading" || ok
+
 finish
