@@ -53,19 +53,24 @@ int bo_diary_load(struct bo_diary *d, const char *dir, struct bo_err *err)
 	r = read_stream(d, err);
 	if (r < 0)
 		return r;
-	if (bo_pathf(path, sizeof(path), "%s/write.log", dir) == 0 && access(path, F_OK) == 0) {
-		r = bo_log_open(path, 0, &d->log, err);
-		if (r < 0)
-			return r;
-	}
-	if (bo_pathf(path, sizeof(path), "%s/scenario.ini", dir) == 0 && access(path, F_OK) == 0) {
+	/* Each file opened once, beneath the directory: absent is the only way to lack it. The
+	 * log is a regular file here (a device is a LOG named on the command line). */
+	if (bo_pathf(path, sizeof(path), "%s/write.log", dir) < 0)
+		return bo_err_set(err, ENAMETOOLONG, "'%s/write.log': path too long", dir);
+	r = bo_input_open(dir, "write.log", 0, 0, NULL, err);
+	if (r >= 0)
+		r = bo_log_open_fd(r, path, 0, &d->log, err);
+	if (r < 0 && r != -ENOENT)
+		return r;
+	{
 		/* Its paths and account are the recording host's: this one need not have them. */
 		const struct bo_scenario_opts o = {.host = false};
 
 		r = bo_scenario_load_in(dir, &o, &d->sc, err);
-		if (r < 0)
+		if (r < 0 && r != -ENOENT)
 			return r;
-		d->seed = d->sc->seed;
+		if (r >= 0)
+			d->seed = d->sc->seed;
 	}
 	/* Without a config.json there is nothing more to know: a run's seed is its scenario's.
 	 * One this blackout cannot read is an error, not a directory without it. */

@@ -448,25 +448,22 @@ const struct bo_layout *bo_log_layout(const struct bo_log *log)
 	return &log->layout;
 }
 
-int log_open_super(const char *path, struct bo_log **ret, struct bo_err *err)
+/* The log over @fd (its own from here on: closed on failure too), @path naming it, with its
+ * super block read. */
+static int log_open_fd_super(int fd, const char *path, struct bo_log **ret, struct bo_err *err)
 {
 	struct bo_log *log;
 	int r;
 
 	log = calloc(1, sizeof(*log));
-	if (!log)
+	if (!log) {
+		close(fd);
 		return bo_err_set(err, ENOMEM, "allocating log");
-	log->fd = -1;
+	}
+	log->fd = fd;
 	log->path = strdup(path);
 	if (!log->path) {
 		r = bo_err_set(err, ENOMEM, "allocating log");
-		goto fail;
-	}
-	/* A log arrives from a bug report or a results directory: never a symlink, a FIFO or a
-	 * character device (harness/base/input.h). */
-	log->fd = bo_input_open_path(path, BO_INPUT_BLOCKDEV, 0, NULL, err);
-	if (log->fd < 0) {
-		r = log->fd;
 		goto fail;
 	}
 	r = file_size(log->fd, &log->size);
@@ -487,12 +484,22 @@ fail:
 	return r;
 }
 
-int bo_log_open(const char *path, unsigned flags, struct bo_log **ret, struct bo_err *err)
+int log_open_super(const char *path, struct bo_log **ret, struct bo_err *err)
+{
+	/* A log arrives from a bug report or a results directory: never a symlink, a FIFO or a
+	 * character device (harness/base/input.h). */
+	int fd = bo_input_open_path(path, BO_INPUT_BLOCKDEV, 0, NULL, err);
+
+	return fd < 0 ? fd : log_open_fd_super(fd, path, ret, err);
+}
+
+int bo_log_open_fd(int fd, const char *path, unsigned flags, struct bo_log **ret,
+		   struct bo_err *err)
 {
 	struct bo_log *log;
 	int r;
 
-	r = log_open_super(path, &log, err);
+	r = log_open_fd_super(fd, path, &log, err);
 	if (r < 0)
 		return r;
 	r = index_entries(log, flags, err);
@@ -505,6 +512,13 @@ int bo_log_open(const char *path, unsigned flags, struct bo_log **ret, struct bo
 	}
 	*ret = log;
 	return 0;
+}
+
+int bo_log_open(const char *path, unsigned flags, struct bo_log **ret, struct bo_err *err)
+{
+	int fd = bo_input_open_path(path, BO_INPUT_BLOCKDEV, 0, NULL, err);
+
+	return fd < 0 ? fd : bo_log_open_fd(fd, path, flags, ret, err);
 }
 
 void bo_log_free(struct bo_log *log)

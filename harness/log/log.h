@@ -103,6 +103,14 @@ struct bo_log;
 _must_check_ int bo_log_open(const char *path, unsigned flags, struct bo_log **ret,
 			     struct bo_err *err);
 
+/*
+ * The same over @fd, a log the caller opened (a results directory's write.log, beneath it:
+ * bo_input_open()), named @path in messages: opened once, and read from that descriptor.
+ * @fd is the log's from here on, closed by bo_log_free(), and on failure.
+ */
+_must_check_ int bo_log_open_fd(int fd, const char *path, unsigned flags, struct bo_log **ret,
+				struct bo_err *err);
+
 /* The name of a results directory's saved index of its write.log, while a check runs. */
 #define BO_LOG_INDEX_NAME "write.log.idx"
 

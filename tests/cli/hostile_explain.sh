@@ -21,28 +21,33 @@ leaks() { grep -rqs "TOPSECRET-$$" "$@"; }
 # tree DIR KIND: the tree of a check --kernels (KIND differential) or a run --kernels (marks)
 # over two kernels, each with the fixture's results; a state c45 and a mark ack:2 that differ.
 tree() {
+	local rows
 	results "$1/6.1/run"
 	results "$1/6.12/run"
-	python3 - "$1/differential.json" "$2" <<'PY'
-import json, sys
-k = [{"release": r, "results": r + "/run", "exit_status": 1} for r in ("6.1", "6.12")]
-d = {"format": 1, "kind": sys.argv[2], "kernels": k, "differing": 1}
-if sys.argv[2] == "marks":
-    d["marks"] = [{"mark": "ack:2", "differs": True, "lint_differs": False, "missing": False,
-                   "kernels": {r: {"present": True, "verdict": "lost-ack", "lint": None,
-                                   "state": "c45"} for r in ("6.1", "6.12")}}]
-else:
-    d["states"] = [{"state": "c45", "cut": 46, "differs": True,
-                    "classes": {"6.1": "lost-ack", "6.12": "consistent"},
-                    "findings": {"6.1": "lost-ack: op 2, 3", "6.12": ""}}]
-json.dump(d, open(sys.argv[1], "w"))
-PY
+	if [ "$2" = marks ]; then
+		rows='"marks": [{"mark": "ack:2", "differs": true, "lint_differs": false,
+  "missing": false, "kernels": {
+    "6.1": {"present": true, "verdict": "lost-ack", "lint": null, "state": "c45"},
+    "6.12": {"present": true, "verdict": "lost-ack", "lint": null, "state": "c45"}}}]'
+	else
+		rows='"states": [{"state": "c45", "cut": 46, "differs": true,
+  "classes": {"6.1": "lost-ack", "6.12": "consistent"},
+  "findings": {"6.1": "lost-ack: op 2, 3", "6.12": ""}}]'
+	fi
+	cat >"$1/differential.json" <<J
+{"format": 1, "kind": "$2", "differing": 1, "kernels": [
+  {"release": "6.1", "results": "6.1/run", "exit_status": 1},
+  {"release": "6.12", "results": "6.12/run", "exit_status": 1}],
+ $rows}
+J
 }
-# set_json FILE PYTHON: FILE's JSON document as d, changed by PYTHON.
+# set_json FILE PYTHON [FILE PYTHON]...: each FILE's JSON document as d, changed by its
+# PYTHON (one interpreter for all: it is slow to start).
 set_json() {
 	python3 - "$@" <<'PY'
 import json, sys
-d = json.load(open(sys.argv[1])); exec(sys.argv[2]); json.dump(d, open(sys.argv[1], "w"))
+for f, change in zip(sys.argv[1::2], sys.argv[2::2]):
+    d = json.load(open(f)); exec(change); json.dump(d, open(f, "w"))
 PY
 }
 
@@ -54,15 +59,24 @@ expect 0 -- to "$BO" explain --json "$T/good" c45
 
 ### 1: a field of summary.json or config.json walked as an object or an array is type-checked
 ### where it is read: an error naming the file and the field (exit 3), never a crash.
-for val in '[1,2]' '"c45"' '7' 'null' '{"lost-ack": ["c45"]}' '{"lost-ack": {}}'; do
-	d=$T/f1-first-$(echo "$val" | md5sum | cut -c1-8)
-	results "$d"
-	cp "$top/scenarios/ext4-fsops-bug.ini" "$d/scenario.ini"
-	python3 - "$d/summary.json" "$val" <<'PY'
-import json, sys
-s = json.load(open(sys.argv[1])); s["first_state"] = json.loads(sys.argv[2])
-json.dump(s, open(sys.argv[1], "w"))
-PY
+edits=()
+i1=0
+for val in '[1, 2]' '"c45"' 'None' '{"lost-ack": {}}'; do
+	i1=$((i1 + 1))
+	results "$T/f1-first-$i1"
+	cp "$top/scenarios/ext4-fsops-bug.ini" "$T/f1-first-$i1/scenario.ini"
+	edits+=("$T/f1-first-$i1/summary.json" "d['first_state'] = $val")
+done
+i1=0
+changes=("options=[1]" "kernel='x'" "run=7" "files=['/x', 7]" "files={}" "scenario=None")
+for change in "${changes[@]}"; do
+	i1=$((i1 + 1))
+	results "$T/f1-cfg-$i1"
+	cp "$top/scenarios/ext4-fsops-bug.ini" "$T/f1-cfg-$i1/scenario.ini"
+	edits+=("$T/f1-cfg-$i1/config.json" "d['${change%%=*}'] = ${change#*=}")
+done
+set_json "${edits[@]}"
+for d in "$T"/f1-first-*; do
 	expect 3 "summary.json" '"first_state"' -- to "$BO" explain "$d"
 	expect 3 "summary.json" '"first_state"' -- to "$BO" explain --json "$d" c45
 	expect 3 "summary.json" '"first_state"' -- to "$BO" report "$d"
@@ -70,57 +84,52 @@ PY
 	booted && bad "1: reproduce booted over a bad first_state" || ok
 	expect 3 '"first_state"' -- to "$BO" findings "$d"
 done
-for field in options kernel run files scenario; do
-	for val in '[1]' '"x"' '7' 'null'; do
-		[ "$field" = files ] && [ "$val" = '[1]' ] && val='["/x", 7]'
-		[ "$field" = files ] && [ "$val" = '"x"' ] && val='{}'
-		d=$T/f1-$field-$(echo "$val" | md5sum | cut -c1-8)
-		results "$d"
-		cp "$top/scenarios/ext4-fsops-bug.ini" "$d/scenario.ini"
-		python3 - "$d/config.json" "$field" "$val" <<'PY'
-import json, sys
-c = json.load(open(sys.argv[1])); c[sys.argv[2]] = json.loads(sys.argv[3])
-json.dump(c, open(sys.argv[1], "w"))
-PY
-		expect 3 "config.json" "\"$field\"" -- to "$BO" explain "$d"
-		expect 3 "config.json" "\"$field\"" -- to "$BO" explain --json "$d" c45
-		expect 3 "config.json" "\"$field\"" -- to "$BO" reproduce "$d" c45 "${NOK[@]}"
-		booted && bad "1: reproduce booted over a bad \"$field\"" || ok
-		expect 3 "config.json" "\"$field\"" -- to "$BO" shrink "$d" "${NOK[@]}"
-		booted && bad "1: shrink booted over a bad \"$field\"" || ok
-		[ -e "$d/shrink" ] && bad "1: a refused shrink left shrink/" || ok
-		expect 3 "config.json" "\"$field\"" -- to "$BO" report "$d"
-		expect 3 "config.json" "\"$field\"" -- to "$BO" merge --out "$d.m" "$d"
-		[ -e "$d.m" ] && bad "1: a refused merge left '$d.m'" || ok
-		expect 3 "config.json" -- to "$BO" findings "$d"
-	done
-done
-
-# differential.json, of either kind, is checked whole by its one reader before explain walks it.
 i1=0
-for change in "d['kernels'] = [1, 'x', None]" "d['kernels'][0] = {'release': '6.1'}" \
-	"d['kernels'][1]['results'] = 7" "d['kernels'][0]['exit_status'] = '1'" \
-	"d['states'] = {'c45': {}}" "d['states'][0]['classes'] = {'6.1': [1], '6.12': {}}" \
-	"d['states'][0]['classes'] = ['lost-ack']" "d['states'][0]['findings'] = [1]" \
-	"d['states'][0]['differs'] = 'yes'" "d['states'] = [7]" "d['kind'] = 7"; do
+for change in "${changes[@]}"; do
 	i1=$((i1 + 1))
-	d=$T/f1-diff-$i1
-	tree "$d" differential
-	set_json "$d/differential.json" "$change"
-	expect 3 "differential.json'" -- to "$BO" explain "$d"
-	expect 3 "differential.json'" -- to "$BO" explain --json "$d" c45
+	d=$T/f1-cfg-$i1
+	field=${change%%=*}
+	expect 3 "config.json" "\"$field\"" -- to "$BO" explain "$d"
+	expect 3 "config.json" "\"$field\"" -- to "$BO" explain --json "$d" c45
+	expect 3 "config.json" "\"$field\"" -- to "$BO" reproduce "$d" c45 "${NOK[@]}"
+	booted && bad "1: reproduce booted over a bad \"$field\"" || ok
+	expect 3 "config.json" "\"$field\"" -- to "$BO" shrink "$d" "${NOK[@]}"
+	booted && bad "1: shrink booted over a bad \"$field\"" || ok
+	[ -e "$d/shrink" ] && bad "1: a refused shrink left shrink/" || ok
+	expect 3 "config.json" "\"$field\"" -- to "$BO" report "$d"
+	expect 3 "config.json" "\"$field\"" -- to "$BO" merge --out "$d.m" "$d"
+	[ -e "$d.m" ] && bad "1: a refused merge left '$d.m'" || ok
+	expect 3 "config.json" -- to "$BO" findings "$d"
 done
-for change in "d['marks'][0]['kernels'] = [1]" "d['marks'][0]['kernels']['6.1'] = [1]" \
-	"d['marks'][0]['kernels']['6.1']['state'] = ['c45']" \
-	"d['marks'][0]['kernels']['6.12']['verdict'] = {}" "d['marks'] = 'ack:2'" \
-	"d['marks'][0]['mark'] = 2" "d['marks'][0]['lint_differs'] = 1"; do
+# differential.json, of either kind, is checked whole by its one reader before explain walks it.
+tree "$T/f1-tree-differential" differential
+tree "$T/f1-tree-marks" marks
+edits=()
+i1=0
+for change in "differential:d['kernels'] = [1, 'x', None]" \
+	"differential:d['kernels'][0] = {'release': '6.1'}" \
+	"differential:d['kernels'][1]['results'] = 7" \
+	"differential:d['kernels'][0]['exit_status'] = '1'" \
+	"differential:d['states'] = {'c45': {}}" \
+	"differential:d['states'][0]['classes'] = {'6.1': [1], '6.12': {}}" \
+	"differential:d['states'][0]['classes'] = ['lost-ack']" \
+	"differential:d['states'][0]['findings'] = [1]" \
+	"differential:d['states'][0]['differs'] = 'yes'" "differential:d['states'] = [7]" \
+	"differential:d['kind'] = 7" "marks:d['marks'][0]['kernels'] = [1]" \
+	"marks:d['marks'][0]['kernels']['6.1'] = [1]" \
+	"marks:d['marks'][0]['kernels']['6.1']['state'] = ['c45']" \
+	"marks:d['marks'][0]['kernels']['6.12']['verdict'] = {}" "marks:d['marks'] = 'ack:2'" \
+	"marks:d['marks'][0]['mark'] = 2" "marks:d['marks'][0]['lint_differs'] = 1"; do
 	i1=$((i1 + 1))
-	d=$T/f1-diff-$i1
-	tree "$d" marks
-	set_json "$d/differential.json" "$change"
-	expect 3 "differential.json'" -- to "$BO" explain "$d"
-	expect 3 "differential.json'" -- to "$BO" explain --json "$d" ack:2
+	cp -a "$T/f1-tree-${change%%:*}" "$T/f1-diff-$i1"
+	edits+=("$T/f1-diff-$i1/differential.json" "${change#*:}")
 done
+set_json "${edits[@]}"
+for d in "$T"/f1-diff-*; do
+	expect 3 "differential.json'" -- to "$BO" explain "$d"
+done
+expect 3 "differential.json'" -- to "$BO" explain --json "$T/f1-diff-1" c45
+expect 3 "differential.json'" -- to "$BO" explain --json "$T/f1-diff-12" ack:2
 
 ### 2: alias records that point at each other (c1 -> c2 -> c1, or c1 -> c1) are followed with
 ### a cycle check, in the one place aliases are followed: an error naming the cycle, never a
@@ -166,23 +175,33 @@ expect 0 -- to "$BO" report "$d"
 results "$T/outside"
 cp "$SECRET" "$T/outside/states/c45/dmesg.txt"
 cp "$SECRET" "$T/outside/states/c45/mount.err"
+mkdir -p "$T/outside2"
+cp -a "$T/outside" "$T/outside2/run"
+paths=("$T/outside" "../../$(basename "$T")/outside" "6.1/../../outside" "./6.1/run" "6.1//run"
+	"6.1/run/" "")
+edits=()
 for kind in differential marks; do
 	d=$T/f3-$kind
 	tree "$d" "$kind"
+	for i3 in "${!paths[@]}"; do
+		cp -a "$d" "$d-$i3"
+		edits+=("$d-$i3/differential.json" "d['kernels'][1]['results'] = '${paths[$i3]}'")
+	done
+	cp -a "$d" "$d-rel"
+	edits+=("$d-rel/differential.json" "d['kernels'][0]['release'] = '../6.1'")
+done
+set_json "${edits[@]}"
+for kind in differential marks; do
+	d=$T/f3-$kind
+	id=$([ "$kind" = marks ] && echo ack:2 || echo c45)
 	expect 0 -- to "$BO" explain "$d"
 	grep -q "== 6.12" "$T/out" && ok || bad "3: the $kind tree is not explained: $(cat "$T/out")"
-	i3=0
-	for res in "$T/outside" "../../$(basename "$T")/outside" "6.1/../../outside" "./6.1/run" \
-		"6.1//run" "6.1/run/" ""; do
-		i3=$((i3 + 1))
-		cp -a "$d" "$d-$i3"
-		set_json "$d-$i3/differential.json" "d['kernels'][1]['results'] = '$res'"
-		for json in "" --json; do
-			expect 3 "differential.json': kernels[1].results" -- \
-				to "$BO" explain $json "$d-$i3"
-			leaks "$T/out" && bad "3: explain $json read '$res' outside the tree" || ok
-			expect 3 "kernels[1].results" -- to "$BO" explain $json "$d-$i3" c45
-		done
+	for i3 in "${!paths[@]}"; do
+		expect 3 "differential.json': kernels[1].results" -- to "$BO" explain "$d-$i3"
+		leaks "$T/out" && bad "3: explain read '${paths[$i3]}' outside the tree" || ok
+		expect 3 "differential.json': kernels[1].results" -- \
+			to "$BO" explain --json "$d-$i3" "$id"
+		leaks "$T/out" && bad "3: explain --json read '${paths[$i3]}' outside the tree" || ok
 	done
 	# A plain path that is a symlink out of the tree: the kernel's directory, or one above.
 	cp -a "$d" "$d-link"
@@ -190,8 +209,6 @@ for kind in differential marks; do
 	ln -s "$T/outside" "$d-link/6.12/run"
 	cp -a "$d" "$d-link2"
 	rm -rf "$d-link2/6.12"
-	mkdir -p "$T/outside2"
-	cp -a "$T/outside" "$T/outside2/run"
 	ln -s "$T/outside2" "$d-link2/6.12"
 	for t in "$d-link" "$d-link2"; do
 		for json in "" --json; do
@@ -205,59 +222,76 @@ for kind in differential marks; do
 	ln -s "$T/diff-$kind.json" "$d-self/differential.json"
 	expect 3 "differential.json" "symlink" -- to "$BO" explain "$d-self"
 	# The release names a directory of the tree: a plain name too.
-	cp -a "$d" "$d-rel"
-	set_json "$d-rel/differential.json" "d['kernels'][0]['release'] = '../6.1'"
 	expect 3 "kernels[0].release" -- to "$BO" explain "$d-rel"
 done
+
+### 3 (the rest of its family): a results directory's write.log and scenario.ini are opened
+### once, beneath it, and read from that descriptor: write.log is a regular file there, never a
+### device (a block device node in a stranger's directory is not read).
+d=$T/f3-dev
+results "$d"
+rm "$d/write.log"
+if mknod "$d/write.log" b 7 0 2>/dev/null; then
+	expect 3 "write.log' is a block device" -- to "$BO" explain "$d"
+	expect 3 "write.log' is a block device" -- to "$BO" explain --json "$d" c45
+	expect 3 "write.log' is a block device" -- to "$BO" reproduce "$d" c45 "${NOK[@]}"
+	booted && bad "3: reproduce of a device write.log booted" || ok
+else
+	echo "note: not root, no block device node made: the device write.log is not tried"
+fi
+# ... nor one that is a symlink to the log of another run.
+results "$T/other"
+d=$T/f3-link
+results "$d"
+rm "$d/write.log"
+ln -s "$T/other/write.log" "$d/write.log"
+expect 3 "write.log" "symlink" -- to "$BO" explain "$d"
 
 ### 15: raw escapes and invalid UTF-8 from a tree's differential.json (state ids, kernel
 ### releases, classes, findings, marks, verdicts) never reach the terminal or explain --json.
 raw() { grep -qP '\x1b|\x9b' "$@"; }
-utf8() { python3 -c 'import json,sys; json.loads(open(sys.argv[1],"rb").read().decode("utf-8"))' "$1"; }
+# utf8 FILE...: each is JSON in valid UTF-8.
+utf8() {
+	python3 -c 'import json,sys
+for f in sys.argv[1:]: json.loads(open(f,"rb").read().decode("utf-8"))' "$@"
+}
 esc='\u001b[2J\u001b]8;;http://x\u001b\\'
-d=$T/f15-differential
-tree "$d" differential
-set_json "$d/differential.json" "
+tree "$T/f15-differential" differential
+tree "$T/f15-marks" marks
+tree "$T/f15-rel" differential
+set_json "$T/f15-differential/differential.json" "
 s = d['states'][0]
 s['classes'] = {'6.1': 'lost-ack$esc', '6.12\u001b[31m': 'consistent\u009b31m'}
-s['findings'] = {'6.1': 'lost-ack: op 2$esc', '6.12\u001b[31m': '\u009b1m'}"
-python3 - "$d/differential.json" <<'PY'
-import sys
-b = open(sys.argv[1], "rb").read().replace(b'"consistent', b'"consistent\xff\xfe', 1)
-open(sys.argv[1], "wb").write(b)
-PY
+s['findings'] = {'6.1': 'lost-ack: op 2$esc', '6.12\u001b[31m': '\u009b1m'}" \
+	"$T/f15-marks/differential.json" "
+m = d['marks'][0]
+m['mark'] = 'ack:2$esc'
+m['kernels']['6.1']['verdict'] = 'lost-ack$esc'
+m['kernels']['6.12']['lint'] = 'no barrier\u009b31m'
+m['kernels']['6.12\u001b[2J'] = {'verdict': 'x\u001b[2J', 'state': None}" \
+	"$T/f15-rel/differential.json" "d['kernels'][0]['release'] = '6.1\u001b[2J'"
+# Bytes that are not UTF-8: json-c reads them as they are.
+sed -i 's/"consistent/"consistent\xff\xfe/' "$T/f15-differential/differential.json"
+sed -i '0,/"lost-ack/s//"lost-ack\xc0\xaf/' "$T/f15-marks/differential.json"
+d=$T/f15-differential
 expect 0 -- to "$BO" explain "$d"
 raw "$T/out" "$T/err" && bad "15: explain printed a raw escape from differential.json" || ok
 grep -qF 'lost-ack\x1b[2J' "$T/out" && ok || bad "15: the class's escape is not shown as \x1b"
 grep -qF '\xff\xfe' "$T/out" && ok || bad "15: invalid UTF-8 is not shown as \xff"
 expect 0 -- to "$BO" explain --json "$d"
-utf8 "$T/out" && ok || bad "15: explain --json of the tree is not valid UTF-8 JSON"
+cp "$T/out" "$T/j1"
 expect 0 -- to "$BO" explain --json "$d" c45
-utf8 "$T/out" && ok || bad "15: explain --json STATE of the tree is not valid UTF-8 JSON"
+cp "$T/out" "$T/j2"
 d=$T/f15-marks
-tree "$d" marks
-set_json "$d/differential.json" "
-m = d['marks'][0]
-m['mark'] = 'ack:2$esc'
-m['kernels']['6.1']['verdict'] = 'lost-ack$esc'
-m['kernels']['6.12']['lint'] = 'no barrier\u009b31m'
-m['kernels']['6.12\u001b[2J'] = {'verdict': 'x\u001b[2J', 'state': None}"
-python3 - "$d/differential.json" <<'PY'
-import sys
-b = open(sys.argv[1], "rb").read().replace(b'"lost-ack', b'"lost-ack\xc0\xaf', 1)
-open(sys.argv[1], "wb").write(b)
-PY
 expect 0 -- to "$BO" explain "$d"
 raw "$T/out" "$T/err" && bad "15: explain printed a raw escape from a marks tree" || ok
 grep -qF 'mark ack:2\x1b[2J' "$T/out" && ok || bad "15: the mark's escape is not shown as \x1b"
 grep -qF '\xc0\xaf' "$T/out" && ok || bad "15: an overlong UTF-8 form is not shown as \xc0"
 expect 0 -- to "$BO" explain --json "$d"
-utf8 "$T/out" && ok || bad "15: explain --json of a marks tree is not valid UTF-8 JSON"
+cp "$T/out" "$T/j3"
+utf8 "$T/j1" "$T/j2" "$T/j3" && ok || bad "15: explain --json of a tree is not valid UTF-8 JSON"
 # A release, which names a directory of the tree, is refused: its escape not printed raw.
-d=$T/f15-rel
-tree "$d" differential
-set_json "$d/differential.json" "d['kernels'][0]['release'] = '6.1\u001b[2J'"
-expect 3 "kernels[0].release" -- to "$BO" explain "$d"
+expect 3 "kernels[0].release" -- to "$BO" explain "$T/f15-rel"
 raw "$T/out" "$T/err" && bad "15: a release's escape reached the terminal" || ok
 # A state's own record in a kernel's results: its class and id (hostile.sh covers the rest).
 d=$T/f15-alias
@@ -271,23 +305,25 @@ raw "$T/out" "$T/err" && bad "15: explain's alias note printed a raw escape" || 
 ### inspect's text (a fake "next:" block): each is one word of its line, the newline shown
 ### as \x0a.
 forged() { grep -c '^next:$' "$1"; }
-# mark_rename LOG OLD NEW: the mark OLD of LOG renamed NEW in its own block.
+# mark_rename LOG OLD NEW [OLD NEW]...: each mark OLD of LOG renamed NEW, in its own block.
 mark_rename() {
 	python3 - "$@" <<'PY'
 import struct, sys
-p, old, new = sys.argv[1], sys.argv[2].encode(), sys.argv[3].encode().decode("unicode_escape").encode("latin-1")
+p = sys.argv[1]
 b = bytearray(open(p, "rb").read())
-i = b.find(b"\0" + old + b"\0") + 1
-struct.pack_into("<Q", b, i - 8, len(new))
-b[i:i + len(old) + 1] = b"\0" * (len(old) + 1)
-b[i:i + len(new)] = new
+for old, new in zip(sys.argv[2::2], sys.argv[3::2]):
+    old, new = old.encode(), new.encode().decode("unicode_escape").encode("latin-1")
+    i = b.find(b"\0" + old + b"\0") + 1
+    struct.pack_into("<Q", b, i - 8, len(new))
+    b[i:i + len(old) + 1] = b"\0" * (len(old) + 1)
+    b[i:i + len(new)] = new
 open(p, "wb").write(bytes(b))
 PY
 }
 d=$T/f21
 results "$d"
-mark_rename "$d/write.log" ack:3 'ack:3\nnext:\n  blackout reproduce /tmp/x evil'
-mark_rename "$d/write.log" issue:1 'issue:1\r\nnext:'
+mark_rename "$d/write.log" ack:3 'ack:3\nnext:\n  blackout reproduce /tmp/x evil' \
+	issue:1 'issue:1\r\nnext:'
 sed -i 's/"fsck":"clean","checker":"exited with status 0"/"fsck":"clean\\nnext:\\n  rm -rf x","checker":"ok\\nnext:","error":"e\\nnext:","why":{"2":"gone\\nnext:"}/' \
 	"$d/stream.jsonl"
 expect 0 -- to "$BO" explain "$d" c45
@@ -306,23 +342,22 @@ expect 3 "malformed op mark 'issue:1\x0d\x0anext:'" -- to "$BO" lint "$d/write.l
 # A state id, a summary's first state and error with a newline: explained, every id in one line.
 d=$T/f21-id
 results "$d"
+tree "$T/f21-tree" marks
 sed -i 's/"state":"c45"/"state":"c45\\nnext:\\n  blackout reproduce x"/' "$d/stream.jsonl"
-set_json "$d/summary.json" "d['first_state']['lost-ack'] = 'c45\nnext:'; d['error'] = 'x\nnext:'"
+set_json "$d/summary.json" "d['first_state']['lost-ack'] = 'c45\nnext:'; d['error'] = 'x\nnext:'" \
+	"$T/f21-tree/differential.json" "d['marks'][0]['mark'] = 'ack:2\n== 6.1: state c1 =='"
 expect 0 -- to "$BO" explain "$d"
 [ "$(forged "$T/out")" = 1 ] && ok || bad "21: a state id forged a line: $(cat "$T/out")"
 grep -q '^  blackout reproduce x' "$T/out" && bad "21: a state id forged a command" || ok
 grep -qF "symptom: state c45\x0anext:\x0a  blackout reproduce x (cut" "$T/out" && ok ||
 	bad "21: the state id is not one word: $(grep symptom "$T/out")"
-# ... an alias's note on stderr, and an error naming the id, are one line each.
+# ... and an error naming an id from the stream is one line.
 printf '{"event":"alias","state":"c9\\nblackout: fake","cut":50,"alias_of":"c45\\nnext:","class":"lost-ack"}\n' \
 	>>"$d/stream.jsonl"
 expect 3 -- to "$BO" explain "$d" "$(printf 'c9\nblackout: fake')"
 [ "$(wc -l <"$T/err")" = 1 ] && ok || bad "21: explain's error is not one line: $(cat "$T/err")"
-# A tree's state and mark with a newline.
-d=$T/f21-tree
-tree "$d" marks
-set_json "$d/differential.json" "d['marks'][0]['mark'] = 'ack:2\n== 6.1: state c1 =='"
-expect 0 -- to "$BO" explain "$d"
+# A tree's mark with a newline forges no heading.
+expect 0 -- to "$BO" explain "$T/f21-tree"
 grep -q '^== 6.1: state c1 ==' "$T/out" && bad "21: a mark forged a heading" || ok
 
 finish
