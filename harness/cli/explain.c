@@ -123,11 +123,35 @@ static void log_context(struct explain *x, uint64_t cut, struct json_object *ev)
 	}
 }
 
-static void add_text(struct json_object *o, const char *key, char *text)
+/*
+ * By-product @name of state @id as member @key of @ev; one that is there but refused (a
+ * symlink, a FIFO, too big, under an id that is not a plain name) is said in @ev's "refused",
+ * once: it never just goes missing.
+ */
+static void add_byproduct(struct explain *x, struct json_object *ev, const char *id,
+			  const char *key, const char *name)
 {
-	if (text)
-		json_object_object_add(o, key, json_object_new_string(text));
-	free(text);
+	struct json_object *refused;
+	struct bo_err err = {0};
+	char *text = NULL;
+	int r = bo_diary_byproduct(&x->d, id, name, &text, &err);
+
+	if (r >= 0) {
+		json_object_object_add(ev, key, json_object_new_string(text));
+		free(text);
+		return;
+	}
+	if (r == -ENOENT)
+		return;
+	if (!json_object_object_get_ex(ev, "refused", &refused)) {
+		refused = json_object_new_array();
+		json_object_object_add(ev, "refused", refused);
+	}
+	for (size_t i = 0; i < json_object_array_length(refused); i++)
+		if (!strcmp(json_object_get_string(json_object_array_get_idx(refused, i)),
+			    bo_err_str(&err)))
+			return;
+	json_object_array_add(refused, json_object_new_string(bo_err_str(&err)));
 }
 
 /* Gather the diary of state record @st into x->out. */
@@ -140,11 +164,11 @@ static void gather(struct explain *x, struct json_object *st)
 	char cmd[PATH_MAX + 256];
 
 	json_object_object_add(x->out, "state", json_object_get(st));
-	add_text(ev, "mount_error", bo_diary_byproduct(&x->d, id, "mount.err"));
-	add_text(ev, "repair", bo_diary_byproduct(&x->d, id, "repair.out"));
-	add_text(ev, "fsck", bo_diary_byproduct(&x->d, id, "fsck.out"));
-	add_text(ev, "checker", bo_diary_byproduct(&x->d, id, "checker.out"));
-	add_text(ev, "dmesg", bo_diary_byproduct(&x->d, id, "dmesg.txt"));
+	add_byproduct(x, ev, id, "mount_error", "mount.err");
+	add_byproduct(x, ev, id, "repair", "repair.out");
+	add_byproduct(x, ev, id, "fsck", "fsck.out");
+	add_byproduct(x, ev, id, "checker", "checker.out");
+	add_byproduct(x, ev, id, "dmesg", "dmesg.txt");
 	json_object_object_get_ex(st, "why", &why);
 	for (size_t i = 0; i < BO_ARRAY_SIZE(opkeys); i++)
 		if (json_object_object_get_ex(st, opkeys[i], &v))
@@ -325,6 +349,10 @@ static void print_evidence(struct json_object *ev)
 	uint64_t n;
 
 	puts("\nevidence:");
+	if (json_object_object_get_ex(ev, "refused", &v))
+		for (size_t j = 0; j < json_object_array_length(v); j++)
+			printf("  not read: %s\n", bo_cli_word(json_object_get_string(
+							   json_object_array_get_idx(v, j))));
 	show("mount error", bo_json_str(ev, "mount_error"));
 	show("repair before the mount", bo_json_str(ev, "repair"));
 	show("fsck", bo_json_str(ev, "fsck"));

@@ -183,15 +183,23 @@ int bo_diary_state(const struct bo_diary *d, const char *id, struct json_object 
 	return 0;
 }
 
-char *bo_diary_byproduct(const struct bo_diary *d, const char *id, const char *name)
+int bo_diary_byproduct(const struct bo_diary *d, const char *id, const char *name, char **ret,
+		       struct bo_err *err)
 {
 	char rel[PATH_MAX];
-	char *buf = NULL;
 
 	/* Guest-written: a state id that is not a plain name names no directory, and nothing
 	 * is read through a symlink, from a FIFO or past BO_INPUT_MAX_TEXT. */
-	if (!bo_name_plain(id) || bo_pathf(rel, sizeof(rel), "states/%s/%s", id, name) < 0 ||
-	    bo_input_read(d->dir, rel, BO_INPUT_MAX_TEXT, &buf, NULL, NULL) < 0)
-		return NULL;
-	return buf;
+	if (!bo_name_plain(id)) {
+		_cleanup_free_ char *safe = bo_sanitize(id ? id : "", true);
+
+		return bo_err_set(err, EINVAL,
+				  "state id '%s' is not a plain name: nothing under '%s/states/' "
+				  "is read for it",
+				  safe ? safe : "?", d->dir);
+	}
+	if (bo_pathf(rel, sizeof(rel), "states/%s/%s", id, name) < 0)
+		return bo_err_set(err, ENAMETOOLONG, "'%s/states/%s/%s': path too long", d->dir, id,
+				  name);
+	return bo_input_read(d->dir, rel, BO_INPUT_MAX_TEXT, ret, NULL, err);
 }

@@ -47,7 +47,12 @@ void bo_diary_clear(struct bo_diary *d);
 _must_check_ int bo_diary_state(const struct bo_diary *d, const char *id, struct json_object **ret,
 				const char **ret_alias_of, struct bo_err *err);
 
-/* The text of by-product @name of state @id (states/@id/@name), or NULL without one. */
-char *bo_diary_byproduct(const struct bo_diary *d, const char *id, const char *name);
+/*
+ * The text of by-product @name of state @id (states/@id/@name) in *@ret (freed by the
+ * caller): 0; -ENOENT when there is none; else -errno with @err saying why it was refused and
+ * not read (a symlink, a FIFO, bigger than BO_INPUT_MAX_TEXT, or @id not a plain name).
+ */
+_must_check_ int bo_diary_byproduct(const struct bo_diary *d, const char *id, const char *name,
+				    char **ret, struct bo_err *err);
 
 #endif

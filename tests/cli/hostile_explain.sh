@@ -247,6 +247,36 @@ rm "$d/write.log"
 ln -s "$T/other/write.log" "$d/write.log"
 expect 3 "write.log" "symlink" -- to "$BO" explain "$d"
 
+### 6 (explain's part): a by-product refused (a symlink, a FIFO, past 64 MiB, under an id
+### that is not a plain name) is said by explain, text and --json, never dropped without a
+### word; its content is not read.
+d=$T/f6
+results "$d"
+ln -sf "$SECRET" "$d/states/c45/fsck.out"
+rm "$d/states/c45/dmesg.txt"
+mkfifo "$d/states/c45/dmesg.txt"
+truncate -s 65M "$d/states/c45/checker.out"
+expect 0 -- to "$BO" explain "$d"
+leaks "$T/out" && bad "6: explain read a symlinked by-product" || ok
+grep -q "not read: '$d/states/c45/fsck.out' is (or lies under) a symlink" "$T/out" && ok ||
+	bad "6: explain does not say fsck.out was refused: $(cat "$T/out")"
+grep -q "not read: '$d/states/c45/dmesg.txt' is a FIFO" "$T/out" && ok ||
+	bad "6: explain does not say dmesg.txt was refused"
+grep -q "not read: '$d/states/c45/checker.out' is 68157440 bytes" "$T/out" && ok ||
+	bad "6: explain does not say checker.out was refused"
+expect 0 -- to "$BO" explain --json "$d" c45
+python3 - "$T/out" <<'PY' && ok || bad "6: explain --json does not list the refused by-products"
+import json, sys
+r = json.load(open(sys.argv[1]))["evidence"]["refused"]
+assert len(r) == 3 and all("states/c45/" in x for x in r), r
+PY
+d=$T/f6-id
+results "$d"
+sed -i 's/"state":"c45"/"state":"..\/c45"/' "$d/stream.jsonl"
+expect 0 -- to "$BO" explain "$d"
+[ "$(grep -c "not read: state id '../c45' is not a plain name" "$T/out")" = 1 ] && ok ||
+	bad "6: explain does not say once why a state's by-products are not read: $(cat "$T/out")"
+
 ### 15: raw escapes and invalid UTF-8 from a tree's differential.json (state ids, kernel
 ### releases, classes, findings, marks, verdicts) never reach the terminal or explain --json.
 raw() { grep -qP '\x1b|\x9b' "$@"; }
