@@ -526,7 +526,7 @@ static bool kernel_dir(const char *dir, const char *path, size_t i, struct json_
 		       char *res, size_t len)
 {
 	const char *rel = bo_json_str(k, "results");
-	char what[PATH_MAX + 32];
+	char what[PATH_MAX + 64];
 	struct bo_err err = {0};
 	int fd;
 

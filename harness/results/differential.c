@@ -66,7 +66,7 @@ static int kernels_check(struct json_object *d, const char *path, struct bo_err 
 {
 	struct json_object *ks = json_object_object_get(d, "kernels");
 	int r = member(d, "kernels", json_type_array, 0, path, "the document", err);
-	char where[64], what[PATH_MAX + 64];
+	char where[64], what[PATH_MAX + 128];
 
 	for (size_t i = 0; r >= 0 && i < json_object_array_length(ks); i++) {
 		struct json_object *k = json_object_array_get_idx(ks, i);
