@@ -246,7 +246,8 @@ static void print_run(const struct explain *ex)
 	const char *sep = " (";
 	char also[512];
 
-	printf("run: %s\nverdict: %s", bo_cli_word(ex->d.dir), word_of(ex->d.summary, "verdict"));
+	printf("run: %s\nverdict: %s", bo_cli_word(ex->d.dir),
+	       word_of(ex->d.summary, "verdict") ?: "?");
 	for (int c = 0; c < BO_CLASS_COUNT; c++)
 		if (sum->counts[c]) {
 			printf("%s%s %" PRIu64, sep, bo_class_name((enum bo_class) c),

@@ -169,13 +169,13 @@ int bo_diary_state(const struct bo_diary *d, const char *id, struct json_object 
 				return bo_err_set(
 					err, ELOOP,
 					"'%s/stream.jsonl': the alias records of state "
-					"%s go round in a cycle: %s",
+					"'%s' go round in a cycle: %s",
 					d->dir, chain_str(chain, 0, chain[0], ids, 80),
 					chain_str(chain, n, cur, ids + 80, sizeof(ids) - 80));
 		if (n == BO_DIARY_ALIAS_MAX)
 			return bo_err_set(
 				err, ELOOP,
-				"'%s/stream.jsonl': state %s is an alias more than %d deep "
+				"'%s/stream.jsonl': state '%s' is an alias more than %d deep "
 				"(%s): refusing to follow it further",
 				d->dir, chain_str(chain, 0, chain[0], ids, 80), BO_DIARY_ALIAS_MAX,
 				chain_str(chain, n, cur, ids + 80, sizeof(ids) - 80));
