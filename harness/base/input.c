@@ -194,6 +194,60 @@ int bo_input_open(const char *dir, const char *rel, unsigned flags, uint64_t max
 	return bo_input_openat(dfd, dir, rel, flags, max, ret_size, err);
 }
 
+int bo_input_rel_check(const char *rel, const char *what, struct bo_err *err)
+{
+	_cleanup_free_ char *safe = NULL;
+	char name[256];
+
+	for (const char *p = rel && *rel != '/' ? rel : NULL; p;) {
+		size_t len = strcspn(p, "/");
+
+		if (len >= sizeof(name))
+			break;
+		memcpy(name, p, len);
+		name[len] = '\0';
+		if (!bo_name_plain(name))
+			break;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+	safe = bo_sanitize(rel ? rel : "", true);
+	return bo_err_set(err, EINVAL,
+			  "%s: '%s' is not a relative path of plain names (A-Z a-z 0-9 , : . _ ~ "
+			  "+ -, none starting with '.' or '-'): refusing it",
+			  what, safe ? safe : "?");
+}
+
+int bo_input_opendir(const char *dir, const char *rel, const char *what, struct bo_err *err)
+{
+	_cleanup_close_ int dfd = -1, fd = -1;
+	struct stat st;
+	int r = bo_input_rel_check(rel, what, err);
+
+	if (r < 0)
+		return r;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return bo_err_set(err, errno, "reading '%s': %s", dir, strerror(errno));
+	fd = open_beneath2(dfd, rel);
+	if (fd == -ENOSYS || fd == -EPERM)
+		fd = open_beneath_walk(dfd, rel);
+	if (fd == -EXDEV || fd == -ELOOP || fd == -ENOTDIR)
+		return bo_err_set(err, ELOOP,
+				  "%s: '%s/%s' is (or lies under) a symlink or not a directory: "
+				  "refusing to follow it",
+				  what, dir, rel);
+	if (fd < 0)
+		return bo_err_set(err, -fd, "%s: '%s/%s': %s", what, dir, rel, strerror(-fd));
+	if (fstat(fd, &st) < 0)
+		return bo_err_set(err, errno, "%s: '%s/%s': %s", what, dir, rel, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return bo_err_set(err, ENOTDIR, "%s: '%s/%s' is %s, not a directory", what, dir,
+				  rel, kind_of(st.st_mode));
+	return BO_TAKE_FD(fd);
+}
+
 int bo_input_open_path(const char *path, unsigned flags, uint64_t max, uint64_t *ret_size,
 		       struct bo_err *err)
 {

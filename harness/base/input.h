@@ -53,6 +53,23 @@ enum {
 bool bo_name_plain(const char *name);
 
 /*
+ * Whether @rel, a path read from a stranger's file (@what names it: "'T/differential.json':
+ * kernels[0].results"), is relative and made of plain names (bo_name_plain() each, so no "",
+ * "." or ".." and no leading '/'): 0, else -EINVAL with @err naming @what and @rel. Every path
+ * such a file gives is checked with this, and only this, before it is joined to its
+ * directory.
+ */
+_must_check_ int bo_input_rel_check(const char *rel, const char *what, struct bo_err *err);
+
+/*
+ * The directory @rel beneath the directory @dir, as bo_input_rel_check() (@what) allows it,
+ * opened without following a symlink anywhere on the way (as bo_input_openat()): its fd
+ * (O_CLOEXEC), or -errno with @err saying why (-ELOOP a symlink, -ENOTDIR not a directory).
+ */
+_must_check_ int bo_input_opendir(const char *dir, const char *rel, const char *what,
+				  struct bo_err *err);
+
+/*
  * Open @rel (relative: plain names joined by '/') beneath the directory @dirfd for reading,
  * by the rule above: no symlink followed, no "..", a regular file (or with BO_INPUT_BLOCKDEV
  * a block device), at most @max bytes (0: any size). The fd (O_CLOEXEC, blocking again), its

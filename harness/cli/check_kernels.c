@@ -40,7 +40,8 @@ static void print_table(const struct bo_differ *d, char (*rel)[NAME_MAX + 1], si
 	for (size_t i = 0; i < d->nrow && d->rows[i].differs && shown < PRINT_MAX; i++, shown++) {
 		char cell[600];
 
-		printf("%-24s", d->rows[i].state);
+		/* A state id is the guest's: one word of the line. */
+		printf("%-24s", bo_cli_word(d->rows[i].state));
 		for (size_t c = 0; c < n; c++)
 			printf(" %-24s",
 			       d->rows[i].cls[c] == BO_DIFFER_NONE

@@ -135,11 +135,33 @@ int bo_cli_results(const char *dir, const char *what)
 	return bo_verdict_exit(v);
 }
 
+/* The copies bo_cli_word() made, newest last. */
+static char **words;
+static size_t n_words;
+
+const char *bo_cli_word(const char *s)
+{
+	char *w, **nw;
+
+	if (!s)
+		return NULL;
+	w = bo_sanitize(s, true);
+	nw = w ? reallocarray(words, n_words + 1, sizeof(*words)) : NULL;
+	if (!nw) {
+		free(w);
+		return "?";
+	}
+	words = nw;
+	words[n_words++] = w;
+	return w;
+}
+
 void bo_cli_put_safe(void (*fn)(void *ctx), void *ctx)
 {
 	_cleanup_free_ char *buf = NULL, *safe = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len), *out = stdout;
+	size_t before = n_words;
 
 	if (!mem)
 		return;
@@ -147,6 +169,9 @@ void bo_cli_put_safe(void (*fn)(void *ctx), void *ctx)
 	stdout = mem;
 	fn(ctx);
 	stdout = out;
+	/* What @fn made words of is printed: its copies go. */
+	while (n_words > before)
+		free(words[--n_words]);
 	if (fclose(mem) != 0)
 		return;
 	safe = bo_sanitize_n(buf, len, false);

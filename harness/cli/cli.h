@@ -74,6 +74,15 @@ int bo_cli_results(const char *dir, const char *what);
  */
 void bo_cli_put_safe(void (*fn)(void *ctx), void *ctx);
 
+/*
+ * @s made one word of a line of text: every control character (newline and tab too) and
+ * every byte of invalid UTF-8 shown as \x0a (bo_sanitize(@s, true)), so that an id or a name
+ * from a stranger's file can neither move the cursor nor forge a line of its own ("next:").
+ * The copy is the CLI's: made while bo_cli_put_safe() prints, it lives until that call
+ * returns; made outside one, until the process ends. NULL for NULL, "?" without memory.
+ */
+const char *bo_cli_word(const char *s);
+
 /* Print @o as pretty JSON in valid UTF-8 (json-c escapes control characters, not invalid
  * bytes: those become U+FFFD). */
 void bo_cli_put_json(struct json_object *o);

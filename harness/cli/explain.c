@@ -22,6 +22,7 @@
 #include "harness/cli/cli.h"
 #include "harness/diagnose/diary.h"
 #include "harness/log/log.h"
+#include "harness/results/differential.h"
 #include "harness/results/stream.h"
 #include "harness/results/summary.h"
 #include "harness/scenario/fsops.h"
@@ -122,11 +123,35 @@ static void log_context(struct explain *x, uint64_t cut, struct json_object *ev)
 	}
 }
 
-static void add_text(struct json_object *o, const char *key, char *text)
+/*
+ * By-product @name of state @id as member @key of @ev; one that is there but refused (a
+ * symlink, a FIFO, too big, under an id that is not a plain name) is said in @ev's "refused",
+ * once: it never just goes missing.
+ */
+static void add_byproduct(struct explain *x, struct json_object *ev, const char *id,
+			  const char *key, const char *name)
 {
-	if (text)
-		json_object_object_add(o, key, json_object_new_string(text));
-	free(text);
+	struct json_object *refused;
+	struct bo_err err = {0};
+	char *text = NULL;
+	int r = bo_diary_byproduct(&x->d, id, name, &text, &err);
+
+	if (r >= 0) {
+		json_object_object_add(ev, key, json_object_new_string(text));
+		free(text);
+		return;
+	}
+	if (r == -ENOENT)
+		return;
+	if (!json_object_object_get_ex(ev, "refused", &refused)) {
+		refused = json_object_new_array();
+		json_object_object_add(ev, "refused", refused);
+	}
+	for (size_t i = 0; i < json_object_array_length(refused); i++)
+		if (!strcmp(json_object_get_string(json_object_array_get_idx(refused, i)),
+			    bo_err_str(&err)))
+			return;
+	json_object_array_add(refused, json_object_new_string(bo_err_str(&err)));
 }
 
 /* Gather the diary of state record @st into x->out. */
@@ -139,11 +164,11 @@ static void gather(struct explain *x, struct json_object *st)
 	char cmd[PATH_MAX + 256];
 
 	json_object_object_add(x->out, "state", json_object_get(st));
-	add_text(ev, "mount_error", bo_diary_byproduct(&x->d, id, "mount.err"));
-	add_text(ev, "repair", bo_diary_byproduct(&x->d, id, "repair.out"));
-	add_text(ev, "fsck", bo_diary_byproduct(&x->d, id, "fsck.out"));
-	add_text(ev, "checker", bo_diary_byproduct(&x->d, id, "checker.out"));
-	add_text(ev, "dmesg", bo_diary_byproduct(&x->d, id, "dmesg.txt"));
+	add_byproduct(x, ev, id, "mount_error", "mount.err");
+	add_byproduct(x, ev, id, "repair", "repair.out");
+	add_byproduct(x, ev, id, "fsck", "fsck.out");
+	add_byproduct(x, ev, id, "checker", "checker.out");
+	add_byproduct(x, ev, id, "dmesg", "dmesg.txt");
 	json_object_object_get_ex(st, "why", &why);
 	for (size_t i = 0; i < BO_ARRAY_SIZE(opkeys); i++)
 		if (json_object_object_get_ex(st, opkeys[i], &v))
@@ -208,59 +233,73 @@ static void show(const char *title, const char *text)
 		printf("    ... (%s)\n", "more in the state's directory");
 }
 
-static void print_text(struct explain *ex)
+/* Member @key of @o when it is a string, as one word of a line (bo_cli_word()); or NULL. */
+static const char *word_of(struct json_object *o, const char *key)
 {
-	struct json_object *st, *ev, *v, *x, *counts;
-	uint64_t n;
-	static const char *const opkeys[] = {"lost", "wrong_content", "phantom", "unordered"};
+	return bo_cli_word(bo_json_str(o, key));
+}
 
-	printf("run: %s\nverdict: %s", ex->d.dir, bo_json_str(ex->d.summary, "verdict"));
-	if (json_object_object_get_ex(ex->d.summary, "counts", &counts)) {
-		const char *sep = " (";
+/* The run: its verdict, counts and first states as the summary's reader validated them. */
+static void print_run(const struct explain *ex)
+{
+	const struct bo_summary *sum = &ex->d.sum;
+	const char *sep = " (";
+	char also[512];
 
-		json_object_object_foreach(counts, k, c) if (json_object_get_uint64(c))
-		{
-			printf("%s%s %" PRIu64, sep, k, json_object_get_uint64(c));
+	printf("run: %s\nverdict: %s", bo_cli_word(ex->d.dir),
+	       word_of(ex->d.summary, "verdict") ?: "?");
+	for (int c = 0; c < BO_CLASS_COUNT; c++)
+		if (sum->counts[c]) {
+			printf("%s%s %" PRIu64, sep, bo_class_name((enum bo_class) c),
+			       sum->counts[c]);
 			sep = ", ";
 		}
-		if (strcmp(sep, " ("))
-			putchar(')');
-	}
-	putchar('\n');
+	printf("%s\n", strcmp(sep, " (") ? ")" : "");
 	/* What the classes do not say: a fsck-dirty state that also lost an ack. */
-	{
-		struct bo_summary sum;
-		struct bo_err e = {0};
-		char also[512];
-
-		bool have = bo_summary_from_json(ex->d.summary, &sum, &e) >= 0;
-
-		for (int c = 0; have && c < BO_CLASS_COUNT; c++)
-			if (*bo_summary_also_str(&sum, (enum bo_class) c, also, sizeof(also)))
-				printf("%s states: %s\n", bo_class_name((enum bo_class) c), also);
-	}
-	if (json_object_object_get_ex(ex->d.summary, "first_state", &x)) {
-		json_object_object_foreach(x, k, c) if (strcmp(k, "consistent"))
-			printf("first %s state: %s\n", k, json_object_get_string(c));
-	}
+	for (int c = 0; c < BO_CLASS_COUNT; c++)
+		if (*bo_summary_also_str(sum, (enum bo_class) c, also, sizeof(also)))
+			printf("%s states: %s\n", bo_class_name((enum bo_class) c), also);
+	for (int c = 0; c < BO_CLASS_COUNT; c++)
+		if (c != BO_CLASS_CONSISTENT && sum->first[c][0])
+			printf("first %s state: %s\n", bo_class_name((enum bo_class) c),
+			       bo_cli_word(sum->first[c]));
 	if (bo_json_str(ex->d.summary, "error"))
-		printf("run error: %s\n", bo_json_str(ex->d.summary, "error"));
-	if (!json_object_object_get_ex(ex->out, "state", &st)) {
-		puts("no failing state: nothing to explain");
-		return;
+		printf("run error: %s\n", word_of(ex->d.summary, "error"));
+}
+
+/* A witness's story (check --witness): its first line, then each of its lines indented, so
+ * that none reads as a heading of explain's own. */
+static void print_witness(const char *t)
+{
+	_cleanup_free_ char *first = strndup(t, strcspn(t, "\n"));
+
+	printf("\nwitness: %s\n", bo_cli_word(first ? first : "?"));
+	for (t += strcspn(t, "\n"); *t;) {
+		_cleanup_free_ char *line = NULL;
+
+		t += strspn(t, "\n ");
+		line = strndup(t, strcspn(t, "\n"));
+		if (*t)
+			printf("  %s\n", bo_cli_word(line ? line : "?"));
+		t += strcspn(t, "\n");
 	}
-	n = json_object_object_get_ex(st, "cut", &v) ? json_object_get_uint64(v) : 0;
-	printf("\nsymptom: state %s (cut after %" PRIu64 " %s) is %s\n", bo_json_str(st, "state"),
-	       n, BO_PLURAL(n, "entry", "entries"), bo_json_str(st, "class"));
+}
+
+/* The symptom: state record @st, and the story of a state cut inside a recovery. */
+static void print_symptom(struct json_object *st)
+{
+	struct json_object *v, *x;
+	uint64_t n = json_object_object_get_ex(st, "cut", &v) ? json_object_get_uint64(v) : 0;
+
+	printf("\nsymptom: state %s (cut after %" PRIu64 " %s) is %s\n", word_of(st, "state"), n,
+	       BO_PLURAL(n, "entry", "entries"), word_of(st, "class"));
 	/* Recovered by fsck: the repair came first, and its verdict is part of the story. */
 	if (bo_json_str(st, "repair"))
-		printf("  recovery: fsck, then mount (the repair: %s)\n",
-		       bo_json_str(st, "repair"));
+		printf("  recovery: fsck, then mount (the repair: %s)\n", word_of(st, "repair"));
 	printf("  mounted: %s, fsck: %s, checker: %s\n",
 	       json_object_object_get_ex(st, "mounted", &v) && json_object_get_boolean(v) ? "yes"
 											  : "no",
-	       bo_json_str(st, "fsck") ? bo_json_str(st, "fsck") : "-",
-	       bo_json_str(st, "checker") ? bo_json_str(st, "checker") : "none");
+	       word_of(st, "fsck") ?: "-", word_of(st, "checker") ?: "none");
 	{
 		struct bo_verdict fv;
 		enum bo_class c = BO_CLASS_COUNT;
@@ -277,11 +316,11 @@ static void print_text(struct explain *ex)
 	if (bo_json_str(st, "signature"))
 		printf("  filesystem signature: %s\n", !strcmp(bo_json_str(st, "signature"), "none")
 							       ? "none: the superblock is gone"
-							       : bo_json_str(st, "signature"));
+							       : word_of(st, "signature"));
 	if (bo_json_str(st, "error"))
-		printf("  error: %s\n", bo_json_str(st, "error"));
+		printf("  error: %s\n", word_of(st, "error"));
 	if (bo_json_str(st, "checker_problem"))
-		printf("  checker problem: %s\n", bo_json_str(st, "checker_problem"));
+		printf("  checker problem: %s\n", word_of(st, "checker_problem"));
 	/* A state cut inside another's recovery: the two crashes, in order. */
 	if (bo_json_str(st, "recovery_of")) {
 		uint64_t k = 0, all = 0;
@@ -295,22 +334,26 @@ static void print_text(struct explain *ex)
 		       " entries it wrote. Recovered once more\n"
 		       "  from there, the state is %s: the recovery is not crash-safe.\n"
 		       "  Both logs: write.log, and %s (the first recovery's writes).\n",
-		       bo_json_str(st, "recovery_of"), k, all,
-		       bo_json_str(st, "recovery_class") ? bo_json_str(st, "recovery_class") : "?",
-		       bo_json_str(st, "recovery_log") ? bo_json_str(st, "recovery_log")
-						       : "its recovery.log");
+		       word_of(st, "recovery_of"), k, all, word_of(st, "recovery_class") ?: "?",
+		       word_of(st, "recovery_log") ?: "its recovery.log");
 	}
 	/* Its minimal witness (check --witness): the writes that decide the failure. */
-	if (json_object_object_get_ex(st, "witness", &x) && bo_json_str(x, "story")) {
-		const char *t = bo_json_str(x, "story");
+	if (json_object_object_get_ex(st, "witness", &x) && bo_json_str(x, "story"))
+		print_witness(bo_json_str(x, "story"));
+}
 
-		printf("\nwitness: %.*s\n", (int) strcspn(t, "\n"), t);
-		t += strcspn(t, "\n");
-		if (*t)
-			printf("%s", t + 1);
-	}
-	json_object_object_get_ex(ex->out, "evidence", &ev);
+/* The evidence gathered (gather()): by-products, the ops with their marks, the log. */
+static void print_evidence(struct json_object *ev)
+{
+	static const char *const opkeys[] = {"lost", "wrong_content", "phantom", "unordered"};
+	struct json_object *v, *x;
+	uint64_t n;
+
 	puts("\nevidence:");
+	if (json_object_object_get_ex(ev, "refused", &v))
+		for (size_t j = 0; j < json_object_array_length(v); j++)
+			printf("  not read: %s\n", bo_cli_word(json_object_get_string(
+							   json_object_array_get_idx(v, j))));
 	show("mount error", bo_json_str(ev, "mount_error"));
 	show("repair before the mount", bo_json_str(ev, "repair"));
 	show("fsck", bo_json_str(ev, "fsck"));
@@ -328,13 +371,13 @@ static void print_text(struct explain *ex)
 			else
 				printf("    op ?");
 			if (is)
-				printf(" (%s)", is + strspn(is, "0123456789 "));
+				printf(" (%s)", bo_cli_word(is + strspn(is, "0123456789 ")));
 			if (json_object_object_get_ex(o, "issue_entry", &x))
 				printf(": issued at entry %s", json_object_get_string(x));
 			if (json_object_object_get_ex(o, "ack_entry", &x))
 				printf(", acked at entry %s", json_object_get_string(x));
 			if (bo_json_str(o, "why"))
-				printf("\n      the checker: %s", bo_json_str(o, "why"));
+				printf("\n      the checker: %s", word_of(o, "why"));
 			putchar('\n');
 		}
 	}
@@ -349,14 +392,29 @@ static void print_text(struct explain *ex)
 		if (json_object_object_get_ex(ev, "last_fua_entry", &x))
 			printf(" last FUA: entry %s;", json_object_get_string(x));
 		if (bo_json_str(ev, "last_mark") && bo_json_u64(ev, "last_mark_entry", &n))
-			printf(" last mark: '%s' (entry %" PRIu64 ")", bo_json_str(ev, "last_mark"),
-			       n);
+			printf(" last mark: '%s' (entry %" PRIu64 ")", word_of(ev, "last_mark"), n);
 		putchar('\n');
 	}
+}
+
+/* The text form; every string from the directory is one word of its line (bo_cli_word()). */
+static void print_text(struct explain *ex)
+{
+	struct json_object *st, *ev = NULL, *v;
+
+	print_run(ex);
+	if (!json_object_object_get_ex(ex->out, "state", &st)) {
+		puts("no failing state: nothing to explain");
+		return;
+	}
+	print_symptom(st);
+	json_object_object_get_ex(ex->out, "evidence", &ev);
+	print_evidence(ev);
 	puts("\nnext:");
 	if (json_object_object_get_ex(ex->out, "next", &v))
 		for (size_t j = 0; j < json_object_array_length(v); j++)
-			printf("  %s\n", json_object_get_string(json_object_array_get_idx(v, j)));
+			printf("  %s\n", bo_cli_word(json_object_get_string(
+						 json_object_array_get_idx(v, j))));
 }
 
 static void put_text(void *ex)
@@ -398,14 +456,13 @@ static int explain_dir(const char *dir, const char *id, bool json, struct json_o
 		goto out;
 	json_object_object_add(x.out, "results", json_object_new_string(x.d.dir));
 	json_object_object_add(x.out, "summary", json_object_get(x.d.summary));
-	st = bo_diary_state(&x.d, id, &alias_of);
-	if (id && !st) {
-		bo_cli_error("explain: '%s/stream.jsonl' has no record of state '%s'", x.d.dir, id);
+	if (bo_diary_state(&x.d, id, &st, &alias_of, &err) < 0) {
+		bo_cli_error("explain: %s", bo_err_str(&err));
 		goto out;
 	}
 	if (alias_of)
-		fprintf(stderr, "blackout: state %s is an alias of %s: explaining %s\n", id,
-			alias_of, alias_of);
+		bo_cli_note("state %s is an alias of %s: explaining %s", bo_cli_word(id),
+			    bo_cli_word(alias_of), bo_cli_word(alias_of));
 	if (st)
 		gather(&x, st);
 	if (keep) {
@@ -424,36 +481,21 @@ out:
 	return ret;
 }
 
-/* Whether @dir is the tree of a check --kernels (differential.json). */
-static bool is_differential(const char *dir)
-{
-	char path[PATH_MAX];
-
-	return bo_pathf(path, sizeof(path), "%s/differential.json", dir) == 0 &&
-	       access(path, F_OK) == 0;
-}
-
 /*
- * The row of differential @d (of @path) that explain tells: in its array of @what ("mark" or
- * "state": the array "marks" or "states"), the one named @want, or without @want the first
- * that differs. *@row is NULL when there is none: then what was said (an error, or that the
- * kernels agree) and the exit status are returned.
+ * The row of differential @d (of @path, its reader checked it) that explain tells: in its
+ * array of @what ("mark" or "state": the array "marks" or "states"), the one named @want, or
+ * without @want the first that differs. *@row is NULL when there is none: then what was said
+ * (an error, or that the kernels agree) and the exit status are returned.
  */
 static int pick_row(const char *path, struct json_object *d, const char *what, const char *want,
 		    bool json, struct json_object **row)
 {
 	char key[16];
-	struct json_object *rows, *kernels, *dv;
+	struct json_object *rows, *dv;
 
 	*row = NULL;
 	snprintf(key, sizeof(key), "%ss", what);
-	if (!json_object_object_get_ex(d, key, &rows) ||
-	    !json_object_object_get_ex(d, "kernels", &kernels) ||
-	    !json_object_is_type(rows, json_type_array) ||
-	    !json_object_is_type(kernels, json_type_array)) {
-		bo_cli_error("explain: '%s' has no \"%s\" and \"kernels\"", path, key);
-		return BO_EXIT_HARNESS;
-	}
+	rows = json_object_object_get(d, key);
 	for (size_t i = 0; i < json_object_array_length(rows) && !*row; i++) {
 		struct json_object *r = json_object_array_get_idx(rows, i);
 		const char *name = bo_json_str(r, what);
@@ -477,6 +519,31 @@ static int pick_row(const char *path, struct json_object *d, const char *what, c
 }
 
 /*
+ * The results directory of kernel @k (kernels[@i] of @path) beneath tree @dir, into @res:
+ * differential.json's reader checked that it names relative plain names; here it is reached
+ * without a symlink, or refused (said, and false).
+ */
+static bool kernel_dir(const char *dir, const char *path, size_t i, struct json_object *k,
+		       char *res, size_t len)
+{
+	const char *rel = bo_json_str(k, "results");
+	char what[PATH_MAX + 64];
+	struct bo_err err = {0};
+	int fd;
+
+	snprintf(what, sizeof(what), "'%s': kernels[%zu].results", path, i);
+	fd = bo_input_opendir(dir, rel, what, &err);
+	if (fd < 0 || bo_pathf(res, len, "%s/%s", dir, rel) < 0) {
+		bo_cli_error("explain: %s", fd < 0 ? bo_err_str(&err) : "path too long");
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	close(fd);
+	return true;
+}
+
+/*
  * A mark of a run --kernels tree (@d its differential.json at @path): each kernel's verdict
  * and lint there, whether they differ, then each kernel's story of the segment's state it
  * names. Without @mark, the first mark that differs.
@@ -486,7 +553,7 @@ static int explain_marks(const char *dir, const char *path, struct json_object *
 {
 	_cleanup_json_ struct json_object *out = NULL;
 	struct json_object *kernels, *row = NULL, *stories, *per, *dv;
-	char res_path[PATH_MAX];
+	char res[PATH_MAX];
 	int ret = BO_EXIT_OK;
 
 	ret = pick_row(path, d, "mark", mark, json, &row);
@@ -494,11 +561,6 @@ static int explain_marks(const char *dir, const char *path, struct json_object *
 		return ret;
 	kernels = json_object_object_get(d, "kernels");
 	per = json_object_object_get(row, "kernels");
-	if (!json_object_is_type(per, json_type_object)) {
-		bo_cli_error("explain: '%s': mark %s has no \"kernels\"", path,
-			     bo_json_str(row, "mark") ? bo_json_str(row, "mark") : "?");
-		return BO_EXIT_HARNESS;
-	}
 	out = bo_json_new_doc();
 	stories = json_object_new_array();
 	if (!out || !stories) {
@@ -513,15 +575,14 @@ static int explain_marks(const char *dir, const char *path, struct json_object *
 		bool lint = json_object_object_get_ex(row, "lint_differs", &dv) &&
 			    json_object_get_boolean(dv);
 
-		printf("mark %s: ", bo_json_str(row, "mark"));
+		printf("mark %s: ", word_of(row, "mark"));
 		json_object_object_foreach(per, k, v)
 		{
-			const char *l = bo_json_str(v, "lint");
+			const char *l = word_of(v, "lint");
 
-			printf("%s %s%s%s; ", k,
-			       bo_json_str(v, "verdict") ? bo_json_str(v, "verdict")
-							 : "not in the log",
-			       l ? ", " : "", l ? l : "");
+			printf("%s %s%s%s; ", bo_cli_word(k),
+			       word_of(v, "verdict") ?: "not in the log", l ? ", " : "",
+			       l ? l : "");
 		}
 		printf("%s\n", lint ? "the kernels differ in what they wrote: a barrier for the "
 				      "ack on one, none on another"
@@ -530,19 +591,18 @@ static int explain_marks(const char *dir, const char *path, struct json_object *
 	}
 	for (size_t i = 0; i < json_object_array_length(kernels); i++) {
 		struct json_object *k = json_object_array_get_idx(kernels, i), *story = NULL, *side;
-		const char *rel = bo_json_str(k, "release"), *res = bo_json_str(k, "results");
-		const char *state;
+		const char *rel = bo_json_str(k, "release"), *state;
 		int r;
 
-		if (!rel || !res || !json_object_object_get_ex(per, rel, &side) ||
+		if (!json_object_object_get_ex(per, rel, &side) ||
 		    !(state = bo_json_str(side, "state")))
 			continue;
 		if (!json)
-			printf("\n== %s: state %s ==\n", rel, state);
+			printf("\n== %s: state %s ==\n", bo_cli_word(rel), bo_cli_word(state));
 		fflush(stdout);
-		if (res[0] != '/' && bo_pathf(res_path, sizeof(res_path), "%s/%s", dir, res) == 0)
-			res = res_path;
-		r = explain_dir(res, state, json, json ? &story : NULL);
+		r = kernel_dir(dir, path, i, k, res, sizeof(res))
+			    ? explain_dir(res, state, json, json ? &story : NULL)
+			    : BO_EXIT_HARNESS;
 		if (r != BO_EXIT_OK)
 			ret = r;
 		if (story) {
@@ -551,31 +611,23 @@ static int explain_marks(const char *dir, const char *path, struct json_object *
 		}
 	}
 	if (json)
-		puts(json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY |
-								 JSON_C_TO_STRING_NOSLASHESCAPE));
+		bo_cli_put_json(out);
 	return ret;
 }
 
 /*
- * A state of a check --kernels tree: its class under each kernel, whether they differ (a
- * change in the kernels' recovery), then each kernel's own story of it. Without @id, the
- * first state that differs.
+ * A state of a check --kernels tree (@d its differential.json at @path): its class under each
+ * kernel, whether they differ (a change in the kernels' recovery), then each kernel's own
+ * story of it. Without @id, the first state that differs.
  */
-static int explain_differential(const char *dir, const char *id, bool json)
+static int explain_states(const char *dir, const char *path, struct json_object *d, const char *id,
+			  bool json)
 {
-	_cleanup_json_ struct json_object *d = NULL, *out = NULL;
+	_cleanup_json_ struct json_object *out = NULL;
 	struct json_object *kernels, *row = NULL, *stories;
-	char path[PATH_MAX];
-	struct bo_err err = {0};
+	char res[PATH_MAX];
 	int ret = BO_EXIT_OK;
 
-	if (bo_pathf(path, sizeof(path), "%s/differential.json", dir) < 0 ||
-	    bo_json_read_file(path, &d, &err) < 0 || bo_json_check_format(d, path, &err) < 0) {
-		bo_cli_error("explain: %s", bo_err_str(&err));
-		return BO_EXIT_HARNESS;
-	}
-	if (bo_json_str(d, "kind") && !strcmp(bo_json_str(d, "kind"), "marks"))
-		return explain_marks(dir, path, d, id, json);
 	ret = pick_row(path, d, "state", id, json, &row);
 	if (!row)
 		return ret;
@@ -589,25 +641,20 @@ static int explain_differential(const char *dir, const char *id, bool json)
 	}
 	json_object_object_add(out, "state", json_object_get(row));
 	json_object_object_add(out, "kernels", stories);
-	if (!json_object_is_type(json_object_object_get(row, "classes"), json_type_object)) {
-		bo_cli_error("explain: '%s': state %s has no \"classes\"", path, id ? id : "?");
-		return BO_EXIT_HARNESS;
-	}
 	if (!json) {
 		struct json_object *cls = json_object_object_get(row, "classes"), *dv;
 		struct json_object *fnd = json_object_object_get(row, "findings");
 		bool differs = json_object_object_get_ex(row, "differs", &dv) &&
 			       json_object_get_boolean(dv);
 
-		printf("state %s: ", id);
+		printf("state %s: ", bo_cli_word(id));
 		json_object_object_foreach(cls, k, v)
 		{
 			/* "findings" is absent in a tree written before findings were compared. */
-			const char *w = json_object_is_type(fnd, json_type_object)
-						? bo_json_str(fnd, k)
-						: NULL;
+			const char *w = word_of(fnd, k);
 
-			printf("%s %s%s%s%s; ", k, v ? json_object_get_string(v) : "not checked",
+			printf("%s %s%s%s%s; ", bo_cli_word(k),
+			       v ? bo_cli_word(json_object_get_string(v)) : "not checked",
 			       w && *w ? " (" : "", w && *w ? w : "", w && *w ? ")" : "");
 		}
 		printf("%s\n", differs ? "the kernels differ (class or findings): a change in "
@@ -616,18 +663,15 @@ static int explain_differential(const char *dir, const char *id, bool json)
 	}
 	for (size_t i = 0; i < json_object_array_length(kernels); i++) {
 		struct json_object *k = json_object_array_get_idx(kernels, i), *story = NULL;
-		const char *rel = bo_json_str(k, "release"), *res = bo_json_str(k, "results");
+		const char *rel = bo_json_str(k, "release");
 		int r;
 
-		if (!rel || !res)
-			continue;
 		if (!json)
-			printf("\n== %s ==\n", rel);
+			printf("\n== %s ==\n", bo_cli_word(rel));
 		fflush(stdout);
-		/* Each kernel's results, relative to the tree (absolute from before they were). */
-		if (res[0] != '/' && bo_pathf(path, sizeof(path), "%s/%s", dir, res) == 0)
-			res = path;
-		r = explain_dir(res, id, json, json ? &story : NULL);
+		r = kernel_dir(dir, path, i, k, res, sizeof(res))
+			    ? explain_dir(res, id, json, json ? &story : NULL)
+			    : BO_EXIT_HARNESS;
 		if (r != BO_EXIT_OK)
 			ret = r;
 		if (story) {
@@ -636,9 +680,27 @@ static int explain_differential(const char *dir, const char *id, bool json)
 		}
 	}
 	if (json)
-		puts(json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY |
-								 JSON_C_TO_STRING_NOSLASHESCAPE));
+		bo_cli_put_json(out);
 	return ret;
+}
+
+/* Explain @dir: a tree of several kernels when it has a differential.json (read once, by its
+ * reader), else a results directory. The exit status. */
+static int explain_any(const char *dir, const char *id, bool json)
+{
+	_cleanup_json_ struct json_object *d = NULL;
+	struct bo_err err = {0};
+	char path[PATH_MAX];
+	int r = bo_differential_read(dir, &d, &err);
+
+	if (r == -ENOENT)
+		return explain_dir(dir, id, json, NULL);
+	if (r < 0 || bo_pathf(path, sizeof(path), "%s/differential.json", dir) < 0) {
+		bo_cli_error("explain: %s", r < 0 ? bo_err_str(&err) : "path too long");
+		return BO_EXIT_HARNESS;
+	}
+	return bo_differential_by_mark(d) ? explain_marks(dir, path, d, id, json)
+					  : explain_states(dir, path, d, id, json);
 }
 
 static int cmd_explain(int argc, char **argv)
@@ -664,9 +726,7 @@ static int cmd_explain(int argc, char **argv)
 	if (optind >= argc || argc - optind > 2)
 		return bo_cli_usage_error("explain", "expected RESULTS [STATE]");
 	id = argc - optind == 2 ? argv[optind + 1] : NULL;
-	if (is_differential(argv[optind]))
-		return explain_differential(argv[optind], id, json);
-	return explain_dir(argv[optind], id, json, NULL);
+	return explain_any(argv[optind], id, json);
 }
 
 const struct bo_cmd bo_cmd_explain = {

@@ -57,7 +57,7 @@ static void print_entry(const struct bo_log *log, uint64_t n)
 	bo_log_flags_str(e->flags, fl, sizeof(fl));
 	if (e->flags & BO_LOG_MARK)
 		printf("  %8" PRIu64 "  @%-12" PRIu64 "  %-22s mark '%s'\n", n, e->offset, fl,
-		       bo_log_mark_name(log, n));
+		       bo_cli_word(bo_log_mark_name(log, n)));
 	else if (e->nr_sectors)
 		printf("  %8" PRIu64 "  @%-12" PRIu64 "  %-22s sector %" PRIu64 " +%" PRIu64 "\n",
 		       n, e->offset, fl, e->sector, e->nr_sectors);
@@ -147,7 +147,7 @@ static void print_text(const struct bo_log *log, const struct bo_log_stats *s, u
 	for (size_t i = 0; i < bo_log_mark_count(log) && i < MARKS_SHOWN; i++) {
 		const struct bo_log_mark *m = bo_log_mark_at(log, i);
 
-		printf("  entry %-8" PRIu64 " %s\n", m->entry, m->name);
+		printf("  entry %-8" PRIu64 " %s\n", m->entry, bo_cli_word(m->name));
 	}
 	if (bo_log_mark_count(log) > MARKS_SHOWN)
 		printf("  ... %zu more (--json lists them all)\n",
@@ -169,7 +169,8 @@ static bool backwards(const char *s)
 	return sscanf(s, "%" SCNu64 "-%" SCNu64 "%c", &a, &b, &tail) == 2 && b < a;
 }
 
-/* print_text()'s arguments, for bo_cli_put_safe(): a log's mark names are its writer's. */
+/* print_text()'s arguments, for bo_cli_put_safe(): a log's mark names are its writer's, each
+ * printed as one word of its line (bo_cli_word()). */
 struct text {
 	const struct bo_log *log;
 	const struct bo_log_stats *stats;

@@ -95,10 +95,8 @@ static int cmd_reproduce(int argc, char **argv)
 		bo_cli_error("reproduce: %s", bo_err_str(&err));
 		goto out;
 	}
-	st = bo_diary_state(&d, argv[k + 1], &alias_of);
-	if (!st) {
-		bo_cli_error("reproduce: '%s/stream.jsonl' has no record of state '%s'", d.dir,
-			     argv[k + 1]);
+	if (bo_diary_state(&d, argv[k + 1], &st, &alias_of, &err) < 0) {
+		bo_cli_error("reproduce: %s", bo_err_str(&err));
 		goto out;
 	}
 	if (alias_of)

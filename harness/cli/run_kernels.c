@@ -57,8 +57,8 @@ static void print_entries(const struct bo_markdiff_row *row, struct bo_log *cons
 		if (!s->present)
 			snprintf(buf, sizeof(buf), "(no such mark)");
 		else
-			snprintf(buf, sizeof(buf), "after %s: %" PRIu64, prev ? prev : "the start",
-				 s->entry - s->from);
+			snprintf(buf, sizeof(buf), "after %s: %" PRIu64,
+				 prev ? bo_cli_word(prev) : "the start", s->entry - s->from);
 		printf(" %-*s", COL, buf);
 		if (s->present && s->entry - s->from > most)
 			most = s->entry - s->from;
@@ -73,7 +73,8 @@ static void print_entries(const struct bo_markdiff_row *row, struct bo_log *cons
 			buf[0] = '\0';
 			if (s->present && s->from + k < s->entry)
 				snprintf(buf, sizeof(buf), "%" PRIu64 " %s", s->from + k,
-					 bo_markdiff_entry_str(logs[c], s->from + k, e, sizeof(e)));
+					 bo_cli_word(bo_markdiff_entry_str(logs[c], s->from + k, e,
+									   sizeof(e))));
 			printf(" %-*s", COL, buf);
 		}
 		putchar('\n');
@@ -100,7 +101,8 @@ static void print_marks(const struct bo_markdiff *d, struct bo_log *const *logs,
 	for (size_t i = 0; i < d->nrow && d->rows[i].differs && shown < PRINT_MAX; i++, shown++) {
 		const struct bo_markdiff_row *row = &d->rows[i];
 
-		snprintf(buf, sizeof(buf), "%s%s", row->mark,
+		/* A mark's name is its workload's: one word of the line. */
+		snprintf(buf, sizeof(buf), "%s%s", bo_cli_word(row->mark),
 			 row->lint_differs ? " (lint differs)"
 			 : row->missing	   ? " (not in every log)"
 					   : "");

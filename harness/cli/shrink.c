@@ -247,7 +247,8 @@ static int cmd_shrink(int argc, char **argv)
 	}
 	/* The run's seed: the scenario's, unless the run overrode it; and what its VM got
 	 * besides the scenario's files. */
-	if (bo_config_read(dir, &cfg, &err) == -EPROTO) {
+	r = bo_config_read(dir, &cfg, &err);
+	if (r < 0 && r != -ENOENT) {
 		bo_cli_error("shrink: %s", bo_err_str(&err));
 		goto out;
 	}

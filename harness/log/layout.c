@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/base/input.h"
+#include "harness/base/macro.h"
+
 bool bo_layout_name_ok(const char *name)
 {
 	size_t n = strlen(name);
@@ -66,17 +69,20 @@ int bo_layout_parse(const char *mark, struct bo_layout *ret, struct bo_err *err)
 	static const char syntax[] = "expected layout:NAME=KIND@START+SECTORS[/JOURNAL],...";
 	char journals[BO_LAYOUT_MAX][BO_LAYOUT_NAME_MAX + 1] = {{0}};
 	struct bo_layout l = {0};
+	/* The mark is the log's, quoted in one line: it may hold anything. */
+	_cleanup_free_ char *safe = bo_sanitize(mark, true);
+	const char *shown = safe ? safe : "?";
 	const char *p;
 
 	if (strncmp(mark, BO_LAYOUT_MARK_PREFIX, strlen(BO_LAYOUT_MARK_PREFIX)))
-		return bo_err_set(err, EINVAL, "layout mark '%s': %s", mark, syntax);
+		return bo_err_set(err, EINVAL, "layout mark '%s': %s", shown, syntax);
 	p = mark + strlen(BO_LAYOUT_MARK_PREFIX);
 	do {
 		struct bo_layout_dev *d = &l.v[l.n];
 
 		if (l.n == BO_LAYOUT_MAX)
 			return bo_err_set(err, EINVAL, "layout mark '%s': more than %d devices",
-					  mark, BO_LAYOUT_MAX);
+					  shown, BO_LAYOUT_MAX);
 		if (l.n)
 			p++;
 		d->journal = -1;
@@ -96,21 +102,21 @@ int bo_layout_parse(const char *mark, struct bo_layout *ret, struct bo_err *err)
 		if (p && *p == '/')
 			p = word(p + 1, NAME_CHARS, journals[l.n], BO_LAYOUT_NAME_MAX);
 		if (!p || !bo_layout_name_ok(d->name))
-			return bo_err_set(err, EINVAL, "layout mark '%s': %s", mark, syntax);
+			return bo_err_set(err, EINVAL, "layout mark '%s': %s", shown, syntax);
 		if (bo_layout_find(&l, d->name) >= 0)
 			return bo_err_set(err, EINVAL, "layout mark '%s': device '%s' named twice",
-					  mark, d->name);
+					  shown, d->name);
 		if (d->sectors == 0 || d->start == 0 || d->start > UINT64_MAX - d->sectors ||
 		    (l.n && d->start < l.v[l.n - 1].start + l.v[l.n - 1].sectors))
 			return bo_err_set(
 				err, EINVAL,
 				"layout mark '%s': device '%s' must follow the one before "
 				"it, after sector 0, and not be empty",
-				mark, d->name);
+				shown, d->name);
 		l.n++;
 	} while (*p == ',');
 	if (*p)
-		return bo_err_set(err, EINVAL, "layout mark '%s': %s", mark, syntax);
+		return bo_err_set(err, EINVAL, "layout mark '%s': %s", shown, syntax);
 	for (unsigned i = 0; i < l.n; i++) {
 		if (!journals[i][0])
 			continue;
@@ -119,7 +125,7 @@ int bo_layout_parse(const char *mark, struct bo_layout *ret, struct bo_err *err)
 			return bo_err_set(err, EINVAL,
 					  "layout mark '%s': the journal of '%s' must be another "
 					  "device of the log",
-					  mark, l.v[i].name);
+					  shown, l.v[i].name);
 	}
 	*ret = l;
 	return 0;

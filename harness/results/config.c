@@ -10,7 +10,42 @@
 
 #include "harness/base/input.h"
 #include "harness/base/json.h"
+#include "harness/base/macro.h"
 #include "harness/base/path.h"
+
+/* The members commands walk as objects (reproduce its "options", its "kernel" and "run"; a
+ * report or findings the scenario's) or as arrays of strings (the "files" reproduce ships):
+ * each of its type, or config.json is not one this blackout wrote. */
+static const struct {
+	const char *key;
+	enum json_type type;
+} members[] = {
+	{"scenario", json_type_object}, {"device", json_type_object},
+	{"workload", json_type_object}, {"check", json_type_object},
+	{"run", json_type_object},	{"vm", json_type_object},
+	{"options", json_type_object},	{"kernel", json_type_object},
+	{"devices", json_type_array},	{"files", json_type_array},
+};
+
+/* -EBADMSG with @err naming @path and the member of @o that is not of its type. */
+static int members_check(struct json_object *o, const char *path, struct bo_err *err)
+{
+	struct json_object *v, *files;
+
+	for (size_t i = 0; i < BO_ARRAY_SIZE(members); i++)
+		if (json_object_object_get_ex(o, members[i].key, &v) &&
+		    !json_object_is_type(v, members[i].type))
+			return bo_err_set(
+				err, EBADMSG, "'%s': \"%s\" is not %s", path, members[i].key,
+				members[i].type == json_type_object ? "an object" : "an array");
+	if (!json_object_object_get_ex(o, "files", &files))
+		return 0;
+	for (size_t i = 0; i < json_object_array_length(files); i++)
+		if (!json_object_is_type(json_object_array_get_idx(files, i), json_type_string))
+			return bo_err_set(err, EBADMSG, "'%s': \"files\"[%zu] is not a path", path,
+					  i);
+	return 0;
+}
 
 int bo_config_read(const char *dir, struct json_object **ret, struct bo_err *err)
 {
@@ -26,6 +61,10 @@ int bo_config_read(const char *dir, struct json_object **ret, struct bo_err *err
 	if (bo_json_check_format(o, path, err) < 0) {
 		json_object_put(o);
 		return -EPROTO;
+	}
+	if (members_check(o, path, err) < 0) {
+		json_object_put(o);
+		return -EBADMSG;
 	}
 	*ret = o;
 	return 0;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/input.h"
 #include "harness/base/macro.h"
 #include "harness/results/stream.h"
 #include "harness/states/lint.h"
@@ -201,8 +202,10 @@ static int read_log(struct bo_markdiff *d, const struct bo_log *log, size_t col,
 		}
 		s = &d->rows[row_of_mark[i]].side[col];
 		if (s->present) {
+			_cleanup_free_ char *name = bo_sanitize(m->name, true);
+
 			r = bo_err_set(err, EBADMSG, "'%s': mark '%s' appears twice",
-				       bo_log_path(log), m->name);
+				       bo_log_path(log), name ? name : "?");
 			break;
 		}
 		s->present = true;

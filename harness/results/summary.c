@@ -300,10 +300,25 @@ static const char *findings_from_json(struct json_object *o, struct bo_summary *
 	return NULL;
 }
 
+/* Whether "first_state" @o is what the writer makes: an object whose members are strings
+ * (commands walk it as one). */
+static bool first_ok(struct json_object *o)
+{
+	if (!json_object_is_type(o, json_type_object))
+		return false;
+	json_object_object_foreach(o, k, id)
+	{
+		(void) k;
+		if (!json_object_is_type(id, json_type_string))
+			return false;
+	}
+	return true;
+}
+
 int bo_summary_from_json(struct json_object *o, struct bo_summary *ret, struct bo_err *err)
 {
 	struct bo_summary s = {0};
-	struct json_object *counts, *first, *v;
+	struct json_object *counts, *first = NULL, *v;
 
 	if (!json_object_is_type(o, json_type_object) ||
 	    !json_object_object_get_ex(o, "counts", &counts) ||
@@ -322,14 +337,12 @@ int bo_summary_from_json(struct json_object *o, struct bo_summary *ret, struct b
 		s.counts[c] = (uint64_t) json_object_get_int64(v);
 		s.states += s.counts[c];
 	}
-	if (json_object_object_get_ex(o, "first_state", &first) &&
-	    json_object_is_type(first, json_type_object))
-		for (int c = 0; c < BO_CLASS_COUNT; c++)
-			if (json_object_object_get_ex(first, bo_class_name((enum bo_class) c),
-						      &v) &&
-			    json_object_is_type(v, json_type_string))
-				snprintf(s.first[c], sizeof(s.first[c]), "%s",
-					 json_object_get_string(v));
+	if (json_object_object_get_ex(o, "first_state", &first) && !first_ok(first))
+		return bo_err_set(err, EBADMSG,
+				  "summary.json: \"first_state\" is not an object of state ids");
+	for (int c = 0; first && c < BO_CLASS_COUNT; c++)
+		if (json_object_object_get_ex(first, bo_class_name((enum bo_class) c), &v))
+			snprintf(s.first[c], sizeof(s.first[c]), "%s", json_object_get_string(v));
 	if (json_object_object_get_ex(o, "states_aliased", &v) &&
 	    json_object_is_type(v, json_type_int) && json_object_get_int64(v) >= 0)
 		s.aliases = (uint64_t) json_object_get_int64(v);

@@ -11,6 +11,7 @@
 
 #include "harness/base/macro.h"
 #include "harness/base/file.h"
+#include "harness/base/input.h"
 
 int bo_opset_add(struct bo_opset *s, uint64_t id)
 {
@@ -161,15 +162,20 @@ int bo_ops_from_log(const struct bo_log *log, struct bo_ops *ret, struct bo_err 
 			continue;
 		if (parse_op_mark(m->name + (is_ack ? 4 : 6), &id, &digest) < 0 ||
 		    (!is_ack && digest)) {
+			/* The name is the log's: quoted in one line. */
+			_cleanup_free_ char *name = bo_sanitize(m->name, true);
+
 			r = bo_err_set(err, EBADMSG, "entry %" PRIu64 ": malformed op mark '%s'",
-				       m->entry, m->name);
+				       m->entry, name ? name : "?");
 			goto fail;
 		}
 		if (is_ack ? (any_ack && id <= last_ack) : (any_issue && id <= last_issue)) {
+			_cleanup_free_ char *name = bo_sanitize(m->name, true);
+
 			r = bo_err_set(err, EBADMSG,
 				       "entry %" PRIu64 ": mark '%s' repeats or goes back (last %s "
 				       "was %" PRIu64 "): op ids must increase",
-				       m->entry, m->name, is_ack ? "ack" : "issue",
+				       m->entry, name ? name : "?", is_ack ? "ack" : "issue",
 				       is_ack ? last_ack : last_issue);
 			goto fail;
 		}
