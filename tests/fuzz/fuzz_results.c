@@ -6,6 +6,9 @@
  * --jobs` and `merge` do) and its summary read (bo_summary_from_json(), as the report after
  * `run`/`check` does).
  *
+ * The shard is then read as explain reads a results directory (bo_diary_load(), every alias
+ * followed, every by-product read).
+ *
  * The last byte of the input makes the directory hostile as well (docs/safety.md, "Inputs
  * from strangers"), one bit a trap: states/ or states/c1 a symlink out of the directory, a
  * by-product of c1 a symlink to a secret or a FIFO or a device, write.log a symlink or a
@@ -43,6 +46,7 @@
 #include <json-c/json.h>
 
 #include "harness/base/json.h"
+#include "harness/diagnose/diary.h"
 #include "harness/results/merge.h"
 #include "harness/results/report.h"
 #include "harness/results/stream.h"
@@ -290,6 +294,58 @@ static void set_traps(const char *shard, unsigned t)
 	}
 }
 
+/*
+ * The shard read as explain and reproduce read a results directory (diagnose/diary.h): every
+ * alias followed to the state it stands for (a cycle among them is an error, not a recursion
+ * without end), every by-product of every state read beneath the directory (never the
+ * secret).
+ */
+static void read_diary(const char *shard)
+{
+	static const char *const names[] = {"dmesg.txt", "mount.err", "checker.out", "fsck.out",
+					    "verdict.txt"};
+	struct bo_diary d;
+	struct bo_err err = {0};
+	struct json_object *rec = NULL, *lists[2];
+	char log[PATH_MAX + 16], kept[PATH_MAX + 16];
+	int r;
+
+	/* Without its write.log, which is no log here (the diary would stop at it). */
+	snprintf(log, sizeof(log), "%s/write.log", shard);
+	snprintf(kept, sizeof(kept), "%s.kept", root);
+	if (rename(log, kept) < 0)
+		return;
+	r = bo_diary_load(&d, shard, &err);
+	if (rename(kept, log) < 0)
+		__builtin_trap();
+	if (r < 0) {
+		bo_diary_clear(&d);
+		return;
+	}
+	lists[0] = d.states;
+	lists[1] = d.aliases;
+	(void) !bo_diary_state(&d, NULL, &rec, NULL, &err);
+	for (int l = 0; l < 2; l++)
+		for (size_t i = 0; lists[l] && i < json_object_array_length(lists[l]); i++) {
+			const char *id =
+				bo_json_str(json_object_array_get_idx(lists[l], i), "state");
+			const char *of = NULL;
+
+			if (!id || bo_diary_state(&d, id, &rec, &of, &err) < 0)
+				continue;
+			for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+				char *text = NULL;
+
+				if (bo_diary_byproduct(&d, of ? of : id, names[k], &text, &err) ==
+					    0 &&
+				    !input_has_secret && strstr(text, SECRET))
+					__builtin_trap();
+				free(text);
+			}
+		}
+	bo_diary_clear(&d);
+}
+
 /* The secret, outside every results directory: a file, and a directory with a c1 of it. */
 static void make_secrets(void)
 {
@@ -388,6 +444,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_root();
 	check_log(shard);
 	check_out(out, shard);
+	read_diary(shard);
 
 	/* The report's reading of summary.json. */
 	o = NULL;
