@@ -321,6 +321,9 @@ static void print_symptom(struct json_object *st)
 		printf("  error: %s\n", word_of(st, "error"));
 	if (bo_json_str(st, "checker_problem"))
 		printf("  checker problem: %s\n", word_of(st, "checker_problem"));
+	/* A daemon the checker started and did not stop: ended with it before the unmount. */
+	if (bo_json_str(st, "checker_left"))
+		printf("  the checker left %s\n", word_of(st, "checker_left"));
 	/* A state cut inside another's recovery: the two crashes, in order. */
 	if (bo_json_str(st, "recovery_of")) {
 		uint64_t k = 0, all = 0;

@@ -18,7 +18,7 @@ JSON
 cat >"$R/stream.jsonl" <<'JSON'
 {"seq":0,"time":"2026-01-01T00:00:00.000Z","event":"stack","device":"/dev/mapper/x"}
 {"seq":1,"time":"2026-01-01T00:00:01.000Z","event":"state","state":"c30","cut":31,"class":"consistent","mounted":true,"fsck":"clean"}
-{"seq":2,"time":"2026-01-01T00:00:02.000Z","event":"state","state":"c45","cut":46,"class":"lost-ack","mounted":true,"fsck":"clean","checker":"exited with status 0","lost":[2,3]}
+{"seq":2,"time":"2026-01-01T00:00:02.000Z","event":"state","state":"c45","cut":46,"class":"lost-ack","mounted":true,"fsck":"clean","checker":"exited with status 0","checker_left":"1 process, killed: postgres -D /blackout/mnt/pgdata (pid 412)","lost":[2,3]}
 {"seq":3,"time":"2026-01-01T00:00:03.000Z","event":"alias","state":"c46","cut":47,"alias_of":"c45","class":"lost-ack"}
 {"seq":4,"time":"2026-01-01T00:00:04.000Z","event":"end"}
 JSON
@@ -36,6 +36,9 @@ print(m["issue:2"], m["ack:2"], "")')
 "$BO" explain "$R" >"$T/out" 2>"$T/err" && ok || bad "explain exited $?: $(cat "$T/err")"
 grep -q "symptom: state c45 (cut after 46 entries) is lost-ack" "$T/out" && ok ||
 	bad "no symptom: $(cat "$T/out")"
+# What the checker left running, ended with it, is said with the state.
+grep -q "the checker left 1 process, killed: postgres -D /blackout/mnt/pgdata (pid 412)" \
+	"$T/out" && ok || bad "explain does not say what the checker left: $(cat "$T/out")"
 grep -q "op 2: issued at entry $i2, acked at entry $a2" "$T/out" && ok ||
 	bad "op 2 without its marks ($i2, $a2): $(cat "$T/out")"
 grep -q "last flush before the cut: entry [0-9]" "$T/out" && ok || bad "no flush before the cut"
