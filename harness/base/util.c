@@ -88,6 +88,27 @@ int bo_parse_u64_in(const char *s, uint64_t min, uint64_t max, uint64_t *ret)
 	return 0;
 }
 
+int bo_parse_share(const char *s, uint64_t max_n, unsigned *ret_i, unsigned *ret_n)
+{
+	const char *slash = strchr(s, '/');
+	uint64_t i, n, top = max_n < UINT32_MAX ? max_n : UINT32_MAX;
+	char head[24];
+	int r;
+
+	if (!slash || (size_t) (slash - s) >= sizeof(head))
+		return -EINVAL;
+	memcpy(head, s, (size_t) (slash - s));
+	head[slash - s] = '\0';
+	r = bo_parse_u64_in(slash + 1, 1, top, &n);
+	if (r >= 0)
+		r = bo_parse_u64_in(head, 0, n - 1, &i);
+	if (r < 0)
+		return r;
+	*ret_i = (unsigned) i;
+	*ret_n = (unsigned) n;
+	return 0;
+}
+
 int bo_parse_range(const char *s, uint64_t *ret_a, uint64_t *ret_b)
 {
 	const char *dash = strchr(s, '-');

@@ -39,6 +39,10 @@ _must_check_ int bo_parse_u64(const char *s, uint64_t *ret);
  * with a bound of its own: never truncated, never taken as another. */
 _must_check_ int bo_parse_u64_in(const char *s, uint64_t min, uint64_t max, uint64_t *ret);
 
+/* Parse a share "I/N" of N shares, 0 <= I < N <= @max_n: -EINVAL when it is not one, -ERANGE
+ * when a number is out of range (never its low bits taken). */
+_must_check_ int bo_parse_share(const char *s, uint64_t max_n, unsigned *ret_i, unsigned *ret_n);
+
 /* Parse "A-B" (both inclusive; "A-" means to the end, "A" means just A); -EINVAL, -ERANGE
  * for a number past 2^64-1. */
 _must_check_ int bo_parse_range(const char *s, uint64_t *ret_a, uint64_t *ret_b);

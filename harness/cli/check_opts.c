@@ -15,19 +15,11 @@
 
 const char *bo_check_shard_problem(const char *val)
 {
-	const char *slash = strchr(val, '/');
-	char head[24];
-	uint64_t i, n;
+	unsigned i, n;
 
 	/* Both below 2^32, as the guest reads them: never a number's low bits. */
-	if (!slash || (size_t) (slash - val) >= sizeof(head))
-		return "expected I/N with 0 <= I < N < 2^32";
-	memcpy(head, val, (size_t) (slash - val));
-	head[slash - val] = '\0';
-	if (bo_parse_u64_in(head, 0, UINT32_MAX, &i) < 0 ||
-	    bo_parse_u64_in(slash + 1, 1, UINT32_MAX, &n) < 0 || i >= n)
-		return "expected I/N with 0 <= I < N < 2^32";
-	return NULL;
+	return bo_parse_share(val, UINT32_MAX, &i, &n) < 0 ? "expected I/N with 0 <= I < N < 2^32"
+							   : NULL;
 }
 
 static const char *reorder_problem(const char *val)

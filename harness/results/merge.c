@@ -81,8 +81,7 @@ static int shard_config(const char *dir, struct json_object **ret_cfg, char sha[
 				  dir, bo_err_str(&e));
 	if (!json_object_object_get_ex(cfg, "shard", &shard) ||
 	    !json_object_is_type(shard, json_type_string) ||
-	    sscanf(json_object_get_string(shard), "%u/%u", &i, &n) != 2 || n == 0 || i >= n ||
-	    n > BO_MERGE_MAX_SHARDS) {
+	    bo_parse_share(json_object_get_string(shard), BO_MERGE_MAX_SHARDS, &i, &n) < 0) {
 		json_object_put(cfg);
 		return bo_err_set(err, EINVAL,
 				  "'%s' is not a shard (config.json has no \"shard\": "

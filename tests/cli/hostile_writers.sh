@@ -159,6 +159,16 @@ printf '{ "kind": "check", "run_id": "x", "options": { "fs": "ext4" }, "shard": 
 	>"$T/f23c/config.json"
 expect 3 "log_sha256" -- to "$BO" merge --out "$T/f23c.m" "$T/f23c"
 
+### 22 (merge's part): a shard's "I/N" past 2^32 is not its low bits: 2^32/2 is no shard 0/2.
+results "$T/f22a"
+results "$T/f22b"
+cp "$T/f22a/write.log" "$T/f22b/write.log"
+rm -r "$T/f22b/states/c45"
+sed -i 's|"shard": "0/1"|"shard": "4294967296/2"|' "$T/f22a/config.json"
+sed -i 's|"shard": "0/1"|"shard": "1/2"|' "$T/f22b/config.json"
+expect 3 "is not a shard" -- to "$BO" merge --out "$T/f22.m" "$T/f22a" "$T/f22b"
+[ -e "$T/f22.m" ] && bad "22: a refused merge left '$T/f22.m'" || ok
+
 ### A by-product that is a hard link (here to a file outside the directory) is not inlined by
 ### report nor copied by merge: refused with what it is.
 d=$T/fl

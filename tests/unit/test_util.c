@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Number parsing (harness/base/util.h): whole decimal numbers, and numbers within a range. */
+/* Number parsing (harness/base/util.h): whole decimal numbers, numbers within a range, shares
+ * "I/N". */
 #include <errno.h>
 #include <stdint.h>
 
@@ -32,10 +33,32 @@ static void test_u64_in(void)
 	CU_ASSERT(v == 7);
 }
 
+static void test_share(void)
+{
+	unsigned i = 9, n = 9;
+
+	CU_ASSERT(bo_parse_share("0/1", 4096, &i, &n) == 0 && i == 0 && n == 1);
+	CU_ASSERT(bo_parse_share("3/4", 4096, &i, &n) == 0 && i == 3 && n == 4);
+	CU_ASSERT(bo_parse_share("4095/4096", 4096, &i, &n) == 0 && i == 4095 && n == 4096);
+	i = n = 9;
+	CU_ASSERT(bo_parse_share("4/4", 4096, &i, &n) == -ERANGE);
+	CU_ASSERT(bo_parse_share("0/0", 4096, &i, &n) == -ERANGE);
+	CU_ASSERT(bo_parse_share("0/4097", 4096, &i, &n) == -ERANGE);
+	/* 2^32 is not 0, nor 2^32 + 2 two: no low bits taken. */
+	CU_ASSERT(bo_parse_share("4294967296/2", UINT64_MAX, &i, &n) == -ERANGE);
+	CU_ASSERT(bo_parse_share("1/4294967298", UINT64_MAX, &i, &n) == -ERANGE);
+	CU_ASSERT(bo_parse_share("1", 4096, &i, &n) == -EINVAL);
+	CU_ASSERT(bo_parse_share("/2", 4096, &i, &n) == -EINVAL);
+	CU_ASSERT(bo_parse_share("1/2/3", 4096, &i, &n) == -EINVAL);
+	CU_ASSERT(bo_parse_share(" 1/2", 4096, &i, &n) == -EINVAL);
+	CU_ASSERT(i == 9 && n == 9);
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
 		{"a number within a range, never truncated", test_u64_in},
+		{"a share I/N, never truncated", test_share},
 		{NULL, NULL},
 	};
 
