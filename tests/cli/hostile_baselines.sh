@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# tests/cli/hostile_baselines.sh BLACKOUT — inputs from strangers (docs/safety.md, "Inputs
+# from strangers"), the commands that compare with a baseline, re-make a run, keep the cache
+# or talk to the harness: findings and nightly against a baseline, reproduce, shrink and check
+# of a results directory, the op-listing helper, cache, ctl. Each block names the defect of
+# issue 43 it reproduces. No VM is booted: a command that would boot one is given a kernel that
+# does not exist (and no cache to find one in), so that one that did not refuse fails at the
+# boot and says "booting".
+. "$(dirname "$0")/lib.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+
+# Every command runs under a timeout: a hang fails the test, not the suite. nightly keeps
+# computing on SIGTERM (it stops its cell, then itself): KILL follows.
+to() { timeout -k 5 20 "$@"; }
+NOK=(--kernel /nonexistent/vmlinuz --modules /nonexistent)
+novm() { XDG_CACHE_HOME=$T/nocache timeout -k 5 60 "$@"; }
+booted() { grep -q "booting" "$T/err"; }
+esc=$(printf '\033')
+
+# cpu_within SECONDS STATUS CMD...: CMD exits with STATUS having used at most SECONDS of CPU
+# (user and system: a busy machine's wall clock says little), its output in $T/out and
+# $T/err; killed after 300 s of wall clock.
+cpu_within() {
+	python3 - "$T" "$@" <<'PY' && ok || bad "$(cat "$T/why")"
+import resource, subprocess, sys
+t, limit, status, cmd = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
+why = None
+try:
+    p = subprocess.run(cmd, stdout=open(t + "/out", "w"), stderr=open(t + "/err", "w"),
+                       timeout=300)
+    u = resource.getrusage(resource.RUSAGE_CHILDREN)
+    used = u.ru_utime + u.ru_stime
+    if p.returncode != status or used > limit:
+        why = "'%s' exited %d after %.1f s of CPU (expected %d within %.1f)" % (
+            " ".join(cmd), p.returncode, used, status, limit)
+except subprocess.TimeoutExpired:
+    why = "'%s' still ran after 300 s" % " ".join(cmd)
+open(t + "/why", "w").write(why or "")
+sys.exit(1 if why else 0)
+PY
+}
+
+### 10: findings --baseline and nightly --baseline compare through a hash, not each entry with
+### every other: 80,000 findings or failures in about a second of CPU, a few under ASan (the
+### bounds leave room for both; quadratic, findings took 19 s on an idle machine, nightly
+### more).
+python3 - "$T" <<'PY'
+import json, sys
+t = sys.argv[1]
+json.dump({"findings": [{"fs": "ext4", "options": "- / -", "kernel": "6.1", "class": "lost-ack",
+                         "promise": "write", "skeleton": "s%d" % i, "states": 1}
+                        for i in range(80000)]}, open(t + "/f10.json", "w"))
+json.dump({"format": 1, "kind": "nightly", "runs": [
+    {"scenario": "s", "fs": "ext4", "mount_options": "",
+     "failing": [{"state": "c%d" % i, "class": "lost-ack"} for i in range(80000)]}]},
+    open(t + "/n10.json", "w"))
+PY
+results "$T/r10"
+cpu_within 15 1 "$BO" findings --baseline "$T/f10.json" "$T/r10"
+grep -q ": 1 new, 0 unchanged, 0 fixed, 80000 not run$" "$T/out" && ok ||
+	bad "10: findings --baseline: $(tail -n 1 "$T/out")"
+cp "$top/scenarios/ext4-fsops.ini" "$T/s.ini"
+printf '[matrix]\nscenario = s.ini\n' >"$T/m.ini"
+XDG_CACHE_HOME=$T/nocache cpu_within 25 3 "$BO" nightly "$T/m.ini" --out "$T/n10" \
+	--baseline "$T/n10.json"
+grep -q "^not run (the cell did not run to its end): 80000$" "$T/out" && ok ||
+	bad "10: nightly --baseline of 80000 failures: $(tail -n 2 "$T/out" "$T/err")"
+
+### 24: a failure of the baseline in a cell that did not run to its end (its run errored, or
+### was never read) is "not run", never "fixed": nightly and findings, one comparison.
+cat >"$T/b24.json" <<'J'
+{"format": 1, "kind": "nightly", "runs": [{"scenario": "s", "fs": "ext4", "mount_options": "",
+ "failing": [{"state": "c45", "class": "lost-ack"}]}]}
+J
+expect 3 -- novm "$BO" nightly "$T/m.ini" --out "$T/n24" --baseline "$T/b24.json"
+grep -q "^fixed: 0$" "$T/out" && grep -q "^  s ext4 - c45 (lost-ack)$" "$T/out" &&
+	grep -q "^not run (the cell did not run to its end): 1$" "$T/out" && ok ||
+	bad "24: nightly called a cell that errored fixed: $(cat "$T/out")"
+python3 - "$T/n24/summary.json" <<'PY' && ok || bad "24: nightly's summary.json: $(cat "$T/n24/summary.json")"
+import json, sys
+b = json.load(open(sys.argv[1]))["baseline"]
+assert b["fixed"] == [] and [f["state"] for f in b["not_run"]] == ["c45"], b
+PY
+# findings: a run whose verdict is "error" did not run its cell to its end.
+results "$T/r24"
+sed -i 's/"verdict": "failed"/"verdict": "error"/' "$T/r24/summary.json"
+printf '{"findings":[{"fs":"-","options":"- / -","kernel":"-","class":"phantom","promise":"op","skeleton":"-","states":1}]}' \
+	>"$T/f24.json"
+expect 1 -- to "$BO" findings --baseline "$T/f24.json" "$T/r24"
+grep -q "^not run: phantom of op" "$T/out" && grep -q ": 1 new, 0 unchanged, 0 fixed, 1 not run$" "$T/out" &&
+	ok || bad "24: findings called a run that errored fixed: $(cat "$T/out")"
+# The positive control: the same run ended (failed): its cell ran, the phantom is fixed.
+sed -i 's/"verdict": "error"/"verdict": "failed"/' "$T/r24/summary.json"
+expect 1 -- to "$BO" findings --baseline "$T/f24.json" "$T/r24"
+grep -q "^fixed: phantom of op" "$T/out" && ok || bad "24: the control is not fixed: $(cat "$T/out")"
+
+### 15: a baseline's strings (runs[].scenario, a state, a class, findings) reach neither the
+### terminal nor JSON raw: escapes shown as \x1b, invalid UTF-8 as \xff.
+printf '{"format":1,"kind":"nightly","runs":[{"scenario":"ev\\u001b[31mil\xff","fs":"ext4","mount_options":"\\u009b2J","failing":[{"state":"c7\\u001b]0;x\\u0007","class":"lost\xfe","findings":"lost-ack: op \\u001b[1m"}]}]}' \
+	>"$T/b15.json"
+expect 3 -- novm "$BO" nightly "$T/m.ini" --out "$T/n15" --baseline "$T/b15.json"
+! grep -q "$esc" "$T/out" && ! grep -qP '\x9b|\xff|\xfe' "$T/out" &&
+	grep -qF 'ev\x1b[31mil\xff ext4 \xc2\x9b2J c7\x1b]0;x\x07 (lost\xfe; lost-ack: op \x1b[1m)' "$T/out" &&
+	ok || bad "15: nightly printed a baseline's bytes raw: $(cat -v "$T/out")"
+python3 - "$T/n15/summary.json" <<'PY' && ok || bad "15: nightly's summary.json holds what it read raw"
+import json, sys
+raw = open(sys.argv[1], "rb").read()
+text = raw.decode("utf-8")  # valid UTF-8, or this fails
+assert "\\u001b" not in text and "\x1b" not in text, text
+f = json.loads(text)["baseline"]["not_run"][0]
+assert f["scenario"] == "ev\\x1b[31mil\\xff" and f["state"] == "c7\\x1b]0;x\\x07", f
+PY
+# findings: a baseline in findings' JSON, with invalid UTF-8 and escapes; text and --json.
+printf '{"findings":[{"fs":"e\\u001b[2J\xff","options":"- / -","kernel":"k\xfe","class":"c","promise":"p","skeleton":"-","states":1}]}' \
+	>"$T/f15.json"
+expect 1 -- to "$BO" findings --baseline "$T/f15.json" "$T/r10"
+! grep -q "$esc" "$T/out" && grep -qF 'e\x1b[2J\xff' "$T/out" && ok ||
+	bad "15: findings printed a baseline's bytes raw: $(cat -v "$T/out")"
+to "$BO" findings --json --baseline "$T/f15.json" "$T/r10" >"$T/out" 2>"$T/err"
+python3 -c 'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))' \
+	"$T/out" && ok || bad "15: findings --json is not valid UTF-8 JSON"
+
+finish
