@@ -28,6 +28,7 @@ struct sink {
 	char *buf;
 	size_t len, cap, max;
 	bool truncated;
+	pid_t kill_at_max; /* the group killed as the output passes max (kill_at_max), or 0 */
 };
 
 /* Whether "KEY=..." @v sets the key of "KEY=..." @e. */
@@ -102,6 +103,12 @@ static int drain(struct sink *s)
 		s->truncated |= keep < (size_t) n;
 	} else {
 		s->truncated = true;
+	}
+	/* Past the cap of a helper read whole: it ends now, not at its timeout (a listing of
+	 * millions of workloads would print for minutes), and nothing more is read. */
+	if (s->truncated && s->kill_at_max) {
+		kill(-s->kill_at_max, SIGKILL);
+		return 0;
 	}
 	return 1;
 }
@@ -305,6 +312,7 @@ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct
 		po[1] = pe[1] = -1;
 		out.fd = po[0];
 		errs.fd = pe[0];
+		out.kill_at_max = errs.kill_at_max = o->kill_at_max ? pid : 0;
 	}
 	/* Wait on the output pipes and on a pidfd of the child at once, so that neither a
 	 * silent child nor one whose descendants keep the pipes open needs polling. */
@@ -438,7 +446,7 @@ const char *bo_proc_describe(const struct bo_proc_result *r, const struct bo_pro
 
 int bo_proc_capture(char *const argv[], size_t max, char **ret, size_t *ret_len)
 {
-	struct bo_proc_opts o = {.argv = argv, .max_output = max};
+	struct bo_proc_opts o = {.argv = argv, .max_output = max, .kill_at_max = true};
 	struct bo_proc_result r = {0};
 	int k = bo_proc_run(&o, &r, NULL);
 

@@ -66,6 +66,28 @@ XDG_CACHE_HOME=$T/nocache cpu_within 25 3 "$BO" nightly "$T/m.ini" --out "$T/n10
 grep -q "^not run (the cell did not run to its end): 80000$" "$T/out" && ok ||
 	bad "10: nightly --baseline of 80000 failures: $(tail -n 2 "$T/out" "$T/err")"
 
+### 11: the op-listing helper of builtin bounded ends as its output passes its cap, and a
+### length whose listing cannot be made is judged before the helper runs: findings and
+### explain of such runs take seconds, not a minute each.
+for ranks in "" "workloads = 0-999999"; do
+	for i in 1 2; do
+		d=$T/b11-${#ranks}-$i
+		results "$d"
+		printf '[device]\nfs = ext4\n[workload]\nbuiltin = bounded\nlength = 3\n%s\n[check]\ncuts = ack\n' \
+			"$ranks" >"$d/scenario.ini"
+	done
+	expect 1 "its ops are not known" -- to "$BO" findings "$T/b11-${#ranks}-1" "$T/b11-${#ranks}-2"
+	grep -q "lost-ack of op" "$T/out" && ok || bad "11: findings: $(cat "$T/out")"
+	expect 0 -- to "$BO" explain "$T/b11-${#ranks}-1"
+done
+# The positive control: a listing that fits names the op lost.
+d=$T/b11-fits
+results "$d"
+printf '[device]\nfs = ext4\n[workload]\nbuiltin = bounded\nlength = 3\nworkloads = 0-9\n[check]\ncuts = ack\n' \
+	>"$d/scenario.ini"
+expect 1 -- to "$BO" findings "$d"
+grep -q "smallest seq3-00000" "$T/out" && ok || bad "11: a listing that fits: $(cat "$T/out")"
+
 ### 24: a failure of the baseline in a cell that did not run to its end (its run errored, or
 ### was never read) is "not run", never "fixed": nightly and findings, one comparison.
 cat >"$T/b24.json" <<'J'
