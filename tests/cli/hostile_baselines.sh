@@ -142,4 +142,47 @@ to "$BO" findings --json --baseline "$T/f15.json" "$T/r10" >"$T/out" 2>"$T/err"
 python3 -c 'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))' \
 	"$T/out" && ok || bad "15: findings --json is not valid UTF-8 JSON"
 
+### 13: cache prune never leaves the cache: a directory of it that is a symlink is refused
+### (list and prune, before anything is removed), a symlink in it is removed, not followed, and
+### an entry is walked and removed by descriptor.
+c=$T/cache13/blackout
+mkdir -p "$c/kernels" "$c/initramfs" "$c/loghash" "$T/precious/sub" "$T/precious-dir"
+echo keep >"$T/precious/a"
+echo keep >"$T/precious/sub/b"
+echo keep >"$T/precious-dir/c"
+ln -s "$T/precious" "$c/files"
+head -c 4096 /dev/zero >"$c/initramfs/old.cpio"
+for cmd in "cache list" "cache list --json" "cache prune --all"; do
+	XDG_CACHE_HOME=$T/cache13 expect 3 "$c/files' is not a directory" -- to "$BO" $cmd
+done
+[ -e "$T/precious/a" ] && [ -e "$T/precious/sub/b" ] && [ -e "$c/initramfs/old.cpio" ] && ok ||
+	bad "13: prune --all through a symlinked cache directory removed: $(find "$T/precious" "$c")"
+# Symlinks as entries, and in an entry: the links go, what they lead to stays.
+rm "$c/files"
+mkdir -p "$c/files/tree"
+ln -s "$T/precious-dir" "$c/files/link"
+ln -s "$T/precious-dir" "$c/files/tree/inner"
+ln -s "$T/precious/a" "$c/files/tree/file"
+XDG_CACHE_HOME=$T/cache13 expect 0 -- to "$BO" cache prune --all
+[ -e "$T/precious-dir/c" ] && [ -e "$T/precious/a" ] && ok ||
+	bad "13: prune --all followed a symlink: $(find "$T/precious" "$T/precious-dir")"
+[ -z "$(find "$c/files" "$c/initramfs" -mindepth 1)" ] && ok || bad "13: prune --all left $(find "$c")"
+
+### cache list: every string of --json is valid UTF-8 (an entry's name is any bytes), and the
+### text shows a name's control characters escaped.
+c=$T/cacheL/blackout
+mkdir -p "$c/files"
+: >"$c/files/$(printf 'bad\377\376name')"
+: >"$c/files/$(printf 'esc\033[2Jname')"
+XDG_CACHE_HOME=$T/cacheL to "$BO" cache list --json >"$T/out" 2>"$T/err"
+python3 - "$T/out" <<'PY' && ok || bad "cache list --json is not valid UTF-8 JSON: $(cat -v "$T/out")"
+import json, sys
+j = json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))
+names = sorted(e["name"] for e in j["entries"])
+assert names == ["bad\ufffd\ufffdname", "esc\x1b[2Jname"], names
+PY
+XDG_CACHE_HOME=$T/cacheL expect 0 -- to "$BO" cache list
+! grep -q "$esc" "$T/out" && grep -qF 'esc\x1b[2Jname' "$T/out" && grep -qF 'bad\xff\xfename' "$T/out" &&
+	ok || bad "cache list printed a name raw: $(cat -v "$T/out")"
+
 finish
