@@ -185,4 +185,52 @@ XDG_CACHE_HOME=$T/cacheL expect 0 -- to "$BO" cache list
 ! grep -q "$esc" "$T/out" && grep -qF 'esc\x1b[2Jname' "$T/out" && grep -qF 'bad\xff\xfename' "$T/out" &&
 	ok || bad "cache list printed a name raw: $(cat -v "$T/out")"
 
+### ctl: blackout ctl waits a bounded time for a harness that never answers, and says so
+### (exit 3): one that takes the connection and never replies, one that takes none.
+cat >"$T/mute.py" <<'PY'
+# mute.py SOCK MODE: a harness that never answers. "silent": takes every connection, reads,
+# never replies; "full": takes none, its backlog filled by connections of its own; "ok":
+# answers "ok 5" (the control).
+import socket, sys, time
+path, mode = sys.argv[1], sys.argv[2]
+srv = socket.socket(socket.AF_UNIX)
+srv.bind(path)
+srv.listen(0)
+held = []
+while mode == "full":
+    c = socket.socket(socket.AF_UNIX)
+    c.setblocking(False)
+    try:
+        c.connect(path)
+    except OSError:
+        break
+    held.append(c)
+print("ready", flush=True)
+srv.settimeout(60)
+while mode != "full":
+    c, _ = srv.accept()
+    held.append(c)
+    if mode == "ok":
+        c.recv(100)
+        c.sendall(b"ok 5\n")
+time.sleep(60)
+PY
+for mode in silent full ok; do
+	rm -f "$T/ctl.sock" "$T/ready"
+	python3 "$T/mute.py" "$T/ctl.sock" "$mode" >"$T/ready" &
+	mute=$!
+	for _ in $(seq 100); do [ -s "$T/ready" ] && break; sleep 0.1; done
+	if [ "$mode" = ok ]; then
+		BLACKOUT_CTL=$T/ctl.sock BLACKOUT_CTL_TIMEOUT=2 expect 0 -- to "$BO" ctl --print-entry ack 1
+		[ "$(cat "$T/out")" = 5 ] && ok || bad "ctl: the control's reply: $(cat "$T/out")"
+	else
+		BLACKOUT_CTL=$T/ctl.sock BLACKOUT_CTL_TIMEOUT=2 expect 3 "in 2 s" \
+			"gone or stuck; BLACKOUT_CTL_TIMEOUT" -- to "$BO" ctl ack 1
+	fi
+	kill "$mute"
+	wait "$mute" 2>/dev/null
+done
+BLACKOUT_CTL=$T/ctl.sock BLACKOUT_CTL_TIMEOUT=soon expect 3 "BLACKOUT_CTL_TIMEOUT: not a number" -- \
+	to "$BO" ctl ack 1
+
 finish
