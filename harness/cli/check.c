@@ -28,6 +28,7 @@
 #include "harness/cli/check_log.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/guest.h"
+#include "harness/cli/shipped.h"
 #include "harness/dev/fsdetect.h"
 #include "harness/dev/fs.h"
 #include "harness/log/cut.h"
@@ -447,20 +448,30 @@ static int prepare(struct check *c, const char *log, struct bo_results **ret, st
 	return r;
 }
 
-/* The config.json of the results directory holding the log at @path, in *@ret (NULL when
- * there is none); -ENOMEM. */
-static int shipped_before(const char *path, struct json_object **ret)
+/*
+ * What the VM of the run or check whose results directory holds the log at @path was given
+ * (its config.json beside the log, "files"), judged against the command line @v: a check of
+ * it ships those files only when --file names them again (harness/cli/shipped.h). 0, or
+ * -errno with @err saying what to give.
+ */
+static int shipped_before(const char *path, const struct vm_args *v, struct bo_err *err)
 {
 	_cleanup_free_ char *dir = strdup(path);
+	_cleanup_json_ struct json_object *cfg = NULL;
+	struct bo_shipped s = {0};
 	char *slash = dir ? strrchr(dir, '/') : NULL;
+	const char *where = slash ? (slash == dir ? "/" : dir) : ".";
+	int r;
 
-	*ret = NULL;
 	if (!dir)
-		return -ENOMEM;
-	if (slash)
+		return bo_err_set(err, ENOMEM, "out of memory");
+	if (slash && slash != dir)
 		*slash = '\0';
-	(void) !bo_config_read(slash ? (*dir ? dir : "/") : ".", ret, NULL);
-	return 0;
+	(void) !bo_config_read(where, &cfg, NULL);
+	bo_shipped_add_config(&s, cfg);
+	r = bo_shipped_judge(&s, v, false, where, err);
+	bo_shipped_clear(&s);
+	return r;
 }
 
 /* Whether the log at @path names its devices (harness/log/layout.h); false when unreadable,
@@ -589,7 +600,6 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 	struct bo_results *res = NULL;
 	struct bo_argv gv = {0};
 	struct bo_err err = {0}, lerr = {0};
-	_cleanup_json_ struct json_object *beside = NULL;
 	bool jobs_given;
 	unsigned jobs = 1;
 	uint64_t nj;
@@ -646,6 +656,12 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 		bo_cli_error("check: '%s': %s", log, strerror(errno));
 		return BO_EXIT_HARNESS;
 	}
+	/* A results directory's log: what the VM of its run or check was given (config.json
+	 * beside it, "files") goes into this one's only when the command line names it. */
+	if (shipped_before(log, v, &err) < 0) {
+		bo_cli_error("check: %s", bo_err_str(&err));
+		return BO_EXIT_HARNESS;
+	}
 	/* A bad scenario fails here, with file:line, before anything is made. */
 	if (a->scen) {
 		r = bo_scenario_load(a->scen, &sc, &err);
@@ -661,12 +677,6 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 	 * one), a --file that is not there or cannot be shipped. */
 	if (bo_vm_args_judge(v, &err) < 0) {
 		bo_cli_error("check: %s", bo_err_str(&err));
-		goto out;
-	}
-	/* A results directory's log: what the VM of its run or check was given (config.json
-	 * beside it, "files"), this one gets too. */
-	if (shipped_before(log, &beside) < 0 || bo_vm_args_files_from(v, beside) < 0) {
-		bo_cli_error("check: out of memory");
 		goto out;
 	}
 	/* --recovery-log: the guest reads it at the same absolute path, shipped. */

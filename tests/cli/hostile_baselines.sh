@@ -233,4 +233,78 @@ done
 BLACKOUT_CTL=$T/ctl.sock BLACKOUT_CTL_TIMEOUT=soon expect 3 "BLACKOUT_CTL_TIMEOUT: not a number" -- \
 	to "$BO" ctl ack 1
 
+### 4: a results directory names host files for the VM — a state's recovery_log, config.json's
+### files, a check's checker and recovery log, a scenario's [vm] files, scripts and root: none
+### goes into a VM unless the command line names it (reproduce, shrink, check of its log); a
+### path of the directory is resolved beneath it or refused. Refused before anything boots.
+SECRET=$T/secret4
+echo "TOPSECRET-$$" >"$SECRET"
+mkdir -p "$T/hostdir/sub"
+echo x >"$T/hostdir/sub/tool"
+refused() { # WHAT NEEDLE... -- CMD...: CMD refuses (exit 3) naming NEEDLE, and never boots
+	local what=$1
+	shift
+	expect 3 "$@"
+	booted && bad "4: $what: booted" || ok
+}
+# A state's recovery_log: beneath the directory, a regular file, never through a symlink.
+for rel in "../../secret4" "$SECRET" "states/c45/../../../secret4" "states/c45/link"; do
+	d=$T/r4-${#rel}
+	results "$d"
+	ln -s "$SECRET" "$d/states/c45/link"
+	sed -i "s|\"lost\":\[2,3\]|\"lost\":[2,3],\"recovery_log\":\"$rel\"|" "$d/stream.jsonl"
+	refused "recovery_log $rel" "stream.jsonl': state c45: \"recovery_log\"" -- \
+		novm "$BO" reproduce "$d" c45 "${NOK[@]}"
+done
+# The positive control: one beneath it, a regular file, is taken (the boot then fails).
+echo log >"$d/states/c45/recovery.log"
+sed -i 's|"recovery_log":"states/c45/link"|"recovery_log":"states/c45/recovery.log"|' "$d/stream.jsonl"
+expect 3 "/nonexistent" -- novm "$BO" reproduce "$d" c45 "${NOK[@]}"
+grep -q "recovery_log\|would put into the VM" "$T/err" && bad "4: a recovery_log beneath refused" || ok
+# config.json's files: reproduce and check of its write.log refuse, naming the --file to give.
+d=$T/r4-files
+results "$d"
+sed -i "s|\"shard\": \"0/1\"|\"shard\": \"0/1\", \"files\": [\"$SECRET\", \"$T/hostdir/sub/tool\"]|" \
+	"$d/config.json"
+for cmd in "reproduce $d c45" "check $d/write.log --fs ext4 --results $T/r4out"; do
+	refused "$cmd" "would put into the VM" "'$SECRET'" "--file $SECRET --file $T/hostdir/sub/tool" -- \
+		novm "$BO" $cmd "${NOK[@]}"
+	# Given again, each file (or a directory above it) goes: the boot then fails.
+	expect 3 "/nonexistent" -- novm "$BO" $cmd --file "$SECRET" --file "$T/hostdir" "${NOK[@]}"
+	grep -q "would put into the VM" "$T/err" && bad "4: $cmd: files given again refused" || ok
+	refused "$cmd, one given" "would put into the VM" "--file $SECRET" -- \
+		novm "$BO" $cmd --file "$T/hostdir/sub" "${NOK[@]}"
+	grep -q -- "--file $T/hostdir" "$T/err" && bad "4: $cmd: asks for a file given" || ok
+done
+[ -z "$(ls -A "$T/r4out" 2>/dev/null)" ] && ok || bad "4: a refused check left $(ls "$T/r4out")"
+# A check's recorded checker and recovery log are host paths too.
+d=$T/r4-opts
+results "$d"
+sed -i "s|\"seed\": \"1\"|\"seed\": \"1\", \"checker\": \"/bin/cat $SECRET\", \"recovery_log\": \"$SECRET.log\"|" \
+	"$d/config.json"
+cp "$SECRET" "$SECRET.log"
+refused "a check's checker" "'$SECRET'" "'$SECRET.log'" "--file $SECRET " -- \
+	novm "$BO" reproduce "$d" c45 "${NOK[@]}"
+# A run's scenario: its [vm] files and scripts (reproduce, shrink), its root = host.
+d=$T/r4-run
+results "$d"
+printf '{"format":1,"kind":"run","run":{"seed":1}}\n' >"$d/config.json"
+{
+	sed '/^\[vm\]/,$d' "$top/scenarios/ext4-fsops-bug.ini"
+	printf '[vm]\nfiles = %s\n' "$SECRET"
+} >"$d/scenario.ini"
+for cmd in "reproduce $d c45" "shrink $d"; do
+	refused "$cmd: [vm] files" "would put into the VM" "--file $SECRET" -- novm "$BO" $cmd "${NOK[@]}"
+	[ -e "$d/shrink" ] && bad "4: a refused shrink left '$d/shrink'" || ok
+done
+sed -i "s|^files = .*|root = host|" "$d/scenario.ini"
+for cmd in "reproduce $d c45" "shrink $d"; do
+	refused "$cmd: root = host" "the host's root ([vm] root = host)" "--host-root" -- \
+		novm "$BO" $cmd "${NOK[@]}"
+	expect 3 "/nonexistent" -- novm "$BO" $cmd --host-root "${NOK[@]}"
+	grep -q "would put into the VM" "$T/err" && bad "4: $cmd --host-root refused" || ok
+done
+leaks() { grep -rqs "TOPSECRET-$$" "$@"; }
+leaks "$T"/r4-* "$T/r4out" && bad "4: the secret reached a results directory" || ok
+
 finish
