@@ -50,8 +50,9 @@ struct finding {
 	char *cell; /* its cell: filesystem, options and kernel (cell_key()) */
 	char *fs, *opts, *kernel, *cls, *promise, *skeleton;
 	uint64_t states;
-	uint64_t workloads;	       /* distinct ones seen */
-	char **seen;		       /* their names, */
+	uint64_t workloads; /* distinct ones seen */
+	char **seen;	    /* their names (room for seen_cap), */
+	size_t seen_cap;
 	struct bo_strmap seen_at;      /* ... found by name */
 	uint64_t last_run, last_state; /* to count a state once: the run and record counted last */
 	char smallest[32];	       /* the workload with fewest ops, or "" */
@@ -64,7 +65,7 @@ struct finding {
  * (bo_sanitize()), so that the text and JSON printed hold no control character. */
 struct findings {
 	struct finding *v;
-	size_t n;
+	size_t n, cap;
 	struct bo_strmap index; /* v by signature, until v is sorted */
 	/* The cells (cell_key()) of the runs read that ran to their end, failing or not: a
 	 * finding of a baseline gone from one is fixed, from any other cell not run. */
@@ -108,7 +109,7 @@ static size_t list_ops(const struct bo_scenario *sc, struct op **ret, const char
 	_cleanup_free_ char *text = NULL;
 	struct bo_err err = {0};
 	struct op *v = NULL;
-	size_t n = 0;
+	size_t n = 0, lines = 1;
 
 	*ret = NULL;
 	if (!sc || !(bo_fsops_is(sc) || bo_bounded_is(sc)))
@@ -118,15 +119,18 @@ static size_t list_ops(const struct bo_scenario *sc, struct op **ret, const char
 			       bo_err_str(&err));
 		return 0;
 	}
+	/* An op a line: room for all at once (a bounded listing has half a million). */
+	for (const char *p = text; (p = strchr(p, '\n')); p++)
+		lines++;
+	if (!(v = calloc(lines + 1, sizeof(*v))))
+		return 0;
 	for (const char *line = text; *line;) {
 		size_t len = strcspn(line, "\n");
 		uint64_t id = strtoull(line, NULL, 10);
 		const char *w = memmem(line, len, "workload=", 9);
-		struct op *more;
 
-		if (id == n + 1 && (more = reallocarray(v, n + 2, sizeof(*v)))) {
-			v = more;
-			memset(&v[++n], 0, sizeof(*v));
+		if (id == n + 1 && n < lines) {
+			n++;
 			sscanf(line, "%*s %23s", v[n].type);
 			if (w)
 				sscanf(w + 9, "%31s", v[n].workload);
@@ -221,10 +225,13 @@ static int see_workload(struct finding *x, const char *name)
 
 	if (bo_strmap_get(&x->seen_at, name, NULL))
 		return 0;
-	more = reallocarray(x->seen, x->workloads + 1, sizeof(*x->seen));
-	if (!more)
-		return -ENOMEM;
-	x->seen = more;
+	if (x->workloads == x->seen_cap) {
+		more = reallocarray(x->seen, x->seen_cap ? 2 * x->seen_cap : 16, sizeof(*x->seen));
+		if (!more)
+			return -ENOMEM;
+		x->seen = more;
+		x->seen_cap = x->seen_cap ? 2 * x->seen_cap : 16;
+	}
 	if (!(x->seen[x->workloads] = strdup(name)))
 		return -ENOMEM;
 	x->workloads++;
@@ -276,9 +283,12 @@ static struct finding *intern(struct findings *f, const char *fs, const char *op
 		return NULL;
 	if (bo_strmap_get(&f->index, key, &at))
 		return &f->v[at];
-	if (!(more = reallocarray(f->v, f->n + 1, sizeof(*f->v))))
-		return NULL;
-	f->v = more;
+	if (f->n == f->cap) {
+		if (!(more = reallocarray(f->v, f->cap ? 2 * f->cap : 64, sizeof(*f->v))))
+			return NULL;
+		f->v = more;
+		f->cap = f->cap ? 2 * f->cap : 64;
+	}
 	nf = (struct finding){.fs = strdup(fs),
 			      .opts = strdup(opts),
 			      .kernel = strdup(kernel),
