@@ -20,8 +20,8 @@ _blackout_opts() {
 	report) echo "--help" ;;
 	explain) echo "--json --help" ;;
 	findings) echo "--json --baseline= --help" ;;
-	reproduce) echo "$_blackout_vm_opts --help" ;;
-	shrink) echo "--state= --no-bisect --max-tests= $_blackout_vm_opts --help" ;;
+	reproduce) echo "--host-root $_blackout_vm_opts --help" ;;
+	shrink) echo "--state= --no-bisect --max-tests= --host-root $_blackout_vm_opts --help" ;;
 	nightly) echo "--baseline= --out= --file= --kernel-release= --kernel-tree= --in-place --help" ;;
 	kernel) echo "--json --available --fs= --modules --check= --help" ;;
 	cleanup) echo "--run= --dry-run --list --json --help" ;;

@@ -12,8 +12,9 @@
  *		die(bo_ctl_error());
  *
  * Every call blocks until the harness answered "ok <entry>", i.e. until the mark is in the
- * log. The connection is opened on first use from the socket path in the environment variable
- * BLACKOUT_CTL. Op ids strictly increase (issue ids among themselves, ack ids among
+ * log, or for at most BLACKOUT_CTL_TIMEOUT seconds (default 600: a harness that answers
+ * nothing that long is gone or stuck; docs/ctl.md). The connection is opened on first use
+ * from the socket path in the environment variable BLACKOUT_CTL. Op ids strictly increase (issue ids among themselves, ack ids among
  * themselves); any rejected request fails the run.
  *
  * Only libc is needed. The connection is a per-translation-unit static: use the client from
@@ -25,16 +26,28 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The environment variable naming the socket. */
 #define BO_CTL_ENV "BLACKOUT_CTL"
+
+/*
+ * The environment variable giving how long, in seconds, the client waits for the harness: to
+ * connect, to send, for a reply. The harness answers a request within 30 s of taking it up (it
+ * waits that long for its mark to reach the log, then says "err"), one request at a time, and
+ * in well under a second under TCG; ten minutes without an answer is a harness gone or stuck.
+ */
+#define BO_CTL_TIMEOUT_ENV     "BLACKOUT_CTL_TIMEOUT"
+#define BO_CTL_TIMEOUT_DEFAULT 600
 
 struct bo_ctl_client {
 	int fd;
@@ -73,12 +86,28 @@ static inline void bo_ctl_close(void)
 	c->fd = -1;
 }
 
+/* The seconds of BLACKOUT_CTL_TIMEOUT (1 to 86400), its default without it; 0 for a value that
+ * is not such a number. */
+static inline unsigned bo_ctl_timeout(void)
+{
+	const char *v = getenv(BO_CTL_TIMEOUT_ENV);
+	unsigned long s;
+	char *end;
+
+	if (!v || !*v)
+		return BO_CTL_TIMEOUT_DEFAULT;
+	errno = 0;
+	s = strtoul(v, &end, 10);
+	return errno || *end || *v < '0' || *v > '9' || s < 1 || s > 86400 ? 0 : (unsigned) s;
+}
+
 /* Connect to $BLACKOUT_CTL unless already connected. Returns 0 or -errno. */
 static inline int bo_ctl_connect(void)
 {
 	struct bo_ctl_client *c = bo_ctl_client_get();
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	const char *path = getenv(BO_CTL_ENV);
+	struct timeval tv = {.tv_sec = bo_ctl_timeout()};
 	int fd;
 
 	if (c->fd >= 0)
@@ -88,16 +117,29 @@ static inline int bo_ctl_connect(void)
 				   BO_CTL_ENV " is not set (not running under blackout?)");
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return bo_ctl_fail(ENAMETOOLONG, "blackout ctl: " BO_CTL_ENV, NULL);
+	if (!tv.tv_sec)
+		return bo_ctl_fail(EINVAL, "blackout ctl: " BO_CTL_TIMEOUT_ENV,
+				   "not a number of seconds from 1 to 86400");
 	memcpy(sa.sun_path, path, strlen(path) + 1);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return bo_ctl_fail(errno, "blackout ctl: socket", NULL);
-	if (connect(fd, (struct sockaddr *) &sa, sizeof(sa)) < 0) {
+	/* A connect to a server that accepts no more, and a send to one that reads nothing,
+	 * give up after the timeout (a unix socket's connect waits as long as its sends). */
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0 ||
+	    connect(fd, (struct sockaddr *) &sa, sizeof(sa)) < 0) {
 		int e = errno;
 
 		close(fd);
-		snprintf(c->error, sizeof(c->error), "blackout ctl: connecting to '%s': %s", path,
-			 strerror(e));
+		if (e == EAGAIN || e == EINPROGRESS)
+			snprintf(
+				c->error, sizeof(c->error),
+				"blackout ctl: connecting to '%s': no answer in %ld s (the harness "
+				"is gone or stuck; " BO_CTL_TIMEOUT_ENV ")",
+				path, (long) tv.tv_sec);
+		else
+			snprintf(c->error, sizeof(c->error), "blackout ctl: connecting to '%s': %s",
+				 path, strerror(e));
 		return -e;
 	}
 	c->fd = fd;
@@ -115,6 +157,7 @@ static inline int bo_ctl_request(const char *verb, const char *arg, uint64_t *re
 	char line[600], reply[700], *end;
 	size_t len = 0, off = 0;
 	unsigned long long entry;
+	struct timespec now, until;
 	int r, n;
 
 	for (const char *p = arg; *p; p++)
@@ -133,16 +176,37 @@ static inline int bo_ctl_request(const char *verb, const char *arg, uint64_t *re
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0) {
-			r = bo_ctl_fail(errno, "blackout ctl: sending request", NULL);
+			r = bo_ctl_fail(errno, "blackout ctl: sending request",
+					errno == EAGAIN ? "the harness reads nothing" : NULL);
 			bo_ctl_close();
 			return r;
 		}
 		off += (size_t) w;
 	}
-	/* One reply per request: read byte by byte so nothing past the newline is consumed. */
+	/* One reply per request: read byte by byte so nothing past the newline is consumed;
+	 * the whole reply within the timeout, however it trickles in. */
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += bo_ctl_timeout();
 	for (;;) {
-		ssize_t got = read(c->fd, reply + len, 1);
+		struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
+		ssize_t got;
+		long ms;
 
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		ms = (until.tv_sec - now.tv_sec) * 1000 + (until.tv_nsec - now.tv_nsec) / 1000000;
+		r = ms > 0 ? poll(&pfd, 1, (int) ms) : 0;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0) {
+			/* A reply that comes later would be taken for the next request's. */
+			bo_ctl_close();
+			snprintf(c->error, sizeof(c->error),
+				 "blackout ctl: '%.16s %.64s': no reply from the harness in %u s "
+				 "(it is gone or stuck; " BO_CTL_TIMEOUT_ENV ")",
+				 verb, arg, bo_ctl_timeout());
+			return -ETIMEDOUT;
+		}
+		got = r < 0 ? -1 : read(c->fd, reply + len, 1);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0) {

@@ -301,7 +301,7 @@ void bo_cache_touch(const char *path)
 }
 
 struct cache_file {
-	char *path;
+	char *path, *name;
 	uint64_t bytes;
 	time_t used;
 };
@@ -316,7 +316,10 @@ static int by_use(const void *a, const void *b)
 int bo_cache_trim(const char *dir, uint64_t max_bytes, uint64_t older_than, const char *keep,
 		  uint64_t *ret_freed, struct bo_err *err)
 {
-	_cleanup_(bo_closedirp) DIR *d = opendir(dir);
+	/* The directory itself is never a symlink (a planted one would have the files it leads
+	 * to trimmed), and what is in it is looked at and removed through it, by name. */
+	_cleanup_close_ int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	_cleanup_(bo_closedirp) DIR *d = NULL;
 	struct cache_file *v = NULL;
 	size_t n = 0, cap = 0;
 	uint64_t total = 0, freed = 0;
@@ -324,15 +327,24 @@ int bo_cache_trim(const char *dir, uint64_t max_bytes, uint64_t older_than, cons
 	struct dirent *de;
 	int removed = 0;
 
-	if (!d)
-		return errno == ENOENT ? 0 : bo_err_set(err, errno, "'%s': %m", dir);
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0 && (errno == ELOOP || errno == ENOTDIR))
+		return bo_err_set(err, ENOTDIR,
+				  "cache directory '%s' is not a directory (a symlink is not "
+				  "followed)",
+				  dir);
+	if (fd < 0 || !(d = fdopendir(fd)))
+		return bo_err_set(err, errno, "cache directory '%s': %s", dir, strerror(errno));
+	fd = -1; /* the DIR's now */
 	while ((de = readdir(d))) {
 		char path[PATH_MAX];
 		struct stat st;
 
 		if (de->d_name[0] == '.' ||
 		    bo_pathf(path, sizeof(path), "%s/%s", dir, de->d_name) < 0 ||
-		    lstat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISREG(st.st_mode))
 			continue;
 		if (n == cap) {
 			struct cache_file *nv = reallocarray(v, cap ? 2 * cap : 32, sizeof(*nv));
@@ -343,10 +355,14 @@ int bo_cache_trim(const char *dir, uint64_t max_bytes, uint64_t older_than, cons
 			cap = cap ? 2 * cap : 32;
 		}
 		v[n] = (struct cache_file){.path = strdup(path),
+					   .name = strdup(de->d_name),
 					   .bytes = (uint64_t) st.st_blocks * 512,
 					   .used = st.st_mtim.tv_sec};
-		if (!v[n].path)
+		if (!v[n].path || !v[n].name) {
+			free(v[n].path);
+			free(v[n].name);
 			break;
+		}
 		total += v[n++].bytes;
 	}
 	if (n)
@@ -358,12 +374,13 @@ int bo_cache_trim(const char *dir, uint64_t max_bytes, uint64_t older_than, cons
 			older_than && now > v[i].used && (uint64_t) (now - v[i].used) > older_than;
 
 		if ((total > max_bytes || old) && !(keep && !strcmp(keep, v[i].path)) &&
-		    unlink(v[i].path) == 0) {
+		    unlinkat(dirfd(d), v[i].name, 0) == 0) {
 			total -= v[i].bytes;
 			freed += v[i].bytes;
 			removed++;
 		}
 		free(v[i].path);
+		free(v[i].name);
 	}
 	free(v);
 	if (ret_freed)
@@ -404,15 +421,20 @@ static int rm_under(int fd)
 	return r;
 }
 
-int bo_remove_tree(const char *path)
+int bo_remove_tree_at(int dirfd, const char *name)
 {
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	int r;
 
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -errno;
 	r = rm_under(fd);
-	if (rmdir(path) < 0 && r == 0)
+	if (unlinkat(dirfd, name, AT_REMOVEDIR) < 0 && r == 0)
 		r = -errno;
 	return r;
+}
+
+int bo_remove_tree(const char *path)
+{
+	return bo_remove_tree_at(AT_FDCWD, path);
 }

@@ -65,6 +65,12 @@ _must_check_ int bo_copy_fd(int in, uint64_t size, const char *src, const char *
  * made and must not leave behind when it fails (a retry would find it "already exists"). */
 _must_check_ int bo_remove_tree(const char *path);
 
+/* The same of the directory @name in the directory @dirfd (AT_FDCWD: @name is a path): opened
+ * beneath it without following a symlink, walked and emptied by descriptor, removed by name:
+ * nothing outside it is touched, whatever is swapped in on the way. A symlink or another kind
+ * is -ENOTDIR (or -ELOOP), left as it is; a missing one is 0. */
+_must_check_ int bo_remove_tree_at(int dirfd, const char *name);
+
 /* Create @path and its missing parents with mode 0755. */
 _must_check_ int bo_mkdir_p(const char *path);
 
@@ -81,7 +87,8 @@ void bo_cache_touch(const char *path);
 /*
  * Remove the least recently used regular files of cache directory @dir (not its dot files,
  * never @keep) until what stays takes at most @max_bytes; and, with @older_than (seconds, 0:
- * no such limit), every one not used for that long. The count removed, or -errno.
+ * no such limit), every one not used for that long. @dir is never followed as a symlink, and
+ * its files are removed through it, by name. The count removed, or -errno.
  */
 _must_check_ int bo_cache_trim(const char *dir, uint64_t max_bytes, uint64_t older_than,
 			       const char *keep, uint64_t *ret_freed, struct bo_err *err);

@@ -30,6 +30,7 @@ struct sink {
 	char *buf;
 	size_t len, cap, max;
 	bool truncated;
+	pid_t kill_at_max; /* the group killed as the output passes max (kill_at_max), or 0 */
 };
 
 /* Whether "KEY=..." @v sets the key of "KEY=..." @e. */
@@ -104,6 +105,12 @@ static int drain(struct sink *s)
 		s->truncated |= keep < (size_t) n;
 	} else {
 		s->truncated = true;
+	}
+	/* Past the cap of a helper read whole: it ends now, not at its timeout (a listing of
+	 * millions of workloads would print for minutes), and nothing more is read. */
+	if (s->truncated && s->kill_at_max) {
+		kill(-s->kill_at_max, SIGKILL);
+		return 0;
 	}
 	return 1;
 }
@@ -458,6 +465,7 @@ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct
 		po[1] = pe[1] = -1;
 		w.out.fd = po[0];
 		w.errs.fd = pe[0];
+		w.out.kill_at_max = w.errs.kill_at_max = o->kill_at_max ? w.pid : 0;
 	}
 	wait_child(&w, start, &r);
 	bo_cgroup_free(w.cg);
@@ -537,7 +545,7 @@ const char *bo_proc_describe(const struct bo_proc_result *r, const struct bo_pro
 
 int bo_proc_capture(char *const argv[], size_t max, char **ret, size_t *ret_len)
 {
-	struct bo_proc_opts o = {.argv = argv, .max_output = max};
+	struct bo_proc_opts o = {.argv = argv, .max_output = max, .kill_at_max = true};
 	struct bo_proc_result r = {0};
 	int k = bo_proc_run(&o, &r, NULL);
 

@@ -52,6 +52,9 @@ struct bo_proc_opts {
 	const char *cwd;	 /* NULL: inherit */
 	unsigned timeout_ms;	 /* 0: no timeout */
 	size_t max_output;	 /* bytes kept of each stream (0: 1 MiB); the rest is counted */
+	bool kill_at_max;	 /* output past max_output kills the child's group at once (a
+				  * helper read whole: more is an error, the rest not worth
+				  * waiting for); bo_proc_capture() always does */
 	bool merge_stderr;	 /* stderr into the stdout buffer, interleaved as written */
 	bool inherit_output;	 /* let the child write to our stdout/stderr, capture nothing */
 	const char *output_path; /* stdout and stderr into this file (created or truncated),
@@ -79,7 +82,7 @@ struct bo_proc_result {
 	size_t out_len;
 	char *err; /* NUL-terminated; empty when merged */
 	size_t err_len;
-	bool truncated; /* output past max_output was dropped */
+	bool truncated; /* output past max_output was dropped (kill_at_max: and the child killed) */
 	double seconds;
 	/* What it left running when it ended, killed then (with a cgroup): how many, and who
 	 * ("postgres (pid 412), ..."; NULL when nothing was); left_alive: some would not die
@@ -111,7 +114,8 @@ const char *bo_proc_describe(const struct bo_proc_result *r, const struct bo_pro
  * Run the helper @argv (argv[0] looked up in PATH; stdin /dev/null, stderr dropped) and keep
  * its standard output, at most @max bytes, in *@ret (NUL-terminated, freed by the caller) and
  * its length in *@ret_len (may be NULL). Returns its exit status (>= 0; 128 + the signal that
- * killed it), or -errno when it could not run; output over @max is -EFBIG.
+ * killed it), or -errno when it could not run; output over @max is -EFBIG, the helper killed
+ * as it passed @max.
  */
 _must_check_ int bo_proc_capture(char *const argv[], size_t max, char **ret, size_t *ret_len);
 

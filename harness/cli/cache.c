@@ -11,7 +11,7 @@
  * modification time is its last use: blackout touches what it takes from the cache.
  */
 #include <errno.h>
-#include <ftw.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -25,6 +25,7 @@
 #include <json-c/json.h>
 
 #include "harness/base/file.h"
+#include "harness/base/input.h"
 #include "harness/base/json.h"
 #include "harness/base/macro.h"
 #include "harness/base/path.h"
@@ -50,25 +51,31 @@ static void help(void)
 	     "  --all              prune everything but the default kernel");
 }
 
-/* Bytes taken under @path (a file, or a directory walked). */
-static uint64_t walk_bytes;
-
-static int add_bytes(const char *p, const struct stat *st, int type, struct FTW *f)
+/* Bytes taken by @name of the directory @dfd (@st: its lstat), and all beneath it when it is a
+ * directory: walked by descriptor, never through a symlink, never out of the cache. */
+static uint64_t bytes_at(int dfd, const char *name, const struct stat *st)
 {
-	walk_bytes += (uint64_t) st->st_blocks * 512;
-	return 0;
-}
+	uint64_t n = (uint64_t) st->st_blocks * 512;
+	_cleanup_(bo_closedirp) DIR *d = NULL;
+	struct dirent *de;
+	int fd;
 
-static uint64_t bytes_of(const char *path)
-{
-	walk_bytes = 0;
-	(void) nftw(path, add_bytes, 16, FTW_PHYS);
-	return walk_bytes;
-}
+	if (!S_ISDIR(st->st_mode))
+		return n;
+	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return n;
+	}
+	while ((de = readdir(d))) {
+		struct stat sub;
 
-static int remove_one(const char *p, const struct stat *st, int type, struct FTW *f)
-{
-	return type == FTW_DP ? rmdir(p) : unlink(p);
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		    fstatat(dirfd(d), de->d_name, &sub, AT_SYMLINK_NOFOLLOW) == 0)
+			n += bytes_at(dirfd(d), de->d_name, &sub);
+	}
+	return n;
 }
 
 /* The default kernel's release, as a VM picks it without --kernel-release, into @best. */
@@ -80,63 +87,109 @@ static void default_kernel(char *best, size_t len)
 
 struct entry {
 	const char *kind;
+	int dirfd; /* its kind's directory: the entry is @name in it */
 	char name[NAME_MAX + 1];
-	char path[PATH_MAX];
+	char path[PATH_MAX]; /* for messages and the listing */
+	bool dir;
 	uint64_t bytes;
 	double days; /* since the last use */
 	bool default_kernel_entry;
 };
 
-/* Every entry of the cache, to @fn; 0, or -errno. */
-static int each(int (*fn)(const struct entry *e, void *ctx), void *ctx, struct bo_err *err)
+/*
+ * The directory of each kind into @fds (-1: there is none), opened beneath the cache directory
+ * @dir (reached as XDG_CACHE_HOME or HOME name it, through symlinks if they say so) without
+ * following a symlink: a symlink in the cache would lead list and prune out of it. One that
+ * is a symlink or not a directory is refused before anything is touched. 0, or -errno.
+ */
+static int open_kinds(const char *dir, int fds[], struct bo_err *err)
 {
-	time_t now = time(NULL);
+	_cleanup_close_ int root = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
+	for (size_t k = 0; k < BO_ARRAY_SIZE(kinds); k++)
+		fds[k] = -1;
+	if (root < 0)
+		return errno == ENOENT ? 0
+				       : bo_err_set(err, errno, "cache directory '%s': %s", dir,
+						    strerror(errno));
 	for (size_t k = 0; k < BO_ARRAY_SIZE(kinds); k++) {
-		char dir[PATH_MAX], def[NAME_MAX + 1] = "";
-		_cleanup_(bo_closedirp) DIR *d = NULL;
-		struct dirent *de;
-		int r = bo_cache_dir(kinds[k], false, dir, sizeof(dir), err);
-
-		if (r < 0)
-			return r;
-		if (!strcmp(kinds[k], "kernels"))
-			default_kernel(def, sizeof(def));
-		d = opendir(dir);
-		while (d && (de = readdir(d))) {
-			struct entry e = {.kind = kinds[k]};
-			struct stat st;
-
-			if (de->d_name[0] == '.' ||
-			    bo_pathf(e.path, sizeof(e.path), "%s/%s", dir, de->d_name) < 0 ||
-			    lstat(e.path, &st) < 0)
-				continue;
-			/* kernels/default names the default kernel: not an entry of its own. */
-			if (!strcmp(kinds[k], "kernels") && !S_ISDIR(st.st_mode))
-				continue;
-			snprintf(e.name, sizeof(e.name), "%s", de->d_name);
-			/* A kernel is used when its vmlinux is. */
-			if (S_ISDIR(st.st_mode)) {
-				char v[2 * PATH_MAX + 32];
-				struct stat vs;
-
-				/* ... or its bzImage, for one without a PVH entry. */
-				snprintf(v, sizeof(v), "%s/vmlinux", e.path);
-				if (stat(v, &vs) == 0 ||
-				    (snprintf(v, sizeof(v), "%s/boot/vmlinuz-%s", e.path,
-					      de->d_name),
-				     stat(v, &vs) == 0))
-					st.st_mtim = vs.st_mtim;
-			}
-			e.days = difftime(now, st.st_mtim.tv_sec) / 86400.0;
-			e.bytes = bytes_of(e.path);
-			e.default_kernel_entry = *def && !strcmp(def, e.name);
-			r = fn(&e, ctx);
-			if (r)
-				return r < 0 ? r : 0;
-		}
+		fds[k] = openat(root, kinds[k], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fds[k] >= 0 || errno == ENOENT)
+			continue;
+		return errno == ELOOP || errno == ENOTDIR
+			       ? bo_err_set(
+					 err, ENOTDIR,
+					 "'%s/%s' is not a directory (a symlink is not followed): "
+					 "refusing to walk the cache; remove it",
+					 dir, kinds[k])
+			       : bo_err_set(err, errno, "'%s/%s': %s", dir, kinds[k],
+					    strerror(errno));
 	}
 	return 0;
+}
+
+/* The entries of the kind @k in the directory @fd, to @fn; 0, or -errno. */
+static int each_of(const char *dir, size_t k, int fd, int (*fn)(const struct entry *e, void *ctx),
+		   void *ctx)
+{
+	_cleanup_(bo_closedirp) DIR *d = NULL;
+	char def[NAME_MAX + 1] = "";
+	time_t now = time(NULL);
+	int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0), r = 0;
+	struct dirent *de;
+
+	if (dup_fd < 0 || !(d = fdopendir(dup_fd))) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return -errno;
+	}
+	if (!strcmp(kinds[k], "kernels"))
+		default_kernel(def, sizeof(def));
+	while (r == 0 && (de = readdir(d))) {
+		struct entry e = {.kind = kinds[k], .dirfd = fd};
+		_cleanup_close_ int efd = -1;
+		struct stat st, vs;
+		char v[NAME_MAX + 32];
+
+		if (de->d_name[0] == '.' ||
+		    bo_pathf(e.path, sizeof(e.path), "%s/%s/%s", dir, kinds[k], de->d_name) < 0 ||
+		    fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		/* kernels/default names the default kernel: not an entry of its own. */
+		if (!strcmp(kinds[k], "kernels") && !S_ISDIR(st.st_mode))
+			continue;
+		snprintf(e.name, sizeof(e.name), "%s", de->d_name);
+		e.dir = S_ISDIR(st.st_mode);
+		/* A kernel is used when its vmlinux is, or its bzImage for one without a PVH
+		 * entry. */
+		snprintf(v, sizeof(v), "boot/vmlinuz-%s", de->d_name);
+		if (e.dir &&
+		    (efd = openat(fd, de->d_name,
+				  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0 &&
+		    (fstatat(efd, "vmlinux", &vs, AT_SYMLINK_NOFOLLOW) == 0 ||
+		     fstatat(efd, v, &vs, AT_SYMLINK_NOFOLLOW) == 0))
+			st.st_mtim = vs.st_mtim;
+		e.days = difftime(now, st.st_mtim.tv_sec) / 86400.0;
+		e.bytes = bytes_at(fd, de->d_name, &st);
+		e.default_kernel_entry = *def && !strcmp(def, e.name);
+		r = fn(&e, ctx);
+	}
+	return r < 0 ? r : 0;
+}
+
+/* Every entry of the cache directory @dir, to @fn; 0, or -errno. */
+static int each(const char *dir, int (*fn)(const struct entry *e, void *ctx), void *ctx,
+		struct bo_err *err)
+{
+	int fds[BO_ARRAY_SIZE(kinds)], r = open_kinds(dir, fds, err);
+
+	for (size_t k = 0; r >= 0 && k < BO_ARRAY_SIZE(kinds); k++)
+		if (fds[k] >= 0 && (r = each_of(dir, k, fds[k], fn, ctx)) < 0)
+			bo_err_set(err, -r, "'%s/%s': %s", dir, kinds[k], strerror(-r));
+	for (size_t k = 0; k < BO_ARRAY_SIZE(kinds); k++)
+		if (fds[k] >= 0)
+			close(fds[k]);
+	return r < 0 ? r : 0;
 }
 
 static void human(uint64_t b, char *buf, size_t len)
@@ -155,30 +208,39 @@ struct listing {
 	size_t n;
 };
 
+/* A name read from the cache directory: any bytes but '/' and NUL. Shown with its control
+ * characters escaped, and in JSON as valid UTF-8. */
 static int list_one(const struct entry *e, void *ctx)
 {
 	struct listing *l = ctx;
+	_cleanup_free_ char *name = NULL, *path = NULL;
+	struct json_object *o;
 	char size[32];
 
 	l->total += e->bytes;
 	l->n++;
-	if (l->json) {
-		struct json_object *o = json_object_new_object();
-
-		json_object_object_add(o, "kind", json_object_new_string(e->kind));
-		json_object_object_add(o, "name", json_object_new_string(e->name));
-		json_object_object_add(o, "path", json_object_new_string(e->path));
-		json_object_object_add(o, "bytes", json_object_new_uint64(e->bytes));
-		json_object_object_add(o, "days_since_use", json_object_new_double(e->days));
-		if (!strcmp(e->kind, "kernels"))
-			json_object_object_add(o, "default",
-					       json_object_new_boolean(e->default_kernel_entry));
-		json_object_array_add(l->json, o);
+	if (!l->json) {
+		human(e->bytes, size, sizeof(size));
+		name = bo_sanitize(e->name, true);
+		if (!name)
+			return -ENOMEM;
+		printf("%-10s %10s %8.1f days  %s%s\n", e->kind, size, e->days, name,
+		       e->default_kernel_entry ? " (default kernel)" : "");
 		return 0;
 	}
-	human(e->bytes, size, sizeof(size));
-	printf("%-10s %10s %8.1f days  %s%s\n", e->kind, size, e->days, e->name,
-	       e->default_kernel_entry ? " (default kernel)" : "");
+	name = bo_utf8_valid(e->name, strlen(e->name));
+	path = bo_utf8_valid(e->path, strlen(e->path));
+	if (!name || !path || !(o = json_object_new_object()))
+		return -ENOMEM;
+	json_object_object_add(o, "kind", json_object_new_string(e->kind));
+	json_object_object_add(o, "name", json_object_new_string(name));
+	json_object_object_add(o, "path", json_object_new_string(path));
+	json_object_object_add(o, "bytes", json_object_new_uint64(e->bytes));
+	json_object_object_add(o, "days_since_use", json_object_new_double(e->days));
+	if (!strcmp(e->kind, "kernels"))
+		json_object_object_add(o, "default",
+				       json_object_new_boolean(e->default_kernel_entry));
+	json_object_array_add(l->json, o);
 	return 0;
 }
 
@@ -187,17 +249,21 @@ struct pruning {
 	bool all;
 	uint64_t freed;
 	size_t n;
-	struct bo_err *err;
 };
 
 static int prune_one(const struct entry *e, void *ctx)
 {
 	struct pruning *p = ctx;
+	int r;
 
 	if (e->default_kernel_entry || !(p->all || e->days > p->older_than))
 		return 0;
-	if (nftw(e->path, remove_one, 16, FTW_DEPTH | FTW_PHYS) != 0) {
-		bo_cli_warning("cache prune: '%s': %s", e->path, strerror(errno));
+	/* By name in its kind's directory, walked by descriptor: nothing out of the cache. */
+	r = e->dir				 ? bo_remove_tree_at(e->dirfd, e->name)
+	    : unlinkat(e->dirfd, e->name, 0) < 0 ? -errno
+						 : 0;
+	if (r < 0) {
+		bo_cli_warning("cache prune: '%s': %s", e->path, strerror(-r));
 		return 0;
 	}
 	p->freed += e->bytes;
@@ -249,15 +315,17 @@ static int cmd_cache(int argc, char **argv)
 
 		if (json && !l.json)
 			return BO_EXIT_HARNESS;
-		if (each(list_one, &l, &err) < 0) {
+		if (each(dir, list_one, &l, &err) < 0) {
 			json_object_put(l.json);
 			bo_cli_error("cache: %s", bo_err_str(&err));
 			return BO_EXIT_HARNESS;
 		}
 		if (json) {
 			struct json_object *o = bo_json_new_doc();
+			_cleanup_free_ char *where = bo_utf8_valid(dir, strlen(dir));
 
-			json_object_object_add(o, "cache", json_object_new_string(dir));
+			json_object_object_add(o, "cache",
+					       json_object_new_string(where ? where : ""));
 			json_object_object_add(o, "bytes", json_object_new_uint64(l.total));
 			json_object_object_add(o, "entries", l.json);
 			puts(json_object_to_json_string_ext(
@@ -272,9 +340,9 @@ static int cmd_cache(int argc, char **argv)
 	if (json)
 		return bo_cli_usage_error("cache", "--json is for list");
 	{
-		struct pruning p = {.older_than = (double) days, .all = all, .err = &err};
+		struct pruning p = {.older_than = (double) days, .all = all};
 
-		if (each(prune_one, &p, &err) < 0) {
+		if (each(dir, prune_one, &p, &err) < 0) {
 			bo_cli_error("cache: %s", bo_err_str(&err));
 			return BO_EXIT_HARNESS;
 		}

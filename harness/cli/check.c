@@ -28,6 +28,7 @@
 #include "harness/cli/check_log.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/guest.h"
+#include "harness/cli/shipped.h"
 #include "harness/dev/fsdetect.h"
 #include "harness/dev/fs.h"
 #include "harness/log/cut.h"
@@ -447,36 +448,47 @@ static int prepare(struct check *c, const char *log, struct bo_results **ret, st
 	return r;
 }
 
-/* The config.json of the results directory holding the log at @path, in *@ret (NULL when
- * there is none); -ENOMEM. */
-static int shipped_before(const char *path, struct json_object **ret)
+/*
+ * What the VM of the run or check whose results directory holds the log at @path was given
+ * (its config.json beside the log, "files"), judged against the command line @v: a check of
+ * it ships those files only when --file names them again (harness/cli/shipped.h). 0, or
+ * -errno with @err saying what to give.
+ */
+static int shipped_before(const char *path, const struct vm_args *v, struct bo_err *err)
 {
 	_cleanup_free_ char *dir = strdup(path);
+	_cleanup_json_ struct json_object *cfg = NULL;
+	struct bo_shipped s = {0};
 	char *slash = dir ? strrchr(dir, '/') : NULL;
+	const char *where = slash ? (slash == dir ? "/" : dir) : ".";
+	int r;
 
-	*ret = NULL;
 	if (!dir)
-		return -ENOMEM;
-	if (slash)
+		return bo_err_set(err, ENOMEM, "out of memory");
+	if (slash && slash != dir)
 		*slash = '\0';
-	(void) !bo_config_read(slash ? (*dir ? dir : "/") : ".", ret, NULL);
-	return 0;
+	(void) !bo_config_read(where, &cfg, NULL);
+	bo_shipped_add_config(&s, cfg);
+	r = bo_shipped_judge(&s, v, false, where, err);
+	bo_shipped_clear(&s);
+	return r;
 }
 
 /*
- * What the check's VMs get besides --file, added to @v: what the VM of the log's own run or
- * check was given (config.json beside it, "files", into *@beside, which holds the strings),
- * --recovery-log at its absolute path (into @rec_log, PATH_MAX bytes, which @a then names),
- * libcrypto for --hash (the guests hash the images through it, which blackout loads only
- * when it hashes: harness/base/sha256.c). 0, or -errno with @err.
+ * What the check's VMs get besides --file, added to @v: --recovery-log at its absolute path
+ * (into @rec_log, PATH_MAX bytes, which @a then names), libcrypto for --hash (the guests hash
+ * the images through it, which blackout loads only when it hashes: harness/base/sha256.c).
+ * What the VM of the log's own run or check was given goes in only when --file names it
+ * (shipped_before()). 0, or -errno with @err.
  */
-static int ship_more(const char *log, struct bo_check_args *a, struct vm_args *v,
-		     struct json_object **beside, char *rec_log, struct bo_err *err)
+static int ship_more(const char *log, struct bo_check_args *a, struct vm_args *v, char *rec_log,
+		     struct bo_err *err)
 {
 	const char *lib;
+	int r = shipped_before(log, v, err);
 
-	if (shipped_before(log, beside) < 0 || bo_vm_args_files_from(v, *beside) < 0)
-		return bo_err_set(err, ENOMEM, "out of memory");
+	if (r < 0)
+		return r;
 	/* The guest reads the recovery log at the same absolute path, shipped. */
 	if (a->recovery_log) {
 		if (!realpath(a->recovery_log, rec_log))
@@ -525,7 +537,6 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 	struct bo_results *res = NULL;
 	struct bo_argv gv = {0};
 	struct bo_err err = {0}, lerr = {0};
-	_cleanup_json_ struct json_object *beside = NULL;
 	bool jobs_given;
 	unsigned jobs = 1;
 	uint64_t nj;
@@ -588,7 +599,7 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 		bo_cli_error("check: '%s': %s", log, strerror(errno));
 		goto out;
 	}
-	if (ship_more(log, &args, v, &beside, rec_log, &err) < 0) {
+	if (ship_more(log, &args, v, rec_log, &err) < 0) {
 		bo_cli_error("check: %s", bo_err_str(&err));
 		goto out;
 	}

@@ -18,11 +18,12 @@ static void help(void)
 	     "       blackout ctl [--print-entry] mark NAME\n\n"
 	     "Tell the harness about a workload operation, through the socket named by\n"
 	     "$BLACKOUT_CTL, and wait until the matching mark (issue:OPID, ack:OPID or NAME) is\n"
-	     "in the write log. Op ids are decimal and strictly increasing; acknowledge an op\n"
-	     "only once it is durable (after fsync). See docs/ctl.md.\n\n"
+	     "in the write log, at most $BLACKOUT_CTL_TIMEOUT seconds (default 600). Op ids are\n"
+	     "decimal and strictly increasing; acknowledge an op only once it is durable (after\n"
+	     "fsync). See docs/ctl.md.\n\n"
 	     "  --print-entry   print the log entry number of the inserted mark\n\n"
-	     "Exit status: 0 done, 2 usage error, 3 the harness refused the request or could\n"
-	     "not be reached (the run is then failed).");
+	     "Exit status: 0 done, 2 usage error, 3 the harness refused the request, could not\n"
+	     "be reached or did not answer in time (the run is then failed).");
 }
 
 static int cmd_ctl(int argc, char **argv)

@@ -21,7 +21,9 @@
 #include "harness/base/json.h"
 #include "harness/base/macro.h"
 #include "harness/base/path.h"
+#include "harness/base/strmap.h"
 #include "harness/cli/cli.h"
+#include "harness/diagnose/compare.h"
 #include "harness/diagnose/diary.h"
 #include "harness/scenario/fsops.h"
 #include "harness/states/findings.h"
@@ -44,11 +46,14 @@ struct workload {
 };
 
 struct finding {
-	char *key; /* the signature, as printed */
+	char *key;  /* the signature, as printed */
+	char *cell; /* its cell: filesystem, options and kernel (cell_key()) */
 	char *fs, *opts, *kernel, *cls, *promise, *skeleton;
 	uint64_t states;
-	uint64_t workloads;	       /* distinct ones seen */
-	char (*seen)[32];	       /* their names */
+	uint64_t workloads; /* distinct ones seen */
+	char **seen;	    /* their names (room for seen_cap), */
+	size_t seen_cap;
+	struct bo_strmap seen_at;      /* ... found by name */
 	uint64_t last_run, last_state; /* to count a state once: the run and record counted last */
 	char smallest[32];	       /* the workload with fewest ops, or "" */
 	uint64_t smallest_ops;
@@ -60,9 +65,13 @@ struct finding {
  * (bo_sanitize()), so that the text and JSON printed hold no control character. */
 struct findings {
 	struct finding *v;
-	size_t n;
-	char **cells; /* "fs|options|kernel" of every run read, failing or not */
+	size_t n, cap;
+	struct bo_strmap index; /* v by signature, until v is sorted */
+	/* The cells (cell_key()) of the runs read that ran to their end, failing or not: a
+	 * finding of a baseline gone from one is fixed, from any other cell not run. */
+	char **cells;
 	size_t ncells;
+	struct bo_strmap ran;
 	bool failed;   /* a directory could not be read */
 	uint64_t run;  /* the run being read, counted from 1 */
 	uint64_t read; /* the runs read whole */
@@ -100,26 +109,28 @@ static size_t list_ops(const struct bo_scenario *sc, struct op **ret, const char
 	_cleanup_free_ char *text = NULL;
 	struct bo_err err = {0};
 	struct op *v = NULL;
-	size_t n = 0;
+	size_t n = 0, lines = 1;
 
 	*ret = NULL;
 	if (!sc || !(bo_fsops_is(sc) || bo_bounded_is(sc)))
 		return 0;
 	if (bo_fsops_list(sc, bo_libexec_dir(), NULL, &text, &err) < 0) {
-		fprintf(stderr,
-			"blackout findings: %s: its ops are not known (%s): grouped as 'op'\n", dir,
-			bo_err_str(&err));
+		bo_cli_warning("findings: %s: its ops are not known (%s): grouped as 'op'", dir,
+			       bo_err_str(&err));
 		return 0;
 	}
+	/* An op a line: room for all at once (a bounded listing has half a million). */
+	for (const char *p = text; (p = strchr(p, '\n')); p++)
+		lines++;
+	if (!(v = calloc(lines + 1, sizeof(*v))))
+		return 0;
 	for (const char *line = text; *line;) {
 		size_t len = strcspn(line, "\n");
 		uint64_t id = strtoull(line, NULL, 10);
 		const char *w = memmem(line, len, "workload=", 9);
-		struct op *more;
 
-		if (id == n + 1 && (more = reallocarray(v, n + 2, sizeof(*v)))) {
-			v = more;
-			memset(&v[++n], 0, sizeof(*v));
+		if (id == n + 1 && n < lines) {
+			n++;
 			sscanf(line, "%*s %23s", v[n].type);
 			if (w)
 				sscanf(w + 9, "%31s", v[n].workload);
@@ -182,15 +193,7 @@ static char *cell_key(const char *fs, const char *opts, const char *kernel)
 	return asprintf(&key, "%s|%s|%s", fs, opts, kernel) < 0 ? NULL : key;
 }
 
-static bool has_cell(const struct findings *f, const char *key)
-{
-	for (size_t i = 0; i < f->ncells; i++)
-		if (!strcmp(f->cells[i], key))
-			return true;
-	return false;
-}
-
-/* Note the cell of a run with @config in @f (once); -ENOMEM. */
+/* Note the cell of a run with @config in @f, which ran to its end (once); -ENOMEM. */
 static int see_cell(struct findings *f, struct json_object *config)
 {
 	_cleanup_free_ char *fs = field(config, "device", "fs"),
@@ -202,7 +205,7 @@ static int see_cell(struct findings *f, struct json_object *config)
 	if (!fs || !mkfs || !mount || !kernel || asprintf(&opts, "%s / %s", mkfs, mount) < 0 ||
 	    !(key = cell_key(fs, opts, kernel)))
 		return -ENOMEM;
-	if (has_cell(f, key)) {
+	if (bo_strmap_get(&f->ran, key, NULL)) {
 		free(key);
 		return 0;
 	}
@@ -212,28 +215,33 @@ static int see_cell(struct findings *f, struct json_object *config)
 	}
 	f->cells = more;
 	f->cells[f->ncells++] = key;
-	return 0;
+	return bo_strmap_put(&f->ran, key, f->ncells - 1, NULL) < 0 ? -ENOMEM : 0;
 }
 
 /* Note workload @name in @x's set; -ENOMEM. */
 static int see_workload(struct finding *x, const char *name)
 {
-	char(*more)[32];
+	char **more;
 
-	for (uint64_t i = 0; i < x->workloads; i++)
-		if (!strcmp(x->seen[i], name))
-			return 0;
-	more = reallocarray(x->seen, x->workloads + 1, sizeof(*x->seen));
-	if (!more)
+	if (bo_strmap_get(&x->seen_at, name, NULL))
+		return 0;
+	if (x->workloads == x->seen_cap) {
+		more = reallocarray(x->seen, x->seen_cap ? 2 * x->seen_cap : 16, sizeof(*x->seen));
+		if (!more)
+			return -ENOMEM;
+		x->seen = more;
+		x->seen_cap = x->seen_cap ? 2 * x->seen_cap : 16;
+	}
+	if (!(x->seen[x->workloads] = strdup(name)))
 		return -ENOMEM;
-	x->seen = more;
-	snprintf(x->seen[x->workloads++], sizeof(*x->seen), "%s", name);
-	return 0;
+	x->workloads++;
+	return bo_strmap_put(&x->seen_at, x->seen[x->workloads - 1], 0, NULL) < 0 ? -ENOMEM : 0;
 }
 
 static void finding_clear(struct finding *x)
 {
 	free(x->key);
+	free(x->cell);
 	free(x->fs);
 	free(x->opts);
 	free(x->kernel);
@@ -242,7 +250,10 @@ static void finding_clear(struct finding *x)
 	free(x->skeleton);
 	free(x->dir);
 	free(x->state);
+	for (uint64_t i = 0; i < x->workloads; i++)
+		free(x->seen[i]);
 	free(x->seen);
+	bo_strmap_clear(&x->seen_at);
 }
 
 static void findings_clear(struct findings *f)
@@ -250,9 +261,11 @@ static void findings_clear(struct findings *f)
 	for (size_t i = 0; i < f->n; i++)
 		finding_clear(&f->v[i]);
 	free(f->v);
+	bo_strmap_clear(&f->index);
 	for (size_t i = 0; i < f->ncells; i++)
 		free(f->cells[i]);
 	free(f->cells);
+	bo_strmap_clear(&f->ran);
 	*f = (struct findings){0};
 }
 
@@ -264,15 +277,18 @@ static struct finding *intern(struct findings *f, const char *fs, const char *op
 {
 	_cleanup_free_ char *key = sig_key(fs, opts, kernel, cls, promise, skel);
 	struct finding *more, nf;
+	size_t at;
 
 	if (!key)
 		return NULL;
-	for (size_t i = 0; i < f->n; i++)
-		if (!strcmp(f->v[i].key, key))
-			return &f->v[i];
-	if (!(more = reallocarray(f->v, f->n + 1, sizeof(*f->v))))
-		return NULL;
-	f->v = more;
+	if (bo_strmap_get(&f->index, key, &at))
+		return &f->v[at];
+	if (f->n == f->cap) {
+		if (!(more = reallocarray(f->v, f->cap ? 2 * f->cap : 64, sizeof(*f->v))))
+			return NULL;
+		f->v = more;
+		f->cap = f->cap ? 2 * f->cap : 64;
+	}
 	nf = (struct finding){.fs = strdup(fs),
 			      .opts = strdup(opts),
 			      .kernel = strdup(kernel),
@@ -280,10 +296,11 @@ static struct finding *intern(struct findings *f, const char *fs, const char *op
 			      .promise = strdup(promise),
 			      .skeleton = strdup(skel),
 			      .dir = strdup(dir),
-			      .state = strdup(state)};
+			      .state = strdup(state),
+			      .cell = cell_key(fs, opts, kernel)};
 	/* Complete, or not at all: every field is printed. */
 	if (!nf.fs || !nf.opts || !nf.kernel || !nf.cls || !nf.promise || !nf.skeleton || !nf.dir ||
-	    !nf.state) {
+	    !nf.state || !nf.cell || bo_strmap_put(&f->index, key, f->n, NULL) < 0) {
 		finding_clear(&nf);
 		return NULL;
 	}
@@ -340,18 +357,22 @@ static int read_run(void *ctx, const char *dir)
 	struct bo_diary d;
 	struct bo_err err = {0};
 	struct op *ops = NULL;
+	const char *verdict;
 	size_t nops = 0;
 	bool listed = false;
 	int r = bo_diary_load(&d, dir, &err);
 
 	f->run++;
 	if (r < 0) {
-		fprintf(stderr, "blackout findings: %s\n", bo_err_str(&err));
+		bo_cli_error("findings: %s", bo_err_str(&err));
 		bo_diary_clear(&d);
 		f->failed = true;
 		return 0;
 	}
-	r = see_cell(f, d.config);
+	/* A run that errored may have stopped before the states a baseline found: its cell did
+	 * not run to its end. */
+	verdict = bo_json_str(d.summary, "verdict");
+	r = verdict && !strcmp(verdict, "error") ? 0 : see_cell(f, d.config);
 	for (size_t i = 0; r == 0 && i < json_object_array_length(d.states); i++) {
 		struct json_object *s = json_object_array_get_idx(d.states, i);
 		const char *cls = bo_json_str(s, "class"), *id = bo_json_str(s, "state");
@@ -482,30 +503,32 @@ static int read_baseline(const char *path, struct findings *base, struct bo_err 
 
 /*
  * Mark each finding of @cur "new" or "unchanged" by its signature in @base, and each of
- * @base that @cur lacks "fixed" when @cur ran its cell (filesystem, options, kernel), else
- * "not run": a cell not checked tonight fixed nothing. Returns the number of new findings.
+ * @base that @cur lacks "fixed" when @cur ran its cell (filesystem, options, kernel) to its
+ * end, else "not run": a cell not checked tonight fixed nothing (harness/diagnose/compare.h).
+ * The number of new findings, or -ENOMEM.
  */
-static size_t compare(struct findings *cur, struct findings *base)
+static ssize_t compare(struct findings *cur, struct findings *base)
 {
-	size_t added = 0;
+	_cleanup_free_ struct bo_cmp_entry *c = calloc(cur->n + 1, sizeof(*c));
+	_cleanup_free_ struct bo_cmp_entry *b = calloc(base->n + 1, sizeof(*b));
+	ssize_t added = 0;
 
+	if (!c || !b)
+		return -ENOMEM;
+	for (size_t i = 0; i < cur->n; i++)
+		c[i] = (struct bo_cmp_entry){.key = cur->v[i].key, .cell = cur->v[i].cell};
+	for (size_t j = 0; j < base->n; j++)
+		b[j] = (struct bo_cmp_entry){.key = base->v[j].key, .cell = base->v[j].cell};
+	if (bo_compare(b, base->n, c, cur->n, &cur->ran) < 0)
+		return -ENOMEM;
 	for (size_t i = 0; i < cur->n; i++) {
-		bool seen = false;
-
-		for (size_t j = 0; j < base->n && !seen; j++)
-			seen = !strcmp(cur->v[i].key, base->v[j].key);
-		cur->v[i].status = seen ? "unchanged" : "new";
-		added += !seen;
+		cur->v[i].status = bo_cmp_status_name(c[i].status);
+		added += c[i].status == BO_CMP_NEW;
 	}
-	for (size_t j = 0; j < base->n; j++) {
-		struct finding *x = &base->v[j];
-		_cleanup_free_ char *cell = cell_key(x->fs, x->opts, x->kernel);
-		bool seen = false;
-
-		for (size_t i = 0; i < cur->n && !seen; i++)
-			seen = !strcmp(cur->v[i].key, x->key);
-		x->status = seen ? NULL : cell && has_cell(cur, cell) ? "fixed" : "not run";
-	}
+	for (size_t j = 0; j < base->n; j++)
+		base->v[j].status = b[j].status == BO_CMP_FIXED || b[j].status == BO_CMP_NOT_RUN
+					    ? bo_cmp_status_name(b[j].status)
+					    : NULL;
 	return added;
 }
 
@@ -642,7 +665,7 @@ static int cmd_findings(int argc, char **argv)
 	struct findings f = {0}, base = {0};
 	const char *baseline = NULL;
 	struct bo_err err = {0};
-	size_t added = 0;
+	ssize_t added = 0;
 	bool json = false;
 	int c, r = 0;
 
@@ -661,7 +684,7 @@ static int cmd_findings(int argc, char **argv)
 	if (optind >= argc)
 		return bo_cli_usage_error("findings", "expected RESULTS...");
 	if (baseline && read_baseline(baseline, &base, &err) < 0) {
-		fprintf(stderr, "blackout findings: %s\n", bo_err_str(&err));
+		bo_cli_error("findings: %s", bo_err_str(&err));
 		findings_clear(&base);
 		return BO_EXIT_HARNESS;
 	}
@@ -669,13 +692,12 @@ static int cmd_findings(int argc, char **argv)
 		struct stat st;
 
 		if (stat(argv[i], &st) < 0 || !S_ISDIR(st.st_mode)) {
-			fprintf(stderr, "blackout findings: '%s' is not a results directory\n",
-				argv[i]);
+			bo_cli_error("findings: '%s' is not a results directory", argv[i]);
 			f.failed = true;
 			continue;
 		}
 		if ((r = search(argv[i], &f, &err)) < 0) {
-			fprintf(stderr, "blackout findings: %s\n", bo_err_str(&err));
+			bo_cli_error("findings: %s", bo_err_str(&err));
 			f.failed = true;
 			r = r == -ENOENT ? 0 : r;
 		}
@@ -684,15 +706,19 @@ static int cmd_findings(int argc, char **argv)
 		qsort(f.v, f.n, sizeof(*f.v), by_states);
 	if (base.n)
 		qsort(base.v, base.n, sizeof(*base.v), by_states);
-	if (baseline)
-		added = compare(&f, &base);
+	if (baseline && (added = compare(&f, &base)) < 0) {
+		bo_cli_error("findings: out of memory");
+		findings_clear(&f);
+		findings_clear(&base);
+		return BO_EXIT_HARNESS;
+	}
 	if (json)
 		print_json(&f, &base, baseline);
 	else
 		print_text(&f, &base, baseline);
-	r = f.failed || base.failed	    ? BO_EXIT_HARNESS
-	    : (baseline ? added : f.n) != 0 ? BO_EXIT_FAILURE
-					    : BO_EXIT_OK;
+	r = f.failed || base.failed		 ? BO_EXIT_HARNESS
+	    : (baseline ? added != 0 : f.n != 0) ? BO_EXIT_FAILURE
+						 : BO_EXIT_OK;
 	findings_clear(&f);
 	findings_clear(&base);
 	return r;

@@ -425,6 +425,7 @@ static struct json_object *cell_json(struct cell *c, const char *out, struct bo_
 				     struct bo_err *err)
 {
 	struct json_object *o = json_object_new_object(), *failing = json_object_new_array();
+	const struct bo_cell at = {c->scen_name, c->fs, c->mopts, c->kernel, c->persona};
 	char path[PATH_MAX * 2];
 	size_t before = fails->n;
 
@@ -462,11 +463,13 @@ static struct json_object *cell_json(struct cell *c, const char *out, struct bo_
 				json_object_object_add(o, "error", json_object_get(v));
 		}
 		if (bo_pathf(path, sizeof(path), "%s/%s", out, c->results) < 0 ||
-		    bo_failset_from_stream(
-			    fails, path,
-			    &(struct bo_cell){c->scen_name, c->fs, c->mopts, c->kernel, c->persona},
-			    err) < 0)
+		    bo_failset_from_stream(fails, path, &at, err) < 0)
 			json_object_object_add(o, "error", json_object_new_string(bo_err_str(err)));
+		/* Its failures are known only of a run that ended (0 or 1) and was read: a
+		 * failure of the baseline gone from another cell is not fixed, but not run. */
+		else if ((c->status == BO_EXIT_OK || c->status == BO_EXIT_FAILURE) &&
+			 bo_failset_ran(fails, &at) < 0)
+			json_object_object_add(o, "error", json_object_new_string("out of memory"));
 	}
 	if (!bo_json_str(o, "verdict"))
 		json_object_object_add(o, "verdict", json_object_new_string("error"));
@@ -656,10 +659,11 @@ static void nightly_help(void)
 	     "combined DIR/summary.json and DIR/index.html. With --baseline (a previous nightly\n"
 	     "tree or its summary.json) failures are compared by (scenario, filesystem, mount\n"
 	     "options, kernel, persona, state id), then by class and findings: new, fixed,\n"
-	     "changed, unchanged. With 'compare = kernels' in the matrix, each cell is one run\n"
-	     "on every kernel of its kernel axis, compared mark by mark: each kernel's run is a\n"
-	     "cell as the axis names it, and the marks that differ between the kernels fail\n"
-	     "the nightly (summary.json \"differentials\"; docs/nightly.md).\n\n"
+	     "not run (its cell did not run to its end), changed, unchanged. With 'compare =\n"
+	     "kernels' in the matrix, each cell is one run on every kernel of its kernel axis,\n"
+	     "compared mark by mark: each kernel's run is a cell as the axis names it, and the\n"
+	     "marks that differ between the kernels fail the nightly (summary.json\n"
+	     "\"differentials\"; docs/nightly.md).\n\n"
 	     "  --out DIR          the tree (default: nightly/<UTC time>); must not exist\n"
 	     "  --baseline PREV    compare with a previous tree\n"
 	     "  --file PATH        a host file every run's guest needs too (repeatable;\n"
@@ -864,6 +868,7 @@ static int cmd_nightly(int argc, char **argv)
 	if (baseline) {
 		print_set("new failures", &diff.added);
 		print_set("fixed", &diff.fixed);
+		print_set("not run (the cell did not run to its end)", &diff.not_run);
 		print_set("changed (class or findings)", &diff.changed);
 		printf("unchanged failures: %zu\n", diff.same.n);
 	}

@@ -24,6 +24,7 @@
 #include "harness/cli/check.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/guest.h"
+#include "harness/cli/shipped.h"
 #include "harness/cli/shrink_opts.h"
 #include "harness/cli/vmrun.h"
 #include "harness/results/config.h"
@@ -35,7 +36,7 @@
 static void shrink_help(void)
 {
 	puts("usage: blackout shrink RESULTS [--state ID] [--no-bisect] [--max-tests N]\n"
-	     "                      [VM OPTIONS]\n\n"
+	     "                      [--host-root] [VM OPTIONS]\n\n"
 	     "Make the failure of a run small, in one VM:\n"
 	     "  1. the earliest failing cut: bisection over the saved log between the mkfs mark\n"
 	     "     and the failing state (one prefix check per probe);\n"
@@ -44,7 +45,10 @@ static void shrink_help(void)
 	     "     list that still shows the class is written as RESULTS/shrink/minimal.ini,\n"
 	     "     which 'blackout run' re-runs.\n"
 	     "Every probe and candidate is a record of RESULTS/shrink/stream.jsonl; the outcome\n"
-	     "is RESULTS/shrink/summary.json.\n");
+	     "is RESULTS/shrink/summary.json. A host file the results name for the VM (the\n"
+	     "run's --file and [vm] files, its scripts, host paths its command lines name)\n"
+	     "goes into it only when given again with --file; the host's root only with\n"
+	     "--host-root. RESULTS may be a stranger's.\n");
 	bo_opts_help(stdout, bo_shrink_opts, bo_shrink_opts_n);
 	bo_vm_opts_help();
 	puts("\nExit status: 0 shrunk, 1 the failure did not reproduce, 3 harness error.");
@@ -141,6 +145,30 @@ static int pick_state(const char *dir, char *state, size_t len, enum bo_class *w
 	if (r == -ENOENT)
 		bo_cli_error("shrink: %s%s%s has no failing state to shrink", dir,
 			     state[0] ? ": " : "", state);
+	return r;
+}
+
+/*
+ * What of this host the VM of shrink would get because the results @dir name it (config.json
+ * @cfg's files, scenario @sc's files, scripts and root, the host paths its command lines
+ * name), judged against the command line @v and @host_root (harness/cli/shipped.h).
+ */
+static int judge_shipped(const char *dir, struct json_object *cfg, const struct bo_scenario *sc,
+			 const struct vm_args *v, bool host_root, struct bo_err *err)
+{
+	_cleanup_free_ char *wcmd = NULL, *ccmd = NULL;
+	struct bo_shipped s = {0};
+	int r;
+
+	bo_shipped_add_config(&s, cfg);
+	bo_shipped_add_scenario(&s, sc);
+	if (bo_scenario_workload_command(sc, &wcmd) < 0 ||
+	    bo_scenario_checker_command(sc, &ccmd) < 0)
+		s.oom = true;
+	bo_shipped_add_command(&s, wcmd);
+	bo_shipped_add_command(&s, ccmd);
+	r = bo_shipped_judge(&s, v, host_root, dir, err);
+	bo_shipped_clear(&s);
 	return r;
 }
 
@@ -252,16 +280,16 @@ static int cmd_shrink(int argc, char **argv)
 		bo_cli_error("shrink: %s", bo_err_str(&err));
 		goto out;
 	}
-	r = 0;
+	if (judge_shipped(dir, cfg, sc, &v, sa.host_root, &err) < 0) {
+		bo_cli_error("shrink: %s", bo_err_str(&err));
+		goto out;
+	}
 	if (cfg) {
 		if (bo_config_run_seed(cfg, &seed))
 			snprintf(seed_s, sizeof(seed_s), "%" PRIu64, seed);
-		r = bo_vm_args_files_from(&v, cfg);
 		bo_vm_args_kernel_from(&v, cfg); /* the run's kernel, unless told otherwise */
 	}
-	if (r >= 0)
-		r = bo_guest_vm_for(sc, &v, &ship);
-	if (r < 0) {
+	if (bo_guest_vm_for(sc, &v, &ship) < 0) {
 		bo_cli_error("shrink: out of memory");
 		goto out;
 	}

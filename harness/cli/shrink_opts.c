@@ -22,6 +22,9 @@ const struct bo_opt bo_shrink_opts[] = {
 	{"no-bisect", NULL, A(no_bisect), BO_OPT_BOTH, NULL, NULL, "skip the bisection"},
 	{"max-tests", "N", A(max_tests), BO_OPT_BOTH, NULL, max_tests_problem,
 	 "stop delta debugging after N candidates (default: none)"},
+	{"host-root", NULL, A(host_root), BO_OPT_HOST, NULL, NULL,
+	 "share the host's root into the VM, read-only, as the run's\n"
+	 "scenario says ([vm] root = host): never without this"},
 	/* What the host tells the guest. */
 	{"class", "CLASS", A(cls), BO_OPT_GUEST, NULL, NULL, NULL},
 	{"seed", "N", A(seed), BO_OPT_GUEST, NULL, bo_opt_check_u64, NULL},

@@ -14,6 +14,8 @@ struct bo_shrink_args {
 	/* Both sides. */
 	const char *state, *max_tests;
 	bool no_bisect;
+	/* Host only. */
+	bool host_root; /* the run's [vm] root = host shared, as the user says */
 	/* Guest only: what the host read from the results. */
 	const char *cls, *seed;
 };

@@ -25,6 +25,7 @@
 #include "harness/base/safety.h"
 #include "harness/base/sha256.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/shipped.h"
 #include "harness/replay/basesrv.h"
 #include "harness/results/progress.h"
 #include "vm/kernel.h"
@@ -119,23 +120,6 @@ struct json_object *bo_vm_args_shipped(const struct vm_args *v)
 	for (size_t i = 0; a && v->ship && v->ship[i]; i++)
 		json_object_array_add(a, json_object_new_string(v->ship[i]));
 	return a;
-}
-
-int bo_vm_args_files_from(struct vm_args *v, struct json_object *cfg)
-{
-	struct json_object *a;
-
-	if (!json_object_object_get_ex(cfg, "files", &a) ||
-	    !json_object_is_type(a, json_type_array))
-		return 0;
-	for (size_t i = 0; i < json_object_array_length(a); i++) {
-		struct json_object *e = json_object_array_get_idx(a, i);
-
-		if (json_object_is_type(e, json_type_string) &&
-		    bo_opt_list_add(&v->files, json_object_get_string(e)) < 0)
-			return -ENOMEM;
-	}
-	return 0;
 }
 
 struct bo_kernel_spec bo_vm_args_spec(const struct vm_args *v)
@@ -396,29 +380,22 @@ static int add_file(char ***files, const char *path, struct bo_err *err)
 }
 
 /*
- * Add to @files (a NULL-terminated array built by libexec_programs()) every absolute path that
- * the command line @cmd names and that exists on the host: a checker or workload given as a
- * host path runs in the guest at that same path.
+ * Add to @files (a NULL-terminated array built by libexec_programs()) every host file the
+ * command line @cmd names (bo_cmd_host_files()): a checker or workload given as a host path
+ * runs in the guest at that same path.
  */
 static int add_named_files(char ***files, const char *cmd, struct bo_err *err)
 {
-	char **words = cmd ? bo_strv_split(cmd) : NULL;
+	char **named = NULL;
 	size_t n = 0;
-	int r = 0;
+	int r = bo_cmd_host_files(cmd, &named) < 0 ? bo_err_set(err, ENOMEM, "out of memory") : 0;
 
-	if (cmd && !words)
-		return bo_err_set(err, ENOMEM, "out of memory");
 	while ((*files)[n])
 		n++;
-	for (size_t i = 0; words && words[i] && r >= 0; i++) {
-		struct stat st;
-		char **nv;
+	for (size_t i = 0; r >= 0 && named[i]; i++) {
+		char **nv = realloc(*files, (n + 2) * sizeof(**files));
 
-		if (words[i][0] != '/' || stat(words[i], &st) < 0 ||
-		    !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
-			continue;
-		nv = realloc(*files, (n + 2) * sizeof(**files));
-		if (!nv || !(nv[n] = strdup(words[i]))) {
+		if (!nv || !(nv[n] = strdup(named[i]))) {
 			if (nv)
 				*files = nv;
 			r = bo_err_set(err, ENOMEM, "out of memory");
@@ -427,7 +404,7 @@ static int add_named_files(char ***files, const char *cmd, struct bo_err *err)
 		*files = nv;
 		(*files)[++n] = NULL;
 	}
-	bo_strv_free(words);
+	bo_strv_free(named);
 	return r;
 }
 

@@ -64,10 +64,6 @@ _must_check_ int bo_vm_args_copy(struct vm_args *dst, const struct vm_args *src)
  * --file paths and @v->ship, as a JSON array. */
 struct json_object *bo_vm_args_shipped(const struct vm_args *v);
 
-/* The files a run or check recorded in config.json @cfg ("files"), as --file paths of @v (the
- * strings stay @cfg's): a re-run ships what the run shipped. -ENOMEM. */
-_must_check_ int bo_vm_args_files_from(struct vm_args *v, struct json_object *cfg);
-
 /*
  * The kernel the VMs of @v boot, for config.json's "kernel": its release and Debian package,
  * or for one of the user's own its image and modules. -errno when there is no such kernel.

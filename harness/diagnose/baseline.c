@@ -4,16 +4,23 @@
  * shrink use to derive scenario files from a user's own.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness/diagnose/baseline.h"
+#include "harness/base/input.h"
 #include "harness/base/macro.h"
 #include "harness/base/input.h"
 #include "harness/base/json.h"
+#include "harness/diagnose/compare.h"
 #include "harness/results/stream.h"
 #include "harness/scenario/ini.h"
 #include "harness/states/findings.h"
+
+/* Joins the parts of a key: a control character, which no sanitized string holds, so that
+ * no two cells or failures share one. */
+#define SEP "\x1f"
 
 static void failure_free(struct bo_failure *f)
 {
@@ -27,12 +34,45 @@ static void failure_free(struct bo_failure *f)
 	free(f->findings);
 	free(f->was_cls);
 	free(f->was_findings);
+	free(f->cell);
+	free(f->key);
+}
+
+/* @s sanitized, or "" for NULL; NULL without memory. */
+static char *clean(const char *s)
+{
+	return bo_sanitize(s ? s : "", true);
+}
+
+/* The key of the cell of the sanitized axes @f (a failure's, or one made of a cell). */
+static char *cell_key(const struct bo_failure *f)
+{
+	char *key;
+
+	return asprintf(&key, "%s" SEP "%s" SEP "%s" SEP "%s" SEP "%s", f->scenario, f->fs,
+			f->options, f->kernel, f->persona) < 0
+		       ? NULL
+		       : key;
+}
+
+/* @c's axes sanitized into @f, with its cell's key; -ENOMEM (@f to be freed either way). */
+static int make_cell(struct bo_failure *f, const struct bo_cell *c)
+{
+	f->scenario = clean(c->scenario);
+	f->fs = clean(c->fs);
+	f->options = clean(c->options);
+	f->kernel = clean(c->kernel);
+	f->persona = clean(c->persona);
+	if (!f->scenario || !f->fs || !f->options || !f->kernel || !f->persona)
+		return -ENOMEM;
+	f->cell = cell_key(f);
+	return f->cell ? 0 : -ENOMEM;
 }
 
 int bo_failset_add(struct bo_failset *s, const struct bo_cell *c, const char *state,
 		   const char *cls, const char *findings)
 {
-	struct bo_failure f;
+	struct bo_failure f = {0};
 
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 16;
@@ -43,18 +83,12 @@ int bo_failset_add(struct bo_failset *s, const struct bo_cell *c, const char *st
 		s->v = v;
 		s->cap = cap;
 	}
-	f = (struct bo_failure){
-		.scenario = strdup(c->scenario),
-		.fs = strdup(c->fs),
-		.options = strdup(c->options ? c->options : ""),
-		.kernel = strdup(c->kernel ? c->kernel : ""),
-		.persona = strdup(c->persona ? c->persona : ""),
-		.state = strdup(state),
-		.cls = strdup(cls ? cls : ""),
-		.findings = strdup(findings ? findings : ""),
-	};
-	if (!f.scenario || !f.fs || !f.options || !f.kernel || !f.persona || !f.state || !f.cls ||
-	    !f.findings) {
+	f.state = clean(state);
+	f.cls = clean(cls);
+	f.findings = clean(findings);
+	if (make_cell(&f, c) < 0 || !f.state || !f.cls || !f.findings ||
+	    asprintf(&f.key, "%s" SEP "%s", f.cell, f.state) < 0) {
+		f.key = NULL;
 		failure_free(&f);
 		return -ENOMEM;
 	}
@@ -62,11 +96,30 @@ int bo_failset_add(struct bo_failset *s, const struct bo_cell *c, const char *st
 	return 0;
 }
 
+int bo_failset_ran(struct bo_failset *s, const struct bo_cell *c)
+{
+	struct bo_failure f = {0};
+	char **more = reallocarray(s->ran, s->nran + 1, sizeof(*more));
+	int r;
+
+	if (!more)
+		return -ENOMEM;
+	s->ran = more;
+	r = make_cell(&f, c);
+	if (r >= 0)
+		s->ran[s->nran++] = BO_TAKE_PTR(f.cell);
+	failure_free(&f);
+	return r;
+}
+
 void bo_failset_clear(struct bo_failset *s)
 {
 	for (size_t i = 0; i < s->n; i++)
 		failure_free(&s->v[i]);
 	free(s->v);
+	for (size_t i = 0; i < s->nran; i++)
+		free(s->ran[i]);
+	free(s->ran);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -128,57 +181,36 @@ int bo_failset_from_stream(struct bo_failset *s, const char *dir, const struct b
 {
 	struct bo_stream *st = NULL;
 	struct bo_stream_rec rec;
+	struct bo_strmap states = {0}; /* this run's failing states, by id */
 	int r = bo_stream_open(dir, &st, err);
-
-	size_t first = s->n;
 
 	while (r >= 0 && (r = bo_stream_next(st, &rec, err)) > 0) {
 		char words[512];
 		const char *fw =
 			bo_findings_str(&rec.findings, BO_CLASS_COUNT, words, sizeof(words));
+		_cleanup_free_ char *of = rec.alias_of ? clean(rec.alias_of) : NULL;
+		size_t i;
 
 		if (!bo_stream_is_state(&rec) || rec.cls == BO_CLASS_CONSISTENT)
 			continue;
 		/* An alias has the findings of the state it repeats, recorded before it. */
-		for (size_t i = first; rec.alias_of && i < s->n; i++)
-			if (!strcmp(s->v[i].state, rec.alias_of))
-				fw = s->v[i].findings;
-		if (bo_failset_add(s, c, rec.state, bo_class_name(rec.cls), fw) < 0)
+		if (of && bo_strmap_get(&states, of, &i))
+			fw = s->v[i].findings;
+		if (bo_failset_add(s, c, rec.state, bo_class_name(rec.cls), fw) < 0 ||
+		    bo_strmap_put(&states, s->v[s->n - 1].state, s->n - 1, NULL) < 0)
 			r = bo_err_set(err, ENOMEM, "out of memory");
 	}
+	bo_strmap_clear(&states);
 	bo_stream_free(st);
 	return r;
 }
 
-static bool same_key(const struct bo_failure *a, const struct bo_failure *b)
-{
-	return !strcmp(a->scenario, b->scenario) && !strcmp(a->fs, b->fs) &&
-	       !strcmp(a->options, b->options) && !strcmp(a->kernel, b->kernel) &&
-	       !strcmp(a->persona, b->persona) && !strcmp(a->state, b->state);
-}
-
-/* The failure of @s with @f's cell and state, or NULL. */
-static const struct bo_failure *find(const struct bo_failset *s, const struct bo_failure *f)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (same_key(&s->v[i], f))
-			return &s->v[i];
-	return NULL;
-}
-
-static bool contains(const struct bo_failset *s, const struct bo_failure *f)
-{
-	return find(s, f) != NULL;
-}
-
-/* Add a copy of @f to @s (once); with @was, what the baseline had of it. */
+/* Add a copy of @f to @s; with @was, what the baseline had of it. */
 static int add_copy(struct bo_failset *s, const struct bo_failure *f, const struct bo_failure *was)
 {
 	const struct bo_cell c = {f->scenario, f->fs, f->options, f->kernel, f->persona};
 	struct bo_failure *n;
 
-	if (contains(s, f))
-		return 0;
 	if (bo_failset_add(s, &c, f->state, f->cls, f->findings) < 0)
 		return -ENOMEM;
 	if (!was)
@@ -189,25 +221,68 @@ static int add_copy(struct bo_failset *s, const struct bo_failure *f, const stru
 	return n->was_cls && n->was_findings ? 0 : -ENOMEM;
 }
 
+static void details_free(char **d, size_t n)
+{
+	for (size_t i = 0; d && i < n; i++)
+		free(d[i]);
+	free(d);
+}
+
+/* The entries of the comparison of @s (its identities and cells, borrowed), their detail its
+ * class and findings, in *@ret_details (details_free()); NULL without memory. */
+static struct bo_cmp_entry *entries(const struct bo_failset *s, char ***ret_details)
+{
+	struct bo_cmp_entry *v = calloc(s->n + 1, sizeof(*v));
+	char **d = calloc(s->n + 1, sizeof(*d));
+
+	for (size_t i = 0; v && d && i < s->n; i++) {
+		if (asprintf(&d[i], "%s" SEP "%s", s->v[i].cls, s->v[i].findings) < 0) {
+			d[i] = NULL;
+			details_free(d, i);
+			d = NULL;
+			break;
+		}
+		v[i] = (struct bo_cmp_entry){
+			.key = s->v[i].key, .detail = d[i], .cell = s->v[i].cell};
+	}
+	if (!v || !d) {
+		free(v);
+		free(d);
+		return NULL;
+	}
+	*ret_details = d;
+	return v;
+}
+
 int bo_baseline_diff(const struct bo_failset *base, const struct bo_failset *cur,
 		     struct bo_baseline_diff *ret)
 {
 	struct bo_baseline_diff d = {0};
-	int r = 0;
+	char **bd = NULL, **cd = NULL;
+	_cleanup_free_ struct bo_cmp_entry *b = entries(base, &bd);
+	_cleanup_free_ struct bo_cmp_entry *c = entries(cur, &cd);
+	struct bo_strmap ran = {0};
+	int r = b && c ? 0 : -ENOMEM;
 
-	for (size_t i = 0; i < cur->n && r == 0; i++) {
-		const struct bo_failure *f = &cur->v[i], *b = find(base, f);
-
-		if (!b)
-			r = add_copy(&d.added, f, NULL);
-		else if (strcmp(b->cls, f->cls) || strcmp(b->findings, f->findings))
-			r = add_copy(&d.changed, f, b);
-		else
-			r = add_copy(&d.same, f, NULL);
-	}
-	for (size_t i = 0; i < base->n && r == 0; i++)
-		if (!contains(cur, &base->v[i]))
+	for (size_t i = 0; r >= 0 && i < cur->nran; i++)
+		r = bo_strmap_put(&ran, cur->ran[i], i, NULL);
+	if (r >= 0)
+		r = bo_compare(b, base->n, c, cur->n, &ran);
+	for (size_t i = 0; r >= 0 && i < cur->n; i++)
+		if (c[i].status == BO_CMP_NEW)
+			r = add_copy(&d.added, &cur->v[i], NULL);
+		else if (c[i].status == BO_CMP_CHANGED)
+			r = add_copy(&d.changed, &cur->v[i], &base->v[c[i].other]);
+		else if (c[i].status == BO_CMP_UNCHANGED)
+			r = add_copy(&d.same, &cur->v[i], NULL);
+	for (size_t i = 0; r >= 0 && i < base->n; i++)
+		if (b[i].status == BO_CMP_FIXED)
 			r = add_copy(&d.fixed, &base->v[i], NULL);
+		else if (b[i].status == BO_CMP_NOT_RUN)
+			r = add_copy(&d.not_run, &base->v[i], NULL);
+	bo_strmap_clear(&ran);
+	details_free(bd, base->n);
+	details_free(cd, cur->n);
 	if (r < 0) {
 		bo_baseline_diff_clear(&d);
 		return r;
@@ -220,6 +295,7 @@ void bo_baseline_diff_clear(struct bo_baseline_diff *d)
 {
 	bo_failset_clear(&d->added);
 	bo_failset_clear(&d->fixed);
+	bo_failset_clear(&d->not_run);
 	bo_failset_clear(&d->changed);
 	bo_failset_clear(&d->same);
 }
@@ -265,6 +341,7 @@ struct json_object *bo_baseline_diff_json(const struct bo_baseline_diff *d)
 		return NULL;
 	json_object_object_add(o, "new", set_json(&d->added));
 	json_object_object_add(o, "fixed", set_json(&d->fixed));
+	json_object_object_add(o, "not_run", set_json(&d->not_run));
 	json_object_object_add(o, "changed", set_json(&d->changed));
 	json_object_object_add(o, "unchanged", set_json(&d->same));
 	return o;

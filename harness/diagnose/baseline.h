@@ -24,22 +24,34 @@ struct bo_cell {
 	const char *scenario, *fs, *options, *kernel, *persona;
 };
 
+/* A failure's strings come from a guest's stream or a stranger's baseline: each is kept
+ * sanitized (bo_sanitize()), so that what is printed or written as JSON holds no control
+ * character and no invalid UTF-8. */
 struct bo_failure {
 	char *scenario, *fs, *options, *kernel, *persona; /* "": the default */
 	char *state, *cls;
 	char *findings;		      /* its findings in words (bo_findings_str()), "" for none */
 	char *was_cls, *was_findings; /* in a diff's "changed": what the baseline had; else NULL */
+	char *cell, *key;	      /* its cell, and its identity (the cell and the state) */
 };
 
 struct bo_failset {
 	struct bo_failure *v;
 	size_t n, cap;
+	/* The cells that ran to their end (bo_failset_ran()): a failure of the baseline that
+	 * is gone from one of them is fixed; from any other cell, not run. */
+	char **ran;
+	size_t nran;
 };
 
 /* Add the failure of @state (class @cls, findings @findings in words, NULL for none) in cell
- * @c (the strings are copied). 0 or -ENOMEM. */
+ * @c (the strings are copied, sanitized). 0 or -ENOMEM. */
 _must_check_ int bo_failset_add(struct bo_failset *s, const struct bo_cell *c, const char *state,
 				const char *cls, const char *findings);
+
+/* Note that cell @c ran to its end: its run exited 0 or 1 and its stream was read. 0 or
+ * -ENOMEM. */
+_must_check_ int bo_failset_ran(struct bo_failset *s, const struct bo_cell *c);
 
 /* Release what @s holds; it is then empty. */
 void bo_failset_clear(struct bo_failset *s);
@@ -57,19 +69,21 @@ _must_check_ int bo_failset_from_stream(struct bo_failset *s, const char *dir,
 					const struct bo_cell *c, struct bo_err *err);
 
 struct bo_baseline_diff {
-	struct bo_failset added, fixed; /* new in current; gone from baseline */
+	struct bo_failset added, fixed; /* new in current; gone from a cell of @cur that ran */
+	struct bo_failset not_run;	/* the baseline's, in a cell that did not run to its end */
 	struct bo_failset changed;	/* in both, with another class or other findings */
 	struct bo_failset same;		/* in both, alike */
 };
 
-/* Compare @cur with @base by cell and state, then class and findings. 0 or -ENOMEM. */
+/* Compare @cur with @base by cell and state, then class and findings (harness/diagnose/
+ * compare.h: the comparison findings makes too). 0 or -ENOMEM. */
 _must_check_ int bo_baseline_diff(const struct bo_failset *base, const struct bo_failset *cur,
 				  struct bo_baseline_diff *ret);
 
 void bo_baseline_diff_clear(struct bo_baseline_diff *d);
 
-/* The diff as JSON: {"new": [...], "fixed": [...], "changed": [...] (with "was_class" and
- * "was_findings"), "unchanged": [...]}. */
+/* The diff as JSON: {"new": [...], "fixed": [...], "not_run": [...], "changed": [...] (with
+ * "was_class" and "was_findings"), "unchanged": [...]}. */
 struct json_object *bo_baseline_diff_json(const struct bo_baseline_diff *d);
 
 /*

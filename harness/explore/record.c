@@ -340,9 +340,10 @@ int record_byproducts(struct explore *x, struct state_run *s, enum bo_class c, s
 		     "# Re-run crash state %s of this run in a fresh VM and compare its class\n"
 		     "# with the recorded one (%s). 'blackout reproduce' runs\n"
 		     "#   blackout check %s --state %s --expect %s%s%s%s%s\n"
-		     "# with the configuration the results record.\n"
+		     "# with the configuration the results record. Its options go to it (--file,\n"
+		     "# --host-root: what of the host the VM may have, docs/safety.md).\n"
 		     "cd \"$(dirname \"$0\")/../..\" || exit 3\n"
-		     "exec blackout reproduce . %s\n",
+		     "exec blackout reproduce . %s \"$@\"\n",
 		     s->id, bo_class_name(c), x->o->log_name, s->id, bo_class_name(c),
 		     s->recovery_of ? " --recovery-log " : "", s->recovery_of ? dir : "",
 		     s->recovery_of ? "/recovery.log" : "",

@@ -56,6 +56,34 @@ bool bo_fsops_families_valid(const char *v)
 	}
 }
 
+/* The most output a listing may make (blackout-fsops is killed there). */
+#define LIST_MAX (64u << 20)
+
+/* blackout-fsops lists the workloads of builtin bounded by walking its space in one fixed order
+ * up to the last rank listed. Lengths 1 and 2 have 192 and 46721 workloads (tests/cli/fsops.sh),
+ * walked in a fraction of a second; length 3 has millions, walked in tens of seconds and listed
+ * in gigabytes. Up to this rank its walk takes a few seconds. */
+#define BOUNDED_WALK_MAX 1000000
+
+/*
+ * Whether the listing of builtin bounded @sc can be made, judged from the scenario before
+ * blackout-fsops runs: lengths 1 and 2 always; length 3 only up to a rank of at most
+ * BOUNDED_WALK_MAX ([workload] workloads = A-B). 0, or -EFBIG saying so.
+ */
+static int bounded_listable(const struct bo_scenario *sc, struct bo_err *err)
+{
+	uint64_t lo, hi = UINT64_MAX;
+
+	if (sc->length <= 2 || (sc->workloads && bo_parse_range(sc->workloads, &lo, &hi) == 0 &&
+				hi <= BOUNDED_WALK_MAX))
+		return 0;
+	return bo_err_set(err, EFBIG,
+			  "builtin bounded of length %" PRIu64 " has millions of workloads to walk "
+			  "for a listing of ops up to rank %s (at most %u: [workload] workloads = "
+			  "A-B): not listed",
+			  sc->length, sc->workloads ? sc->workloads : "all", BOUNDED_WALK_MAX);
+}
+
 int bo_fsops_list(const struct bo_scenario *sc, const char *libexec, const char *keep, char **ret,
 		  struct bo_err *err)
 {
@@ -77,7 +105,8 @@ int bo_fsops_list(const struct bo_scenario *sc, const char *libexec, const char 
 	size_t nb = 6;
 	struct bo_proc_opts o = {.argv = bo_bounded_is(sc) ? bounded : argv,
 				 .timeout_ms = 60000,
-				 .max_output = 64u << 20};
+				 .max_output = LIST_MAX,
+				 .kill_at_max = true};
 	struct bo_proc_result r = {0};
 	int st;
 
@@ -94,6 +123,8 @@ int bo_fsops_list(const struct bo_scenario *sc, const char *libexec, const char 
 		bounded[nb++] = "--sample";
 		bounded[nb++] = sc->sample;
 	}
+	if (bo_bounded_is(sc) && (st = bounded_listable(sc, err)) < 0)
+		return st;
 	st = bo_proc_run(&o, &r, err);
 	if (st < 0)
 		return st;
@@ -101,8 +132,11 @@ int bo_fsops_list(const struct bo_scenario *sc, const char *libexec, const char 
 		char how[128];
 
 		bo_proc_describe(&r, &o, how, sizeof(how));
-		st = bo_err_set(err, EIO, "'%s list' %s%s%.200s", prog,
-				r.truncated ? "printed too much" : how, *r.err ? ": " : "", r.err);
+		if (r.truncated)
+			snprintf(how, sizeof(how), "printed more than %u MiB: stopped there",
+				 LIST_MAX >> 20);
+		st = bo_err_set(err, r.truncated ? EFBIG : EIO, "'%s list' %s%s%.200s", prog, how,
+				*r.err ? ": " : "", r.err);
 		bo_proc_result_clear(&r);
 		return st;
 	}

@@ -214,7 +214,8 @@ for kind in fifo zero sock; do
 	results "$d"
 	cp "$T/s17-$i17.ini" "$d/scenario.ini"
 	sed -i "s|\"shard\": \"0/1\"|\"shard\": \"0/1\", \"files\": [\"$T/d17\"]|" "$d/config.json"
-	expect 3 "$bad17" -- novm "$BO" reproduce "$d" c45 "${NOK[@]}"
+	# (given again with --file: a results directory's files go into a VM only so)
+	expect 3 "$bad17" -- novm "$BO" reproduce "$d" c45 --file "$T/d17" "${NOK[@]}"
 	[ ! -e "$d/reproduce" ] && ok || bad "17: a refused reproduce left reproduce/"
 	booted && bad "17: reproduce said booting" || ok
 	expect 3 "[vm] files" "$bad17" -- novm "$BO" shrink "$d" "${NOK[@]}"
@@ -308,12 +309,13 @@ expect 3 "'$T/x18.img'" "File too large" -- limited \
 [ -e "$T/x18.img" ] && bad "18: a replay stopped by the file-size limit left its target" || ok
 expect 3 "'$T/x18.log'" "File too large" -- limited \
 	"$BO" synth --out "$T/x18.log" --entries 3000 --max-write 16
-# reproduce: a check's recorded options judged the same (its "size"); shrink: its --state.
+# reproduce: a check's recorded options judged the same (its "size"), refused as bad input of
+# the record's (exit 3); shrink: its --state.
 d=$T/f18
 results "$d"
 cp "$top/scenarios/ext4-fsops-bug.ini" "$d/scenario.ini"
 sed -i 's/"seed": "1"/"seed": "1", "size": "1"/' "$d/config.json"
-expect 2 "--size 1: the log writes up to byte" -- novm "$BO" reproduce "$d" c45 "${NOK[@]}"
+expect 3 "--size 1: the log writes up to byte" -- novm "$BO" reproduce "$d" c45 "${NOK[@]}"
 [ ! -e "$d/reproduce" ] && ok || bad "18: a refused reproduce left reproduce/"
 booted && bad "18: reproduce said booting" || ok
 echo '{"seq":4,"time":"2026-01-01T00:00:04.000Z","event":"state","state":"c99999","cut":100000,"class":"lost-ack","mounted":true,"fsck":"clean","lost":[1]}' >>"$d/stream.jsonl"

@@ -55,9 +55,12 @@ static void test_diff_by_identity(void)
 	add(&cur, "a ext4 - 6.12 -", "c10", "lost-ack");
 	/* ... and under another device persona. */
 	add(&cur, "a ext4 - - ignores-flush", "c10", "lost-ack");
+	/* Cell "a" ran to its end: c20 is fixed. Cell "b xfs noatime" did not (its run
+	 * errored): its c5, found again, is unchanged all the same. */
+	CU_ASSERT(bo_failset_ran(&cur, &(struct bo_cell){"a", "ext4", "", "", ""}) == 0);
 	CU_ASSERT_FATAL(bo_baseline_diff(&base, &cur, &d) == 0);
 	CU_ASSERT(d.added.n == 4 && in(&d.added, "a", "c30") && in(&d.added, "b", "c5"));
-	CU_ASSERT(d.fixed.n == 1 && in(&d.fixed, "a", "c20"));
+	CU_ASSERT(d.fixed.n == 1 && in(&d.fixed, "a", "c20") && d.not_run.n == 0);
 	CU_ASSERT(d.same.n == 2 && in(&d.same, "a", "c10"));
 	o = bo_baseline_diff_json(&d);
 	CU_ASSERT(json_object_object_get_ex(o, "new", &a) && json_object_array_length(a) == 4);
@@ -91,6 +94,21 @@ static void test_diff_by_identity(void)
 		bo_failset_clear(&was);
 		bo_failset_clear(&now);
 	}
+	/* A failure gone from a cell that did not run to its end is not fixed: not run. */
+	{
+		struct bo_failset now = {0};
+
+		add(&now, "b xfs noatime - -", "c5", "phantom");
+		CU_ASSERT_FATAL(bo_baseline_diff(&base, &now, &d) == 0);
+		CU_ASSERT(d.fixed.n == 0 && d.not_run.n == 2 && in(&d.not_run, "a", "c10") &&
+			  in(&d.not_run, "a", "c20") && d.same.n == 1);
+		o = bo_baseline_diff_json(&d);
+		CU_ASSERT(json_object_object_get_ex(o, "not_run", &a) &&
+			  json_object_array_length(a) == 2);
+		json_object_put(o);
+		bo_baseline_diff_clear(&d);
+		bo_failset_clear(&now);
+	}
 	/* Against itself: nothing new, nothing fixed. */
 	CU_ASSERT_FATAL(bo_baseline_diff(&cur, &cur, &d) == 0);
 	CU_ASSERT(d.added.n == 0 && d.fixed.n == 0 && d.same.n == 6);
@@ -115,6 +133,13 @@ static void test_from_summary(void)
 	o = json_tokener_parse("{\"runs\":[{\"scenario\":\"a\",\"fs\":\"ext4\"}]}");
 	CU_ASSERT(bo_failset_from_summary(o, "s.json", &s, &err) == -EINVAL);
 	CU_ASSERT(strstr(bo_err_str(&err), "s.json: runs[0]") != NULL);
+	json_object_put(o);
+	/* A stranger's strings are kept sanitized: no escape, no invalid UTF-8 goes on. */
+	o = json_tokener_parse("{\"runs\":[{\"scenario\":\"a\\u001b[2Jb\",\"fs\":\"ext4\","
+			       "\"mount_options\":\"\",\"failing\":[{\"state\":\"c\\u009b1\"}]}]}");
+	CU_ASSERT_FATAL(bo_failset_from_summary(o, "s.json", &s, &err) == 0);
+	CU_ASSERT(s.n == 1 && in(&s, "a\\x1b[2Jb", "c\\xc2\\x9b1"));
+	bo_failset_clear(&s);
 	json_object_put(o);
 	o = json_tokener_parse("{\"verdict\":\"failed\"}");
 	CU_ASSERT(bo_failset_from_summary(o, "s.json", &s, &err) == -EINVAL);

@@ -3,6 +3,7 @@
  * The cache's trim (bo_cache_trim()): what was used longest ago goes first until the rest fits,
  * never the entry kept, never a dot file; and by age.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -65,10 +66,48 @@ static void test_trim(void)
 	CU_ASSERT(access(c, F_OK) == 0 && access(keep, F_OK) == 0);
 }
 
+/* A cache directory that is a symlink is not trimmed: the files it leads to stay. A tree is
+ * removed by descriptor: a symlink in it goes, what it leads to stays; a symlink given as the
+ * tree is refused. */
+static void test_symlinks_not_followed(void)
+{
+	char outside[4096], link[4096], tree[4096], sub[4096];
+	struct bo_err err = {0};
+	const char *precious;
+	int dfd;
+
+	snprintf(outside, sizeof(outside), "%s/outside", bo_test_dir());
+	snprintf(link, sizeof(link), "%s/files-link", bo_test_dir());
+	CU_ASSERT_FATAL(bo_mkdir_p(outside) == 0);
+	precious = entry(outside, "precious", 40960, 90);
+	CU_ASSERT_FATAL(symlink(outside, link) == 0);
+	CU_ASSERT(bo_cache_trim(link, 0, 1, NULL, NULL, &err) == -ENOTDIR);
+	CU_ASSERT(strstr(bo_err_str(&err), "a symlink is not followed") != NULL);
+	CU_ASSERT(access(precious, F_OK) == 0);
+	/* A tree holding a symlink to a directory, and one to a file. */
+	snprintf(tree, sizeof(tree), "%s/tree", bo_test_dir());
+	snprintf(sub, sizeof(sub), "%s/tree/sub", bo_test_dir());
+	CU_ASSERT_FATAL(bo_mkdir_p(sub) == 0);
+	entry(sub, "f", 10, 0);
+	CU_ASSERT_FATAL(snprintf(link, sizeof(link), "%s/to-dir", sub) < (int) sizeof(link));
+	CU_ASSERT_FATAL(symlink(outside, link) == 0);
+	CU_ASSERT_FATAL(snprintf(link, sizeof(link), "%s/to-file", tree) < (int) sizeof(link));
+	CU_ASSERT_FATAL(symlink(precious, link) == 0);
+	snprintf(link, sizeof(link), "%s/files-link", bo_test_dir());
+	CU_ASSERT(bo_remove_tree_at(AT_FDCWD, link) < 0 && access(link, F_OK) == 0);
+	dfd = open(bo_test_dir(), O_RDONLY | O_DIRECTORY);
+	CU_ASSERT_FATAL(dfd >= 0);
+	CU_ASSERT(bo_remove_tree_at(dfd, "tree") == 0);
+	CU_ASSERT(access(tree, F_OK) < 0 && access(precious, F_OK) == 0);
+	CU_ASSERT(bo_remove_tree_at(dfd, "tree") == 0); /* gone already: nothing to do */
+	close(dfd);
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
 		{"trim by last use", test_trim},
+		{"symlinks are not followed", test_symlinks_not_followed},
 		{},
 	};
 

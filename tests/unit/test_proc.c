@@ -184,6 +184,29 @@ static void test_output(void)
 	bo_proc_result_clear(&r);
 }
 
+/* A helper read whole ends as its output passes the cap, not at its timeout: the result says
+ * it was cut; bo_proc_capture() says -EFBIG. Without the flag it runs on (the control). */
+static void test_cap_kills(void)
+{
+	char *argv[] = {"sh", "-c", "yes; echo never >&2", NULL};
+	char *rest[] = {"sh", "-c", "head -c 3000000 /dev/zero; echo done >&2", NULL};
+	struct bo_proc_opts o = {
+		.argv = argv, .max_output = 4096, .timeout_ms = 60000, .kill_at_max = true};
+	struct bo_proc_result r = {0};
+	struct bo_err err = {0};
+	char *out = NULL;
+
+	CU_ASSERT_FATAL(bo_proc_run(&o, &r, &err) == 0);
+	CU_ASSERT(r.truncated && r.out_len == 4096 && r.seconds < 10);
+	CU_ASSERT(r.end == BO_PROC_SIGNALED && r.status == SIGKILL && !strstr(r.err, "never"));
+	bo_proc_result_clear(&r);
+	CU_ASSERT(bo_proc_capture(argv, 4096, &out, NULL) == -EFBIG && !out);
+	o = (struct bo_proc_opts){.argv = rest, .max_output = 4096};
+	CU_ASSERT_FATAL(bo_proc_run(&o, &r, &err) == 0);
+	CU_ASSERT(r.truncated && r.end == BO_PROC_EXITED && r.status == 0 && strstr(r.err, "done"));
+	bo_proc_result_clear(&r);
+}
+
 static void test_not_found(void)
 {
 	char *argv[] = {"bo-no-such-program", NULL};
@@ -240,6 +263,7 @@ int main(void)
 		{"leftovers in another session are killed and named", test_leftovers_other_session},
 		{"a group runs while a member does", test_group_running},
 		{"output capture, environment, cwd", test_output},
+		{"output past the cap of a helper read whole ends it", test_cap_kills},
 		{"a program that cannot start", test_not_found},
 		{"another account", test_user},
 		{NULL, NULL},

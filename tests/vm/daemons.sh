@@ -78,8 +78,14 @@ json "$RESULTS/config.json" 'j["files"]' | grep -q /usr/sbin/mariadbd && ok || b
 sed "s|my.cnf $OPS|commit-2.cnf $OPS|" "$T/mariadb.ini" >"$T/mariadb-2.ini"
 expect "$T/mariadb-2.ini" 1 lost-ack
 # A fresh VM for one of its states gets what the run shipped, and the account: it reproduces.
+# What the run shipped of this host goes into it only when named again (docs/safety.md): each
+# file of config.json's "files" with --file; without them reproduce refuses, naming them.
 if [ -n "${RESULTS:-}" ] && st=$(json "$RESULTS/summary.json" 'j["first_state"]["lost-ack"]'); then
-	run_bo 0 reproduce "$RESULTS" "$st"
+	"$BO" reproduce "$RESULTS" "$st" >"$T/out" 2>"$T/err"
+	[ $? = 3 ] && grep -q "/usr/sbin/mariadbd" "$T/err" && ! grep -q booting "$T/err" && ok ||
+		bad "reproduce without --file: $(cat "$T/err")"
+	mapfile -t given < <(json "$RESULTS/config.json" '"\n".join("--file\n" + f for f in j["files"])')
+	run_bo 0 reproduce "$RESULTS" "$st" "${given[@]}"
 fi
 daemon mariadb mysql host "my.cnf $OPS" my.cnf >"$T/mariadb-host.ini"
 expect "$T/mariadb-host.ini" 0 consistent
