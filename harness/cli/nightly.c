@@ -40,6 +40,7 @@
 #include "harness/cli/cli.h"
 #include "harness/cli/guest.h"
 #include "harness/cli/vmrun.h"
+#include "harness/results/differential.h"
 #include "harness/results/report.h"
 #include "harness/results/summary.h"
 #include "harness/scenario/ini.h"
@@ -503,10 +504,10 @@ static int compare_cell(struct cell *c, const char *out, const struct matrix *m,
 	struct bo_err e = {0};
 
 	*ret_differing = 0;
-	if (!c->results[0] ||
-	    bo_pathf(path, sizeof(path), "%s/%s/differential.json", out, c->results) < 0 ||
-	    bo_json_read_file(path, &d, &e) < 0 || !json_object_object_get_ex(d, "kernels", &ks) ||
-	    !json_object_is_type(ks, json_type_array)) {
+	/* Through its one reader: every kernel's "results" a path beneath the tree. */
+	if (!c->results[0] || bo_pathf(path, sizeof(path), "%s/%s", out, c->results) < 0 ||
+	    bo_differential_read(path, &d, &e) < 0 ||
+	    !json_object_object_get_ex(d, "kernels", &ks)) {
 		o = cell_json(c, out, fails, err);
 		if (!o)
 			return -ENOMEM;
