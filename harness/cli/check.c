@@ -606,14 +606,17 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 	/* ... and what its boot would refuse: a kernel not found (the scenario's, when it names
 	 * one), a file for the VM (--file, the log's run's, --recovery-log) that is not there
 	 * or cannot be shipped. */
-	if (bo_vm_args_judge(v, &err) < 0) {
+	if (sc && !a->checker && bo_scenario_checker_command(sc, &sc_checker) < 0) {
+		bo_cli_error("check: out of memory");
+		goto out;
+	}
+	c.files_cmd = a->checker ? a->checker : sc_checker;
+	if (bo_vm_cmds_judge((const char *const[]){c.files_cmd, NULL}, &err) < 0 ||
+	    bo_vm_args_judge(v, &err) < 0) {
 		bo_cli_error("check: %s", bo_err_str(&err));
 		goto out;
 	}
 	r = prepare(&c, log, &res, &err);
-	if (r >= 0 && sc && !a->checker && bo_scenario_checker_command(sc, &sc_checker) < 0)
-		r = bo_err_set(&err, ENOMEM, "out of memory");
-	c.files_cmd = a->checker ? a->checker : sc_checker;
 	if (r >= 0)
 		c.log_index = bo_check_save_log_index(c.dir);
 	if (r < 0) {

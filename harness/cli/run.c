@@ -154,7 +154,14 @@ static int run_scenario(const char *path, const struct run_args *ra_in, struct v
 		return bo_cli_usage_error("run", "--witness: 0 to 1000");
 	}
 	bo_runid_make(sc->seed, runid, sizeof(runid));
-	r = bo_guest_vm_for(sc, v, &ship) < 0 ? bo_err_set(&err, ENOMEM, "out of memory") : 0;
+	r = bo_guest_vm_for(sc, v, &ship) < 0 || bo_scenario_workload_command(sc, &wcmd) < 0 ||
+			    bo_scenario_checker_command(sc, &ccmd) < 0
+		    ? bo_err_set(&err, ENOMEM, "out of memory")
+		    : 0;
+	cmds[0] = wcmd;
+	cmds[1] = ccmd;
+	if (r >= 0)
+		r = bo_vm_cmds_judge(cmds[0] ? cmds : cmds + 1, &err);
 	if (r >= 0)
 		r = prepare(sc, v, ra.parent ? ra.parent : "results", runid, dir, &res, &err);
 	if (r >= 0 && bo_guest_argv(&gv, "__guest-run", runid, sc, &err) < 0)
@@ -183,8 +190,7 @@ static int run_scenario(const char *path, const struct run_args *ra_in, struct v
 		bo_argv_add(&gv, "--witness");
 		bo_argv_add(&gv, ra.witness);
 	}
-	if (gv.oom || bo_scenario_workload_command(sc, &wcmd) < 0 ||
-	    bo_scenario_checker_command(sc, &ccmd) < 0) {
+	if (gv.oom) {
 		bo_cli_error("run: out of memory");
 		goto out;
 	}
@@ -193,8 +199,6 @@ static int run_scenario(const char *path, const struct run_args *ra_in, struct v
 	timeout = sc->workload_timeout + 600 +
 		  (unsigned) (sc->ops ? sc->ops : 500) * (1 + (unsigned) sc->witness) *
 			  (sc->checker_timeout / 10 + sc->fsck_timeout / 10 + 4);
-	cmds[0] = wcmd;
-	cmds[1] = ccmd;
 	bo_cli_note("run %s: %s (results in %s)", runid,
 		    v->in_place ? "in place, on this kernel" : "booting a VM", dir);
 	r = bo_guest_boot(v, dir, gv.v, cmds[0] ? cmds : cmds + 1, timeout, &err);

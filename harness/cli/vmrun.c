@@ -379,17 +379,39 @@ static int add_file(char ***files, const char *path, struct bo_err *err)
 	return 0;
 }
 
+int bo_vm_cmds_judge(const char *const *cmds, struct bo_err *err)
+{
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && cmds && cmds[i]; i++) {
+		char **named = NULL;
+
+		if (bo_cmd_host_files(cmds[i], &named) < 0)
+			return bo_err_set(err, ENOMEM, "out of memory");
+		for (size_t k = 0; r >= 0 && named[k]; k++)
+			if ((r = bo_input_shippable(named[k], err)) < 0)
+				bo_err_prefix(err, "the command '%s' names a host file for the VM",
+					      cmds[i]);
+		bo_strv_free(named);
+	}
+	return r;
+}
+
 /*
  * Add to @files (a NULL-terminated array built by libexec_programs()) every host file the
  * command line @cmd names (bo_cmd_host_files()): a checker or workload given as a host path
- * runs in the guest at that same path.
+ * runs in the guest at that same path. Each is judged as --file is, here too, before QEMU
+ * starts (bo_vm_cmds_judge(): the commands judge them before anything is made).
  */
 static int add_named_files(char ***files, const char *cmd, struct bo_err *err)
 {
+	const char *one[] = {cmd, NULL};
 	char **named = NULL;
 	size_t n = 0;
-	int r = bo_cmd_host_files(cmd, &named) < 0 ? bo_err_set(err, ENOMEM, "out of memory") : 0;
+	int r = bo_vm_cmds_judge(one, err);
 
+	if (r >= 0 && bo_cmd_host_files(cmd, &named) < 0)
+		r = bo_err_set(err, ENOMEM, "out of memory");
 	while ((*files)[n])
 		n++;
 	for (size_t i = 0; r >= 0 && named[i]; i++) {

@@ -94,6 +94,11 @@ _must_check_ int bo_vm_args_in_place_ok(const struct vm_args *v, struct bo_err *
  */
 _must_check_ int bo_vm_args_judge(const struct vm_args *v, struct bo_err *err);
 
+/* Every host file the command lines @cmds (NULL-terminated; may be NULL) name, which the VM
+ * gets at the same path (a checker or workload given as a host path, a file it reads), judged
+ * as --file is (bo_input_shippable()): before anything is made. 0, or -errno with @err. */
+_must_check_ int bo_vm_cmds_judge(const char *const *cmds, struct bo_err *err);
+
 /* The --file part of bo_vm_args_judge(): each an absolute path that bo_input_shippable()
  * takes (a directory with all beneath it). */
 _must_check_ int bo_vm_args_judge_files(const struct vm_args *v, struct bo_err *err);

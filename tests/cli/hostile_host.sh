@@ -222,6 +222,18 @@ for kind in fifo zero sock; do
 	[ ! -e "$d/shrink" ] && ok || bad "17: a refused shrink left shrink/"
 	booted && bad "17: shrink said booting" || ok
 done
+# A host directory a command line names (the guest gets it at the same path): judged the same,
+# before a results directory exists.
+mkdir -p "$T/d17cmd/a"
+mkfifo "$T/d17cmd/a/p"
+printf '[device]\nfs = ext4\nsize = 16M\n[workload]\ncommand = true\n[check]\nchecker = ls %s\n' \
+	"$T/d17cmd" >"$T/s17cmd.ini"
+expect 3 "the command 'ls $T/d17cmd'" "'$T/d17cmd/a/p' is a FIFO" -- \
+	novm "$BO" run "$T/s17cmd.ini" --results "$T/r17" "${NOK[@]}"
+nothing_in "$T/r17" "17: run of a checker naming a directory holding a FIFO"
+expect 3 "'$T/d17cmd/a/p' is a FIFO" -- novm "$BO" check "$T/g.log" --fs ext4 \
+	--checker "ls $T/d17cmd" --results "$T/r17" "${NOK[@]}"
+nothing_in "$T/r17" "17: check --checker naming a directory holding a FIFO"
 # Deeper than the walk goes: refused, not copied.
 deep=$T/d17deep
 mkdir -p "$deep/$(printf 'd/%.0s' $(seq 70))"
