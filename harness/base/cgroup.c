@@ -71,16 +71,10 @@ static void own_group(char *buf, size_t len)
  * still holds a process, or whose blackout still runs, stays). */
 static void sweep_stale(int parentfd)
 {
-	_cleanup_(bo_closedirp) DIR *d = NULL;
-	int fd = dup(parentfd);
+	_cleanup_(bo_closedirp) DIR *d = bo_opendirat(parentfd, NULL);
 	struct dirent *de;
 
-	if (fd < 0 || !(d = fdopendir(fd))) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	while ((de = readdir(d))) {
+	while (d && (de = readdir(d))) {
 		int pid;
 		unsigned n;
 		char end;
@@ -294,16 +288,10 @@ int bo_cgroup_kill(struct bo_cgroup *cg, unsigned timeout_ms, unsigned *ret_n, c
  * have been killed before it removed them), deepest first; at most @depth levels. */
 static void remove_below(int dirfd, int depth)
 {
-	_cleanup_(bo_closedirp) DIR *d = NULL;
+	_cleanup_(bo_closedirp) DIR *d = bo_opendirat(dirfd, NULL);
 	struct dirent *de;
-	int fd = dup(dirfd);
 
-	if (fd < 0 || !(d = fdopendir(fd))) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	while ((de = readdir(d))) {
+	while (d && (de = readdir(d))) {
 		int sub;
 
 		if (de->d_type != DT_DIR || de->d_name[0] == '.')

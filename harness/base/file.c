@@ -421,6 +421,21 @@ static int rm_under(int fd)
 	return r;
 }
 
+DIR *bo_opendirat(int dirfd, const char *rel)
+{
+	int fd = rel ? openat(dirfd, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+		     : fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+
+	if (fd >= 0 && !d) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+	}
+	return d;
+}
+
 int bo_remove_tree_at(int dirfd, const char *name)
 {
 	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);

@@ -6,6 +6,7 @@
 #ifndef BO_FILE_H
 #define BO_FILE_H
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -70,6 +71,10 @@ _must_check_ int bo_remove_tree(const char *path);
  * nothing outside it is touched, whatever is swapped in on the way. A symlink or another kind
  * is -ENOTDIR (or -ELOOP), left as it is; a missing one is 0. */
 _must_check_ int bo_remove_tree_at(int dirfd, const char *name);
+
+/* A stream of the directory @rel beneath @dirfd, opened without following a symlink (@rel
+ * NULL: @dirfd itself, which stays the caller's). NULL with errno set. */
+DIR *bo_opendirat(int dirfd, const char *rel);
 
 /* Create @path and its missing parents with mode 0755. */
 _must_check_ int bo_mkdir_p(const char *path);

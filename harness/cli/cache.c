@@ -58,17 +58,11 @@ static uint64_t bytes_at(int dfd, const char *name, const struct stat *st)
 	uint64_t n = (uint64_t) st->st_blocks * 512;
 	_cleanup_(bo_closedirp) DIR *d = NULL;
 	struct dirent *de;
-	int fd;
 
 	if (!S_ISDIR(st->st_mode))
 		return n;
-	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || !(d = fdopendir(fd))) {
-		if (fd >= 0)
-			close(fd);
-		return n;
-	}
-	while ((de = readdir(d))) {
+	d = bo_opendirat(dfd, name);
+	while (d && (de = readdir(d))) {
 		struct stat sub;
 
 		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
@@ -135,14 +129,12 @@ static int each_of(const char *dir, size_t k, int fd, int (*fn)(const struct ent
 	_cleanup_(bo_closedirp) DIR *d = NULL;
 	char def[NAME_MAX + 1] = "";
 	time_t now = time(NULL);
-	int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0), r = 0;
+	int r = 0;
 	struct dirent *de;
 
-	if (dup_fd < 0 || !(d = fdopendir(dup_fd))) {
-		if (dup_fd >= 0)
-			close(dup_fd);
+	d = bo_opendirat(fd, NULL);
+	if (!d)
 		return -errno;
-	}
 	if (!strcmp(kinds[k], "kernels"))
 		default_kernel(def, sizeof(def));
 	while (r == 0 && (de = readdir(d))) {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/base/file.h"
 #include "harness/base/input.h"
 #include "harness/base/macro.h"
 #include "harness/dev/loop.h"
@@ -43,16 +44,10 @@ static int link_held(struct walk *w, int piddir, const char *rel, const char *ho
 
 static int fds_held(struct walk *w, int piddir)
 {
-	_cleanup_(bo_closedirp) DIR *d = NULL;
-	int fd = openat(piddir, "fd", O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+	_cleanup_(bo_closedirp) DIR *d = bo_opendirat(piddir, "fd");
 	struct dirent *de;
 
-	if (fd < 0 || !(d = fdopendir(fd))) {
-		if (fd >= 0)
-			close(fd);
-		return 0;
-	}
-	while ((de = readdir(d))) {
+	while (d && (de = readdir(d))) {
 		char rel[300], how[300];
 		int r;
 
