@@ -451,10 +451,12 @@ static int prepare(struct check *c, const char *log, struct bo_results **ret, st
 /*
  * What the VM of the run or check whose results directory holds the log at @path was given
  * (its config.json beside the log, "files"), judged against the command line @v: a check of
- * it ships those files only when --file names them again (harness/cli/shipped.h). 0, or
- * -errno with @err saying what to give.
+ * it ships those files only when the command line names them again — with --file, or as the
+ * files of the scenario it gives (@v->ship) or the host paths of its checker command @cmd
+ * (harness/cli/shipped.h). 0, or -errno with @err saying what to give.
  */
-static int shipped_before(const char *path, const struct vm_args *v, struct bo_err *err)
+static int shipped_before(const char *path, const struct vm_args *v, const char *cmd,
+			  struct bo_err *err)
 {
 	_cleanup_free_ char *dir = strdup(path);
 	_cleanup_json_ struct json_object *cfg = NULL;
@@ -469,6 +471,8 @@ static int shipped_before(const char *path, const struct vm_args *v, struct bo_e
 		*slash = '\0';
 	(void) !bo_config_read(where, &cfg, NULL);
 	bo_shipped_add_config(&s, cfg);
+	bo_shipped_drop(&s, v->ship);
+	bo_shipped_drop_command(&s, cmd);
 	r = bo_shipped_judge(&s, v, false, where, err);
 	bo_shipped_clear(&s);
 	return r;
@@ -481,11 +485,11 @@ static int shipped_before(const char *path, const struct vm_args *v, struct bo_e
  * What the VM of the log's own run or check was given goes in only when --file names it
  * (shipped_before()). 0, or -errno with @err.
  */
-static int ship_more(const char *log, struct bo_check_args *a, struct vm_args *v, char *rec_log,
-		     struct bo_err *err)
+static int ship_more(const char *log, struct bo_check_args *a, struct vm_args *v,
+		     const char *cmd, char *rec_log, struct bo_err *err)
 {
 	const char *lib;
-	int r = shipped_before(log, v, err);
+	int r = shipped_before(log, v, cmd, err);
 
 	if (r < 0)
 		return r;
@@ -599,18 +603,18 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 		bo_cli_error("check: '%s': %s", log, strerror(errno));
 		goto out;
 	}
-	if (ship_more(log, &args, v, rec_log, &err) < 0) {
+	if (sc && !a->checker && bo_scenario_checker_command(sc, &sc_checker) < 0) {
+		bo_cli_error("check: out of memory");
+		goto out;
+	}
+	c.files_cmd = a->checker ? a->checker : sc_checker;
+	if (ship_more(log, &args, v, c.files_cmd, rec_log, &err) < 0) {
 		bo_cli_error("check: %s", bo_err_str(&err));
 		goto out;
 	}
 	/* ... and what its boot would refuse: a kernel not found (the scenario's, when it names
 	 * one), a file for the VM (--file, the log's run's, --recovery-log) that is not there
 	 * or cannot be shipped. */
-	if (sc && !a->checker && bo_scenario_checker_command(sc, &sc_checker) < 0) {
-		bo_cli_error("check: out of memory");
-		goto out;
-	}
-	c.files_cmd = a->checker ? a->checker : sc_checker;
 	if (bo_vm_cmds_judge((const char *const[]){c.files_cmd, NULL}, &err) < 0 ||
 	    bo_vm_args_judge(v, &err) < 0) {
 		bo_cli_error("check: %s", bo_err_str(&err));

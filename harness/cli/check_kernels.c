@@ -73,23 +73,28 @@ int bo_check_kernels(const char *log, const struct bo_check_args *a, const struc
 					  "--kernels chooses the kernels itself: not with "
 					  "--kernel, --modules, --kernel-release, --kernel-tree, "
 					  "--in-place, --shard or --expect");
-	/* The log and the options, judged once before the kernels are looked for and the tree
-	 * exists (each check judges them again, and finds them as they were). */
+	/* The log and the options, judged once before the tree exists (each check judges them
+	 * again, and finds them as they were), and the kernels looked for: an option's error
+	 * (exit 2) is said before the log's or a kernel's that is not there (exit 3). */
 	{
 		struct bo_scenario *sc = NULL;
 		bool usage = false;
+		int judged = a->scen ? bo_scenario_load(a->scen, &sc, &err) : 0;
 
-		ret = a->scen ? bo_scenario_load(a->scen, &sc, &err) : 0;
-		if (ret >= 0)
-			ret = bo_check_judge(log, a, sc, NULL, 0, &usage, &err);
+		if (judged >= 0)
+			judged = bo_check_judge(log, a, sc, NULL, 0, &usage, &err);
 		bo_scenario_free(sc);
-		if (ret < 0) {
+		if (judged < 0 && usage) {
 			bo_cli_error("check: %s", bo_err_str(&err));
-			return usage ? BO_EXIT_USAGE : BO_EXIT_HARNESS;
+			return BO_EXIT_USAGE;
+		}
+		if (bo_kerneltree_resolve("check", a->kernels, rel, &n, &ret) < 0)
+			return ret;
+		if (judged < 0) {
+			bo_cli_error("check: %s", bo_err_str(&err));
+			return BO_EXIT_HARNESS;
 		}
 	}
-	if (bo_kerneltree_resolve("check", a->kernels, rel, &n, &ret) < 0)
-		return ret;
 	if (a->seed)
 		(void) !bo_parse_u64(a->seed, &seed);
 	if (bo_kerneltree_create("check", parent, seed, tree) < 0)

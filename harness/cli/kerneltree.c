@@ -33,14 +33,18 @@ int bo_kerneltree_resolve(const char *cmd, const char *list, char (*rel)[NAME_MA
 	specs = copy ? bo_strv_split(copy) : NULL;
 	if (!specs)
 		return -1;
+	/* How many, an option's error, before any is looked for. */
+	while (specs[n])
+		n++;
+	if (n < 2 || n > BO_KERNELS_MAX) {
+		*ret_status = n < 2 ? bo_cli_usage_error(cmd, "--kernels needs two kernels or more")
+				    : bo_cli_usage_error(cmd, "--kernels: at most %d",
+							 BO_KERNELS_MAX);
+		bo_strv_free(specs);
+		return -1;
+	}
 	/* Every kernel is resolved before any VM boots. */
-	for (; specs[n]; n++) {
-		if (n == BO_KERNELS_MAX) {
-			*ret_status =
-				bo_cli_usage_error(cmd, "--kernels: at most %d", BO_KERNELS_MAX);
-			bo_strv_free(specs);
-			return -1;
-		}
+	for (n = 0; specs[n]; n++) {
 		if (bo_kernel_cached(specs[n], rel[n], sizeof(rel[n]), &err) < 0) {
 			bo_cli_error("%s --kernels: %s", cmd, bo_err_str(&err));
 			bo_strv_free(specs);
@@ -55,10 +59,6 @@ int bo_kerneltree_resolve(const char *cmd, const char *list, char (*rel)[NAME_MA
 			}
 	}
 	bo_strv_free(specs);
-	if (n < 2) {
-		*ret_status = bo_cli_usage_error(cmd, "--kernels needs two kernels or more");
-		return -1;
-	}
 	*ret_n = n;
 	return 0;
 }

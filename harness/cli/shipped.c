@@ -116,6 +116,37 @@ static bool covers(const char *given, const char *path)
 	       (path[n] == '\0' || path[n] == '/' || given[n - 1] == '/');
 }
 
+void bo_shipped_drop(struct bo_shipped *s, char *const *named)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		bool drop = false;
+
+		for (size_t j = 0; named && named[j] && !drop; j++)
+			drop = covers(named[j], s->v[i]);
+		if (drop)
+			free(s->v[i]);
+		else
+			s->v[k++] = s->v[i];
+	}
+	s->n = k;
+	if (s->v)
+		s->v[k] = NULL;
+}
+
+void bo_shipped_drop_command(struct bo_shipped *s, const char *cmd)
+{
+	char **files = NULL;
+
+	if (bo_cmd_host_files(cmd, &files) < 0) {
+		s->oom = true;
+		return;
+	}
+	bo_shipped_drop(s, files);
+	bo_strv_free(files);
+}
+
 int bo_shipped_judge(const struct bo_shipped *s, const struct vm_args *v, bool host_root,
 		     const char *what, struct bo_err *err)
 {

@@ -8,7 +8,8 @@
  * scripts, the host paths its checker and workload command lines name, a check's recorded
  * --recovery-log — and the host's root ([vm] root = host) go into the VM only when the
  * command line names them again: each file with --file (a directory given covers what lies
- * beneath it), the root with --host-root. Anything else is refused, listed with the options
+ * beneath it), the root with --host-root; for check also as the files of the scenario it gives
+ * and the host paths of its --checker (bo_shipped_drop()). Anything else is refused, listed with the options
  * that would ship it, before anything is made or booted.
  */
 #ifndef BO_CLI_SHIPPED_H
@@ -44,6 +45,15 @@ void bo_shipped_add(struct bo_shipped *s, const char *path);
 void bo_shipped_add_config(struct bo_shipped *s, struct json_object *cfg);
 void bo_shipped_add_scenario(struct bo_shipped *s, const struct bo_scenario *sc);
 void bo_shipped_add_command(struct bo_shipped *s, const char *cmd);
+
+/*
+ * Take out of @s what the command line ships of itself, named by @named (NULL-terminated, or
+ * NULL): the files of a scenario it gives with --scenario, the host paths of a --checker it
+ * gives. A check of a results directory's log with the scenario named again needs no --file
+ * for that scenario's own files. Out of memory is said by bo_shipped_judge().
+ */
+void bo_shipped_drop(struct bo_shipped *s, char *const *named);
+void bo_shipped_drop_command(struct bo_shipped *s, const char *cmd);
 
 /*
  * Whether the command line (@v's --file list, and @host_root for --host-root) names all @s

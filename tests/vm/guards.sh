@@ -48,9 +48,11 @@ printf 'mkfz' | dd of="$T/nomark.log" bs=1 seek=$((off + 32)) conv=notrunc statu
 [ $? -eq 3 ] && grep -q "mark 'mkfs' is not in log" "$T/out" && ok ||
 	bad "replay to a removed mark: $(cat "$T/out")"
 [ -e "$T/x.img" ] && bad "replay to a removed mark wrote its target" || ok
-if run_bo 3 check "$T/nomark.log" --fs ext4 --results "$T/results"; then
-	grep -q "has no 'mkfs' mark" "$RESULTS/summary.json" && ok ||
-		bad "check of a log without mkfs mark: $(cat "$RESULTS/summary.json")"
+# check judges it on the host, as an option missing (--from): exit 2, nothing made.
+if run_bo 2 check "$T/nomark.log" --fs ext4 --results "$T/nomark-results"; then
+	grep -q "has no 'mkfs' mark: say from which cut .* --from" "$T/err" && ok ||
+		bad "check of a log without mkfs mark: $(cat "$T/err")"
+	[ ! -e "$T/nomark-results" ] && ok || bad "the refused check made '$T/nomark-results'"
 fi
 
 # The CoW store: a checker filling 300 MiB of a 512 MiB ext4 overflows the first one, and the
@@ -97,12 +99,14 @@ print(" ".join(str(r.get("cow_retry", False)) for r in s))' "$RESULTS/stream.jso
 	fi
 fi
 
-# A log with no entries could not have failed: an error, never a pass.
+# A log with no entries could not have failed: an error, never a pass, judged on the host
+# before a results directory exists.
 python3 -c 'import struct,sys
 open(sys.argv[1],"wb").write(struct.pack("<QQQI", 0x6a736677736872, 1, 0, 4096).ljust(4096, b"\0"))' \
 	"$T/empty.log"
-if run_bo 3 check "$T/empty.log" --fs ext4 --from start --size 268435456 --results "$T/results"; then
-	grep -q "has no entries" "$RESULTS/summary.json" && ok ||
-		bad "empty log: $(cat "$RESULTS/summary.json")"
+if run_bo 3 check "$T/empty.log" --fs ext4 --from start --size 268435456 \
+	--results "$T/empty-results"; then
+	grep -q "has no entries" "$T/err" && ok || bad "empty log: $(cat "$T/err")"
+	[ ! -e "$T/empty-results" ] && ok || bad "the refused empty log made '$T/empty-results'"
 fi
 finish

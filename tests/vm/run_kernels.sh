@@ -115,7 +115,9 @@ PY
 	st=$(json "$tree/differential.json" 'j["marks"][0]["kernels"]["'"$second"'"]["state"]')
 	[ "$(json "$d612/config.json" 'j["kernel"]["release"]')" = "$second" ] && ok ||
 		bad "the 6.12 run's config.json does not name $second"
-	if run_bo 0 reproduce "$d612" "$st"; then # RESULTS: the reproduction's now
+	# The run shipped its scripts: reproduce ships them again only when told to. RESULTS:
+	# the reproduction's then.
+	if run_bo 0 reproduce "$d612" "$st" --file "$T/wl-plant.sh" --file "$T/chk.sh"; then
 		grep -q "^kernel: Linux $second " "$RESULTS/diagnostics/pre/versions.txt" && ok ||
 			bad "reproduce of $st did not boot $second"
 	fi
