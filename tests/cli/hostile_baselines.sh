@@ -285,6 +285,16 @@ for cmd in "reproduce $d c45" "check $d/write.log --fs ext4 --results $T/r4out";
 	grep -q -- "--file $T/hostdir" "$T/err" && bad "4: $cmd: asks for a file given" || ok
 done
 [ -z "$(ls -A "$T/r4out" 2>/dev/null)" ] && ok || bad "4: a refused check left $(ls "$T/r4out")"
+# A check that gives a scenario names that scenario's files itself (its [vm] files, as a run of
+# it recorded them): those are not asked for again, the others still are.
+sed '/^\[vm\]/,$d' "$top/scenarios/ext4-fsops-bug.ini" >"$T/r4-own.ini"
+printf '[vm]\nfiles = %s\n' "$SECRET" >>"$T/r4-own.ini"
+refused "check --scenario naming one" "would put into the VM" "--file $T/hostdir/sub/tool" -- \
+	novm "$BO" check "$d/write.log" --scenario "$T/r4-own.ini" --results "$T/r4out" "${NOK[@]}"
+grep -q -- "--file $SECRET" "$T/err" && bad "4: check asks for its own scenario's file" || ok
+expect 3 "/nonexistent" -- novm "$BO" check "$d/write.log" --scenario "$T/r4-own.ini" \
+	--file "$T/hostdir" --results "$T/r4out" "${NOK[@]}"
+grep -q "would put into the VM" "$T/err" && bad "4: check --scenario: named files refused" || ok
 # A check's recorded checker and recovery log are host paths too.
 d=$T/r4-opts
 results "$d"
