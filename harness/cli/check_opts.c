@@ -80,9 +80,9 @@ static const char *bench_problem(const char *val)
 #define SETTING_ROWS \
 	{"persona", "NAME", A(persona), BO_OPT_BOTH, "persona", persona_problem, \
 	 "the disk under the stack: honest (default), ignores-flush,\n" \
-	 "ignores-fua, lost-flush (--reorder 1 unless --reorder or --torn\n" \
-	 "is given; --budget 16 unless given), atomic-4k, atomic-512\n" \
-	 "(--torn unless --reorder is given)"}, \
+	 "ignores-fua, lost-flush (states dropping 1 write of the epoch,\n" \
+	 "16 sampled per cut, unless check asks for its own reordered or\n" \
+	 "torn states), atomic-4k, atomic-512 (torn writes)"}, \
 	{"recovery", "HOW", A(recovery), BO_OPT_BOTH, "recovery", recovery_mode_problem, \
 	 "how each state is recovered: mount (the kernel's journal or log\n" \
 	 "replay), fsck (the repair a boot runs, e2fsck -fy or fsck.vfat\n" \
