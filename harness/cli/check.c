@@ -28,6 +28,7 @@
 #include "harness/cli/check_log.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/guest.h"
+#include "harness/cli/settings.h"
 #include "harness/cli/shipped.h"
 #include "harness/dev/fsdetect.h"
 #include "harness/dev/fs.h"
@@ -157,6 +158,18 @@ static int check_config(const struct check *c, struct bo_results *res, const cha
 	json_object_object_add(o, "log_sha256", json_object_new_string(c->log_hex));
 	json_object_object_add(o, "blackout", json_object_new_string(BO_VERSION));
 	json_object_object_add(o, "options", opt);
+	/* What the states are checked with, as the guests make it of the same options. */
+	{
+		struct bo_settings set;
+		struct json_object *so;
+
+		if (bo_settings_make(c->a, c->sc, c->files_cmd, &set, err) < 0)
+			return -EINVAL;
+		so = bo_settings_json(&set);
+		if (!so)
+			return bo_err_set(err, ENOMEM, "config.json");
+		json_object_object_add(o, "settings", so);
+	}
 	/* What the VMs got besides blackout's own: reproduce ships the same. */
 	json_object_object_add(o, "files", bo_vm_args_shipped(c->v));
 	bo_config_add_origin(o);

@@ -74,6 +74,37 @@ static const char *bench_problem(const char *val)
 	return strcmp(val, "naive") && strcmp(val, "floor") ? "naive or floor" : NULL;
 }
 
+/*
+ * The settings run and shrink take too (settings.h): rows of both tables, written once.
+ */
+#define SETTING_ROWS \
+	{"persona", "NAME", A(persona), BO_OPT_BOTH, "persona", persona_problem, \
+	 "the disk under the stack: honest (default), ignores-flush,\n" \
+	 "ignores-fua, lost-flush (states dropping 1 write of the epoch,\n" \
+	 "16 sampled per cut, unless check asks for its own reordered or\n" \
+	 "torn states), atomic-4k, atomic-512 (torn writes)"}, \
+	{"recovery", "HOW", A(recovery), BO_OPT_BOTH, "recovery", recovery_mode_problem, \
+	 "how each state is recovered: mount (the kernel's journal or log\n" \
+	 "replay), fsck (the repair a boot runs, e2fsck -fy or fsck.vfat\n" \
+	 "-a, then the mount; ext2, ext4, vfat), auto (default: fsck where\n" \
+	 "the filesystem has no journal, else mount)"}, \
+	{"recovery-crashes", "N", A(recovery_crashes), BO_OPT_BOTH, "recovery_crashes", \
+	 recovery_problem, \
+	 "also up to N states cut at the flush points of each consistent\n" \
+	 "state's recovery (mount, checker, umount), each recovered again\n" \
+	 "(class recovery-unsafe when that fails; default: the scenario's)"}, \
+	{"witness", "N", A(witness), BO_OPT_BOTH, "witness", witness_problem, \
+	 "find each failing state's minimal witness: the fewest writes\n" \
+	 "whose absence keeps it failing, what they are (op, block,\n" \
+	 "inode, path), in at most N trial states each (default: the\n" \
+	 "scenario's, else 0: none)"}, \
+	/* tests/vm/witness.sh's mutant: the witness is the whole difference, not minimised. */ \
+	{"witness-mode", "full", A(witness_mode), BO_OPT_BOTH, "witness_mode", witness_mode_problem, \
+	 NULL},
+
+const struct bo_opt bo_setting_opts[] = {SETTING_ROWS};
+const size_t bo_setting_opts_n = BO_ARRAY_SIZE(bo_setting_opts);
+
 const struct bo_opt bo_check_opts[] = {
 	{"scenario", "FILE", A(scen), BO_OPT_HOST, NULL, NULL,
 	 "take fs, size, mount options, cuts and checker from a scenario"},
@@ -99,29 +130,7 @@ const struct bo_opt bo_check_opts[] = {
 	 "also every multi-block write of the epoch torn at a seeded block"},
 	{"budget", "N", A(budget), BO_OPT_BOTH, "budget", bo_opt_check_u64,
 	 "sample N dropped sets per cut (seeded) when there are more"},
-	{"persona", "NAME", A(persona), BO_OPT_BOTH, "persona", persona_problem,
-	 "the disk under the stack: honest (default), ignores-flush,\n"
-	 "ignores-fua, lost-flush (--reorder 1 unless --reorder or --torn\n"
-	 "is given; --budget 16 unless given), atomic-4k, atomic-512\n"
-	 "(--torn unless --reorder is given)"},
-	{"recovery", "HOW", A(recovery), BO_OPT_BOTH, "recovery", recovery_mode_problem,
-	 "how each state is recovered: mount (the kernel's journal or log\n"
-	 "replay), fsck (the repair a boot runs, e2fsck -fy or fsck.vfat\n"
-	 "-a, then the mount; ext2, ext4, vfat), auto (default: fsck where\n"
-	 "the filesystem has no journal, else mount)"},
-	{"recovery-crashes", "N", A(recovery_crashes), BO_OPT_BOTH, "recovery_crashes",
-	 recovery_problem,
-	 "also up to N states cut at the flush points of each consistent\n"
-	 "state's recovery (mount, checker, umount), each recovered again\n"
-	 "(class recovery-unsafe when that fails; default: the scenario's)"},
-	{"witness", "N", A(witness), BO_OPT_BOTH, "witness", witness_problem,
-	 "find each failing state's minimal witness: the fewest writes\n"
-	 "whose absence keeps it failing, what they are (op, block,\n"
-	 "inode, path), in at most N trial states each (default: the\n"
-	 "scenario's, else 0: none)"},
-	/* tests/vm/witness.sh's mutant: the witness is the whole difference, not minimised. */
-	{"witness-mode", "full", A(witness_mode), BO_OPT_BOTH, "witness_mode", witness_mode_problem,
-	 NULL},
+	SETTING_ROWS
 	{"recovery-log", "FILE", A(recovery_log), BO_OPT_BOTH, "recovery_log", NULL,
 	 "with --state ID~rK: the recovery log of state ID to cut after K\n"
 	 "entries (states/ID~rK/recovery.log; repro.sh passes it)"},

@@ -32,6 +32,14 @@ struct bo_check_args {
 extern const struct bo_opt bo_check_opts[];
 extern const size_t bo_check_opts_n;
 
+/*
+ * The rows of bo_check_opts that say what a state is checked with and that run and shrink
+ * take too, into the same fields of a struct bo_check_args (settings.h): --persona,
+ * --recovery, --recovery-crashes, --witness (and --witness-mode).
+ */
+extern const struct bo_opt bo_setting_opts[];
+extern const size_t bo_setting_opts_n;
+
 /* Check a value of --shard ("I/N", 0 <= I < N). */
 const char *bo_check_shard_problem(const char *val);
 

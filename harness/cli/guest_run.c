@@ -20,25 +20,25 @@
 #include "harness/base/macro.h"
 #include "harness/base/file.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/check_opts.h"
 #include "harness/cli/guest.h"
+#include "harness/cli/settings.h"
 #include "harness/explore/explore.h"
 #include "harness/log/cut.h"
 #include "harness/log/log.h"
 #include "harness/record/record.h"
 #include "harness/scenario/scenario.h"
 
+/* The run's scenario and seed; the settings its check takes from the command line over the
+ * scenario's (run.c: --persona, --recovery, --recovery-crashes, --witness) are check options,
+ * read by their own table (check_opts.h) into a struct bo_check_args. */
 struct run_args {
-	const char *scenario, *seed, *recovery_crashes, *witness, *recovery;
+	const char *scenario, *seed;
 };
 
 static const struct bo_opt run_opts[] = {
 	{"scenario", "FILE", offsetof(struct run_args, scenario), BO_OPT_GUEST, NULL, NULL, NULL},
 	{"seed", "N", offsetof(struct run_args, seed), BO_OPT_GUEST, NULL, bo_opt_check_u64, NULL},
-	{"recovery-crashes", "N", offsetof(struct run_args, recovery_crashes), BO_OPT_GUEST, NULL,
-	 bo_opt_check_u64, NULL},
-	{"witness", "N", offsetof(struct run_args, witness), BO_OPT_GUEST, NULL, bo_opt_check_u64,
-	 NULL},
-	{"recovery", "HOW", offsetof(struct run_args, recovery), BO_OPT_GUEST, NULL, NULL, NULL},
 };
 
 static void help(void)
@@ -109,10 +109,13 @@ static int cmd_guest_run(int argc, char **argv)
 {
 	struct bo_guest_args ga = {0};
 	struct run_args ra = {0};
+	struct bo_check_args ca = {0};
 	const struct bo_opt_set sets[] = {
 		{bo_guest_opts, bo_guest_opts_n, &ga},
 		{run_opts, BO_ARRAY_SIZE(run_opts), &ra},
+		{bo_setting_opts, bo_setting_opts_n, &ca},
 	};
+	struct bo_settings set;
 	struct bo_guest g;
 	struct bo_scenario *sc = NULL;
 	struct bo_log *log = NULL;
@@ -132,12 +135,6 @@ static int cmd_guest_run(int argc, char **argv)
 	r = bo_guest_scenario(ra.scenario, &sc, &err);
 	if (r >= 0 && ra.seed && bo_parse_u64(ra.seed, &seed) == 0)
 		bo_scenario_set_seed(sc, seed);
-	if (r >= 0 && ra.recovery_crashes)
-		(void) !bo_parse_u64(ra.recovery_crashes, &sc->recovery_crashes);
-	if (r >= 0 && ra.witness)
-		(void) !bo_parse_u64(ra.witness, &sc->witness);
-	if (r >= 0 && ra.recovery)
-		(void) !bo_recovery_from_name(ra.recovery, &sc->recovery);
 	if (r >= 0)
 		r = bo_guest_workdir(&g, &err);
 	if (r >= 0) {
@@ -165,6 +162,8 @@ static int cmd_guest_run(int argc, char **argv)
 		r = bo_cut_resolve(log, "mark:mkfs", &first, &err);
 	if (r >= 0 && bo_scenario_checker_command(sc, &checker) < 0)
 		r = bo_err_set(&err, ENOMEM, "building the checker command");
+	if (r >= 0)
+		r = bo_settings_make(&ca, sc, checker, &set, &err);
 	if (r >= 0) {
 		snprintf(seed_s, sizeof(seed_s), "%" PRIu64, sc->seed);
 		if (bo_guest_repro_arg(&repro, "--scenario", "scenario.ini") < 0 ||
@@ -177,20 +176,8 @@ static int cmd_guest_run(int argc, char **argv)
 		struct bo_explore_opts eo = {
 			.runid = ga.runid,
 			.workdir = g.workdir,
-			.fs = bo_fs_name(sc->fs),
-			.mount_options = sc->mount_options,
-			.cuts = sc->cuts_spec,
 			.first_cut = first,
-			.checker = checker,
 			.checker_env = g.env.v,
-			.ordered = sc->ordered,
-			.persona = sc->persona,
-			.recovery_crashes = (unsigned) sc->recovery_crashes,
-			.recovery = sc->recovery,
-			.witness = (unsigned) sc->witness,
-			.fsck_timeout = sc->fsck_timeout,
-			.checker_timeout = sc->checker_timeout,
-			.image_size = sc->size,
 			.log_name = "write.log",
 			.repro_args = repro,
 			.user = g.user,
@@ -199,7 +186,7 @@ static int cmd_guest_run(int argc, char **argv)
 		};
 		struct bo_layout l;
 
-		bo_persona_defaults(sc->persona, false, &eo.reorder_k, &eo.torn, &eo.budget);
+		bo_settings_explore(&set, &eo);
 		r = bo_guest_devices(sc, log, &l, &eo, &err);
 		if (r >= 0)
 			r = bo_explore(log, &eo, g.res, &g.sum, &err);

@@ -21,6 +21,7 @@
 #include "harness/base/safety.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/guest.h"
+#include "harness/cli/settings.h"
 #include "harness/cli/shrink_opts.h"
 #include "harness/diagnose/baseline.h"
 #include "harness/diagnose/diag.h"
@@ -48,6 +49,7 @@ struct shrinker {
 	char workdir[PATH_MAX]; /* /run/blackout-<run-id>: one tmpfs per probe or candidate */
 	bool in_place;		/* ... in this machine's memory (--allow-host: --in-place) */
 	struct bo_scenario *sc;
+	struct bo_settings set; /* what each state is checked with: the run's (settings.h) */
 	struct bo_results *res; /* RESULTS/shrink */
 	enum bo_class want;	/* the class that must still show */
 	char *const *checker_env;
@@ -71,32 +73,21 @@ static int check_log(struct shrinker *s, const struct bo_log *log, const char *w
 		     const char *cuts, const char *only, uint64_t first, struct bo_results *res,
 		     struct bo_summary *sum, const char *runid, struct bo_err *err)
 {
-	_cleanup_free_ char *checker = NULL;
 	struct bo_layout l;
 	struct bo_explore_opts eo = {
 		.runid = runid,
 		.workdir = workdir,
-		.fs = bo_fs_name(s->sc->fs),
-		.mount_options = s->sc->mount_options,
-		.cuts = cuts,
-		.only_state = only,
-		.first_cut = first,
 		.checker_env = s->checker_env,
-		.ordered = s->sc->ordered,
-		.fsck_timeout = s->sc->fsck_timeout,
-		.recovery = s->sc->recovery,
-		.checker_timeout = s->sc->checker_timeout,
-		.image_size = s->sc->size,
 		.log_name = "write.log",
-		.seed = s->sc->seed,
 		.user = s->user,
 		.root = s->root,
 		.in_place = s->in_place,
 	};
 
-	if (bo_scenario_checker_command(s->sc, &checker) < 0)
-		return bo_err_set(err, ENOMEM, "building the checker command");
-	eo.checker = checker;
+	bo_settings_explore(&s->set, &eo);
+	eo.cuts = cuts;
+	eo.only_state = only;
+	eo.first_cut = first;
 	if (bo_guest_devices(s->sc, log, &l, &eo, err) < 0)
 		return -EINVAL;
 	return bo_explore(log, &eo, res, sum, err);
@@ -356,7 +347,9 @@ static int candidate(const uint64_t *ids, size_t n, void *ctx)
 	return fails;
 }
 
-/* The original scenario file with [workload] keep_ops and [run] seed set. */
+/* The original scenario file with [workload] keep_ops and [run] seed set, and the settings
+ * its candidates were checked with that the run's command line may have given over the
+ * scenario's keys (run --persona, --recovery, --recovery-crashes, --witness). */
 static int write_minimal(struct shrinker *s, const char *scenario, const char *keep,
 			 struct bo_err *err)
 {
@@ -364,13 +357,17 @@ static int write_minimal(struct shrinker *s, const char *scenario, const char *k
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
-	char seed[32];
+	char seed[32], crashes[32], witness[32];
 	const char *const sets[][3] = {
 		{"workload", "keep_ops", keep},
 		{"run", "seed", seed},
 		/* The candidates were judged right after their ack marks: every mark is a
 		 * superset of those, and cheap for a handful of ops. */
 		{"check", "cuts", "mark"},
+		{"check", "persona", bo_persona_name(s->set.persona)},
+		{"check", "recovery", bo_recovery_name(s->set.recovery)},
+		{"check", "recovery_crashes", crashes},
+		{"check", "witness", witness},
 		{NULL, NULL, NULL},
 	};
 	int r;
@@ -381,6 +378,8 @@ static int write_minimal(struct shrinker *s, const char *scenario, const char *k
 		return bo_err_set(err, errno, "reading '%s': %s", scenario, strerror(errno));
 	}
 	snprintf(seed, sizeof(seed), "%" PRIu64, s->sc->seed);
+	snprintf(crashes, sizeof(crashes), "%" PRIu64, s->set.recovery_crashes);
+	snprintf(witness, sizeof(witness), "%" PRIu64, s->set.witness);
 	fprintf(out,
 		"; The smallest op list 'blackout shrink' found that still fails %s, from the\n"
 		"; run whose results directory holds this shrink/ directory (%s of %" PRIu64
@@ -438,7 +437,9 @@ static int cmd_guest_shrink(int argc, char **argv)
 	const struct bo_opt_set sets[] = {
 		{bo_guest_opts, bo_guest_opts_n, &ga},
 		{bo_shrink_opts, bo_shrink_opts_n, &sa},
+		{bo_setting_opts, bo_setting_opts_n, &sa.check},
 	};
+	_cleanup_free_ char *checker = NULL;
 	const char *runid, *state;
 	struct shrinker s = {0};
 	struct bo_err err = {0};
@@ -490,6 +491,10 @@ static int cmd_guest_shrink(int argc, char **argv)
 		else
 			bo_scenario_set_seed(s.sc, seed);
 	}
+	if (r >= 0 && bo_scenario_checker_command(s.sc, &checker) < 0)
+		r = bo_err_set(&err, ENOMEM, "building the checker command");
+	if (r >= 0)
+		r = bo_settings_make(&sa.check, s.sc, checker, &s.set, &err);
 	if (r >= 0)
 		r = bo_guest_env(&env, s.libexec, s.sc->workload_seed, &err);
 	if (r < 0)

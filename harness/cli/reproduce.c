@@ -83,10 +83,13 @@ static int plan(const struct bo_diary *d, struct json_object *st, struct bo_chec
 		/* A reproduction is a check of one state, not a benchmark. */
 		a->bench = NULL;
 	} else if (d->sc) {
-		/* A run: its scenario and seed. */
+		/* A run: its scenario and seed, and what its command line said its states are
+		 * checked with over the scenario's keys (run --persona, --recovery-crashes, ...). */
 		snprintf(seed, 32, "%" PRIu64, d->seed);
 		a->scen = scen;
 		a->seed = seed;
+		if (d->config && json_object_object_get_ex(d->config, "options", &opt))
+			bo_opts_from_config(bo_setting_opts, bo_setting_opts_n, opt, a);
 	} else {
 		return bo_err_set(err, ENOENT,
 				  "'%s' has neither a check's config.json nor scenario.ini",

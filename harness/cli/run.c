@@ -21,6 +21,7 @@
 #include "harness/cli/cli.h"
 #include "harness/cli/guest.h"
 #include "harness/cli/run_kernels.h"
+#include "harness/cli/settings.h"
 #include "harness/cli/vmrun.h"
 #include "harness/results/config.h"
 #include "harness/results/results.h"
@@ -28,7 +29,11 @@
 #include "vm/vm.h"
 
 struct run_args {
-	const char *seed, *parent, *recovery_crashes, *witness, *recovery, *kernels;
+	const char *seed, *parent, *kernels;
+	/* What the run's states are checked with over its scenario's [check] keys: the rows of
+	 * bo_setting_opts (--persona, --recovery, --recovery-crashes, --witness), as check
+	 * takes them (settings.h). */
+	struct bo_check_args check;
 };
 
 static const struct bo_opt run_opts[] = {
@@ -36,16 +41,6 @@ static const struct bo_opt run_opts[] = {
 	 "override the scenario's seed"},
 	{"results", "DIR", offsetof(struct run_args, parent), BO_OPT_HOST, NULL, NULL,
 	 "parent of the run's results directory"},
-	{"recovery", "HOW", offsetof(struct run_args, recovery), BO_OPT_HOST, NULL, NULL,
-	 "override the scenario's [check] recovery: mount, fsck (the\n"
-	 "repair a boot runs, then the mount) or auto"},
-	{"recovery-crashes", "N", offsetof(struct run_args, recovery_crashes), BO_OPT_HOST, NULL,
-	 bo_opt_check_u64,
-	 "override the scenario's [check] recovery_crashes: states cut\n"
-	 "inside each consistent state's recovery (blackout check)"},
-	{"witness", "N", offsetof(struct run_args, witness), BO_OPT_HOST, NULL, bo_opt_check_u64,
-	 "override the scenario's [check] witness: find each failing\n"
-	 "state's minimal witness in at most N trial states (blackout check)"},
 	{"kernels", "A,B[,C]", offsetof(struct run_args, kernels), BO_OPT_HOST, NULL, NULL,
 	 "record and check the workload on each cached kernel (one VM\n"
 	 "boot each) into one tree DIR/<id>/<release>/<run-id>/, and\n"
@@ -54,8 +49,9 @@ static const struct bo_opt run_opts[] = {
 
 static void run_help(void)
 {
-	puts("usage: blackout run SCENARIO.ini [--seed N] [--results DIR] [--recovery-crashes N]\n"
-	     "                    [--witness N] [--kernels A,B[,C]] [VM OPTIONS]\n\n"
+	puts("usage: blackout run SCENARIO.ini [--seed N] [--results DIR] [--persona NAME]\n"
+	     "                    [--recovery HOW] [--recovery-crashes N] [--witness N]\n"
+	     "                    [--kernels A,B[,C]] [VM OPTIONS]\n\n"
 	     "Record the scenario's workload through dm-flakey and dm-log-writes in a fresh VM,\n"
 	     "then check every crash state the cut policy selects: mount (with recovery), the\n"
 	     "checker, fsck, the oracle. Writes DIR/<run-id>/ (default DIR: ./results) and\n"
@@ -63,15 +59,19 @@ static void run_help(void)
 	     "(class and findings of their states) or lint differs between the kernels, first,\n"
 	     "with what each kernel wrote before them; \"no difference\" when none does.\n");
 	bo_opts_help(stdout, run_opts, BO_ARRAY_SIZE(run_opts));
+	puts("\nWhat the states are checked with, over the scenario's [check] keys (as check):");
+	bo_opts_help(stdout, bo_setting_opts, bo_setting_opts_n);
 	bo_vm_opts_help();
 	puts("\nExit status: 0 every state consistent, 1 a state failed (--kernels: or a mark\n"
 	     "differs), 3 harness error.");
 }
 
 /* The results directory of run @runid under @parent, with scenario.ini and config.json. */
-static int prepare(const struct bo_scenario *sc, const struct vm_args *v, const char *parent,
+static int prepare(const struct bo_scenario *sc, const struct bo_check_args *ca,
+		   const char *checker, const struct vm_args *v, const char *parent,
 		   const char *runid, char *dir, struct bo_results **ret, struct bo_err *err)
 {
+	struct bo_settings set;
 	_cleanup_json_ struct json_object *cfg = NULL, *kernel = NULL;
 	char path[PATH_MAX];
 	struct utsname u;
@@ -102,6 +102,13 @@ static int prepare(const struct bo_scenario *sc, const struct vm_args *v, const 
 	json_object_object_add(cfg, "blackout", json_object_new_string(BO_VERSION));
 	/* What the VM got besides blackout's own: reproduce and shrink ship the same. */
 	json_object_object_add(cfg, "files", bo_vm_args_shipped(v));
+	/* The check options the command line gave, which reproduce and shrink give again, and
+	 * what the states are checked with. */
+	r = bo_settings_make(ca, sc, checker, &set, err);
+	if (r < 0)
+		return r;
+	if (bo_settings_config(cfg, bo_setting_opts, bo_setting_opts_n, ca, &set) < 0)
+		return bo_err_set(err, ENOMEM, "config.json");
 	if (uname(&u) == 0)
 		json_object_object_add(cfg, "host_kernel", json_object_new_string(u.release));
 	bo_config_add_origin(cfg);
@@ -134,24 +141,23 @@ static int run_scenario(const char *path, const struct run_args *ra_in, struct v
 	}
 	if (ra.seed && bo_parse_u64(ra.seed, &seed) == 0)
 		bo_scenario_set_seed(sc, seed);
-	if (ra.recovery_crashes && (bo_parse_u64(ra.recovery_crashes, &sc->recovery_crashes) < 0 ||
-				    sc->recovery_crashes > 1000)) {
-		bo_scenario_free(sc);
-		return bo_cli_usage_error("run", "--recovery-crashes: 0 to 1000");
-	}
-	if (ra.recovery) {
-		const char *why = bo_recovery_from_name(ra.recovery, &sc->recovery) < 0
+	/* The check options over the scenario's keys (their values judged by their rows): the
+	 * scenario as run says them in config.json. */
+	if (ra.check.recovery_crashes)
+		(void) !bo_parse_u64(ra.check.recovery_crashes, &sc->recovery_crashes);
+	if (ra.check.witness)
+		(void) !bo_parse_u64(ra.check.witness, &sc->witness);
+	if (ra.check.persona)
+		(void) !bo_persona_parse(ra.check.persona, &sc->persona);
+	if (ra.check.recovery) {
+		const char *why = bo_recovery_from_name(ra.check.recovery, &sc->recovery) < 0
 					  ? "auto, mount or fsck"
 					  : bo_scenario_recovery_problem(sc, sc->recovery);
 
 		if (why) {
 			bo_scenario_free(sc);
-			return bo_cli_usage_error("run", "--recovery %s: %s", ra.recovery, why);
+			return bo_cli_usage_error("run", "--recovery %s: %s", ra.check.recovery, why);
 		}
-	}
-	if (ra.witness && (bo_parse_u64(ra.witness, &sc->witness) < 0 || sc->witness > 1000)) {
-		bo_scenario_free(sc);
-		return bo_cli_usage_error("run", "--witness: 0 to 1000");
 	}
 	bo_runid_make(sc->seed, runid, sizeof(runid));
 	r = bo_guest_vm_for(sc, v, &ship) < 0 || bo_scenario_workload_command(sc, &wcmd) < 0 ||
@@ -163,7 +169,8 @@ static int run_scenario(const char *path, const struct run_args *ra_in, struct v
 	if (r >= 0)
 		r = bo_vm_cmds_judge(cmds[0] ? cmds : cmds + 1, &err);
 	if (r >= 0)
-		r = prepare(sc, v, ra.parent ? ra.parent : "results", runid, dir, &res, &err);
+		r = prepare(sc, &ra.check, ccmd, v, ra.parent ? ra.parent : "results", runid, dir,
+			    &res, &err);
 	if (r >= 0 && bo_guest_argv(&gv, "__guest-run", runid, sc, &err) < 0)
 		r = -EINVAL;
 	if (r < 0) {
@@ -178,18 +185,7 @@ static int run_scenario(const char *path, const struct run_args *ra_in, struct v
 	bo_argv_add(&gv, BO_VM_SHARE_GUEST "/scenario.ini");
 	bo_argv_add(&gv, "--seed");
 	bo_argv_add(&gv, seed_s);
-	if (ra.recovery_crashes) {
-		bo_argv_add(&gv, "--recovery-crashes");
-		bo_argv_add(&gv, ra.recovery_crashes);
-	}
-	if (ra.recovery) {
-		bo_argv_add(&gv, "--recovery");
-		bo_argv_add(&gv, ra.recovery);
-	}
-	if (ra.witness) {
-		bo_argv_add(&gv, "--witness");
-		bo_argv_add(&gv, ra.witness);
-	}
+	bo_opts_pass(bo_setting_opts, bo_setting_opts_n, &ra.check, &gv);
 	if (gv.oom) {
 		bo_cli_error("run: out of memory");
 		goto out;
@@ -249,6 +245,7 @@ static int cmd_run(int argc, char **argv)
 	struct run_cmd a = {0};
 	const struct bo_opt_set sets[] = {
 		{run_opts, BO_ARRAY_SIZE(run_opts), &a.ra},
+		{bo_setting_opts, bo_setting_opts_n, &a.ra.check},
 		{bo_vm_opts, bo_vm_opts_n, &a.v},
 	};
 	int k, ret;

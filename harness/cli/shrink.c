@@ -24,6 +24,7 @@
 #include "harness/cli/check.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/guest.h"
+#include "harness/cli/settings.h"
 #include "harness/cli/shipped.h"
 #include "harness/cli/shrink_opts.h"
 #include "harness/cli/vmrun.h"
@@ -89,6 +90,37 @@ static int state_class(const char *dir, const char *id, enum bo_class *ret, stru
 	return r < 0 ? r : found;
 }
 
+/*
+ * config.json of the shrink into @res: the run's seed, what its states are checked with (the
+ * options of @sa's run and the settings made of them over the scenario @sc, as the guest makes
+ * them), the files and kernel of its VM @v. 0, or -errno with @err.
+ */
+static int shrink_config(struct bo_results *res, const char *runid, const struct bo_scenario *sc,
+			 const struct bo_shrink_args *sa, const char *seed, const struct vm_args *v,
+			 struct bo_err *err)
+{
+	_cleanup_json_ struct json_object *o = bo_json_new_doc(), *kernel = NULL;
+	_cleanup_free_ char *checker = NULL;
+	struct bo_check_args ca = sa->check;
+	struct bo_settings set;
+
+	if (!o || bo_scenario_checker_command(sc, &checker) < 0)
+		return bo_err_set(err, ENOMEM, "config.json");
+	ca.seed = seed;
+	if (bo_settings_make(&ca, sc, checker, &set, err) < 0)
+		return -EINVAL;
+	json_object_object_add(o, "kind", json_object_new_string("shrink"));
+	json_object_object_add(o, "run_id", json_object_new_string(runid));
+	json_object_object_add(o, "blackout", json_object_new_string(BO_VERSION));
+	if (bo_settings_config(o, bo_setting_opts, bo_setting_opts_n, &sa->check, &set) < 0)
+		return bo_err_set(err, ENOMEM, "config.json");
+	json_object_object_add(o, "files", bo_vm_args_shipped(v));
+	bo_config_add_origin(o);
+	if (bo_vm_args_kernel(v, &kernel, NULL) == 0)
+		json_object_object_add(o, "kernel", json_object_get(kernel));
+	return bo_results_write_json(res, "config.json", o, err);
+}
+
 /* Boot the VM of __guest-shrink for state @state of class @want of results @dir. */
 static int boot(const struct vm_args *v, const char *dir, const char *runid, const char *state,
 		enum bo_class want, const char *seed, const struct bo_shrink_args *host,
@@ -109,6 +141,7 @@ static int boot(const struct vm_args *v, const char *dir, const char *runid, con
 		return r;
 	}
 	bo_opts_pass(bo_shrink_opts, bo_shrink_opts_n, &sa, &gv);
+	bo_opts_pass(bo_setting_opts, bo_setting_opts_n, &sa.check, &gv);
 	/* What the host read from the results, for the guest only. */
 	bo_argv_add(&gv, "--class");
 	bo_argv_add(&gv, sa.cls);
@@ -285,9 +318,14 @@ static int cmd_shrink(int argc, char **argv)
 		goto out;
 	}
 	if (cfg) {
+		struct json_object *opt;
+
 		if (bo_config_run_seed(cfg, &seed))
 			snprintf(seed_s, sizeof(seed_s), "%" PRIu64, seed);
 		bo_vm_args_kernel_from(&v, cfg); /* the run's kernel, unless told otherwise */
+		/* What its command line said its states are checked with (run --persona, ...). */
+		if (json_object_object_get_ex(cfg, "options", &opt))
+			bo_opts_from_config(bo_setting_opts, bo_setting_opts_n, opt, &sa.check);
 	}
 	if (bo_guest_vm_for(sc, &v, &ship) < 0) {
 		bo_cli_error("shrink: out of memory");
@@ -310,8 +348,13 @@ static int cmd_shrink(int argc, char **argv)
 		bo_cli_error("shrink: %s (remove '%s' to shrink again)", bo_err_str(&err), path);
 		goto out;
 	}
-	bo_results_free(res);
 	bo_runid_make(sc->seed, runid, sizeof(runid));
+	r = shrink_config(res, runid, sc, &sa, seed_s[0] ? seed_s : NULL, &v, &err);
+	bo_results_free(res);
+	if (r < 0) {
+		bo_cli_error("shrink: %s", bo_err_str(&err));
+		goto out;
+	}
 	bo_cli_note("shrink: %s, state %s (%s): %s", dir, state, bo_class_name(want),
 		    v.in_place ? "in place, on this kernel" : "booting a VM");
 	r = boot(&v, dir, runid, state, want, seed_s[0] ? seed_s : NULL, &sa, sc, &err);

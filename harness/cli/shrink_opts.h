@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 
+#include "harness/cli/check_opts.h"
 #include "harness/cli/opts.h"
 
 struct bo_shrink_args {
@@ -18,6 +19,9 @@ struct bo_shrink_args {
 	bool host_root; /* the run's [vm] root = host shared, as the user says */
 	/* Guest only: what the host read from the results. */
 	const char *cls, *seed;
+	/* What the run's states were checked with over its scenario's keys (its config.json
+	 * "options", the rows of bo_setting_opts): its shrink checks with the same. */
+	struct bo_check_args check;
 };
 
 extern const struct bo_opt bo_shrink_opts[];

@@ -60,6 +60,36 @@ if run_bo 0 shrink "$R"; then
 	# Shrinking again refuses to overwrite the first shrink.
 	run_bo 3 shrink "$R"
 fi
+# What a run's states are checked with, given on its command line over the scenario's keys,
+# is what its reproduction and its shrink check with: each config.json records it, the
+# shrink's checks draw the persona's states (dropped writes: only ignores-fua makes them
+# here), and its minimal.ini says it for the run that re-runs it.
+scenario "$SRC/scenarios/ext4-fsops-bug.ini" "$T/set.ini" ops=12 size=64M cuts=flush seed=1
+if run_bo 1 run "$T/set.ini" --persona ignores-fua --recovery-crashes 1 --witness 2 \
+	--results "$T/set"; then
+	S=$RESULTS
+	settings() { # DIR: persona recovery_crashes witness of its config.json's settings
+		json "$1/config.json" \
+			'" ".join(str(j["settings"][k]) for k in ("persona","recovery_crashes","witness"))'
+	}
+	want="ignores-fua 1 2"
+	[ "$(settings "$S")" = "$want" ] && ok || bad "run's settings: $(settings "$S")"
+	first=$(json "$S/summary.json" 'j["first_state"]["lost-ack"]')
+	if run_bo 0 reproduce "$S" "$first"; then
+		[ "$(settings "$RESULTS")" = "$want" ] && ok ||
+			bad "reproduce's settings: $(settings "$RESULTS")"
+	fi
+	if run_bo 0 shrink "$S" --state "$first" --max-tests 2; then
+		[ "$(settings "$S/shrink")" = "$want" ] && ok ||
+			bad "shrink's settings: $(settings "$S/shrink")"
+		grep -q '"state":"c[0-9]*-d[0-9,]*"' "$S/shrink/stream.jsonl" && ok ||
+			bad "shrink's checks drew no state of the persona"
+		for kv in "persona = ignores-fua" "recovery_crashes = 1" "witness = 2"; do
+			grep -qx "$kv" "$S/shrink/minimal.ini" && ok || bad "minimal.ini lacks '$kv'"
+		done
+	fi
+fi
+
 # Positive control of the input check: a run without failures has nothing to shrink.
 mkdir "$T/clean"
 python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))
