@@ -238,11 +238,13 @@ struct state_run {
 _must_check_ int make_and_probe(struct explore *x, struct state_run *s, bool big, bool log_recovery,
 				struct bo_err *fatal);
 
-/* A state could not be evaluated: the first reason is kept, the state is a harness-error. */
+/* state.c, below every stage: a state could not be evaluated: the first reason is kept, the
+ * state is a harness-error. */
 void state_run_fail(struct state_run *s, const struct bo_err *err);
+/* What a check of @s found, freed: @s can be checked again. */
 void state_run_clear(struct state_run *s);
 
-/* Put a loop or dm device just made on x->td; should that fail, it is undone at once. */
+/* state.c: put a loop or dm device just made on x->td; should that fail, it is undone at once. */
 _must_check_ int explore_keep(struct explore *x, const char *kind, const char *name,
 			      struct bo_err *err);
 
