@@ -25,8 +25,13 @@
  *
  * bench.c holds the hidden modes of scripts/bench-scale (BO_BENCH_NAIVE replaces stages 2
  * and 3 with the fstests way; BO_BENCH_FLOOR times only stage 4). Stages share the struct
- * explore (what every state uses) and the struct state_run (what one check saw); no stage
- * calls another.
+ * explore (what every state uses) and the struct state_run (what one check saw).
+ *
+ * makeprobe.c is stages 3 and 4 as one step, for explore.c and witness.c; state.c is what
+ * every stage takes from below it (a state marked failed, its findings freed, a device kept
+ * on the teardown stack). The calls run one way: explore.c to the levels (recovery.c,
+ * witness.c) and the stages, those to the stages they take a state through and to state.c,
+ * which calls none; nothing calls back into explore.c.
  */
 #ifndef BO_EXPLORE_STAGES_H
 #define BO_EXPLORE_STAGES_H
@@ -230,7 +235,7 @@ struct state_run {
 /*
  * Stages 3 and 4 for the state the base holds (or is being brought to): a fresh snapshot of
  * it (@big: on the CoW store as big as the device), the probe (@log_recovery: through the
- * device that logs its recovery, with --recovery-crashes), the snapshot's status (explore.c).
+ * device that logs its recovery, with --recovery-crashes), the snapshot's status (makeprobe.c).
  * Returns -errno only when the exploration cannot go on (a failed snapshot could not be
  * removed: later states would be built on a wrong device; or its CoW store, which holds more
  * than COW_SMALL, could not be emptied: the guest would run out of memory).
