@@ -12,7 +12,7 @@
  *   4. probe.c     what the state does: mount (recovery), the checker, umount, fsck, with the
  *                  kernel's messages of that state alone
  *   5. judge.c     the checker's report against the log's ops (the oracle), and the class
- *   6. record.c    the state's record in stream.jsonl, its by-products under states/<id>/
+ *   6. save.c      the state's record in stream.jsonl, its by-products under states/<id>/
  *
  * recovery.c adds a level (--recovery-crashes): the probe of a state runs on a dm-log-writes
  * device over its snapshot, so that its recovery's writes are logged; a state consistent after
@@ -358,7 +358,7 @@ _must_check_ int witness_find(struct explore *x, struct state_run *s, enum bo_cl
 /* 5. judge.c: the checker's report against the ops, and the class. */
 enum bo_class judge(struct explore *x, struct state_run *s);
 
-/* 6. record.c: what a checked state leaves in the results. */
+/* 6. save.c: what a checked state leaves in the results. */
 _must_check_ int record_state(struct explore *x, struct state_run *s, enum bo_class c,
 			      struct bo_err *err);
 _must_check_ int record_alias(struct explore *x, const struct select_alias *a, struct bo_err *err);

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * record.c — stage 6 of the check loop (stages.h): what a checked crash state leaves in the
- * results: its record in stream.jsonl and, for a state that is not consistent, its by-products
- * under states/<id>/ (the verdict, fsck and checker output, kernel messages, repro.sh, its
- * minimal witness when one was sought, and for a state cut inside another's recovery that
- * recovery's log); and
- * the record of an alias, a state not checked again.
+ * save.c — stage 6 of the check loop (stages.h): a checked crash state saved into the results:
+ * its record in stream.jsonl and, for a state that is not consistent, its by-products under
+ * states/<id>/ (the verdict, fsck and checker output, kernel messages, repro.sh, its minimal
+ * witness when one was sought, and for a state cut inside another's recovery that recovery's
+ * log); and the record of an alias, a state not checked again.
  */
 #include "harness/explore/stages.h"
 
