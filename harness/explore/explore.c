@@ -147,8 +147,8 @@ static int explore_state(struct explore *x, struct state_run *s, uint64_t last_c
 		r = witness_find(x, s, c, err);
 	bo_progress_step();
 	/* 6. Its record. */
-	if (record_state(x, s, c, err) < 0 ||
-	    (c != BO_CLASS_CONSISTENT && record_byproducts(x, s, c, err) < 0))
+	if (save_state(x, s, c, err) < 0 ||
+	    (c != BO_CLASS_CONSISTENT && save_byproducts(x, s, c, err) < 0))
 		r = r < 0 ? r : -EIO;
 	/* A state its recovery left consistent: crashes during that recovery. */
 	if (r >= 0 && c == BO_CLASS_CONSISTENT)
@@ -177,7 +177,7 @@ static int explore_states(struct explore *x, struct select *sel, struct bo_err *
 			if (a.count)
 				bo_progress_step();
 			if (a.record)
-				r = record_alias(x, &a, err);
+				r = save_alias(x, &a, err);
 			continue;
 		}
 		r = explore_state(x, &s, select_last_cut(sel), &c, err);

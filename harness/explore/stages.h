@@ -359,11 +359,11 @@ _must_check_ int witness_find(struct explore *x, struct state_run *s, enum bo_cl
 enum bo_class judge(struct explore *x, struct state_run *s);
 
 /* 6. save.c: what a checked state leaves in the results. */
-_must_check_ int record_state(struct explore *x, struct state_run *s, enum bo_class c,
-			      struct bo_err *err);
-_must_check_ int record_alias(struct explore *x, const struct select_alias *a, struct bo_err *err);
-_must_check_ int record_byproducts(struct explore *x, struct state_run *s, enum bo_class c,
-				   struct bo_err *err);
+_must_check_ int save_state(struct explore *x, struct state_run *s, enum bo_class c,
+			    struct bo_err *err);
+_must_check_ int save_alias(struct explore *x, const struct select_alias *a, struct bo_err *err);
+_must_check_ int save_byproducts(struct explore *x, struct state_run *s, enum bo_class c,
+				 struct bo_err *err);
 
 /* bench.c: scripts/bench-scale's baseline: the state rebuilt from nothing, as fstests'
  * replay-log does at every cut, then the same probe. */
