@@ -16,9 +16,9 @@
 #include <unistd.h>
 
 #include "harness/base/file.h"
-#include "harness/base/input.h"
 #include "harness/base/mounts.h"
 #include "harness/base/path.h"
+#include "harness/base/sanitize.h"
 
 struct bo_cgroup {
 	int dirfd;    /* the group's directory */

@@ -12,7 +12,7 @@
  *    its size is bounded where the size is not the point;
  *  - an id that becomes a path is a plain name (bo_name_plain());
  *  - a string from such a file is sanitized before a terminal or a shell line sees it
- *    (bo_sanitize(), bo_shell_quote()).
+ *    (sanitize.h: bo_sanitize(), bo_shell_quote()).
  *
  * And for writers of big files: bo_space_check() refuses before a byte is written when the
  * file would not fit.
@@ -26,6 +26,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+/* The rule's last point: what reads a stranger's file sanitizes what it quotes. */
+#include "harness/base/sanitize.h"
 #include "harness/base/util.h"
 
 /* Bounds for files whose size is not the point. */
@@ -143,24 +145,6 @@ _must_check_ int bo_input_read_fd(int fd, uint64_t size, const char *what, size_
  * or a read error is never taken as the end of the file.
  */
 _must_check_ ssize_t bo_input_read_line(FILE *f, size_t max, char **buf, size_t *cap);
-
-/*
- * @s made safe for a terminal, in a new string (NULL without memory): every control
- * character (C0 but newline and tab, DEL, C1) and every byte of invalid UTF-8 is written as
- * \xHH, and a backslash as itself. With @oneline, newline and tab are escaped too.
- */
-char *bo_sanitize(const char *s, bool oneline);
-
-/* The same over @len bytes of @s. */
-char *bo_sanitize_n(const char *s, size_t len, bool oneline);
-
-/* The @n bytes of @s as valid UTF-8, in a new string: each byte that is not part of a valid
- * sequence becomes U+FFFD. For --json output, whose control characters json-c escapes. */
-char *bo_utf8_valid(const char *s, size_t n);
-
-/* @s as one word of a POSIX shell line, in a new string: as it is when it holds only
- * [A-Za-z0-9@%+=:,./_-] (and is not empty), else in single quotes ('\'' for a quote). */
-char *bo_shell_quote(const char *s);
 
 /*
  * Whether @bytes more fit on the filesystem of @path (the file to be written, or the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "harness/base/util.h"
-#include "harness/base/input.h"
+#include "harness/base/sanitize.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -187,7 +187,7 @@ void bo_vsay(const char *kind, const char *fmt, va_list ap)
 		return;
 	}
 	/* A message quotes what it was given, which may come from a stranger's file: no
-	 * escape sequence reaches the terminal (harness/base/input.h). */
+	 * escape sequence reaches the terminal (harness/base/sanitize.h). */
 	safe = bo_sanitize(msg, false);
 	n = asprintf(&line, "blackout: %s%s\n", kind, safe ? safe : msg);
 	/* One write: the messages of two processes sharing stderr (the shards of a check)

@@ -2,7 +2,8 @@
 /*
  * fsmap_int.h — what the readers of fsmap.h share: one file per filesystem's tools
  * (fsmap_ext4.c: debugfs; fsmap_xfs.c: xfs_db, xfs_logprint; fsmap_btrfs.c: btrfs
- * inspect-internal), each parsing its tool's output line by line, and the helpers here.
+ * inspect-internal), each parsing its tool's output line by line, which fsmap.c picks from,
+ * and the helpers they share (fsmap_util.c).
  */
 #ifndef BO_FSMAP_INT_H
 #define BO_FSMAP_INT_H

@@ -8,54 +8,12 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "harness/base/input.h"
 #include "harness/base/safety.h"
 #include "harness/explore/stages.h"
 #include "harness/results/progress.h"
-
-void state_run_fail(struct state_run *s, const struct bo_err *err)
-{
-	s->obs.harness_failed = true;
-	if (!s->harness_msg[0])
-		snprintf(s->harness_msg, sizeof(s->harness_msg), "%s", bo_err_str(err));
-}
-
-void state_run_clear(struct state_run *s)
-{
-	bo_checker_report_clear(&s->report);
-	bo_verdict_clear(&s->verdict);
-	free(s->fsck_out);
-	free(s->repair_out);
-	free(s->checker_out);
-	free(s->checker_err);
-	free(s->checker_left);
-	free(s->dmesg);
-	bo_kmsg_free(s->km);
-	s->fsck_out = s->repair_out = s->checker_out = s->checker_err = s->dmesg = NULL;
-	s->checker_left = NULL;
-	s->km = NULL;
-	if (s->witness) {
-		bo_opset_clear(&s->witness->ops);
-		free(s->witness->story);
-	}
-	free(s->witness);
-	s->witness = NULL;
-}
-
-int explore_keep(struct explore *x, const char *kind, const char *name, struct bo_err *err)
-{
-	bool loop = !strcmp(kind, "loop");
-	int k = loop ? bo_teardown_push_loop(x->td, name, err)
-		     : bo_teardown_push_dm(x->td, name, err);
-	struct bo_err e2;
-
-	if (k < 0)
-		(void) (loop ? bo_loop_detach(name, &e2) : bo_dm_remove(name, &e2));
-	return k;
-}
 
 static void down_report(void *rctx, const char *kind, const char *arg, const struct bo_err *e)
 {
@@ -114,41 +72,6 @@ static int teardown(struct explore *x, struct bo_err *err)
 	snapshot_teardown(x);
 	base_teardown(x);
 	probe_teardown(x);
-	return r;
-}
-
-int make_and_probe(struct explore *x, struct state_run *s, bool big, bool log_recovery,
-		   struct bo_err *fatal)
-{
-	double t0 = bo_now(), t = 0;
-	bool made = false, probed = false;
-	int k = 0, r;
-
-	if (probe_begin(x, s) >= 0)
-		k = snapshot_make(x, s, big, &made, fatal);
-	if (k > 0) {
-		/* With recovery crashes, on a device that logs what the recovery writes. */
-		const char *dev = log_recovery ? recovery_begin(x, s) : x->snap_dev;
-
-		if (dev && probe(x, s, dev) == 0) {
-			t = bo_now();
-			probed = true;
-		}
-		k = log_recovery ? recovery_end(x, s, fatal) : 0;
-	}
-	r = k < 0 ? k : 0;
-	if (made) {
-		int d = snapshot_done(x, s, probed, fatal);
-
-		r = d < 0 ? d : r;
-	}
-	probe_end(x, s);
-	s->seconds = bo_now() - t0 - s->t_wait;
-	if (t > 0)
-		s->t_drop = bo_now() - t;
-	/* The floor of scripts/bench-scale (bench.c): what no check can avoid. */
-	if (x->o->bench == BO_BENCH_FLOOR)
-		s->seconds = s->t_mount + s->t_checker + s->t_umount + s->t_fsck;
 	return r;
 }
 
@@ -224,8 +147,8 @@ static int explore_state(struct explore *x, struct state_run *s, uint64_t last_c
 		r = witness_find(x, s, c, err);
 	bo_progress_step();
 	/* 6. Its record. */
-	if (record_state(x, s, c, err) < 0 ||
-	    (c != BO_CLASS_CONSISTENT && record_byproducts(x, s, c, err) < 0))
+	if (save_state(x, s, c, err) < 0 ||
+	    (c != BO_CLASS_CONSISTENT && save_byproducts(x, s, c, err) < 0))
 		r = r < 0 ? r : -EIO;
 	/* A state its recovery left consistent: crashes during that recovery. */
 	if (r >= 0 && c == BO_CLASS_CONSISTENT)
@@ -254,7 +177,7 @@ static int explore_states(struct explore *x, struct select *sel, struct bo_err *
 			if (a.count)
 				bo_progress_step();
 			if (a.record)
-				r = record_alias(x, &a, err);
+				r = save_alias(x, &a, err);
 			continue;
 		}
 		r = explore_state(x, &s, select_last_cut(sel), &c, err);

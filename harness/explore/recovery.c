@@ -188,8 +188,8 @@ static int second(struct explore *x, const struct state_run *first, const struct
 	    : s.second == BO_CLASS_HARNESS_ERROR ? BO_CLASS_HARNESS_ERROR
 						 : BO_CLASS_RECOVERY_UNSAFE;
 	bo_summary_add(x->sum, c, s.id, s.seconds, s.have_verdict ? &s.verdict : NULL);
-	if (record_state(x, &s, c, fatal) < 0 ||
-	    (c != BO_CLASS_CONSISTENT && record_byproducts(x, &s, c, fatal) < 0))
+	if (save_state(x, &s, c, fatal) < 0 ||
+	    (c != BO_CLASS_CONSISTENT && save_byproducts(x, &s, c, fatal) < 0))
 		r = -EIO;
 	state_run_clear(&s);
 	return r;

@@ -12,7 +12,7 @@
  *   4. probe.c     what the state does: mount (recovery), the checker, umount, fsck, with the
  *                  kernel's messages of that state alone
  *   5. judge.c     the checker's report against the log's ops (the oracle), and the class
- *   6. record.c    the state's record in stream.jsonl, its by-products under states/<id>/
+ *   6. save.c      the state's record in stream.jsonl, its by-products under states/<id>/
  *
  * recovery.c adds a level (--recovery-crashes): the probe of a state runs on a dm-log-writes
  * device over its snapshot, so that its recovery's writes are logged; a state consistent after
@@ -25,8 +25,13 @@
  *
  * bench.c holds the hidden modes of scripts/bench-scale (BO_BENCH_NAIVE replaces stages 2
  * and 3 with the fstests way; BO_BENCH_FLOOR times only stage 4). Stages share the struct
- * explore (what every state uses) and the struct state_run (what one check saw); no stage
- * calls another.
+ * explore (what every state uses) and the struct state_run (what one check saw).
+ *
+ * makeprobe.c is stages 3 and 4 as one step, for explore.c and witness.c; state.c is what
+ * every stage takes from below it (a state marked failed, its findings freed, a device kept
+ * on the teardown stack). The calls run one way: explore.c to the levels (recovery.c,
+ * witness.c) and the stages, those to the stages they take a state through and to state.c,
+ * which calls none; nothing calls back into explore.c.
  */
 #ifndef BO_EXPLORE_STAGES_H
 #define BO_EXPLORE_STAGES_H
@@ -230,7 +235,7 @@ struct state_run {
 /*
  * Stages 3 and 4 for the state the base holds (or is being brought to): a fresh snapshot of
  * it (@big: on the CoW store as big as the device), the probe (@log_recovery: through the
- * device that logs its recovery, with --recovery-crashes), the snapshot's status (explore.c).
+ * device that logs its recovery, with --recovery-crashes), the snapshot's status (makeprobe.c).
  * Returns -errno only when the exploration cannot go on (a failed snapshot could not be
  * removed: later states would be built on a wrong device; or its CoW store, which holds more
  * than COW_SMALL, could not be emptied: the guest would run out of memory).
@@ -238,11 +243,13 @@ struct state_run {
 _must_check_ int make_and_probe(struct explore *x, struct state_run *s, bool big, bool log_recovery,
 				struct bo_err *fatal);
 
-/* A state could not be evaluated: the first reason is kept, the state is a harness-error. */
+/* state.c, below every stage: a state could not be evaluated: the first reason is kept, the
+ * state is a harness-error. */
 void state_run_fail(struct state_run *s, const struct bo_err *err);
+/* What a check of @s found, freed: @s can be checked again. */
 void state_run_clear(struct state_run *s);
 
-/* Put a loop or dm device just made on x->td; should that fail, it is undone at once. */
+/* state.c: put a loop or dm device just made on x->td; should that fail, it is undone at once. */
 _must_check_ int explore_keep(struct explore *x, const char *kind, const char *name,
 			      struct bo_err *err);
 
@@ -351,12 +358,12 @@ _must_check_ int witness_find(struct explore *x, struct state_run *s, enum bo_cl
 /* 5. judge.c: the checker's report against the ops, and the class. */
 enum bo_class judge(struct explore *x, struct state_run *s);
 
-/* 6. record.c: what a checked state leaves in the results. */
-_must_check_ int record_state(struct explore *x, struct state_run *s, enum bo_class c,
-			      struct bo_err *err);
-_must_check_ int record_alias(struct explore *x, const struct select_alias *a, struct bo_err *err);
-_must_check_ int record_byproducts(struct explore *x, struct state_run *s, enum bo_class c,
-				   struct bo_err *err);
+/* 6. save.c: what a checked state leaves in the results. */
+_must_check_ int save_state(struct explore *x, struct state_run *s, enum bo_class c,
+			    struct bo_err *err);
+_must_check_ int save_alias(struct explore *x, const struct select_alias *a, struct bo_err *err);
+_must_check_ int save_byproducts(struct explore *x, struct state_run *s, enum bo_class c,
+				 struct bo_err *err);
 
 /* bench.c: scripts/bench-scale's baseline: the state rebuilt from nothing, as fstests'
  * replay-log does at every cut, then the same probe. */

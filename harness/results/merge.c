@@ -254,7 +254,7 @@ static DIR *open_subdir(int dirfd, const char *name)
 
 /*
  * A state's write.log, the link to the run's log a state cut inside a recovery keeps
- * (explore/record.c): made again in the merged directory @res to its own write.log, linked
+ * (explore/save.c): made again in the merged directory @res to its own write.log, linked
  * or else pointed at. What the shard has under that name is never read.
  */
 static int link_log(struct bo_results *res, const char *to, struct bo_err *err)

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * record.c — stage 6 of the check loop (stages.h): what a checked crash state leaves in the
- * results: its record in stream.jsonl and, for a state that is not consistent, its by-products
- * under states/<id>/ (the verdict, fsck and checker output, kernel messages, repro.sh, its
- * minimal witness when one was sought, and for a state cut inside another's recovery that
- * recovery's log); and
- * the record of an alias, a state not checked again.
+ * save.c — stage 6 of the check loop (stages.h): a checked crash state saved into the results:
+ * its record in stream.jsonl and, for a state that is not consistent, its by-products under
+ * states/<id>/ (the verdict, fsck and checker output, kernel messages, repro.sh, its minimal
+ * witness when one was sought, and for a state cut inside another's recovery that recovery's
+ * log); and the record of an alias, a state not checked again.
  */
 #include "harness/explore/stages.h"
 
@@ -114,7 +113,7 @@ static struct json_object *witness_json(const struct witness *w)
 	return o;
 }
 
-int record_state(struct explore *x, struct state_run *s, enum bo_class c, struct bo_err *err)
+int save_state(struct explore *x, struct state_run *s, enum bo_class c, struct bo_err *err)
 {
 	struct json_object *rec = json_object_new_object();
 
@@ -197,7 +196,7 @@ int record_state(struct explore *x, struct state_run *s, enum bo_class c, struct
 	return bo_results_emit(x->res, "state", rec, err);
 }
 
-int record_alias(struct explore *x, const struct select_alias *a, struct bo_err *err)
+int save_alias(struct explore *x, const struct select_alias *a, struct bo_err *err)
 {
 	struct json_object *rec = json_object_new_object();
 
@@ -286,7 +285,7 @@ static int copy_recovery_log(struct explore *x, const char *dir, const char *pat
 }
 
 /* states/<id>/: everything needed to understand and re-run a state that was not consistent. */
-int record_byproducts(struct explore *x, struct state_run *s, enum bo_class c, struct bo_err *err)
+int save_byproducts(struct explore *x, struct state_run *s, enum bo_class c, struct bo_err *err)
 {
 	_cleanup_free_ char *repro = NULL, *checker = NULL, *verdict = NULL;
 	char dir[BO_CRASH_ID_MAX + 8], buf[1024];
