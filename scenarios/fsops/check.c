@@ -27,7 +27,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "scenarios/fsops/check.h"
+#include "scenarios/fsops/checker.h"
 
 static int die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

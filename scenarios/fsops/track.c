@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenarios/fsops/check.h"
+#include "scenarios/fsops/checker.h"
 
 static uint64_t min64(uint64_t a, uint64_t b)
 {

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * check.h — the fsops checker's state, shared by its two halves: check.c judges the ops
+ * checker.h — the fsops checker's state, shared by its two halves: check.c judges the ops
  * (reads the ids and the tree, decodes the data, replays the model and judges each promise);
  * track.c follows, as the replay goes, what each file may hold of an inode (its tracks).
  * Internal to the fsops program.
  */
-#ifndef BO_FSOPS_CHECK_H
-#define BO_FSOPS_CHECK_H
+#ifndef BO_FSOPS_CHECKER_H
+#define BO_FSOPS_CHECKER_H
 
 #include <stdbool.h>
 #include <stddef.h>
