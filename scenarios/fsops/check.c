@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "scenarios/fsops/checker.h"
+#include "scenarios/fsops/track.h"
 
 static int die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "scenarios/fsops/checker.h"
+#include "scenarios/fsops/track.h"
 
 static uint64_t min64(uint64_t a, uint64_t b)
 {
