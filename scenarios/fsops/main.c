@@ -167,7 +167,110 @@ static int list_workload(void *ctx, uint64_t rank, const struct fsops_op *ops, u
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for beside the parameters of the sequence. */
+struct cmdline {
+	const char *mode;
+	/* Parsed once every option is: --keep against the final --ops, the ranks only with
+	 * --bounded. */
+	const char *keep, *workloads, *sample;
+	bool seq_opts; /* an option of the seeded sequence only */
+};
+
+/* What the parsers return when there is no exit status yet: the command goes on. */
+#define GO_ON (-1)
+
+static int no_memory(void)
+{
+	fputs("blackout-fsops: out of memory\n", stderr);
+	return 1;
+}
+
+/* Option @c (of getopt_long(), its argument @arg) into @p and @cl: GO_ON, or an exit status. */
+static int parse_option(int c, const char *arg, struct fsops_params *p, struct cmdline *cl)
+{
+	uint64_t length = 0;
+	int v;
+
+	switch (c) {
+	case 'h':
+		help();
+		return 0;
+	case 's':
+		if (parse_u64(arg, &p->seed) < 0)
+			return usage_error("bad --seed", arg);
+		break;
+	case 'n':
+		if (parse_u64(arg, &p->ops) < 0 || p->ops == 0 || p->ops > FSOPS_MAX_OPS)
+			return usage_error("bad --ops (1..1000000)", arg);
+		cl->seq_opts = true;
+		break;
+	case 'k':
+		cl->keep = arg;
+		cl->seq_opts = true;
+		break;
+	case 'B':
+		if (parse_u64(arg, &length) < 0 || length < 1 || length > FSOPS_BOUNDED_MAX)
+			return usage_error("bad --bounded (a length, 1..3)", arg);
+		p->bounded = (unsigned) length;
+		break;
+	case 'W':
+		cl->workloads = arg;
+		break;
+	case 'S':
+		cl->sample = arg;
+		break;
+	case 'f':
+		cl->seq_opts = true;
+		if ((v = choice(arg, fsync_names)) < 0)
+			return usage_error("unknown --fsync (path or inode)", arg);
+		p->fsync = (enum fsops_fsync_mode) v;
+		break;
+	case 'F':
+		cl->seq_opts = true;
+		if (fsops_families_parse(arg, &p->families) < 0)
+			return usage_error("unknown --families (all, none or a list "
+					   "of " FSOPS_FAMILY_NAMES ")",
+					   arg);
+		break;
+	case 'p':
+		if ((v = choice(arg, promises_names)) < 0)
+			return usage_error("unknown --promises (linux or posix)", arg);
+		p->promises = (enum fsops_promises) v;
+		break;
+	case 'b':
+		if ((v = choice(arg, bug_names)) < 0)
+			return usage_error("unknown --bug", arg);
+		p->bug = (enum fsops_bug) v;
+		break;
+	default:
+		return 2;
+	}
+	return GO_ON;
+}
+
+/* What the options say together (--bounded and the rest): GO_ON, or an exit status. */
+static int check_options(struct fsops_params *p, const struct cmdline *cl)
+{
+	if (p->bounded && cl->seq_opts)
+		return usage_error("--bounded draws its own ops: no --ops, --fsync, --families or "
+				   "--keep with",
+				   "--bounded");
+	if (p->bounded)
+		p->families = FSOPS_FAMILY_ALL; /* its ops are of every family */
+	if (cl->workloads && !p->bounded)
+		return usage_error("--workloads needs", "--bounded");
+	if (cl->workloads && parse_range(cl->workloads, &p->ranks.first, &p->ranks.last) < 0)
+		return usage_error("bad --workloads (ranks A-B, or A)", cl->workloads);
+	if (cl->sample && !p->bounded)
+		return usage_error("--sample needs", "--bounded");
+	if (cl->sample && parse_sample(cl->sample, &p->ranks.at, &p->ranks.every) < 0)
+		return usage_error("bad --sample (I/N: the ranks that are I modulo N, I < N)",
+				   cl->sample);
+	return GO_ON;
+}
+
+/* The command line into @p and @cl: GO_ON, or an exit status (--help, a usage error). */
+static int parse_args(int argc, char **argv, struct fsops_params *p, struct cmdline *cl)
 {
 	/* One option per line, as clang-format would not keep it. */
 	/* clang-format off */
@@ -186,143 +289,93 @@ int main(int argc, char **argv)
 		{},
 	};
 	/* clang-format on */
+	int c, r;
+
+	if (argc > 1 && argv[1][0] != '-') {
+		cl->mode = argv[1];
+		argv++;
+		argc--;
+	}
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1)
+		if ((r = parse_option(c, optarg, p, cl)) != GO_ON)
+			return r;
+	if (optind != argc)
+		return usage_error("unexpected argument", argv[optind]);
+	return check_options(p, cl);
+}
+
+/* count: how many workloads the bounded space of @p's length has. */
+static int count(const struct fsops_params *p)
+{
+	uint64_t n;
+
+	if (!p->bounded)
+		return usage_error("count needs", "--bounded");
+	if (fsops_bounded_count(p->bounded, &n) < 0)
+		return no_memory();
+	printf("%llu\n", (unsigned long long) n);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
+/* list with --bounded: the workloads @p's ranks select, one after the other. */
+static int list_bounded(const struct fsops_params *p)
+{
+	struct bounded_list b = {.length = p->bounded};
+
+	if (fsops_bounded_each(p->bounded, &p->ranks, list_workload, &b) < 0)
+		return no_memory();
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
+/* list: the ops @p performs. */
+static int list_sequence(const struct fsops_params *p)
+{
+	struct fsops_op *ops;
+	uint64_t n;
+
+	if (fsops_sequence(p, &ops, &n) < 0)
+		return no_memory();
+	list(ops, n, 0, NULL);
+	free(ops);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
 	struct fsops_params p = {.seed = 1,
 				 .ops = 200,
 				 .bug = FSOPS_BUG_NONE,
 				 .ranks = {.last = UINT64_MAX, .every = 1}};
-	const char *mode = "run", *keep = NULL, *workloads = NULL, *sample = NULL;
-	bool seq_opts = false; /* an option of the seeded sequence only */
-	uint64_t length = 0;
-	uint64_t *keep_ids = NULL, n;
-	struct fsops_op *ops;
-	int c, v, rc;
+	struct cmdline cl = {.mode = "run"};
+	uint64_t *keep_ids = NULL;
+	int rc;
 
-	if (argc > 1 && argv[1][0] != '-') {
-		mode = argv[1];
-		argv++;
-		argc--;
-	}
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			help();
-			return 0;
-		case 's':
-			if (parse_u64(optarg, &p.seed) < 0)
-				return usage_error("bad --seed", optarg);
-			break;
-		case 'n':
-			if (parse_u64(optarg, &p.ops) < 0 || p.ops == 0 || p.ops > FSOPS_MAX_OPS)
-				return usage_error("bad --ops (1..1000000)", optarg);
-			seq_opts = true;
-			break;
-		case 'k':
-			keep = optarg;
-			seq_opts = true;
-			break;
-		case 'B':
-			if (parse_u64(optarg, &length) < 0 || length < 1 ||
-			    length > FSOPS_BOUNDED_MAX)
-				return usage_error("bad --bounded (a length, 1..3)", optarg);
-			p.bounded = (unsigned) length;
-			break;
-		case 'W':
-			workloads = optarg;
-			break;
-		case 'S':
-			sample = optarg;
-			break;
-		case 'f':
-			seq_opts = true;
-			if ((v = choice(optarg, fsync_names)) < 0)
-				return usage_error("unknown --fsync (path or inode)", optarg);
-			p.fsync = (enum fsops_fsync_mode) v;
-			break;
-		case 'F':
-			seq_opts = true;
-			if (fsops_families_parse(optarg, &p.families) < 0)
-				return usage_error("unknown --families (all, none or a list "
-						   "of " FSOPS_FAMILY_NAMES ")",
-						   optarg);
-			break;
-		case 'p':
-			if ((v = choice(optarg, promises_names)) < 0)
-				return usage_error("unknown --promises (linux or posix)", optarg);
-			p.promises = (enum fsops_promises) v;
-			break;
-		case 'b':
-			if ((v = choice(optarg, bug_names)) < 0)
-				return usage_error("unknown --bug", optarg);
-			p.bug = (enum fsops_bug) v;
-			break;
-		default:
-			return 2;
-		}
-	}
-	if (optind != argc)
-		return usage_error("unexpected argument", argv[optind]);
-	if (p.bounded && seq_opts)
-		return usage_error("--bounded draws its own ops: no --ops, --fsync, --families or "
-				   "--keep with",
-				   "--bounded");
-	if (p.bounded)
-		p.families = FSOPS_FAMILY_ALL; /* its ops are of every family */
-	if (workloads && !p.bounded)
-		return usage_error("--workloads needs", "--bounded");
-	if (workloads && parse_range(workloads, &p.ranks.first, &p.ranks.last) < 0)
-		return usage_error("bad --workloads (ranks A-B, or A)", workloads);
-	if (sample && !p.bounded)
-		return usage_error("--sample needs", "--bounded");
-	if (sample && parse_sample(sample, &p.ranks.at, &p.ranks.every) < 0)
-		return usage_error("bad --sample (I/N: the ranks that are I modulo N, I < N)",
-				   sample);
-	if (!strcmp(mode, "count")) {
-		if (!p.bounded)
-			return usage_error("count needs", "--bounded");
-		if (fsops_bounded_count(p.bounded, &n) < 0) {
-			fputs("blackout-fsops: out of memory\n", stderr);
-			return 1;
-		}
-		printf("%llu\n", (unsigned long long) n);
-		return fflush(stdout) == 0 ? 0 : 1;
-	}
-	if (p.bounded && !strcmp(mode, "list")) {
-		struct bounded_list b = {.length = p.bounded};
+	rc = parse_args(argc, argv, &p, &cl);
+	if (rc != GO_ON)
+		return rc;
+	if (!strcmp(cl.mode, "count"))
+		return count(&p);
+	if (p.bounded && !strcmp(cl.mode, "list"))
+		return list_bounded(&p);
+	/* After the options: the ids are checked against the final --ops. */
+	if (cl.keep) {
+		int r = bo_ids_parse(cl.keep, p.ops, &keep_ids, &p.nkeep);
 
-		if (fsops_bounded_each(p.bounded, &p.ranks, list_workload, &b) < 0) {
-			fputs("blackout-fsops: out of memory\n", stderr);
-			return 1;
-		}
-		return fflush(stdout) == 0 ? 0 : 1;
-	}
-	/* After the loop: the ids are checked against the final --ops. */
-	if (keep) {
-		int r = bo_ids_parse(keep, p.ops, &keep_ids, &p.nkeep);
-
-		if (r == -ENOMEM) {
-			fputs("blackout-fsops: out of memory\n", stderr);
-			return 1;
-		}
+		if (r == -ENOMEM)
+			return no_memory();
 		if (r < 0)
-			return usage_error("bad --keep (op ids 1..--ops, e.g. 3,17,40-42)", keep);
+			return usage_error("bad --keep (op ids 1..--ops, e.g. 3,17,40-42)",
+					   cl.keep);
 		p.keep = keep_ids;
 	}
-	if (!strcmp(mode, "run")) {
+	if (!strcmp(cl.mode, "run"))
 		rc = fsops_run(&p);
-	} else if (!strcmp(mode, "check")) {
+	else if (!strcmp(cl.mode, "check"))
 		rc = fsops_check(&p);
-	} else if (!strcmp(mode, "list")) {
-		if (fsops_sequence(&p, &ops, &n) < 0) {
-			fputs("blackout-fsops: out of memory\n", stderr);
-			free(keep_ids);
-			return 1;
-		}
-		list(ops, n, 0, NULL);
-		free(ops);
-		rc = fflush(stdout) == 0 ? 0 : 1;
-	} else {
-		rc = usage_error("unknown mode", mode);
-	}
+	else if (!strcmp(cl.mode, "list"))
+		rc = list_sequence(&p);
+	else
+		rc = usage_error("unknown mode", cl.mode);
 	free(keep_ids);
 	return rc;
 }

@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenarios/fsops/check.h"
+#include "scenarios/fsops/checker.h"
+#include "scenarios/fsops/track.h"
 
 static uint64_t min64(uint64_t a, uint64_t b)
 {

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * check.h — the fsops checker's state, shared by its two halves: check.c judges the ops
- * (reads the ids and the tree, decodes the data, replays the model and judges each promise);
- * track.c follows, as the replay goes, what each file may hold of an inode (its tracks).
- * Internal to the fsops program.
+ * checker.h — the fsops checker's state, the types and constants all its files share:
+ * check.c judges the ops (reads the ids, then the tree, observe.c, indexes the ops, index.c,
+ * replays the model and judges each promise, promise.c); track.c follows, as the replay goes,
+ * what each file may hold of an inode (its tracks), and uses nothing of the others (track.h is
+ * what they call of it). Internal to the fsops program.
  */
-#ifndef BO_FSOPS_CHECK_H
-#define BO_FSOPS_CHECK_H
+#ifndef BO_FSOPS_CHECKER_H
+#define BO_FSOPS_CHECKER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -139,41 +140,5 @@ static inline struct future *future_of(const struct checker *c, uint64_t ino)
 {
 	return &c->fut[c->fut_at[ino]];
 }
-
-/*
- * Inode @in is new (its create op was replayed): start a track for every name it will have
- * that holds a readable file, and count for each byte of its odd words the later issued
- * writes that explain it. The inode's content is followed as far as a track looks.
- */
-int tracks_start(struct checker *c, const struct fsops_inode *in);
-
-/* Drop the tracks of @f, whose inode lost its last name. */
-void tracks_free(struct future *f);
-
-/*
- * Data op, truncate or fallocate @op on inode @in is being replayed (call before the model
- * applies it): keep the tracks of @in true. Only the words it changes (and, for a truncate,
- * those between the old and the new smallest later cut) are judged again, and an issued write
- * no longer explains what it wrote, nor an issued punch or zero the zeros it made. Returns 0
- * or -ENOMEM.
- */
-int tracks_replay(struct checker *c, const struct fsops_op *op, const struct fsops_inode *in);
-
-/*
- * Whether name @s can hold inode @in as it was at the op being judged, changed by any subset
- * of the later issued ops on it: each byte holds its value then, or what a later write put
- * there, or zero where a later truncate cut; the size lies between the smallest and the
- * largest it had. O(1): the tracks count the bytes nothing explains as the replay goes.
- */
-bool track_acceptable(const struct checker *c, const struct fsops_inode *in, int s);
-
-/*
- * As track_acceptable(), for a promise about bytes [@from, @to) only (a range sync: RWF_DSYNC,
- * O_SYNC, msync): those words are explained, and the size reaches the range's end (or the
- * smallest size a later op leaves) and is no larger than the largest. O(the range's words)
- * when the file holds a word nothing explains, else O(1).
- */
-bool track_range_ok(const struct checker *c, const struct fsops_inode *in, int s, uint64_t from,
-		    uint64_t to);
 
 #endif
