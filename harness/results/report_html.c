@@ -32,25 +32,6 @@ static const enum bo_class severity[] = {
 	BO_CLASS_CONSISTENT,
 };
 
-const char *report_class_color(unsigned c)
-{
-	static const char *const colors[NCLASS] = {
-		[BO_CLASS_CONSISTENT] = "#43a047",
-		[BO_CLASS_UNMOUNTABLE] = "#8e0000",
-		[BO_CLASS_FSCK_DIRTY] = "#ef6c00",
-		[BO_CLASS_LOST_ACK] = "#e53935",
-		[BO_CLASS_REPAIR_FAILED] = "#5d4037",
-		[BO_CLASS_PHANTOM] = "#8e24aa",
-		[BO_CLASS_APP_RECOVERY_FAILED] = "#f9a825",
-		[BO_CLASS_RECOVERY_UNSAFE] = "#c2185b",
-		[BO_CLASS_CHECKER_ERROR] = "#546e7a",
-		[BO_CLASS_HARNESS_ERROR] = "#212121",
-		[UNKNOWN] = "#9e9e9e",
-	};
-
-	return c < NCLASS ? colors[c] : colors[UNKNOWN];
-}
-
 void report_html_head(FILE *f, const char *title)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
