@@ -83,6 +83,8 @@ int report_render(int dirfd, const char *dir, const char *name, void (*fn)(FILE 
 
 /* The two documents: report.html and junit.xml. */
 void report_write_html(struct report *R, FILE *f);
+/* The timeline section of report.html (report_timeline.c). */
+void report_html_timeline(struct report *R, FILE *f);
 void report_write_junit(struct report *R, FILE *f);
 
 /* junit.xml in parts, for a nightly's combined one: the <testsuites> line for @t (the sum
