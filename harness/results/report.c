@@ -279,22 +279,6 @@ void report_close(struct report *R)
 		close(R->dirfd);
 }
 
-int report_open_kernels(struct report *R, const char *const *dirs, const char *const *names,
-			size_t n, struct bo_err *err)
-{
-	for (size_t c = 0; c < n; c++) {
-		int r = report_open(&R[c], dirs[c], NULL, err);
-
-		R[c].suite_kernel = names[c]; /* the kernels' suites are tests of their own */
-		if (r < 0) {
-			for (size_t k = 0; k <= c; k++)
-				report_close(&R[k]);
-			return r;
-		}
-	}
-	return 0;
-}
-
 int bo_report_write(const char *dir, const struct bo_report_opts *o, struct bo_err *err)
 {
 	struct report R;

@@ -71,11 +71,6 @@ int report_open(struct report *R, const char *dir, const struct bo_report_opts *
 		struct bo_err *err);
 void report_close(struct report *R);
 
-/* Open the reports of the @n results directories @dirs of one workload on several kernels,
- * each a test suite of its own named @names[c]: 0, or -errno with every one closed. */
-int report_open_kernels(struct report *R, const char *const *dirs, const char *const *names,
-			size_t n, struct bo_err *err);
-
 /* What @fn writes of @ctx, into @name of the directory @dirfd (@dir as the user named it),
  * atomically. */
 int report_render(int dirfd, const char *dir, const char *name, void (*fn)(FILE *, void *),
