@@ -6,19 +6,14 @@
  * Everything shown came from the guests: escaped and capped as in report.html.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
-#include "harness/base/file.h"
 #include "harness/base/macro.h"
 #include "harness/results/differ.h"
 #include "harness/results/report.h"
-#include "harness/results/report_model.h"
+#include "harness/results/report_kernels.h"
 
 /* Differing states shown with their evidence; all are in the table and in differential.json. */
 #define SHOWN_MAX    50
@@ -54,37 +49,26 @@ static bool byproduct(FILE *f, struct report *R, const char *state, const char *
 	return true;
 }
 
-static void write_html(FILE *f, struct report *R, const char *const *names, size_t n,
-		       const struct bo_differ *d, const char *log)
+struct differ_doc {
+	struct report_kernels k;
+	const struct bo_differ *d;
+	const char *log;
+};
+
+static void write_html(FILE *f, void *p)
 {
-	size_t shown = 0;
+	const struct differ_doc *m = p;
+	const struct bo_differ *d = m->d;
+	struct report *R = m->k.R;
+	const char *const *names = m->k.names;
+	size_t n = m->k.n, shown = 0;
 
 	report_html_head(f, "blackout: one log, several kernels");
 	fputs("<h1>One log, several kernels</h1>\n<p>Log: <code>", f);
-	report_esc(f, log);
+	report_esc(f, m->log);
 	fprintf(f, "</code>: %zu states, <b>%zu differ</b> between the kernels.</p>\n", d->nrow,
 		d->ndiffer);
-	fputs("<table><tr><th>kernel</th><th>results</th></tr>\n", f);
-	for (size_t c = 0; c < n; c++) {
-		const char *base = strrchr(R[c].dir, '/');
-
-		fputs("<tr><td>", f);
-		report_esc(f, names[c]);
-		fputs("</td><td><a href=\"", f);
-		report_esc(f, names[c]);
-		fputc('/', f);
-		report_esc(f, base ? base + 1 : R[c].dir);
-		fputs("/report.html\">", f);
-		report_esc(f, R[c].dir);
-		fputs("</a></td></tr>\n", f);
-	}
-	fputs("</table>\n<h2>States</h2>\n<table><tr><th>state</th><th>cut</th>", f);
-	for (size_t c = 0; c < n; c++) {
-		fputs("<th>", f);
-		report_esc(f, names[c]);
-		fputs("</th>", f);
-	}
-	fputs("</tr>\n", f);
+	report_kernels_html_table(f, &m->k, "States", "<th>state</th><th>cut</th>");
 	for (size_t i = 0; i < d->nrow; i++) {
 		const struct bo_differ_row *row = &d->rows[i];
 		char cell[600];
@@ -148,30 +132,21 @@ static void write_html(FILE *f, struct report *R, const char *const *names, size
 	fputs("</body></html>\n", f);
 }
 
-static void write_junit(FILE *f, struct report *R, const char *const *names, size_t n,
-			const struct bo_differ *d)
+static void write_junit(FILE *f, void *p)
 {
-	struct report_junit_totals t = {0};
+	const struct differ_doc *m = p;
+	const struct bo_differ *d = m->d;
+	struct report *R = m->k.R;
+	const char *const *names = m->k.names;
+	size_t n = m->k.n;
 
-	for (size_t c = 0; c < n; c++)
-		report_junit_count(&R[c], &t);
-	t.tests += (unsigned) d->nrow;
-	t.failures += (unsigned) d->ndiffer;
-	report_junit_open(f, &t);
-	for (size_t c = 0; c < n; c++)
-		report_junit_suite(&R[c], f);
 	/* One testcase per state: it fails when the kernels do not agree on it. */
-	fprintf(f,
-		"  <testsuite name=\"differential\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
-		"skipped=\"0\">\n",
-		d->nrow, d->ndiffer);
+	report_kernels_junit_open(f, &m->k, d->nrow, d->ndiffer);
 	for (size_t i = 0; i < d->nrow; i++) {
 		const struct bo_differ_row *row = &d->rows[i];
 		char cell[600];
 
-		fputs("    <testcase classname=\"blackout.differential\" name=\"", f);
-		report_esc(f, row->state);
-		fputs("\">\n", f);
+		report_kernels_junit_case(f, row->state);
 		if (row->differs) {
 			fputs("      <failure type=\"differs\" message=\"", f);
 			for (size_t c = 0; c < n; c++) {
@@ -200,53 +175,14 @@ static void write_junit(FILE *f, struct report *R, const char *const *names, siz
 		}
 		fputs("    </testcase>\n", f);
 	}
-	fputs("  </testsuite>\n", f);
-	report_junit_close(f);
-}
-
-struct differ_doc {
-	struct report *R;
-	const char *const *names;
-	size_t n;
-	const struct bo_differ *d;
-	const char *log;
-};
-
-static void html_of(FILE *f, void *p)
-{
-	const struct differ_doc *m = p;
-
-	write_html(f, m->R, m->names, m->n, m->d, m->log);
-}
-
-static void junit_of(FILE *f, void *p)
-{
-	const struct differ_doc *m = p;
-
-	write_junit(f, m->R, m->names, m->n, m->d);
+	report_kernels_junit_close(f);
 }
 
 int bo_report_differential(const char *tree, const char *log, const char *const *dirs,
 			   const char *const *names, size_t n, const struct bo_differ *d,
 			   struct bo_err *err)
 {
-	_cleanup_free_ struct report *R = calloc(n ? n : 1, sizeof(*R));
-	_cleanup_close_ int dirfd = open(tree, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	struct differ_doc m = {.names = names, .n = n, .d = d, .log = log};
-	int r = 0;
+	struct differ_doc m = {.k = {.names = names, .n = n}, .d = d, .log = log};
 
-	if (!R)
-		return bo_err_set(err, ENOMEM, "out of memory");
-	if (dirfd < 0)
-		return bo_err_set(err, errno, "'%s': %s", tree, strerror(errno));
-	r = report_open_kernels(R, dirs, names, n, err);
-	if (r < 0)
-		return r;
-	m.R = R;
-	r = report_render(dirfd, tree, "report.html", html_of, &m, err);
-	if (r >= 0)
-		r = report_render(dirfd, tree, "junit.xml", junit_of, &m, err);
-	for (size_t c = 0; c < n; c++)
-		report_close(&R[c]);
-	return r;
+	return report_kernels_write(tree, dirs, &m.k, write_html, write_junit, &m, err);
 }

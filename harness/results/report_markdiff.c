@@ -5,29 +5,19 @@
  * what every kernel wrote before it side by side. Everything shown came from the guests:
  * escaped as in report.html.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
-#include "harness/base/file.h"
-#include "harness/base/macro.h"
 #include "harness/results/markdiff.h"
 #include "harness/results/report.h"
-#include "harness/results/report_model.h"
+#include "harness/results/report_kernels.h"
 
 /* Differing marks shown with their entries, and entries shown per kernel. */
 #define SHOWN_MAX   50
 #define ENTRIES_MAX 200
 
 struct marks_doc {
-	struct report *R;
-	const char *const *names;
-	size_t n;
+	struct report_kernels k;
 	const struct bo_markdiff *d;
 	struct bo_log *const *logs;
 	const char *scenario;
@@ -54,8 +44,9 @@ static unsigned first_class(const struct bo_markdiff_side *s)
 	return s->classes ? BO_CLASS_CONSISTENT : UNKNOWN;
 }
 
-static void write_html(FILE *f, const struct marks_doc *m)
+static void write_html(FILE *f, void *p)
 {
+	const struct marks_doc *m = p;
 	const struct bo_markdiff *d = m->d;
 	size_t shown = 0;
 
@@ -64,27 +55,7 @@ static void write_html(FILE *f, const struct marks_doc *m)
 	report_esc(f, m->scenario);
 	fprintf(f, "</code>: %zu marks, <b>%zu differ</b> between the kernels%s.</p>\n", d->nrow,
 		d->ndiffer, d->ndiffer ? "" : " (no difference)");
-	fputs("<table><tr><th>kernel</th><th>results</th></tr>\n", f);
-	for (size_t c = 0; c < m->n; c++) {
-		const char *base = strrchr(m->R[c].dir, '/');
-
-		fputs("<tr><td>", f);
-		report_esc(f, m->names[c]);
-		fputs("</td><td><a href=\"", f);
-		report_esc(f, m->names[c]);
-		fputc('/', f);
-		report_esc(f, base ? base + 1 : m->R[c].dir);
-		fputs("/report.html\">", f);
-		report_esc(f, m->R[c].dir);
-		fputs("</a></td></tr>\n", f);
-	}
-	fputs("</table>\n<h2>Marks</h2>\n<table><tr><th>mark</th>", f);
-	for (size_t c = 0; c < m->n; c++) {
-		fputs("<th>", f);
-		report_esc(f, m->names[c]);
-		fputs("</th>", f);
-	}
-	fputs("</tr>\n", f);
+	report_kernels_html_table(f, &m->k, "Marks", "<th>mark</th>");
 	for (size_t i = 0; i < d->nrow; i++) {
 		const struct bo_markdiff_row *row = &d->rows[i];
 
@@ -95,7 +66,7 @@ static void write_html(FILE *f, const struct marks_doc *m)
 		fputs(row->differs && i < SHOWN_MAX ? "</a>" : "", f);
 		fputs(row->lint_differs ? " (lint differs)" : "", f);
 		fputs("</td>", f);
-		for (size_t c = 0; c < m->n; c++) {
+		for (size_t c = 0; c < m->k.n; c++) {
 			fprintf(f, "<td><span class=\"sw\" style=\"background:%s\"></span>",
 				report_class_color(first_class(&row->side[c])));
 			verdict(f, row, c);
@@ -112,9 +83,9 @@ static void write_html(FILE *f, const struct marks_doc *m)
 		fprintf(f, "<div class=\"state\" id=\"m-%zu\"><h3>", i);
 		report_esc(f, row->mark);
 		fputs("</h3><table><tr>", f);
-		for (size_t c = 0; c < m->n; c++) {
+		for (size_t c = 0; c < m->k.n; c++) {
 			fputs("<th>", f);
-			report_esc(f, m->names[c]);
+			report_esc(f, m->k.names[c]);
 			fputs(": ", f);
 			verdict(f, row, c);
 			if (row->side[c].state) {
@@ -125,7 +96,7 @@ static void write_html(FILE *f, const struct marks_doc *m)
 			fputs("</th>", f);
 		}
 		fputs("</tr><tr>", f);
-		for (size_t c = 0; c < m->n; c++) {
+		for (size_t c = 0; c < m->k.n; c++) {
 			const struct bo_markdiff_side *s = &row->side[c];
 			char buf[160];
 
@@ -151,45 +122,33 @@ static void write_html(FILE *f, const struct marks_doc *m)
 	fputs("</body></html>\n", f);
 }
 
-static void write_junit(FILE *f, const struct marks_doc *m)
+static void write_junit(FILE *f, void *p)
 {
+	const struct marks_doc *m = p;
 	const struct bo_markdiff *d = m->d;
-	struct report_junit_totals t = {0};
 
-	for (size_t c = 0; c < m->n; c++)
-		report_junit_count(&m->R[c], &t);
-	t.tests += (unsigned) d->nrow;
-	t.failures += (unsigned) d->ndiffer;
-	report_junit_open(f, &t);
-	for (size_t c = 0; c < m->n; c++)
-		report_junit_suite(&m->R[c], f);
 	/* One testcase per mark: it fails when the kernels do not agree on it. */
-	fprintf(f,
-		"  <testsuite name=\"differential\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
-		"skipped=\"0\">\n",
-		d->nrow, d->ndiffer);
+	report_kernels_junit_open(f, &m->k, d->nrow, d->ndiffer);
 	for (size_t i = 0; i < d->nrow; i++) {
 		const struct bo_markdiff_row *row = &d->rows[i];
 		char buf[160];
 
-		fputs("    <testcase classname=\"blackout.differential\" name=\"", f);
-		report_esc(f, row->mark);
-		fputs("\">\n", f);
+		report_kernels_junit_case(f, row->mark);
 		if (row->differs) {
 			fprintf(f, "      <failure type=\"%s\" message=\"",
 				row->lint_differs ? "lint-differs" : "differs");
-			for (size_t c = 0; c < m->n; c++) {
+			for (size_t c = 0; c < m->k.n; c++) {
 				fputs(c ? " | " : "", f);
-				report_esc(f, m->names[c]);
+				report_esc(f, m->k.names[c]);
 				fputs(": ", f);
 				verdict(f, row, c);
 			}
 			fputs("\"/>\n      <system-out>", f);
-			for (size_t c = 0; c < m->n; c++) {
+			for (size_t c = 0; c < m->k.n; c++) {
 				const struct bo_markdiff_side *s = &row->side[c];
 
 				fputs("### ", f);
-				report_esc(f, m->names[c]);
+				report_esc(f, m->k.names[c]);
 				fputc('\n', f);
 				for (uint64_t e = s->from;
 				     s->present && e < s->entry && e - s->from < ENTRIES_MAX; e++) {
@@ -203,41 +162,15 @@ static void write_junit(FILE *f, const struct marks_doc *m)
 		}
 		fputs("    </testcase>\n", f);
 	}
-	fputs("  </testsuite>\n", f);
-	report_junit_close(f);
-}
-
-static void html_of(FILE *f, void *m)
-{
-	write_html(f, m);
-}
-
-static void junit_of(FILE *f, void *m)
-{
-	write_junit(f, m);
+	report_kernels_junit_close(f);
 }
 
 int bo_report_marks(const char *tree, const char *scenario, const char *const *dirs,
 		    const char *const *names, size_t n, const struct bo_markdiff *d,
 		    struct bo_log *const *logs, struct bo_err *err)
 {
-	_cleanup_free_ struct report *R = calloc(n ? n : 1, sizeof(*R));
-	_cleanup_close_ int dirfd = open(tree, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	struct marks_doc m = {.names = names, .n = n, .d = d, .logs = logs, .scenario = scenario};
-	int r = 0;
+	struct marks_doc m = {
+		.k = {.names = names, .n = n}, .d = d, .logs = logs, .scenario = scenario};
 
-	if (!R)
-		return bo_err_set(err, ENOMEM, "out of memory");
-	if (dirfd < 0)
-		return bo_err_set(err, errno, "'%s': %s", tree, strerror(errno));
-	r = report_open_kernels(R, dirs, names, n, err);
-	if (r < 0)
-		return r;
-	m.R = R;
-	r = report_render(dirfd, tree, "report.html", html_of, &m, err);
-	if (r >= 0)
-		r = report_render(dirfd, tree, "junit.xml", junit_of, &m, err);
-	for (size_t c = 0; c < n; c++)
-		report_close(&R[c]);
-	return r;
+	return report_kernels_write(tree, dirs, &m.k, write_html, write_junit, &m, err);
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * report_model.h — what report.c reads of a results directory, for its two renderers
- * (report_html.c, report_junit.c), and the helpers they share. Internal to the report.
+ * (report_html.c, report_junit.c), and what they offer the reports of several kernels. The
+ * helpers they all share are report_util.h. Internal to the report.
  */
 #ifndef BO_REPORT_MODEL_H
 #define BO_REPORT_MODEL_H
@@ -15,11 +16,8 @@
 #include "harness/states/lint.h"
 #include "harness/log/log.h"
 #include "harness/results/report.h"
+#include "harness/results/report_util.h"
 #include "harness/results/summary.h"
-
-#define ID_MAX	64
-#define UNKNOWN BO_CLASS_COUNT /* a class name the report does not know */
-#define NCLASS	(BO_CLASS_COUNT + 1)
 
 struct rstate {
 	char id[ID_MAX];
@@ -63,47 +61,15 @@ struct report_junit_totals {
 	double seconds;
 };
 
-/* The name of class @c, "unknown" for UNKNOWN. */
-const char *report_class_name(unsigned c);
-
-/* Whether class @c means the harness or the checker could not judge (JUnit errors). */
-bool report_class_is_error(unsigned c);
-
-/* @s escaped for HTML and XML (bo_report_escape()); NULL writes nothing. */
-void report_esc(FILE *f, const char *s);
-
-/* Is @id safe as a path component and a URL fragment? */
-bool report_id_ok(const char *id);
-
-/* Read at most @max bytes of the by-product @rel under the directory by the rule of
- * harness/base/input.h: never through a symlink, a regular file of one name (not a hard link),
- * at most BO_INPUT_MAX_TEXT. Sets *@ret_total to the file's size. NULL when it cannot be read,
- * @err saying why (ENOENT: it is not there). */
-char *report_read_capped(int dirfd, const char *rel, size_t max, uint64_t *ret_total,
-			 struct bo_err *err);
-
-/* Say in @f (HTML, or text for junit.xml) that a by-product was refused and why (@e, from
- * report_read_capped()): nothing when it is simply not there. */
-void report_refused(FILE *f, const struct bo_err *e, bool html);
-
-/* The string at the dotted @path ("options.fs") of @o, or NULL. */
-const char *report_cfg_str(struct json_object *o, const char *path);
-
 /* The <head> of a report page (its CSP lets nothing but inline style and data: images in) and
- * the opening <body>; the colour of class @c. */
+ * the opening <body>. */
 void report_html_head(FILE *f, const char *title);
-const char *report_class_color(unsigned c);
 
 /* Read the results directory @dir into @R (report.c): 0, or -errno when it cannot be opened
  * or its stream cannot be read; report_close() it either way. */
 int report_open(struct report *R, const char *dir, const struct bo_report_opts *o,
 		struct bo_err *err);
 void report_close(struct report *R);
-
-/* Open the reports of the @n results directories @dirs of one workload on several kernels,
- * each a test suite of its own named @names[c]: 0, or -errno with every one closed. */
-int report_open_kernels(struct report *R, const char *const *dirs, const char *const *names,
-			size_t n, struct bo_err *err);
 
 /* What @fn writes of @ctx, into @name of the directory @dirfd (@dir as the user named it),
  * atomically. */
@@ -112,6 +78,8 @@ int report_render(int dirfd, const char *dir, const char *name, void (*fn)(FILE 
 
 /* The two documents: report.html and junit.xml. */
 void report_write_html(struct report *R, FILE *f);
+/* The timeline section of report.html (report_timeline.c). */
+void report_html_timeline(struct report *R, FILE *f);
 void report_write_junit(struct report *R, FILE *f);
 
 /* junit.xml in parts, for a nightly's combined one: the <testsuites> line for @t (the sum
