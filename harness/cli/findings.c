@@ -39,7 +39,8 @@ static void print_signature(const struct bo_sig *x)
 	       skel ? x->skeleton : "", skel ? "]" : "", x->fs, x->opts, x->kernel);
 }
 
-static void print_text(const struct bo_sigset *f, const struct bo_sigset *base, const char *baseline)
+static void print_text(const struct bo_sigset *f, const struct bo_sigset *base,
+		       const char *baseline)
 {
 	size_t counts[4] = {0};
 
@@ -105,7 +106,8 @@ static struct json_object *finding_json(const struct bo_sig *x, bool here)
 	return o;
 }
 
-static void print_json(const struct bo_sigset *f, const struct bo_sigset *base, const char *baseline)
+static void print_json(const struct bo_sigset *f, const struct bo_sigset *base,
+		       const char *baseline)
 {
 	_cleanup_(bo_json_putp) struct json_object *doc = bo_json_new_doc();
 	struct json_object *a = json_object_new_array(), *gone = json_object_new_array();

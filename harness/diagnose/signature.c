@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * blackout findings — the failing states of one or more results directories grouped into
- * findings by signature: filesystem, mkfs and mount options, kernel, class, the broken promise
- * (the kind of op whose ack was lost, or that appeared unissued) and the op skeleton (for
- * builtin bounded, the ops of the workload after its setup). Ten thousand failing states of
- * one bug are one finding: each is printed with its count, the number of workloads it is
- * seen in, and its smallest workload first, with the state to explain.
+ * Findings by signature (signature.h): the runs under a path found and read, each failing
+ * state counted under the signatures of its class and of each op it lost or invented, the
+ * workload of each op as blackout-fsops lists it; a baseline read from a tree or from what
+ * `findings --json` wrote, and compared by signature.
  */
+#include "harness/diagnose/signature.h"
+
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +19,6 @@
 #include "harness/base/json.h"
 #include "harness/base/macro.h"
 #include "harness/base/path.h"
-#include "harness/base/strmap.h"
-#include "harness/cli/cli.h"
 #include "harness/diagnose/compare.h"
 #include "harness/diagnose/diary.h"
 #include "harness/scenario/fsops.h"
@@ -43,38 +39,6 @@ struct workload {
 	char name[32];
 	uint64_t nops;
 	char skeleton[160];
-};
-
-struct finding {
-	char *key;  /* the signature, as printed */
-	char *cell; /* its cell: filesystem, options and kernel (cell_key()) */
-	char *fs, *opts, *kernel, *cls, *promise, *skeleton;
-	uint64_t states;
-	uint64_t workloads; /* distinct ones seen */
-	char **seen;	    /* their names (room for seen_cap), */
-	size_t seen_cap;
-	struct bo_strmap seen_at;      /* ... found by name */
-	uint64_t last_run, last_state; /* to count a state once: the run and record counted last */
-	char smallest[32];	       /* the workload with fewest ops, or "" */
-	uint64_t smallest_ops;
-	char *dir, *state;  /* where to look first: the smallest's first state */
-	const char *status; /* against a baseline: "new", "unchanged", "fixed" or "not run" */
-};
-
-/* Every string of a finding was written by a guest or a stranger: each is kept sanitized
- * (bo_sanitize()), so that the text and JSON printed hold no control character. */
-struct findings {
-	struct finding *v;
-	size_t n, cap;
-	struct bo_strmap index; /* v by signature, until v is sorted */
-	/* The cells (cell_key()) of the runs read that ran to their end, failing or not: a
-	 * finding of a baseline gone from one is fixed, from any other cell not run. */
-	char **cells;
-	size_t ncells;
-	struct bo_strmap ran;
-	bool failed;   /* a directory could not be read */
-	uint64_t run;  /* the run being read, counted from 1 */
-	uint64_t read; /* the runs read whole */
 };
 
 /* Run directories: a results directory, or the trees of run --kernels and nightly. */
@@ -103,8 +67,9 @@ static int each_run(const char *path, int depth, int (*fn)(void *, const char *)
 }
 
 /* The ops of @sc (run @dir's) as blackout-fsops lists them, by id (index 0 unused), into
- * *@ret; none, after saying why, when they cannot be listed. */
-static size_t list_ops(const struct bo_scenario *sc, struct op **ret, const char *dir)
+ * *@ret; none, after telling @f's report why, when they cannot be listed. */
+static size_t list_ops(struct bo_sigset *f, const struct bo_scenario *sc, struct op **ret,
+		       const char *dir)
 {
 	_cleanup_free_ char *text = NULL;
 	struct bo_err err = {0};
@@ -115,8 +80,8 @@ static size_t list_ops(const struct bo_scenario *sc, struct op **ret, const char
 	if (!sc || !(bo_fsops_is(sc) || bo_bounded_is(sc)))
 		return 0;
 	if (bo_fsops_list(sc, bo_libexec_dir(), NULL, &text, &err) < 0) {
-		bo_cli_warning("findings: %s: its ops are not known (%s): grouped as 'op'", dir,
-			       bo_err_str(&err));
+		if (f->report)
+			f->report(f->rctx, dir, BO_SIG_NO_OPS, &err);
 		return 0;
 	}
 	/* An op a line: room for all at once (a bounded listing has half a million). */
@@ -194,7 +159,7 @@ static char *cell_key(const char *fs, const char *opts, const char *kernel)
 }
 
 /* Note the cell of a run with @config in @f, which ran to its end (once); -ENOMEM. */
-static int see_cell(struct findings *f, struct json_object *config)
+static int see_cell(struct bo_sigset *f, struct json_object *config)
 {
 	_cleanup_free_ char *fs = field(config, "device", "fs"),
 			    *mkfs = field(config, "device", "mkfs_options"),
@@ -219,7 +184,7 @@ static int see_cell(struct findings *f, struct json_object *config)
 }
 
 /* Note workload @name in @x's set; -ENOMEM. */
-static int see_workload(struct finding *x, const char *name)
+static int see_workload(struct bo_sig *x, const char *name)
 {
 	char **more;
 
@@ -238,7 +203,7 @@ static int see_workload(struct finding *x, const char *name)
 	return bo_strmap_put(&x->seen_at, x->seen[x->workloads - 1], 0, NULL) < 0 ? -ENOMEM : 0;
 }
 
-static void finding_clear(struct finding *x)
+static void finding_clear(struct bo_sig *x)
 {
 	free(x->key);
 	free(x->cell);
@@ -256,7 +221,7 @@ static void finding_clear(struct finding *x)
 	bo_strmap_clear(&x->seen_at);
 }
 
-static void findings_clear(struct findings *f)
+void bo_sigset_clear(struct bo_sigset *f)
 {
 	for (size_t i = 0; i < f->n; i++)
 		finding_clear(&f->v[i]);
@@ -266,17 +231,17 @@ static void findings_clear(struct findings *f)
 		free(f->cells[i]);
 	free(f->cells);
 	bo_strmap_clear(&f->ran);
-	*f = (struct findings){0};
+	*f = (struct bo_sigset){0};
 }
 
 /* The finding of signature (@fs, @opts, @kernel, @cls, @promise, @skel) in @f, made (with
  * @dir and @state to look at first, the strings copied) when it is new; NULL without memory. */
-static struct finding *intern(struct findings *f, const char *fs, const char *opts,
-			      const char *kernel, const char *cls, const char *promise,
-			      const char *skel, const char *dir, const char *state)
+static struct bo_sig *intern(struct bo_sigset *f, const char *fs, const char *opts,
+			     const char *kernel, const char *cls, const char *promise,
+			     const char *skel, const char *dir, const char *state)
 {
 	_cleanup_free_ char *key = sig_key(fs, opts, kernel, cls, promise, skel);
-	struct finding *more, nf;
+	struct bo_sig *more, nf;
 	size_t at;
 
 	if (!key)
@@ -289,15 +254,15 @@ static struct finding *intern(struct findings *f, const char *fs, const char *op
 		f->v = more;
 		f->cap = f->cap ? 2 * f->cap : 64;
 	}
-	nf = (struct finding){.fs = strdup(fs),
-			      .opts = strdup(opts),
-			      .kernel = strdup(kernel),
-			      .cls = strdup(cls),
-			      .promise = strdup(promise),
-			      .skeleton = strdup(skel),
-			      .dir = strdup(dir),
-			      .state = strdup(state),
-			      .cell = cell_key(fs, opts, kernel)};
+	nf = (struct bo_sig){.fs = strdup(fs),
+			     .opts = strdup(opts),
+			     .kernel = strdup(kernel),
+			     .cls = strdup(cls),
+			     .promise = strdup(promise),
+			     .skeleton = strdup(skel),
+			     .dir = strdup(dir),
+			     .state = strdup(state),
+			     .cell = cell_key(fs, opts, kernel)};
 	/* Complete, or not at all: every field is printed. */
 	if (!nf.fs || !nf.opts || !nf.kernel || !nf.cls || !nf.promise || !nf.skeleton || !nf.dir ||
 	    !nf.state || !nf.cell || bo_strmap_put(&f->index, key, f->n, NULL) < 0) {
@@ -311,7 +276,7 @@ static struct finding *intern(struct findings *f, const char *fs, const char *op
 
 /* Count state record @index (named @state) of @dir under the signature of its class,
  * @promise and @w. */
-static int add(struct findings *f, struct json_object *config, const char *dir, size_t index,
+static int add(struct bo_sigset *f, struct json_object *config, const char *dir, size_t index,
 	       const char *state, const char *cls, const char *promise, const struct workload *w)
 {
 	_cleanup_free_ char *fs = field(config, "device", "fs"),
@@ -321,7 +286,7 @@ static int add(struct findings *f, struct json_object *config, const char *dir, 
 			    *c = bo_sanitize(cls, true), *d = bo_sanitize(dir, true),
 			    *st = bo_sanitize(state, true);
 	const char *skel = *w->skeleton ? w->skeleton : "-";
-	struct finding *x;
+	struct bo_sig *x;
 	uint64_t before;
 
 	if (!fs || !mkfs || !mount || !kernel || !c || !d || !st ||
@@ -353,7 +318,7 @@ static int add(struct findings *f, struct json_object *config, const char *dir, 
 /* The failing states of run directory @dir, each under its signatures. */
 static int read_run(void *ctx, const char *dir)
 {
-	struct findings *f = ctx;
+	struct bo_sigset *f = ctx;
 	struct bo_diary d;
 	struct bo_err err = {0};
 	struct op *ops = NULL;
@@ -364,7 +329,8 @@ static int read_run(void *ctx, const char *dir)
 
 	f->run++;
 	if (r < 0) {
-		bo_cli_error("findings: %s", bo_err_str(&err));
+		if (f->report)
+			f->report(f->rctx, dir, BO_SIG_UNREADABLE, &err);
 		bo_diary_clear(&d);
 		f->failed = true;
 		return 0;
@@ -394,7 +360,7 @@ static int read_run(void *ctx, const char *dir)
 				/* The ops are listed once, and only for a run that lost some. */
 				if (!listed) {
 					listed = true;
-					nops = list_ops(d.sc, &ops, dir);
+					nops = list_ops(f, d.sc, &ops, dir);
 				}
 
 				if (op >= 1 && op <= nops)
@@ -427,7 +393,7 @@ static int member(struct json_object *o, const char *k, char **ret)
 }
 
 /* The findings `findings --json` wrote to @path, into @base. */
-static int read_findings_json(const char *path, struct findings *base, struct bo_err *err)
+static int read_findings_json(const char *path, struct bo_sigset *base, struct bo_err *err)
 {
 	_cleanup_(bo_json_putp) struct json_object *doc = NULL;
 	_cleanup_free_ char *text = NULL;
@@ -453,7 +419,7 @@ static int read_findings_json(const char *path, struct findings *base, struct bo
 		_cleanup_free_ char *fs = NULL, *opts = NULL, *kernel = NULL, *cls = NULL,
 				    *promise = NULL, *skel = NULL;
 		struct json_object *n = json_object_object_get(o, "states");
-		struct finding *x;
+		struct bo_sig *x;
 
 		if ((r = member(o, "fs", &fs)) < 0 || (r = member(o, "options", &opts)) < 0 ||
 		    (r = member(o, "kernel", &kernel)) < 0 || (r = member(o, "class", &cls)) < 0 ||
@@ -473,9 +439,7 @@ static int read_findings_json(const char *path, struct findings *base, struct bo
 	return 0;
 }
 
-/* The runs under @path into @f; -ENOENT (@err says what) when it holds none: a tree in which
- * nothing was read has no findings, but "every state is consistent" would be a lie. */
-static int search(const char *path, struct findings *f, struct bo_err *err)
+int bo_sigset_search(struct bo_sigset *f, const char *path, struct bo_err *err)
 {
 	uint64_t before = f->run;
 	int r = each_run(path, 0, read_run, f);
@@ -490,24 +454,16 @@ static int search(const char *path, struct findings *f, struct bo_err *err)
 	return 0;
 }
 
-/* The findings of baseline @path (a tree of runs, or a file `findings --json` wrote) into
- * @base; a run of a tree that cannot be read marks @base failed. */
-static int read_baseline(const char *path, struct findings *base, struct bo_err *err)
+int bo_sigset_read_baseline(struct bo_sigset *base, const char *path, struct bo_err *err)
 {
 	struct stat st;
 
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return search(path, base, err) < 0 ? bo_err_prefix(err, "baseline") : 0;
+		return bo_sigset_search(base, path, err) < 0 ? bo_err_prefix(err, "baseline") : 0;
 	return read_findings_json(path, base, err);
 }
 
-/*
- * Mark each finding of @cur "new" or "unchanged" by its signature in @base, and each of
- * @base that @cur lacks "fixed" when @cur ran its cell (filesystem, options, kernel) to its
- * end, else "not run": a cell not checked tonight fixed nothing (harness/diagnose/compare.h).
- * The number of new findings, or -ENOMEM.
- */
-static ssize_t compare(struct findings *cur, struct findings *base)
+ssize_t bo_sigset_compare(struct bo_sigset *cur, struct bo_sigset *base)
 {
 	_cleanup_free_ struct bo_cmp_entry *c = calloc(cur->n + 1, sizeof(*c));
 	_cleanup_free_ struct bo_cmp_entry *b = calloc(base->n + 1, sizeof(*b));
@@ -534,195 +490,13 @@ static ssize_t compare(struct findings *cur, struct findings *base)
 
 static int by_states(const void *a, const void *b)
 {
-	const struct finding *x = a, *y = b;
+	const struct bo_sig *x = a, *y = b;
 
 	return x->states != y->states ? (x->states < y->states ? 1 : -1) : strcmp(x->key, y->key);
 }
 
-/* "lost-ack of fsync-file after [write, fsync-file] — ext4 (- / -) on 6.1.0-57-amd64" */
-static void print_signature(const struct finding *x)
+void bo_sigset_sort(struct bo_sigset *s)
 {
-	bool skel = strcmp(x->skeleton, "-") != 0;
-
-	printf("%s of %s%s%s%s — %s (%s) on %s", x->cls, x->promise, skel ? " after [" : "",
-	       skel ? x->skeleton : "", skel ? "]" : "", x->fs, x->opts, x->kernel);
+	if (s->n)
+		qsort(s->v, s->n, sizeof(*s->v), by_states);
 }
-
-static void print_text(const struct findings *f, const struct findings *base, const char *baseline)
-{
-	size_t counts[4] = {0};
-
-	for (size_t i = 0; i < f->n; i++) {
-		const struct finding *x = &f->v[i];
-		_cleanup_free_ char *dir = bo_shell_quote(x->dir),
-				    *state = bo_shell_quote(x->state);
-
-		printf("finding %zu%s%s%s: ", i + 1, x->status ? " (" : "",
-		       x->status ? x->status : "", x->status ? ")" : "");
-		print_signature(x);
-		printf("\n  %" PRIu64 " %s", x->states, BO_PLURAL(x->states, "state", "states"));
-		if (x->workloads)
-			printf(", %" PRIu64 " %s; smallest %s (%" PRIu64 " ops)", x->workloads,
-			       BO_PLURAL(x->workloads, "workload", "workloads"), x->smallest,
-			       x->smallest_ops);
-		printf("\n  blackout explain %s %s\n", dir ? dir : x->dir,
-		       state ? state : x->state);
-		counts[!strcmp(x->status ? x->status : "", "new") ? 0 : 1]++;
-	}
-	if (!f->n && f->read)
-		printf("no findings: every state of %" PRIu64 " %s read is consistent\n", f->read,
-		       BO_PLURAL(f->read, "run", "runs"));
-	if (!baseline)
-		return;
-	for (size_t j = 0; j < base->n; j++) {
-		const struct finding *x = &base->v[j];
-
-		if (!x->status)
-			continue;
-		printf("%s: ", x->status);
-		print_signature(x);
-		printf("\n  %" PRIu64 " %s in the baseline\n", x->states,
-		       BO_PLURAL(x->states, "state", "states"));
-		counts[!strcmp(x->status, "fixed") ? 2 : 3]++;
-	}
-	printf("against %s: %zu new, %zu unchanged, %zu fixed, %zu not run\n", baseline, counts[0],
-	       counts[1], counts[2], counts[3]);
-}
-
-static struct json_object *finding_json(const struct finding *x, bool here)
-{
-	struct json_object *o = json_object_new_object();
-
-	if (!o)
-		return NULL;
-	json_object_object_add(o, "fs", json_object_new_string(x->fs));
-	json_object_object_add(o, "options", json_object_new_string(x->opts));
-	json_object_object_add(o, "kernel", json_object_new_string(x->kernel));
-	json_object_object_add(o, "class", json_object_new_string(x->cls));
-	json_object_object_add(o, "promise", json_object_new_string(x->promise));
-	json_object_object_add(o, "skeleton", json_object_new_string(x->skeleton));
-	json_object_object_add(o, "states", json_object_new_uint64(x->states));
-	if (x->status)
-		json_object_object_add(o, "status", json_object_new_string(x->status));
-	if (!here)
-		return o;
-	json_object_object_add(o, "workloads", json_object_new_uint64(x->workloads));
-	if (*x->smallest)
-		json_object_object_add(o, "smallest", json_object_new_string(x->smallest));
-	json_object_object_add(o, "results", json_object_new_string(x->dir));
-	json_object_object_add(o, "state", json_object_new_string(x->state));
-	return o;
-}
-
-static void print_json(const struct findings *f, const struct findings *base, const char *baseline)
-{
-	_cleanup_(bo_json_putp) struct json_object *doc = bo_json_new_doc();
-	struct json_object *a = json_object_new_array(), *gone = json_object_new_array();
-
-	for (size_t i = 0; doc && a && i < f->n; i++)
-		json_object_array_add(a, finding_json(&f->v[i], true));
-	for (size_t j = 0; baseline && doc && gone && j < base->n; j++)
-		if (base->v[j].status)
-			json_object_array_add(gone, finding_json(&base->v[j], false));
-	if (!doc || !a || !gone) {
-		json_object_put(a);
-		json_object_put(gone);
-		return;
-	}
-	json_object_object_add(doc, "findings", a);
-	if (baseline) {
-		json_object_object_add(doc, "baseline", json_object_new_string(baseline));
-		json_object_object_add(doc, "gone", gone);
-	} else {
-		json_object_put(gone);
-	}
-	puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-							 JSON_C_TO_STRING_NOSLASHESCAPE));
-}
-
-static void help(void)
-{
-	puts("usage: blackout findings [--json] [--baseline PREVIOUS] RESULTS...\n\n"
-	     "Group the failing states of results directories (a run's, or the trees of a run\n"
-	     "on several kernels and of nightly, searched for them) into findings by signature:\n"
-	     "filesystem, mkfs and mount options, kernel, class, the broken promise (the kind of\n"
-	     "op lost or invented) and, for builtin bounded, the workload's ops after its setup.\n"
-	     "Each is printed with its count of states and workloads, its smallest workload, and\n"
-	     "the state to explain first. With --baseline (a previous tree, or what findings\n"
-	     "--json wrote), each is new or unchanged, and the baseline's others fixed (their\n"
-	     "cell was run) or not run. Exit status 0 without findings (with --baseline: without\n"
-	     "new ones), 1 with, 3 when a directory could not be read. docs/results.md.");
-}
-
-static int cmd_findings(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"baseline", required_argument, NULL, 'b'},
-		{"help", no_argument, NULL, 'h'},
-		{},
-	};
-	struct findings f = {0}, base = {0};
-	const char *baseline = NULL;
-	struct bo_err err = {0};
-	ssize_t added = 0;
-	bool json = false;
-	int c, r = 0;
-
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			help();
-			return BO_EXIT_OK;
-		}
-		if (c == 'b')
-			baseline = optarg;
-		else if (c == 'j')
-			json = true;
-		else
-			return bo_cli_usage_error("findings", "bad option");
-	}
-	if (optind >= argc)
-		return bo_cli_usage_error("findings", "expected RESULTS...");
-	if (baseline && read_baseline(baseline, &base, &err) < 0) {
-		bo_cli_error("findings: %s", bo_err_str(&err));
-		findings_clear(&base);
-		return BO_EXIT_HARNESS;
-	}
-	for (int i = optind; i < argc && r == 0; i++) {
-		struct stat st;
-
-		if (stat(argv[i], &st) < 0 || !S_ISDIR(st.st_mode)) {
-			bo_cli_error("findings: '%s' is not a results directory", argv[i]);
-			f.failed = true;
-			continue;
-		}
-		if ((r = search(argv[i], &f, &err)) < 0) {
-			bo_cli_error("findings: %s", bo_err_str(&err));
-			f.failed = true;
-			r = r == -ENOENT ? 0 : r;
-		}
-	}
-	if (f.n)
-		qsort(f.v, f.n, sizeof(*f.v), by_states);
-	if (base.n)
-		qsort(base.v, base.n, sizeof(*base.v), by_states);
-	if (baseline && (added = compare(&f, &base)) < 0) {
-		bo_cli_error("findings: out of memory");
-		findings_clear(&f);
-		findings_clear(&base);
-		return BO_EXIT_HARNESS;
-	}
-	if (json)
-		print_json(&f, &base, baseline);
-	else
-		print_text(&f, &base, baseline);
-	r = f.failed || base.failed		 ? BO_EXIT_HARNESS
-	    : (baseline ? added != 0 : f.n != 0) ? BO_EXIT_FAILURE
-						 : BO_EXIT_OK;
-	findings_clear(&f);
-	findings_clear(&base);
-	return r;
-}
-
-const struct bo_cmd bo_cmd_findings = {"findings", cmd_findings,
-				       "group failing states into findings by signature"};
