@@ -7,9 +7,10 @@
  *
  * What belongs to run ID is decided the way the run itself named things (harness/safety.h):
  * dm devices named blackout-ID-* with a uuid BLACKOUT-ID-*, loop devices whose backing file is
- * inside /run/blackout-ID/, mounts at or under that directory, processes working in it or
- * holding those files or devices open, and the directory itself. Nothing else is touched, and
- * an ID that is not a valid run id is refused before anything is looked at.
+ * inside /run/blackout-ID/, mounts at or under that directory (the three found by
+ * dev/leftovers.h), processes working in it or holding those files or devices open, and the
+ * directory itself. Nothing else is touched, and an ID that is not a valid run id is refused
+ * before anything is looked at.
  *
  * Order: processes (they hold mounts and devices), mounts under the work directory (newest
  * first), dm devices (a device held by another is retried after it), loops, the work
@@ -33,10 +34,10 @@
 #include "dmtargets/dm.h"
 #include "harness/base/json.h"
 #include "harness/base/macro.h"
-#include "harness/base/mounts.h"
 #include "harness/cli/cli.h"
 #include "harness/diagnose/diag.h"
 #include "harness/dev/holders.h"
+#include "harness/dev/leftovers.h"
 #include "harness/dev/loop.h"
 #include "harness/dev/mntarea.h"
 #include "harness/base/safety.h"
@@ -44,10 +45,9 @@
 struct sweep {
 	const char *runid;
 	char workdir[PATH_MAX];
-	bool dry_run, have_dm;
-	bool has_area; /* the mount area is the run's (dev/mntarea.h) */
-	char **dm;     /* names of the run's dm devices */
-	char **loops;  /* /dev/loopN over files in the work directory */
+	bool dry_run;
+	bool has_area;		/* the mount area is the run's (dev/mntarea.h) */
+	struct bo_leftovers lo; /* what the run left, as found before the sweep */
 	unsigned removed, failed;
 	pid_t killed[256]; /* the processes killed, waited for */
 	size_t n_killed;
@@ -66,16 +66,6 @@ static void failed(struct sweep *s, const char *what, const char *obj, const str
 	s->failed++;
 }
 
-/* Whether run @runid has the mount area: its tmpfs is mounted there. */
-static bool run_has_area(const char *runid)
-{
-	char **v = NULL;
-	bool has = bo_mnt_area_mounts(runid, &v, NULL) >= 0 && v && v[0];
-
-	bo_strv_free(v);
-	return has;
-}
-
 /* Whether @path is the work directory or inside it. */
 static bool in_workdir(const struct sweep *s, const char *path)
 {
@@ -90,11 +80,11 @@ static bool of_run(const char *target, void *ctx)
 
 	if (in_workdir(s, target) || (s->has_area && bo_mnt_area_holds(target)))
 		return true;
-	for (char **l = s->loops; l && *l; l++)
+	for (char **l = s->lo.loops; l && *l; l++)
 		if (!strcmp(target, *l))
 			return true;
 	if (!strncmp(target, "/dev/mapper/", 12))
-		for (char **d = s->dm; d && *d; d++)
+		for (char **d = s->lo.dm; d && *d; d++)
 			if (!strcmp(target + 12, *d))
 				return true;
 	return false;
@@ -145,65 +135,17 @@ static void kill_processes(struct sweep *s)
 	}
 }
 
-struct run_mounts {
-	const struct sweep *s;
-	char **v;
-	size_t n;
-};
-
-static int run_mount(const struct bo_mount_entry *m, void *ctx)
-{
-	struct run_mounts *rm = ctx;
-	char **nv;
-
-	if (!in_workdir(rm->s, m->target))
-		return 0;
-	nv = realloc(rm->v, (rm->n + 2) * sizeof(*nv));
-	if (!nv)
-		return -ENOMEM;
-	rm->v = nv;
-	rm->v[rm->n] = strdup(m->target);
-	if (rm->v[rm->n])
-		rm->v[++rm->n] = NULL;
-	return 0;
-}
-
-/* Mount points at or under the work directory, in the mount table's order (parents first),
- * then the run's mount area and what is mounted on it (dev/mntarea.h). */
-static char **run_mounts(const struct sweep *s)
-{
-	struct run_mounts rm = {.s = s, .v = calloc(1, sizeof(char *))};
-	char **area = NULL;
-
-	if (rm.v)
-		(void) !bo_mounts_each(run_mount, &rm, NULL);
-	if (rm.v && bo_mnt_area_mounts(s->runid, &area, NULL) >= 0) {
-		size_t n = 0;
-		char **nv;
-
-		while (area[n])
-			n++;
-		nv = realloc(rm.v, (rm.n + n + 1) * sizeof(*nv));
-		if (nv) {
-			rm.v = nv;
-			memcpy(rm.v + rm.n, area, (n + 1) * sizeof(*area));
-			rm.n += n;
-			free(area);
-			area = NULL;
-		}
-		bo_strv_free(area);
-	}
-	return rm.v;
-}
-
 /* Unmount what is mounted under the work directory, newest first; the work directory's own
  * tmpfs only when @top (after the loops over its files are gone). */
 static void unmount_all(struct sweep *s, bool top)
 {
-	char **m = run_mounts(s);
+	char **m = NULL;
 	size_t n = 0;
 
-	while (m && m[n])
+	/* Listed again: what was killed or removed before changed them. */
+	if (bo_leftovers_mounts(s->runid, s->workdir, &m, NULL, NULL) < 0)
+		return;
+	while (m[n])
 		n++;
 	for (size_t i = n; i-- > 0;) {
 		struct bo_err err = {0};
@@ -233,7 +175,7 @@ static void remove_dm(struct sweep *s)
 	size_t n = 0;
 	bool *done;
 
-	while (s->dm && s->dm[n])
+	while (s->lo.dm && s->lo.dm[n])
 		n++;
 	done = calloc(n + 1, sizeof(*done));
 	if (!done)
@@ -247,7 +189,7 @@ static void remove_dm(struct sweep *s)
 
 			if (done[i])
 				continue;
-			if (bo_dm_info(s->dm[i], &info, &err) < 0 || !info.exists) {
+			if (bo_dm_info(s->lo.dm[i], &info, &err) < 0 || !info.exists) {
 				done[i] = true;
 				continue;
 			}
@@ -257,12 +199,12 @@ static void remove_dm(struct sweep *s)
 				bo_err_set(&err, EPERM,
 					   "its uuid '%s' is not of run %s: left alone", info.uuid,
 					   s->runid);
-				failed(s, "dm device", s->dm[i], &err);
+				failed(s, "dm device", s->lo.dm[i], &err);
 				done[i] = true;
 				continue;
 			}
 			if (s->dry_run) {
-				say(s, "", "dm", s->dm[i]);
+				say(s, "", "dm", s->lo.dm[i]);
 				done[i] = true;
 				continue;
 			}
@@ -270,14 +212,14 @@ static void remove_dm(struct sweep *s)
 				left = true;
 				continue;
 			}
-			if (bo_dm_remove(s->dm[i], &err) < 0) {
+			if (bo_dm_remove(s->lo.dm[i], &err) < 0) {
 				if (pass < n) {
 					left = true;
 					continue;
 				}
-				failed(s, "removing dm device", s->dm[i], &err);
+				failed(s, "removing dm device", s->lo.dm[i], &err);
 			} else {
-				say(s, "removed", "dm", s->dm[i]);
+				say(s, "removed", "dm", s->lo.dm[i]);
 				progress = true;
 			}
 			done[i] = true;
@@ -292,7 +234,7 @@ static void remove_dm(struct sweep *s)
 
 static void detach_loops(struct sweep *s)
 {
-	for (char **l = s->loops; l && *l; l++) {
+	for (char **l = s->lo.loops; l && *l; l++) {
 		char file[PATH_MAX + 4] = "(", back[PATH_MAX];
 		struct bo_err err = {0};
 
@@ -345,50 +287,35 @@ static void remove_workdir(struct sweep *s)
 	}
 }
 
-/* The dm devices named @prefix*; none where the kernel has no device-mapper (a host). */
-static int dm_list(const char *prefix, char ***ret, bool *have_dm, struct bo_err *err)
-{
-	int r = bo_dm_list(prefix, ret, err);
-
-	*have_dm = r != -ENODEV;
-	if (r == -ENODEV) {
-		*ret = calloc(1, sizeof(**ret));
-		return *ret ? 0 : bo_err_set(err, ENOMEM, "out of memory");
-	}
-	return r;
-}
-
 static int cleanup_run(const char *runid, bool dry_run)
 {
 	struct sweep s = {.runid = runid, .dry_run = dry_run};
-	char prefix[BO_DM_NAME_MAX], left[2048];
+	char left[2048];
 	struct bo_err err = {0};
+	bool have_dm;
 	int n;
 
 	snprintf(s.workdir, sizeof(s.workdir), "%s%s", BO_WORKDIR_PREFIX, runid);
-	snprintf(prefix, sizeof(prefix), "%s%s-", BO_DM_NAME_PREFIX, runid);
-	if (dm_list(prefix, &s.dm, &s.have_dm, &err) < 0 ||
-	    bo_loop_list_inside(s.workdir, &s.loops, &err) < 0) {
+	if (bo_leftovers_find(runid, s.workdir, false, &s.lo, &err) < 0) {
 		bo_cli_error("cleanup --run %s: %s", runid, bo_err_str(&err));
-		bo_dm_list_free(s.dm);
 		return BO_EXIT_HARNESS;
 	}
-	s.has_area = run_has_area(runid);
+	s.has_area = s.lo.mounts[s.lo.area] != NULL;
 	kill_processes(&s);
 	unmount_all(&s, false);
-	if (s.have_dm)
+	if (s.lo.have_dm)
 		remove_dm(&s);
 	detach_loops(&s);
 	unmount_all(&s, true);
 	remove_workdir(&s);
-	bo_dm_list_free(s.dm);
-	bo_loop_list_free(s.loops);
+	have_dm = s.lo.have_dm;
+	bo_leftovers_clear(&s.lo);
 	if (dry_run) {
 		printf("run %s: %u objects would be removed\n", runid, s.removed);
 		return BO_EXIT_OK;
 	}
 	/* Trust but verify: list the run again. */
-	n = s.have_dm ? bo_diag_leftovers(runid, s.workdir, left, sizeof(left), &err) : 0;
+	n = have_dm ? bo_diag_leftovers(runid, s.workdir, left, sizeof(left), &err) : 0;
 	if (n < 0) {
 		bo_cli_error("cleanup --run %s: listing what is left: %s", runid, bo_err_str(&err));
 		return BO_EXIT_HARNESS;
@@ -418,12 +345,10 @@ static struct json_object *strv_json(char *const *v)
 static struct json_object *run_leftovers(const char *id, char **all)
 {
 	struct json_object *o = json_object_new_object(), *dm = json_object_new_array();
-	struct sweep s = {.runid = id, .dry_run = true};
-	char prefix[BO_DM_NAME_MAX];
-	struct bo_err err = {0};
-	char **m;
+	char prefix[BO_DM_NAME_MAX], workdir[PATH_MAX];
+	char **loops = NULL, **m = NULL;
 
-	snprintf(s.workdir, sizeof(s.workdir), "%s%s", BO_WORKDIR_PREFIX, id);
+	snprintf(workdir, sizeof(workdir), "%s%s", BO_WORKDIR_PREFIX, id);
 	snprintf(prefix, sizeof(prefix), "%s%s-", BO_DM_NAME_PREFIX, id);
 	for (char **a = all; dm && a && *a; a++) {
 		if (strncmp(*a, prefix, strlen(prefix)))
@@ -432,13 +357,14 @@ static struct json_object *run_leftovers(const char *id, char **all)
 		**a = '\0'; /* listed */
 	}
 	json_object_object_add(o, "run", json_object_new_string(id));
-	json_object_object_add(o, "directory", json_object_new_string(s.workdir));
+	json_object_object_add(o, "directory", json_object_new_string(workdir));
 	json_object_object_add(o, "dm", dm);
-	if (bo_loop_list_inside(s.workdir, &s.loops, &err) < 0)
-		s.loops = NULL;
-	json_object_object_add(o, "loops", strv_json(s.loops));
-	bo_loop_list_free(s.loops);
-	m = run_mounts(&s);
+	if (bo_loop_list_inside(workdir, &loops, NULL) < 0)
+		loops = NULL;
+	json_object_object_add(o, "loops", strv_json(loops));
+	bo_loop_list_free(loops);
+	if (bo_leftovers_mounts(id, workdir, &m, NULL, NULL) < 0)
+		m = NULL;
 	json_object_object_add(o, "mounts", strv_json(m));
 	bo_strv_free(m);
 	return o;
@@ -470,7 +396,7 @@ static int list_all(bool json)
 		return BO_EXIT_HARNESS;
 	}
 	json_object_object_add(out, "runs", runs);
-	if (dm_list(BO_DM_NAME_PREFIX, &all, &have_dm, &err) < 0) {
+	if (bo_leftovers_dm(NULL, &all, &have_dm, &err) < 0) {
 		bo_cli_error("cleanup --list: %s", bo_err_str(&err));
 		return BO_EXIT_HARNESS;
 	}

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The machine's diagnostics before and after a run (diag.h), and what a run that ended left
+ * in the kernel, found by dev/leftovers.c, in words.
+ */
 #include "harness/diagnose/diag.h"
 
 #include <errno.h>
@@ -10,10 +14,8 @@
 
 #include "dmtargets/dm.h"
 #include "harness/base/macro.h"
-#include "harness/base/mounts.h"
-#include "harness/dev/loop.h"
-#include "harness/dev/mntarea.h"
 #include "harness/base/proc.h"
+#include "harness/dev/leftovers.h"
 
 static char *slurp(const char *path)
 {
@@ -91,74 +93,35 @@ int bo_diag_capture(struct bo_results *res, const char *phase, struct bo_err *er
 	return r;
 }
 
-/* Mount points under (not on) a work directory. */
-struct leftovers {
-	const char *workdir;
-	char **v;
-	size_t n;
-};
-
-static int leftover_mount(const struct bo_mount_entry *m, void *ctx)
+/* @what @name as a line of @buf (@len bytes, @used of them written, or would have been). */
+static void line(char *buf, size_t len, size_t *used, const char *what, const char *name)
 {
-	struct leftovers *lo = ctx;
-	char **nv;
-
-	if (!bo_path_within(lo->workdir, m->target) || !strcmp(lo->workdir, m->target))
-		return 0;
-	nv = realloc(lo->v, (lo->n + 2) * sizeof(*nv));
-	if (!nv || !(nv[lo->n] = strdup(m->target))) {
-		if (nv)
-			lo->v = nv;
-		return -ENOMEM;
-	}
-	lo->v = nv;
-	lo->v[++lo->n] = NULL;
-	return 0;
+	*used += (size_t) snprintf(buf + *used, *used < len ? len - *used : 0, "%s %s\n", what,
+				   name);
 }
 
 int bo_diag_leftovers(const char *runid, const char *workdir, char *buf, size_t len,
 		      struct bo_err *err)
 {
-	char prefix[BO_DM_NAME_MAX];
-	struct leftovers lo = {0};
-	char **names = NULL, **loops = NULL;
+	struct bo_leftovers lo;
 	size_t used = 0;
 	int count = 0, r;
 
 	buf[0] = '\0';
-	snprintf(prefix, sizeof(prefix), "%s%s-", BO_DM_NAME_PREFIX, runid);
-	r = bo_dm_list(prefix, &names, err);
+	r = bo_leftovers_find(runid, workdir, true, &lo, err);
 	if (r < 0)
 		return r;
-	for (size_t i = 0; names && names[i]; i++, count++)
-		used += (size_t) snprintf(buf + used, used < len ? len - used : 0, "dm %s\n",
-					  names[i]);
-	bo_dm_list_free(names);
-	r = bo_loop_list_inside(workdir, &loops, err);
-	if (r < 0)
-		return r;
-	for (size_t i = 0; loops && loops[i]; i++, count++)
-		used += (size_t) snprintf(buf + used, used < len ? len - used : 0, "loop %s\n",
-					  loops[i]);
-	bo_loop_list_free(loops);
-	lo.workdir = workdir;
-	r = bo_mounts_each(leftover_mount, &lo, err);
-	if (r < 0) {
-		bo_strv_free(lo.v);
-		return r == -ENOMEM ? bo_err_set(err, ENOMEM, "out of memory") : r;
+	for (size_t i = 0; lo.dm[i]; i++, count++)
+		line(buf, len, &used, "dm", lo.dm[i]);
+	for (size_t i = 0; lo.loops[i]; i++, count++)
+		line(buf, len, &used, "loop", lo.loops[i]);
+	/* The work directory's tmpfs and the area's aside: their own teardown removes them. */
+	for (size_t i = 0; lo.mounts[i]; i++) {
+		if (i == lo.area || (i < lo.area && !strcmp(lo.mounts[i], workdir)))
+			continue;
+		line(buf, len, &used, "mount", lo.mounts[i]);
+		count++;
 	}
-	for (size_t i = 0; i < lo.n; i++, count++)
-		used += (size_t) snprintf(buf + used, used < len ? len - used : 0, "mount %s\n",
-					  lo.v[i]);
-	bo_strv_free(lo.v);
-	/* What is still mounted on the run's mount area, the area itself aside (as the work
-	 * directory's tmpfs: its own teardown removes it). */
-	r = bo_mnt_area_mounts(runid, &lo.v, err);
-	if (r < 0)
-		return r;
-	for (size_t i = 1; lo.v[0] && lo.v[i]; i++, count++)
-		used += (size_t) snprintf(buf + used, used < len ? len - used : 0, "mount %s\n",
-					  lo.v[i]);
-	bo_strv_free(lo.v);
+	bo_leftovers_clear(&lo);
 	return count;
 }

@@ -13,9 +13,9 @@
 _must_check_ int bo_diag_capture(struct bo_results *res, const char *phase, struct bo_err *err);
 
 /*
- * Leftovers of run @runid: dm devices named blackout-<runid>-*, loop devices backed by files
- * in @workdir, mounts under @workdir. Returns how many there are (0: clean) and lists them in
- * @buf.
+ * Leftovers of run @runid (dev/leftovers.h): dm devices named blackout-<runid>-*, loop devices
+ * backed by files in @workdir, mounts under @workdir and on its mount area. Returns how many
+ * there are (0: clean) and lists them in @buf.
  */
 _must_check_ int bo_diag_leftovers(const char *runid, const char *workdir, char *buf, size_t len,
 				   struct bo_err *err);

@@ -4,6 +4,8 @@
  * its path (mountinfo writes it \040) is reported as the path it is, with its filesystem type
  * and device number, parents before children. The leftover check and cleanup's sweep match
  * work directories against these paths: a work directory with a space used never to match.
+ * The search for a run's leftovers (harness/dev/leftovers.h) finds the loops over its work
+ * directory's files and the mounts at and under it, and nothing of another directory.
  */
 #include <errno.h>
 #include <limits.h>
@@ -15,6 +17,8 @@
 
 #include "bo_test.h"
 #include "harness/base/mounts.h"
+#include "harness/dev/leftovers.h"
+#include "harness/dev/loop.h"
 #include "root_util.h"
 
 struct seen {
@@ -63,10 +67,45 @@ static void test_space(void)
 	CU_ASSERT(root_leftovers() == 0);
 }
 
+static void test_leftovers(void)
+{
+	char run[PATH_MAX], sub[PATH_MAX + 8], img[PATH_MAX + 8];
+	struct bo_leftovers lo = {0};
+	struct bo_loop_dev dev;
+	struct bo_err err = {0};
+
+	CU_ASSERT_FATAL(realpath(root_dir("blackout-r44"), run) != NULL);
+	snprintf(sub, sizeof(sub), "%s/sub", run);
+	snprintf(img, sizeof(img), "%s/img", run);
+	CU_ASSERT_FATAL(mount("bo-test", run, "tmpfs", 0, "size=20m") == 0);
+	CU_ASSERT_FATAL(mkdir(sub, 0755) == 0);
+	CU_ASSERT_FATAL(mount("bo-test", sub, "tmpfs", 0, "size=1m") == 0);
+	root_make_file(img, 1 << 20);
+	CU_ASSERT_FATAL(bo_loop_attach(img, run, 0, 0, &dev, &err) == 0);
+
+	CU_ASSERT_FATAL(bo_leftovers_find("r44", run, false, &lo, &err) == 0);
+	CU_ASSERT(lo.dm && !lo.dm[0]);
+	CU_ASSERT(lo.loops[0] && !strcmp(lo.loops[0], dev.path) && !lo.loops[1]);
+	CU_ASSERT(lo.mounts[0] && !strcmp(lo.mounts[0], run));
+	CU_ASSERT(lo.mounts[1] && !strcmp(lo.mounts[1], sub) && !lo.mounts[2]);
+	CU_ASSERT(lo.area == 2);
+	bo_leftovers_clear(&lo);
+	/* Another run's directory beside it holds none of them. */
+	CU_ASSERT_FATAL(bo_leftovers_find("r4", root_dir("blackout-r4"), false, &lo, &err) == 0);
+	CU_ASSERT(!lo.loops[0] && !lo.mounts[0]);
+	bo_leftovers_clear(&lo);
+
+	CU_ASSERT(bo_loop_detach(dev.path, &err) == 0);
+	CU_ASSERT(umount(sub) == 0);
+	CU_ASSERT(umount(run) == 0);
+	CU_ASSERT(root_leftovers() == 0);
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
 		{"a mount point with a space", test_space},
+		{"a run's leftovers", test_leftovers},
 		{},
 	};
 	int r = root_require("root_mounts");
