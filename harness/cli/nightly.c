@@ -1,25 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * blackout nightly — run a matrix of scenarios x filesystems x mount options (x kernels x device
- * personas), one results
- * tree with every run's results directory and a combined summary.json and index.html, and,
- * against a previous tree, the failures that are new, fixed or unchanged. docs/nightly.md.
- *
- *   [matrix]
- *   scenario = ext4-fsops.ini      ; repeatable; relative to the matrix file
- *   fs = ext4                      ; repeatable; default: each scenario's own
- *   mount_options = default        ; repeatable; "default": the scenario's own
- *   kernel = 6.12                  ; repeatable; default: blackout's default kernel
- *   persona = ignores-flush        ; repeatable; default: each scenario's own
- *   seed = 1                       ; optional: the seed of every run
- *   compare = kernels              ; optional: each cell one run --kernels over the kernel
- *                                  ; axis, its runs compared by mark
+ * personas), one results tree with every run's results directory and a combined summary.json
+ * and index.html, and, against a previous tree, the failures that are new, fixed or unchanged.
+ * docs/nightly.md. The matrix is read by harness/scenario/matrix.h.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,193 +33,8 @@
 #include "harness/results/report.h"
 #include "harness/results/summary.h"
 #include "harness/scenario/ini.h"
+#include "harness/scenario/matrix.h"
 #include "harness/scenario/scenario.h"
-
-#define MAX_AXIS   64
-#define MAX_KERNEL 64 /* a kernel axis value, NUL included */
-
-struct matrix {
-	const char *path;
-	char *scenarios[MAX_AXIS], *fs[MAX_AXIS], *mopts[MAX_AXIS], *kernels[MAX_AXIS],
-		*personas[MAX_AXIS];
-	size_t nsc, nfs, nmo, nk, np;
-	/* Each scenario's [scenario] name, which names its cells, and the line of each value
-	 * of each axis: a value given twice would name a cell twice. */
-	char *scen_names[MAX_AXIS];
-	unsigned sc_line[MAX_AXIS], fs_line[MAX_AXIS], mo_line[MAX_AXIS], k_line[MAX_AXIS],
-		p_line[MAX_AXIS];
-	char *seed;
-	bool compare_kernels; /* compare = kernels: one run --kernels per cell */
-};
-
-/* @value (of line @line) added to the axis @v of @n values and lines @lines: refused when
- * empty, one too many, or given before (its cells would be run twice, into one directory). */
-static int add_axis(char **v, unsigned *lines, size_t *n, const char *name, const char *value,
-		    unsigned line, struct bo_err *err)
-{
-	if (!*value)
-		return bo_err_set(err, EINVAL, "[matrix] %s: empty value", name);
-	for (size_t i = 0; i < *n; i++)
-		if (!strcmp(v[i], value))
-			return bo_err_set(err, EINVAL,
-					  "[matrix] %s: '%s' given twice (first on line %u): each "
-					  "value names its own cells",
-					  name, value, lines[i]);
-	if (*n == MAX_AXIS)
-		return bo_err_set(err, EINVAL, "[matrix] %s: more than %d values", name, MAX_AXIS);
-	v[*n] = strdup(value);
-	if (!v[*n])
-		return bo_err_set(err, ENOMEM, "out of memory");
-	lines[*n] = line;
-	(*n)++;
-	return 0;
-}
-
-/* [matrix] scenario = @value (line @line): read now, relative to the matrix file, so that a
- * scenario that does not load (a FIFO, a parse error) is refused before the tree exists; and
- * two scenarios of one [scenario] name (the same file twice, or two files) would name the
- * same cells. */
-static int add_scenario(struct matrix *m, const char *value, unsigned line, struct bo_err *err)
-{
-	const char *slash = strrchr(m->path, '/');
-	struct bo_scenario *sc = NULL;
-	char src[PATH_MAX];
-	size_t i;
-	int n, r;
-
-	if (!*value)
-		return bo_err_set(err, EINVAL, "[matrix] scenario: empty value");
-	n = value[0] == '/' || !slash ? snprintf(src, sizeof(src), "%s", value)
-				      : snprintf(src, sizeof(src), "%.*s/%s",
-						 (int) (slash - m->path), m->path, value);
-	if (n < 0 || (size_t) n >= sizeof(src))
-		return bo_err_set(err, ENAMETOOLONG, "[matrix] scenario: '%s': path too long",
-				  value);
-	r = bo_scenario_load(src, &sc, err);
-	if (r < 0)
-		return bo_err_prefix(err, "[matrix] scenario");
-	/* Its checker as run judges it, before the tree exists. */
-	r = bo_guest_checker_ok(sc, err);
-	if (r < 0) {
-		bo_scenario_free(sc);
-		return bo_err_prefix(err, "[matrix] scenario");
-	}
-	for (i = 0; i < m->nsc && strcmp(m->scen_names[i], sc->name); i++)
-		;
-	if (i < m->nsc) {
-		r = bo_err_set(err, EINVAL,
-			       "[matrix] scenario: '%s' is scenario '%s' again (first on line "
-			       "%u): each scenario names its own cells",
-			       value, sc->name, m->sc_line[i]);
-	} else {
-		r = add_axis(m->scenarios, m->sc_line, &m->nsc, "scenario", value, line, err);
-		if (r >= 0 && !(m->scen_names[m->nsc - 1] = strdup(sc->name)))
-			r = bo_err_set(err, ENOMEM, "out of memory");
-	}
-	bo_scenario_free(sc);
-	return r;
-}
-
-/* One line of the matrix file (harness/scenario/ini.h: the scenario files' strict rules). */
-static int matrix_item(void *ctx, const struct bo_ini_item *it, struct bo_err *err)
-{
-	struct matrix *m = ctx;
-	const char *value = it->value;
-	uint64_t n;
-
-	if (strcmp(it->section, "matrix") || it->name)
-		return bo_err_set(err, EINVAL, "unknown section [%s%s%s] (expected [matrix])",
-				  it->section, it->name ? " " : "", it->name ? it->name : "");
-	if (!it->key)
-		return 0;
-	if (!strcmp(it->key, "scenario"))
-		return add_scenario(m, value, it->line, err);
-	if (!strcmp(it->key, "fs")) {
-		enum bo_fs fs;
-
-		if (bo_fs_from_name(value, &fs) < 0)
-			return bo_err_set(err, EINVAL, "[matrix] fs: '%s' is not " BO_FS_NAMES,
-					  value);
-		return add_axis(m->fs, m->fs_line, &m->nfs, it->key, value, it->line, err);
-	}
-	if (!strcmp(it->key, "mount_options")) {
-		if (bo_mount_options_problem(value))
-			return bo_err_set(err, EINVAL, "[matrix] mount_options: '%s': %s", value,
-					  bo_mount_options_problem(value));
-		return add_axis(m->mopts, m->mo_line, &m->nmo, it->key, value, it->line, err);
-	}
-	if (!strcmp(it->key, "kernel")) {
-		if (strlen(value) >= MAX_KERNEL || !bo_scenario_kernel_ok(value))
-			return bo_err_set(
-				err, EINVAL,
-				"[matrix] kernel: '%s' is not a kernel release or version "
-				"prefix (blackout kernel list)",
-				value);
-		return add_axis(m->kernels, m->k_line, &m->nk, it->key, value, it->line, err);
-	}
-	if (!strcmp(it->key, "persona")) {
-		enum bo_persona p;
-
-		if (bo_persona_parse(value, &p) < 0)
-			return bo_err_set(
-				err, EINVAL,
-				"[matrix] persona: '%s' is not a device persona (" BO_PERSONA_NAMES
-				")",
-				value);
-		return add_axis(m->personas, m->p_line, &m->np, it->key, value, it->line, err);
-	}
-	if (!strcmp(it->key, "seed")) {
-		if (m->seed)
-			return bo_err_set(err, EINVAL, "[matrix] seed: given twice");
-		if (bo_parse_u64(value, &n) < 0)
-			return bo_err_set(err, EINVAL,
-					  "[matrix] seed: '%s' is not a decimal number", value);
-		m->seed = strdup(value);
-		return m->seed ? 0 : bo_err_set(err, ENOMEM, "out of memory");
-	}
-	if (!strcmp(it->key, "compare")) {
-		if (strcmp(value, "kernels"))
-			return bo_err_set(err, EINVAL,
-					  "[matrix] compare: '%s' (only 'kernels' is compared)",
-					  value);
-		m->compare_kernels = true;
-		return 0;
-	}
-	return bo_err_set(err, EINVAL, "[matrix]: unknown key '%s'", it->key);
-}
-
-static void matrix_clear(struct matrix *m)
-{
-	for (size_t i = 0; i < m->nsc; i++) {
-		free(m->scenarios[i]);
-		free(m->scen_names[i]);
-	}
-	for (size_t i = 0; i < m->nfs; i++)
-		free(m->fs[i]);
-	for (size_t i = 0; i < m->nmo; i++)
-		free(m->mopts[i]);
-	for (size_t i = 0; i < m->nk; i++)
-		free(m->kernels[i]);
-	for (size_t i = 0; i < m->np; i++)
-		free(m->personas[i]);
-	free(m->seed);
-}
-
-static int matrix_load(struct matrix *m, const char *path, struct bo_err *err)
-{
-	int r;
-
-	m->path = path;
-	r = bo_ini_load(path, matrix_item, m, err);
-	if (r < 0)
-		return r;
-	if (!m->nsc)
-		return bo_err_set(err, EINVAL, "%s: [matrix] needs at least one 'scenario'", path);
-	if (m->compare_kernels && m->nk < 2)
-		return bo_err_set(err, EINVAL, "%s: [matrix] compare = kernels needs two 'kernel'",
-				  path);
-	return 0;
-}
 
 /* One cell of the matrix. */
 struct cell {
@@ -238,10 +42,9 @@ struct cell {
 	char scen_path[PATH_MAX]; /* the scenario file run */
 	char scen_name[128];
 	char fs[16], mopts[256];
-	char kernel[MAX_KERNEL]; /* the kernels axis' value, "" without one */
-	char persona[32];	 /* the personas axis' value, "" without one */
-	char results[PATH_MAX];	 /* relative to the tree */
-	struct json_object *summary;
+	char kernel[BO_MATRIX_KERNEL_MAX]; /* the kernels axis' value, "" without one */
+	char persona[32];		   /* the personas axis' value, "" without one */
+	char results[PATH_MAX];		   /* relative to the tree */
 	int status;
 };
 
@@ -295,7 +98,7 @@ static int cell_name(struct cell *c, struct bo_err *err)
 /* The scenario of cell @at (its scenario a path relative to @matrix_dir; NULL axes: the
  * scenario's own) into @c: the file itself, or a copy with fs, mount_options and persona
  * overridden (its relative paths made absolute, for the copy lives elsewhere). */
-static int prepare(struct cell *c, const char *matrix_dir, const struct bo_cell *at,
+static int prepare(struct cell *c, const char *matrix_dir, const struct bo_matrix_cell *at,
 		   const char *out, struct bo_err *err)
 {
 	const char *scen = at->scenario, *fs = at->fs, *mopt = at->options;
@@ -329,7 +132,7 @@ static int prepare(struct cell *c, const char *matrix_dir, const struct bo_cell 
 /* Every kernel the cells of @m are told to boot with the options @extra (the kernel axis or
  * --kernel-release; without either, each scenario may name its own, which each run judges)
  * can be found, and every --file exists: judged before the tree exists. */
-static int judge_kernels(const struct matrix *m, const struct bo_argv *extra, struct bo_err *err)
+static int judge_kernels(const struct bo_matrix *m, const struct bo_argv *extra, struct bo_err *err)
 {
 	struct vm_args v = {0};
 	int r = 0;
@@ -494,7 +297,7 @@ static struct json_object *cell_json(struct cell *c, const char *out, struct bo_
  * (its failures into @fails), and the comparison into @diffs. *@ret_differing: the marks that
  * differ (0 when the tree has no differential.json: then @c is one cell, an error).
  */
-static int compare_cell(struct cell *c, const char *out, const struct matrix *m,
+static int compare_cell(struct cell *c, const char *out, const struct bo_matrix *m,
 			struct bo_failset *fails, struct json_object *runs,
 			struct json_object *diffs, size_t *ret_differing, struct bo_err *err)
 {
@@ -690,15 +493,15 @@ static int cmd_nightly(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{},
 	};
-	struct matrix m = {0};
+	struct bo_matrix *m = NULL;
 	struct bo_err err = {0};
 	struct bo_failset cur = {0}, base = {0};
 	struct bo_baseline_diff diff = {0};
 	struct bo_argv extra = {0}; /* options every run gets */
 	const char *baseline = NULL, *out_arg = NULL;
-	char out[PATH_MAX], mdir[PATH_MAX], when[32], path[PATH_MAX], tree[PATH_MAX] = "";
+	char out[PATH_MAX], when[32], path[PATH_MAX], tree[PATH_MAX] = "";
 	struct json_object *sum = NULL, *runs = NULL, *diffs = NULL;
-	char kernels[MAX_AXIS * MAX_KERNEL] = "";
+	char kernels[BO_MATRIX_AXIS_MAX * BO_MATRIX_KERNEL_MAX] = "";
 	size_t differing = 0;
 	bool failed = false, errored = false, kernel_given = false, made = false, ran = false;
 	time_t t = time(NULL);
@@ -735,21 +538,18 @@ static int cmd_nightly(int argc, char **argv)
 	}
 	gmtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
-	if (matrix_load(&m, argv[optind], &err) < 0 ||
+	/* Each scenario's checker as run judges it, at its line of the matrix. */
+	if (bo_matrix_load(argv[optind], bo_guest_checker_ok, &m, &err) < 0 ||
 	    (baseline && load_baseline(baseline, &base, &err) < 0)) {
 		bo_cli_error("nightly: %s", bo_err_str(&err));
 		goto out;
 	}
-	if (m.nk && kernel_given) {
+	if (m->nk && kernel_given) {
 		ret = bo_cli_usage_error("nightly", "the matrix has a kernel axis: not with "
 						    "--kernel-release or --kernel-tree");
 		goto out;
 	}
-	snprintf(mdir, sizeof(mdir), "%s", argv[optind]);
-	*(strrchr(mdir, '/') ? strrchr(mdir, '/') : mdir) = '\0';
-	if (!mdir[0])
-		snprintf(mdir, sizeof(mdir), ".");
-	if (judge_kernels(&m, &extra, &err) < 0) {
+	if (judge_kernels(m, &extra, &err) < 0) {
 		bo_cli_error("nightly: %s", bo_err_str(&err));
 		goto out;
 	}
@@ -783,46 +583,36 @@ static int cmd_nightly(int argc, char **argv)
 	if (!sum || !runs || !diffs)
 		goto out;
 	/* compare = kernels: every cell runs on all the kernels at once (run --kernels). */
-	for (size_t k = 0; m.compare_kernels && k < m.nk; k++)
+	for (size_t k = 0; m->compare_kernels && k < m->nk; k++)
 		snprintf(kernels + strlen(kernels), sizeof(kernels) - strlen(kernels), "%s%s",
-			 k ? "," : "", m.kernels[k]);
+			 k ? "," : "", m->kernels[k]);
 	json_object_object_add(sum, "kind", json_object_new_string("nightly"));
 	json_object_object_add(sum, "matrix", json_object_new_string(argv[optind]));
 	json_object_object_add(sum, "started", json_object_new_string(when));
 	json_object_object_add(sum, "runs", json_object_get(runs));
 	bo_stop_install(); /* SIGINT, SIGTERM, SIGHUP stop the run of the cell, then nightly */
-	/* Every cell: scenario x filesystem x mount options x kernel x persona, the last varying
-	 * fastest; an axis the matrix does not have is the scenario's own. */
-	for (size_t x = 0, nf = m.nfs ? m.nfs : 1, no = m.nmo ? m.nmo : 1,
-		    nk = m.nk && !m.compare_kernels ? m.nk : 1, np = m.np ? m.np : 1;
-	     x < m.nsc * nf * no * nk * np; x++) {
-		size_t q = x % np, k = x / np % nk, j = x / (np * nk) % no,
-		       f = x / (np * nk * no) % nf, i = x / (np * nk * no * nf);
-		const char *mo = m.nmo ? m.mopts[j] : NULL, *verdict;
+	for (size_t x = 0; x < bo_matrix_ncells(m); x++) {
+		struct bo_matrix_cell at;
+		const char *verdict;
 		struct cell cl = {0};
 		struct json_object *o;
+		int r;
 
-		if (mo && !strcmp(mo, "default"))
-			mo = NULL;
-		int r = prepare(&cl, mdir,
-				&(struct bo_cell){m.scenarios[i], m.nfs ? m.fs[f] : NULL, mo,
-						  m.nk && !m.compare_kernels ? m.kernels[k] : NULL,
-						  m.np ? m.personas[q] : NULL},
-				out, &err);
-
+		bo_matrix_cell(m, x, &at);
+		r = prepare(&cl, m->dir, &at, out, &err);
 		if (r >= 0) {
 			ran = true;
-			r = run_cell(&cl, out, m.seed, m.compare_kernels ? kernels : NULL, &extra,
+			r = run_cell(&cl, out, m->seed, m->compare_kernels ? kernels : NULL, &extra,
 				     &err);
 		}
 		if (r < 0) {
 			bo_cli_error("nightly: %s", bo_err_str(&err));
 			goto out;
 		}
-		if (m.compare_kernels) {
+		if (m->compare_kernels) {
 			size_t nd;
 
-			if (compare_cell(&cl, out, &m, &cur, runs, diffs, &nd, &err) < 0) {
+			if (compare_cell(&cl, out, m, &cur, runs, diffs, &nd, &err) < 0) {
 				bo_cli_error("nightly: %s", bo_err_str(&err));
 				goto out;
 			}
@@ -843,7 +633,7 @@ static int cmd_nightly(int argc, char **argv)
 		printf("%-40s %s\n", cl.name, verdict ? verdict : "?");
 		json_object_array_add(runs, o);
 	}
-	if (m.compare_kernels)
+	if (m->compare_kernels)
 		json_object_object_add(sum, "differentials", json_object_get(diffs));
 	json_object_object_add(sum, "verdict",
 			       json_object_new_string(errored  ? "error"
@@ -891,7 +681,7 @@ out:
 	bo_baseline_diff_clear(&diff);
 	bo_failset_clear(&cur);
 	bo_failset_clear(&base);
-	matrix_clear(&m);
+	bo_matrix_free(m);
 	bo_argv_free(&extra);
 	return ret;
 }
