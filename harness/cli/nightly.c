@@ -1,25 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * blackout nightly — run a matrix of scenarios x filesystems x mount options (x kernels x device
- * personas), one results
- * tree with every run's results directory and a combined summary.json and index.html, and,
- * against a previous tree, the failures that are new, fixed or unchanged. docs/nightly.md.
- *
- *   [matrix]
- *   scenario = ext4-fsops.ini      ; repeatable; relative to the matrix file
- *   fs = ext4                      ; repeatable; default: each scenario's own
- *   mount_options = default        ; repeatable; "default": the scenario's own
- *   kernel = 6.12                  ; repeatable; default: blackout's default kernel
- *   persona = ignores-flush        ; repeatable; default: each scenario's own
- *   seed = 1                       ; optional: the seed of every run
- *   compare = kernels              ; optional: each cell one run --kernels over the kernel
- *                                  ; axis, its runs compared by mark
+ * personas), one results tree with every run's results directory and a combined summary.json
+ * and index.html, and, against a previous tree, the failures that are new, fixed or unchanged.
+ * docs/nightly.md. Three steps: the command line and the matrix (harness/scenario/matrix.h)
+ * are read and judged, the cells run one after the other, and the tree is written
+ * (nightly_tree.c).
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,221 +19,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/diagnose/baseline.h"
 #include "harness/base/macro.h"
 #include "harness/base/file.h"
 #include "harness/dev/fs.h"
-#include "harness/base/json.h"
 #include "harness/base/path.h"
 #include "harness/base/proc.h"
 #include "harness/base/safety.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/guest.h"
+#include "harness/cli/nightly.h"
 #include "harness/cli/vmrun.h"
-#include "harness/results/differential.h"
-#include "harness/results/report.h"
-#include "harness/results/summary.h"
 #include "harness/scenario/ini.h"
 #include "harness/scenario/scenario.h"
-
-#define MAX_AXIS   64
-#define MAX_KERNEL 64 /* a kernel axis value, NUL included */
-
-struct matrix {
-	const char *path;
-	char *scenarios[MAX_AXIS], *fs[MAX_AXIS], *mopts[MAX_AXIS], *kernels[MAX_AXIS],
-		*personas[MAX_AXIS];
-	size_t nsc, nfs, nmo, nk, np;
-	/* Each scenario's [scenario] name, which names its cells, and the line of each value
-	 * of each axis: a value given twice would name a cell twice. */
-	char *scen_names[MAX_AXIS];
-	unsigned sc_line[MAX_AXIS], fs_line[MAX_AXIS], mo_line[MAX_AXIS], k_line[MAX_AXIS],
-		p_line[MAX_AXIS];
-	char *seed;
-	bool compare_kernels; /* compare = kernels: one run --kernels per cell */
-};
-
-/* @value (of line @line) added to the axis @v of @n values and lines @lines: refused when
- * empty, one too many, or given before (its cells would be run twice, into one directory). */
-static int add_axis(char **v, unsigned *lines, size_t *n, const char *name, const char *value,
-		    unsigned line, struct bo_err *err)
-{
-	if (!*value)
-		return bo_err_set(err, EINVAL, "[matrix] %s: empty value", name);
-	for (size_t i = 0; i < *n; i++)
-		if (!strcmp(v[i], value))
-			return bo_err_set(err, EINVAL,
-					  "[matrix] %s: '%s' given twice (first on line %u): each "
-					  "value names its own cells",
-					  name, value, lines[i]);
-	if (*n == MAX_AXIS)
-		return bo_err_set(err, EINVAL, "[matrix] %s: more than %d values", name, MAX_AXIS);
-	v[*n] = strdup(value);
-	if (!v[*n])
-		return bo_err_set(err, ENOMEM, "out of memory");
-	lines[*n] = line;
-	(*n)++;
-	return 0;
-}
-
-/* [matrix] scenario = @value (line @line): read now, relative to the matrix file, so that a
- * scenario that does not load (a FIFO, a parse error) is refused before the tree exists; and
- * two scenarios of one [scenario] name (the same file twice, or two files) would name the
- * same cells. */
-static int add_scenario(struct matrix *m, const char *value, unsigned line, struct bo_err *err)
-{
-	const char *slash = strrchr(m->path, '/');
-	struct bo_scenario *sc = NULL;
-	char src[PATH_MAX];
-	size_t i;
-	int n, r;
-
-	if (!*value)
-		return bo_err_set(err, EINVAL, "[matrix] scenario: empty value");
-	n = value[0] == '/' || !slash ? snprintf(src, sizeof(src), "%s", value)
-				      : snprintf(src, sizeof(src), "%.*s/%s",
-						 (int) (slash - m->path), m->path, value);
-	if (n < 0 || (size_t) n >= sizeof(src))
-		return bo_err_set(err, ENAMETOOLONG, "[matrix] scenario: '%s': path too long",
-				  value);
-	r = bo_scenario_load(src, &sc, err);
-	if (r < 0)
-		return bo_err_prefix(err, "[matrix] scenario");
-	/* Its checker as run judges it, before the tree exists. */
-	r = bo_guest_checker_ok(sc, err);
-	if (r < 0) {
-		bo_scenario_free(sc);
-		return bo_err_prefix(err, "[matrix] scenario");
-	}
-	for (i = 0; i < m->nsc && strcmp(m->scen_names[i], sc->name); i++)
-		;
-	if (i < m->nsc) {
-		r = bo_err_set(err, EINVAL,
-			       "[matrix] scenario: '%s' is scenario '%s' again (first on line "
-			       "%u): each scenario names its own cells",
-			       value, sc->name, m->sc_line[i]);
-	} else {
-		r = add_axis(m->scenarios, m->sc_line, &m->nsc, "scenario", value, line, err);
-		if (r >= 0 && !(m->scen_names[m->nsc - 1] = strdup(sc->name)))
-			r = bo_err_set(err, ENOMEM, "out of memory");
-	}
-	bo_scenario_free(sc);
-	return r;
-}
-
-/* One line of the matrix file (harness/scenario/ini.h: the scenario files' strict rules). */
-static int matrix_item(void *ctx, const struct bo_ini_item *it, struct bo_err *err)
-{
-	struct matrix *m = ctx;
-	const char *value = it->value;
-	uint64_t n;
-
-	if (strcmp(it->section, "matrix") || it->name)
-		return bo_err_set(err, EINVAL, "unknown section [%s%s%s] (expected [matrix])",
-				  it->section, it->name ? " " : "", it->name ? it->name : "");
-	if (!it->key)
-		return 0;
-	if (!strcmp(it->key, "scenario"))
-		return add_scenario(m, value, it->line, err);
-	if (!strcmp(it->key, "fs")) {
-		enum bo_fs fs;
-
-		if (bo_fs_from_name(value, &fs) < 0)
-			return bo_err_set(err, EINVAL, "[matrix] fs: '%s' is not " BO_FS_NAMES,
-					  value);
-		return add_axis(m->fs, m->fs_line, &m->nfs, it->key, value, it->line, err);
-	}
-	if (!strcmp(it->key, "mount_options")) {
-		if (bo_mount_options_problem(value))
-			return bo_err_set(err, EINVAL, "[matrix] mount_options: '%s': %s", value,
-					  bo_mount_options_problem(value));
-		return add_axis(m->mopts, m->mo_line, &m->nmo, it->key, value, it->line, err);
-	}
-	if (!strcmp(it->key, "kernel")) {
-		if (strlen(value) >= MAX_KERNEL || !bo_scenario_kernel_ok(value))
-			return bo_err_set(
-				err, EINVAL,
-				"[matrix] kernel: '%s' is not a kernel release or version "
-				"prefix (blackout kernel list)",
-				value);
-		return add_axis(m->kernels, m->k_line, &m->nk, it->key, value, it->line, err);
-	}
-	if (!strcmp(it->key, "persona")) {
-		enum bo_persona p;
-
-		if (bo_persona_parse(value, &p) < 0)
-			return bo_err_set(
-				err, EINVAL,
-				"[matrix] persona: '%s' is not a device persona (" BO_PERSONA_NAMES
-				")",
-				value);
-		return add_axis(m->personas, m->p_line, &m->np, it->key, value, it->line, err);
-	}
-	if (!strcmp(it->key, "seed")) {
-		if (m->seed)
-			return bo_err_set(err, EINVAL, "[matrix] seed: given twice");
-		if (bo_parse_u64(value, &n) < 0)
-			return bo_err_set(err, EINVAL,
-					  "[matrix] seed: '%s' is not a decimal number", value);
-		m->seed = strdup(value);
-		return m->seed ? 0 : bo_err_set(err, ENOMEM, "out of memory");
-	}
-	if (!strcmp(it->key, "compare")) {
-		if (strcmp(value, "kernels"))
-			return bo_err_set(err, EINVAL,
-					  "[matrix] compare: '%s' (only 'kernels' is compared)",
-					  value);
-		m->compare_kernels = true;
-		return 0;
-	}
-	return bo_err_set(err, EINVAL, "[matrix]: unknown key '%s'", it->key);
-}
-
-static void matrix_clear(struct matrix *m)
-{
-	for (size_t i = 0; i < m->nsc; i++) {
-		free(m->scenarios[i]);
-		free(m->scen_names[i]);
-	}
-	for (size_t i = 0; i < m->nfs; i++)
-		free(m->fs[i]);
-	for (size_t i = 0; i < m->nmo; i++)
-		free(m->mopts[i]);
-	for (size_t i = 0; i < m->nk; i++)
-		free(m->kernels[i]);
-	for (size_t i = 0; i < m->np; i++)
-		free(m->personas[i]);
-	free(m->seed);
-}
-
-static int matrix_load(struct matrix *m, const char *path, struct bo_err *err)
-{
-	int r;
-
-	m->path = path;
-	r = bo_ini_load(path, matrix_item, m, err);
-	if (r < 0)
-		return r;
-	if (!m->nsc)
-		return bo_err_set(err, EINVAL, "%s: [matrix] needs at least one 'scenario'", path);
-	if (m->compare_kernels && m->nk < 2)
-		return bo_err_set(err, EINVAL, "%s: [matrix] compare = kernels needs two 'kernel'",
-				  path);
-	return 0;
-}
-
-/* One cell of the matrix. */
-struct cell {
-	char name[256];		  /* scenario@fs[+options]: its directory under runs/ */
-	char scen_path[PATH_MAX]; /* the scenario file run */
-	char scen_name[128];
-	char fs[16], mopts[256];
-	char kernel[MAX_KERNEL]; /* the kernels axis' value, "" without one */
-	char persona[32];	 /* the personas axis' value, "" without one */
-	char results[PATH_MAX];	 /* relative to the tree */
-	struct json_object *summary;
-	int status;
-};
 
 /* Letters, digits and ._-@+=,~ stay; anything else becomes '_'. */
 static void sanitize(char *s)
@@ -255,7 +42,8 @@ static void sanitize(char *s)
 }
 
 /* Write the text of @sc, with fs, mount_options and persona of @c, to c->scen_path. */
-static int write_override(const struct cell *c, const struct bo_scenario *sc, struct bo_err *err)
+static int write_override(const struct nightly_cell *c, const struct bo_scenario *sc,
+			  struct bo_err *err)
 {
 	const char *const sets[][3] = {
 		{"scenario", "name", c->scen_name},
@@ -279,8 +67,7 @@ static int write_override(const struct cell *c, const struct bo_scenario *sc, st
 	return 0;
 }
 
-/* c->name from its axes: scenario@fs[+options][~kernel][=persona]. */
-static int cell_name(struct cell *c, struct bo_err *err)
+int nightly_cell_name(struct nightly_cell *c, struct bo_err *err)
 {
 	int n = snprintf(c->name, sizeof(c->name), "%s@%s%s%s%s%s%s%s", c->scen_name, c->fs,
 			 c->mopts[0] ? "+" : "", c->mopts, c->kernel[0] ? "~" : "", c->kernel,
@@ -295,7 +82,7 @@ static int cell_name(struct cell *c, struct bo_err *err)
 /* The scenario of cell @at (its scenario a path relative to @matrix_dir; NULL axes: the
  * scenario's own) into @c: the file itself, or a copy with fs, mount_options and persona
  * overridden (its relative paths made absolute, for the copy lives elsewhere). */
-static int prepare(struct cell *c, const char *matrix_dir, const struct bo_cell *at,
+static int prepare(struct nightly_cell *c, const char *matrix_dir, const struct bo_matrix_cell *at,
 		   const char *out, struct bo_err *err)
 {
 	const char *scen = at->scenario, *fs = at->fs, *mopt = at->options;
@@ -314,7 +101,7 @@ static int prepare(struct cell *c, const char *matrix_dir, const struct bo_cell 
 	snprintf(c->mopts, sizeof(c->mopts), "%s", mopt ? mopt : sc->mount_options);
 	snprintf(c->kernel, sizeof(c->kernel), "%s", at->kernel ? at->kernel : "");
 	snprintf(c->persona, sizeof(c->persona), "%s", at->persona ? at->persona : "");
-	r = cell_name(c, err);
+	r = nightly_cell_name(c, err);
 	if (r >= 0 && !fs && !mopt && !at->persona)
 		snprintf(c->scen_path, sizeof(c->scen_path), "%s", src);
 	else if (r >= 0 && bo_pathf(c->scen_path, sizeof(c->scen_path), "%s/scenarios/%s.ini", out,
@@ -329,7 +116,7 @@ static int prepare(struct cell *c, const char *matrix_dir, const struct bo_cell 
 /* Every kernel the cells of @m are told to boot with the options @extra (the kernel axis or
  * --kernel-release; without either, each scenario may name its own, which each run judges)
  * can be found, and every --file exists: judged before the tree exists. */
-static int judge_kernels(const struct matrix *m, const struct bo_argv *extra, struct bo_err *err)
+static int judge_kernels(const struct bo_matrix *m, const struct bo_argv *extra, struct bo_err *err)
 {
 	struct vm_args v = {0};
 	int r = 0;
@@ -361,7 +148,7 @@ static int judge_kernels(const struct matrix *m, const struct bo_argv *extra, st
 
 /* Run `blackout run` for @c into OUT/runs/NAME/, with the options @extra; its output goes
  * to run.log there. */
-static int run_cell(struct cell *c, const char *out, const char *seed, const char *kernels,
+static int run_cell(struct nightly_cell *c, const char *out, const char *seed, const char *kernels,
 		    const struct bo_argv *extra, struct bo_err *err)
 {
 	char parent[PATH_MAX], logp[PATH_MAX + 16];
@@ -421,235 +208,6 @@ static int run_cell(struct cell *c, const char *out, const char *seed, const cha
 	return 0;
 }
 
-/* The JSON of cell @c; its failures go to @fails too. */
-static struct json_object *cell_json(struct cell *c, const char *out, struct bo_failset *fails,
-				     struct bo_err *err)
-{
-	struct json_object *o = json_object_new_object(), *failing = json_object_new_array();
-	const struct bo_cell at = {c->scen_name, c->fs, c->mopts, c->kernel, c->persona};
-	char path[PATH_MAX * 2];
-	size_t before = fails->n;
-
-	json_object_object_add(o, "name", json_object_new_string(c->name));
-	json_object_object_add(o, "scenario", json_object_new_string(c->scen_name));
-	json_object_object_add(o, "scenario_file", json_object_new_string(c->scen_path));
-	json_object_object_add(o, "fs", json_object_new_string(c->fs));
-	json_object_object_add(o, "mount_options", json_object_new_string(c->mopts));
-	if (c->kernel[0])
-		json_object_object_add(o, "kernel", json_object_new_string(c->kernel));
-	if (c->persona[0])
-		json_object_object_add(o, "persona", json_object_new_string(c->persona));
-	json_object_object_add(o, "exit_status", json_object_new_int(c->status));
-	snprintf(path, sizeof(path), "runs/%s/run.log", c->name);
-	json_object_object_add(o, "log", json_object_new_string(path));
-	if (c->results[0]) {
-		struct bo_summary sm;
-		struct bo_err e = {0};
-
-		json_object_object_add(o, "results", json_object_new_string(c->results));
-		snprintf(path, sizeof(path), "%s/report.html", c->results);
-		json_object_object_add(o, "report", json_object_new_string(path));
-		/* The verdict, counts and error as the summary reader validated them: the guest
-		 * wrote summary.json. */
-		if (bo_pathf(path, sizeof(path), "%s/%s", out, c->results) == 0 &&
-		    bo_summary_read(path, &sm, NULL, &e) == 0) {
-			_cleanup_json_ struct json_object *s = bo_summary_json(&sm);
-			struct json_object *v;
-
-			if (json_object_object_get_ex(s, "verdict", &v))
-				json_object_object_add(o, "verdict", json_object_get(v));
-			if (json_object_object_get_ex(s, "counts", &v))
-				json_object_object_add(o, "counts", json_object_get(v));
-			if (json_object_object_get_ex(s, "error", &v))
-				json_object_object_add(o, "error", json_object_get(v));
-		}
-		if (bo_pathf(path, sizeof(path), "%s/%s", out, c->results) < 0 ||
-		    bo_failset_from_stream(fails, path, &at, err) < 0)
-			json_object_object_add(o, "error", json_object_new_string(bo_err_str(err)));
-		/* Its failures are known only of a run that ended (0 or 1) and was read: a
-		 * failure of the baseline gone from another cell is not fixed, but not run. */
-		else if ((c->status == BO_EXIT_OK || c->status == BO_EXIT_FAILURE) &&
-			 bo_failset_ran(fails, &at) < 0)
-			json_object_object_add(o, "error", json_object_new_string("out of memory"));
-	}
-	if (!bo_json_str(o, "verdict"))
-		json_object_object_add(o, "verdict", json_object_new_string("error"));
-	for (size_t i = before; i < fails->n; i++) {
-		struct json_object *f = json_object_new_object();
-
-		json_object_object_add(f, "state", json_object_new_string(fails->v[i].state));
-		json_object_object_add(f, "class", json_object_new_string(fails->v[i].cls));
-		if (*fails->v[i].findings)
-			json_object_object_add(f, "findings",
-					       json_object_new_string(fails->v[i].findings));
-		json_object_array_add(failing, f);
-	}
-	json_object_object_add(o, "failing", failing);
-	return o;
-}
-
-/*
- * compare = kernels: cell @c ran `run --kernels` (its results are the tree); each kernel's
- * run becomes a cell of its own, named and identified as a kernel axis names it, into @runs
- * (its failures into @fails), and the comparison into @diffs. *@ret_differing: the marks that
- * differ (0 when the tree has no differential.json: then @c is one cell, an error).
- */
-static int compare_cell(struct cell *c, const char *out, const struct matrix *m,
-			struct bo_failset *fails, struct json_object *runs,
-			struct json_object *diffs, size_t *ret_differing, struct bo_err *err)
-{
-	_cleanup_json_ struct json_object *d = NULL;
-	struct json_object *ks, *marks, *o, *names;
-	char path[PATH_MAX * 2];
-	struct bo_err e = {0};
-
-	*ret_differing = 0;
-	/* Through its one reader: every kernel's "results" a path beneath the tree. */
-	if (!c->results[0] || bo_pathf(path, sizeof(path), "%s/%s", out, c->results) < 0 ||
-	    bo_differential_read(path, &d, &e) < 0 ||
-	    !json_object_object_get_ex(d, "kernels", &ks)) {
-		o = cell_json(c, out, fails, err);
-		if (!o)
-			return -ENOMEM;
-		json_object_array_add(runs, o);
-		return 0;
-	}
-	for (size_t i = 0; i < json_object_array_length(ks) && i < m->nk; i++) {
-		struct json_object *k = json_object_array_get_idx(ks, i), *st;
-		const char *res = bo_json_str(k, "results");
-		struct cell sub = *c;
-
-		/* The kernels ran in the axis' order. */
-		snprintf(sub.kernel, sizeof(sub.kernel), "%s", m->kernels[i]);
-		if (cell_name(&sub, err) < 0)
-			return -ENAMETOOLONG;
-		if (!res ||
-		    bo_pathf(sub.results, sizeof(sub.results), "%s/%s", c->results, res) < 0)
-			sub.results[0] = '\0';
-		sub.status = json_object_object_get_ex(k, "exit_status", &st)
-				     ? json_object_get_int(st)
-				     : BO_EXIT_HARNESS;
-		o = cell_json(&sub, out, fails, err);
-		if (!o)
-			return -ENOMEM;
-		snprintf(path, sizeof(path), "%s/differential.json", c->results);
-		json_object_object_add(o, "differential", json_object_new_string(path));
-		json_object_array_add(runs, o);
-	}
-	o = json_object_new_object();
-	names = json_object_new_array();
-	if (!o || !names) {
-		json_object_put(o);
-		json_object_put(names);
-		return -ENOMEM;
-	}
-	if (json_object_object_get_ex(d, "marks", &marks) &&
-	    json_object_is_type(marks, json_type_array))
-		for (size_t i = 0; i < json_object_array_length(marks); i++) {
-			struct json_object *mk = json_object_array_get_idx(marks, i), *dv;
-
-			if (json_object_object_get_ex(mk, "differs", &dv) &&
-			    json_object_get_boolean(dv) && bo_json_str(mk, "mark")) {
-				json_object_array_add(
-					names, json_object_new_string(bo_json_str(mk, "mark")));
-				(*ret_differing)++;
-			}
-		}
-	json_object_object_add(o, "cell", json_object_new_string(c->name));
-	snprintf(path, sizeof(path), "%s/differential.json", c->results);
-	json_object_object_add(o, "differential", json_object_new_string(path));
-	snprintf(path, sizeof(path), "%s/report.html", c->results);
-	json_object_object_add(o, "report", json_object_new_string(path));
-	json_object_object_add(o, "differing", json_object_new_uint64(*ret_differing));
-	json_object_object_add(o, "marks", names);
-	json_object_array_add(diffs, o);
-	return 0;
-}
-
-/* index.html: every run with its counts and links, and the baseline comparison. */
-static int write_index(const char *out, struct json_object *sum, struct bo_err *err)
-{
-	char path[PATH_MAX];
-
-	if (bo_pathf(path, sizeof(path), "%s/index.html", out) < 0)
-		return bo_err_set(err, ENAMETOOLONG, "'%s/index.html': path too long", out);
-	return bo_nightly_index(path, sum, err);
-}
-
-/* junit.xml: one testsuite per run of @runs (cell_json()), for CI. */
-static int write_junit(const char *out, struct json_object *runs, struct bo_err *err)
-{
-	size_t n = json_object_array_length(runs);
-	_cleanup_free_ struct bo_junit_cell *cells = calloc(n ? n : 1, sizeof(*cells));
-	_cleanup_free_ char *paths = malloc(2 * (n ? n : 1) * PATH_MAX);
-	char path[PATH_MAX], abs[PATH_MAX];
-
-	if (!cells || !paths)
-		return bo_err_set(err, ENOMEM, "junit.xml: out of memory");
-	/* Absolute, so that the paths in junit.xml lead there from a CI job's directory. */
-	if (realpath(out, abs))
-		out = abs;
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *o = json_object_array_get_idx(runs, i);
-		const char *res = bo_json_str(o, "results"), *log = bo_json_str(o, "log");
-		char *dir = paths + 2 * i * PATH_MAX, *logp = dir + PATH_MAX;
-
-		cells[i].name = bo_json_str(o, "name");
-		if (res && bo_pathf(dir, PATH_MAX, "%s/%s", out, res) == 0)
-			cells[i].dir = dir;
-		if (log && bo_pathf(logp, PATH_MAX, "%s/%s", out, log) == 0)
-			cells[i].log = logp;
-	}
-	if (bo_pathf(path, sizeof(path), "%s/junit.xml", out) < 0)
-		return bo_err_set(err, ENAMETOOLONG, "'%s/junit.xml': path too long", out);
-	return bo_report_junit_combined(path, cells, n, err);
-}
-
-/* The failures a previous nightly tree (or its summary.json) recorded. */
-static int load_baseline(const char *prev, struct bo_failset *ret, struct bo_err *err)
-{
-	char path[PATH_MAX];
-	struct stat st;
-	struct json_object *o = NULL;
-	int r;
-
-	if (stat(prev, &st) < 0)
-		return bo_err_set(err, errno, "baseline '%s': %s", prev, strerror(errno));
-	/* A published tree is a stranger's: its summary.json is read by the rule of
-	 * harness/base/input.h (never a symlink, a FIFO or a device, bounded). */
-	if (S_ISDIR(st.st_mode)) {
-		if (bo_pathf(path, sizeof(path), "%s/summary.json", prev) < 0)
-			return bo_err_set(err, ENAMETOOLONG, "path too long");
-		r = bo_json_read_in(prev, "summary.json", &o, err);
-	} else {
-		snprintf(path, sizeof(path), "%s", prev);
-		r = bo_json_read_file(path, &o, err);
-	}
-	if (r < 0)
-		return bo_err_prefix(err, "baseline");
-	r = bo_json_check_format(o, path, err);
-	if (r >= 0)
-		r = bo_failset_from_summary(o, path, ret, err);
-	json_object_put(o);
-	return r;
-}
-
-static void print_set(const char *title, const struct bo_failset *s)
-{
-	printf("%s: %zu\n", title, s->n);
-	for (size_t i = 0; i < s->n; i++) {
-		const struct bo_failure *f = &s->v[i];
-
-		printf("  %s %s %s %s (%s%s%s", f->scenario, f->fs,
-		       f->options[0] ? f->options : "-", f->state, f->cls, *f->findings ? "; " : "",
-		       f->findings);
-		if (f->was_cls)
-			printf("; was %s%s%s", f->was_cls, *f->was_findings ? "; " : "",
-			       f->was_findings);
-		puts(")");
-	}
-}
-
 static void nightly_help(void)
 {
 	puts("usage: blackout nightly MATRIX.ini [--baseline PREVIOUS] [--out DIR] [--file "
@@ -678,7 +236,9 @@ static void nightly_help(void)
 	     "differs; 2 usage; 3 a run could not be evaluated.");
 }
 
-static int cmd_nightly(int argc, char **argv)
+/* The options of @argv into @n: -1 to go on, else the exit status to return (--help, a usage
+ * error). */
+static int parse_options(struct nightly *n, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"baseline", required_argument, NULL, 'b'},
@@ -690,209 +250,166 @@ static int cmd_nightly(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{},
 	};
-	struct matrix m = {0};
-	struct bo_err err = {0};
-	struct bo_failset cur = {0}, base = {0};
-	struct bo_baseline_diff diff = {0};
-	struct bo_argv extra = {0}; /* options every run gets */
-	const char *baseline = NULL, *out_arg = NULL;
-	char out[PATH_MAX], mdir[PATH_MAX], when[32], path[PATH_MAX], tree[PATH_MAX] = "";
-	struct json_object *sum = NULL, *runs = NULL, *diffs = NULL;
-	char kernels[MAX_AXIS * MAX_KERNEL] = "";
-	size_t differing = 0;
-	bool failed = false, errored = false, kernel_given = false, made = false, ran = false;
-	time_t t = time(NULL);
-	struct tm tm;
-	int c, ret = BO_EXIT_HARNESS;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (c == 'h') {
 			nightly_help();
 			return BO_EXIT_OK;
 		} else if (c == 'b') {
-			baseline = optarg;
+			n->baseline = optarg;
 		} else if (c == 'o') {
-			out_arg = optarg;
+			n->out_arg = optarg;
 		} else if (c == 'i') {
-			bo_argv_add(&extra, "--in-place");
+			bo_argv_add(&n->extra, "--in-place");
 		} else if (c == 'f' || c == 'k' || c == 't') {
-			kernel_given |= c != 'f';
-			bo_argv_add(&extra, c == 'f'   ? "--file"
-					    : c == 'k' ? "--kernel-release"
-						       : "--kernel-tree");
-			bo_argv_add(&extra, optarg);
+			n->kernel_given |= c != 'f';
+			bo_argv_add(&n->extra, c == 'f'	  ? "--file"
+					       : c == 'k' ? "--kernel-release"
+							  : "--kernel-tree");
+			bo_argv_add(&n->extra, optarg);
 		} else {
 			return bo_cli_usage_error("nightly", "bad option");
 		}
 	}
-	if (optind + 1 != argc) {
-		bo_argv_free(&extra);
+	if (optind + 1 != argc)
 		return bo_cli_usage_error("nightly", "expected one MATRIX.ini");
-	}
-	if (extra.oom) {
+	if (n->extra.oom) {
 		bo_cli_error("nightly: out of memory");
-		goto out;
+		return BO_EXIT_HARNESS;
 	}
+	return -1;
+}
+
+/* Step 1: the command line, the matrix (each scenario with it) and the baseline into @n, and
+ * the kernels the cells boot judged, all before the tree exists: -1 to go on, else the exit
+ * status to return. */
+static int parse(struct nightly *n, int argc, char **argv)
+{
+	struct bo_err err = {0};
+	time_t t = time(NULL);
+	struct tm tm;
+	int r = parse_options(n, argc, argv);
+
+	if (r >= 0)
+		return r;
 	gmtime_r(&t, &tm);
-	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
-	if (matrix_load(&m, argv[optind], &err) < 0 ||
-	    (baseline && load_baseline(baseline, &base, &err) < 0)) {
+	strftime(n->when, sizeof(n->when), "%Y%m%d-%H%M%S", &tm);
+	/* Each scenario's checker as run judges it, at its line of the matrix. */
+	if (bo_matrix_load(argv[optind], bo_guest_checker_ok, &n->m, &err) < 0 ||
+	    (n->baseline && nightly_baseline_load(n->baseline, &n->base, &err) < 0)) {
 		bo_cli_error("nightly: %s", bo_err_str(&err));
-		goto out;
+		return BO_EXIT_HARNESS;
 	}
-	if (m.nk && kernel_given) {
-		ret = bo_cli_usage_error("nightly", "the matrix has a kernel axis: not with "
-						    "--kernel-release or --kernel-tree");
-		goto out;
-	}
-	snprintf(mdir, sizeof(mdir), "%s", argv[optind]);
-	*(strrchr(mdir, '/') ? strrchr(mdir, '/') : mdir) = '\0';
-	if (!mdir[0])
-		snprintf(mdir, sizeof(mdir), ".");
-	if (judge_kernels(&m, &extra, &err) < 0) {
+	if (n->m->nk && n->kernel_given)
+		return bo_cli_usage_error("nightly", "the matrix has a kernel axis: not with "
+						     "--kernel-release or --kernel-tree");
+	if (judge_kernels(n->m, &n->extra, &err) < 0) {
 		bo_cli_error("nightly: %s", bo_err_str(&err));
-		goto out;
+		return BO_EXIT_HARNESS;
 	}
+	return -1;
+}
+
+/* The tree (--out, or nightly/<UTC time>), which must be new, with its runs/ and scenarios/;
+ * its absolute path in @n->out. */
+static int make_tree(struct nightly *n)
+{
+	const char *out_arg = n->out_arg;
+	char path[PATH_MAX];
+	int r;
+
 	if (!out_arg) {
-		snprintf(path, sizeof(path), "nightly/%s", when);
+		snprintf(path, sizeof(path), "nightly/%s", n->when);
 		if (mkdir("nightly", 0755) < 0 && errno != EEXIST) {
-			bo_cli_error("nightly: creating 'nightly': %s", strerror(errno));
-			goto out;
+			r = -errno;
+			bo_cli_error("nightly: creating 'nightly': %s", strerror(-r));
+			return r;
 		}
 		out_arg = path;
 	}
 	if (mkdir(out_arg, 0755) < 0) {
+		r = -errno;
 		bo_cli_error("nightly: creating '%s': %s (the tree must be new)", out_arg,
-			     strerror(errno));
-		goto out;
+			     strerror(-r));
+		return r;
 	}
-	made = true;
-	snprintf(tree, sizeof(tree), "%s", out_arg);
-	if (!realpath(out_arg, out)) {
-		bo_cli_error("nightly: '%s': %s", out_arg, strerror(errno));
-		goto out;
+	n->made = true;
+	snprintf(n->tree, sizeof(n->tree), "%s", out_arg);
+	if (!realpath(out_arg, n->out)) {
+		r = -errno;
+		bo_cli_error("nightly: '%s': %s", out_arg, strerror(-r));
+		return r;
 	}
-	if (bo_pathf(path, sizeof(path), "%s/runs", out) < 0 || mkdir(path, 0755) < 0 ||
-	    bo_pathf(path, sizeof(path), "%s/scenarios", out) < 0 || mkdir(path, 0755) < 0) {
-		bo_cli_error("nightly: creating '%s': %s", path, strerror(errno));
-		goto out;
+	if (bo_pathf(path, sizeof(path), "%s/runs", n->out) < 0 || mkdir(path, 0755) < 0 ||
+	    bo_pathf(path, sizeof(path), "%s/scenarios", n->out) < 0 || mkdir(path, 0755) < 0) {
+		r = -errno;
+		bo_cli_error("nightly: creating '%s': %s", path, strerror(-r));
+		return r ? r : -ENAMETOOLONG;
 	}
-	sum = bo_json_new_doc();
-	runs = json_object_new_array();
-	diffs = json_object_new_array();
-	if (!sum || !runs || !diffs)
-		goto out;
+	return 0;
+}
+
+/* Step 2: every cell of the matrix run into the tree, one after the other, and recorded as it
+ * ends (nightly_cell_done()). */
+static int run_cells(struct nightly *n)
+{
+	const struct bo_matrix *m = n->m;
+	char kernels[BO_MATRIX_AXIS_MAX * BO_MATRIX_KERNEL_MAX] = "";
+	struct bo_err err = {0};
+	int r;
+
+	r = make_tree(n);
+	if (r < 0)
+		return r;
+	n->runs = json_object_new_array();
+	n->diffs = json_object_new_array();
+	if (!n->runs || !n->diffs)
+		return -ENOMEM;
 	/* compare = kernels: every cell runs on all the kernels at once (run --kernels). */
-	for (size_t k = 0; m.compare_kernels && k < m.nk; k++)
+	for (size_t k = 0; m->compare_kernels && k < m->nk; k++)
 		snprintf(kernels + strlen(kernels), sizeof(kernels) - strlen(kernels), "%s%s",
-			 k ? "," : "", m.kernels[k]);
-	json_object_object_add(sum, "kind", json_object_new_string("nightly"));
-	json_object_object_add(sum, "matrix", json_object_new_string(argv[optind]));
-	json_object_object_add(sum, "started", json_object_new_string(when));
-	json_object_object_add(sum, "runs", json_object_get(runs));
+			 k ? "," : "", m->kernels[k]);
 	bo_stop_install(); /* SIGINT, SIGTERM, SIGHUP stop the run of the cell, then nightly */
-	/* Every cell: scenario x filesystem x mount options x kernel x persona, the last varying
-	 * fastest; an axis the matrix does not have is the scenario's own. */
-	for (size_t x = 0, nf = m.nfs ? m.nfs : 1, no = m.nmo ? m.nmo : 1,
-		    nk = m.nk && !m.compare_kernels ? m.nk : 1, np = m.np ? m.np : 1;
-	     x < m.nsc * nf * no * nk * np; x++) {
-		size_t q = x % np, k = x / np % nk, j = x / (np * nk) % no,
-		       f = x / (np * nk * no) % nf, i = x / (np * nk * no * nf);
-		const char *mo = m.nmo ? m.mopts[j] : NULL, *verdict;
-		struct cell cl = {0};
-		struct json_object *o;
+	for (size_t x = 0; x < bo_matrix_ncells(m); x++) {
+		struct bo_matrix_cell at;
+		struct nightly_cell cl = {0};
 
-		if (mo && !strcmp(mo, "default"))
-			mo = NULL;
-		int r = prepare(&cl, mdir,
-				&(struct bo_cell){m.scenarios[i], m.nfs ? m.fs[f] : NULL, mo,
-						  m.nk && !m.compare_kernels ? m.kernels[k] : NULL,
-						  m.np ? m.personas[q] : NULL},
-				out, &err);
-
+		bo_matrix_cell(m, x, &at);
+		r = prepare(&cl, m->dir, &at, n->out, &err);
 		if (r >= 0) {
-			ran = true;
-			r = run_cell(&cl, out, m.seed, m.compare_kernels ? kernels : NULL, &extra,
-				     &err);
+			n->ran = true;
+			r = run_cell(&cl, n->out, m->seed, m->compare_kernels ? kernels : NULL,
+				     &n->extra, &err);
 		}
+		if (r >= 0)
+			r = nightly_cell_done(n, &cl, &err);
 		if (r < 0) {
 			bo_cli_error("nightly: %s", bo_err_str(&err));
-			goto out;
+			return r;
 		}
-		if (m.compare_kernels) {
-			size_t nd;
+	}
+	return 0;
+}
 
-			if (compare_cell(&cl, out, &m, &cur, runs, diffs, &nd, &err) < 0) {
-				bo_cli_error("nightly: %s", bo_err_str(&err));
-				goto out;
-			}
-			differing += nd;
-			/* A cell whose kernels differ fails, as a failing state does. */
-			failed |= cl.status == BO_EXIT_FAILURE;
-			errored |= cl.status != BO_EXIT_FAILURE && cl.status != BO_EXIT_OK;
-			printf("%-40s %zu %s between the kernels\n", cl.name, nd,
-			       nd == 1 ? "mark differs" : "marks differ");
-			continue;
-		}
-		o = cell_json(&cl, out, &cur, &err);
-		if (!o)
-			goto out;
-		failed |= cl.status == BO_EXIT_FAILURE;
-		errored |= cl.status != BO_EXIT_FAILURE && cl.status != BO_EXIT_OK;
-		verdict = bo_json_str(o, "verdict");
-		printf("%-40s %s\n", cl.name, verdict ? verdict : "?");
-		json_object_array_add(runs, o);
-	}
-	if (m.compare_kernels)
-		json_object_object_add(sum, "differentials", json_object_get(diffs));
-	json_object_object_add(sum, "verdict",
-			       json_object_new_string(errored  ? "error"
-						      : failed ? "failed"
-							       : "consistent"));
-	if (baseline) {
-		struct json_object *d;
+static int cmd_nightly(int argc, char **argv)
+{
+	struct nightly n = {0};
+	int ret = parse(&n, argc, argv);
 
-		if (bo_baseline_diff(&base, &cur, &diff) < 0 || !(d = bo_baseline_diff_json(&diff)))
-			goto out;
-		json_object_object_add(d, "path", json_object_new_string(baseline));
-		json_object_object_add(sum, "baseline", d);
-	}
-	if (bo_pathf(path, sizeof(path), "%s/summary.json", out) == 0 &&
-	    bo_json_write_at(AT_FDCWD, path, sum, &err) < 0) {
-		bo_cli_error("nightly: %s", bo_err_str(&err));
-		goto out;
-	}
-	if (write_index(out, sum, &err) < 0 || write_junit(out, runs, &err) < 0) {
-		bo_cli_error("nightly: %s", bo_err_str(&err));
-		goto out;
-	}
-	if (baseline) {
-		print_set("new failures", &diff.added);
-		print_set("fixed", &diff.fixed);
-		print_set("not run (the cell did not run to its end)", &diff.not_run);
-		print_set("changed (class or findings)", &diff.changed);
-		printf("unchanged failures: %zu\n", diff.same.n);
-	}
-	printf("results: %s\n", out);
-	if (errored)
-		ret = BO_EXIT_HARNESS;
-	else if (baseline)
-		ret = diff.added.n || diff.changed.n || differing ? BO_EXIT_FAILURE : BO_EXIT_OK;
-	else
-		ret = failed ? BO_EXIT_FAILURE : BO_EXIT_OK;
-out:
+	/* Step 3 (nightly_tree.c) writes the tree of the cells that ran. */
+	if (ret < 0)
+		ret = run_cells(&n) < 0 ? BO_EXIT_HARNESS : nightly_write_tree(&n);
 	/* Refused before any cell ran: the tree this nightly made goes, so that the retry does
 	 * not find it. A tree with runs in it is kept. */
-	if (made && !ran && ret == BO_EXIT_HARNESS)
-		(void) !bo_remove_tree(tree);
-	json_object_put(diffs);
-	json_object_put(runs);
-	json_object_put(sum);
-	bo_baseline_diff_clear(&diff);
-	bo_failset_clear(&cur);
-	bo_failset_clear(&base);
-	matrix_clear(&m);
-	bo_argv_free(&extra);
+	if (n.made && !n.ran && ret == BO_EXIT_HARNESS)
+		(void) !bo_remove_tree(n.tree);
+	json_object_put(n.diffs);
+	json_object_put(n.runs);
+	bo_failset_clear(&n.cur);
+	bo_failset_clear(&n.base);
+	bo_matrix_free(n.m);
+	bo_argv_free(&n.extra);
 	return ret;
 }
 
