@@ -378,31 +378,6 @@ static int add_paths(struct parser *p, const struct key *k, const char *v)
 	return r > 0 ? keep_path_line(p, k->name, line) : r;
 }
 
-/* @s quoted for /bin/sh: in single quotes, each of its own as '\\''. */
-static char *shell_quote(const char *s)
-{
-	size_t n = 3;
-	char *q, *o;
-
-	for (const char *c = s; *c; c++)
-		n += *c == '\'' ? 4 : 1;
-	q = o = malloc(n);
-	if (!q)
-		return NULL;
-	*o++ = '\'';
-	for (const char *c = s; *c; c++) {
-		if (*c == '\'') {
-			memcpy(o, "'\\''", 4);
-			o += 4;
-		} else {
-			*o++ = *c;
-		}
-	}
-	*o++ = '\'';
-	*o = '\0';
-	return q;
-}
-
 static void swap_str(char **a, char **b)
 {
 	char *t = *a;
@@ -443,7 +418,7 @@ static int set_script(struct parser *p, const struct key *k, const char *v)
 				    k->section, k->name, path);
 	}
 	/* The script is shipped (bo_scenario_files()); its command line runs it by path. */
-	q = shell_quote(path);
+	q = bo_shell_quote(path);
 	if (!q || asprintf(&cmd, "%s%s%s", q, *args ? " " : "", args) < 0) {
 		cmd = NULL;
 		return fail(p, ENOMEM, "out of memory");

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "bo_test.h"
+#include "harness/base/input.h"
 #include "harness/base/macro.h"
 #include "harness/states/cutsel.h"
 #include "harness/scenario/scenario.h"
@@ -683,6 +684,19 @@ static int load_text(const char *text, struct bo_scenario **ret, struct bo_err *
 	return bo_scenario_load(put_file("s.ini", text, 0644), ret, err);
 }
 
+/* In @buf, the command line of script @name in @dir with @args: its path as /bin/sh reads it. */
+static void script_command(char *buf, size_t len, const char *dir, const char *name,
+			   const char *args)
+{
+	char path[4200];
+	_cleanup_free_ char *q = NULL;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	q = bo_shell_quote(path);
+	CU_ASSERT_FATAL(q != NULL);
+	snprintf(buf, len, "%s%s", q, args);
+}
+
 /* [vm] files, [workload] script and user, [check] script: paths relative to the scenario,
  * checked on the host, absolute in the copy a run keeps. */
 static void vm_scripts_user(void)
@@ -700,10 +714,10 @@ static void vm_scripts_user(void)
 				  "[check]\nscript = ./check.sh\n[vm]\nfiles = /bin/sh load.sh\n"
 				  "files = /etc/passwd\nroot = host\n",
 				  &sc, &err) == 0);
-	snprintf(want, sizeof(want), "'%s/load.sh'", dir);
+	script_command(want, sizeof(want), dir, "load.sh", "");
 	CU_ASSERT(bo_scenario_workload_command(sc, &cmd) == 0 && !strcmp(cmd, want));
 	free(cmd);
-	snprintf(want, sizeof(want), "'%s/./check.sh'", dir);
+	script_command(want, sizeof(want), dir, "./check.sh", "");
 	CU_ASSERT(bo_scenario_checker_command(sc, &cmd) == 0 && cmd && !strcmp(cmd, want));
 	free(cmd);
 	CU_ASSERT(sc->root_host && sc->user && !strcmp(sc->user, "root"));
@@ -731,10 +745,10 @@ static void vm_scripts_user(void)
 	CU_ASSERT_FATAL(load_text("[device]\nfs = ext4\n[workload]\nscript = load.sh my.cnf --n 3\n"
 				  "[check]\nscript = check.sh  my.cnf\n",
 				  &sc, &err) == 0);
-	snprintf(want, sizeof(want), "'%s/load.sh' my.cnf --n 3", dir);
+	script_command(want, sizeof(want), dir, "load.sh", " my.cnf --n 3");
 	CU_ASSERT(bo_scenario_workload_command(sc, &cmd) == 0 && !strcmp(cmd, want));
 	free(cmd);
-	snprintf(want, sizeof(want), "'%s/check.sh' my.cnf", dir);
+	script_command(want, sizeof(want), dir, "check.sh", " my.cnf");
 	CU_ASSERT(bo_scenario_checker_command(sc, &cmd) == 0 && cmd && !strcmp(cmd, want));
 	free(cmd);
 	snprintf(want, sizeof(want), "%s/load.sh", dir);
@@ -745,6 +759,15 @@ static void vm_scripts_user(void)
 	CU_ASSERT(!strcmp(copy->command, sc->command));
 	CU_ASSERT(!strcmp(copy->checker_command, sc->checker_command));
 	bo_scenario_free(copy);
+	bo_scenario_free(sc);
+	/* A path the shell would split or unquote runs as one word, quoted. */
+	put_file("it's.sh", "#!/bin/sh\n", 0755);
+	CU_ASSERT_FATAL(load_text("[device]\nfs = ext4\n[workload]\nscript = it's.sh -v\n[check]\n"
+				  "checker = none\n",
+				  &sc, &err) == 0);
+	snprintf(want, sizeof(want), "'%s/it'\\''s.sh' -v", dir);
+	CU_ASSERT(bo_scenario_workload_command(sc, &cmd) == 0 && !strcmp(cmd, want));
+	free(cmd);
 	bo_scenario_free(sc);
 
 	/* Bad input: the file and line of the key. */
