@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Scenario files: defaults, every key, every error class with its file:line message, JSON. */
+/* Scenario files: defaults, every key, every error class with its file:line message, JSON;
+ * INI text with keys overridden. */
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "harness/base/input.h"
 #include "harness/base/macro.h"
 #include "harness/states/cutsel.h"
+#include "harness/scenario/ini.h"
 #include "harness/scenario/scenario.h"
 
 static struct bo_scenario *parse_ok(const char *text)
@@ -923,6 +925,63 @@ static void devices(void)
 		  "t.ini:8: [faults]: a fault plan acts on one device");
 }
 
+static char * override(const char *text, const char *const (*sets)[3])
+{
+	FILE *in = fmemopen((void *) text, strlen(text), "r");
+	char *out = NULL;
+	size_t len = 0;
+	FILE *o = open_memstream(&out, &len);
+
+	CU_ASSERT(bo_ini_override(in, o, sets) == 0);
+	fclose(in);
+	fclose(o);
+	return out;
+}
+
+static void test_ini_override(void)
+{
+	const char *const sets[][3] = {
+		{"device", "fs", "xfs"},
+		{"device", "mount_options", NULL},
+		{"workload", "keep_ops", "3-4"},
+		{"run", "seed", "7"},
+		{NULL, NULL, NULL},
+	};
+	char *out = override("; comment\n[device]\nfs = ext4\nmount_options = noatime\n\n"
+			     "[workload]\nops = 200\n\n[check]\ncuts = flush\n",
+			     sets);
+
+	CU_ASSERT_STRING_EQUAL(out,
+			       "; comment\n[device]\nfs = xfs\n\n"
+			       "[workload]\nops = 200\nkeep_ops = 3-4\n\n[check]\ncuts = flush\n"
+			       "\n[run]\nseed = 7\n");
+	free(out);
+	/* A line is read as the parser reads it: blanks inside the brackets, an inline comment. */
+	out = override("[ workload ]\nkeep_ops = 1 ; the first\n", sets);
+	CU_ASSERT_STRING_EQUAL(out, "[ workload ]\nkeep_ops = 3-4\n\n[device]\nfs = xfs\n\n[run]\n"
+				    "seed = 7\n");
+	free(out);
+	/* A line longer than the scenario reader takes is an error, not read whole. */
+	{
+		size_t n = BO_INI_LINE_MAX + 2;
+		char *text = malloc(n + 1);
+		FILE *in, *o;
+		size_t len = 0;
+
+		CU_ASSERT_FATAL(text != NULL);
+		memset(text, 'x', n);
+		memcpy(text, "a=", 2);
+		text[n] = '\0';
+		in = fmemopen(text, n, "r");
+		o = open_memstream(&out, &len);
+		CU_ASSERT(bo_ini_override(in, o, sets) == -E2BIG);
+		fclose(in);
+		fclose(o);
+		free(out);
+		free(text);
+	}
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
@@ -942,6 +1001,7 @@ int main(void)
 		{"ordered and variants", ordered_and_variants},
 		{"vm, scripts and user", vm_scripts_user},
 		{"devices", devices},
+		{"INI keys replaced, added, removed", test_ini_override},
 		{},
 	};
 
