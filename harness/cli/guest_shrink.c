@@ -23,7 +23,6 @@
 #include "harness/cli/guest.h"
 #include "harness/cli/settings.h"
 #include "harness/cli/shrink_opts.h"
-#include "harness/diagnose/baseline.h"
 #include "harness/diagnose/diag.h"
 #include "harness/explore/explore.h"
 #include "harness/log/cut.h"
@@ -32,6 +31,7 @@
 #include "harness/results/results.h"
 #include "harness/results/summary.h"
 #include "harness/scenario/fsops.h"
+#include "harness/scenario/ini.h"
 #include "harness/scenario/scenario.h"
 #include "scenarios/blackout-ids.h"
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Failing states of nightly runs, compared by identity, and the INI rewriting nightly and
- * shrink use to derive scenario files from a user's own.
+ * Failing states of nightly runs, compared by identity.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,11 +10,9 @@
 #include "harness/diagnose/baseline.h"
 #include "harness/base/input.h"
 #include "harness/base/macro.h"
-#include "harness/base/input.h"
 #include "harness/base/json.h"
 #include "harness/diagnose/compare.h"
 #include "harness/results/stream.h"
-#include "harness/scenario/ini.h"
 #include "harness/states/findings.h"
 
 /* Joins the parts of a key: a control character, which no sanitized string holds, so that
@@ -345,99 +342,4 @@ struct json_object *bo_baseline_diff_json(const struct bo_baseline_diff *d)
 	json_object_object_add(o, "changed", set_json(&d->changed));
 	json_object_object_add(o, "unchanged", set_json(&d->same));
 	return o;
-}
-
-/* The key a line sets ("key = value" -> "key"), into @buf; false for other lines. */
-static bool line_key(const char *line, char *buf, size_t len)
-{
-	const char *p = line + strspn(line, " \t"), *e;
-	size_t n;
-
-	if (!*p || strchr(";#[\n", *p))
-		return false;
-	e = p + strcspn(p, "=:");
-	if (!*e)
-		return false;
-	while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
-		e--;
-	n = (size_t) (e - p);
-	if (n >= len)
-		return false;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-	return true;
-}
-
-static void put_missing(FILE *out, const char *section, const char *const (*sets)[3], bool *done)
-{
-	for (size_t i = 0; sets[i][0]; i++)
-		if (!done[i] && !strcmp(sets[i][0], section)) {
-			if (sets[i][2])
-				fprintf(out, "%s = %s\n", sets[i][1], sets[i][2]);
-			done[i] = true;
-		}
-}
-
-/* Blank lines are held back until the next line, so that keys added at the end of a
- * section go before the blank lines that separate it from the next one. */
-static void flush_blanks(FILE *out, unsigned *blanks)
-{
-	for (; *blanks; (*blanks)--)
-		fputc('\n', out);
-}
-
-int bo_ini_override(FILE *in, FILE *out, const char *const (*sets)[3])
-{
-	_cleanup_free_ char *line = NULL;
-	_cleanup_free_ bool *done = NULL;
-	char section[128] = "", key[128];
-	size_t cap = 0, n = 0;
-	unsigned blanks = 0;
-	ssize_t len;
-
-	while (sets[n][0])
-		n++;
-	done = calloc(n + 1, sizeof(*done));
-	if (!done)
-		return -ENOMEM;
-	while ((len = bo_input_read_line(in, BO_INI_LINE_MAX, &line, &cap)) > 0) {
-		const char *p = line + strspn(line, " \t\r");
-		bool replaced = false;
-
-		if (*p == '\n' || !*p) {
-			blanks++;
-			continue;
-		}
-		if (*p == '[') {
-			put_missing(out, section, sets, done);
-			if (sscanf(p + 1, "%127[^]]", section) != 1)
-				section[0] = '\0';
-		} else if (line_key(line, key, sizeof(key))) {
-			for (size_t i = 0; i < n; i++)
-				if (!strcmp(sets[i][0], section) && !strcmp(sets[i][1], key)) {
-					if (sets[i][2] && !done[i]) {
-						flush_blanks(out, &blanks);
-						fprintf(out, "%s = %s\n", key, sets[i][2]);
-					}
-					done[i] = true;
-					replaced = true;
-				}
-		}
-		if (replaced)
-			continue;
-		flush_blanks(out, &blanks);
-		fputs(line, out);
-		if (line[len - 1] != '\n')
-			fputc('\n', out);
-	}
-	if (len < 0)
-		return (int) len;
-	put_missing(out, section, sets, done);
-	for (size_t i = 0; i < n; i++)
-		if (!done[i] && sets[i][2]) {
-			fprintf(out, "\n[%s]\n", sets[i][0]);
-			put_missing(out, sets[i][0], sets, done);
-		}
-	flush_blanks(out, &blanks);
-	return ferror(out) ? -EIO : 0;
 }

@@ -15,7 +15,6 @@
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 #include "harness/base/util.h"
 
@@ -85,14 +84,5 @@ void bo_baseline_diff_clear(struct bo_baseline_diff *d);
 /* The diff as JSON: {"new": [...], "fixed": [...], "not_run": [...], "changed": [...] (with
  * "was_class" and "was_findings"), "unchanged": [...]}. */
 struct json_object *bo_baseline_diff_json(const struct bo_baseline_diff *d);
-
-/*
- * Copy the INI text of @in to @out with each key of @sets ({section, key, value} triples,
- * terminated by a NULL section) set: an existing line of that key in that section is
- * replaced, otherwise the key is added at the end of the section (or in a new section at the
- * end). A NULL value removes the key. Returns 0 or -errno: -E2BIG for a line longer than the
- * scenario reader takes (BO_INI_LINE_MAX).
- */
-_must_check_ int bo_ini_override(FILE *in, FILE *out, const char *const (*sets)[3]);
 
 #endif

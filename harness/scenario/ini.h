@@ -6,12 +6,14 @@
  * with `;` or `#` is a comment, and so is `;` after a blank up to the end of the line. There
  * are no continuation lines: every line stands alone, so an indented line is never taken as
  * part of the one above. A NUL byte, a line over the limit, a line that is none of these or a
- * `[` without `]` is an error naming the file and the line.
+ * `[` without `]` is an error naming the file and the line. bo_ini_override() rewrites keys
+ * of such text, its lines read the same way.
  */
 #ifndef BO_INI_H
 #define BO_INI_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "harness/base/util.h"
 
@@ -42,5 +44,15 @@ _must_check_ int bo_ini_parse(const char *text, size_t len, const char *origin,
 _must_check_ int bo_ini_load(const char *path,
 			     int (*fn)(void *ctx, const struct bo_ini_item *it, struct bo_err *err),
 			     void *ctx, struct bo_err *err);
+
+/*
+ * Copy the INI text of @in to @out with each key of @sets ({section, key, value} triples,
+ * terminated by a NULL section) set: an existing line of that key in that section is
+ * replaced, otherwise the key is added at the end of the section (or in a new section at the
+ * end). A NULL value removes the key. Lines are read as bo_ini_parse() reads them; one it
+ * would refuse is copied as it is. Returns 0 or -errno: -E2BIG for a line longer than
+ * BO_INI_LINE_MAX.
+ */
+_must_check_ int bo_ini_override(FILE *in, FILE *out, const char *const (*sets)[3]);
 
 #endif

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Nightly baselines: failures compared by identity, never by counts; INI overrides. */
+/* Nightly baselines: failures compared by identity, never by counts. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,7 +7,6 @@
 
 #include "bo_test.h"
 #include "harness/diagnose/baseline.h"
-#include "harness/scenario/ini.h"
 
 static bool in(const struct bo_failset *s, const char *sc, const char *state)
 {
@@ -186,65 +185,12 @@ static void test_from_stream(void)
 	bo_failset_clear(&s);
 }
 
-static char * override(const char *text, const char *const (*sets)[3])
-{
-	FILE *in = fmemopen((void *) text, strlen(text), "r");
-	char *out = NULL;
-	size_t len = 0;
-	FILE *o = open_memstream(&out, &len);
-
-	CU_ASSERT(bo_ini_override(in, o, sets) == 0);
-	fclose(in);
-	fclose(o);
-	return out;
-}
-
-static void test_ini_override(void)
-{
-	const char *const sets[][3] = {
-		{"device", "fs", "xfs"},
-		{"device", "mount_options", NULL},
-		{"workload", "keep_ops", "3-4"},
-		{"run", "seed", "7"},
-		{NULL, NULL, NULL},
-	};
-	char *out = override("; comment\n[device]\nfs = ext4\nmount_options = noatime\n\n"
-			     "[workload]\nops = 200\n\n[check]\ncuts = flush\n",
-			     sets);
-
-	CU_ASSERT_STRING_EQUAL(out,
-			       "; comment\n[device]\nfs = xfs\n\n"
-			       "[workload]\nops = 200\nkeep_ops = 3-4\n\n[check]\ncuts = flush\n"
-			       "\n[run]\nseed = 7\n");
-	free(out);
-	/* A line longer than the scenario reader takes is an error, not read whole. */
-	{
-		size_t n = BO_INI_LINE_MAX + 2;
-		char *text = malloc(n + 1);
-		FILE *in, *o;
-		size_t len = 0;
-
-		CU_ASSERT_FATAL(text != NULL);
-		memset(text, 'x', n);
-		memcpy(text, "a=", 2);
-		text[n] = '\0';
-		in = fmemopen(text, n, "r");
-		o = open_memstream(&out, &len);
-		CU_ASSERT(bo_ini_override(in, o, sets) == -E2BIG);
-		fclose(in);
-		fclose(o);
-		free(out);
-		free(text);
-	}
-}
-
 int main(void)
 {
 	static const struct bo_test tests[] = {
 		{"failures are compared by identity, never by counts", test_diff_by_identity},
 		{"failures from a nightly summary, bad ones named", test_from_summary},
 		{"failures from a stream, a torn last record tolerated", test_from_stream},
-		{"INI keys replaced, added, removed", test_ini_override},
 		{NULL, NULL},
 	};
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Scenario files: defaults, every key, every error class with its file:line message, JSON. */
+/* Scenario files: defaults, every key, every error class with its file:line message, JSON;
+ * INI text with keys overridden. */
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
@@ -9,8 +10,10 @@
 #include <unistd.h>
 
 #include "bo_test.h"
+#include "harness/base/input.h"
 #include "harness/base/macro.h"
 #include "harness/states/cutsel.h"
+#include "harness/scenario/ini.h"
 #include "harness/scenario/scenario.h"
 
 static struct bo_scenario *parse_ok(const char *text)
@@ -683,6 +686,19 @@ static int load_text(const char *text, struct bo_scenario **ret, struct bo_err *
 	return bo_scenario_load(put_file("s.ini", text, 0644), ret, err);
 }
 
+/* In @buf, the command line of script @name in @dir with @args: its path as /bin/sh reads it. */
+static void script_command(char *buf, size_t len, const char *dir, const char *name,
+			   const char *args)
+{
+	char path[4200];
+	_cleanup_free_ char *q = NULL;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	q = bo_shell_quote(path);
+	CU_ASSERT_FATAL(q != NULL);
+	snprintf(buf, len, "%s%s", q, args);
+}
+
 /* [vm] files, [workload] script and user, [check] script: paths relative to the scenario,
  * checked on the host, absolute in the copy a run keeps. */
 static void vm_scripts_user(void)
@@ -700,10 +716,10 @@ static void vm_scripts_user(void)
 				  "[check]\nscript = ./check.sh\n[vm]\nfiles = /bin/sh load.sh\n"
 				  "files = /etc/passwd\nroot = host\n",
 				  &sc, &err) == 0);
-	snprintf(want, sizeof(want), "'%s/load.sh'", dir);
+	script_command(want, sizeof(want), dir, "load.sh", "");
 	CU_ASSERT(bo_scenario_workload_command(sc, &cmd) == 0 && !strcmp(cmd, want));
 	free(cmd);
-	snprintf(want, sizeof(want), "'%s/./check.sh'", dir);
+	script_command(want, sizeof(want), dir, "./check.sh", "");
 	CU_ASSERT(bo_scenario_checker_command(sc, &cmd) == 0 && cmd && !strcmp(cmd, want));
 	free(cmd);
 	CU_ASSERT(sc->root_host && sc->user && !strcmp(sc->user, "root"));
@@ -731,10 +747,10 @@ static void vm_scripts_user(void)
 	CU_ASSERT_FATAL(load_text("[device]\nfs = ext4\n[workload]\nscript = load.sh my.cnf --n 3\n"
 				  "[check]\nscript = check.sh  my.cnf\n",
 				  &sc, &err) == 0);
-	snprintf(want, sizeof(want), "'%s/load.sh' my.cnf --n 3", dir);
+	script_command(want, sizeof(want), dir, "load.sh", " my.cnf --n 3");
 	CU_ASSERT(bo_scenario_workload_command(sc, &cmd) == 0 && !strcmp(cmd, want));
 	free(cmd);
-	snprintf(want, sizeof(want), "'%s/check.sh' my.cnf", dir);
+	script_command(want, sizeof(want), dir, "check.sh", " my.cnf");
 	CU_ASSERT(bo_scenario_checker_command(sc, &cmd) == 0 && cmd && !strcmp(cmd, want));
 	free(cmd);
 	snprintf(want, sizeof(want), "%s/load.sh", dir);
@@ -745,6 +761,15 @@ static void vm_scripts_user(void)
 	CU_ASSERT(!strcmp(copy->command, sc->command));
 	CU_ASSERT(!strcmp(copy->checker_command, sc->checker_command));
 	bo_scenario_free(copy);
+	bo_scenario_free(sc);
+	/* A path the shell would split or unquote runs as one word, quoted. */
+	put_file("it's.sh", "#!/bin/sh\n", 0755);
+	CU_ASSERT_FATAL(load_text("[device]\nfs = ext4\n[workload]\nscript = it's.sh -v\n[check]\n"
+				  "checker = none\n",
+				  &sc, &err) == 0);
+	snprintf(want, sizeof(want), "'%s/it'\\''s.sh' -v", dir);
+	CU_ASSERT(bo_scenario_workload_command(sc, &cmd) == 0 && !strcmp(cmd, want));
+	free(cmd);
 	bo_scenario_free(sc);
 
 	/* Bad input: the file and line of the key. */
@@ -900,6 +925,63 @@ static void devices(void)
 		  "t.ini:8: [faults]: a fault plan acts on one device");
 }
 
+static char * override(const char *text, const char *const (*sets)[3])
+{
+	FILE *in = fmemopen((void *) text, strlen(text), "r");
+	char *out = NULL;
+	size_t len = 0;
+	FILE *o = open_memstream(&out, &len);
+
+	CU_ASSERT(bo_ini_override(in, o, sets) == 0);
+	fclose(in);
+	fclose(o);
+	return out;
+}
+
+static void test_ini_override(void)
+{
+	const char *const sets[][3] = {
+		{"device", "fs", "xfs"},
+		{"device", "mount_options", NULL},
+		{"workload", "keep_ops", "3-4"},
+		{"run", "seed", "7"},
+		{NULL, NULL, NULL},
+	};
+	char *out = override("; comment\n[device]\nfs = ext4\nmount_options = noatime\n\n"
+			     "[workload]\nops = 200\n\n[check]\ncuts = flush\n",
+			     sets);
+
+	CU_ASSERT_STRING_EQUAL(out,
+			       "; comment\n[device]\nfs = xfs\n\n"
+			       "[workload]\nops = 200\nkeep_ops = 3-4\n\n[check]\ncuts = flush\n"
+			       "\n[run]\nseed = 7\n");
+	free(out);
+	/* A line is read as the parser reads it: blanks inside the brackets, an inline comment. */
+	out = override("[ workload ]\nkeep_ops = 1 ; the first\n", sets);
+	CU_ASSERT_STRING_EQUAL(out, "[ workload ]\nkeep_ops = 3-4\n\n[device]\nfs = xfs\n\n[run]\n"
+				    "seed = 7\n");
+	free(out);
+	/* A line longer than the scenario reader takes is an error, not read whole. */
+	{
+		size_t n = BO_INI_LINE_MAX + 2;
+		char *text = malloc(n + 1);
+		FILE *in, *o;
+		size_t len = 0;
+
+		CU_ASSERT_FATAL(text != NULL);
+		memset(text, 'x', n);
+		memcpy(text, "a=", 2);
+		text[n] = '\0';
+		in = fmemopen(text, n, "r");
+		o = open_memstream(&out, &len);
+		CU_ASSERT(bo_ini_override(in, o, sets) == -E2BIG);
+		fclose(in);
+		fclose(o);
+		free(out);
+		free(text);
+	}
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
@@ -919,6 +1001,7 @@ int main(void)
 		{"ordered and variants", ordered_and_variants},
 		{"vm, scripts and user", vm_scripts_user},
 		{"devices", devices},
+		{"INI keys replaced, added, removed", test_ini_override},
 		{},
 	};
 
