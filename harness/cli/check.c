@@ -703,7 +703,7 @@ static int cmd_check(int argc, char **argv)
 	if (k + 1 != argc)
 		return bo_cli_usage_error("check", "expected exactly one LOG");
 	bo_vm_args_read(&v);
-	k = a.kernels ? bo_check_kernels(argv[k], &a, &v) : bo_check(argv[k], &a, &v);
+	k = a.kernels ? bo_check_kernels(argv[k], &a, &v, bo_check) : bo_check(argv[k], &a, &v);
 	bo_vm_args_clear(&v);
 	return k;
 }
