@@ -27,7 +27,7 @@
 #include "harness/base/sha256.h"
 #include "harness/cli/check_log.h"
 #include "harness/cli/cli.h"
-#include "harness/cli/guest.h"
+#include "harness/cli/guest_side.h"
 #include "harness/cli/settings.h"
 #include "harness/cli/shipped.h"
 #include "harness/dev/fsdetect.h"

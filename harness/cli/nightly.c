@@ -26,7 +26,7 @@
 #include "harness/base/proc.h"
 #include "harness/base/safety.h"
 #include "harness/cli/cli.h"
-#include "harness/cli/guest.h"
+#include "harness/cli/guest_side.h"
 #include "harness/cli/nightly.h"
 #include "harness/cli/vmrun.h"
 #include "harness/scenario/ini.h"
