@@ -27,7 +27,7 @@
 #include "harness/base/sha256.h"
 #include "harness/cli/check_log.h"
 #include "harness/cli/cli.h"
-#include "harness/cli/guest.h"
+#include "harness/cli/guest_side.h"
 #include "harness/cli/settings.h"
 #include "harness/cli/shipped.h"
 #include "harness/dev/fsdetect.h"
@@ -703,7 +703,7 @@ static int cmd_check(int argc, char **argv)
 	if (k + 1 != argc)
 		return bo_cli_usage_error("check", "expected exactly one LOG");
 	bo_vm_args_read(&v);
-	k = a.kernels ? bo_check_kernels(argv[k], &a, &v) : bo_check(argv[k], &a, &v);
+	k = a.kernels ? bo_check_kernels(argv[k], &a, &v, bo_check) : bo_check(argv[k], &a, &v);
 	bo_vm_args_clear(&v);
 	return k;
 }

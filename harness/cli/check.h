@@ -37,11 +37,15 @@ _must_check_ int bo_check_judge(const char *log, const struct bo_check_args *a,
 				const struct bo_scenario *sc, char *fs, size_t fs_len,
 				bool *ret_usage, struct bo_err *err);
 
+/* One check of @log, its exit status: bo_check(), as the command hands it down. */
+typedef int bo_check_fn(const char *log, const struct bo_check_args *a, const struct vm_args *v);
+
 /*
- * Check @log once per kernel of a->kernels (check_kernels.c) under one tree, and compare the
- * classes state by state. Exit status 1 when a state differs or a check failed, 3 when a check
- * could not be evaluated.
+ * Check @log with @check once per kernel of a->kernels (check_kernels.c) under one tree, and
+ * compare the classes state by state. Exit status 1 when a state differs or a check failed, 3
+ * when a check could not be evaluated.
  */
-int bo_check_kernels(const char *log, const struct bo_check_args *a, const struct vm_args *v);
+int bo_check_kernels(const char *log, const struct bo_check_args *a, const struct vm_args *v,
+		     bo_check_fn *check);
 
 #endif

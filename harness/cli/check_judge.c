@@ -17,7 +17,7 @@
 #include "harness/base/input.h"
 #include "harness/base/macro.h"
 #include "harness/base/path.h"
-#include "harness/cli/guest.h"
+#include "harness/cli/guest_side.h"
 #include "harness/dev/fs.h"
 #include "harness/dev/fsdetect.h"
 #include "harness/dev/fstool.h"

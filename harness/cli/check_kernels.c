@@ -54,7 +54,8 @@ static void print_table(const struct bo_differ *d, char (*rel)[NAME_MAX + 1], si
 	printf("%zu states, %zu differ between the kernels\n", d->nrow, d->ndiffer);
 }
 
-int bo_check_kernels(const char *log, const struct bo_check_args *a, const struct vm_args *v)
+int bo_check_kernels(const char *log, const struct bo_check_args *a, const struct vm_args *v,
+		     bo_check_fn *check)
 {
 	char rel[BO_KERNELS_MAX][NAME_MAX + 1], dirs[BO_KERNELS_MAX][PATH_MAX], tree[PATH_MAX];
 	char path[PATH_MAX];
@@ -110,7 +111,7 @@ int bo_check_kernels(const char *log, const struct bo_check_args *a, const struc
 		ai.parent = sub;
 		ai.kernels = NULL;
 		bo_cli_note("check --kernels: %s (%zu of %zu)", rel[i], i + 1, n);
-		status[i] = bo_check(log, &ai, &vi);
+		status[i] = check(log, &ai, &vi);
 		if (bo_kerneltree_only_dir(sub, dirs[i]) < 0) {
 			bo_cli_error("check --kernels: %s left no results directory in '%s'",
 				     rel[i], sub);

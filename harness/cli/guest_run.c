@@ -21,7 +21,7 @@
 #include "harness/base/file.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/check_opts.h"
-#include "harness/cli/guest.h"
+#include "harness/cli/guest_side.h"
 #include "harness/cli/settings.h"
 #include "harness/explore/explore.h"
 #include "harness/log/cut.h"

@@ -20,7 +20,7 @@
 #include "harness/base/path.h"
 #include "harness/base/safety.h"
 #include "harness/cli/cli.h"
-#include "harness/cli/guest.h"
+#include "harness/cli/guest_side.h"
 #include "harness/cli/settings.h"
 #include "harness/cli/shrink_opts.h"
 #include "harness/diagnose/diag.h"
@@ -73,6 +73,7 @@ static int check_log(struct shrinker *s, const struct bo_log *log, const char *w
 		     const char *cuts, const char *only, uint64_t first, struct bo_results *res,
 		     struct bo_summary *sum, const char *runid, struct bo_err *err)
 {
+	_cleanup_free_ char *checker = NULL;
 	struct bo_layout l;
 	struct bo_explore_opts eo = {
 		.runid = runid,
@@ -84,7 +85,11 @@ static int check_log(struct shrinker *s, const struct bo_log *log, const char *w
 		.in_place = s->in_place,
 	};
 
+	/* The checker of the candidate: its command line names the ops it kept (--keep). */
+	if (bo_scenario_checker_command(s->sc, &checker) < 0)
+		return bo_err_set(err, ENOMEM, "building the checker command");
 	bo_settings_explore(&s->set, &eo);
+	eo.checker = checker;
 	eo.cuts = cuts;
 	eo.only_state = only;
 	eo.first_cut = first;

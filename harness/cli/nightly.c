@@ -26,20 +26,11 @@
 #include "harness/base/proc.h"
 #include "harness/base/safety.h"
 #include "harness/cli/cli.h"
-#include "harness/cli/guest.h"
+#include "harness/cli/guest_side.h"
 #include "harness/cli/nightly.h"
 #include "harness/cli/vmrun.h"
 #include "harness/scenario/ini.h"
 #include "harness/scenario/scenario.h"
-
-/* Letters, digits and ._-@+=,~ stay; anything else becomes '_'. */
-static void sanitize(char *s)
-{
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || strchr("._-@+=,~", *s)))
-			*s = '_';
-}
 
 /* Write the text of @sc, with fs, mount_options and persona of @c, to c->scen_path. */
 static int write_override(const struct nightly_cell *c, const struct bo_scenario *sc,
@@ -65,18 +56,6 @@ static int write_override(const struct nightly_cell *c, const struct bo_scenario
 	if (r < 0)
 		return bo_err_set(err, -r, "writing '%s'", c->scen_path);
 	return 0;
-}
-
-int nightly_cell_name(struct nightly_cell *c, struct bo_err *err)
-{
-	int n = snprintf(c->name, sizeof(c->name), "%s@%s%s%s%s%s%s%s", c->scen_name, c->fs,
-			 c->mopts[0] ? "+" : "", c->mopts, c->kernel[0] ? "~" : "", c->kernel,
-			 c->persona[0] ? "=" : "", c->persona);
-
-	sanitize(c->name);
-	return n < 0 || (size_t) n >= sizeof(c->name)
-		       ? bo_err_set(err, ENAMETOOLONG, "cell name too long")
-		       : 0;
 }
 
 /* The scenario of cell @at (its scenario a path relative to @matrix_dir; NULL axes: the

@@ -23,6 +23,27 @@
 #include "harness/results/report.h"
 #include "harness/results/summary.h"
 
+/* Letters, digits and ._-@+=,~ stay; anything else becomes '_'. */
+static void sanitize(char *s)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || strchr("._-@+=,~", *s)))
+			*s = '_';
+}
+
+int nightly_cell_name(struct nightly_cell *c, struct bo_err *err)
+{
+	int n = snprintf(c->name, sizeof(c->name), "%s@%s%s%s%s%s%s%s", c->scen_name, c->fs,
+			 c->mopts[0] ? "+" : "", c->mopts, c->kernel[0] ? "~" : "", c->kernel,
+			 c->persona[0] ? "=" : "", c->persona);
+
+	sanitize(c->name);
+	return n < 0 || (size_t) n >= sizeof(c->name)
+		       ? bo_err_set(err, ENAMETOOLONG, "cell name too long")
+		       : 0;
+}
+
 /* The JSON of cell @c; its failures go to @fails too. */
 static struct json_object *cell_json(struct nightly_cell *c, const char *out,
 				     struct bo_failset *fails, struct bo_err *err)

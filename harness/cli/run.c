@@ -19,7 +19,7 @@
 #include "harness/base/path.h"
 #include "harness/base/safety.h"
 #include "harness/cli/cli.h"
-#include "harness/cli/guest.h"
+#include "harness/cli/guest_side.h"
 #include "harness/cli/run_kernels.h"
 #include "harness/cli/settings.h"
 #include "harness/cli/vmrun.h"

@@ -19,7 +19,7 @@
 #include "harness/base/macro.h"
 #include "harness/base/path.h"
 #include "harness/cli/cli.h"
-#include "harness/cli/guest.h"
+#include "harness/cli/guest_side.h"
 #include "harness/cli/kerneltree.h"
 #include "harness/cli/run_kernels.h"
 #include "harness/log/log.h"

@@ -23,7 +23,7 @@
 #include "harness/base/safety.h"
 #include "harness/cli/check.h"
 #include "harness/cli/cli.h"
-#include "harness/cli/guest.h"
+#include "harness/cli/guest_side.h"
 #include "harness/cli/settings.h"
 #include "harness/cli/shipped.h"
 #include "harness/cli/shrink_opts.h"

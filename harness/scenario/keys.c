@@ -72,6 +72,8 @@ static const struct scenario_key keys[] = {
 	{"vm", "kernel", K_KERNEL, F(kernel)},
 	{"vm", "kernel_tree", K_TREE, F(kernel_tree)},
 };
+const struct scenario_key *const scenario_keys = keys;
+const size_t scenario_keys_n = BO_ARRAY_SIZE(keys);
 
 _Static_assert(BO_ARRAY_SIZE(keys) == SCENARIO_NKEYS, "SCENARIO_NKEYS counts the key table");
 
@@ -167,17 +169,6 @@ static int bad(struct scenario_parser *p, const struct scenario_key *k, const ch
 {
 	return scenario_fail(p, EINVAL, "[%s] %s: bad value '%s' (%s)",
 			     scenario_label(p, k->section), k->name, v, expect);
-}
-
-int scenario_set_string(struct scenario_parser *p, const struct scenario_key *k, const char *value)
-{
-	char **field = field_of(p, k);
-
-	free(*field);
-	*field = strdup(value);
-	if (!*field)
-		return scenario_fail(p, ENOMEM, "out of memory");
-	return 1;
 }
 
 /* K_NAME: [A-Za-z0-9._-], at most SCENARIO_NAME_MAX bytes. */
@@ -530,14 +521,6 @@ int scenario_key_read(struct scenario_parser *p, const char *section, const char
 		return kind_of(&keys[i])->set(p, &keys[i], value);
 	}
 	return scenario_fail(p, EINVAL, "[%s]: unknown key '%s'", section, key);
-}
-
-int scenario_key_line(const struct scenario_parser *p, const char *section, const char *name)
-{
-	for (size_t i = 0; i < BO_ARRAY_SIZE(keys); i++)
-		if (!strcmp(keys[i].section, section) && !strcmp(keys[i].name, name))
-			return p->key_line[i];
-	return 0;
 }
 
 void scenario_keys_forget(struct scenario_parser *p, const char *section)

@@ -5,14 +5,13 @@
  * its line kept for later messages; the device sections are device.c's, the paths and
  * scripts paths.c's. What depends on several keys is checked once the file is read, where the
  * defaults that depend on other keys are filled in (finish()). The messages of all of them
- * are made here, naming the file and the line.
+ * name the file and the line (parser.c, which every part calls down to).
  */
 #include "harness/scenario/scenario.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -32,52 +31,6 @@
 
 static const char *const sections[] = {"scenario", "device", "workload", "check",
 				       "run",	   "faults", "vm"};
-
-/* Record the first error as "ORIGIN:LINE: ..." and stop the parse. */
-int scenario_fail(struct scenario_parser *p, int errnum, const char *fmt, ...)
-{
-	char msg[400];
-	va_list ap;
-
-	if (p->failed)
-		return 0;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	p->failed = true;
-	bo_err_set(p->err, errnum, "%s:%d: %s", p->origin, p->lineno, msg);
-	return 0;
-}
-
-/* An error about line @line, whatever line the parser is at. */
-int scenario_fail_at(struct scenario_parser *p, int line, const char *fmt, ...)
-{
-	char msg[400];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return bo_err_set(p->err, EINVAL, "%s:%d: %s", p->origin, line, msg);
-}
-
-/* An error about key @name found on its line, or about the file when it is absent. */
-int scenario_invalid(struct scenario_parser *p, const char *section, const char *name,
-		     const char *fmt, ...)
-{
-	int line = scenario_key_line(p, section, name);
-	char msg[400];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (line)
-		return bo_err_set(p->err, EINVAL, "%s:%d: [%s] %s: %s", p->origin, line,
-				  scenario_label(p, section), name, msg);
-	return bo_err_set(p->err, EINVAL, "%s: [%s] %s: %s", p->origin, scenario_label(p, section),
-			  name, msg);
-}
 
 /* [faults] at = TRIGGER FAULT...: the one key that may repeat, one line per switch. */
 static int add_fault(struct scenario_parser *p, const char *name, const char *value)
@@ -368,7 +321,12 @@ int bo_scenario_parse(const char *text, size_t len, const char *origin,
 {
 	static const struct bo_scenario_opts defaults = {.host = true};
 	struct bo_scenario *sc = calloc(1, sizeof(*sc));
-	struct scenario_parser p = {.origin = origin, .o = o ? o : &defaults, .err = err, .sc = sc};
+	struct scenario_parser p = {.origin = origin,
+				    .o = o ? o : &defaults,
+				    .err = err,
+				    .sc = sc,
+				    .keys = scenario_keys,
+				    .nkeys = scenario_keys_n};
 	int r;
 
 	if (!sc || set_defaults(sc, origin) < 0 ||

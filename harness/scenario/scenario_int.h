@@ -73,6 +73,8 @@ struct scenario_parser {
 	const struct bo_scenario_opts *o;
 	int lineno;
 	int key_line[SCENARIO_NKEYS]; /* where each key of the table was given, or 0 */
+	const struct scenario_key *keys; /* the table (keys.c), for the lines of its keys */
+	size_t nkeys;
 	bool failed;
 	struct bo_err *err;
 	struct bo_scenario *sc;
@@ -93,7 +95,7 @@ static inline const char *scenario_label(const struct scenario_parser *p, const 
 	return p->dev_name[0] && !strcmp(section, "device") ? p->dev_label : section;
 }
 
-/* scenario.c: the messages. Record the first error as "ORIGIN:LINE: ..." and stop the parse;
+/* parser.c: the messages. Record the first error as "ORIGIN:LINE: ..." and stop the parse;
  * returns 0, what a value parser returns for a bad value. */
 int scenario_fail(struct scenario_parser *p, int errnum, const char *fmt, ...) _printf_(3, 4);
 
@@ -104,19 +106,22 @@ int scenario_fail_at(struct scenario_parser *p, int line, const char *fmt, ...) 
 int scenario_invalid(struct scenario_parser *p, const char *section, const char *name,
 		     const char *fmt, ...) _printf_(4, 5);
 
-/* keys.c: key line @key = @value of @section, the current line, read by the parser of its
- * kind. 1, or 0 with the parse failed (an unknown key, one given twice, a bad value). */
-int scenario_key_read(struct scenario_parser *p, const char *section, const char *key,
-		      const char *value);
-
 /* The line key @name of @section was given on, or 0. */
 int scenario_key_line(const struct scenario_parser *p, const char *section, const char *name);
 
-/* Forget that the keys of @section were given: a [device NAME] section ended. */
-void scenario_keys_forget(struct scenario_parser *p, const char *section);
-
 /* The field of key @k set to a copy of @value: 1, or 0 with the parse failed. */
 int scenario_set_string(struct scenario_parser *p, const struct scenario_key *k, const char *value);
+
+/* keys.c: the key table (p->keys of every parse), and key line @key = @value of @section, the
+ * current line, read by the parser of its kind. 1, or 0 with the parse failed (an unknown key,
+ * one given twice, a bad value). */
+extern const struct scenario_key *const scenario_keys;
+extern const size_t scenario_keys_n;
+int scenario_key_read(struct scenario_parser *p, const char *section, const char *key,
+		      const char *value);
+
+/* Forget that the keys of @section were given: a [device NAME] section ended. */
+void scenario_keys_forget(struct scenario_parser *p, const char *section);
 
 /* device.c: the device sections. The smallest device mkfs of @fs accepts. */
 uint64_t scenario_fs_min_size(enum bo_fs fs);

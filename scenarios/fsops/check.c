@@ -18,7 +18,7 @@
  * read up to FSOPS_MAX_SIZE bytes, and nothing found in the tree can make the checker fail.
  *
  * This file reads the ids, runs the stages of judge() (check_int.h: the walk of the tree,
- * observe.c; the ops indexed by object, index.c; the sync ops judged, promise.c), judges the
+ * observe.c; the ops indexed by object, opindex.c; the sync ops judged, promise.c), judges the
  * names and the order of the ops itself and reports, for the seeded sequence and for each
  * workload of a bounded run.
  */

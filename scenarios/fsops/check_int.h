@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_int.h — the stages of the fsops checker's judge() (check.c), each in a file of its
- * own: the walk of the tree (observe.c), the ops indexed by object (index.c), the sync ops
+ * own: the walk of the tree (observe.c), the ops indexed by object (opindex.c), the sync ops
  * judged (promise.c). Internal to the fsops program.
  */
 #ifndef BO_FSOPS_CHECK_INT_H

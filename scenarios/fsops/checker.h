@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * checker.h — the fsops checker's state, the types and constants all its files share:
- * check.c judges the ops (reads the ids, then the tree, observe.c, indexes the ops, index.c,
+ * check.c judges the ops (reads the ids, then the tree, observe.c, indexes the ops, opindex.c,
  * replays the model and judges each promise, promise.c); track.c follows, as the replay goes,
  * what each file may hold of an inode (its tracks), and uses nothing of the others (track.h is
  * what they call of it). Internal to the fsops program.

@@ -91,6 +91,45 @@ while read -r n file; do
 	fi
 done < <(grep -c '^const struct bo_cmd bo_cmd_' harness/cli/*.c | awk -F: '{print $2, $1}')
 
+# The size of a room (docs/hacking.md, "Files"): a .c file of at most 800 lines, a function of
+# at most 150 (its definition's lines, as Universal Ctags reads them: scripts/setup installs it).
+while read -r n file; do
+	if [ "$n" -gt 800 ]; then
+		echo "$file: $n lines (at most 800: split it by concept, docs/hacking.md)"
+		bad=1
+	fi
+done < <(find harness vm dmtargets scenarios -name '*.c' -exec wc -l {} + | grep -v ' total$')
+if ! command -v ctags >/dev/null; then
+	# The build goes on without it; the test (tests/deps/planted.sh) does not.
+	echo "warning: function lengths not checked: no ctags (universal-ctags; scripts/setup)" >&2
+else
+	while read -r n file fn; do
+		echo "$file: $fn() is $n lines (at most 150: split it, docs/hacking.md)"
+		bad=1
+	done < <(find harness vm dmtargets scenarios -name '*.c' -print0 |
+		xargs -0 ctags --fields=+ne --c-kinds=f -o - |
+		awk -F'\t' '{l = ""; e = ""
+			for (i = 4; i <= NF; i++) {
+				if ($i ~ /^line:/) l = substr($i, 6)
+				if ($i ~ /^end:/) e = substr($i, 5)
+			}
+			if (l != "" && e != "" && e - l + 1 > 150) print e - l + 1, $2, $1}')
+fi
+
+# A basename says one thing (docs/hacking.md): two files share one only as one concept at two
+# levels, the pairs listed there and here.
+shared="check.c ctl.c findings.c fsops.h inspect.c kernel.c lint.c main.c merge.c replay.c
+	report.c run.c snapshot.c synth.c vm.c"
+while read -r n name; do
+	[ "$n" -gt 1 ] || continue
+	case " $(echo $shared) " in
+	*" $name "*) [ "$n" -eq 2 ] && continue ;;
+	esac
+	echo "$name: $n files of that name ($(find harness vm dmtargets scenarios -name "$name" |
+		sort | paste -sd' ')): give each a name of its own (docs/hacking.md)"
+	bad=1
+done < <(find harness vm dmtargets scenarios -name '*.[ch]' -printf '%f\n' | sort | uniq -c)
+
 # Every source of the harness is in one of its libraries.
 for f in harness/*.c harness/*.h; do
 	[ -e "$f" ] || continue

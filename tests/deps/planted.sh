@@ -74,6 +74,32 @@ elif ! grep -q '^harness/cli/check.c: 2 commands in one file' <<<"$out"; then
 else
 	echo "ok: two commands in one file refused"
 fi
+# A room too big, a function too long, a name that says two things. The lengths of functions
+# are read by Universal Ctags, which scripts/setup installs: without it this test fails.
+if ! command -v ctags >/dev/null; then
+	echo "FAIL: no ctags (package universal-ctags, scripts/setup): function lengths unchecked"
+	fail=1
+fi
+rm -rf "$tmp/tree" && mkdir "$tmp/tree"
+cp -r "$top/harness" "$top/vm" "$top/dmtargets" "$top/scenarios" "$tmp/tree/"
+seq 801 | sed 's/.*/int x&;/' >"$tmp/tree/harness/log/big.c"
+{
+	echo 'int long_one(void)'
+	echo '{'
+	seq 150 | sed 's/.*/\tint y&;/'
+	echo '}'
+} >>"$tmp/tree/harness/base/util.c"
+echo 'int z;' >"$tmp/tree/harness/dev/util.c"
+out=$("$here/check.sh" "$tmp/tree" || true)
+for want in 'harness/log/big.c: 801 lines' 'long_one() is 153 lines' 'util.c: 2 files of that name'; do
+	if grep -qF "$want" <<<"$out"; then
+		echo "ok: refused: $want"
+	else
+		echo "FAIL: not refused: $want; the check said:"
+		echo "$out"
+		fail=1
+	fi
+done
 # A source straight under harness/ belongs to no library.
 rm -rf "$tmp/tree" && mkdir "$tmp/tree"
 cp -r "$top/harness" "$top/vm" "$top/dmtargets" "$top/scenarios" "$tmp/tree/"

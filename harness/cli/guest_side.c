@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * guest.c — what the guest sides of run, check and shrink share (guest.h): the command line
- * the host starts them with, and their session inside the VM.
+ * guest_side.c — what the guest sides of run, check and shrink share (guest_side.h): the
+ * command line the host starts them with, and their session inside the VM.
  */
-#include "harness/cli/guest.h"
+#include "harness/cli/guest_side.h"
 
 #include <errno.h>
 #include <inttypes.h>

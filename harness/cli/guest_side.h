@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * guest.h — what the guest sides of run, check and shrink share, at both ends: the command
+ * guest_side.h — what the guest sides of run, check and shrink share, at both ends: the command
  * line the host starts one with, and in the VM the session around its work (the checks
  * before anything is touched, a tmpfs work directory on a teardown stack, the environment of
  * workloads and checkers, and the end: leftovers asserted, summary.json, diagnostics).
  */
-#ifndef BO_CLI_GUEST_H
-#define BO_CLI_GUEST_H
+#ifndef BO_CLI_GUEST_SIDE_H
+#define BO_CLI_GUEST_SIDE_H
 
 #include <limits.h>
 #include <stdbool.h>
@@ -42,8 +42,8 @@ extern const struct bo_opt bo_guest_opts[];
 extern const size_t bo_guest_opts_n;
 
 /* Host side: start the command line of guest command @cmd (this binary, -q when blackout is
- * quiet, @cmd, and the options of struct bo_guest_args) in @a; for a scenario @sc (or NULL), its account and
- * root. -errno with @err when its account cannot be looked up. */
+ * quiet, @cmd, and the options of struct bo_guest_args) in @a; for a scenario @sc (or NULL),
+ * its account and root. -errno with @err when its account cannot be looked up. */
 _must_check_ int bo_guest_argv(struct bo_argv *a, const char *cmd, const char *runid,
 			       const struct bo_scenario *sc, struct bo_err *err);
 
