@@ -22,7 +22,7 @@ struct bo_check_args {
 	const char *scen, *expect, *parent, *jobs;
 	const char *kernels; /* --kernels A,B: check_kernels.c */
 	bool guest_replay;   /* no host base (harness/replay/basesrv.h): the guests replay */
-	/* Guest only: the results directory, run id and workload programs (guest.h), and what
+	/* Guest only: the results directory, run id and workload programs (guest_side.h), and what
 	 * the host prepared: the scenario's copy, the claims directory of check --jobs, the
 	 * host's index of the log. */
 	const char *results, *runid, *libexec, *guest_scen, *claims, *log_index;
