@@ -46,10 +46,10 @@
  * arch/x86/kernel/apic/io_apic.c), and the boot panics with "IO-APIC + timer doesn't work!"
  * (seen beside two CPU-bound loops on 2 cores); QEMU's timer does work.
  */
-#define CMDLINE                                                                                 \
-	"console=ttyS0 quiet panic=-1 norandmaps no_timer_check cryptomgr.notests rodata=off "  \
-	"mitigations=off "                                                                      \
-	"init_on_alloc=0 ipv6.disable=1 initcall_blacklist=init_kprobe_trace,"                  \
+#define CMDLINE                                                                                \
+	"console=ttyS0 quiet panic=-1 norandmaps no_timer_check cryptomgr.notests rodata=off " \
+	"mitigations=off "                                                                     \
+	"init_on_alloc=0 ipv6.disable=1 initcall_blacklist=init_kprobe_trace,"                 \
 	"load_system_certificate_list,crypto_kdf108_init,init_encrypted"
 
 #define CONSOLE_TAIL_LINES 6

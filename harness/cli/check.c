@@ -498,8 +498,8 @@ static int shipped_before(const char *path, const struct vm_args *v, const char 
  * What the VM of the log's own run or check was given goes in only when --file names it
  * (shipped_before()). 0, or -errno with @err.
  */
-static int ship_more(const char *log, struct bo_check_args *a, struct vm_args *v,
-		     const char *cmd, char *rec_log, struct bo_err *err)
+static int ship_more(const char *log, struct bo_check_args *a, struct vm_args *v, const char *cmd,
+		     char *rec_log, struct bo_err *err)
 {
 	const char *lib;
 	int r = shipped_before(log, v, cmd, err);

@@ -77,6 +77,7 @@ static const char *bench_problem(const char *val)
 /*
  * The settings run and shrink take too (settings.h): rows of both tables, written once.
  */
+/* clang-format off */
 #define SETTING_ROWS \
 	{"persona", "NAME", A(persona), BO_OPT_BOTH, "persona", persona_problem, \
 	 "the disk under the stack: honest (default), ignores-flush,\n" \
@@ -101,6 +102,7 @@ static const char *bench_problem(const char *val)
 	/* tests/vm/witness.sh's mutant: the witness is the whole difference, not minimised. */ \
 	{"witness-mode", "full", A(witness_mode), BO_OPT_BOTH, "witness_mode", witness_mode_problem, \
 	 NULL},
+/* clang-format on */
 
 const struct bo_opt bo_setting_opts[] = {SETTING_ROWS};
 const size_t bo_setting_opts_n = BO_ARRAY_SIZE(bo_setting_opts);
@@ -130,7 +132,9 @@ const struct bo_opt bo_check_opts[] = {
 	 "also every multi-block write of the epoch torn at a seeded block"},
 	{"budget", "N", A(budget), BO_OPT_BOTH, "budget", bo_opt_check_u64,
 	 "sample N dropped sets per cut (seeded) when there are more"},
+	/* clang-format off */
 	SETTING_ROWS
+	/* clang-format on */
 	{"recovery-log", "FILE", A(recovery_log), BO_OPT_BOTH, "recovery_log", NULL,
 	 "with --state ID~rK: the recovery log of state ID to cut after K\n"
 	 "entries (states/ID~rK/recovery.log; repro.sh passes it)"},

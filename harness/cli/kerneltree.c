@@ -37,9 +37,9 @@ int bo_kerneltree_resolve(const char *cmd, const char *list, char (*rel)[NAME_MA
 	while (specs[n])
 		n++;
 	if (n < 2 || n > BO_KERNELS_MAX) {
-		*ret_status = n < 2 ? bo_cli_usage_error(cmd, "--kernels needs two kernels or more")
-				    : bo_cli_usage_error(cmd, "--kernels: at most %d",
-							 BO_KERNELS_MAX);
+		*ret_status =
+			n < 2 ? bo_cli_usage_error(cmd, "--kernels needs two kernels or more")
+			      : bo_cli_usage_error(cmd, "--kernels: at most %d", BO_KERNELS_MAX);
 		bo_strv_free(specs);
 		return -1;
 	}

@@ -156,7 +156,8 @@ static int run_scenario(const char *path, const struct run_args *ra_in, struct v
 
 		if (why) {
 			bo_scenario_free(sc);
-			return bo_cli_usage_error("run", "--recovery %s: %s", ra.check.recovery, why);
+			return bo_cli_usage_error("run", "--recovery %s: %s", ra.check.recovery,
+						  why);
 		}
 	}
 	bo_runid_make(sc->seed, runid, sizeof(runid));

@@ -24,9 +24,9 @@ enum kind {
 	S_RECOVERY, /* enum bo_recovery */
 };
 
-#define NONE SIZE_MAX
-#define A(f) offsetof(struct bo_check_args, f)
-#define SC(f) offsetof(struct bo_scenario, f)
+#define NONE   SIZE_MAX
+#define A(f)   offsetof(struct bo_check_args, f)
+#define SC(f)  offsetof(struct bo_scenario, f)
 #define SET(f) offsetof(struct bo_settings, f)
 
 static const struct row {
@@ -57,7 +57,7 @@ static const struct row {
 	{"checker_timeout", S_SECONDS, NONE, SC(checker_timeout), SET(checker_timeout)},
 };
 
-#define AT(base, off, type) ((type *) ((char *) (base) + (off)))
+#define AT(base, off, type)   ((type *) ((char *) (base) + (off)))
 #define AT_C(base, off, type) ((const type *) ((const char *) (base) + (off)))
 
 /* Row @r's value from the scenario @sc, into @s. */
@@ -227,8 +227,8 @@ struct json_object *bo_settings_json(const struct bo_settings *s)
 	return o;
 }
 
-int bo_settings_config(struct json_object *cfg, const struct bo_opt *t, size_t n,
-		       const void *args, const struct bo_settings *s)
+int bo_settings_config(struct json_object *cfg, const struct bo_opt *t, size_t n, const void *args,
+		       const struct bo_settings *s)
 {
 	struct json_object *opt = json_object_new_object(), *set = bo_settings_json(s);
 

@@ -24,8 +24,8 @@ static const struct {
 	{"workload", json_type_object}, {"check", json_type_object},
 	{"run", json_type_object},	{"vm", json_type_object},
 	{"options", json_type_object},	{"kernel", json_type_object},
-	{"settings", json_type_object},
-	{"devices", json_type_array},	{"files", json_type_array},
+	{"settings", json_type_object}, {"devices", json_type_array},
+	{"files", json_type_array},
 };
 
 /* -EBADMSG with @err naming @path and the member of @o that is not of its type. */

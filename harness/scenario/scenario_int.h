@@ -72,7 +72,7 @@ struct scenario_parser {
 	const char *origin;
 	const struct bo_scenario_opts *o;
 	int lineno;
-	int key_line[SCENARIO_NKEYS]; /* where each key of the table was given, or 0 */
+	int key_line[SCENARIO_NKEYS];	 /* where each key of the table was given, or 0 */
 	const struct scenario_key *keys; /* the table (keys.c), for the lines of its keys */
 	size_t nkeys;
 	bool failed;
