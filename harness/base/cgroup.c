@@ -35,6 +35,33 @@ static struct {
 	atomic_uint next;	  /* the number of the next group */
 } where = {.once = PTHREAD_ONCE_INIT, .parentfd = -1};
 
+/*
+ * Groups the command that ran in them left empty, kept for the next command: making and
+ * removing a group costs ~10 ms under TCG, and a state runs two commands. Only a group as
+ * new is kept (nothing in it, nothing beneath it, no controller, not frozen, a domain); the
+ * pool is removed when this process exits (a blackout killed with -9 leaves its groups to the
+ * next one's sweep_stale()).
+ */
+enum { POOL_MAX = 16 };
+static struct {
+	pthread_mutex_t lock;
+	struct bo_cgroup *v[POOL_MAX];
+	size_t n;
+	pid_t owner; /* the process the groups are this one's: not a forked child */
+} pool = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void destroy(struct bo_cgroup *cg);
+
+static void drain_pool(void)
+{
+	if (getpid() != pool.owner)
+		return;
+	pthread_mutex_lock(&pool.lock);
+	while (pool.n)
+		destroy(pool.v[--pool.n]);
+	pthread_mutex_unlock(&pool.lock);
+}
+
 static int find_cgroup2(const struct bo_mount_entry *m, void *ctx)
 {
 	char *mnt = ctx;
@@ -67,6 +94,31 @@ static void own_group(char *buf, size_t len)
 	}
 }
 
+/* Remove the groups beneath @dirfd (a blackout the command ran made its own there, and may
+ * have been killed before it removed them), deepest first; at most @depth levels. */
+static void remove_below(int dirfd, int depth)
+{
+	_cleanup_(bo_closedirp) DIR *d = bo_opendirat(dirfd, NULL);
+	struct dirent *de;
+
+	/* The directory is read through a copy of @dirfd, which shares its offset: from the
+	 * start, whatever an earlier reading left. */
+	if (d)
+		rewinddir(d);
+	while (d && (de = readdir(d))) {
+		int sub;
+
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		sub = openat(dirfd, de->d_name, O_DIRECTORY | O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub >= 0 && depth > 0)
+			remove_below(sub, depth - 1);
+		if (sub >= 0)
+			close(sub);
+		(void) !unlinkat(dirfd, de->d_name, AT_REMOVEDIR);
+	}
+}
+
 /* The groups a blackout killed with -9 left beside ours, emptied since: removed (a group that
  * still holds a process, or whose blackout still runs, stays). */
 static void sweep_stale(int parentfd)
@@ -83,6 +135,13 @@ static void sweep_stale(int parentfd)
 		    sscanf(de->d_name, "blackout-%d-%u%c", &pid, &n, &end) != 2 || pid <= 0 ||
 		    kill(pid, 0) == 0 || errno != ESRCH)
 			continue;
+		int fd = openat(parentfd, de->d_name,
+				O_DIRECTORY | O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+
+		if (fd >= 0) {
+			remove_below(fd, 16);
+			close(fd);
+		}
 		if (unlinkat(parentfd, de->d_name, AT_REMOVEDIR) == 0)
 			bo_debug(BO_DBG_RUN, "removed the stale cgroup '%s'", de->d_name);
 	}
@@ -111,10 +170,13 @@ static void find_parent(void)
 	    !S_ISDIR(st.st_mode))
 		snprintf(dir, sizeof(dir), "%s", mnt);
 	where.parentfd = open(dir, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
-	if (where.parentfd < 0)
+	if (where.parentfd < 0) {
 		snprintf(where.why, sizeof(where.why), "opening '%s': %s", dir, strerror(errno));
-	else
-		sweep_stale(where.parentfd);
+		return;
+	}
+	sweep_stale(where.parentfd);
+	pool.owner = getpid();
+	atexit(drain_pool);
 }
 
 int bo_cgroup_new(struct bo_cgroup **ret, struct bo_err *err)
@@ -125,6 +187,14 @@ int bo_cgroup_new(struct bo_cgroup **ret, struct bo_err *err)
 	pthread_once(&where.once, find_parent);
 	if (where.parentfd < 0 || atomic_load(&where.refused))
 		return bo_err_set(err, EOPNOTSUPP, "no cgroup for a command: %s", where.why);
+	pthread_mutex_lock(&pool.lock);
+	if (pool.n)
+		cg = pool.v[--pool.n];
+	pthread_mutex_unlock(&pool.lock);
+	if (cg) {
+		*ret = BO_TAKE_PTR(cg);
+		return 0;
+	}
 	cg = calloc(1, sizeof(*cg));
 	if (!cg)
 		return bo_err_set(err, ENOMEM, "a cgroup for a command: out of memory");
@@ -284,37 +354,63 @@ int bo_cgroup_kill(struct bo_cgroup *cg, unsigned timeout_ms, unsigned *ret_n, c
 	return p;
 }
 
-/* Remove the groups beneath @dirfd (a blackout the command ran made its own there, and may
- * have been killed before it removed them), deepest first; at most @depth levels. */
-static void remove_below(int dirfd, int depth)
+/* Whether @cg's file @name holds @want (its first line), or the file is absent and @absent. */
+static bool reads(const struct bo_cgroup *cg, const char *name, const char *want, bool absent)
 {
-	_cleanup_(bo_closedirp) DIR *d = bo_opendirat(dirfd, NULL);
-	struct dirent *de;
+	_cleanup_close_ int fd = openat(cg->dirfd, name, O_RDONLY | O_CLOEXEC);
+	char buf[64];
+	ssize_t n;
 
-	while (d && (de = readdir(d))) {
-		int sub;
+	if (fd < 0)
+		return absent && errno == ENOENT;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return false;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return !strcmp(buf, want);
+}
 
-		if (de->d_type != DT_DIR || de->d_name[0] == '.')
-			continue;
-		sub = openat(dirfd, de->d_name, O_DIRECTORY | O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-		if (sub >= 0 && depth > 0)
-			remove_below(sub, depth - 1);
-		if (sub >= 0)
-			close(sub);
-		(void) !unlinkat(dirfd, de->d_name, AT_REMOVEDIR);
-	}
+/* Whether @cg, its command ended, is as a new group: the next command may have it. */
+static bool as_new(const struct bo_cgroup *cg)
+{
+	_cleanup_close_ int ev = -1;
+
+	if (cg->dirfd < 0 || cg->procs_fd < 0)
+		return false;
+	ev = openat(cg->dirfd, "cgroup.events", O_RDONLY | O_CLOEXEC);
+	return ev >= 0 && populated(ev) == 0 && reads(cg, "cgroup.subtree_control", "", false) &&
+	       reads(cg, "cgroup.type", "domain", true) && reads(cg, "cgroup.freeze", "0", true);
 }
 
 void bo_cgroup_free(struct bo_cgroup *cg)
 {
+	bool kept = false;
+
 	if (!cg)
 		return;
+	/* What the command made beneath its group goes in any case. */
+	if (cg->dirfd >= 0)
+		remove_below(cg->dirfd, 16);
+	if (as_new(cg)) {
+		pthread_mutex_lock(&pool.lock);
+		if (pool.n < POOL_MAX && getpid() == pool.owner) {
+			pool.v[pool.n++] = cg;
+			kept = true;
+		}
+		pthread_mutex_unlock(&pool.lock);
+	}
+	if (!kept)
+		destroy(cg);
+}
+
+/* Remove the group (nothing beneath it by now) and free it. */
+static void destroy(struct bo_cgroup *cg)
+{
 	if (cg->procs_fd >= 0)
 		close(cg->procs_fd);
-	if (cg->dirfd >= 0) {
-		remove_below(cg->dirfd, 16);
+	if (cg->dirfd >= 0)
 		close(cg->dirfd);
-	}
 	if (cg->name[0] && unlinkat(where.parentfd, cg->name, AT_REMOVEDIR) < 0)
 		bo_debug(BO_DBG_RUN, "removing cgroup '%s': %s", cg->name, strerror(errno));
 	free(cg);

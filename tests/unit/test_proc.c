@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -139,6 +140,91 @@ static void test_leftovers_other_session(void)
 	bo_proc_result_clear(&r);
 }
 
+/* The script's words for the directory of the cgroup its command runs in. */
+#define GROUP_DIR                                                    \
+	"$(awk '$3 == \"cgroup2\" { print $2; exit }' /proc/mounts)" \
+	"$(sed -n 's/^0:://p' /proc/self/cgroup)"
+
+/* The directory of the cgroup a command runs in, into @buf. */
+static void group_of_command(char *buf, size_t len)
+{
+	struct bo_proc_result r = run_sh("echo " GROUP_DIR, 20000, false, NULL);
+
+	CU_ASSERT(r.end == BO_PROC_EXITED && r.status == 0);
+	snprintf(buf, len, "%s", r.out ? r.out : "");
+	buf[strcspn(buf, "\n")] = '\0';
+	bo_proc_result_clear(&r);
+}
+
+/*
+ * A group its command left as new is the next command's: the second runs where the first
+ * did, and finds nothing of the first's — its leftover was killed with it, the group it made
+ * beneath its own was removed.
+ */
+static void test_group_reused(void)
+{
+	struct bo_proc_result r = {0};
+	char first[PATH_MAX], again[PATH_MAX], script[2 * PATH_MAX + 100];
+
+	if (!have_cgroups())
+		return;
+	group_of_command(first, sizeof(first));
+	CU_ASSERT_FATAL(strstr(first, "/blackout-") != NULL);
+	r = run_sh("setsid sleep 60 >/dev/null 2>&1 </dev/null & mkdir " GROUP_DIR
+		   "/sub && echo made",
+		   20000, false, NULL);
+	CU_ASSERT(r.left_n == 1 && !strcmp(r.out, "made\n"));
+	bo_proc_result_clear(&r);
+	/* In the group: this command (sh, and what it runs), no sleep; no sub beneath it. */
+	snprintf(script, sizeof(script),
+		 "for p in $(cat %s/cgroup.procs); do cat /proc/$p/comm; done | grep -c sleep;"
+		 " ls %s | grep -c '^sub$'",
+		 first, first);
+	r = run_sh(script, 20000, false, NULL);
+	CU_ASSERT(r.left_n == 0);
+	CU_ASSERT(r.out && !strcmp(r.out, "0\n0\n"));
+	bo_proc_result_clear(&r);
+	group_of_command(again, sizeof(again));
+	CU_ASSERT(!strcmp(first, again));
+}
+
+/* The groups a process kept are removed when it exits: a child of this test runs a command
+ * and exits (main(), "exit-child"), saying where its command ran and that the group was
+ * kept; it is gone once the child exited. */
+static void exit_child(void)
+{
+	char *argv[] = {"sh", "-c", "echo " GROUP_DIR, NULL};
+	struct bo_proc_opts o = {.argv = argv, .timeout_ms = 20000};
+	struct bo_proc_result r = {0};
+	struct bo_err err = {0};
+	struct stat st;
+
+	if (bo_proc_run(&o, &r, &err) < 0 || !r.out)
+		exit(1);
+	r.out[strcspn(r.out, "\n")] = '\0';
+	printf("%s %s\n", r.out, stat(r.out, &st) == 0 ? "kept" : "gone");
+	bo_proc_result_clear(&r);
+	exit(0);
+}
+
+static void test_groups_removed_at_exit(void)
+{
+	char cmd[PATH_MAX + 40], dir[PATH_MAX] = "", state[16] = "";
+	struct stat st;
+	FILE *f;
+
+	if (!have_cgroups())
+		return;
+	snprintf(cmd, sizeof(cmd), "exec /proc/%d/exe exit-child", (int) getpid());
+	f = popen(cmd, "r");
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT(fscanf(f, "%4095s %15s", dir, state) == 2);
+	CU_ASSERT(pclose(f) == 0);
+	CU_ASSERT(strstr(dir, "/blackout-") != NULL);
+	CU_ASSERT(!strcmp(state, "kept"));
+	CU_ASSERT(stat(dir, &st) < 0 && errno == ENOENT);
+}
+
 /* A group runs while one of its processes does; a zombie has let go of its files and counts
  * as gone, though kill() still finds it. */
 static void test_group_running(void)
@@ -254,13 +340,15 @@ static void test_user(void)
 	bo_proc_result_clear(&r);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	static const struct bo_test tests[] = {
 		{"exit status comes back as is", test_status},
 		{"signals and timeouts", test_signal_and_timeout},
 		{"leftover descendants are killed", test_leftovers_killed},
 		{"leftovers in another session are killed and named", test_leftovers_other_session},
+		{"a group left as new is the next command's", test_group_reused},
+		{"the groups kept are removed at exit", test_groups_removed_at_exit},
 		{"a group runs while a member does", test_group_running},
 		{"output capture, environment, cwd", test_output},
 		{"output past the cap of a helper read whole ends it", test_cap_kills},
@@ -269,5 +357,7 @@ int main(void)
 		{NULL, NULL},
 	};
 
+	if (argc == 2 && !strcmp(argv[1], "exit-child"))
+		exit_child();
 	return bo_test_run("proc", tests);
 }
