@@ -24,11 +24,13 @@ declare -A may=(
 		harness/scenario harness/results dmtargets"
 	[harness/explore]="harness/base harness/log harness/replay harness/dev harness/states
 		harness/results dmtargets"
+	[harness/shrink]="harness/base harness/log harness/states harness/scenario harness/results
+		harness/record harness/explore scenarios/blackout"
 	[harness/diagnose]="harness/base harness/log harness/dev harness/states harness/scenario
 		harness/results dmtargets"
 	[harness/cli]="harness/base harness/log harness/replay harness/dev harness/states
 		harness/ctl harness/scenario harness/results harness/record harness/explore
-		harness/diagnose vm dmtargets scenarios/blackout"
+		harness/shrink harness/diagnose vm dmtargets scenarios/blackout"
 	[vm]="harness/base"
 	[dmtargets]="harness/base"
 	[scenarios]=""
@@ -119,7 +121,7 @@ fi
 # A basename says one thing (docs/hacking.md): two files share one only as one concept at two
 # levels, the pairs listed there and here.
 shared="check.c ctl.c findings.c fsops.h inspect.c kernel.c lint.c main.c merge.c replay.c
-	report.c run.c snapshot.c synth.c vm.c"
+	report.c run.c shrink.c snapshot.c synth.c vm.c"
 while read -r n name; do
 	[ "$n" -gt 1 ] || continue
 	case " $(echo $shared) " in
