@@ -12,9 +12,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,10 +30,32 @@
 #include "harness/base/macro.h"
 #include "harness/base/path.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/opts.h"
 #include "vm/kernel.h"
 
 /* What the cache holds, one directory each. */
 static const char *const kinds[] = {"kernels", "initramfs", "files", "loghash", "accel"};
+
+struct cache_args {
+	const char *older_than;
+	bool json, all;
+};
+
+static const char *days_problem(const char *val)
+{
+	uint64_t days;
+
+	return bo_parse_u64(val, &days) < 0 ? "days" : NULL;
+}
+
+static const struct bo_opt cache_opts[] = {
+	{"json", NULL, offsetof(struct cache_args, json), BO_OPT_HOST, NULL, NULL,
+	 "list as JSON (\"format\": 1)"},
+	{"older-than", "DAYS", offsetof(struct cache_args, older_than), BO_OPT_HOST, NULL,
+	 days_problem, "prune what was not used in DAYS days"},
+	{"all", NULL, offsetof(struct cache_args, all), BO_OPT_HOST, NULL, NULL,
+	 "prune everything but the default kernel"},
+};
 
 static void help(void)
 {
@@ -45,10 +67,8 @@ static void help(void)
 	     "since their last use.\n"
 	     "prune: remove what was not used in DAYS days (default 30); a kernel only when it\n"
 	     "is not the default one. --all: everything but the default kernel.\n"
-	     "What is removed is built again when a run needs it.\n\n"
-	     "  --json             list as JSON (\"format\": 1)\n"
-	     "  --older-than DAYS  prune what was not used in DAYS days\n"
-	     "  --all              prune everything but the default kernel");
+	     "What is removed is built again when a run needs it.\n");
+	bo_opts_help(stdout, cache_opts, BO_ARRAY_SIZE(cache_opts));
 }
 
 /* Bytes taken by @name of the directory @dfd (@st: its lstat), and all beneath it when it is a
@@ -266,53 +286,37 @@ static int prune_one(const struct entry *e, void *ctx)
 
 static int cmd_cache(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"older-than", required_argument, NULL, 'o'},
-		{"all", no_argument, NULL, 'a'},
-		{"help", no_argument, NULL, 'h'},
-		{},
-	};
+	struct cache_args a = {0};
+	const struct bo_opt_set sets[] = {{cache_opts, BO_ARRAY_SIZE(cache_opts), &a}};
 	struct bo_err err = {0};
-	bool json = false, all = false;
 	uint64_t days = 30;
 	char dir[PATH_MAX], size[32];
-	int c;
+	int k;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			help();
-			return BO_EXIT_OK;
-		} else if (c == 'j') {
-			json = true;
-		} else if (c == 'a') {
-			all = true;
-		} else if (c == 'o') {
-			if (bo_parse_u64(optarg, &days) < 0)
-				return bo_cli_usage_error("cache", "--older-than '%s': days",
-							  optarg);
-		} else {
-			return bo_cli_usage_error("cache", "unknown option");
-		}
-	}
-	if (optind + 1 != argc || (strcmp(argv[optind], "list") && strcmp(argv[optind], "prune")))
+	k = bo_opts_parse("cache", sets, BO_ARRAY_SIZE(sets), BO_OPT_HOST, help, argc, argv);
+	if (k <= 0)
+		return k ? BO_EXIT_USAGE : BO_EXIT_OK;
+	if (k + 1 != argc || (strcmp(argv[k], "list") && strcmp(argv[k], "prune")))
 		return bo_cli_usage_error("cache", "expected list or prune");
+	/* Checked by days_problem(). */
+	if (a.older_than && bo_parse_u64(a.older_than, &days) < 0)
+		return BO_EXIT_USAGE;
 	if (bo_cache_dir("", false, dir, sizeof(dir), &err) < 0) {
 		bo_cli_error("cache: %s", bo_err_str(&err));
 		return BO_EXIT_HARNESS;
 	}
 	dir[strlen(dir) - 1] = '\0'; /* ".../blackout/" */
-	if (!strcmp(argv[optind], "list")) {
-		struct listing l = {.json = json ? json_object_new_array() : NULL};
+	if (!strcmp(argv[k], "list")) {
+		struct listing l = {.json = a.json ? json_object_new_array() : NULL};
 
-		if (json && !l.json)
+		if (a.json && !l.json)
 			return BO_EXIT_HARNESS;
 		if (each(dir, list_one, &l, &err) < 0) {
 			json_object_put(l.json);
 			bo_cli_error("cache: %s", bo_err_str(&err));
 			return BO_EXIT_HARNESS;
 		}
-		if (json) {
+		if (a.json) {
 			struct json_object *o = bo_json_new_doc();
 			_cleanup_free_ char *where = bo_utf8_valid(dir, strlen(dir));
 
@@ -329,10 +333,10 @@ static int cmd_cache(int argc, char **argv)
 		}
 		return BO_EXIT_OK;
 	}
-	if (json)
+	if (a.json)
 		return bo_cli_usage_error("cache", "--json is for list");
 	{
-		struct pruning p = {.older_than = (double) days, .all = all};
+		struct pruning p = {.older_than = (double) days, .all = a.all};
 
 		if (each(dir, prune_one, &p, &err) < 0) {
 			bo_cli_error("cache: %s", bo_err_str(&err));

@@ -20,9 +20,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +35,7 @@
 #include "harness/base/json.h"
 #include "harness/base/macro.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/opts.h"
 #include "harness/diagnose/diag.h"
 #include "harness/dev/holders.h"
 #include "harness/dev/leftovers.h"
@@ -433,6 +434,23 @@ static int list_all(bool json)
 	return BO_EXIT_OK;
 }
 
+struct cleanup_args {
+	const char *runid;
+	bool list, dry_run, json;
+};
+
+#define A(field) offsetof(struct cleanup_args, field)
+
+static const struct bo_opt cleanup_opts[] = {
+	{"run", "ID", A(runid), BO_OPT_HOST, NULL, NULL, "remove what run ID left behind"},
+	{"dry-run", NULL, A(dry_run), BO_OPT_HOST, NULL, NULL,
+	 "with --run: say what would be removed, remove nothing"},
+	{"list", NULL, A(list), BO_OPT_HOST, NULL, NULL, "list the leftovers of every run"},
+	{"json", NULL, A(json), BO_OPT_HOST, NULL, NULL,
+	 "with --list: one JSON object (\"format\", \"runs\": run, directory,\n"
+	 "dm, loops, mounts; \"dm_without_run\")"},
+};
+
 static void help(void)
 {
 	puts("usage: blackout cleanup --run ID [--dry-run]\n"
@@ -442,65 +460,36 @@ static void help(void)
 	     "/run/blackout-ID and on its mount area " BO_MNT_ROOT ", dm devices blackout-ID-*,\n"
 	     "loop devices over its files and the directory. Each object removed is printed. "
 	     "--list shows the leftovers of every run\n"
-	     "and touches nothing; --dry-run says what --run would remove.\n"
-	     "\n"
-	     "  --run ID     remove what run ID left behind\n"
-	     "  --dry-run    with --run: say what would be removed, remove nothing\n"
-	     "  --list       list the leftovers of every run\n"
-	     "  --json       with --list: one JSON object (\"format\", \"runs\": run, directory,\n"
-	     "               dm, loops, mounts; \"dm_without_run\")\n"
-	     "  -h, --help   this text\n"
+	     "and touches nothing; --dry-run says what --run would remove.\n");
+	bo_opts_help(stdout, cleanup_opts, BO_ARRAY_SIZE(cleanup_opts));
+	puts("  -h, --help       this text\n"
 	     "\n"
 	     "Exit status: 0 done (or nothing to do), 2 usage, 3 something could not be removed.");
 }
 
 static int cmd_cleanup(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"run", required_argument, NULL, 'r'}, {"list", no_argument, NULL, 'l'},
-		{"dry-run", no_argument, NULL, 'n'},   {"json", no_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'},      {},
-	};
-	const char *runid = NULL;
-	bool list = false, dry_run = false, json = false;
-	int c;
+	struct cleanup_args a = {0};
+	const struct bo_opt_set sets[] = {{cleanup_opts, BO_ARRAY_SIZE(cleanup_opts), &a}};
+	int k = bo_opts_parse("cleanup", sets, BO_ARRAY_SIZE(sets), BO_OPT_HOST, help, argc, argv);
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			runid = optarg;
-			break;
-		case 'l':
-			list = true;
-			break;
-		case 'n':
-			dry_run = true;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			help();
-			return BO_EXIT_OK;
-		default:
-			return bo_cli_usage_error("cleanup", "unknown option");
-		}
-	}
-	if (optind != argc || !!runid == list)
+	if (k <= 0)
+		return k ? BO_EXIT_USAGE : BO_EXIT_OK;
+	if (k != argc || !!a.runid == a.list)
 		return bo_cli_usage_error("cleanup", "give exactly one of --run ID and --list");
-	if (json && !list)
+	if (a.json && !a.list)
 		return bo_cli_usage_error("cleanup", "--json goes with --list");
-	if (dry_run && list)
+	if (a.dry_run && a.list)
 		return bo_cli_usage_error("cleanup", "--dry-run goes with --run");
-	if (list)
-		return list_all(json);
+	if (a.list)
+		return list_all(a.json);
 	/* Never a pattern, a path or an empty id: exactly one run's name. */
-	if (!bo_runid_valid(runid))
+	if (!bo_runid_valid(a.runid))
 		return bo_cli_usage_error("cleanup",
 					  "'%s' is not a run id (letters, digits, '.', '_' "
 					  "and '-', not starting with '.' or '-')",
-					  runid);
-	return cleanup_run(runid, dry_run);
+					  a.runid);
+	return cleanup_run(a.runid, a.dry_run);
 }
 
 const struct bo_cmd bo_cmd_cleanup = {

@@ -11,10 +11,10 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <linux/fs.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +30,7 @@
 #include "harness/base/file.h"
 #include "harness/base/safety.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/opts.h"
 #include "harness/dev/loop.h"
 #include "harness/dev/mount.h"
 #include "harness/log/log.h"
@@ -466,36 +467,51 @@ static int versions(void)
 	return BO_EXIT_OK;
 }
 
+struct dmtest_args {
+	const char *dir;
+	bool allow_host;
+};
+
+static const struct bo_opt dmtest_opts[] = {
+	{"dir", "DIR", offsetof(struct dmtest_args, dir), BO_OPT_HOST, NULL, NULL,
+	 "smoke: the backing files in DIR (default: a tmpfs of its own)"},
+	{"allow-host", NULL, offsetof(struct dmtest_args, allow_host), BO_OPT_HOST, NULL, NULL,
+	 "smoke: outside a VM too (docs/safety.md)"},
+};
+
+static void help(void)
+{
+	puts("usage: blackout __dmtest smoke [--dir DIR] [--allow-host]\n"
+	     "       blackout __dmtest list PREFIX\n"
+	     "       blackout __dmtest versions\n\n"
+	     "Self-test of the device-mapper layer against a real kernel, run in the VM by\n"
+	     "tests/vm/dm_smoke.sh. smoke: log-writes under flakey on loops, writes, marks, a\n"
+	     "power cut, the log read back, a snapshot filled until it breaks, and nothing\n"
+	     "left behind. list: the dm devices whose name starts with PREFIX. versions: the\n"
+	     "kernel's dm target versions.\n");
+	bo_opts_help(stdout, dmtest_opts, BO_ARRAY_SIZE(dmtest_opts));
+}
+
 static int cmd_dmtest(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"dir", required_argument, NULL, 'd'},
-		{"allow-host", no_argument, NULL, 'A'},
-		{},
-	};
-	const char *dir = NULL;
-	bool allow_host = false;
+	struct dmtest_args a = {0};
+	const struct bo_opt_set sets[] = {{dmtest_opts, BO_ARRAY_SIZE(dmtest_opts), &a}};
 	struct bo_err err = {0};
-	int c;
+	int k;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == 'A')
-			allow_host = true;
-		else if (c == 'd')
-			dir = optarg;
-		else
-			return bo_cli_usage_error("__dmtest", "unknown option");
-	}
-	if (optind < argc && !strcmp(argv[optind], "smoke") && optind + 1 == argc) {
-		if (bo_own_dm_allowed("__dmtest smoke", bo_vm_inside(), allow_host, &err) < 0) {
+	k = bo_opts_parse("__dmtest", sets, BO_ARRAY_SIZE(sets), BO_OPT_HOST, help, argc, argv);
+	if (k <= 0)
+		return k ? BO_EXIT_USAGE : BO_EXIT_OK;
+	if (k < argc && !strcmp(argv[k], "smoke") && k + 1 == argc) {
+		if (bo_own_dm_allowed("__dmtest smoke", bo_vm_inside(), a.allow_host, &err) < 0) {
 			bo_cli_error("%s", bo_err_str(&err));
 			return BO_EXIT_HARNESS;
 		}
-		return smoke(dir);
+		return smoke(a.dir);
 	}
-	if (optind < argc && !strcmp(argv[optind], "list") && optind + 2 == argc)
-		return list(argv[optind + 1]);
-	if (optind < argc && !strcmp(argv[optind], "versions") && optind + 1 == argc)
+	if (k < argc && !strcmp(argv[k], "list") && k + 2 == argc)
+		return list(argv[k + 1]);
+	if (k < argc && !strcmp(argv[k], "versions") && k + 1 == argc)
 		return versions();
 	return bo_cli_usage_error("__dmtest", "expected 'smoke', 'list PREFIX' or 'versions'");
 }

@@ -6,9 +6,9 @@
  * the nearest flush/FUA before the cut) and the next command to run.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +20,7 @@
 #include "harness/base/json.h"
 #include "harness/base/path.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/opts.h"
 #include "harness/diagnose/diary.h"
 #include "harness/log/log.h"
 #include "harness/results/differential.h"
@@ -425,6 +426,15 @@ static void put_text(void *ex)
 	print_text(ex);
 }
 
+struct explain_args {
+	bool json;
+};
+
+static const struct bo_opt explain_opts[] = {
+	{"json", NULL, offsetof(struct explain_args, json), BO_OPT_HOST, NULL, NULL,
+	 "print one JSON object instead"},
+};
+
 static void explain_help(void)
 {
 	puts("usage: blackout explain RESULTS [STATE] [--json]\n\n"
@@ -435,9 +445,9 @@ static void explain_help(void)
 	     "an overview and the first failing state. RESULTS may be the tree of a check\n"
 	     "--kernels: then the state's class and findings under each kernel, whether they "
 	     "differ, and each\n"
-	     "kernel's own story of it (without STATE: the first state that differs).\n\n"
-	     "  --json   print one JSON object instead\n\n"
-	     "Exit status: 0 explained (or nothing failed), 2 usage, 3 unreadable results.");
+	     "kernel's own story of it (without STATE: the first state that differs).\n");
+	bo_opts_help(stdout, explain_opts, BO_ARRAY_SIZE(explain_opts));
+	puts("\nExit status: 0 explained (or nothing failed), 2 usage, 3 unreadable results.");
 }
 
 /* Explain state @id (NULL: the first failing one) of results directory @dir: printed, or
@@ -708,28 +718,19 @@ static int explain_any(const char *dir, const char *id, bool json)
 
 static int cmd_explain(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'},
-		{},
-	};
+	struct explain_args a = {0};
+	const struct bo_opt_set sets[] = {{explain_opts, BO_ARRAY_SIZE(explain_opts), &a}};
 	const char *id = NULL;
-	bool json = false;
-	int c;
+	int k;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			explain_help();
-			return BO_EXIT_OK;
-		}
-		if (c != 'j')
-			return bo_cli_usage_error("explain", "bad option");
-		json = true;
-	}
-	if (optind >= argc || argc - optind > 2)
+	k = bo_opts_parse("explain", sets, BO_ARRAY_SIZE(sets), BO_OPT_HOST, explain_help, argc,
+			  argv);
+	if (k <= 0)
+		return k ? BO_EXIT_USAGE : BO_EXIT_OK;
+	if (k >= argc || argc - k > 2)
 		return bo_cli_usage_error("explain", "expected RESULTS [STATE]");
-	id = argc - optind == 2 ? argv[optind + 1] : NULL;
-	return explain_any(argv[optind], id, json);
+	id = argc - k == 2 ? argv[k + 1] : NULL;
+	return explain_any(argv[k], id, a.json);
 }
 
 const struct bo_cmd bo_cmd_explain = {

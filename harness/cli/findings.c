@@ -6,8 +6,8 @@
  * baseline's others fixed or not run.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +17,7 @@
 #include "harness/base/json.h"
 #include "harness/base/macro.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/opts.h"
 #include "harness/diagnose/signature.h"
 
 /* A run that could not be read is an error; one whose ops could not be listed, a warning. */
@@ -133,6 +134,18 @@ static void print_json(const struct bo_sigset *f, const struct bo_sigset *base,
 							 JSON_C_TO_STRING_NOSLASHESCAPE));
 }
 
+struct findings_args {
+	const char *baseline;
+	bool json;
+};
+
+/* Both told of in the help's text. */
+static const struct bo_opt findings_opts[] = {
+	{"json", NULL, offsetof(struct findings_args, json), BO_OPT_HOST, NULL, NULL, NULL},
+	{"baseline", "PREVIOUS", offsetof(struct findings_args, baseline), BO_OPT_HOST, NULL, NULL,
+	 NULL},
+};
+
 static void help(void)
 {
 	puts("usage: blackout findings [--json] [--baseline PREVIOUS] RESULTS...\n\n"
@@ -149,39 +162,26 @@ static void help(void)
 
 static int cmd_findings(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"baseline", required_argument, NULL, 'b'},
-		{"help", no_argument, NULL, 'h'},
-		{},
-	};
+	struct findings_args a = {0};
+	const struct bo_opt_set sets[] = {{findings_opts, BO_ARRAY_SIZE(findings_opts), &a}};
 	struct bo_sigset f = {.report = report}, base = {.report = report};
-	const char *baseline = NULL;
+	const char *baseline;
 	struct bo_err err = {0};
 	ssize_t added = 0;
-	bool json = false;
-	int c, r = 0;
+	int k, r = 0;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			help();
-			return BO_EXIT_OK;
-		}
-		if (c == 'b')
-			baseline = optarg;
-		else if (c == 'j')
-			json = true;
-		else
-			return bo_cli_usage_error("findings", "bad option");
-	}
-	if (optind >= argc)
+	k = bo_opts_parse("findings", sets, BO_ARRAY_SIZE(sets), BO_OPT_HOST, help, argc, argv);
+	if (k <= 0)
+		return k ? BO_EXIT_USAGE : BO_EXIT_OK;
+	if (k >= argc)
 		return bo_cli_usage_error("findings", "expected RESULTS...");
+	baseline = a.baseline;
 	if (baseline && bo_sigset_read_baseline(&base, baseline, &err) < 0) {
 		bo_cli_error("findings: %s", bo_err_str(&err));
 		bo_sigset_clear(&base);
 		return BO_EXIT_HARNESS;
 	}
-	for (int i = optind; i < argc && r == 0; i++) {
+	for (int i = k; i < argc && r == 0; i++) {
 		struct stat st;
 
 		if (stat(argv[i], &st) < 0 || !S_ISDIR(st.st_mode)) {
@@ -203,7 +203,7 @@ static int cmd_findings(int argc, char **argv)
 		bo_sigset_clear(&base);
 		return BO_EXIT_HARNESS;
 	}
-	if (json)
+	if (a.json)
 		print_json(&f, &base, baseline);
 	else
 		print_text(&f, &base, baseline);

@@ -3,16 +3,59 @@
  * blackout inspect — describe a dm-log-writes log.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/base/macro.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/opts.h"
 #include "harness/log/inspect.h"
 #include "harness/log/log.h"
 
 #define MARKS_SHOWN 50
+
+struct inspect_args {
+	const char *entries;
+	bool json, salvage;
+};
+
+/* Whether @s is "A-B" with B before A. */
+static bool backwards(const char *s)
+{
+	uint64_t a, b;
+	char tail;
+
+	return sscanf(s, "%" SCNu64 "-%" SCNu64 "%c", &a, &b, &tail) == 2 && b < a;
+}
+
+static const char *entries_problem(const char *val)
+{
+	uint64_t first, last;
+	int r = bo_parse_range(val, &first, &last);
+
+	if (r < 0 && backwards(val))
+		return "the range is backwards";
+	if (r == -ERANGE)
+		return "a number out of range (past 2^64-1)";
+	return r < 0 ? "expected A-B" : NULL;
+}
+
+#define A(field) offsetof(struct inspect_args, field)
+
+static const struct bo_opt inspect_opts[] = {
+	{"json", NULL, A(json), BO_OPT_HOST, NULL, NULL, "print one JSON object instead of text"},
+	{"entries", "A-B", A(entries), BO_OPT_HOST, NULL, entries_problem,
+	 "also list entries A to B (\"A-\" to the end, \"A\" just one)"},
+	{"salvage", NULL, A(salvage), BO_OPT_HOST, NULL, NULL,
+	 "read past the super block's entry count while headers stay\n"
+	 "valid (for logs from a machine that crashed: the kernel\n"
+	 "updates the count only after FUA and MARK entries); it stops\n"
+	 "quietly at a tail cut short or zeroes past that count, with a\n"
+	 "warning naming the entry at any other header, and a damaged\n"
+	 "header the count vouches for is an error as without it"},
+};
 
 static void help(void)
 {
@@ -20,16 +63,9 @@ static void help(void)
 	     "Describe the dm-log-writes log LOG (a file or a block device): entry counts per\n"
 	     "flag, bytes written, marks with their entry numbers, epochs between flushes and\n"
 	     "the sector range touched. A corrupt or truncated log is an error naming the entry\n"
-	     "and byte offset.\n\n"
-	     "  --json          print one JSON object instead of text\n"
-	     "  --entries A-B   also list entries A to B (\"A-\" to the end, \"A\" just one)\n"
-	     "  --salvage       read past the super block's entry count while headers stay\n"
-	     "                  valid (for logs from a machine that crashed: the kernel\n"
-	     "                  updates the count only after FUA and MARK entries); it stops\n"
-	     "                  quietly at a tail cut short or zeroes past that count, with a\n"
-	     "                  warning naming the entry at any other header, and a damaged\n"
-	     "                  header the count vouches for is an error as without it\n"
-	     "  -h, --help      this text");
+	     "and byte offset.\n");
+	bo_opts_help(stdout, inspect_opts, BO_ARRAY_SIZE(inspect_opts));
+	puts("  -h, --help       this text");
 }
 
 static const char *human(uint64_t bytes, char *buf, size_t len)
@@ -160,15 +196,6 @@ static void print_text(const struct bo_log *log, const struct bo_log_stats *s, u
 	}
 }
 
-/* Whether @s is "A-B" with B before A. */
-static bool backwards(const char *s)
-{
-	uint64_t a, b;
-	char tail;
-
-	return sscanf(s, "%" SCNu64 "-%" SCNu64 "%c", &a, &b, &tail) == 2 && b < a;
-}
-
 /* print_text()'s arguments, for bo_cli_put_safe(): a log's mark names are its writer's, each
  * printed as one word of its line (bo_cli_word()). */
 struct text {
@@ -186,56 +213,28 @@ static void put_text(void *ctx)
 
 static int cmd_inspect(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"entries", required_argument, NULL, 'e'},
-		{"salvage", no_argument, NULL, 's'},
-		{"help", no_argument, NULL, 'h'},
-		{},
-	};
+	struct inspect_args a = {0};
+	const struct bo_opt_set sets[] = {{inspect_opts, BO_ARRAY_SIZE(inspect_opts), &a}};
 	struct bo_log_stats stats;
 	struct bo_log *log = NULL;
 	struct bo_err err = {0};
 	uint64_t first = 1, last = 0;
-	const char *range = NULL;
-	unsigned flags = 0;
-	bool json = false;
-	int c, ret = BO_EXIT_HARNESS;
+	const char *range;
+	unsigned flags;
+	int k, ret = BO_EXIT_HARNESS;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = true;
-			break;
-		case 'e':
-			range = optarg;
-			if (bo_parse_range(optarg, &first, &last) < 0 && backwards(optarg))
-				return bo_cli_usage_error("inspect",
-							  "--entries '%s': the range is backwards",
-							  optarg);
-			if (bo_parse_range(optarg, &first, &last) == -ERANGE)
-				return bo_cli_usage_error(
-					"inspect",
-					"--entries '%s': a number out of range (past 2^64-1)",
-					optarg);
-			if (bo_parse_range(optarg, &first, &last) < 0)
-				return bo_cli_usage_error("inspect", "--entries '%s': expected A-B",
-							  optarg);
-			break;
-		case 's':
-			flags |= BO_LOG_OPEN_SALVAGE;
-			break;
-		case 'h':
-			help();
-			return BO_EXIT_OK;
-		default:
-			return bo_cli_usage_error("inspect", "unknown option");
-		}
-	}
-	if (optind + 1 != argc)
+	k = bo_opts_parse("inspect", sets, BO_ARRAY_SIZE(sets), BO_OPT_HOST, help, argc, argv);
+	if (k <= 0)
+		return k ? BO_EXIT_USAGE : BO_EXIT_OK;
+	if (k + 1 != argc)
 		return bo_cli_usage_error("inspect", "expected exactly one LOG");
+	range = a.entries;
+	/* Checked by entries_problem(). */
+	if (range && bo_parse_range(range, &first, &last) < 0)
+		return BO_EXIT_USAGE;
+	flags = a.salvage ? BO_LOG_OPEN_SALVAGE : 0;
 
-	if (bo_cli_log_open("inspect", argv[optind], flags, &log, &err) < 0) {
+	if (bo_cli_log_open("inspect", argv[k], flags, &log, &err) < 0) {
 		bo_cli_error("inspect: %s", bo_err_str(&err));
 		return BO_EXIT_HARNESS;
 	}
@@ -245,14 +244,13 @@ static int cmd_inspect(int argc, char **argv)
 	}
 	/* Entries asked for that are not there: say so, do not print nothing. */
 	if (range && (first >= stats.entries || (last != UINT64_MAX && last >= stats.entries))) {
-		bo_cli_error("inspect: --entries '%s': '%s' has %" PRIu64 " %s%s", range,
-			     argv[optind], stats.entries,
-			     BO_PLURAL(stats.entries, "entry", "entries"),
+		bo_cli_error("inspect: --entries '%s': '%s' has %" PRIu64 " %s%s", range, argv[k],
+			     stats.entries, BO_PLURAL(stats.entries, "entry", "entries"),
 			     stats.entries ? " (from 0)" : "");
 		ret = BO_EXIT_USAGE;
 		goto out_stats;
 	}
-	if (json) {
+	if (a.json) {
 		struct json_object *o = bo_log_stats_json(log, &stats, first, last);
 
 		if (!o) {

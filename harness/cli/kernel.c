@@ -7,9 +7,9 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <spawn.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +22,31 @@
 #include "harness/base/macro.h"
 #include "harness/base/path.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/opts.h"
 #include "harness/dev/fs.h"
 #include "vm/kconfig.h"
 #include "vm/kernel.h"
+
+struct kernel_args {
+	struct bo_opt_list fs;
+	const char *check;
+	bool json, available, modules;
+};
+
+#define A(field) offsetof(struct kernel_args, field)
+
+static const struct bo_opt kernel_opts[] = {
+	{"json", NULL, A(json), BO_OPT_HOST, NULL, NULL,
+	 "list as one JSON object (\"format\", \"kernels\": release, boots,\n"
+	 "package, default)"},
+	{"available", NULL, A(available), BO_OPT_HOST, NULL, NULL,
+	 "list the kernel packages apt knows"},
+	{"fs", "FS", A(fs), BO_OPT_HOST | BO_OPT_LIST, NULL, NULL,
+	 "config: a filesystem to test (ext4, xfs, btrfs, ext2, vfat)"},
+	{"modules", NULL, A(modules), BO_OPT_HOST, NULL, NULL,
+	 "config: the fragment for a modular kernel"},
+	{"check", "CONFIG", A(check), BO_OPT_HOST, NULL, NULL, "config: what CONFIG lacks"},
+};
 
 static void help(void)
 {
@@ -43,15 +65,9 @@ static void help(void)
 	     "and 9p, the filesystems FS, default all) to merge into a kernel's .config\n"
 	     "(scripts/kconfig/merge_config.sh .config FRAGMENT; make olddefconfig); with\n"
 	     "--modules the drivers that may be modules are =m. --check CONFIG says instead\n"
-	     "what the config CONFIG lacks of it, by CONFIG name (exit 1 when something).\n"
-	     "\n"
-	     "  --json        list as one JSON object (\"format\", \"kernels\": release, boots,\n"
-	     "                package, default)\n"
-	     "  --available   list the kernel packages apt knows\n"
-	     "  --fs FS       config: a filesystem to test (ext4, xfs, btrfs, ext2, vfat)\n"
-	     "  --modules     config: the fragment for a modular kernel\n"
-	     "  --check CONFIG  config: what CONFIG lacks\n"
-	     "  -h, --help    this text\n"
+	     "what the config CONFIG lacks of it, by CONFIG name (exit 1 when something).\n");
+	bo_opts_help(stdout, kernel_opts, BO_ARRAY_SIZE(kernel_opts));
+	puts("  -h, --help       this text\n"
 	     "\n"
 	     "Exit status: 0 done, 1 --check found options missing, 2 usage, 3 the cache or\n"
 	     "apt could not be read, the fetch failed, or CONFIG could not be read.");
@@ -199,19 +215,12 @@ static int config(const char *const *fs, bool modules, const char *check)
 
 static int cmd_kernel(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"available", no_argument, NULL, 'a'},
-		{"fs", required_argument, NULL, 'f'},
-		{"modules", no_argument, NULL, 'm'},
-		{"check", required_argument, NULL, 'c'},
-		{"help", no_argument, NULL, 'h'},
-		{},
-	};
-	bool json = false, available = false, modules = false, cfg = false;
-	const char *what, *check = NULL, *fs[8 + 1] = {0};
-	size_t nfs = 0;
-	int c;
+	struct kernel_args a = {0};
+	const struct bo_opt_set sets[] = {{kernel_opts, BO_ARRAY_SIZE(kernel_opts), &a}};
+	const char *what, *fs[8 + 1] = {0};
+	size_t nfs;
+	bool cfg;
+	int k;
 
 	if (argc < 2) {
 		help();
@@ -222,58 +231,42 @@ static int cmd_kernel(int argc, char **argv)
 		help();
 		return BO_EXIT_OK;
 	}
-	optind = 2;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = true;
-			break;
-		case 'a':
-			available = true;
-			break;
-		case 'f':
-			if (nfs + 1 == BO_ARRAY_SIZE(fs))
-				return bo_cli_usage_error("kernel", "--fs: at most 8");
-			fs[nfs++] = optarg;
-			cfg = true;
-			break;
-		case 'm':
-			modules = cfg = true;
-			break;
-		case 'c':
-			check = optarg;
-			cfg = true;
-			break;
-		case 'h':
-			help();
-			return BO_EXIT_OK;
-		default:
-			return bo_cli_usage_error("kernel", "unknown option");
-		}
-	}
+	/* The options follow the subcommand, which stands where a command's name would. */
+	k = bo_opts_parse("kernel", sets, BO_ARRAY_SIZE(sets), BO_OPT_HOST, help, argc - 1,
+			  argv + 1);
+	nfs = a.fs.n;
+	for (size_t i = 0; i < nfs && i + 1 < BO_ARRAY_SIZE(fs); i++)
+		fs[i] = a.fs.v[i];
+	bo_opt_list_clear(&a.fs);
+	if (k <= 0)
+		return k ? BO_EXIT_USAGE : BO_EXIT_OK;
+	if (nfs + 1 > BO_ARRAY_SIZE(fs))
+		return bo_cli_usage_error("kernel", "--fs: at most 8");
+	k++; /* of argv */
+	cfg = nfs || a.modules || a.check;
 	if (!strcmp(what, "config")) {
-		if (json || available || optind != argc)
+		if (a.json || a.available || k != argc)
 			return bo_cli_usage_error("kernel",
 						  "'kernel config' takes --fs, --modules, --check");
-		if (check && modules)
+		if (a.check && a.modules)
 			return bo_cli_usage_error("kernel", "--check judges a config as it is: "
 							    "no --modules");
-		return config(fs, modules, check);
+		return config(fs, a.modules, a.check);
 	}
 	if (cfg)
 		return bo_cli_usage_error("kernel", "--fs, --modules, --check are for 'kernel "
 						    "config'");
 	if (!strcmp(what, "list")) {
-		if (optind != argc)
+		if (k != argc)
 			return bo_cli_usage_error("kernel", "'kernel list' takes no arguments");
-		if (available && json)
+		if (a.available && a.json)
 			return bo_cli_usage_error("kernel", "--available lists packages as text");
-		return available ? helper("--available") : list(json);
+		return a.available ? helper("--available") : list(a.json);
 	}
 	if (!strcmp(what, "fetch")) {
-		if (json || available || optind + 1 != argc)
+		if (a.json || a.available || k + 1 != argc)
 			return bo_cli_usage_error("kernel", "'kernel fetch' takes one SPEC");
-		return helper(argv[optind]);
+		return helper(argv[k]);
 	}
 	return bo_cli_usage_error("kernel", "'%s' is not list, fetch or config", what);
 }

@@ -3,16 +3,28 @@
  * blackout lint — the durability lint of a log (states/lint.h): every ack with no FLUSH or FUA
  * between its issue and itself, from the log's entries and marks alone, with no replay.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <json-c/json.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "harness/base/json.h"
 #include "harness/base/macro.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/opts.h"
 #include "harness/log/log.h"
 #include "harness/states/lint.h"
+
+struct lint_args {
+	bool json, salvage;
+};
+
+static const struct bo_opt lint_opts[] = {
+	{"json", NULL, offsetof(struct lint_args, json), BO_OPT_HOST, NULL, NULL,
+	 "print one JSON object instead of text"},
+	{"salvage", NULL, offsetof(struct lint_args, salvage), BO_OPT_HOST, NULL, NULL,
+	 "read a log whose tail was cut short (as inspect --salvage)"},
+};
 
 static void help(void)
 {
@@ -20,10 +32,9 @@ static void help(void)
 	     "Report every acknowledged op of the log LOG whose ack:N mark has no FLUSH or\n"
 	     "FUA entry between it and its issue:N mark: an acknowledgement no barrier could\n"
 	     "have made durable. A finding to look at, not a verdict: an op that wrote\n"
-	     "nothing needs no barrier. Reads only the log's index and marks; no VM.\n\n"
-	     "  --json          print one JSON object instead of text\n"
-	     "  --salvage       read a log whose tail was cut short (as inspect --salvage)\n"
-	     "  -h, --help      this text\n\n"
+	     "nothing needs no barrier. Reads only the log's index and marks; no VM.\n");
+	bo_opts_help(stdout, lint_opts, BO_ARRAY_SIZE(lint_opts));
+	puts("  -h, --help       this text\n\n"
 	     "Exit status: 0 no finding, 1 findings, 2 usage error, 3 the log cannot be read.");
 }
 
@@ -72,41 +83,26 @@ static struct json_object *lint_json(const struct bo_log *log, const struct bo_l
 
 static int cmd_lint(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"salvage", no_argument, NULL, 's'},
-		{"help", no_argument, NULL, 'h'},
-		{},
-	};
-	bool json = false;
-	unsigned flags = 0;
+	struct lint_args a = {0};
+	const struct bo_opt_set sets[] = {{lint_opts, BO_ARRAY_SIZE(lint_opts), &a}};
 	struct bo_log *log = NULL;
 	struct bo_lint l = {0};
 	struct bo_err err = {0};
 	char buf[256];
-	int c;
+	int k, c;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			help();
-			return BO_EXIT_OK;
-		}
-		if (c == 'j')
-			json = true;
-		else if (c == 's')
-			flags |= BO_LOG_OPEN_SALVAGE;
-		else
-			return bo_cli_usage_error("lint", "unknown option");
-	}
-	if (optind + 1 != argc)
+	k = bo_opts_parse("lint", sets, BO_ARRAY_SIZE(sets), BO_OPT_HOST, help, argc, argv);
+	if (k <= 0)
+		return k ? BO_EXIT_USAGE : BO_EXIT_OK;
+	if (k + 1 != argc)
 		return bo_cli_usage_error("lint", "one LOG is required");
-	if (bo_cli_log_open("lint", argv[optind], flags, &log, &err) < 0 ||
+	if (bo_cli_log_open("lint", argv[k], a.salvage ? BO_LOG_OPEN_SALVAGE : 0, &log, &err) < 0 ||
 	    bo_lint_log(log, &l, &err) < 0) {
 		bo_cli_error("lint: %s", bo_err_str(&err));
 		bo_log_free(log);
 		return BO_EXIT_HARNESS;
 	}
-	if (json) {
+	if (a.json) {
 		struct json_object *o = lint_json(log, &l);
 
 		if (!o) {

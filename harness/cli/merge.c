@@ -3,13 +3,23 @@
  * blackout merge — join the results directories of `blackout check --shard I/N`, run on any
  * machines, into the one results directory an unsharded check gives (harness/results/merge.h).
  */
-#include <getopt.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "harness/base/macro.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/opts.h"
 #include "harness/results/merge.h"
+
+struct merge_args {
+	const char *out;
+};
+
+static const struct bo_opt merge_opts[] = {
+	{"out", "DIR", offsetof(struct merge_args, out), BO_OPT_HOST, NULL, NULL, NULL},
+};
 
 static void merge_help(void)
 {
@@ -24,32 +34,22 @@ static void merge_help(void)
 
 static int cmd_merge(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"out", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{},
-	};
-	const char *out = NULL;
+	struct merge_args a = {0};
+	const struct bo_opt_set sets[] = {{merge_opts, BO_ARRAY_SIZE(merge_opts), &a}};
 	struct bo_err err = {0};
 	char abs[PATH_MAX];
-	int c;
+	int k;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			merge_help();
-			return BO_EXIT_OK;
-		}
-		if (c != 'o')
-			return bo_cli_usage_error("merge", "bad option");
-		out = optarg;
-	}
-	if (!out || optind >= argc)
+	k = bo_opts_parse("merge", sets, BO_ARRAY_SIZE(sets), BO_OPT_HOST, merge_help, argc, argv);
+	if (k <= 0)
+		return k ? BO_EXIT_USAGE : BO_EXIT_OK;
+	if (!a.out || k >= argc)
 		return bo_cli_usage_error("merge", "expected --out DIR and at least one SHARD-DIR");
-	if (bo_merge(out, argv + optind, (size_t) (argc - optind), &err) < 0) {
+	if (bo_merge(a.out, argv + k, (size_t) (argc - k), &err) < 0) {
 		bo_cli_error("merge: %s", bo_err_str(&err));
 		return BO_EXIT_HARNESS;
 	}
-	return bo_cli_results(realpath(out, abs) ? abs : out, "merged");
+	return bo_cli_results(realpath(a.out, abs) ? abs : a.out, "merged");
 }
 
 const struct bo_cmd bo_cmd_merge = {"merge", cmd_merge,

@@ -9,8 +9,8 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +28,7 @@
 #include "harness/cli/cli.h"
 #include "harness/cli/guest_side.h"
 #include "harness/cli/nightly.h"
+#include "harness/cli/opts.h"
 #include "harness/cli/vmrun.h"
 #include "harness/scenario/ini.h"
 #include "harness/scenario/scenario.h"
@@ -187,6 +188,34 @@ static int run_cell(struct nightly_cell *c, const char *out, const char *seed, c
 	return 0;
 }
 
+/* The command line's options. */
+struct nightly_args {
+	const char *baseline, *out;
+	/* What every run gets. */
+	struct bo_opt_list files;
+	const char *kernel_release, *kernel_tree;
+	bool in_place;
+};
+
+#define A(field) offsetof(struct nightly_args, field)
+
+/* BO_OPT_BOTH: passed on to every run as given (bo_opts_pass()). */
+static const struct bo_opt nightly_opts[] = {
+	{"out", "DIR", A(out), BO_OPT_HOST, NULL, NULL,
+	 "the tree (default: nightly/<UTC time>); must not exist"},
+	{"baseline", "PREV", A(baseline), BO_OPT_HOST, NULL, NULL, "compare with a previous tree"},
+	{"file", "PATH", A(files), BO_OPT_BOTH | BO_OPT_LIST, NULL, NULL,
+	 "a host file every run's guest needs too (repeatable;\n"
+	 "blackout run --file)"},
+	{"kernel-release", "R", A(kernel_release), BO_OPT_BOTH, NULL, NULL,
+	 "every run's kernel (blackout run --kernel-release)"},
+	{"kernel-tree", "DIR", A(kernel_tree), BO_OPT_BOTH, NULL, NULL,
+	 "every run's kernel: a build tree as it is (blackout run\n"
+	 "--kernel-tree; docs/vm.md)"},
+	{"in-place", NULL, A(in_place), BO_OPT_BOTH, NULL, NULL,
+	 "every run here, with no VM (blackout run --in-place)"},
+};
+
 static void nightly_help(void)
 {
 	puts("usage: blackout nightly MATRIX.ini [--baseline PREVIOUS] [--out DIR] [--file "
@@ -201,57 +230,31 @@ static void nightly_help(void)
 	     "kernels' in the matrix, each cell is one run on every kernel of its kernel axis,\n"
 	     "compared mark by mark: each kernel's run is a cell as the axis names it, and the\n"
 	     "marks that differ between the kernels fail the nightly (summary.json\n"
-	     "\"differentials\"; docs/nightly.md).\n\n"
-	     "  --out DIR          the tree (default: nightly/<UTC time>); must not exist\n"
-	     "  --baseline PREV    compare with a previous tree\n"
-	     "  --file PATH        a host file every run's guest needs too (repeatable;\n"
-	     "                     blackout run --file)\n"
-	     "  --kernel-release R every run's kernel (blackout run --kernel-release)\n"
-	     "  --kernel-tree DIR  every run's kernel: a build tree as it is (blackout run\n"
-	     "                     --kernel-tree; docs/vm.md)\n"
-	     "  --in-place         every run here, with no VM (blackout run --in-place)\n\n"
+	     "\"differentials\"; docs/nightly.md).\n");
+	bo_opts_help(stdout, nightly_opts, BO_ARRAY_SIZE(nightly_opts));
+	puts("\n"
 	     "Exit status: with --baseline 0 no new or changed failure (and no mark that differs\n"
 	     "between kernels), 1 some; without, 0 all consistent, 1 some run failed or a mark\n"
 	     "differs; 2 usage; 3 a run could not be evaluated.");
 }
 
-/* The options of @argv into @n: -1 to go on, else the exit status to return (--help, a usage
- * error). */
+/* The options of @argv into @n: -1 to go on, with MATRIX.ini the last of @argv, else the exit
+ * status to return (--help, a usage error). */
 static int parse_options(struct nightly *n, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"baseline", required_argument, NULL, 'b'},
-		{"out", required_argument, NULL, 'o'},
-		{"file", required_argument, NULL, 'f'},
-		{"kernel-release", required_argument, NULL, 'k'},
-		{"kernel-tree", required_argument, NULL, 't'},
-		{"in-place", no_argument, NULL, 'i'},
-		{"help", no_argument, NULL, 'h'},
-		{},
-	};
-	int c;
+	struct nightly_args a = {0};
+	const struct bo_opt_set sets[] = {{nightly_opts, BO_ARRAY_SIZE(nightly_opts), &a}};
+	int k = bo_opts_parse("nightly", sets, BO_ARRAY_SIZE(sets), BO_OPT_HOST, nightly_help, argc,
+			      argv);
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			nightly_help();
-			return BO_EXIT_OK;
-		} else if (c == 'b') {
-			n->baseline = optarg;
-		} else if (c == 'o') {
-			n->out_arg = optarg;
-		} else if (c == 'i') {
-			bo_argv_add(&n->extra, "--in-place");
-		} else if (c == 'f' || c == 'k' || c == 't') {
-			n->kernel_given |= c != 'f';
-			bo_argv_add(&n->extra, c == 'f'	  ? "--file"
-					       : c == 'k' ? "--kernel-release"
-							  : "--kernel-tree");
-			bo_argv_add(&n->extra, optarg);
-		} else {
-			return bo_cli_usage_error("nightly", "bad option");
-		}
-	}
-	if (optind + 1 != argc)
+	if (k <= 0)
+		return k ? BO_EXIT_USAGE : BO_EXIT_OK;
+	n->baseline = a.baseline;
+	n->out_arg = a.out;
+	n->kernel_given = a.kernel_release || a.kernel_tree;
+	bo_opts_pass(nightly_opts, BO_ARRAY_SIZE(nightly_opts), &a, &n->extra);
+	bo_opt_list_clear(&a.files);
+	if (k + 1 != argc)
 		return bo_cli_usage_error("nightly", "expected one MATRIX.ini");
 	if (n->extra.oom) {
 		bo_cli_error("nightly: out of memory");
@@ -275,7 +278,7 @@ static int parse(struct nightly *n, int argc, char **argv)
 	gmtime_r(&t, &tm);
 	strftime(n->when, sizeof(n->when), "%Y%m%d-%H%M%S", &tm);
 	/* Each scenario's checker as run judges it, at its line of the matrix. */
-	if (bo_matrix_load(argv[optind], bo_guest_checker_ok, &n->m, &err) < 0 ||
+	if (bo_matrix_load(argv[argc - 1], bo_guest_checker_ok, &n->m, &err) < 0 ||
 	    (n->baseline && nightly_baseline_load(n->baseline, &n->base, &err) < 0)) {
 		bo_cli_error("nightly: %s", bo_err_str(&err));
 		return BO_EXIT_HARNESS;

@@ -63,13 +63,14 @@ int bo_opts_parse(const char *cmd, const struct bo_opt_set *sets, size_t nsets, 
 	}
 	for (size_t s = 0, i = 0; s < nsets; s++)
 		for (size_t j = 0; j < sets[s].n; j++, i++)
-			if (sets[s].v[j].who & who)
+			if (sets[s].v[j].who & who & BO_OPT_BOTH)
 				lo[k++] = (struct option){sets[s].v[j].name,
 							  sets[s].v[j].arg ? required_argument
 									   : no_argument,
 							  NULL, OPT_BASE + (int) i};
 	lo[k] = (struct option){"help", no_argument, NULL, 'h'};
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	/* '+': getopt_long's own way to stop at the first operand. */
+	while ((c = getopt_long(argc, argv, who & BO_OPT_STOP ? "+h" : "h", lo, NULL)) != -1) {
 		size_t i = (size_t) (c - OPT_BASE), s = 0;
 		const struct bo_opt *o;
 		const char *problem;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * opts.h — a command's options as one table, read by both sides of a command that runs in a
- * VM: the host parses what the user typed with it, passes the options the guest takes on as
- * they are, records them in config.json, prints them in --help; the guest parses its command
- * line with the same table. An option is added once, in the table, and reaches every place.
+ * opts.h — a command's options as one table: every command parses its command line with its
+ * table (bo_opts_parse(), the one caller of getopt_long) and prints its option lines in --help
+ * from it. A command that runs in a VM reads the same table on both sides: the host parses
+ * what the user typed with it, passes the options the guest takes on as they are, records them
+ * in config.json; the guest parses its command line with the same table. An option is added
+ * once, in the table, and reaches every place.
  */
 #ifndef BO_CLI_OPTS_H
 #define BO_CLI_OPTS_H
@@ -21,6 +23,10 @@ enum {
 	BO_OPT_GUEST = 1u << 1, /* the guest side; with BO_OPT_HOST: passed on as given */
 	BO_OPT_BOTH = BO_OPT_HOST | BO_OPT_GUEST,
 	BO_OPT_LIST = 1u << 2, /* repeatable: every value is kept, in a struct bo_opt_list */
+	/* To bo_opts_parse(), not a row's: the options end at the first operand, and what
+	 * follows is the operand's own (`blackout vm run -- CMD ARGS`, `blackout ctl mark
+	 * NAME`). Without it, options and operands may come in any order. */
+	BO_OPT_STOP = 1u << 3,
 };
 
 /* The values of a repeatable option, in order (pointing into argv or config.json). */
@@ -38,7 +44,8 @@ struct bo_opt {
 	const char *key;  /* its key in config.json, or NULL */
 	/* What the value must be, 0 or a description of the problem; NULL: anything. */
 	const char *(*check)(const char *val);
-	const char *help; /* NULL: not in the help (internal, or for scripts/bench) */
+	/* NULL: no line in the help (internal, for scripts/bench, or told of in the text) */
+	const char *help;
 };
 
 /* Add @val to @l; -ENOMEM. */
@@ -54,8 +61,9 @@ struct bo_opt_set {
 
 /*
  * Parse @argv of command @cmd with the options of @sets (@nsets of them) that @who takes, plus
- * --help. Returns optind (>= 1) when the options were read, 0 when --help was asked for (@help
- * printed it), or -BO_EXIT_USAGE after printing the usage error.
+ * --help (-h); with BO_OPT_STOP in @who, up to the first operand. Every command parses its
+ * options here. Returns optind (>= 1) when the options were read, 0 when --help was asked for
+ * (@help printed it), or -BO_EXIT_USAGE after printing the usage error.
  */
 _must_check_ int bo_opts_parse(const char *cmd, const struct bo_opt_set *sets, size_t nsets,
 			       unsigned who, void (*help)(void), int argc, char **argv);

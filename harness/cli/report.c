@@ -3,7 +3,6 @@
  * blackout report — write report.html and junit.xml of results directories again, from their
  * own files.
  */
-#include <getopt.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -16,6 +15,7 @@
 #include "harness/base/json.h"
 #include "harness/base/macro.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/opts.h"
 #include "harness/results/config.h"
 #include "harness/results/report.h"
 #include "harness/results/summary.h"
@@ -93,22 +93,15 @@ static int judge(const char *dir, struct bo_err *err)
 
 static int cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"help", no_argument, NULL, 'h'},
-		{},
-	};
-	int c, ret = BO_EXIT_OK;
+	/* No options but --help. */
+	int first = bo_opts_parse("report", NULL, 0, BO_OPT_HOST, report_help, argc, argv);
+	int ret = BO_EXIT_OK;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			report_help();
-			return BO_EXIT_OK;
-		}
-		return bo_cli_usage_error("report", "bad option");
-	}
-	if (optind >= argc)
+	if (first <= 0)
+		return first ? BO_EXIT_USAGE : BO_EXIT_OK;
+	if (first >= argc)
 		return bo_cli_usage_error("report", "expected at least one RESULTS-DIR");
-	for (int i = optind; i < argc; i++) {
+	for (int i = first; i < argc; i++) {
 		struct bo_err err = {0};
 		int k;
 

@@ -3,12 +3,13 @@
  * blackout synth — write a synthetic dm-log-writes log.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "harness/base/macro.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/opts.h"
 #include "harness/log/log.h"
 #include "harness/log/synth.h"
 
@@ -29,106 +30,97 @@ static void help(void)
  * writes are far smaller. */
 #define MAX_WRITE_BYTES (64u << 20)
 
-/* The numbers synth takes, each within what its field and the log format hold: none is
- * truncated to fit. */
-static const struct {
-	int c;
-	const char *name;
-	uint64_t min, max;
-} numbers[] = {
-	{'n', "entries", 0, UINT64_MAX},
-	{'s', "seed", 0, UINT64_MAX},
-	{'b', "sectorsize", BO_LOG_MIN_SECTORSIZE, BO_LOG_MAX_SECTORSIZE},
-	{'d', "device-size", 0, INT64_MAX},
-	{'m', "max-write", 1, MAX_WRITE_BYTES / BO_LOG_MIN_SECTORSIZE},
-	{'f', "flush-every", 0, UINT32_MAX},
-	{'k', "mark-every", 0, UINT32_MAX},
+/* What is wrong with @val as a number from @min to @max, or NULL. The numbers synth takes are
+ * each within what its field and the log format hold: none is truncated to fit. */
+static const char *in_range(const char *val, uint64_t min, uint64_t max)
+{
+	static char problem[64];
+	uint64_t v;
+	int r = bo_parse_u64_in(val, min, max, &v);
+
+	if (r == -EINVAL)
+		return "not a number";
+	if (r < 0) {
+		snprintf(problem, sizeof(problem), "out of range (%" PRIu64 " to %" PRIu64 ")", min,
+			 max);
+		return problem;
+	}
+	return NULL;
+}
+
+static const char *sectorsize_problem(const char *val)
+{
+	return in_range(val, BO_LOG_MIN_SECTORSIZE, BO_LOG_MAX_SECTORSIZE);
+}
+
+static const char *device_size_problem(const char *val)
+{
+	return in_range(val, 0, INT64_MAX);
+}
+
+static const char *max_write_problem(const char *val)
+{
+	return in_range(val, 1, MAX_WRITE_BYTES / BO_LOG_MIN_SECTORSIZE);
+}
+
+static const char *u32_problem(const char *val)
+{
+	return in_range(val, 0, UINT32_MAX);
+}
+
+static const char *u64_problem(const char *val)
+{
+	return in_range(val, 0, UINT64_MAX);
+}
+
+struct synth_args {
+	const char *out, *entries, *seed, *sectorsize, *device_size, *max_write, *flush_every,
+		*mark_every;
 };
 
-/* The value @val of the number option @c into *@ret: 0, or a usage error saying its range. */
-static int number(int c, const char *val, uint64_t *ret)
-{
-	for (size_t i = 0; i < BO_ARRAY_SIZE(numbers); i++) {
-		int r;
+#define A(field) offsetof(struct synth_args, field)
 
-		if (numbers[i].c != c)
-			continue;
-		r = bo_parse_u64_in(val, numbers[i].min, numbers[i].max, ret);
-		if (r == -EINVAL)
-			return bo_cli_usage_error("synth", "--%s '%s': not a number",
-						  numbers[i].name, val);
-		if (r < 0)
-			return bo_cli_usage_error(
-				"synth", "--%s '%s': out of range (%" PRIu64 " to %" PRIu64 ")",
-				numbers[i].name, val, numbers[i].min, numbers[i].max);
-		return 0;
-	}
-	return bo_cli_usage_error("synth", "bad option");
+/* Told of in the help's text, with their defaults. */
+static const struct bo_opt synth_opts[] = {
+	{"out", "LOG", A(out), BO_OPT_HOST, NULL, NULL, NULL},
+	{"entries", "N", A(entries), BO_OPT_HOST, NULL, u64_problem, NULL},
+	{"seed", "N", A(seed), BO_OPT_HOST, NULL, u64_problem, NULL},
+	{"sectorsize", "BYTES", A(sectorsize), BO_OPT_HOST, NULL, sectorsize_problem, NULL},
+	{"device-size", "BYTES", A(device_size), BO_OPT_HOST, NULL, device_size_problem, NULL},
+	{"max-write", "BLOCKS", A(max_write), BO_OPT_HOST, NULL, max_write_problem, NULL},
+	{"flush-every", "N", A(flush_every), BO_OPT_HOST, NULL, u32_problem, NULL},
+	{"mark-every", "N", A(mark_every), BO_OPT_HOST, NULL, u32_problem, NULL},
+};
+
+/* The number @val (checked by its row), or @dflt when it was not given. */
+static uint64_t number(const char *val, uint64_t dflt)
+{
+	uint64_t v;
+
+	return val && bo_parse_u64(val, &v) == 0 ? v : dflt;
 }
 
 static int cmd_synth(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"out", required_argument, NULL, 'o'},
-		{"entries", required_argument, NULL, 'n'},
-		{"seed", required_argument, NULL, 's'},
-		{"sectorsize", required_argument, NULL, 'b'},
-		{"device-size", required_argument, NULL, 'd'},
-		{"max-write", required_argument, NULL, 'm'},
-		{"flush-every", required_argument, NULL, 'f'},
-		{"mark-every", required_argument, NULL, 'k'},
-		{"help", no_argument, NULL, 'h'},
-		{},
-	};
-	struct bo_synth_params p = {
-		.seed = 1,
-		.entries = 2000,
-		.max_blocks = 64,
-		.flush_every = 20,
-		.mark_every = 10,
-	};
-	uint64_t dev_size = 256ULL << 20, ss = 4096, max_blocks = p.max_blocks, v = 0;
-	const char *out = NULL;
+	struct synth_args a = {0};
+	const struct bo_opt_set sets[] = {{synth_opts, BO_ARRAY_SIZE(synth_opts), &a}};
+	struct bo_synth_params p = {0};
+	uint64_t dev_size, ss, max_blocks;
 	struct bo_err err = {0};
-	int c;
+	int k;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			help();
-			return BO_EXIT_OK;
-		}
-		if (c == 'o') {
-			out = optarg;
-			continue;
-		}
-		if (number(c, optarg, &v) != 0)
-			return BO_EXIT_USAGE;
-		switch (c) {
-		case 'n':
-			p.entries = v;
-			break;
-		case 's':
-			p.seed = v;
-			break;
-		case 'b':
-			ss = v;
-			break;
-		case 'd':
-			dev_size = v;
-			break;
-		case 'm':
-			max_blocks = v;
-			break;
-		case 'f':
-			p.flush_every = (uint32_t) v;
-			break;
-		case 'k':
-			p.mark_every = (uint32_t) v;
-			break;
-		}
-	}
-	if (!out || optind != argc)
+	k = bo_opts_parse("synth", sets, BO_ARRAY_SIZE(sets), BO_OPT_HOST, help, argc, argv);
+	if (k <= 0)
+		return k ? BO_EXIT_USAGE : BO_EXIT_OK;
+	if (!a.out || k != argc)
 		return bo_cli_usage_error("synth", "--out LOG is required and takes no operands");
+	p.entries = number(a.entries, 2000);
+	p.seed = number(a.seed, 1);
+	ss = number(a.sectorsize, 4096);
+	dev_size = number(a.device_size, 256ULL << 20);
+	max_blocks = number(a.max_write, 64);
+	p.flush_every = (uint32_t) number(a.flush_every, 20);
+	p.mark_every = (uint32_t) number(a.mark_every, 10);
 	if (ss < BO_LOG_MIN_SECTORSIZE || (ss & (ss - 1)))
 		return bo_cli_usage_error("synth",
 					  "--sectorsize %" PRIu64 ": a power of two from %u to %u",
@@ -150,11 +142,11 @@ static int cmd_synth(int argc, char **argv)
 	p.sectorsize = (uint32_t) ss;
 	p.max_blocks = (uint32_t) max_blocks;
 	p.dev_blocks = dev_size / ss;
-	if (bo_synth_log(out, &p, &err) < 0) {
+	if (bo_synth_log(a.out, &p, &err) < 0) {
 		bo_cli_error("synth: %s", bo_err_str(&err));
 		return BO_EXIT_HARNESS;
 	}
-	printf("wrote '%s': %" PRIu64 " %s\n", out, p.entries,
+	printf("wrote '%s': %" PRIu64 " %s\n", a.out, p.entries,
 	       BO_PLURAL(p.entries, "entry", "entries"));
 	return BO_EXIT_OK;
 }

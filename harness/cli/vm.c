@@ -5,8 +5,8 @@
  * the device-mapper targets).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,12 +18,81 @@
 #include "harness/base/json.h"
 #include "harness/base/input.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/opts.h"
 #include "harness/base/safety.h"
 #include "vm/share.h"
 #include "vm/guest.h"
 #include "vm/vm.h"
 
 #define MAX_FILES 256
+
+/* The options of run, shell and info as given, before they become a struct bo_vm_opts. */
+struct vm_cmd_args {
+	const char *kernel, *modules, *kernel_release, *kernel_tree;
+	const char *memory, *cpus, *timeout; /* checked by positive_problem() */
+	const char *accel, *share_dir, *console_path;
+	struct bo_opt_list files;
+	bool host_root, json;
+};
+
+/* --memory, --cpus and --timeout: a count above 0 and at most 2^20. */
+static const char *positive_problem(const char *val)
+{
+	uint64_t v;
+
+	return bo_parse_u64(val, &v) < 0 || v == 0 || v > 1u << 20 ? "expected a positive number"
+								   : NULL;
+}
+
+static const char *accel_problem(const char *val)
+{
+	return strcmp(val, "kvm") && strcmp(val, "tcg") && strcmp(val, "auto")
+		       ? "expected kvm, tcg or auto"
+		       : NULL;
+}
+
+#define A(field) offsetof(struct vm_cmd_args, field)
+
+static const struct bo_opt vm_opts[] = {
+	{"kernel", "IMAGE", A(kernel), BO_OPT_HOST, NULL, NULL,
+	 "boot IMAGE (vmlinux or bzImage) instead of the newest kernel\n"
+	 "scripts/fetch-kernel cached; alone when everything blackout\n"
+	 "needs is built in, else with --modules"},
+	{"modules", "DIR", A(modules), BO_OPT_HOST, NULL, NULL,
+	 "IMAGE's module directory (.../lib/modules/RELEASE, after depmod)"},
+	{"kernel-tree", "DIR", A(kernel_tree), BO_OPT_HOST, NULL, NULL,
+	 "a kernel build tree as it is: its vmlinux (CONFIG_PVH) or\n"
+	 "bzImage, its .config and its modules, no install step"},
+	{"kernel-release", "R", A(kernel_release), BO_OPT_HOST, NULL, NULL,
+	 "a cached Debian kernel by release or its prefix (6.12;\n"
+	 "blackout kernel list); default: what linux-image-amd64\n"
+	 "depends on"},
+	{"memory", "MB", A(memory), BO_OPT_HOST, NULL, positive_problem,
+	 "guest memory (default 2048; tmpfs-backed images live in it),\n"
+	 "256 to this host's memory"},
+	{"cpus", "N", A(cpus), BO_OPT_HOST, NULL, positive_problem,
+	 "vCPUs (default 1), at most this host's online CPUs"},
+	{"timeout", "S", A(timeout), BO_OPT_HOST, NULL, positive_problem,
+	 "kill the VM after S seconds in all (default: a boot allowance\n"
+	 "plus 600 s); the error names the console log"},
+	{"accel", "A", A(accel), BO_OPT_HOST, NULL, accel_problem,
+	 "kvm, tcg or auto (default: KVM if a probe boot works)"},
+	{"share", "DIR", A(share_dir), BO_OPT_HOST, NULL, NULL,
+	 "mount host directory DIR read-write at /results in the guest\n"
+	 "(an existing directory)"},
+	{"file", "PATH", A(files), BO_OPT_HOST | BO_OPT_LIST, NULL, NULL,
+	 "copy PATH into the guest at the same absolute path (repeatable;\n"
+	 "directories recursively, ELF files with the libraries they load)"},
+	{"console", "PATH", A(console_path), BO_OPT_HOST, NULL, NULL,
+	 "write the serial console to PATH, a new file: refused when\n"
+	 "PATH exists (of any kind)"},
+	{"host-root", NULL, A(host_root), BO_OPT_HOST, NULL, NULL,
+	 "the host's / read-only, with a RAM overlay, at " BO_HOSTROOT_GUEST "\n"
+	 "(chroot there: what a scenario's root = host sees)"},
+	{"json", NULL, A(json), BO_OPT_HOST, NULL, NULL,
+	 "info: one JSON object (\"format\", kernel, accel, boot_s,\n"
+	 "total_s, dm_targets)"},
+};
 
 static void help(void)
 {
@@ -36,147 +105,80 @@ static void help(void)
 	     "'vm run' exits with COMMAND's exit status, and as timeout(1) and container\n"
 	     "runtimes do: 125 when blackout or the VM failed (no QEMU, kernel or guest tool\n"
 	     "here; a boot failure, a panic, the timeout, a stop), 126 when COMMAND could not\n"
-	     "be run in the guest, 127 when it was not found there.\n\n"
-	     "  --kernel IMAGE    boot IMAGE (vmlinux or bzImage) instead of the newest kernel\n"
-	     "                    scripts/fetch-kernel cached; alone when everything blackout\n"
-	     "                    needs is built in, else with --modules\n"
-	     "  --modules DIR     IMAGE's module directory (.../lib/modules/RELEASE, after "
-	     "depmod)\n"
-	     "  --kernel-tree DIR a kernel build tree as it is: its vmlinux (CONFIG_PVH) or\n"
-	     "                    bzImage, its .config and its modules, no install step\n"
-	     "  --kernel-release R  a cached Debian kernel by release or its prefix (6.12;\n"
-	     "                    blackout kernel list); default: what linux-image-amd64\n"
-	     "                    depends on\n"
-	     "  --memory MB       guest memory (default 2048; tmpfs-backed images live in it),\n"
-	     "                    256 to this host's memory\n"
-	     "  --cpus N          vCPUs (default 1), at most this host's online CPUs\n"
-	     "  --timeout S       kill the VM after S seconds in all (default: a boot allowance\n"
-	     "                    plus 600 s); the error names the console log\n"
-	     "  --accel A         kvm, tcg or auto (default: KVM if a probe boot works)\n"
-	     "  --share DIR       mount host directory DIR read-write at /results in the guest\n"
-	     "                    (an existing directory)\n"
-	     "  --file PATH       copy PATH into the guest at the same absolute path (repeatable;\n"
-	     "                    directories recursively, ELF files with the libraries they "
-	     "load)\n"
-	     "  --console PATH    write the serial console to PATH, a new file: refused when\n"
-	     "                    PATH exists (of any kind)\n"
-	     "  --host-root       the host's / read-only, with a RAM overlay, at " BO_HOSTROOT_GUEST
-	     "\n"
-	     "                    (chroot there: what a scenario's root = host sees)\n"
-	     "  --json            info: one JSON object (\"format\", kernel, accel, boot_s,\n"
-	     "                    total_s, dm_targets)\n"
-	     "  -h, --help        this text\n\n"
+	     "be run in the guest, 127 when it was not found there.\n");
+	bo_opts_help(stdout, vm_opts, BO_ARRAY_SIZE(vm_opts));
+	puts("  -h, --help       this text\n\n"
 	     "Details: docs/vm.md.");
+}
+
+/* The --file paths of @a into @files, each the absolute spelling of the host path, which is
+ * the guest path: 0 or a usage error. */
+static int absolute_files(const struct vm_cmd_args *a, const char **files)
+{
+	static char cwd[PATH_MAX];
+
+	if (a->files.n > MAX_FILES)
+		return bo_cli_usage_error("vm", "more than %d --file options", MAX_FILES);
+	for (size_t i = 0; i < a->files.n; i++) {
+		const char *f = a->files.v[i];
+		char *abs;
+
+		files[i] = f;
+		if (f[0] == '/')
+			continue;
+		if (!*cwd && !getcwd(cwd, sizeof(cwd)))
+			return bo_cli_usage_error("vm", "--file '%s': no cwd", f);
+		if (asprintf(&abs, "%s/%s", cwd, f) < 0)
+			return BO_EXIT_HARNESS;
+		files[i] = abs;
+	}
+	files[a->files.n] = NULL;
+	return 0;
 }
 
 /* The options of run, shell and info; --json only where @json is given (info). */
 static int parse(int argc, char **argv, struct bo_vm_opts *o, const char **files, int *ret_end,
 		 bool *json)
 {
-	static const struct option opts[] = {
-		{"kernel", required_argument, NULL, 'k'},
-		{"modules", required_argument, NULL, 'M'},
-		{"kernel-release", required_argument, NULL, 'R'},
-		{"kernel-tree", required_argument, NULL, 'T'},
-		{"memory", required_argument, NULL, 'm'},
-		{"cpus", required_argument, NULL, 'c'},
-		{"timeout", required_argument, NULL, 't'},
-		{"accel", required_argument, NULL, 'a'},
-		{"share", required_argument, NULL, 's'},
-		{"file", required_argument, NULL, 'f'},
-		{"console", required_argument, NULL, 'C'},
-		{"host-root", no_argument, NULL, 'H'},
-		{"json", no_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'},
-		{},
-	};
-	static char cwd[PATH_MAX];
-	size_t nfiles = 0;
+	struct vm_cmd_args a = {0};
+	const struct bo_opt_set sets[] = {{vm_opts, BO_ARRAY_SIZE(vm_opts), &a}};
 	uint64_t v;
-	int c;
+	int k, r;
 
-	optind = 1;
-	/* '+': options end at the command, whose own options are its business. */
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'k':
-			o->kernel = optarg;
-			break;
-		case 'M':
-			o->modules = optarg;
-			break;
-		case 'R':
-			o->kernel_release = optarg;
-			break;
-		case 'T':
-			o->kernel_tree = optarg;
-			break;
-		case 'm':
-		case 'c':
-		case 't':
-			if (bo_parse_u64(optarg, &v) < 0 || v == 0 || v > 1u << 20)
-				return bo_cli_usage_error("vm",
-							  "--%s '%s': expected a positive number",
-							  c == 'm'   ? "memory"
-							  : c == 'c' ? "cpus"
-								     : "timeout",
-							  optarg);
-			if (c == 'm')
-				o->memory_mb = (unsigned) v;
-			else if (c == 'c')
-				o->cpus = (unsigned) v;
-			else
-				o->timeout_s = (unsigned) v;
-			break;
-		case 'a':
-			if (strcmp(optarg, "kvm") && strcmp(optarg, "tcg") &&
-			    strcmp(optarg, "auto"))
-				return bo_cli_usage_error(
-					"vm", "--accel '%s': expected kvm, tcg or auto", optarg);
-			o->accel = optarg;
-			break;
-		case 's':
-			o->share_dir = optarg;
-			break;
-		case 'f':
-			if (nfiles == MAX_FILES)
-				return bo_cli_usage_error("vm", "more than %d --file options",
-							  MAX_FILES);
-			/* The guest path is the absolute spelling of the host path. */
-			if (optarg[0] != '/') {
-				char *abs;
-
-				if (!*cwd && !getcwd(cwd, sizeof(cwd)))
-					return bo_cli_usage_error("vm", "--file '%s': no cwd",
-								  optarg);
-				if (asprintf(&abs, "%s/%s", cwd, optarg) < 0)
-					return BO_EXIT_HARNESS;
-				files[nfiles++] = abs;
-			} else {
-				files[nfiles++] = optarg;
-			}
-			break;
-		case 'C':
-			o->console_path = optarg;
-			break;
-		case 'H':
-			o->host_root = true;
-			break;
-		case 'j':
-			if (!json)
-				return bo_cli_usage_error("vm", "--json goes with 'vm info'");
-			*json = true;
-			break;
-		case 'h':
-			help();
-			return -1;
-		default:
-			return BO_EXIT_USAGE;
-		}
+	/* Options end at the command, whose own options are its business. */
+	k = bo_opts_parse("vm", sets, BO_ARRAY_SIZE(sets), BO_OPT_HOST | BO_OPT_STOP, help, argc,
+			  argv);
+	if (k <= 0) {
+		bo_opt_list_clear(&a.files);
+		return k ? BO_EXIT_USAGE : -1;
 	}
-	files[nfiles] = NULL;
-	o->extra_files = files;
-	*ret_end = optind;
+	r = absolute_files(&a, files);
+	bo_opt_list_clear(&a.files);
+	if (r)
+		return r;
+	if (a.json && !json)
+		return bo_cli_usage_error("vm", "--json goes with 'vm info'");
+	if (json)
+		*json = a.json;
+	*o = (struct bo_vm_opts){
+		.kernel = a.kernel,
+		.modules = a.modules,
+		.kernel_release = a.kernel_release,
+		.kernel_tree = a.kernel_tree,
+		.accel = a.accel,
+		.share_dir = a.share_dir,
+		.console_path = a.console_path,
+		.host_root = a.host_root,
+		.extra_files = files,
+	};
+	/* Checked by positive_problem(): each fits. */
+	if (a.memory && bo_parse_u64(a.memory, &v) == 0)
+		o->memory_mb = (unsigned) v;
+	if (a.cpus && bo_parse_u64(a.cpus, &v) == 0)
+		o->cpus = (unsigned) v;
+	if (a.timeout && bo_parse_u64(a.timeout, &v) == 0)
+		o->timeout_s = (unsigned) v;
+	*ret_end = k;
 	return 0;
 }
 

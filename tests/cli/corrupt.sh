@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `blackout inspect` and `blackout replay` reject every corruption class with a message naming
-# the entry and the byte offset, exit 3, and never write the replay target.
+# the entry and the byte offset, exit 3, and never write the replay target. And every command
+# reads its options the same way: --help exits 0, an unknown option is a usage error.
 . "$(dirname "$0")/lib.sh"
 
 good=$T/good.log
@@ -70,4 +71,19 @@ expect 2 "--entries 0: at least 1" -- "$BO" synth --out "$T/zero.log" --entries 
 	bad "synth --entries 1 did not write 1 entry"
 expect 2 "--onto and --to are required" -- "$BO" replay "$good"
 expect 2 "unknown command" -- "$BO" frobnicate
+
+# The options of every command go through its table (harness/cli/opts.h): --help prints the
+# usage and exits 0, an option it does not have is a usage error naming the command, exit 2.
+for c in cache cleanup ctl explain findings inspect "kernel list" lint merge nightly replay \
+	report synth "vm run" "vm info" __dmtest check run reproduce shrink; do
+	expect 0 -- "$BO" $c --help
+	grep -q "^usage: blackout ${c%% *}" "$T/out" && ok || bad "'$c --help' prints no usage"
+	expect 2 "blackout ${c%% *}: usage error" -- "$BO" $c --no-such-option
+done
+# ctl and vm end their options at the first operand: what follows is the operand's own (a
+# mark's name, vm run's command), not an option of theirs.
+expect 3 "BLACKOUT_CTL" -- env -u BLACKOUT_CTL "$BO" ctl mark --no-such-option
+expect 2 "usage error" -- env -u BLACKOUT_CTL "$BO" ctl --no-such-option mark x
+expect 2 "'vm shell' takes no command" -- "$BO" vm shell sh --no-such-option
+expect 2 "'vm info' takes no command" -- "$BO" vm info x --no-such-option
 finish
