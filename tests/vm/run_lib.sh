@@ -45,13 +45,15 @@ open(out, "w").write(text)
 PY
 }
 
-# run_bo STATUS ARGS...: run blackout, which must exit with STATUS (or one of "0|1"); sets
-# $RESULTS to the results directory it printed.
+# run_bo STATUS ARGS...: run blackout, which must exit with STATUS (or one of "0|1"), saying how
+# long it took; sets $RESULTS to the results directory it printed.
 run_bo() {
-	local want=$1 got
+	local want=$1 got start=$SECONDS
 	shift
 	"$BO" "$@" >"$T/out" 2>"$T/err"
 	got=$?
+	# Where a test's time goes (ctest keeps this in Testing/Temporary/LastTest.log).
+	echo "[$((SECONDS - start)) s] blackout $*"
 	RESULTS=$(sed -n 's/^results: //p' "$T/out" "$T/err" | tail -1)
 	case "|$want|" in
 	*"|$got|"*) ;;
