@@ -52,6 +52,26 @@ static struct {
 
 static void destroy(struct bo_cgroup *cg);
 
+/* A fork()ed child starts with no group kept: those in its copy of the pool are its parent's,
+ * whose next command may run in one (the lock is held across the fork, so the copy is whole
+ * and unlocked). vfork() runs none of this, and its child execs. */
+static void pool_lock(void)
+{
+	pthread_mutex_lock(&pool.lock);
+}
+
+static void pool_unlock(void)
+{
+	pthread_mutex_unlock(&pool.lock);
+}
+
+static void pool_forget(void)
+{
+	pool.n = 0;
+	pool.owner = getpid();
+	pthread_mutex_unlock(&pool.lock);
+}
+
 static void drain_pool(void)
 {
 	if (getpid() != pool.owner)
@@ -177,6 +197,7 @@ static void find_parent(void)
 	sweep_stale(where.parentfd);
 	pool.owner = getpid();
 	atexit(drain_pool);
+	pthread_atfork(pool_lock, pool_unlock, pool_forget);
 }
 
 int bo_cgroup_new(struct bo_cgroup **ret, struct bo_err *err)

@@ -188,6 +188,44 @@ static void test_group_reused(void)
 	CU_ASSERT(!strcmp(first, again));
 }
 
+/* A fork()ed child (bo_proc_fork(), as check --jobs starts its VMs) never runs a command in a
+ * group its parent kept: the parent's next command may be in it, and each ending would kill
+ * the other's. */
+static void test_group_not_shared_with_child(void)
+{
+	char kept[PATH_MAX], child[PATH_MAX] = "", after[PATH_MAX];
+	int fds[2], status = 0;
+	pid_t pid;
+
+	if (!have_cgroups())
+		return;
+	group_of_command(kept, sizeof(kept));
+	CU_ASSERT_FATAL(pipe(fds) == 0);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		char *argv[] = {"sh", "-c", "echo " GROUP_DIR, NULL};
+		struct bo_proc_opts o = {.argv = argv, .timeout_ms = 20000};
+		struct bo_proc_result r = {0};
+		struct bo_err err = {0};
+
+		close(fds[0]);
+		if (bo_proc_run(&o, &r, &err) < 0 || !r.out)
+			_exit(1);
+		_exit(write(fds[1], r.out, strlen(r.out)) == (ssize_t) strlen(r.out) ? 0 : 1);
+	}
+	close(fds[1]);
+	CU_ASSERT(read(fds[0], child, sizeof(child) - 1) > 0);
+	close(fds[0]);
+	CU_ASSERT(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	child[strcspn(child, "\n")] = '\0';
+	CU_ASSERT(strstr(child, "/blackout-") != NULL);
+	CU_ASSERT(strcmp(child, kept) != 0);
+	/* The parent still has its own. */
+	group_of_command(after, sizeof(after));
+	CU_ASSERT(!strcmp(after, kept));
+}
+
 /* The groups a process kept are removed when it exits: a child of this test runs a command
  * and exits (main(), "exit-child"), saying where its command ran and that the group was
  * kept; it is gone once the child exited. */
@@ -349,6 +387,8 @@ int main(int argc, char **argv)
 		{"leftovers in another session are killed and named", test_leftovers_other_session},
 		{"a group left as new is the next command's", test_group_reused},
 		{"the groups kept are removed at exit", test_groups_removed_at_exit},
+		{"a forked child runs nothing in its parent's groups",
+		 test_group_not_shared_with_child},
 		{"a group runs while a member does", test_group_running},
 		{"output capture, environment, cwd", test_output},
 		{"output past the cap of a helper read whole ends it", test_cap_kills},
