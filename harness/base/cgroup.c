@@ -147,7 +147,7 @@ static void sweep_stale(int parentfd)
 	struct dirent *de;
 
 	while (d && (de = readdir(d))) {
-		int pid;
+		int pid, fd;
 		unsigned n;
 		char end;
 
@@ -155,9 +155,8 @@ static void sweep_stale(int parentfd)
 		    sscanf(de->d_name, "blackout-%d-%u%c", &pid, &n, &end) != 2 || pid <= 0 ||
 		    kill(pid, 0) == 0 || errno != ESRCH)
 			continue;
-		int fd = openat(parentfd, de->d_name,
-				O_DIRECTORY | O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-
+		/* What its commands made beneath it first: a group with groups in it stays. */
+		fd = openat(parentfd, de->d_name, O_DIRECTORY | O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0) {
 			remove_below(fd, 16);
 			close(fd);
