@@ -4,14 +4,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <grp.h>
 #include <limits.h>
-#include <pwd.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -201,7 +200,7 @@ static void end_the_rest(pid_t pid, struct bo_cgroup *cg, struct bo_proc_result 
 }
 
 /* The step of starting a command that failed in the child, reported back before exec. */
-enum { STEP_CGROUP, STEP_OUTPUT, STEP_ROOT, STEP_USER, STEP_CWD, STEP_EXEC };
+enum { STEP_CGROUP, STEP_OUTPUT, STEP_NETNS, STEP_ROOT, STEP_USER, STEP_CWD, STEP_EXEC };
 
 static _Noreturn void child_failed(int fd, int step)
 {
@@ -222,6 +221,9 @@ static int child_error(const struct bo_proc_opts *o, int step, int e, struct bo_
 	case STEP_OUTPUT:
 		return bo_err_set(err, e, "starting '%s': opening its output '%s': %s", cmd,
 				  o->output_path, strerror(e));
+	case STEP_NETNS:
+		return bo_err_set(err, e, "starting '%s': entering the network namespace '%s': %s",
+				  cmd, o->netns, strerror(e));
 	case STEP_ROOT:
 		return bo_err_set(err, e, "starting '%s': entering the root '%s': %s", cmd, o->root,
 				  strerror(e));
@@ -285,6 +287,12 @@ static _Noreturn void child_exec(const struct child *ch)
 
 		if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
 			child_failed(ch->status, STEP_OUTPUT);
+	}
+	if (o->netns) {
+		int ns = open(o->netns, O_RDONLY | O_CLOEXEC);
+
+		if (ns < 0 || setns(ns, CLONE_NEWNET) < 0)
+			child_failed(ch->status, STEP_NETNS);
 	}
 	if (o->root && (chroot(o->root) < 0 || chdir("/") < 0))
 		child_failed(ch->status, STEP_ROOT);
@@ -361,14 +369,10 @@ static bool wait_turn(struct running *w, double deadline, struct bo_proc_result 
 	return true;
 }
 
-/* Wait for the command: its exit, and its output to the end; what it left is ended. */
-static void wait_child(struct running *w, double start, struct bo_proc_result *r)
+/* Wait for the command: its exit (killed at @deadline, 0: none), and its output to the end;
+ * what it left is ended. */
+static void wait_child(struct running *w, double deadline, struct bo_proc_result *r)
 {
-	double deadline = w->o->timeout_ms ? start + w->o->timeout_ms / 1000.0 : 0;
-
-	/* Wait on the output pipes and on a pidfd of the child at once, so that neither a
-	 * silent child nor one whose descendants keep the pipes open needs polling. */
-	w->pidfd = (int) syscall(SYS_pidfd_open, w->pid, 0);
 	while (!w->exited || w->out.fd >= 0 || w->errs.fd >= 0)
 		if (!wait_turn(w, deadline, r))
 			break;
@@ -386,7 +390,6 @@ static void wait_child(struct running *w, double start, struct bo_proc_result *r
 		close(w->out.fd);
 	if (w->errs.fd >= 0)
 		close(w->errs.fd);
-	r->seconds = bo_now() - start;
 	finish_sink(&w->out, &r->out, &r->out_len);
 	finish_sink(&w->errs, &r->err, &r->err_len);
 	r->truncated = w->out.truncated || w->errs.truncated;
@@ -405,20 +408,34 @@ static struct bo_cgroup *new_cgroup(void)
 	return cg;
 }
 
-int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct bo_err *err)
+/* A command started: what bo_proc_run() waits for at once, and bo_proc_start()'s caller
+ * later. */
+struct bo_proc_bg {
+	struct bo_proc_opts o; /* its options: pointers inside are the caller's, used until the
+				* exec only */
+	struct running w;
+	struct bo_proc_result r;
+	double start;
+};
+
+/* Start the command of @b->o: its cgroup, its process group, its pipes. 0, or -errno with
+ * @err saying why (the child then waited for and its cgroup gone). */
+static int proc_start(struct bo_proc_bg *b, struct bo_err *err)
 {
+	const struct bo_proc_opts *o = &b->o;
+	struct running *w = &b->w;
 	size_t max = o->max_output ? o->max_output : (1u << 20);
-	struct running w = {.o = o, .out = {.fd = -1, .max = max}, .errs = {.fd = -1, .max = max}};
 	int po[2] = {-1, -1}, pe[2] = {-1, -1}, ps[2] = {-1, -1};
 	char u_home[sizeof(o->user->home) + 8], u_user[80], u_logname[80];
 	char *user_env[] = {u_home, u_user, u_logname, NULL};
 	_cleanup_free_ char **env = NULL;
-	struct bo_proc_result r = {0};
-	double start = bo_now();
 	int exec_errno = 0, failed[2] = {0, 0}, e;
 	pid_t parent = getpid();
 	bool capture = !o->inherit_output && !o->output_path;
 
+	*w = (struct running){.o = o, .out = {.fd = -1, .max = max}, .errs = {.fd = -1, .max = max},
+			      .pidfd = -1};
+	b->start = bo_now();
 	if (o->user) {
 		snprintf(u_home, sizeof(u_home), "HOME=%s", o->user->home);
 		snprintf(u_user, sizeof(u_user), "USER=%s", o->user->name);
@@ -433,16 +450,16 @@ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct
 		e = errno;
 		goto fail_pipes;
 	}
-	w.cg = new_cgroup();
+	w->cg = new_cgroup();
 	/* vfork(): the child shares this memory until it execs, so that starting it costs
 	 * neither a copy of this process's page tables nor a copy-on-write fault for every page
 	 * written after (a few ms a command under TCG, where a state runs two). */
-	w.pid = vfork();
-	if (w.pid < 0) {
+	w->pid = vfork();
+	if (w->pid < 0) {
 		e = errno;
 		goto fail_pipes;
 	}
-	if (w.pid == 0)
+	if (w->pid == 0)
 		child_exec(&(struct child){.o = o,
 					   .env = env,
 					   .parent = parent,
@@ -450,8 +467,8 @@ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct
 					   .out = po[1],
 					   .err = pe[1],
 					   .status = ps[1],
-					   .cgroup = w.cg ? bo_cgroup_procs_fd(w.cg) : -1});
-	setpgid(w.pid, w.pid); /* also from here: no window where a timeout kill misses it */
+					   .cgroup = w->cg ? bo_cgroup_procs_fd(w->cg) : -1});
+	setpgid(w->pid, w->pid); /* also from here: no window where a timeout kill misses it */
 	close(ps[1]);
 	ps[1] = -1;
 	if (read(ps[0], failed, sizeof(failed)) != sizeof(failed))
@@ -463,37 +480,22 @@ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct
 		close(po[1]);
 		close(pe[1]);
 		po[1] = pe[1] = -1;
-		w.out.fd = po[0];
-		w.errs.fd = pe[0];
-		w.out.kill_at_max = w.errs.kill_at_max = o->kill_at_max ? w.pid : 0;
+		w->out.fd = po[0];
+		w->errs.fd = pe[0];
+		w->out.kill_at_max = w->errs.kill_at_max = o->kill_at_max ? w->pid : 0;
 	}
-	wait_child(&w, start, &r);
-	bo_cgroup_free(w.cg);
+	/* Wait on the output pipes and on a pidfd of the child at once, so that neither a
+	 * silent child nor one whose descendants keep the pipes open needs polling. */
+	w->pidfd = (int) syscall(SYS_pidfd_open, w->pid, 0);
 	if (exec_errno) {
-		bo_proc_result_clear(&r);
+		wait_child(w, 0, &b->r);
+		bo_cgroup_free(w->cg);
+		bo_proc_result_clear(&b->r);
 		return child_error(o, failed[0], exec_errno, err);
 	}
-	if (w.stopped) {
-		char what[256];
-
-		bo_proc_result_clear(&r);
-		snprintf(what, sizeof(what), "running '%s'", o->argv[0]);
-		return bo_stop_error(err, what);
-	}
-	if (w.timed_out) {
-		r.end = BO_PROC_TIMEOUT;
-		r.status = SIGKILL;
-	} else if (WIFSIGNALED(w.status)) {
-		r.end = BO_PROC_SIGNALED;
-		r.status = WTERMSIG(w.status);
-	} else {
-		r.end = BO_PROC_EXITED;
-		r.status = WEXITSTATUS(w.status);
-	}
-	*ret = r;
 	return 0;
 fail_pipes:
-	bo_cgroup_free(w.cg);
+	bo_cgroup_free(w->cg);
 	for (int i = 0; i < 2; i++) {
 		if (po[i] >= 0)
 			close(po[i]);
@@ -503,6 +505,95 @@ fail_pipes:
 			close(ps[i]);
 	}
 	return bo_err_set(err, e, "starting '%s': %s", o->argv[0], strerror(e));
+}
+
+/* Wait for the started command until @deadline (0: its timeout, if any), and give its
+ * result. 0, or -EINTR when a stop request ended it. */
+static int proc_finish(struct bo_proc_bg *b, double deadline, struct bo_proc_result *ret,
+		       struct bo_err *err)
+{
+	struct running *w = &b->w;
+	struct bo_proc_result r = b->r;
+
+	b->r = (struct bo_proc_result){0};
+	if (!deadline && w->o->timeout_ms)
+		deadline = b->start + w->o->timeout_ms / 1000.0;
+	wait_child(w, deadline, &r);
+	r.seconds = bo_now() - b->start;
+	bo_cgroup_free(w->cg);
+	w->cg = NULL;
+	if (w->stopped) {
+		char what[256];
+
+		bo_proc_result_clear(&r);
+		snprintf(what, sizeof(what), "running '%s'", w->o->argv[0]);
+		return bo_stop_error(err, what);
+	}
+	if (w->timed_out) {
+		r.end = BO_PROC_TIMEOUT;
+		r.status = SIGKILL;
+	} else if (WIFSIGNALED(w->status)) {
+		r.end = BO_PROC_SIGNALED;
+		r.status = WTERMSIG(w->status);
+	} else {
+		r.end = BO_PROC_EXITED;
+		r.status = WEXITSTATUS(w->status);
+	}
+	*ret = r;
+	return 0;
+}
+
+int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct bo_err *err)
+{
+	struct bo_proc_bg b = {.o = *o};
+	int k = proc_start(&b, err);
+
+	return k < 0 ? k : proc_finish(&b, 0, ret, err);
+}
+
+int bo_proc_start(const struct bo_proc_opts *o, struct bo_proc_bg **ret, struct bo_err *err)
+{
+	struct bo_proc_bg *b = calloc(1, sizeof(*b));
+	int k;
+
+	if (!b)
+		return bo_err_set(err, ENOMEM, "starting '%s'", o->argv[0]);
+	b->o = *o;
+	/* Its output goes to a file or to ours: nothing to drain while it runs unwatched. */
+	if (!o->output_path && !o->inherit_output)
+		b->o.inherit_output = true;
+	k = proc_start(b, err);
+	if (k < 0) {
+		free(b);
+		return k;
+	}
+	*ret = b;
+	return 0;
+}
+
+bool bo_proc_alive(struct bo_proc_bg *b)
+{
+	struct running *w = &b->w;
+
+	if (w->exited)
+		return false;
+	if (waitpid(w->pid, &w->status, WNOHANG) != w->pid)
+		return true;
+	w->exited = true;
+	end_the_rest(w->pid, w->cg, &b->r);
+	return false;
+}
+
+int bo_proc_stop(struct bo_proc_bg *b, int sig, unsigned grace_ms, struct bo_proc_result *ret,
+		 struct bo_err *err)
+{
+	int k;
+
+	if (!b->w.exited && sig)
+		kill(-b->w.pid, sig);
+	k = proc_finish(b, bo_now() + grace_ms / 1000.0, ret, err);
+	free(b);
+	return k;
 }
 
 void bo_proc_result_clear(struct bo_proc_result *r)
@@ -583,145 +674,4 @@ int bo_proc_wait(pid_t pid)
 		if (errno != EINTR)
 			return -errno;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-int bo_proc_user_lookup(const char *name, struct bo_proc_user *ret, struct bo_err *err)
-{
-	struct bo_proc_user u = {0};
-	struct passwd *pw;
-
-	errno = 0;
-	pw = getpwnam(name);
-	if (!pw)
-		return bo_err_set(err, errno ? errno : ENOENT, "no user '%s' on this machine%s%s",
-				  name, errno ? ": " : "", errno ? strerror(errno) : "");
-	if (snprintf(u.name, sizeof(u.name), "%s", pw->pw_name) >= (int) sizeof(u.name) ||
-	    snprintf(u.home, sizeof(u.home), "%s", pw->pw_dir) >= (int) sizeof(u.home) ||
-	    strpbrk(u.home, ":,") || strchr(u.name, ':'))
-		return bo_err_set(err, EINVAL,
-				  "user '%s': its name or home is too long or has a "
-				  "':' or ','",
-				  name);
-	u.uid = pw->pw_uid;
-	u.gid = pw->pw_gid;
-	u.ngroups = (int) BO_ARRAY_SIZE(u.groups);
-	if (getgrouplist(u.name, u.gid, u.groups, &u.ngroups) < 0)
-		return bo_err_set(err, E2BIG, "user '%s' is in more than %zu groups", name,
-				  BO_ARRAY_SIZE(u.groups));
-	*ret = u;
-	return 0;
-}
-
-/* Whether the permission bits of @st let @u do @what (R_OK, W_OK, X_OK). */
-static bool user_may(const struct bo_proc_user *u, const struct stat *st, int what)
-{
-	unsigned bits, need = (what & R_OK ? 4 : 0) | (what & W_OK ? 2 : 0) | (what & X_OK ? 1 : 0);
-	bool group = st->st_gid == u->gid;
-
-	if (u->uid == 0) /* root passes everywhere, but runs only what someone may run */
-		return !(what & X_OK) || S_ISDIR(st->st_mode) || (st->st_mode & 0111);
-	for (int i = 0; i < u->ngroups; i++)
-		group |= st->st_gid == u->groups[i];
-	bits = st->st_uid == u->uid ? (st->st_mode >> 6) & 7
-	       : group		    ? (st->st_mode >> 3) & 7
-				    : st->st_mode & 7;
-	return (bits & need) == need;
-}
-
-int bo_proc_user_access(const struct bo_proc_user *u, const char *path, int what,
-			struct bo_err *err)
-{
-	char dir[PATH_MAX];
-	struct stat st;
-	size_t n;
-
-	if (path[0] != '/' || strlen(path) >= sizeof(dir))
-		return bo_err_set(err, EINVAL, "'%s': not an absolute path", path);
-	for (const char *p = path + 1;; p++) {
-		if (*p != '/' && *p)
-			continue;
-		n = (size_t) (p - path);
-		memcpy(dir, path, n);
-		dir[n] = '\0';
-		if (stat(dir, &st) < 0)
-			return bo_err_set(err, errno, "'%s': %s", dir, strerror(errno));
-		if (!*p)
-			break;
-		if (!user_may(u, &st, X_OK))
-			return bo_err_set(
-				err, EACCES,
-				"user '%s' cannot reach '%s': '%s' is mode %04o, owner %u, "
-				"group %u",
-				u->name, path, dir, (unsigned) (st.st_mode & 07777),
-				(unsigned) st.st_uid, (unsigned) st.st_gid);
-	}
-	if (!user_may(u, &st, what))
-		return bo_err_set(err, EACCES,
-				  "user '%s' may not %s '%s': it is mode %04o, owner %u, group %u",
-				  u->name,
-				  what & X_OK	? "run"
-				  : what & W_OK ? "write"
-						: "read",
-				  path, (unsigned) (st.st_mode & 07777), (unsigned) st.st_uid,
-				  (unsigned) st.st_gid);
-	return 0;
-}
-
-int bo_proc_user_format(const struct bo_proc_user *u, char *buf, size_t len)
-{
-	size_t o;
-	int n = snprintf(buf, len, "%s:%u:%u:%s:", u->name, (unsigned) u->uid, (unsigned) u->gid,
-			 u->home);
-
-	if (n < 0 || (size_t) n >= len)
-		return -ENAMETOOLONG;
-	o = (size_t) n;
-	for (int i = 0; i < u->ngroups; i++) {
-		n = snprintf(buf + o, len - o, "%s%u", i ? "," : "", (unsigned) u->groups[i]);
-		if (n < 0 || (size_t) n >= len - o)
-			return -ENAMETOOLONG;
-		o += (size_t) n;
-	}
-	return 0;
-}
-
-int bo_proc_user_parse(const char *s, struct bo_proc_user *ret)
-{
-	struct bo_proc_user u = {0};
-	unsigned long uid, gid;
-	const char *p = s, *colon;
-	char *end;
-
-	colon = strchr(p, ':');
-	if (!colon || colon == p || (size_t) (colon - p) >= sizeof(u.name))
-		return -EINVAL;
-	memcpy(u.name, p, (size_t) (colon - p));
-	p = colon + 1;
-	errno = 0;
-	uid = strtoul(p, &end, 10);
-	if (errno || end == p || *end != ':')
-		return -EINVAL;
-	p = end + 1;
-	gid = strtoul(p, &end, 10);
-	if (errno || end == p || *end != ':')
-		return -EINVAL;
-	p = end + 1;
-	colon = strchr(p, ':');
-	if (!colon || (size_t) (colon - p) >= sizeof(u.home))
-		return -EINVAL;
-	memcpy(u.home, p, (size_t) (colon - p));
-	p = colon + 1;
-	while (*p) {
-		unsigned long g = strtoul(p, &end, 10);
-
-		if (errno || end == p || (*end && *end != ',') ||
-		    u.ngroups == (int) BO_ARRAY_SIZE(u.groups))
-			return -EINVAL;
-		u.groups[u.ngroups++] = (gid_t) g;
-		p = *end ? end + 1 : end;
-	}
-	u.uid = (uid_t) uid;
-	u.gid = (gid_t) gid;
-	*ret = u;
-	return 0;
 }

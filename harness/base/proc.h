@@ -67,6 +67,9 @@ struct bo_proc_opts {
 	const char *root;
 	/* Run as this account, with HOME, USER and LOGNAME set; NULL: as we are. */
 	const struct bo_proc_user *user;
+	/* Run in this network namespace (a path setns() takes: /proc/PID/ns/net, or a bind mount
+	 * of one), entered before the root and the account; NULL: ours. */
+	const char *netns;
 };
 
 enum bo_proc_end {
@@ -100,6 +103,25 @@ _must_check_ int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result
 			     struct bo_err *err);
 
 void bo_proc_result_clear(struct bo_proc_result *r);
+
+/*
+ * A command that runs while its caller goes on (a cluster's node, harness/cluster/): started
+ * as bo_proc_run() starts one, in a cgroup and a process group of its own, its output into
+ * o->output_path (or ours: nothing is captured), and ended by bo_proc_stop(), which ends all
+ * it started with it. @o is copied; the strings it points to must live until this returns.
+ */
+struct bo_proc_bg;
+_must_check_ int bo_proc_start(const struct bo_proc_opts *o, struct bo_proc_bg **ret,
+			       struct bo_err *err);
+/* Whether it still runs (one that ended is reaped, and what it left ended). */
+bool bo_proc_alive(struct bo_proc_bg *b);
+/*
+ * Send its process group @sig (0: none, it was asked to stop some other way), wait at most
+ * @grace_ms for it to end, then kill all of it; its end in *@ret as bo_proc_run() gives it
+ * (BO_PROC_TIMEOUT: it outlived the grace). Frees @b. 0, or -EINTR on a stop request.
+ */
+_must_check_ int bo_proc_stop(struct bo_proc_bg *b, int sig, unsigned grace_ms,
+			      struct bo_proc_result *ret, struct bo_err *err);
 
 /* What @r's command left running, in words for a record: "2 processes, killed: postgres
  * (pid 412), sleep (pid 415)" (", some alive after 10 s" when they would not die). Malloc'd;

@@ -331,6 +331,81 @@ static void test_cap_kills(void)
 	bo_proc_result_clear(&r);
 }
 
+/* Until the command writing @log said "up" (at most 10 s). */
+static void wait_up(const char *log)
+{
+	char buf[8] = "";
+
+	for (int i = 0; i < 1000 && strncmp(buf, "up", 2); i++) {
+		FILE *f = fopen(log, "r");
+
+		if (f) {
+			if (!fgets(buf, sizeof(buf), f))
+				buf[0] = '\0';
+			fclose(f);
+		}
+		usleep(10000);
+	}
+	CU_ASSERT(!strncmp(buf, "up", 2));
+}
+
+/*
+ * A command that runs while its caller goes on (a cluster's node): stopped by a signal to its
+ * group, with what it started in another session ended too; one that outlives its grace is
+ * killed and said to; one that ended first is said so; a network namespace it cannot enter
+ * fails its start, by name.
+ */
+static void test_background(void)
+{
+	char *argv[] = {"sh", "-c", "setsid sh -c 'echo up; exec sleep 60' & exec sleep 60", NULL};
+	char *stubborn[] = {"sh", "-c", "trap '' TERM; echo up; while :; do sleep 0.1; done",
+			    NULL};
+	char *quick[] = {"sh", "-c", "exit 3", NULL};
+	char log[PATH_MAX];
+	struct bo_proc_opts o = {.argv = argv, .output_path = log};
+	struct bo_proc_bg *b = NULL;
+	struct bo_proc_result r = {0};
+	struct bo_err err = {0};
+	double t;
+
+	snprintf(log, sizeof(log), "%s", bo_test_path("bg.log"));
+	CU_ASSERT_FATAL(bo_proc_start(&o, &b, &err) == 0);
+	CU_ASSERT(bo_proc_alive(b));
+	wait_up(log);
+	t = bo_now();
+	CU_ASSERT(bo_proc_stop(b, SIGTERM, 5000, &r, &err) == 0);
+	CU_ASSERT(r.end == BO_PROC_SIGNALED && r.status == SIGTERM);
+	CU_ASSERT(bo_now() - t < 4);
+	/* The setsid'd sleep (it said "up" from its own session) is found through the cgroup,
+	 * where there is one. */
+	if (have_cgroups())
+		CU_ASSERT(r.left_n == 1 && r.left && strstr(r.left, "sleep"));
+	bo_proc_result_clear(&r);
+
+	o.argv = stubborn;
+	CU_ASSERT_FATAL(bo_proc_start(&o, &b, &err) == 0);
+	wait_up(log);
+	t = bo_now();
+	CU_ASSERT(bo_proc_stop(b, SIGTERM, 500, &r, &err) == 0);
+	CU_ASSERT(r.end == BO_PROC_TIMEOUT && bo_now() - t < 4);
+	bo_proc_result_clear(&r);
+
+	o.argv = quick;
+	CU_ASSERT_FATAL(bo_proc_start(&o, &b, &err) == 0);
+	for (int i = 0; i < 200 && bo_proc_alive(b); i++)
+		usleep(10000);
+	CU_ASSERT(!bo_proc_alive(b));
+	CU_ASSERT(bo_proc_stop(b, 0, 1000, &r, &err) == 0);
+	CU_ASSERT(r.end == BO_PROC_EXITED && r.status == 3);
+	bo_proc_result_clear(&r);
+
+	o.netns = "/no/such/netns";
+	CU_ASSERT(bo_proc_start(&o, &b, &err) == -ENOENT);
+	CU_ASSERT(strstr(bo_err_str(&err), "entering the network namespace '/no/such/netns'") !=
+		  NULL);
+	unlink(log);
+}
+
 static void test_not_found(void)
 {
 	char *argv[] = {"bo-no-such-program", NULL};
@@ -393,6 +468,7 @@ int main(int argc, char **argv)
 		{"output capture, environment, cwd", test_output},
 		{"output past the cap of a helper read whole ends it", test_cap_kills},
 		{"a program that cannot start", test_not_found},
+		{"a command that runs in the background, stopped", test_background},
 		{"another account", test_user},
 		{NULL, NULL},
 	};
