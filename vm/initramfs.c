@@ -30,7 +30,7 @@
 #include "vm/cpio.h"
 
 /* Bump when the layout of the base archive changes, so that cached archives are rebuilt. */
-#define BASE_FORMAT  "blackout-initramfs-base-8"
+#define BASE_FORMAT  "blackout-initramfs-base-9"
 #define FILES_FORMAT "blackout-initramfs-files-2"
 /* What the cached files archives may take together, the one just made aside. */
 #define FILES_CACHE_MAX (4ull << 30)
@@ -46,7 +46,7 @@ static const struct {
 	{"debugfs", "e2fsprogs"},      {"mkfs.xfs", "xfsprogs"},     {"xfs_repair", "xfsprogs"},
 	{"xfs_db", "xfsprogs"},	       {"xfs_logprint", "xfsprogs"}, {"mkfs.btrfs", "btrfs-progs"},
 	{"btrfs", "btrfs-progs"},      {"mkfs.ext2", "e2fsprogs"},   {"mkfs.vfat", "dosfstools"},
-	{"fsck.vfat", "dosfstools"},
+	{"fsck.vfat", "dosfstools"},   {"ip", "iproute2"},
 };
 
 /* Configuration the guest reads: mke2fs takes its defaults (features, inode size) from
@@ -58,10 +58,12 @@ static const char *const config_files[] = {"/etc/mke2fs.conf", "/etc/ld.so.cache
  * ext4/btrfs/dm-thin-pool (their crc32c soft dependency), the RNG, the file systems (ext2 is
  * ext4's in Debian's kernels; vfat with the code page and character sets its defaults name:
  * FAT_DEFAULT_CODEPAGE 437, FAT_DEFAULT_IOCHARSET ascii, FAT_DEFAULT_UTF8), the host base's pmem device (vm.h, bo_vm_opts.base_fd), overlay for the host's root
- * (bo_vm_opts.host_root). */
+ * (bo_vm_opts.host_root), and a cluster's network (harness/cluster/cluster.h): veth, and the
+ * bridge with what it needs. */
 static const char *const optional_modules[] = {
 	"crc32c-generic", "virtio-rng", "ext4",	       "xfs",	  "btrfs",   "vfat", "nls_cp437",
-	"nls_ascii",	  "nls_utf8",	"virtio-pmem", "nd-pmem", "overlay", NULL,
+	"nls_ascii",	  "nls_utf8",	"virtio-pmem", "nd-pmem", "overlay", "veth", "bridge",
+	NULL,
 };
 
 /* busybox applets left out: blackout is the guest's modprobe, and these would shadow it. */

@@ -40,6 +40,34 @@ struct judge {
 	bool usage;	/* the error is an option's (exit 2), not the log's or the scenario's */
 };
 
+/* Whether @id reads as a state id: a plain name, and for a cluster's, "@" and node names
+ * joined by "+" after it. */
+static bool state_id_plain(const char *id)
+{
+	const char *at = strchr(id, '@');
+	char base[BO_CRASH_ID_MAX], name[BO_CLUSTER_NAME_MAX + 1];
+
+	if (!at)
+		return bo_name_plain(id);
+	if ((size_t) (at - id) >= sizeof(base))
+		return false;
+	snprintf(base, sizeof(base), "%.*s", (int) (at - id), id);
+	if (!bo_name_plain(base))
+		return false;
+	for (const char *p = at + 1;; p++) {
+		size_t n = strcspn(p, "+");
+
+		if (n >= sizeof(name))
+			return false;
+		snprintf(name, sizeof(name), "%.*s", (int) n, p);
+		if (!bo_cluster_name_ok(name))
+			return false;
+		p += n;
+		if (!*p)
+			return true;
+	}
+}
+
 /*
  * What the options say on their own: the filesystem, the cut policy, the state id, the
  * expected class, the mount options, the checker (the guest finds what the host can see: a
@@ -58,10 +86,10 @@ static int options(struct judge *j, struct bo_err *err)
 				  a->fs);
 	if (a->cuts && bo_cutsel_validate(a->cuts, err) < 0)
 		return bo_err_prefix(err, "--cuts '%s'", a->cuts);
-	if (a->state && !bo_name_plain(a->state))
+	if (a->state && !state_id_plain(a->state))
 		return bo_err_set(err, EINVAL,
 				  "--state '%s': not a state id (c<N>, c<N>-d<A,B>, "
-				  "c<N>-t<E>:<S>)",
+				  "c<N>-t<E>:<S>, and a cluster's c<N>@<node>+<node>)",
 				  a->state);
 	if (a->expect && bo_class_from_name(a->expect, &cls) < 0)
 		return bo_err_set(err, EINVAL, "--expect '%s': not a class", a->expect);
@@ -151,6 +179,7 @@ static int state(struct judge *j, struct bo_err *err)
 	struct bo_crashgen_opts go = {.persona = j->sc ? j->sc->persona : BO_PERSONA_HONEST,
 				      .floor = j->first};
 	const char *rk = a->state ? strstr(a->state, "~r") : NULL;
+	const char *at = a->state ? strchr(a->state, '@') : NULL;
 	struct bo_log *rl = NULL;
 	struct bo_crash_state cs;
 	char id[BO_CRASH_ID_MAX];
@@ -170,7 +199,27 @@ static int state(struct judge *j, struct bo_err *err)
 				  "--state '%s': a state cut inside a recovery needs its recovery "
 				  "log (--recovery-log) and a number after ~r",
 				  a->state);
-	snprintf(id, sizeof(id), "%.*s", rk ? (int) (rk - a->state) : (int) strlen(a->state),
+	/* "<id>@<set>": a survivor set of the scenario's cluster. */
+	if (at) {
+		uint32_t set;
+
+		if (!j->sc || !j->sc->cluster)
+			return bo_err_set(err, EINVAL,
+					  "--state '%s': a survivor set after '@' is a cluster's, and "
+					  "this check has none (a --scenario with [node NAME] "
+					  "sections)",
+					  a->state);
+		snprintf(id, sizeof(id), "%.*s", (int) strcspn(at + 1, "~"), at + 1);
+		if (bo_cluster_set_parse(j->sc->cluster, id, &set) < 0)
+			return bo_err_set(err, EINVAL,
+					  "--state '%s': after '@', the names of nodes of the "
+					  "cluster joined by '+'",
+					  a->state);
+	}
+	snprintf(id, sizeof(id), "%.*s",
+		 at ? (int) (at - a->state)
+		 : rk ? (int) (rk - a->state)
+		      : (int) strlen(a->state),
 		 a->state);
 	if (a->persona && bo_persona_parse(a->persona, &go.persona) < 0)
 		return bo_err_set(err, EINVAL, "--persona '%s': one of " BO_PERSONA_NAMES,

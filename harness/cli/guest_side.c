@@ -495,6 +495,8 @@ int bo_guest_devices(const struct bo_scenario *sc, const struct bo_log *log, str
 		for (size_t i = 0; i < sc->ndevices; i++)
 			eo->dev_mount_options[i] = sc->devices[i].mount_options;
 		eo->primary = sc->primary;
+		/* A cluster's nodes are restarted on their devices for every state. */
+		eo->cluster = sc->cluster;
 	} else if (logs->n) {
 		*l = *logs;
 		for (unsigned i = 0; i < l->n && eo->primary < 0; i++)

@@ -129,8 +129,8 @@ _must_check_ int bo_guest_identity(const struct bo_guest_args *a, const char *cm
 
 /*
  * Guest side: the devices the states of @log have (harness/log/layout.h), for @eo: those of
- * scenario @sc (NULL: none) with their mount options, else those the log's layout mark names;
- * @l holds them. -EINVAL with @err when the scenario's and the log's disagree.
+ * scenario @sc (NULL: none) with their mount options, and its cluster; else those the log's
+ * layout mark names; @l holds them. -EINVAL with @err when the scenario's and the log's disagree.
  */
 _must_check_ int bo_guest_devices(const struct bo_scenario *sc, const struct bo_log *log,
 				  struct bo_layout *l, struct bo_explore_opts *eo,

@@ -103,11 +103,85 @@ static int check(struct explore *x, struct state_run *s, struct bo_err *fatal)
 	return r;
 }
 
+/* Stages 3 to 6 for state @s, the base at its cut: its class in *@ret. */
+static int check_state(struct explore *x, struct state_run *s, enum bo_class *ret,
+		       struct bo_err *err)
+{
+	enum bo_class c;
+	int r;
+
+	/* 3, 4. The state made, mounted, checked, unmounted, fsck'd. */
+	r = check(x, s, err);
+	/* A state cut short by a stop request was not checked: it is not recorded. */
+	if (bo_stop_requested()) {
+		state_run_clear(s);
+		return r < 0 ? r : bo_stop_error(err, "checking crash states");
+	}
+	/* 5. Its class. */
+	c = judge(x, s);
+	if (bo_test_stall("results", err) < 0) {
+		state_run_clear(s);
+		return -EINTR;
+	}
+	bo_summary_add(x->sum, c, s->id, s->seconds, s->have_verdict ? &s->verdict : NULL);
+	/* A failure's minimal witness, when asked for: trials, not states. */
+	if (r >= 0 && !s->set && witness_wanted(x, s, c))
+		r = witness_find(x, s, c, err);
+	bo_progress_step();
+	/* 6. Its record. */
+	if (save_state(x, s, c, err) < 0 ||
+	    (c != BO_CLASS_CONSISTENT && save_byproducts(x, s, c, err) < 0))
+		r = r < 0 ? r : -EIO;
+	/* A state its recovery left consistent: crashes during that recovery. */
+	if (r >= 0 && !s->set && c == BO_CLASS_CONSISTENT)
+		r = recovery_states(x, s, err);
+	state_run_clear(s);
+	*ret = c;
+	return r;
+}
+
+/*
+ * A cluster's state @s through each survivor set in turn, each on a fresh snapshot of the one
+ * base (a set's recovery writes to its nodes' disks): the set of all nodes as "<id>", any
+ * other as "<id>@<set>". The first class that is not consistent in *@ret.
+ */
+static int check_sets(struct explore *x, struct state_run *s, enum bo_class *ret,
+		      struct bo_err *err)
+{
+	struct state_run tmpl = *s;
+	uint32_t all = (uint32_t) ((1ull << x->o->cluster->n) - 1);
+	int r = 0;
+
+	*ret = BO_CLASS_CONSISTENT;
+	for (size_t i = 0; r >= 0 && i < x->nsets; i++) {
+		struct state_run one = {.applied = tmpl.applied,
+					.cs = tmpl.cs,
+					.base_at = tmpl.base_at,
+					.t_replay = i ? 0 : tmpl.t_replay,
+					.set = x->sets[i]};
+		char set[BO_CLUSTER_SET_NAME_MAX];
+		enum bo_class c;
+
+		if (x->sets[i] == all)
+			snprintf(one.id, sizeof(one.id), "%s", tmpl.id);
+		else if ((size_t) snprintf(one.id, sizeof(one.id), "%s@%s", tmpl.id,
+					   bo_cluster_set_name(x->o->cluster, x->sets[i], set,
+							       sizeof(set))) >= sizeof(one.id))
+			return bo_err_set(err, ENAMETOOLONG, "state %s@%s: id too long", tmpl.id,
+					  set);
+		if (bo_stop_requested())
+			return bo_stop_error(err, "checking crash states");
+		r = check_state(x, &one, &c, err);
+		if (*ret == BO_CLASS_CONSISTENT)
+			*ret = c;
+	}
+	return r;
+}
+
 /* Stages 2 to 6 for state @s; its class in *@ret. -errno when the exploration cannot go on. */
 static int explore_state(struct explore *x, struct state_run *s, uint64_t last_cut,
 			 enum bo_class *ret, struct bo_err *err)
 {
-	enum bo_class c;
 	double t = bo_now();
 	int r = 0;
 
@@ -128,33 +202,10 @@ static int explore_state(struct explore *x, struct state_run *s, uint64_t last_c
 		*ret = BO_CLASS_CONSISTENT;
 		return r;
 	}
-	/* 3, 4. The state made, mounted, checked, unmounted, fsck'd. */
-	r = check(x, s, err);
-	/* A state cut short by a stop request was not checked: it is not recorded. */
-	if (bo_stop_requested()) {
-		state_run_clear(s);
-		return r < 0 ? r : bo_stop_error(err, "checking crash states");
-	}
-	/* 5. Its class. */
-	c = judge(x, s);
-	if (bo_test_stall("results", err) < 0) {
-		state_run_clear(s);
-		return -EINTR;
-	}
-	bo_summary_add(x->sum, c, s->id, s->seconds, s->have_verdict ? &s->verdict : NULL);
-	/* A failure's minimal witness, when asked for: trials, not states. */
-	if (r >= 0 && witness_wanted(x, s, c))
-		r = witness_find(x, s, c, err);
-	bo_progress_step();
-	/* 6. Its record. */
-	if (save_state(x, s, c, err) < 0 ||
-	    (c != BO_CLASS_CONSISTENT && save_byproducts(x, s, c, err) < 0))
-		r = r < 0 ? r : -EIO;
-	/* A state its recovery left consistent: crashes during that recovery. */
-	if (r >= 0 && c == BO_CLASS_CONSISTENT)
-		r = recovery_states(x, s, err);
+	if (!x->nsets)
+		return check_state(x, s, ret, err);
+	r = check_sets(x, s, ret, err);
 	state_run_clear(s);
-	*ret = c;
 	return r;
 }
 
@@ -166,7 +217,10 @@ static int explore_states(struct explore *x, struct select *sel, struct bo_err *
 	enum bo_class c = BO_CLASS_HARNESS_ERROR;
 	int k, r = 0;
 
-	bo_progress_begin(select_total(sel));
+	/* A cluster's state is checked once per survivor set. */
+	size_t per = x->nsets ? x->nsets : 1;
+
+	bo_progress_begin(select_total(sel) * per);
 	while (r >= 0) {
 		if (bo_stop_requested())
 			return bo_stop_error(err, "checking crash states");
@@ -174,7 +228,7 @@ static int explore_states(struct explore *x, struct select *sel, struct bo_err *
 		if (k <= SELECT_END)
 			return k;
 		if (k == SELECT_ALIAS) {
-			if (a.count)
+			for (size_t i = 0; a.count && i < per; i++)
 				bo_progress_step();
 			if (a.record)
 				r = save_alias(x, &a, err);
@@ -200,7 +254,7 @@ int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct
 		.rec_only = UINT64_MAX,
 	};
 	struct bo_explore_opts alone;
-	char first_id[BO_CRASH_ID_MAX];
+	char first_id[BO_CRASH_ID_MAX], set_id[BO_CRASH_ID_MAX];
 	struct select *sel = NULL;
 	struct bo_err terr = {0};
 	double t0 = bo_now();
@@ -268,6 +322,38 @@ int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct
 		alone = *o;
 		alone.only_state = first_id;
 		x.o = &alone;
+	}
+	/* "<id>@<set>": state <id> through the survivors <set> alone; a cluster's "<id>", through
+	 * all its nodes. */
+	if (o->cluster) {
+		const char *at = x.o->only_state ? strchr(x.o->only_state, '@') : NULL;
+		uint32_t set = (uint32_t) ((1ull << x.o->cluster->n) - 1);
+
+		if (at && (bo_cluster_set_parse(x.o->cluster, at + 1, &set) < 0 ||
+			   (size_t) (at - x.o->only_state) >= sizeof(set_id))) {
+			r = bo_err_set(err, EINVAL,
+				       "state id '%s': after '@', the names of nodes of the "
+				       "cluster joined by '+'",
+				       x.o->only_state);
+			goto out;
+		}
+		if (x.o->only_state)
+			x.sets[x.nsets++] = set;
+		else
+			x.nsets = bo_cluster_sets(x.o->cluster, x.sets);
+		if (at) {
+			snprintf(set_id, sizeof(set_id), "%.*s", (int) (at - x.o->only_state),
+				 x.o->only_state);
+			alone = *x.o;
+			alone.only_state = set_id;
+			x.o = &alone;
+		}
+	} else if (x.o->only_state && strchr(x.o->only_state, '@')) {
+		r = bo_err_set(err, EINVAL,
+			       "state id '%s': a survivor set after '@' is a cluster's, and this "
+			       "check has none (its scenario's [node NAME] sections)",
+			       x.o->only_state);
+		goto out;
 	}
 	r = bo_ops_from_log(log, &x.ops, err);
 	if (r >= 0)

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "harness/base/proc.h"
+#include "harness/cluster/cluster.h"
 #include "harness/log/layout.h"
 #include "harness/log/log.h"
 #include "harness/results/results.h"
@@ -86,6 +87,10 @@ struct bo_explore_opts {
 	const struct bo_layout *layout;
 	const char *dev_mount_options[BO_LAYOUT_MAX];
 	int primary;
+	/* A cluster (harness/cluster/cluster.h; NULL: none): every state is checked once per
+	 * survivor set, its nodes restarted from their devices of the layout (by name) before the
+	 * checker and stopped after it; a set short of all nodes is the state "<id>@<set>". */
+	const struct bo_cluster *cluster;
 	/* The work directory is this machine's own memory (run, check and shrink --in-place,
 	 * docs/vm.md): the room its files are made with is judged first (bo_space_check()). */
 	bool in_place;

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/base/file.h"
 #include "harness/base/macro.h"
 #include "harness/base/path.h"
 #include "harness/base/proc.h"
@@ -27,6 +28,27 @@
 #include "harness/dev/mntarea.h"
 #include "harness/dev/mount.h"
 #include "harness/explore/stages.h"
+
+/* A cluster's network, and each node's working directory: the mount point of its first
+ * filesystem of the layout. */
+static int cluster_setup(struct explore *x, struct bo_err *err)
+{
+	const struct bo_cluster *c = x->o->cluster;
+
+	for (unsigned n = 0; n < c->n; n++)
+		for (unsigned d = 0; !x->node_cwd[n] && d < c->v[n].ndev; d++)
+			for (unsigned i = 0; i < x->n_parts; i++)
+				if (!strcmp(x->o->layout->v[i].name, c->v[n].dev[d]) &&
+				    !x->part_raw[i])
+					x->node_cwd[n] = x->part_mnt[i];
+	for (unsigned n = 0; n < c->n; n++)
+		if (!x->node_cwd[n])
+			return bo_err_set(err, EINVAL,
+					  "node '%s': none of its devices is a filesystem of the "
+					  "log's layout",
+					  c->v[n].name);
+	return bo_cluster_up(c, x->o->root, &x->cluster, err);
+}
 
 int probe_setup(struct explore *x, struct bo_err *err)
 {
@@ -53,11 +75,13 @@ int probe_setup(struct explore *x, struct bo_err *err)
 			return bo_err_set(err, errno, "creating '%s': %s", x->part_mnt[i],
 					  strerror(errno));
 	}
-	return 0;
+	return x->o->cluster ? cluster_setup(x, err) : 0;
 }
 
 void probe_teardown(struct explore *x)
 {
+	bo_cluster_down(x->cluster);
+	x->cluster = NULL;
 	if (!x->mnt[0])
 		return;
 	unlink(x->issued);
@@ -167,6 +191,39 @@ static bool find_program(const char *name, char *const *env, char *buf, size_t l
 	return false;
 }
 
+/* The nodes of survivor set s->set started on the mounted state, with @env, each logging into
+ * the work directory. */
+static int nodes_start(struct explore *x, struct state_run *s, char *const *env,
+		       struct bo_err *err)
+{
+	struct bo_cluster_env e = {
+		.env = env, .user = x->o->user, .root = x->o->root, .logdir = x->o->workdir};
+
+	memcpy(e.cwd, x->node_cwd, sizeof(e.cwd));
+	return bo_cluster_start(x->cluster, s->set, &e, err);
+}
+
+/* The nodes stopped (before the unmount): what each did, and its output, kept in @s. */
+static void nodes_stop(struct explore *x, struct state_run *s)
+{
+	const struct bo_cluster *c = x->o->cluster;
+	struct bo_err err = {0};
+
+	if (bo_cluster_stop(x->cluster, &s->nodes_report, &err) < 0)
+		state_run_fail(s, &err);
+	for (unsigned i = 0; i < c->n; i++) {
+		char log[PATH_MAX];
+		size_t len;
+
+		if (!(s->set & (1u << i)) ||
+		    bo_pathf(log, sizeof(log), "%s/%s.log", x->o->workdir, c->v[i].name) < 0)
+			continue;
+		if (bo_read_file(log, 1u << 20, &s->node_log[i], &len) < 0)
+			s->node_log[i] = NULL;
+		unlink(log);
+	}
+}
+
 /* Run the checker in the mounted state: its output is judged by judge.c. */
 static void run_checker(struct explore *x, struct state_run *s)
 {
@@ -177,9 +234,12 @@ static void run_checker(struct explore *x, struct state_run *s)
 	char e_mnt[PATH_MAX + 16], e_state[BO_CRASH_ID_MAX + 16], e_iss[PATH_MAX + 20],
 		e_ack[PATH_MAX + 20];
 	char e_cut[48], e_dev[2 * BO_LAYOUT_MAX][PATH_MAX + 40];
-	char *env[32 + 2 * BO_LAYOUT_MAX];
+	char e_surv[BO_CLUSTER_SET_NAME_MAX + 32];
+	char *env[32 + 2 * BO_LAYOUT_MAX + BO_CLUSTER_MAX + 3];
+	char **cluster_env = NULL;
 	const char *cwd = o->primary >= 0 && x->n_parts ? x->part_mnt[o->primary] : x->mnt;
 	size_t n = 0;
+	int k;
 	struct bo_proc_opts po = {
 		.argv = argv,
 		.env_add = env,
@@ -216,6 +276,23 @@ static void run_checker(struct explore *x, struct state_run *s)
 	}
 	for (size_t i = 0; o->checker_env && o->checker_env[i] && n + 1 < BO_ARRAY_SIZE(env); i++)
 		env[n++] = o->checker_env[i];
+	/* A cluster's nodes and the survivors restarted, for the checker and the nodes. */
+	if (s->set) {
+		char set[BO_CLUSTER_SET_NAME_MAX];
+
+		if (bo_cluster_env_vars(o->cluster, &cluster_env) < 0) {
+			s->obs.checker = BO_CHECKER_NOT_RUN;
+			snprintf(s->checker_how, sizeof(s->checker_how), "out of memory");
+			return;
+		}
+		for (size_t i = 0; cluster_env[i] && n + 2 < BO_ARRAY_SIZE(env); i++)
+			env[n++] = cluster_env[i];
+		bo_cluster_set_name(o->cluster, s->set, set, sizeof(set));
+		for (char *c = set; *c; c++)
+			*c = *c == '+' ? ' ' : *c;
+		snprintf(e_surv, sizeof(e_surv), "BLACKOUT_SURVIVORS=%s", set);
+		env[n++] = e_surv;
+	}
 	env[n] = NULL;
 	/* Not in another root nor as another user: the program is found, and its right to run
 	 * judged, there and as them, not here and as this process. */
@@ -226,7 +303,17 @@ static void run_checker(struct explore *x, struct state_run *s)
 	}
 	po.argv = argv;
 
-	if (bo_proc_run(&po, &r, &err) < 0) {
+	if (s->set && nodes_start(x, s, env, &err) < 0) {
+		bo_strv_free(cluster_env);
+		s->obs.checker = BO_CHECKER_NOT_RUN;
+		snprintf(s->checker_how, sizeof(s->checker_how), "%s", bo_err_str(&err));
+		return;
+	}
+	k = bo_proc_run(&po, &r, &err);
+	if (s->set)
+		nodes_stop(x, s);
+	bo_strv_free(cluster_env);
+	if (k < 0) {
 		s->obs.checker = BO_CHECKER_NOT_RUN;
 		snprintf(s->checker_how, sizeof(s->checker_how), "%s", bo_err_str(&err));
 		return;

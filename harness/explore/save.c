@@ -154,6 +154,17 @@ int save_state(struct explore *x, struct state_run *s, enum bo_class c, struct b
 	if (s->checker_left)
 		json_object_object_add(rec, "checker_left",
 				       json_object_new_string(s->checker_left));
+	/* A cluster's state: through which nodes it was recovered, and how they stopped. */
+	if (s->set) {
+		char set[BO_CLUSTER_SET_NAME_MAX];
+
+		json_object_object_add(rec, "survivors",
+				       json_object_new_string(bo_cluster_set_name(
+					       x->o->cluster, s->set, set, sizeof(set))));
+		if (s->nodes_report)
+			json_object_object_add(rec, "nodes",
+					       json_object_new_string(s->nodes_report));
+	}
 	if (s->have_report && !s->report.done)
 		json_object_object_add(rec, "checker_problem",
 				       json_object_new_string(s->report.problem));
@@ -284,6 +295,30 @@ static int copy_recovery_log(struct explore *x, const char *dir, const char *pat
 	return 0;
 }
 
+/* A cluster's state: each node's output while it recovered, states/<id>/nodes/NAME/
+ * recovery.log, beside the node's log of the workload (nodes/NAME/workload.log). */
+static int save_node_logs(struct explore *x, struct state_run *s, const char *dir,
+			  struct bo_err *err)
+{
+	const struct bo_cluster *c = x->o->cluster;
+
+	for (unsigned i = 0; i < c->n; i++) {
+		char sub[BO_CRASH_ID_MAX + 48];
+		int r;
+
+		if (!(s->set & (1u << i)))
+			continue;
+		snprintf(sub, sizeof(sub), "%s/nodes/%s", dir, c->v[i].name);
+		r = bo_results_mkdir(x->res, sub, NULL, err);
+		if (r >= 0)
+			r = write_byproduct(x, sub, "recovery.log",
+					    s->node_log[i] ? s->node_log[i] : "", err);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 /* states/<id>/: everything needed to understand and re-run a state that was not consistent. */
 int save_byproducts(struct explore *x, struct state_run *s, enum bo_class c, struct bo_err *err)
 {
@@ -367,6 +402,20 @@ int save_byproducts(struct explore *x, struct state_run *s, enum bo_class c, str
 	}
 	if (s->witness) {
 		r = write_byproduct(x, dir, "witness.txt", s->witness->story, err);
+		if (r < 0)
+			return r;
+	}
+	if (s->set) {
+		char set[BO_CLUSTER_SET_NAME_MAX];
+		_cleanup_free_ char *more = NULL;
+
+		if (asprintf(&more, "%ssurvivors: %s (the other nodes' disks lost)\nnodes:\n%s",
+			     verdict, bo_cluster_set_name(x->o->cluster, s->set, set, sizeof(set)),
+			     s->nodes_report ? s->nodes_report : "") < 0)
+			return bo_err_set(err, ENOMEM, "state %s", s->id);
+		free(verdict);
+		verdict = BO_TAKE_PTR(more);
+		r = save_node_logs(x, s, dir, err);
 		if (r < 0)
 			return r;
 	}

@@ -139,6 +139,14 @@ struct explore {
 
 	/* Witnesses (witness.c): the trials and witnesses of the exploration, remembered. */
 	struct witness_memo *memo;
+
+	/* A cluster (o->cluster): its network and nodes, the survivor sets every state is
+	 * checked through (nsets 0 without a cluster), and each node's working directory, its
+	 * first filesystem's mount point. */
+	struct bo_cluster_run *cluster;
+	uint32_t sets[BO_CLUSTER_SETS_MAX];
+	size_t nsets;
+	const char *node_cwd[BO_CLUSTER_MAX];
 };
 
 /*
@@ -230,6 +238,11 @@ struct state_run {
 	enum bo_class second;
 	const char *recovery_log; /* the log, to keep beside the state's by-products */
 	struct witness *witness;  /* with --witness, for a failing state */
+	/* A cluster's state: the survivor set its nodes were restarted as (0: not a cluster),
+	 * what each did at its stop (malloc'd), and each node's output (malloc'd, or NULL). */
+	uint32_t set;
+	char *nodes_report;
+	char *node_log[BO_CLUSTER_MAX];
 };
 
 /*

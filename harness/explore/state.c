@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/macro.h"
+
 void state_run_fail(struct state_run *s, const struct bo_err *err)
 {
 	s->obs.harness_failed = true;
@@ -28,6 +30,12 @@ void state_run_clear(struct state_run *s)
 	free(s->checker_err);
 	free(s->checker_left);
 	free(s->dmesg);
+	free(s->nodes_report);
+	s->nodes_report = NULL;
+	for (size_t i = 0; i < BO_ARRAY_SIZE(s->node_log); i++) {
+		free(s->node_log[i]);
+		s->node_log[i] = NULL;
+	}
 	bo_kmsg_free(s->km);
 	s->fsck_out = s->repair_out = s->checker_out = s->checker_err = s->dmesg = NULL;
 	s->checker_left = NULL;

@@ -16,9 +16,11 @@
 #include "dmtargets/flakey.h"
 #include "dmtargets/linear.h"
 #include "dmtargets/logwrites.h"
+#include "harness/base/file.h"
 #include "harness/base/input.h"
 #include "harness/base/macro.h"
 #include "harness/base/path.h"
+#include "harness/cluster/cluster.h"
 #include "harness/ctl/ctl.h"
 #include "harness/record/faultrun.h"
 #include "harness/dev/fstool.h"
@@ -60,6 +62,9 @@ struct recorder {
 	struct bo_faultrun *faults;
 	/* The control server's thread emits fault records while the main thread runs. */
 	pthread_mutex_t emit_lock;
+	/* A cluster's nodes, while the workload runs (harness/cluster/cluster.h). */
+	struct bo_cluster_run *cluster;
+	struct bo_cluster_env node_env;
 };
 
 static int emit_record(struct recorder *r, const char *event, struct json_object *o)
@@ -294,6 +299,77 @@ static int stack_down(struct recorder *r, struct bo_err *err)
 	return r->down_first;
 }
 
+/* The mount point of node @nd's first filesystem: its daemon's working directory. */
+static const char *node_cwd(const struct recorder *r, const struct bo_cluster_node *nd)
+{
+	for (unsigned d = 0; d < nd->ndev; d++)
+		for (unsigned i = 0; i < r->layout.n; i++)
+			if (!strcmp(r->layout.v[i].name, nd->dev[d]) && r->dev_mnt[i][0])
+				return r->dev_mnt[i];
+	return "/";
+}
+
+/* A cluster's network, and its nodes started with @env, each logging into the work
+ * directory (nodes_stop() keeps the logs). */
+static int nodes_start(struct recorder *r, char *const *env, struct bo_err *err)
+{
+	const struct bo_cluster *c = r->o->sc->cluster;
+	struct bo_cluster_env *e = &r->node_env;
+	int k;
+
+	*e = (struct bo_cluster_env){
+		.env = env, .user = r->o->user, .root = r->o->root, .logdir = r->o->workdir};
+	for (unsigned i = 0; i < c->n; i++)
+		e->cwd[i] = node_cwd(r, &c->v[i]);
+	k = bo_cluster_up(c, r->o->root, &r->cluster, err);
+	if (k >= 0)
+		k = bo_cluster_start(r->cluster, UINT32_MAX, e, err);
+	if (k < 0) {
+		bo_cluster_down(r->cluster);
+		r->cluster = NULL;
+		return bo_err_prefix(err, "starting the cluster");
+	}
+	{
+		char set[BO_CLUSTER_SET_NAME_MAX];
+
+		emit(r, "nodes-start", "nodes", bo_cluster_set_name(c, UINT32_MAX, set, sizeof(set)));
+	}
+	return 0;
+}
+
+/* The nodes stopped and the network down; each node's log kept as nodes/NAME/workload.log and
+ * what each did at its stop in the record "nodes-stop". */
+static int nodes_stop(struct recorder *r, struct bo_err *err)
+{
+	const struct bo_cluster *c = r->o->sc->cluster;
+	_cleanup_free_ char *report = NULL;
+	int k = bo_cluster_stop(r->cluster, &report, err);
+
+	bo_cluster_down(r->cluster);
+	r->cluster = NULL;
+	emit(r, "nodes-stop", "nodes", report ? report : "");
+	for (unsigned i = 0; i < c->n; i++) {
+		char src[PATH_MAX], dir[64], rel[80];
+		_cleanup_free_ char *buf = NULL;
+		size_t len = 0;
+		struct bo_err e2 = {0};
+		int w;
+
+		if (bo_pathf(src, sizeof(src), "%s/%s.log", r->o->workdir, c->v[i].name) < 0 ||
+		    bo_read_file(src, 16u << 20, &buf, &len) < 0)
+			continue;
+		snprintf(dir, sizeof(dir), "nodes/%s", c->v[i].name);
+		snprintf(rel, sizeof(rel), "%s/workload.log", dir);
+		w = bo_results_mkdir(r->res, dir, NULL, &e2);
+		if (w >= 0)
+			w = bo_results_write_file(r->res, rel, buf, len, &e2);
+		if (w < 0 && k >= 0)
+			k = bo_err_set(err, e2.errnum, "%s", bo_err_str(&e2));
+		unlink(src);
+	}
+	return k;
+}
+
 static int run_workload(struct recorder *r, struct bo_ctl_server *srv, struct bo_err *err)
 {
 	const struct bo_scenario *sc = r->o->sc;
@@ -301,7 +377,8 @@ static int run_workload(struct recorder *r, struct bo_ctl_server *srv, struct bo
 	char ctl_env[PATH_MAX + 16], mnt_env[PATH_MAX + 16], seed_env[48];
 	char dev_env[2 * BO_LAYOUT_MAX][PATH_MAX + 40];
 	char *argv[] = {"/bin/sh", "-c", NULL, NULL};
-	char *env[5 + 2 * BO_LAYOUT_MAX] = {ctl_env, mnt_env, seed_env};
+	char *env[5 + 2 * BO_LAYOUT_MAX + BO_CLUSTER_MAX + 2] = {ctl_env, mnt_env, seed_env};
+	char **cluster_env = NULL;
 	size_t n = 4;
 	struct bo_proc_opts po = {.argv = argv,
 				  .env_add = env,
@@ -337,13 +414,30 @@ static int run_workload(struct recorder *r, struct bo_ctl_server *srv, struct bo
 		return bo_err_set(err, ENOMEM, "workload environment");
 	argv[2] = cmd;
 	env[3] = path_env;
+	if (sc->cluster && bo_cluster_env_vars(sc->cluster, &cluster_env) < 0)
+		return bo_err_set(err, ENOMEM, "workload environment");
+	for (size_t i = 0; cluster_env && cluster_env[i]; i++)
+		env[n++] = cluster_env[i];
 	env[n] = NULL;
 	snprintf(ctl_env, sizeof(ctl_env), "BLACKOUT_CTL=%s", bo_ctl_server_path(srv));
 	snprintf(mnt_env, sizeof(mnt_env), "BLACKOUT_MNT=%s", r->cwd);
 	snprintf(seed_env, sizeof(seed_env), "BLACKOUT_SEED=%" PRIu64, sc->workload_seed);
 	po.timeout_ms = sc->workload_timeout * 1000u;
+	/* A cluster's nodes first: the workload is their client. */
+	if (sc->cluster && nodes_start(r, env, err) < 0) {
+		bo_strv_free(cluster_env);
+		return -EIO;
+	}
 	emit(r, "workload-start", "command", cmd);
 	k = bo_proc_run(&po, &pr, err);
+	if (sc->cluster) {
+		struct bo_err e2 = {0};
+		int s = nodes_stop(r, &e2);
+
+		if (s < 0 && k >= 0)
+			k = bo_err_set(err, e2.errnum, "%s", bo_err_str(&e2));
+	}
+	bo_strv_free(cluster_env);
 	if (k < 0)
 		return bo_err_prefix(err, "starting the workload");
 	bo_proc_describe(&pr, &po, how, sizeof(how));

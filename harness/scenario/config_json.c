@@ -134,6 +134,33 @@ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 			     str_or_null(d->journal >= 0 ? sc->devices[d->journal].name : NULL)) ==
 			     0;
 	}
+	/* [node NAME] sections: the cluster, or null. */
+	if (ok && sc->cluster) {
+		const struct bo_cluster *c = sc->cluster;
+		struct json_object *cl = json_object_new_object(), *nodes;
+		char words[32];
+
+		ok = put(root, "cluster", cl) &&
+		     put(cl, "survivors",
+			 json_object_new_string(
+				 bo_cluster_survivors_str(c->survivors, words, sizeof(words)))) &&
+		     put(cl, "stop_timeout", json_object_new_int((int) c->stop_timeout)) &&
+		     put(cl, "nodes", nodes = json_object_new_array());
+		for (unsigned i = 0; ok && i < c->n; i++) {
+			const struct bo_cluster_node *nd = &c->v[i];
+			struct json_object *o = json_object_new_object(), *devs;
+
+			ok = put_item(nodes, o) && put(o, "name", json_object_new_string(nd->name)) &&
+			     put(o, "address", json_object_new_string(nd->addr)) &&
+			     put(o, "start", json_object_new_string(nd->start)) &&
+			     json_object_object_add(o, "stop", str_or_null(nd->stop)) == 0 &&
+			     put(o, "devices", devs = json_object_new_array());
+			for (unsigned d = 0; ok && d < nd->ndev; d++)
+				ok = put_item(devs, json_object_new_string(nd->dev[d]));
+		}
+	} else if (ok) {
+		ok = json_object_object_add(root, "cluster", NULL) == 0;
+	}
 	ok = ok && put(root, "faults", faults = json_object_new_array());
 	for (size_t i = 0; ok && i < sc->nfaults; i++) {
 		struct json_object *f = json_object_new_object();

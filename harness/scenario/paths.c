@@ -114,9 +114,12 @@ static void swap_str(char **a, char **b)
 	*b = t;
 }
 
-/* [workload] script, [check] script = FILE [ARGS]: a program file, resolved (on the host: an
- * executable regular file), and the rest of the line, shell words added to its command line. */
-int scenario_set_script(struct scenario_parser *p, const struct scenario_key *k, const char *v)
+/* A script line, FILE [ARGS], of key @key in section @label: the program file resolved (on the
+ * host: an executable regular file) into *@path, and the command line that runs it by that
+ * path, the rest of the line shell words added, into *@cmd (both malloc'd). 1, or 0 with the
+ * parse failed. */
+int scenario_script(struct scenario_parser *p, const char *label, const char *key,
+		    const char *v, char **path_ret, char **cmd_ret)
 {
 	size_t flen = strcspn(v, " \t");
 	const char *args = v + flen + strspn(v + flen, " \t");
@@ -125,28 +128,25 @@ int scenario_set_script(struct scenario_parser *p, const struct scenario_key *k,
 	struct stat st;
 
 	if (!flen)
-		return scenario_fail(p, EINVAL, "[%s] %s: expected a file",
-				     scenario_label(p, k->section), k->name);
+		return scenario_fail(p, EINVAL, "[%s] %s: expected a file", label, key);
 	if (flen >= sizeof(file))
-		return scenario_fail(p, ENAMETOOLONG, "[%s] %s: path too long",
-				     scenario_label(p, k->section), k->name);
+		return scenario_fail(p, ENAMETOOLONG, "[%s] %s: path too long", label, key);
 	memcpy(file, v, flen);
 	file[flen] = '\0';
 	if (resolve(p, file, path, sizeof(path)) < 0)
-		return scenario_fail(p, ENAMETOOLONG, "[%s] %s: '%s': path too long",
-				     scenario_label(p, k->section), k->name, file);
+		return scenario_fail(p, ENAMETOOLONG, "[%s] %s: '%s': path too long", label, key,
+				     file);
 	if (p->o->host) {
 		if (stat(path, &st) < 0)
-			return scenario_fail(p, errno, "[%s] %s: '%s': %s",
-					     scenario_label(p, k->section), k->name, path,
+			return scenario_fail(p, errno, "[%s] %s: '%s': %s", label, key, path,
 					     strerror(errno));
 		if (!S_ISREG(st.st_mode))
 			return scenario_fail(p, EINVAL, "[%s] %s: '%s' is not a regular file",
-					     k->section, k->name, path);
+					     label, key, path);
 		if (access(path, X_OK) < 0)
 			return scenario_fail(p, EACCES,
 					     "[%s] %s: '%s' is not executable (chmod +x it)",
-					     k->section, k->name, path);
+					     label, key, path);
 	}
 	/* The script is shipped (bo_scenario_files()); its command line runs it by path. */
 	q = bo_shell_quote(path);
@@ -158,13 +158,27 @@ int scenario_set_script(struct scenario_parser *p, const struct scenario_key *k,
 		line = NULL;
 		return scenario_fail(p, ENOMEM, "out of memory");
 	}
+	if (!(*path_ret = strdup(path)))
+		return scenario_fail(p, ENOMEM, "out of memory");
+	*cmd_ret = BO_TAKE_PTR(cmd);
+	return keep_path_line(p, key, line);
+}
+
+/* [workload] script, [check] script = FILE [ARGS]: a program file, resolved (on the host: an
+ * executable regular file), and the rest of the line, shell words added to its command line. */
+int scenario_set_script(struct scenario_parser *p, const struct scenario_key *k, const char *v)
+{
+	_cleanup_free_ char *path = NULL, *cmd = NULL;
+
+	if (scenario_script(p, scenario_label(p, k->section), k->name, v, &path, &cmd) <= 0)
+		return 0;
 	if (scenario_set_string(p, k, path) <= 0)
 		return 0;
 	if (!strcmp(k->section, "workload"))
 		swap_str(&p->sc->command, &cmd);
 	else
 		swap_str(&p->sc->checker_command, &cmd);
-	return keep_path_line(p, k->name, line);
+	return 1;
 }
 
 /* On the host: the scenario's user can run its scripts. The guest keeps the host's modes and
@@ -184,6 +198,15 @@ int scenario_user_reaches_scripts(struct scenario_parser *p)
 	for (size_t i = 0; i < BO_ARRAY_SIZE(scripts); i++)
 		if (scripts[i][1] && bo_proc_user_access(&u, scripts[i][1], R_OK | X_OK, &e) < 0) {
 			(void) !scenario_invalid(p, scripts[i][0], "script", "%s", bo_err_str(&e));
+			if (p->err)
+				p->err->errnum = e.errnum;
+			return -e.errnum;
+		}
+	/* The nodes of a cluster run as the workload's user too. */
+	for (size_t i = 0; sc->node_scripts && sc->node_scripts[i]; i++)
+		if (bo_proc_user_access(&u, sc->node_scripts[i], R_OK | X_OK, &e) < 0) {
+			(void) !scenario_invalid(p, "workload", "user", "the nodes run as it: %s",
+						 bo_err_str(&e));
 			if (p->err)
 				p->err->errnum = e.errnum;
 			return -e.errnum;
@@ -266,7 +289,7 @@ int bo_scenario_files(const struct bo_scenario *sc, char ***ret)
 
 	while (sc->files && sc->files[n])
 		n++;
-	v = calloc(n + 3, sizeof(*v));
+	v = calloc(n + 3 + 2 * BO_CLUSTER_MAX, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
@@ -276,6 +299,9 @@ int bo_scenario_files(const struct bo_scenario *sc, char ***ret)
 		goto fail;
 	if (sc->checker_script && !(v[k++] = strdup(sc->checker_script)))
 		goto fail;
+	for (size_t i = 0; sc->node_scripts && sc->node_scripts[i]; i++)
+		if (!(v[k++] = strdup(sc->node_scripts[i])))
+			goto fail;
 	*ret = v;
 	return 0;
 fail:

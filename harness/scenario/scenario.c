@@ -30,7 +30,7 @@
 #define MAX_FILE (1u << 20)
 
 static const char *const sections[] = {"scenario", "device", "workload", "check",
-				       "run",	   "faults", "vm"};
+				       "run",	   "faults", "vm",	 "node"};
 
 /* [faults] at = TRIGGER FAULT...: the one key that may repeat, one line per switch. */
 static int add_fault(struct scenario_parser *p, const char *name, const char *value)
@@ -83,14 +83,17 @@ static int item(void *ctx, const struct bo_ini_item *it, struct bo_err *err)
 		/* A section that ends a [device NAME] section ends its device. */
 		if (p->dev_name[0] && scenario_device_end(p) < 0)
 			return -EINVAL;
+		p->node = -1;
 		if (!known)
 			scenario_fail(
 				p, EINVAL,
 				"unknown section '[%.80s]' (expected scenario, device, workload, "
-				"check, run, faults or vm)",
+				"check, run, faults, vm or node)",
 				it->section);
 		else if (!strcmp(it->section, "device"))
 			scenario_device_begin(p, it->name);
+		else if (!strcmp(it->section, "node"))
+			scenario_node_begin(p, it->name);
 		else if (it->name)
 			scenario_fail(p, EINVAL, "[%s %.80s]: section [%s] takes no name",
 				      it->section, it->name, it->section);
@@ -106,6 +109,14 @@ static int item(void *ctx, const struct bo_ini_item *it, struct bo_err *err)
 	}
 	if (!strcmp(it->section, "faults")) {
 		add_fault(p, it->key, it->value);
+		return p->failed ? -EINVAL : 0;
+	}
+	if (!strcmp(it->section, "node")) {
+		scenario_node_key(p, it->key, it->value);
+		return p->failed ? -EINVAL : 0;
+	}
+	if (!strcmp(it->section, "check") && !strcmp(it->key, "survivors")) {
+		scenario_node_survivors(p, it->value);
 		return p->failed ? -EINVAL : 0;
 	}
 	scenario_key_read(p, it->section, it->key, it->value);
@@ -246,6 +257,8 @@ static int finish(struct scenario_parser *p)
 		return scenario_invalid(p, "check", "script", "not with 'checker': one of the two");
 	if (sc->checker_script)
 		sc->checker = BO_CHECKER_COMMAND;
+	if ((sc->cluster || p->survivors_line) && scenario_nodes_finish(p) < 0)
+		return -EINVAL;
 	if (p->o->host && sc->user) {
 		r = scenario_user_reaches_scripts(p);
 		if (r < 0)
@@ -326,7 +339,8 @@ int bo_scenario_parse(const char *text, size_t len, const char *origin,
 				    .err = err,
 				    .sc = sc,
 				    .keys = scenario_keys,
-				    .nkeys = scenario_keys_n};
+				    .nkeys = scenario_keys_n,
+				    .node = -1};
 	int r;
 
 	if (!sc || set_defaults(sc, origin) < 0 ||
@@ -339,7 +353,11 @@ int bo_scenario_parse(const char *text, size_t len, const char *origin,
 	sc->text[len] = '\0';
 	sc->text_len = len;
 	r = bo_ini_parse(text, len, origin, item, &p, err);
-	if (r < 0 || p.failed || finish(&p) < 0) {
+	if (r >= 0 && !p.failed)
+		r = finish(&p);
+	for (size_t i = 0; i < BO_ARRAY_SIZE(p.node_devices); i++)
+		free(p.node_devices[i]);
+	if (r < 0 || p.failed) {
 		bo_scenario_free(sc);
 		return -(err && err->errnum ? err->errnum : EINVAL);
 	}
@@ -397,6 +415,7 @@ void bo_scenario_free(struct bo_scenario *sc)
 {
 	if (!sc)
 		return;
+	scenario_nodes_free(sc);
 	for (size_t i = 0; i < sc->ndevices; i++) {
 		free(sc->devices[i].name);
 		free(sc->devices[i].mkfs_options);

@@ -12,6 +12,7 @@
  *   [run]       seed, log_size
  *   [faults]    at = TRIGGER FAULT... (repeatable: a dm-flakey fault plan, faultplan.h)
  *   [vm]        files = PATH... (repeatable: host files the guest needs), root
+ *   [node NAME] devices, address, start, stop: a node of a cluster (docs/clusters.md)
  *
  * Parsing is strict: an unknown section or key, a key given twice, a bad value or a missing
  * required key is an error naming the file, the line, the key and the value. What parses is
@@ -24,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "harness/cluster/cluster.h"
 #include "harness/scenario/faultplan.h"
 #include "harness/dev/fs.h"
 #include "harness/log/layout.h"
@@ -127,6 +129,11 @@ struct bo_scenario {
 	struct bo_device *devices;
 	size_t ndevices;
 	int primary; /* index into devices, or -1 (all raw, or no [device NAME]) */
+
+	/* [node NAME] sections, with [check] survivors: a cluster (cluster.h), or NULL; the
+	 * scripts their start and stop lines run (shipped with the scenario), NULL-terminated. */
+	struct bo_cluster *cluster;
+	char **node_scripts;
 
 	/* [faults], in file order */
 	struct bo_fault *faults;

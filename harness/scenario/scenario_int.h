@@ -87,6 +87,13 @@ struct scenario_parser {
 	char *dev_journal;			/* journal = NAME */
 	int journal_line;
 	bool unnamed_device; /* a [device] section was seen */
+	/* The [node NAME] section being read (node.c), or -1; each node's devices line as
+	 * written, judged once every device is known, and its line. */
+	int node;
+	char *node_devices[BO_CLUSTER_MAX];
+	int node_devices_line[BO_CLUSTER_MAX];
+	int node_addr_line[BO_CLUSTER_MAX]; /* its address line, or 0 */
+	int survivors_line; /* [check] survivors, or 0 */
 };
 
 /* How @section reads in a message: "device NAME" in a named device section. */
@@ -142,6 +149,20 @@ int scenario_devices_finish(struct scenario_parser *p);
  * K_SCRIPT): 1, or 0 with the parse failed. */
 int scenario_set_files(struct scenario_parser *p, const struct scenario_key *k, const char *v);
 int scenario_set_script(struct scenario_parser *p, const struct scenario_key *k, const char *v);
+
+/* A script line FILE [ARGS] of @key in [@label]: its file resolved into *@path, the command
+ * line into *@cmd (malloc'd). 1, or 0 with the parse failed. */
+int scenario_script(struct scenario_parser *p, const char *label, const char *key,
+		    const char *v, char **path, char **cmd);
+
+/* node.c: a [node NAME] section begins at the current line; a key of it; [check] survivors;
+ * and, once the file is read, the nodes together with the devices and the checker. 1 (or 0)
+ * or 0 (-errno) with the parse failed. */
+int scenario_node_begin(struct scenario_parser *p, const char *name);
+int scenario_node_key(struct scenario_parser *p, const char *key, const char *value);
+int scenario_node_survivors(struct scenario_parser *p, const char *value);
+int scenario_nodes_finish(struct scenario_parser *p);
+void scenario_nodes_free(struct bo_scenario *sc);
 
 /* On the host, once the file is read: the scenario's user can run its scripts. 0 or -errno. */
 int scenario_user_reaches_scripts(struct scenario_parser *p);

@@ -18,18 +18,21 @@ declare -A may=(
 	[harness/dev]="harness/base dmtargets"
 	[harness/states]="harness/base harness/log harness/dev"
 	[harness/ctl]="harness/base"
-	[harness/scenario]="harness/base harness/dev harness/log harness/states scenarios/blackout"
+	[harness/cluster]="harness/base"
+	[harness/scenario]="harness/base harness/cluster harness/dev harness/log harness/states scenarios/blackout"
 	[harness/results]="harness/base harness/log harness/states"
 	[harness/record]="harness/base harness/log harness/dev harness/states harness/ctl
-		harness/scenario harness/results dmtargets"
+		harness/cluster harness/scenario harness/results dmtargets"
 	[harness/explore]="harness/base harness/log harness/replay harness/dev harness/states
-		harness/results dmtargets"
-	[harness/shrink]="harness/base harness/log harness/states harness/scenario harness/results
+		harness/cluster harness/results dmtargets"
+	[harness/shrink]="harness/base harness/log harness/states harness/cluster harness/scenario harness/results
 		harness/record harness/explore scenarios/blackout"
-	[harness/diagnose]="harness/base harness/log harness/dev harness/states harness/scenario
+	[harness/diagnose]="harness/base harness/log harness/dev harness/states harness/cluster
+		harness/scenario
 		harness/results dmtargets"
 	[harness/cli]="harness/base harness/log harness/replay harness/dev harness/states
-		harness/ctl harness/scenario harness/results harness/record harness/explore
+		harness/ctl harness/cluster harness/scenario harness/results harness/record
+		harness/explore
 		harness/shrink harness/diagnose vm dmtargets scenarios/blackout"
 	[vm]="harness/base"
 	[dmtargets]="harness/base"

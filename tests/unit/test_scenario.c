@@ -925,6 +925,116 @@ static void devices(void)
 		  "t.ini:8: [faults]: a fault plan acts on one device");
 }
 
+/* [node NAME] sections: a cluster, its survivor sets, and what is refused on the host before
+ * any boot, with its line. */
+#define DEV3                                                                                    \
+	"[device n1]\nfs = ext4\n[device n2]\nfs = ext4\n[device n3]\nfs = ext4\n"
+#define NODE(n) "[node " n "]\nstart = /bin/true\n"
+#define CWL	"[workload]\ncommand = true\n[check]\nchecker = /bin/true\n"
+static void nodes(void)
+{
+	static const char *const shipped[] = {"ext4-etcd-cluster",
+					      "ext4-etcd-cluster-unsafe-no-fsync"};
+	struct bo_scenario *sc = NULL;
+	struct bo_err err = {0};
+	struct json_object *j = NULL;
+	uint32_t sets[BO_CLUSTER_SETS_MAX], set;
+	char path[512], name[BO_CLUSTER_SET_NAME_MAX];
+	char **files = NULL;
+	size_t n;
+
+	for (size_t i = 0; i < BO_ARRAY_SIZE(shipped); i++) {
+		snprintf(path, sizeof(path), "%s/scenarios/%s.ini", BO_SOURCE_DIR, shipped[i]);
+		if (bo_scenario_load(path, &sc, &err) < 0) {
+			fprintf(stderr, "%s\n", bo_err_str(&err));
+			CU_FAIL("shipped cluster scenario");
+			continue;
+		}
+		CU_ASSERT_FATAL(sc->cluster != NULL);
+		CU_ASSERT(sc->cluster->n == 3 && sc->ndevices == 3);
+		CU_ASSERT(!strcmp(sc->cluster->v[2].dev[0], "n3") && sc->cluster->v[2].ndev == 1);
+		CU_ASSERT(!strcmp(sc->cluster->v[1].addr, "10.88.0.2"));
+		CU_ASSERT(sc->cluster->survivors == (BO_SURVIVORS_ALL | BO_SURVIVORS_QUORUM));
+		CU_ASSERT((strstr(sc->cluster->v[0].start, "--unsafe-no-fsync") != NULL) == (i == 1));
+		/* The nodes' script is shipped with the scenario's, once. */
+		CU_ASSERT_FATAL(bo_scenario_files(sc, &files) == 0);
+		n = 0;
+		for (size_t f = 0; files[f]; f++)
+			n += strstr(files[f], "etcd-cluster/node") != NULL;
+		CU_ASSERT(n == 1);
+		bo_strv_free(files);
+		CU_ASSERT_FATAL(bo_scenario_to_json(sc, &j) == 0);
+		CU_ASSERT(strstr(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN),
+				 "\"survivors\":\"all quorum\"") != NULL);
+		json_object_put(j);
+		/* all, then the three majorities; each node alone when asked. */
+		CU_ASSERT(bo_cluster_sets(sc->cluster, sets) == 4);
+		CU_ASSERT(sets[0] == 7 && sets[1] == 3 && sets[2] == 5 && sets[3] == 6);
+		CU_ASSERT_STRING_EQUAL(bo_cluster_set_name(sc->cluster, 5, name, sizeof(name)),
+				       "n1+n3");
+		CU_ASSERT(bo_cluster_set_parse(sc->cluster, "n3+n1", &set) == 0 && set == 5);
+		CU_ASSERT(bo_cluster_set_parse(sc->cluster, "n1+n4", &set) == -EINVAL);
+		CU_ASSERT(bo_cluster_set_parse(sc->cluster, "n1+", &set) == -EINVAL);
+		CU_ASSERT(bo_cluster_set_parse(sc->cluster, "n1+n1", &set) == -EINVAL);
+		sc->cluster->survivors = BO_SURVIVORS_EACH | BO_SURVIVORS_ALL;
+		CU_ASSERT(bo_cluster_sets(sc->cluster, sets) == 4 && sets[3] == 4);
+		bo_scenario_free(sc);
+	}
+
+	/* Devices by name, an address given, a node with two disks. */
+	sc = parse_ok(DEV3 "[device w1]\nfs = raw\n[node a]\ndevices = n1 w1\naddress = "
+			   "192.168.7.5\nstart = /bin/true\nstop = /bin/true --stop\n"
+			   "[node b]\ndevices = n2\naddress = 192.168.7.6\nstart = /bin/true\n"
+			   "[node c]\ndevices = n3\naddress = 192.168.7.7\nstart = /bin/true\n" CWL);
+	CU_ASSERT_FATAL(sc != NULL);
+	CU_ASSERT(sc->cluster->v[0].ndev == 2 && !strcmp(sc->cluster->v[0].dev[1], "w1"));
+	CU_ASSERT(strstr(sc->cluster->v[0].stop, "--stop") != NULL);
+	bo_cluster_client_addr(sc->cluster, name, sizeof(name));
+	CU_ASSERT_STRING_EQUAL(name, "192.168.7.254");
+	bo_scenario_free(sc);
+
+	parse_bad("[device a]\nfs = ext4\n" NODE("n1") CWL,
+		  "t.ini:3: [node n1] devices: no [device n1] section (a node's devices are");
+	parse_bad(DEV3 NODE("n1") "devices = n1 n2\n" NODE("n2") NODE("n3") CWL,
+		  "t.ini:10: [node n2] devices: device 'n2' is node 'n1''s already");
+	parse_bad(DEV3 NODE("n1") NODE("n2") CWL,
+		  "t.ini:5: [device n3]: no node has it");
+	parse_bad(DEV3 NODE("n1") NODE("n2") NODE("n1") CWL,
+		  "t.ini:11: [node n1]: node 'n1' is named twice (first on line 7)");
+	parse_bad(DEV3 NODE("n1") "address = 10.88.0.2\n" NODE("n2") NODE("n3") CWL,
+		  "t.ini:10: [node n2] address: 10.88.0.2 is node 'n1''s already");
+	parse_bad(DEV3 NODE("n1") NODE("n2") "address = 10.9.0.2\n" NODE("n3") CWL,
+		  "t.ini:11: [node n2] address: 10.9.0.2 is not in node 'n1''s /24");
+	parse_bad(DEV3 NODE("n1") "address = 10.88.0.254\n",
+		  "t.ini:9: [node n1] address: bad value '10.88.0.254'");
+	parse_bad(DEV3 NODE("n1") "address = n2\n", "t.ini:9: [node n1] address: bad value 'n2'");
+	parse_bad(DEV3 "[node n1]\ndevices = n1\n" NODE("n2") NODE("n3") CWL,
+		  "t.ini:7: [node n1] start: required");
+	parse_bad(DEV3 NODE("n1") "colour = red\n", "t.ini:9: [node n1]: unknown key 'colour'");
+	parse_bad(DEV3 "[node]\n", "t.ini:7: [node]: a node has a name");
+	parse_bad(DEV3 "[node N1]\n", "t.ini:7: [node N1]: a node's name is");
+	parse_bad("[device n1]\nfs = raw\n" NODE("n1") CWL,
+		  "t.ini:3: [node n1]: none of its devices has a filesystem");
+	parse_bad("[device]\nfs = ext4\n" NODE("n1") CWL,
+		  "t.ini:3: [node n1]: a node's disks are [device NAME] sections");
+	/* Survivors the node count cannot have, or without nodes. */
+	parse_bad("[device n1]\nfs = ext4\n[device n2]\nfs = ext4\n" NODE("n1") NODE("n2") CWL
+		  "survivors = quorum\n",
+		  "t.ini:13: [check] survivors: quorum of 2 nodes is all of them");
+	parse_bad("[device n1]\nfs = ext4\n" NODE("n1") CWL "survivors = each\n",
+		  "t.ini:9: [check] survivors: each of 1 node is all of them");
+	parse_bad(DEV3 NODE("n1") NODE("n2") NODE("n3") CWL "survivors = most\n",
+		  "t.ini:17: [check] survivors: bad value 'most'");
+	parse_bad(MIN "[check]\nsurvivors = all\n",
+		  "t.ini:6: [check] survivors: only for a cluster");
+	/* A cluster's checker asks its nodes; its workload is their client. */
+	parse_bad(DEV3 NODE("n1") NODE("n2") NODE("n3") "[workload]\ncommand = true\n",
+		  "[check] checker: a cluster's checker asks its nodes");
+	parse_bad(DEV3 NODE("n1") NODE("n2") NODE("n3") "[workload]\nbuiltin = fsops\n[check]\n"
+							  "checker = /bin/true\n",
+		  "[workload] builtin: a cluster's workload is a client of its nodes");
+}
+
 static char * override(const char *text, const char *const (*sets)[3])
 {
 	FILE *in = fmemopen((void *) text, strlen(text), "r");
@@ -1001,6 +1111,7 @@ int main(void)
 		{"ordered and variants", ordered_and_variants},
 		{"vm, scripts and user", vm_scripts_user},
 		{"devices", devices},
+		{"nodes", nodes},
 		{"INI keys replaced, added, removed", test_ini_override},
 		{},
 	};

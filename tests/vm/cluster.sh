@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# tests/vm/cluster.sh BLACKOUT — a cluster's correlated power cut (docs/clusters.md) on
+# repkv, the smallest replicated store (scenarios/repkv/: busybox nc nodes that fsync before
+# they answer): three nodes, a disk and a network namespace each, every disk cut at one
+# instant. Acknowledged once a majority fsynced, every id survives through all nodes and every
+# majority, not through each node alone; acknowledged once all fsynced, through each alone;
+# the twin (no fsync) loses ids through all and through a majority, each loss naming its
+# survivors, with every node's logs, and reproduces alone in a fresh VM. The shipped
+# scenarios put 4 ids; here 2. etcd's cluster is tests/vm/cluster_etcd.sh (vm-long).
+. "$(dirname "$0")/run_lib.sh"
+need_vm
+OPS=2
+for v in "" -no-fsync -sync-all; do
+	sed -e "s|repkv/|$SRC/scenarios/repkv/|g" -e "s|^files = repkv|files = $SRC/scenarios/repkv|" \
+		-e "s|workload 4 |workload $OPS |" "$SRC/scenarios/ext4-repkv$v.ini" >"$T/r$v.ini"
+done
+
+# states STREAM CLASS: the ids of the states of that class, a line each.
+states() { jq -r --arg c "$2" 'select(.event == "state" and .class == $c) | .state' "$1"; }
+
+# Majority acks: consistent through all and every majority, at every cut.
+if run_bo 0 run "$T/r.ini" --results "$T/results"; then
+	s=$RESULTS/summary.json
+	n=$(json "$s" 'j["states_checked"]')
+	# Each cut through 4 sets: all, n1+n2, n1+n3, n2+n3.
+	[ "$n" -ge $((4 * 2 * OPS)) ] && [ $((n % 4)) = 0 ] && ok || bad "$n states checked"
+	[ "$(json "$s" 'j["counts"]["consistent"]')" = "$n" ] && ok || bad "not all $n consistent"
+	[ "$(states "$RESULTS/stream.jsonl" consistent | grep -c '@n2+n3$')" = $((n / 4)) ] && ok ||
+		bad "not every cut was checked through n2+n3"
+	for node in n1 n2 n3; do
+		grep -q "repkv node $node at 10.88.0" "$RESULTS/nodes/$node/workload.log" && ok ||
+			bad "no workload log of $node"
+	done
+	stop=$(jq -r 'select(.event == "nodes-stop") | .nodes' "$RESULTS/stream.jsonl")
+	echo "$stop" | grep -q "^n1: killed by signal 15" && ok || bad "nodes-stop record: $stop"
+	[ "$(json "$RESULTS/config.json" 'j["cluster"]["nodes"][2]["address"]')" = 10.88.0.3 ] &&
+		ok || bad "the nodes are not in config.json"
+fi
+
+# ... but not through each node alone: the third is sent an id after its acknowledgement.
+scenario "$T/r.ini" "$T/each.ini" survivors=each
+if run_bo 1 run "$T/each.ini" --results "$T/results"; then
+	states "$RESULTS/stream.jsonl" lost-ack | grep -q '@n3$' && ok ||
+		bad "n3 alone lost no acknowledged id"
+	states "$RESULTS/stream.jsonl" lost-ack | grep -qv '@n3$' && bad "another node lost one" || ok
+fi
+
+# Acknowledged once every node fsynced: each node alone has every id.
+run_bo 0 run "$T/r-sync-all.ini" --results "$T/results" && ok
+
+# The twin: lost through all and through each majority, its survivors in its id, record and
+# verdict, each node's recovery log kept; one such state again, alone, in a fresh VM.
+if run_bo 1 run "$T/r-no-fsync.ini" --results "$T/results"; then
+	lost=$(states "$RESULTS/stream.jsonl" lost-ack)
+	echo "$lost" | grep -qv @ && ok || bad "no state lost an id through all the nodes"
+	for set in n1+n2 n1+n3 n2+n3; do
+		echo "$lost" | grep -q "@$set$" && ok || bad "no state lost an id through $set"
+	done
+	q=$(echo "$lost" | grep '@n1+n3$' | head -1)
+	if [ -n "$q" ]; then
+		grep -q "^survivors: n1+n3 " "$RESULTS/states/$q/verdict.txt" && ok ||
+			bad "verdict.txt of $q does not name its survivors"
+		for node in n1 n3; do
+			grep -q "repkv node $node" "$RESULTS/states/$q/nodes/$node/recovery.log" && ok ||
+				bad "no recovery log of $node in $q"
+		done
+		[ ! -e "$RESULTS/states/$q/nodes/n2" ] && ok || bad "n2 was not a survivor of $q"
+		[ "$(jq -r --arg s "$q" 'select(.event == "state" and .state == $s) | .survivors' \
+			"$RESULTS/stream.jsonl")" = n1+n3 ] && ok || bad "$q's record has no survivors"
+		# What the run shipped of this host is named again (tests/vm/daemons.sh).
+		twin=$RESULTS
+		mapfile -t given < <(json "$twin/config.json" '"\n".join("--file\n" + f for f in j["files"])')
+		run_bo 0 reproduce "$twin" "$q" "${given[@]}" && ok
+		# A set of nodes the cluster does not have is refused on the host, before a boot.
+		run_bo 2 check "$twin/write.log" --scenario "$twin/scenario.ini" \
+			--state "${q%@*}@n1+n9" &&
+			grep -q "after '@', the names of nodes of the cluster" "$T/err" &&
+			! grep -q booting "$T/err" && ok ||
+			bad "an unknown node in a state id was not refused: $(cat "$T/err")"
+	fi
+fi
+finish
