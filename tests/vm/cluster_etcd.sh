@@ -56,8 +56,8 @@ if run_bo 1 run "$T/c-unsafe-no-fsync.ini" --results "$T/results"; then
 			[ -f "$RESULTS/states/$q/nodes/$node/recovery.log" ] && ok ||
 				bad "no recovery log of $node in $q"
 		done
-		jq -e --arg s "$q" 'select(.event == "state" and .state == $s) | .survivors' \
-			"$RESULTS/stream.jsonl" >/dev/null && ok || bad "$q's record has no survivors"
+		[ "$(jq -r --arg s "$q" 'select(.event == "state" and .state == $s) | .survivors' \
+			"$RESULTS/stream.jsonl")" = "${q#*@}" ] && ok || bad "$q's record has no survivors"
 		# That set alone, again, in a fresh VM: the same class.
 		mapfile -t given < <(json "$RESULTS/config.json" '"\n".join("--file\n" + f for f in j["files"])')
 		run_bo 0 reproduce "$RESULTS" "$q" "${given[@]}" && ok
