@@ -413,6 +413,7 @@ static struct bo_cgroup *new_cgroup(void)
 struct bo_proc_bg {
 	struct bo_proc_opts o; /* its options: pointers inside are the caller's, used until the
 				* exec only */
+	char name[64];	       /* argv[0], for what is said of it after the start */
 	struct running w;
 	struct bo_proc_result r;
 	double start;
@@ -526,7 +527,7 @@ static int proc_finish(struct bo_proc_bg *b, double deadline, struct bo_proc_res
 		char what[256];
 
 		bo_proc_result_clear(&r);
-		snprintf(what, sizeof(what), "running '%s'", w->o->argv[0]);
+		snprintf(what, sizeof(what), "running '%s'", b->name);
 		return bo_stop_error(err, what);
 	}
 	if (w->timed_out) {
@@ -546,7 +547,10 @@ static int proc_finish(struct bo_proc_bg *b, double deadline, struct bo_proc_res
 int bo_proc_run(const struct bo_proc_opts *o, struct bo_proc_result *ret, struct bo_err *err)
 {
 	struct bo_proc_bg b = {.o = *o};
-	int k = proc_start(&b, err);
+	int k;
+
+	snprintf(b.name, sizeof(b.name), "%s", o->argv[0]);
+	k = proc_start(&b, err);
 
 	return k < 0 ? k : proc_finish(&b, 0, ret, err);
 }
@@ -559,6 +563,7 @@ int bo_proc_start(const struct bo_proc_opts *o, struct bo_proc_bg **ret, struct 
 	if (!b)
 		return bo_err_set(err, ENOMEM, "starting '%s'", o->argv[0]);
 	b->o = *o;
+	snprintf(b->name, sizeof(b->name), "%s", o->argv[0]);
 	/* Its output goes to a file or to ours: nothing to drain while it runs unwatched. */
 	if (!o->output_path && !o->inherit_output)
 		b->o.inherit_output = true;
@@ -567,6 +572,11 @@ int bo_proc_start(const struct bo_proc_opts *o, struct bo_proc_bg **ret, struct 
 		free(b);
 		return k;
 	}
+	/* What it was started with is the caller's, gone once this returns. */
+	b->o.argv = NULL;
+	b->o.env_add = NULL;
+	b->o.cwd = b->o.output_path = b->o.root = b->o.netns = NULL;
+	b->o.user = NULL;
 	*ret = b;
 	return 0;
 }

@@ -285,6 +285,14 @@ static int cmd_shrink(int argc, char **argv)
 		bo_cli_error("shrink: %s", bo_err_str(&err));
 		goto out;
 	}
+	/* Its trials check a state through all the nodes: a loss seen through a smaller set
+	 * would never reproduce there. */
+	if (sc->cluster) {
+		bo_cli_error("shrink: '%s' is a cluster's run, whose states are not shrunk yet "
+			     "(docs/clusters.md): reproduce one with 'blackout reproduce'",
+			     dir);
+		goto out;
+	}
 	r = pick_state(dir, state, sizeof(state), &want);
 	if (r < 0) {
 		ret = r == -ENOENT ? BO_EXIT_FAILURE : BO_EXIT_HARNESS;

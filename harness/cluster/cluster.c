@@ -29,9 +29,53 @@
 struct bo_cluster_run {
 	const struct bo_cluster *c;
 	struct bo_proc_bg *bg[BO_CLUSTER_MAX];
-	const struct bo_cluster_env *env; /* of the nodes running (bo_cluster_start()) */
+	struct bo_cluster_env env; /* of the nodes running (bo_cluster_start()): its strings are
+				    * the caller's, alive until bo_cluster_stop() */
 	bool bridge, ns[BO_CLUSTER_MAX];
 };
+
+/* How node @i runs a command line @cmd of its own (start or stop): in its namespace, its
+ * directory, as the account, with BLACKOUT_NODE, BLACKOUT_NODE_ADDR and BLACKOUT_MNT besides
+ * the caller's environment (its own last, so that it wins). The buffers are the caller's. */
+struct node_cmd {
+	char *argv[4];
+	char ns[PATH_MAX], e_node[64], e_addr[48], e_mnt[PATH_MAX + 16];
+	char **env;
+	struct bo_proc_opts o;
+};
+
+static int node_cmd(struct bo_cluster_run *cr, unsigned i, char *cmd, struct node_cmd *nc)
+{
+	const struct bo_cluster_node *nd = &cr->c->v[i];
+	const struct bo_cluster_env *e = &cr->env;
+	size_t n = 0;
+
+	while (e->env && e->env[n])
+		n++;
+	nc->env = calloc(n + 4, sizeof(*nc->env));
+	if (!nc->env)
+		return -ENOMEM;
+	snprintf(nc->ns, sizeof(nc->ns), NETNS_DIR NETNS_PREFIX "%s", nd->name);
+	snprintf(nc->e_node, sizeof(nc->e_node), "BLACKOUT_NODE=%s", nd->name);
+	snprintf(nc->e_addr, sizeof(nc->e_addr), "BLACKOUT_NODE_ADDR=%s", nd->addr);
+	snprintf(nc->e_mnt, sizeof(nc->e_mnt), "BLACKOUT_MNT=%s", e->cwd[i] ? e->cwd[i] : "/");
+	if (n)
+		memcpy(nc->env, e->env, n * sizeof(*nc->env));
+	nc->env[n] = nc->e_node;
+	nc->env[n + 1] = nc->e_addr;
+	nc->env[n + 2] = nc->e_mnt;
+	nc->argv[0] = "/bin/sh";
+	nc->argv[1] = "-c";
+	nc->argv[2] = cmd;
+	nc->argv[3] = NULL;
+	nc->o = (struct bo_proc_opts){.argv = nc->argv,
+				      .env_add = nc->env,
+				      .cwd = e->cwd[i],
+				      .user = e->user,
+				      .root = e->root,
+				      .netns = nc->ns};
+	return 0;
+}
 
 bool bo_cluster_name_ok(const char *s)
 {
@@ -311,43 +355,26 @@ int bo_cluster_start(struct bo_cluster_run *cr, uint32_t set, const struct bo_cl
 		     struct bo_err *err)
 {
 	const struct bo_cluster *c = cr->c;
-	size_t nenv = 0;
 	int k = 0;
 
-	while (e->env && e->env[nenv])
-		nenv++;
-	cr->env = e;
+	cr->env = *e;
 	for (unsigned i = 0; k >= 0 && i < c->n; i++) {
 		const struct bo_cluster_node *nd = &c->v[i];
-		char *argv[] = {"/bin/sh", "-c", nd->start, NULL};
-		char ns[PATH_MAX], log[PATH_MAX], e_node[64], e_addr[48], e_mnt[PATH_MAX + 16];
-		_cleanup_free_ char **env = calloc(nenv + 4, sizeof(*env));
-		struct bo_proc_opts o = {
-			.argv = argv,
-			.env_add = env,
-			.cwd = e->cwd[i],
-			.user = e->user,
-			.root = e->root,
-			.netns = ns,
-			.output_path = log,
-			.stop_signal = SIGTERM,
-		};
+		struct node_cmd nc = {0};
+		char log[PATH_MAX];
 
 		if (!(set & (1u << i)))
 			continue;
-		if (!env)
-			return bo_err_set(err, ENOMEM, "starting node '%s'", nd->name);
-		snprintf(ns, sizeof(ns), NETNS_DIR NETNS_PREFIX "%s", nd->name);
 		if (bo_pathf(log, sizeof(log), "%s/%s.log", e->logdir, nd->name) < 0)
-			return bo_err_set(err, ENAMETOOLONG, "node '%s': its log", nd->name);
-		snprintf(e_node, sizeof(e_node), "BLACKOUT_NODE=%s", nd->name);
-		snprintf(e_addr, sizeof(e_addr), "BLACKOUT_NODE_ADDR=%s", nd->addr);
-		snprintf(e_mnt, sizeof(e_mnt), "BLACKOUT_MNT=%s", e->cwd[i] ? e->cwd[i] : "");
-		memcpy(env, e->env, nenv * sizeof(*env));
-		env[nenv] = e_node;
-		env[nenv + 1] = e_addr;
-		env[nenv + 2] = e_mnt;
-		k = bo_proc_start(&o, &cr->bg[i], err);
+			k = bo_err_set(err, ENAMETOOLONG, "node '%s': its log", nd->name);
+		else if (node_cmd(cr, i, nd->start, &nc) < 0)
+			k = bo_err_set(err, ENOMEM, "starting node '%s'", nd->name);
+		if (k < 0)
+			break;
+		nc.o.output_path = log;
+		nc.o.stop_signal = SIGTERM;
+		k = bo_proc_start(&nc.o, &cr->bg[i], err);
+		free(nc.env);
 		if (k < 0)
 			k = bo_err_prefix(err, "starting node '%s'", nd->name);
 	}
@@ -360,42 +387,42 @@ int bo_cluster_start(struct bo_cluster_run *cr, uint32_t set, const struct bo_cl
 	return k;
 }
 
-/* Stop node @i: its stop command, or SIGTERM; what it did into @f. */
+/* Stop node @i: its stop command, then SIGTERM unless that command did its work, and all of it
+ * killed once stop_timeout has passed since the stop began; what it did into @f. */
 static int stop_node(struct bo_cluster_run *cr, unsigned i, FILE *f, struct bo_err *err)
 {
 	const struct bo_cluster_node *nd = &cr->c->v[i];
-	const struct bo_cluster_env *e = cr->env;
-	unsigned grace = cr->c->stop_timeout * 1000u;
+	double until = bo_now() + cr->c->stop_timeout;
 	bool ended = !bo_proc_alive(cr->bg[i]);
-	struct bo_proc_opts po = {.timeout_ms = grace};
+	struct bo_proc_opts po = {0};
 	struct bo_proc_result r = {0};
+	double left;
 	char how[96];
 	int k, sig = SIGTERM;
 
 	if (!ended && nd->stop) {
-		char *argv[] = {"/bin/sh", "-c", nd->stop, NULL};
-		char ns[PATH_MAX];
-		struct bo_proc_opts so = {.argv = argv,
-					  .env_add = e->env,
-					  .cwd = e->cwd[i],
-					  .user = e->user,
-					  .root = e->root,
-					  .netns = ns,
-					  .merge_stderr = true,
-					  .timeout_ms = grace};
+		struct node_cmd nc = {0};
 
-		snprintf(ns, sizeof(ns), NETNS_DIR NETNS_PREFIX "%s", nd->name);
-		if (bo_proc_run(&so, &r, err) < 0) {
-			fprintf(f, "%s: its stop command could not run: %s\n", nd->name,
-				bo_err_str(err));
-		} else if (r.end != BO_PROC_EXITED || r.status) {
-			fprintf(f, "%s: its stop command %s\n", nd->name,
-				bo_proc_describe(&r, &so, how, sizeof(how)));
+		if (node_cmd(cr, i, nd->stop, &nc) < 0) {
+			fprintf(f, "%s: its stop command could not run: out of memory\n", nd->name);
+		} else {
+			nc.o.merge_stderr = true;
+			nc.o.timeout_ms = cr->c->stop_timeout * 1000u;
+			if (bo_proc_run(&nc.o, &r, err) < 0)
+				fprintf(f, "%s: its stop command could not run: %s\n", nd->name,
+					bo_err_str(err));
+			else if (r.end != BO_PROC_EXITED || r.status)
+				fprintf(f, "%s: its stop command %s\n", nd->name,
+					bo_proc_describe(&r, &nc.o, how, sizeof(how)));
+			else
+				sig = 0; /* it asked the daemon to stop: now it is waited for */
+			bo_proc_result_clear(&r);
+			free(nc.env);
 		}
-		bo_proc_result_clear(&r);
-		sig = 0;
 	}
-	k = bo_proc_stop(cr->bg[i], ended ? 0 : sig, grace, &r, err);
+	left = until - bo_now();
+	k = bo_proc_stop(cr->bg[i], ended ? 0 : sig, left > 0 ? (unsigned) (left * 1000) : 0, &r,
+			 err);
 	cr->bg[i] = NULL;
 	if (k < 0)
 		return k;
@@ -419,8 +446,19 @@ int bo_cluster_stop(struct bo_cluster_run *cr, char **report, struct bo_err *err
 	FILE *f = open_memstream(&buf, &len);
 	int r = 0;
 
-	if (!f)
+	if (!f) {
+		/* Ended all the same: nothing may outlive the stop. */
+		for (unsigned i = 0; i < cr->c->n; i++)
+			if (cr->bg[i]) {
+				struct bo_proc_result pr = {0};
+				struct bo_err e2;
+
+				if (bo_proc_stop(cr->bg[i], SIGKILL, 10000, &pr, &e2) >= 0)
+					bo_proc_result_clear(&pr);
+				cr->bg[i] = NULL;
+			}
 		return bo_err_set(err, ENOMEM, "stopping the cluster");
+	}
 	/* In the reverse order of their start. */
 	for (unsigned i = cr->c->n; i-- > 0;) {
 		struct bo_err e2 = {0};

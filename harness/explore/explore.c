@@ -81,8 +81,11 @@ static int teardown(struct explore *x, struct bo_err *err)
  */
 static int check(struct explore *x, struct state_run *s, struct bo_err *fatal)
 {
-	struct state_run again = {
-		.applied = s->applied, .cs = s->cs, .base_at = s->base_at, .t_replay = s->t_replay};
+	struct state_run again = {.applied = s->applied,
+				  .cs = s->cs,
+				  .base_at = s->base_at,
+				  .t_replay = s->t_replay,
+				  .set = s->set};
 	double first;
 	int r;
 
@@ -172,8 +175,40 @@ static int check_sets(struct explore *x, struct state_run *s, enum bo_class *ret
 		if (bo_stop_requested())
 			return bo_stop_error(err, "checking crash states");
 		r = check_state(x, &one, &c, err);
+		x->set_cls[i] = c;
 		if (*ret == BO_CLASS_CONSISTENT)
 			*ret = c;
+	}
+	snprintf(x->set_rep, sizeof(x->set_rep), "%s", tmpl.id);
+	return r;
+}
+
+/*
+ * An alias of a cluster's state, through each survivor set: "<id>@<set>" an alias of its
+ * representative's "<of>@<set>", with the class that set gave it (the representative's
+ * worst when it was not the last checked, which select.c's cut aliases always are).
+ */
+static int save_set_aliases(struct explore *x, const struct select_alias *a, struct bo_err *err)
+{
+	uint32_t all = (uint32_t) ((1ull << x->o->cluster->n) - 1);
+	bool known = !strcmp(a->of, x->set_rep);
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && i < x->nsets; i++) {
+		struct select_alias one = *a;
+		char set[BO_CLUSTER_SET_NAME_MAX], of[BO_CRASH_ID_MAX];
+
+		bo_cluster_set_name(x->o->cluster, x->sets[i], set, sizeof(set));
+		one.of = of;
+		one.cls = known ? x->set_cls[i] : a->cls;
+		if (x->sets[i] == all) {
+			snprintf(of, sizeof(of), "%s", a->of);
+		} else if ((size_t) snprintf(one.id, sizeof(one.id), "%s@%s", a->id, set) >=
+				   sizeof(one.id) ||
+			   (size_t) snprintf(of, sizeof(of), "%s@%s", a->of, set) >= sizeof(of)) {
+			return bo_err_set(err, ENAMETOOLONG, "state %s@%s: id too long", a->id, set);
+		}
+		r = save_alias(x, &one, err);
 	}
 	return r;
 }
@@ -231,7 +266,7 @@ static int explore_states(struct explore *x, struct select *sel, struct bo_err *
 			for (size_t i = 0; a.count && i < per; i++)
 				bo_progress_step();
 			if (a.record)
-				r = save_alias(x, &a, err);
+				r = x->nsets ? save_set_aliases(x, &a, err) : save_alias(x, &a, err);
 			continue;
 		}
 		r = explore_state(x, &s, select_last_cut(sel), &c, err);
@@ -322,6 +357,18 @@ int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct
 		alone = *o;
 		alone.only_state = first_id;
 		x.o = &alone;
+	}
+	/* A cluster's nodes run in network namespaces on a bridge, named in /etc/hosts: changes to
+	 * the machine that only blackout's own VM may take. A failing state's witness and the
+	 * crashes inside its recovery are single-node levels, not taken yet with nodes. */
+	if (o->cluster && (o->in_place || o->witness || o->recovery_crashes)) {
+		r = bo_err_set(err, EINVAL,
+			       "a cluster's states are checked in blackout's own VM, without "
+			       "%s",
+			       o->in_place	? "--in-place (its network and /etc/hosts are the VM's)"
+			       : o->witness	? "--witness (not yet taken with nodes)"
+						: "--recovery-crashes (not yet taken with nodes)");
+		goto out;
 	}
 	/* "<id>@<set>": state <id> through the survivors <set> alone; a cluster's "<id>", through
 	 * all its nodes. */

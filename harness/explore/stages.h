@@ -147,6 +147,10 @@ struct explore {
 	uint32_t sets[BO_CLUSTER_SETS_MAX];
 	size_t nsets;
 	const char *node_cwd[BO_CLUSTER_MAX];
+	/* The last state checked through the sets, and its class through each: what an alias of
+	 * it is, set by set. */
+	char set_rep[BO_CRASH_ID_MAX];
+	enum bo_class set_cls[BO_CLUSTER_SETS_MAX];
 };
 
 /*

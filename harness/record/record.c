@@ -430,16 +430,19 @@ static int run_workload(struct recorder *r, struct bo_ctl_server *srv, struct bo
 	}
 	emit(r, "workload-start", "command", cmd);
 	k = bo_proc_run(&po, &pr, err);
+	if (k < 0)
+		(void) !bo_err_prefix(err, "starting the workload");
 	if (sc->cluster) {
 		struct bo_err e2 = {0};
-		int s = nodes_stop(r, &e2);
 
-		if (s < 0 && k >= 0)
-			k = bo_err_set(err, e2.errnum, "%s", bo_err_str(&e2));
+		if (nodes_stop(r, &e2) < 0 && k >= 0)
+			k = bo_err_set(err, e2.errnum, "stopping the cluster: %s", bo_err_str(&e2));
 	}
 	bo_strv_free(cluster_env);
-	if (k < 0)
-		return bo_err_prefix(err, "starting the workload");
+	if (k < 0) {
+		bo_proc_result_clear(&pr);
+		return k;
+	}
 	bo_proc_describe(&pr, &po, how, sizeof(how));
 	left = bo_proc_left_str(&pr);
 	rec = json_object_new_object();
@@ -681,6 +684,12 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 	}
 	pthread_mutex_init(&r.emit_lock, NULL);
 	bo_scenario_layout(sc, &r.layout);
+	/* A cluster's network namespaces, bridge and names are the VM's to change, not a
+	 * machine's checked in place. */
+	if (sc->cluster && o->in_place)
+		return bo_err_set(err, EINVAL,
+				  "a cluster runs in blackout's own VM, not in place: its network "
+				  "and /etc/hosts are the VM's to change");
 	r.sectors = sc->size / 512;
 	snprintf(r.image, sizeof(r.image), "%s/image.img", o->workdir);
 	snprintf(r.log, sizeof(r.log), "%s/log.img", o->workdir);

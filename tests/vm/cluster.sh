@@ -18,6 +18,11 @@ done
 # states STREAM CLASS: the ids of the states of that class, a line each.
 states() { jq -r --arg c "$2" 'select(.event == "state" and .class == $c) | .state' "$1"; }
 
+# What is not taken with nodes yet is refused before a boot.
+run_bo 3 run "$T/r.ini" --witness 3 --results "$T/results" &&
+	grep -q "witness: not taken with a cluster's nodes yet" "$T/err" &&
+	! grep -q booting "$T/err" && ok || bad "--witness with a cluster: $(cat "$T/err")"
+
 # Majority acks, through all, every majority and each node alone (one recording): consistent
 # through all and every majority at every cut; not through the third node alone, which is
 # sent an id after its acknowledgement.
