@@ -29,7 +29,7 @@ bool bo_name_plain(const char *name)
 	if (n == 0 || n > 255 || name[0] == '-' || name[0] == '.')
 		return false;
 	return strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-			    ",:._~+-") == n;
+			    ",:._~+@-") == n;
 }
 
 /* Every component of @rel a plain name (a leading '-' is fine inside a results directory:

@@ -47,10 +47,10 @@ enum {
 };
 
 /*
- * Whether @name is a plain name: 1..255 of [A-Za-z0-9,:._~+-], not starting with '.' or
+ * Whether @name is a plain name: 1..255 of [A-Za-z0-9,:._~+@-], not starting with '.' or
  * '-' (so no '/', no "..", nothing a shell or a glob reads, no control character). Every id
- * from a results directory that becomes a path (a state id: states/<id>/) is checked with
- * this, and only this.
+ * from a results directory that becomes a path (a state id: states/<id>/, a cluster's
+ * c57@n1+n3 too) is checked with this, and only this.
  */
 bool bo_name_plain(const char *name);
 

@@ -286,6 +286,22 @@ static void print_witness(const char *t)
 	}
 }
 
+/* A cluster's state (docs/clusters.md): its survivors, and a line per node of how it stopped. */
+static void print_nodes(struct json_object *st)
+{
+	const char *t = bo_json_str(st, "nodes");
+
+	printf("  survivors: %s (the other nodes' disks lost)\n", word_of(st, "survivors"));
+	while (t && *t) {
+		_cleanup_free_ char *line = strndup(t, strcspn(t, "\n"));
+
+		if (*t != '\n')
+			printf("    node %s\n", bo_cli_word(line ? line : "?"));
+		t += strcspn(t, "\n");
+		t += strspn(t, "\n");
+	}
+}
+
 /* The symptom: state record @st, and the story of a state cut inside a recovery. */
 static void print_symptom(struct json_object *st)
 {
@@ -325,6 +341,9 @@ static void print_symptom(struct json_object *st)
 	/* A daemon the checker started and did not stop: ended with it before the unmount. */
 	if (bo_json_str(st, "checker_left"))
 		printf("  the checker left %s\n", word_of(st, "checker_left"));
+	/* A cluster's state: the nodes it was recovered through, and how each of them stopped. */
+	if (bo_json_str(st, "survivors"))
+		print_nodes(st);
 	/* A state cut inside another's recovery: the two crashes, in order. */
 	if (bo_json_str(st, "recovery_of")) {
 		uint64_t k = 0, all = 0;

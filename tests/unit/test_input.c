@@ -192,6 +192,20 @@ static void test_json_read(void)
 	CU_ASSERT(strstr(err.msg, "c.json:2: text after the JSON value") != NULL);
 }
 
+/* A plain name: what may become a path component; a cluster's state id is one. */
+static void test_name_plain(void)
+{
+	CU_ASSERT(bo_name_plain("c57"));
+	CU_ASSERT(bo_name_plain("c57-d3,9"));
+	CU_ASSERT(bo_name_plain("c57@n1+n3"));
+	CU_ASSERT(!bo_name_plain("c57@n1/../x"));
+	CU_ASSERT(!bo_name_plain(".."));
+	CU_ASSERT(!bo_name_plain("-c57"));
+	CU_ASSERT(!bo_name_plain("c57 n1"));
+	CU_ASSERT(!bo_name_plain("c57$x"));
+	CU_ASSERT(!bo_name_plain(""));
+}
+
 static void test_rel_check(void)
 {
 	static const char *const good[] = {"a", "6.1.0-28-amd64/20260101-000000-1-abc", "a/b/c",
@@ -258,6 +272,7 @@ int main(void)
 		{"a NUL in JSON", test_json_nul},
 		{"JSON too dense for its size", test_json_dense},
 		{"documents bounded by their format", test_json_read},
+		{"a plain name", test_name_plain},
 		{"a path from a file: relative, of plain names", test_rel_check},
 		{"a directory beneath, never through a symlink", test_opendir},
 		{NULL, NULL},

@@ -71,6 +71,11 @@ if run_bo 1 run "$T/r-no-fsync.ini" --results "$T/results"; then
 		[ ! -e "$RESULTS/states/$q/nodes/n2" ] && ok || bad "n2 was not a survivor of $q"
 		[ "$(jq -r --arg s "$q" 'select(.event == "state" and .state == $s) | .survivors' \
 			"$RESULTS/stream.jsonl")" = n1+n3 ] && ok || bad "$q's record has no survivors"
+		# explain tells the survivors and how each of their nodes stopped, and reads the
+		# state's by-products.
+		"$BO" explain "$RESULTS" "$q" >"$T/explain" 2>&1
+		grep -q "^  survivors: n1+n3 " "$T/explain" && grep -q "^    node n3: " "$T/explain" &&
+			! grep -q "not read" "$T/explain" && ok || bad "explain $q: $(cat "$T/explain")"
 		# What the run shipped of this host is named again (tests/vm/daemons.sh).
 		twin=$RESULTS
 		mapfile -t given < <(json "$twin/config.json" '"\n".join("--file\n" + f for f in j["files"])')
