@@ -61,9 +61,9 @@ static const char *const config_files[] = {"/etc/mke2fs.conf", "/etc/ld.so.cache
  * (bo_vm_opts.host_root), and a cluster's network (harness/cluster/cluster.h): veth, and the
  * bridge with what it needs. */
 static const char *const optional_modules[] = {
-	"crc32c-generic", "virtio-rng", "ext4",	       "xfs",	  "btrfs",   "vfat", "nls_cp437",
-	"nls_ascii",	  "nls_utf8",	"virtio-pmem", "nd-pmem", "overlay", "veth", "bridge",
-	NULL,
+	"crc32c-generic", "virtio-rng", "ext4",	     "xfs",	 "btrfs",
+	"vfat",		  "nls_cp437",	"nls_ascii", "nls_utf8", "virtio-pmem",
+	"nd-pmem",	  "overlay",	"veth",	     "bridge",	 NULL,
 };
 
 /* busybox applets left out: blackout is the guest's modprobe, and these would shadow it. */

@@ -434,8 +434,8 @@ static int proc_start(struct bo_proc_bg *b, struct bo_err *err)
 	pid_t parent = getpid();
 	bool capture = !o->inherit_output && !o->output_path;
 
-	*w = (struct running){.o = o, .out = {.fd = -1, .max = max}, .errs = {.fd = -1, .max = max},
-			      .pidfd = -1};
+	*w = (struct running){
+		.o = o, .out = {.fd = -1, .max = max}, .errs = {.fd = -1, .max = max}, .pidfd = -1};
 	b->start = bo_now();
 	if (o->user) {
 		snprintf(u_home, sizeof(u_home), "HOME=%s", o->user->home);

@@ -204,11 +204,12 @@ static int state(struct judge *j, struct bo_err *err)
 		uint32_t set;
 
 		if (!j->sc || !j->sc->cluster)
-			return bo_err_set(err, EINVAL,
-					  "--state '%s': a survivor set after '@' is a cluster's, and "
-					  "this check has none (a --scenario with [node NAME] "
-					  "sections)",
-					  a->state);
+			return bo_err_set(
+				err, EINVAL,
+				"--state '%s': a survivor set after '@' is a cluster's, and "
+				"this check has none (a --scenario with [node NAME] "
+				"sections)",
+				a->state);
 		snprintf(id, sizeof(id), "%.*s", (int) strcspn(at + 1, "~"), at + 1);
 		if (bo_cluster_set_parse(j->sc->cluster, id, &set) < 0)
 			return bo_err_set(err, EINVAL,
@@ -217,7 +218,7 @@ static int state(struct judge *j, struct bo_err *err)
 					  a->state);
 	}
 	snprintf(id, sizeof(id), "%.*s",
-		 at ? (int) (at - a->state)
+		 at   ? (int) (at - a->state)
 		 : rk ? (int) (rk - a->state)
 		      : (int) strlen(a->state),
 		 a->state);

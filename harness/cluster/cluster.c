@@ -135,9 +135,14 @@ static bool have_set(const uint32_t *sets, size_t n, uint32_t set)
 	return false;
 }
 
+uint32_t bo_cluster_all(const struct bo_cluster *c)
+{
+	return c->n >= 32 ? UINT32_MAX : (1u << c->n) - 1;
+}
+
 size_t bo_cluster_sets(const struct bo_cluster *c, uint32_t *sets)
 {
-	uint32_t all = c->n >= 32 ? UINT32_MAX : (1u << c->n) - 1;
+	uint32_t all = bo_cluster_all(c);
 	unsigned majority = c->n / 2 + 1;
 	size_t n = 0;
 
@@ -271,8 +276,8 @@ static int ip(struct bo_err *err, const char *what, ...)
 		char how[64];
 
 		k = bo_err_set(err, EIO, "the cluster's network: %s: 'ip %s %s' %s: %.*s", what,
-			       argv[1], argv[2] ? argv[2] : "", bo_proc_describe(&r, &o, how,
-										sizeof(how)),
+			       argv[1], argv[2] ? argv[2] : "",
+			       bo_proc_describe(&r, &o, how, sizeof(how)),
 			       (int) strcspn(r.out ? r.out : "", "\n"), r.out ? r.out : "");
 	}
 	bo_proc_result_clear(&r);
@@ -328,8 +333,8 @@ int bo_cluster_up(const struct bo_cluster *c, const char *root, struct bo_cluste
 		k = ip(err, what, "netns", "add", ns, NULL);
 		cr->ns[i] = k >= 0;
 		if (k >= 0)
-			k = ip(err, what, "link", "add", veth, "type", "veth", "peer", "name", "eth0",
-			       "netns", ns, NULL);
+			k = ip(err, what, "link", "add", veth, "type", "veth", "peer", "name",
+			       "eth0", "netns", ns, NULL);
 		if (k >= 0)
 			k = ip(err, what, "link", "set", veth, "master", BRIDGE, "up", NULL);
 		if (k >= 0)
@@ -428,8 +433,7 @@ static int stop_node(struct bo_cluster_run *cr, unsigned i, FILE *f, struct bo_e
 		return k;
 	bo_proc_describe(&r, &po, how, sizeof(how));
 	if (r.end == BO_PROC_TIMEOUT)
-		fprintf(f, "%s: did not stop within %u s: killed\n", nd->name,
-			cr->c->stop_timeout);
+		fprintf(f, "%s: did not stop within %u s: killed\n", nd->name, cr->c->stop_timeout);
 	else
 		fprintf(f, "%s: %s%s\n", nd->name, ended ? "had ended before the stop: " : "", how);
 	if (r.left_n)

@@ -38,18 +38,18 @@ enum {
 
 struct bo_cluster_node {
 	char name[BO_CLUSTER_NAME_MAX + 1];
-	char addr[16];	   /* IPv4, dotted; every node's in one /24 */
-	char *start;	   /* the command line that runs its daemon, in the foreground */
-	char *stop;	   /* a command line that stops it, or NULL: SIGTERM */
-	unsigned ndev;	   /* its devices, by the names of [device NAME] */
+	char addr[16]; /* IPv4, dotted; every node's in one /24 */
+	char *start;   /* the command line that runs its daemon, in the foreground */
+	char *stop;    /* a command line that stops it, or NULL: SIGTERM */
+	unsigned ndev; /* its devices, by the names of [device NAME] */
 	char dev[BO_CLUSTER_MAX][BO_CLUSTER_NAME_MAX + 1];
-	int line;	   /* of its section */
+	int line; /* of its section */
 };
 
 struct bo_cluster {
 	struct bo_cluster_node v[BO_CLUSTER_MAX];
 	unsigned n;
-	unsigned survivors;	/* BO_SURVIVORS_* */
+	unsigned survivors;    /* BO_SURVIVORS_* */
 	unsigned stop_timeout; /* seconds a node is given to stop */
 };
 
@@ -67,12 +67,12 @@ const char *bo_cluster_survivors_str(unsigned survivors, char *buf, size_t len);
  * none twice (a one-node cluster has one). Returns how many.
  */
 size_t bo_cluster_sets(const struct bo_cluster *c, uint32_t *sets);
+/* The set of all of @c's nodes. */
+uint32_t bo_cluster_all(const struct bo_cluster *c);
 /* Set @set by its nodes' names, "n1+n3", into @buf. */
-const char *bo_cluster_set_name(const struct bo_cluster *c, uint32_t set, char *buf,
-				size_t len);
+const char *bo_cluster_set_name(const struct bo_cluster *c, uint32_t set, char *buf, size_t len);
 /* The set named @name ("n1+n3"): 0, or -EINVAL when a name is none of @c's. */
-_must_check_ int bo_cluster_set_parse(const struct bo_cluster *c, const char *name,
-				      uint32_t *ret);
+_must_check_ int bo_cluster_set_parse(const struct bo_cluster *c, const char *name, uint32_t *ret);
 /* The node owning device @dev, or -1. */
 int bo_cluster_node_of(const struct bo_cluster *c, const char *dev);
 

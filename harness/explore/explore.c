@@ -143,35 +143,42 @@ static int check_state(struct explore *x, struct state_run *s, enum bo_class *re
 	return r;
 }
 
+/* The id of state @id through survivor set @set into @buf (BO_CRASH_ID_MAX): @id itself for
+ * the set of all nodes, else "<id>@<set>". -ENAMETOOLONG with @err when it does not fit. */
+static int set_id(const struct explore *x, const char *id, uint32_t set, char *buf,
+		  struct bo_err *err)
+{
+	char name[BO_CLUSTER_SET_NAME_MAX];
+
+	if (set == bo_cluster_all(x->o->cluster))
+		return snprintf(buf, BO_CRASH_ID_MAX, "%s", id) < 0 ? -EINVAL : 0;
+	bo_cluster_set_name(x->o->cluster, set, name, sizeof(name));
+	if ((size_t) snprintf(buf, BO_CRASH_ID_MAX, "%s@%s", id, name) >= BO_CRASH_ID_MAX)
+		return bo_err_set(err, ENAMETOOLONG, "state %s@%s: id too long", id, name);
+	return 0;
+}
+
 /*
  * A cluster's state @s through each survivor set in turn, each on a fresh snapshot of the one
- * base (a set's recovery writes to its nodes' disks): the set of all nodes as "<id>", any
- * other as "<id>@<set>". The first class that is not consistent in *@ret.
+ * base (a set's recovery writes to its nodes' disks), under set_id()'s ids. The first class
+ * that is not consistent in *@ret.
  */
 static int check_sets(struct explore *x, struct state_run *s, enum bo_class *ret,
 		      struct bo_err *err)
 {
-	struct state_run tmpl = *s;
-	uint32_t all = (uint32_t) ((1ull << x->o->cluster->n) - 1);
 	int r = 0;
 
 	*ret = BO_CLASS_CONSISTENT;
 	for (size_t i = 0; r >= 0 && i < x->nsets; i++) {
-		struct state_run one = {.applied = tmpl.applied,
-					.cs = tmpl.cs,
-					.base_at = tmpl.base_at,
-					.t_replay = i ? 0 : tmpl.t_replay,
+		struct state_run one = {.applied = s->applied,
+					.cs = s->cs,
+					.base_at = s->base_at,
+					.t_replay = i ? 0 : s->t_replay,
 					.set = x->sets[i]};
-		char set[BO_CLUSTER_SET_NAME_MAX];
 		enum bo_class c;
 
-		if (x->sets[i] == all)
-			snprintf(one.id, sizeof(one.id), "%s", tmpl.id);
-		else if ((size_t) snprintf(one.id, sizeof(one.id), "%s@%s", tmpl.id,
-					   bo_cluster_set_name(x->o->cluster, x->sets[i], set,
-							       sizeof(set))) >= sizeof(one.id))
-			return bo_err_set(err, ENAMETOOLONG, "state %s@%s: id too long", tmpl.id,
-					  set);
+		if (set_id(x, s->id, x->sets[i], one.id, err) < 0)
+			return -ENAMETOOLONG;
 		if (bo_stop_requested())
 			return bo_stop_error(err, "checking crash states");
 		r = check_state(x, &one, &c, err);
@@ -179,35 +186,29 @@ static int check_sets(struct explore *x, struct state_run *s, enum bo_class *ret
 		if (*ret == BO_CLASS_CONSISTENT)
 			*ret = c;
 	}
-	snprintf(x->set_rep, sizeof(x->set_rep), "%s", tmpl.id);
+	snprintf(x->set_rep, sizeof(x->set_rep), "%s", s->id);
 	return r;
 }
 
 /*
- * An alias of a cluster's state, through each survivor set: "<id>@<set>" an alias of its
- * representative's "<of>@<set>", with the class that set gave it (the representative's
+ * An alias of a cluster's state, through each survivor set: set_id() of it an alias of
+ * set_id() of its representative, with the class that set gave it (the representative's
  * worst when it was not the last checked, which select.c's cut aliases always are).
  */
 static int save_set_aliases(struct explore *x, const struct select_alias *a, struct bo_err *err)
 {
-	uint32_t all = (uint32_t) ((1ull << x->o->cluster->n) - 1);
 	bool known = !strcmp(a->of, x->set_rep);
 	int r = 0;
 
 	for (size_t i = 0; r >= 0 && i < x->nsets; i++) {
 		struct select_alias one = *a;
-		char set[BO_CLUSTER_SET_NAME_MAX], of[BO_CRASH_ID_MAX];
+		char of[BO_CRASH_ID_MAX];
 
-		bo_cluster_set_name(x->o->cluster, x->sets[i], set, sizeof(set));
+		if (set_id(x, a->id, x->sets[i], one.id, err) < 0 ||
+		    set_id(x, a->of, x->sets[i], of, err) < 0)
+			return -ENAMETOOLONG;
 		one.of = of;
 		one.cls = known ? x->set_cls[i] : a->cls;
-		if (x->sets[i] == all) {
-			snprintf(of, sizeof(of), "%s", a->of);
-		} else if ((size_t) snprintf(one.id, sizeof(one.id), "%s@%s", a->id, set) >=
-				   sizeof(one.id) ||
-			   (size_t) snprintf(of, sizeof(of), "%s@%s", a->of, set) >= sizeof(of)) {
-			return bo_err_set(err, ENAMETOOLONG, "state %s@%s: id too long", a->id, set);
-		}
 		r = save_alias(x, &one, err);
 	}
 	return r;
@@ -266,7 +267,8 @@ static int explore_states(struct explore *x, struct select *sel, struct bo_err *
 			for (size_t i = 0; a.count && i < per; i++)
 				bo_progress_step();
 			if (a.record)
-				r = x->nsets ? save_set_aliases(x, &a, err) : save_alias(x, &a, err);
+				r = x->nsets ? save_set_aliases(x, &a, err)
+					     : save_alias(x, &a, err);
 			continue;
 		}
 		r = explore_state(x, &s, select_last_cut(sel), &c, err);
@@ -365,16 +367,16 @@ int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct
 		r = bo_err_set(err, EINVAL,
 			       "a cluster's states are checked in blackout's own VM, without "
 			       "%s",
-			       o->in_place	? "--in-place (its network and /etc/hosts are the VM's)"
-			       : o->witness	? "--witness (not yet taken with nodes)"
-						: "--recovery-crashes (not yet taken with nodes)");
+			       o->in_place  ? "--in-place (its network and /etc/hosts are the VM's)"
+			       : o->witness ? "--witness (not yet taken with nodes)"
+					    : "--recovery-crashes (not yet taken with nodes)");
 		goto out;
 	}
 	/* "<id>@<set>": state <id> through the survivors <set> alone; a cluster's "<id>", through
 	 * all its nodes. */
 	if (o->cluster) {
 		const char *at = x.o->only_state ? strchr(x.o->only_state, '@') : NULL;
-		uint32_t set = (uint32_t) ((1ull << x.o->cluster->n) - 1);
+		uint32_t set = bo_cluster_all(x.o->cluster);
 
 		if (at && (bo_cluster_set_parse(x.o->cluster, at + 1, &set) < 0 ||
 			   (size_t) (at - x.o->only_state) >= sizeof(set_id))) {

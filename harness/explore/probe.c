@@ -47,6 +47,9 @@ static int cluster_setup(struct explore *x, struct bo_err *err)
 					  "node '%s': none of its devices is a filesystem of the "
 					  "log's layout",
 					  c->v[n].name);
+	/* What every command of the cluster is told of it: the same for every state. */
+	if (bo_cluster_env_vars(c, &x->cluster_env) < 0)
+		return bo_err_set(err, ENOMEM, "the cluster's environment");
 	return bo_cluster_up(c, x->o->root, &x->cluster, err);
 }
 
@@ -82,6 +85,8 @@ void probe_teardown(struct explore *x)
 {
 	bo_cluster_down(x->cluster);
 	x->cluster = NULL;
+	bo_strv_free(x->cluster_env);
+	x->cluster_env = NULL;
 	if (!x->mnt[0])
 		return;
 	unlink(x->issued);
@@ -193,8 +198,7 @@ static bool find_program(const char *name, char *const *env, char *buf, size_t l
 
 /* The nodes of survivor set s->set started on the mounted state, with @env, each logging into
  * the work directory. */
-static int nodes_start(struct explore *x, struct state_run *s, char *const *env,
-		       struct bo_err *err)
+static int nodes_start(struct explore *x, struct state_run *s, char *const *env, struct bo_err *err)
 {
 	struct bo_cluster_env e = {
 		.env = env, .user = x->o->user, .root = x->o->root, .logdir = x->o->workdir};
@@ -236,7 +240,6 @@ static void run_checker(struct explore *x, struct state_run *s)
 	char e_cut[48], e_dev[2 * BO_LAYOUT_MAX][PATH_MAX + 40];
 	char e_surv[BO_CLUSTER_SET_NAME_MAX + 32];
 	char *env[32 + 2 * BO_LAYOUT_MAX + BO_CLUSTER_MAX + 3];
-	char **cluster_env = NULL;
 	const char *cwd = o->primary >= 0 && x->n_parts ? x->part_mnt[o->primary] : x->mnt;
 	size_t n = 0;
 	int k;
@@ -280,13 +283,8 @@ static void run_checker(struct explore *x, struct state_run *s)
 	if (s->set) {
 		char set[BO_CLUSTER_SET_NAME_MAX];
 
-		if (bo_cluster_env_vars(o->cluster, &cluster_env) < 0) {
-			s->obs.checker = BO_CHECKER_NOT_RUN;
-			snprintf(s->checker_how, sizeof(s->checker_how), "out of memory");
-			return;
-		}
-		for (size_t i = 0; cluster_env[i] && n + 2 < BO_ARRAY_SIZE(env); i++)
-			env[n++] = cluster_env[i];
+		for (size_t i = 0; x->cluster_env[i] && n + 2 < BO_ARRAY_SIZE(env); i++)
+			env[n++] = x->cluster_env[i];
 		bo_cluster_set_name(o->cluster, s->set, set, sizeof(set));
 		for (char *c = set; *c; c++)
 			*c = *c == '+' ? ' ' : *c;
@@ -304,7 +302,6 @@ static void run_checker(struct explore *x, struct state_run *s)
 	po.argv = argv;
 
 	if (s->set && nodes_start(x, s, env, &err) < 0) {
-		bo_strv_free(cluster_env);
 		s->obs.checker = BO_CHECKER_NOT_RUN;
 		snprintf(s->checker_how, sizeof(s->checker_how), "%s", bo_err_str(&err));
 		return;
@@ -312,7 +309,6 @@ static void run_checker(struct explore *x, struct state_run *s)
 	k = bo_proc_run(&po, &r, &err);
 	if (s->set)
 		nodes_stop(x, s);
-	bo_strv_free(cluster_env);
 	if (k < 0) {
 		s->obs.checker = BO_CHECKER_NOT_RUN;
 		snprintf(s->checker_how, sizeof(s->checker_how), "%s", bo_err_str(&err));

@@ -144,6 +144,7 @@ struct explore {
 	 * checked through (nsets 0 without a cluster), and each node's working directory, its
 	 * first filesystem's mount point. */
 	struct bo_cluster_run *cluster;
+	char **cluster_env; /* bo_cluster_env_vars(), made once */
 	uint32_t sets[BO_CLUSTER_SETS_MAX];
 	size_t nsets;
 	const char *node_cwd[BO_CLUSTER_MAX];

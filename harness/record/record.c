@@ -332,7 +332,8 @@ static int nodes_start(struct recorder *r, char *const *env, struct bo_err *err)
 	{
 		char set[BO_CLUSTER_SET_NAME_MAX];
 
-		emit(r, "nodes-start", "nodes", bo_cluster_set_name(c, UINT32_MAX, set, sizeof(set)));
+		emit(r, "nodes-start", "nodes",
+		     bo_cluster_set_name(c, UINT32_MAX, set, sizeof(set)));
 	}
 	return 0;
 }

@@ -150,7 +150,8 @@ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 			const struct bo_cluster_node *nd = &c->v[i];
 			struct json_object *o = json_object_new_object(), *devs;
 
-			ok = put_item(nodes, o) && put(o, "name", json_object_new_string(nd->name)) &&
+			ok = put_item(nodes, o) &&
+			     put(o, "name", json_object_new_string(nd->name)) &&
 			     put(o, "address", json_object_new_string(nd->addr)) &&
 			     put(o, "start", json_object_new_string(nd->start)) &&
 			     json_object_object_add(o, "stop", str_or_null(nd->stop)) == 0 &&

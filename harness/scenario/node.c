@@ -98,8 +98,9 @@ int scenario_node_key(struct scenario_parser *p, const char *key, const char *va
 	snprintf(label, sizeof(label), "node %s", nd->name);
 	if (!strcmp(key, "devices")) {
 		if (p->node_devices[p->node])
-			return scenario_fail(p, EINVAL, "[%s] devices: given twice (first on line %d)",
-					     label, p->node_devices_line[p->node]);
+			return scenario_fail(p, EINVAL,
+					     "[%s] devices: given twice (first on line %d)", label,
+					     p->node_devices_line[p->node]);
 		if (!(p->node_devices[p->node] = strdup(value)))
 			return scenario_fail(p, ENOMEM, "out of memory");
 		p->node_devices_line[p->node] = p->lineno;
@@ -182,17 +183,18 @@ static int node_devices(struct scenario_parser *p, unsigned i)
 		other = bo_cluster_node_of(sc->cluster, words[w]);
 		if (d == sc->ndevices)
 			r = scenario_fail_at(p, at,
-					     "[node %s] devices: no [device %.40s] section%s", nd->name,
-					     words[w],
+					     "[node %s] devices: no [device %.40s] section%s",
+					     nd->name, words[w],
 					     p->node_devices[i] ? ""
 								: " (a node's devices are those "
 								  "its devices line names, or "
 								  "the device named like it)");
 		else if (other >= 0)
-			r = scenario_fail_at(p, at,
-					     "[node %s] devices: device '%s' is node '%s''s already: "
-					     "a node's disks are its own",
-					     nd->name, words[w], sc->cluster->v[other].name);
+			r = scenario_fail_at(
+				p, at,
+				"[node %s] devices: device '%s' is node '%s''s already: "
+				"a node's disks are its own",
+				nd->name, words[w], sc->cluster->v[other].name);
 		else if (nd->ndev == BO_CLUSTER_MAX)
 			r = scenario_fail_at(p, at, "[node %s] devices: more than %d", nd->name,
 					     BO_CLUSTER_MAX);
@@ -244,10 +246,11 @@ int scenario_nodes_finish(struct scenario_parser *p)
 						"the directory its daemon works in",
 						nd->name);
 		if (!nd->start)
-			return scenario_fail_at(p, nd->line,
-						"[node %s] start: required (the script that runs its "
-						"daemon in the foreground)",
-						nd->name);
+			return scenario_fail_at(
+				p, nd->line,
+				"[node %s] start: required (the script that runs its "
+				"daemon in the foreground)",
+				nd->name);
 		(void) !inet_pton(AF_INET, nd->addr, &a);
 		if (i == 0)
 			net.s_addr = htonl(ntohl(a.s_addr) & 0xffffff00u);

@@ -118,8 +118,8 @@ static void swap_str(char **a, char **b)
  * host: an executable regular file) into *@path, and the command line that runs it by that
  * path, the rest of the line shell words added, into *@cmd (both malloc'd). 1, or 0 with the
  * parse failed. */
-int scenario_script(struct scenario_parser *p, const char *label, const char *key,
-		    const char *v, char **path_ret, char **cmd_ret)
+int scenario_script(struct scenario_parser *p, const char *label, const char *key, const char *v,
+		    char **path_ret, char **cmd_ret)
 {
 	size_t flen = strcspn(v, " \t");
 	const char *args = v + flen + strspn(v + flen, " \t");
@@ -145,8 +145,8 @@ int scenario_script(struct scenario_parser *p, const char *label, const char *ke
 					     label, key, path);
 		if (access(path, X_OK) < 0)
 			return scenario_fail(p, EACCES,
-					     "[%s] %s: '%s' is not executable (chmod +x it)",
-					     label, key, path);
+					     "[%s] %s: '%s' is not executable (chmod +x it)", label,
+					     key, path);
 	}
 	/* The script is shipped (bo_scenario_files()); its command line runs it by path. */
 	q = bo_shell_quote(path);

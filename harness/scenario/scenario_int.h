@@ -93,7 +93,7 @@ struct scenario_parser {
 	char *node_devices[BO_CLUSTER_MAX];
 	int node_devices_line[BO_CLUSTER_MAX];
 	int node_addr_line[BO_CLUSTER_MAX]; /* its address line, or 0 */
-	int survivors_line; /* [check] survivors, or 0 */
+	int survivors_line;		    /* [check] survivors, or 0 */
 };
 
 /* How @section reads in a message: "device NAME" in a named device section. */
@@ -152,8 +152,8 @@ int scenario_set_script(struct scenario_parser *p, const struct scenario_key *k,
 
 /* A script line FILE [ARGS] of @key in [@label]: its file resolved into *@path, the command
  * line into *@cmd (malloc'd). 1, or 0 with the parse failed. */
-int scenario_script(struct scenario_parser *p, const char *label, const char *key,
-		    const char *v, char **path, char **cmd);
+int scenario_script(struct scenario_parser *p, const char *label, const char *key, const char *v,
+		    char **path, char **cmd);
 
 /* node.c: a [node NAME] section begins at the current line; a key of it; [check] survivors;
  * and, once the file is read, the nodes together with the devices and the checker. 1 (or 0)

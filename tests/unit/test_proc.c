@@ -358,8 +358,7 @@ static void wait_up(const char *log)
 static void test_background(void)
 {
 	char *argv[] = {"sh", "-c", "setsid sh -c 'echo up; exec sleep 60' & exec sleep 60", NULL};
-	char *stubborn[] = {"sh", "-c", "trap '' TERM; echo up; while :; do sleep 0.1; done",
-			    NULL};
+	char *stubborn[] = {"sh", "-c", "trap '' TERM; echo up; while :; do sleep 0.1; done", NULL};
 	char *quick[] = {"sh", "-c", "exit 3", NULL};
 	char log[PATH_MAX];
 	struct bo_proc_opts o = {.argv = argv, .output_path = log};

@@ -927,8 +927,7 @@ static void devices(void)
 
 /* [node NAME] sections: a cluster, its survivor sets, and what is refused on the host before
  * any boot, with its line. */
-#define DEV3                                                                                    \
-	"[device n1]\nfs = ext4\n[device n2]\nfs = ext4\n[device n3]\nfs = ext4\n"
+#define DEV3	"[device n1]\nfs = ext4\n[device n2]\nfs = ext4\n[device n3]\nfs = ext4\n"
 #define NODE(n) "[node " n "]\nstart = /bin/true\n"
 #define CWL	"[workload]\ncommand = true\n[check]\nchecker = /bin/true\n"
 static void nodes(void)
@@ -955,7 +954,8 @@ static void nodes(void)
 		CU_ASSERT(!strcmp(sc->cluster->v[2].dev[0], "n3") && sc->cluster->v[2].ndev == 1);
 		CU_ASSERT(!strcmp(sc->cluster->v[1].addr, "10.88.0.2"));
 		CU_ASSERT(sc->cluster->survivors == (BO_SURVIVORS_ALL | BO_SURVIVORS_QUORUM));
-		CU_ASSERT((strstr(sc->cluster->v[0].start, "--unsafe-no-fsync") != NULL) == (i == 1));
+		CU_ASSERT((strstr(sc->cluster->v[0].start, "--unsafe-no-fsync") != NULL) ==
+			  (i == 1));
 		/* The nodes' script is shipped with the scenario's, once. */
 		CU_ASSERT_FATAL(bo_scenario_files(sc, &files) == 0);
 		n = 0;
@@ -982,10 +982,11 @@ static void nodes(void)
 	}
 
 	/* Devices by name, an address given, a node with two disks. */
-	sc = parse_ok(DEV3 "[device w1]\nfs = raw\n[node a]\ndevices = n1 w1\naddress = "
-			   "192.168.7.5\nstart = /bin/true\nstop = /bin/true --stop\n"
-			   "[node b]\ndevices = n2\naddress = 192.168.7.6\nstart = /bin/true\n"
-			   "[node c]\ndevices = n3\naddress = 192.168.7.7\nstart = /bin/true\n" CWL);
+	sc = parse_ok(DEV3
+		      "[device w1]\nfs = raw\n[node a]\ndevices = n1 w1\naddress = "
+		      "192.168.7.5\nstart = /bin/true\nstop = /bin/true --stop\n"
+		      "[node b]\ndevices = n2\naddress = 192.168.7.6\nstart = /bin/true\n"
+		      "[node c]\ndevices = n3\naddress = 192.168.7.7\nstart = /bin/true\n" CWL);
 	CU_ASSERT_FATAL(sc != NULL);
 	CU_ASSERT(sc->cluster->v[0].ndev == 2 && !strcmp(sc->cluster->v[0].dev[1], "w1"));
 	CU_ASSERT(strstr(sc->cluster->v[0].stop, "--stop") != NULL);
@@ -997,8 +998,7 @@ static void nodes(void)
 		  "t.ini:3: [node n1] devices: no [device n1] section (a node's devices are");
 	parse_bad(DEV3 NODE("n1") "devices = n1 n2\n" NODE("n2") NODE("n3") CWL,
 		  "t.ini:10: [node n2] devices: device 'n2' is node 'n1''s already");
-	parse_bad(DEV3 NODE("n1") NODE("n2") CWL,
-		  "t.ini:5: [device n3]: no node has it");
+	parse_bad(DEV3 NODE("n1") NODE("n2") CWL, "t.ini:5: [device n3]: no node has it");
 	parse_bad(DEV3 NODE("n1") NODE("n2") NODE("n1") CWL,
 		  "t.ini:11: [node n1]: node 'n1' is named twice (first on line 7)");
 	parse_bad(DEV3 NODE("n1") "address = 10.88.0.2\n" NODE("n2") NODE("n3") CWL,
@@ -1031,7 +1031,7 @@ static void nodes(void)
 	parse_bad(DEV3 NODE("n1") NODE("n2") NODE("n3") "[workload]\ncommand = true\n",
 		  "[check] checker: a cluster's checker asks its nodes");
 	parse_bad(DEV3 NODE("n1") NODE("n2") NODE("n3") "[workload]\nbuiltin = fsops\n[check]\n"
-							  "checker = /bin/true\n",
+							"checker = /bin/true\n",
 		  "[workload] builtin: a cluster's workload is a client of its nodes");
 }
 
