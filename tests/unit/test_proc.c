@@ -358,7 +358,8 @@ static void wait_up(const char *log)
 static void test_background(void)
 {
 	char *argv[] = {"sh", "-c", "setsid sh -c 'echo up; exec sleep 60' & exec sleep 60", NULL};
-	char *stubborn[] = {"sh", "-c", "trap '' TERM; echo up; while :; do sleep 0.1; done", NULL};
+	char *ignores_term[] = {"sh", "-c", "trap '' TERM; echo up; while :; do sleep 0.1; done",
+				NULL};
 	char *quick[] = {"sh", "-c", "exit 3", NULL};
 	char log[PATH_MAX];
 	struct bo_proc_opts o = {.argv = argv, .output_path = log};
@@ -381,7 +382,7 @@ static void test_background(void)
 		CU_ASSERT(r.left_n == 1 && r.left && strstr(r.left, "sleep"));
 	bo_proc_result_clear(&r);
 
-	o.argv = stubborn;
+	o.argv = ignores_term;
 	CU_ASSERT_FATAL(bo_proc_start(&o, &b, &err) == 0);
 	wait_up(log);
 	t = bo_now();
