@@ -277,13 +277,25 @@ static _Noreturn void child_exec(const struct child *ch)
 	 * report) a program it runs gets as the default. */
 	signal(SIGPIPE, SIG_DFL);
 	signal(SIGXFSZ, SIG_DFL);
+	/* ... and no signal blocked: a thread of blackout's that blocks them all (the control
+	 * server's) may be the one starting it, a node's daemon restarted after its power cut,
+	 * which must stop on SIGTERM as any other. */
+	{
+		sigset_t none;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+	}
 	if (devnull >= 0)
 		dup2(devnull, STDIN_FILENO);
 	if (ch->capture) {
 		dup2(ch->out, STDOUT_FILENO);
 		dup2(o->merge_stderr ? ch->out : ch->err, STDERR_FILENO);
 	} else if (o->output_path) {
-		int fd = open(o->output_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		int fd = open(o->output_path,
+			      O_WRONLY | O_CREAT | O_CLOEXEC |
+				      (o->output_append ? O_APPEND : O_TRUNC),
+			      0644);
 
 		if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
 			child_failed(ch->status, STEP_OUTPUT);

@@ -59,6 +59,7 @@ struct bo_proc_opts {
 	bool inherit_output;	 /* let the child write to our stdout/stderr, capture nothing */
 	const char *output_path; /* stdout and stderr into this file (created or truncated),
 				  * capture nothing */
+	bool output_append;	 /* ... appended to, not truncated: a daemon restarted */
 	/* What a stop request (safety.h) sends the child's group: 0 for SIGKILL at once, or a
 	 * signal the child stops cleanly on (blackout's own commands, on SIGTERM), and then
 	 * the child is waited for. */

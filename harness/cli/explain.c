@@ -290,8 +290,13 @@ static void print_witness(const char *t)
 static void print_nodes(struct json_object *st)
 {
 	const char *t = bo_json_str(st, "nodes");
+	const char *set = word_of(st, "survivors");
 
-	printf("  survivors: %s (the other nodes' disks lost)\n", word_of(st, "survivors"));
+	/* The set of all keeps the state's id; any other is in it after '@'. */
+	printf("  survivors: %s%s\n", set,
+	       strchr(bo_json_str(st, "state") ? bo_json_str(st, "state") : "", '@')
+		       ? " (the other nodes' disks lost)"
+		       : " (every node)");
 	while (t && *t) {
 		_cleanup_free_ char *line = strndup(t, strcspn(t, "\n"));
 

@@ -356,33 +356,35 @@ int bo_cluster_up(const struct bo_cluster *c, const char *root, struct bo_cluste
 	return 0;
 }
 
+/* Start node @i's daemon, its output into its log (@append: after what it wrote before). */
+static int start_node(struct bo_cluster_run *cr, unsigned i, bool append, struct bo_err *err)
+{
+	const struct bo_cluster_node *nd = &cr->c->v[i];
+	struct node_cmd nc = {0};
+	char log[PATH_MAX];
+	int k;
+
+	if (bo_pathf(log, sizeof(log), "%s/%s.log", cr->env.logdir, nd->name) < 0)
+		return bo_err_set(err, ENAMETOOLONG, "node '%s': its log", nd->name);
+	if (node_cmd(cr, i, nd->start, &nc) < 0)
+		return bo_err_set(err, ENOMEM, "starting node '%s'", nd->name);
+	nc.o.output_path = log;
+	nc.o.output_append = append;
+	nc.o.stop_signal = SIGTERM;
+	k = bo_proc_start(&nc.o, &cr->bg[i], err);
+	free(nc.env);
+	return k < 0 ? bo_err_prefix(err, "starting node '%s'", nd->name) : 0;
+}
+
 int bo_cluster_start(struct bo_cluster_run *cr, uint32_t set, const struct bo_cluster_env *e,
 		     struct bo_err *err)
 {
-	const struct bo_cluster *c = cr->c;
 	int k = 0;
 
 	cr->env = *e;
-	for (unsigned i = 0; k >= 0 && i < c->n; i++) {
-		const struct bo_cluster_node *nd = &c->v[i];
-		struct node_cmd nc = {0};
-		char log[PATH_MAX];
-
-		if (!(set & (1u << i)))
-			continue;
-		if (bo_pathf(log, sizeof(log), "%s/%s.log", e->logdir, nd->name) < 0)
-			k = bo_err_set(err, ENAMETOOLONG, "node '%s': its log", nd->name);
-		else if (node_cmd(cr, i, nd->start, &nc) < 0)
-			k = bo_err_set(err, ENOMEM, "starting node '%s'", nd->name);
-		if (k < 0)
-			break;
-		nc.o.output_path = log;
-		nc.o.stop_signal = SIGTERM;
-		k = bo_proc_start(&nc.o, &cr->bg[i], err);
-		free(nc.env);
-		if (k < 0)
-			k = bo_err_prefix(err, "starting node '%s'", nd->name);
-	}
+	for (unsigned i = 0; k >= 0 && i < cr->c->n; i++)
+		if (set & (1u << i))
+			k = start_node(cr, i, false, err);
 	if (k < 0) {
 		_cleanup_free_ char *report = NULL;
 		struct bo_err e2;
@@ -390,6 +392,52 @@ int bo_cluster_start(struct bo_cluster_run *cr, uint32_t set, const struct bo_cl
 		(void) !bo_cluster_stop(cr, &report, &e2);
 	}
 	return k;
+}
+
+int bo_cluster_kill(struct bo_cluster_run *cr, unsigned i, char *report, size_t len,
+		    struct bo_err *err)
+{
+	const char *name = cr->c->v[i].name;
+	struct bo_proc_opts po = {0};
+	struct bo_proc_result r = {0};
+	bool ended;
+	char how[96];
+	int k;
+
+	if (!cr->bg[i]) {
+		snprintf(report, len, "%s: was not running", name);
+		return 0;
+	}
+	ended = !bo_proc_alive(cr->bg[i]);
+	k = bo_proc_stop(cr->bg[i], SIGKILL, 10000, &r, err);
+	cr->bg[i] = NULL;
+	if (k < 0)
+		return bo_err_prefix(err, "node '%s': killing it", name);
+	bo_proc_describe(&r, &po, how, sizeof(how));
+	snprintf(report, len, "%s: %s%s%s%s", name, ended ? "had ended before its cut: " : "", how,
+		 r.left_n ? ", with all it started: " : "", r.left_n && r.left ? r.left : "");
+	bo_proc_result_clear(&r);
+	return 0;
+}
+
+int bo_cluster_restart(struct bo_cluster_run *cr, unsigned i, struct bo_err *err)
+{
+	if (cr->bg[i])
+		return bo_err_set(err, EBUSY, "node '%s': restarted while it runs",
+				  cr->c->v[i].name);
+	return start_node(cr, i, true, err);
+}
+
+bool bo_cluster_cuts_at(const struct bo_cluster_node *nd, const char *mark)
+{
+	for (size_t w = 0; nd->power_cut && nd->power_cut[w]; w++) {
+		const char *pat = nd->power_cut[w];
+		size_t n = strlen(pat);
+
+		if (n && pat[n - 1] == '*' ? !strncmp(pat, mark, n - 1) : !strcmp(pat, mark))
+			return true;
+	}
+	return false;
 }
 
 /* Stop node @i: its stop command, then SIGTERM unless that command did its work, and all of it

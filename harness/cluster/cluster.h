@@ -43,6 +43,9 @@ struct bo_cluster_node {
 	char *stop;    /* a command line that stops it, or NULL: SIGTERM */
 	unsigned ndev; /* its devices, by the names of [device NAME] */
 	char dev[BO_CLUSTER_MAX][BO_CLUSTER_NAME_MAX + 1];
+	/* The marks at which its power is cut during the run (one node at a time), each a
+	 * mark's name or a prefix of names ending in '*' ("ack:*"); NULL: none. */
+	char **power_cut;
 	int line; /* of its section */
 };
 
@@ -123,6 +126,17 @@ _must_check_ int bo_cluster_start(struct bo_cluster_run *cr, uint32_t set,
  * on a stop request, after every node is ended.
  */
 _must_check_ int bo_cluster_stop(struct bo_cluster_run *cr, char **report, struct bo_err *err);
+
+/*
+ * One node at a time (docs/clusters.md): kill node @i's daemon with all it started at once,
+ * as its power cut does (no stop command, no SIGTERM); what it was into @report, a line.
+ * bo_cluster_restart() starts it again as bo_cluster_start() did, its log appended to.
+ */
+_must_check_ int bo_cluster_kill(struct bo_cluster_run *cr, unsigned i, char *report, size_t len,
+				 struct bo_err *err);
+_must_check_ int bo_cluster_restart(struct bo_cluster_run *cr, unsigned i, struct bo_err *err);
+/* Whether node @nd's power is cut at the mark @mark (its power-cut line). */
+bool bo_cluster_cuts_at(const struct bo_cluster_node *nd, const char *mark);
 
 /* Stop what runs (killed), and take the network down. NULL is fine. */
 void bo_cluster_down(struct bo_cluster_run *cr);

@@ -17,6 +17,8 @@
 #define FAULT_PREFIX "fault:"
 /* harness/log/layout.h's BO_LAYOUT_MARK_PREFIX: the recorder's account of several devices. */
 #define LAYOUT_PREFIX "layout:"
+/* The marks of a node's power cut (harness/cluster/cluster.h). */
+#define NODE_CUT_PREFIX "node-cut:"
 
 /* An append-only set of op ids: strictly increasing ids keep the array sorted. */
 struct idset {
@@ -92,12 +94,15 @@ int bo_ctl_check_mark_name(const char *name, size_t len, struct bo_err *err)
 	if ((len >= strlen(ISSUE_PREFIX) && !memcmp(name, ISSUE_PREFIX, strlen(ISSUE_PREFIX))) ||
 	    (len >= strlen(ACK_PREFIX) && !memcmp(name, ACK_PREFIX, strlen(ACK_PREFIX))) ||
 	    (len >= strlen(FAULT_PREFIX) && !memcmp(name, FAULT_PREFIX, strlen(FAULT_PREFIX))) ||
-	    (len >= strlen(LAYOUT_PREFIX) && !memcmp(name, LAYOUT_PREFIX, strlen(LAYOUT_PREFIX))))
+	    (len >= strlen(LAYOUT_PREFIX) && !memcmp(name, LAYOUT_PREFIX, strlen(LAYOUT_PREFIX))) ||
+	    (len >= strlen(NODE_CUT_PREFIX) &&
+	     !memcmp(name, NODE_CUT_PREFIX, strlen(NODE_CUT_PREFIX))))
 		return bo_err_set(
 			err, EINVAL,
 			"mark name '%s' uses a reserved prefix ('issue:' and 'ack:' "
 			"belong to the issue and ack requests, 'fault:' to fault switches, "
-			"'layout:' to the devices of the log)",
+			"'layout:' to the devices of the log, 'node-cut:' to a node's power "
+			"cut)",
 			quote(name, len, q, sizeof(q)));
 	return 0;
 }

@@ -409,8 +409,11 @@ int save_byproducts(struct explore *x, struct state_run *s, enum bo_class c, str
 		char set[BO_CLUSTER_SET_NAME_MAX];
 		_cleanup_free_ char *more = NULL;
 
-		if (asprintf(&more, "%ssurvivors: %s (the other nodes' disks lost)\nnodes:\n%s",
-			     verdict, bo_cluster_set_name(x->o->cluster, s->set, set, sizeof(set)),
+		if (asprintf(&more, "%ssurvivors: %s%s\nnodes:\n%s", verdict,
+			     bo_cluster_set_name(x->o->cluster, s->set, set, sizeof(set)),
+			     s->set == bo_cluster_all(x->o->cluster)
+				     ? " (every node)"
+				     : " (the other nodes' disks lost)",
 			     s->nodes_report ? s->nodes_report : "") < 0)
 			return bo_err_set(err, ENOMEM, "state %s", s->id);
 		free(verdict);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "harness/record/record.h"
+#include "harness/record/recorder.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -34,95 +35,22 @@
 #include "harness/base/safety.h"
 #include "harness/dev/teardown.h"
 
-/* A mark reaches the log when dm-log-writes' kthread gets to it; on a busy TCG guest that
- * can take a while, but never this long. */
-#define MARK_TIMEOUT_MS 30000
-
-struct recorder {
-	const struct bo_record_opts *o;
-	struct bo_results *res;
-	uint32_t ss;
-	uint64_t sectors;
-	char image[PATH_MAX], log[PATH_MAX], mnt[PATH_MAX], sock[PATH_MAX];
-	struct bo_loop_dev img_loop, log_loop;
-	/* What the recording made, undone in reverse (mount, flakey, log-writes, loops). */
-	struct bo_teardown *td;
-	struct bo_err *down_err; /* where unwinding reports its first failure */
-	int down_first;
-	char lw[BO_DM_NAME_MAX], lw_uuid[BO_DM_UUID_MAX], lw_dev[PATH_MAX];
-	char fl[BO_DM_NAME_MAX], fl_uuid[BO_DM_UUID_MAX], fl_dev[PATH_MAX];
-	/* With [device NAME] sections: the devices carved out of the log-writes device by
-	 * dm-linear (harness/log/layout.h), their nodes and, for filesystems, mount points.
-	 * layout.n == 0: the one device is fl_dev, mounted at mnt. */
-	struct bo_layout layout;
-	char dev[BO_LAYOUT_MAX][PATH_MAX], dev_mnt[BO_LAYOUT_MAX][PATH_MAX];
-	unsigned mounted;   /* mounts on the teardown stack */
-	char cwd[PATH_MAX]; /* the workload's working directory: the primary mount point */
-	struct bo_logtail *tail;
-	struct bo_faultrun *faults;
-	/* The control server's thread emits fault records while the main thread runs. */
-	pthread_mutex_t emit_lock;
-	/* A cluster's nodes, while the workload runs (harness/cluster/cluster.h). */
-	struct bo_cluster_run *cluster;
-	struct bo_cluster_env node_env;
-};
-
-static int emit_record(struct recorder *r, const char *event, struct json_object *o)
-{
-	struct bo_err err = {0};
-	int k;
-
-	pthread_mutex_lock(&r->emit_lock);
-	k = bo_results_emit(r->res, event, o, &err);
-	pthread_mutex_unlock(&r->emit_lock);
-	return k;
-}
-
-static int emit(struct recorder *r, const char *event, const char *key, const char *val)
-{
-	struct json_object *o = json_object_new_object();
-
-	if (o && key)
-		json_object_object_add(o, key, json_object_new_string(val));
-	return emit_record(r, event, o);
-}
-
-/* Insert a mark: a dm message, then wait for the mark to be in the log, so that the
- * workload's "ok <entry>" names a real entry. */
-static int put_mark(void *ctx, const char *name, uint64_t *ret_entry, struct bo_err *err)
-{
-	struct recorder *r = ctx;
-	struct bo_lw_status st;
-	int k;
-
-	if (strcmp(name, "mkfs") && bo_test_stall("workload", err) < 0)
-		return -EINTR;
-
-	/* With logging off (the log device filled up) the mark would never appear: say why
-	 * now rather than after the wait. */
-	k = bo_lw_status(r->lw, &st, err);
-	if (k >= 0)
-		k = bo_lw_status_check(r->lw, &st, err);
-	if (k >= 0)
-		k = bo_lw_mark(r->lw, name, r->ss, err);
-	if (k < 0)
-		return k;
-	return bo_logtail_wait_mark(r->tail, name, MARK_TIMEOUT_MS, ret_entry, err);
-}
-
 /* The control channel's way of inserting a mark: put it in the log, then carry out the fault
- * plan's switch it triggers, if any, before the workload gets its reply. */
+ * plan's switch, or the power cut of a node, it triggers, if any, before the workload gets its
+ * reply. */
 static int insert_mark(void *ctx, const char *name, uint64_t *ret_entry, struct bo_err *err)
 {
 	struct recorder *r = ctx;
 	struct json_object *rec = NULL;
 	int k;
 
-	k = put_mark(r, name, ret_entry, err);
+	k = recorder_put_mark(r, name, ret_entry, err);
 	if (k >= 0 && r->faults)
 		k = bo_faultrun_on_mark(r->faults, name, *ret_entry, &rec, err);
 	if (rec)
-		emit_record(r, "fault", rec);
+		recorder_emit_record(r, "fault", rec);
+	if (k >= 0)
+		k = recorder_node_cuts(r, name, *ret_entry, err);
 	return k;
 }
 
@@ -161,10 +89,12 @@ static int keep_dm(struct recorder *r, const char *name, struct bo_err *err)
 }
 
 /* The devices of a [device NAME] scenario: one dm-linear each on the log-writes device, so that
- * the one log orders the writes of all of them. No fault plan, so no dm-flakey. */
+ * the one log orders the writes of all of them; dm-flakey instead for a node whose power is cut
+ * during the run. No fault plan. */
 static int carve(struct recorder *r, struct bo_err *err)
 {
 	struct json_object *devs = json_object_new_array(), *rec = json_object_new_object();
+	struct bo_flakey_caps caps = {0};
 	int k = 0;
 
 	if (!devs || !rec) {
@@ -172,10 +102,15 @@ static int carve(struct recorder *r, struct bo_err *err)
 		json_object_put(rec);
 		return bo_err_set(err, ENOMEM, "out of memory");
 	}
+	for (unsigned i = 0; k >= 0 && i < r->layout.n; i++)
+		if (recorder_dev_cut(r, i)) {
+			k = bo_flakey_probe(r->o->runid, r->lw_dev, &caps, err);
+			break;
+		}
 
 	for (unsigned i = 0; k >= 0 && i < r->layout.n; i++) {
 		const struct bo_layout_dev *d = &r->layout.v[i];
-		char role[32], name[BO_DM_NAME_MAX], uuid[BO_DM_UUID_MAX];
+		char role[32], *name = r->dev_dm[i], uuid[BO_DM_UUID_MAX];
 		_cleanup_free_ char *table = NULL;
 		struct json_object *o = json_object_new_object();
 
@@ -184,7 +119,7 @@ static int carve(struct recorder *r, struct bo_err *err)
 		if (k >= 0 && bo_dm_device_path(name, r->dev[i], sizeof(r->dev[i])) < 0)
 			k = bo_err_set(err, ENAMETOOLONG, "device path of '%s': too long", name);
 		if (k >= 0)
-			k = bo_linear_table(d->sectors, r->lw_dev, d->start, &table, err);
+			k = recorder_carve_table(r, i, &caps, &table, err);
 		if (k >= 0)
 			k = bo_dm_create(name, uuid, table, err);
 		if (k >= 0)
@@ -205,7 +140,7 @@ static int carve(struct recorder *r, struct bo_err *err)
 	}
 	json_object_object_add(rec, "device", json_object_new_string(r->lw_dev));
 	json_object_object_add(rec, "devices", devs);
-	return emit_record(r, "stack", rec);
+	return recorder_emit_record(r, "stack", rec);
 }
 
 static int stack_up(struct recorder *r, struct bo_err *err)
@@ -267,7 +202,7 @@ static int stack_up(struct recorder *r, struct bo_err *err)
 						.flakey = r->fl,
 						.below = r->lw_dev,
 						.sectors = r->sectors,
-						.mark = put_mark,
+						.mark = recorder_put_mark,
 						.ctx = r};
 
 		k = bo_faultrun_new(&fc, &r->faults, err);
@@ -279,7 +214,7 @@ static int stack_up(struct recorder *r, struct bo_err *err)
 	k = keep_dm(r, r->fl, err);
 	if (k >= 0)
 		k = bo_test_stall("stack", err);
-	return k < 0 ? k : emit(r, "stack", "device", r->fl_dev);
+	return k < 0 ? k : recorder_emit(r, "stack", "device", r->fl_dev);
 }
 
 static void down_report(void *rctx, const char *kind, const char *arg, const struct bo_err *e)
@@ -297,78 +232,6 @@ static int stack_down(struct recorder *r, struct bo_err *err)
 	r->down_first = 0;
 	(void) !bo_teardown_unwind(r->td);
 	return r->down_first;
-}
-
-/* The mount point of node @nd's first filesystem: its daemon's working directory. */
-static const char *node_cwd(const struct recorder *r, const struct bo_cluster_node *nd)
-{
-	for (unsigned d = 0; d < nd->ndev; d++)
-		for (unsigned i = 0; i < r->layout.n; i++)
-			if (!strcmp(r->layout.v[i].name, nd->dev[d]) && r->dev_mnt[i][0])
-				return r->dev_mnt[i];
-	return "/";
-}
-
-/* A cluster's network, and its nodes started with @env, each logging into the work
- * directory (nodes_stop() keeps the logs). */
-static int nodes_start(struct recorder *r, char *const *env, struct bo_err *err)
-{
-	const struct bo_cluster *c = r->o->sc->cluster;
-	struct bo_cluster_env *e = &r->node_env;
-	int k;
-
-	*e = (struct bo_cluster_env){
-		.env = env, .user = r->o->user, .root = r->o->root, .logdir = r->o->workdir};
-	for (unsigned i = 0; i < c->n; i++)
-		e->cwd[i] = node_cwd(r, &c->v[i]);
-	k = bo_cluster_up(c, r->o->root, &r->cluster, err);
-	if (k >= 0)
-		k = bo_cluster_start(r->cluster, UINT32_MAX, e, err);
-	if (k < 0) {
-		bo_cluster_down(r->cluster);
-		r->cluster = NULL;
-		return bo_err_prefix(err, "starting the cluster");
-	}
-	{
-		char set[BO_CLUSTER_SET_NAME_MAX];
-
-		emit(r, "nodes-start", "nodes",
-		     bo_cluster_set_name(c, UINT32_MAX, set, sizeof(set)));
-	}
-	return 0;
-}
-
-/* The nodes stopped and the network down; each node's log kept as nodes/NAME/workload.log and
- * what each did at its stop in the record "nodes-stop". */
-static int nodes_stop(struct recorder *r, struct bo_err *err)
-{
-	const struct bo_cluster *c = r->o->sc->cluster;
-	_cleanup_free_ char *report = NULL;
-	int k = bo_cluster_stop(r->cluster, &report, err);
-
-	bo_cluster_down(r->cluster);
-	r->cluster = NULL;
-	emit(r, "nodes-stop", "nodes", report ? report : "");
-	for (unsigned i = 0; i < c->n; i++) {
-		char src[PATH_MAX], dir[64], rel[80];
-		_cleanup_free_ char *buf = NULL;
-		size_t len = 0;
-		struct bo_err e2 = {0};
-		int w;
-
-		if (bo_pathf(src, sizeof(src), "%s/%s.log", r->o->workdir, c->v[i].name) < 0 ||
-		    bo_read_file(src, 16u << 20, &buf, &len) < 0)
-			continue;
-		snprintf(dir, sizeof(dir), "nodes/%s", c->v[i].name);
-		snprintf(rel, sizeof(rel), "%s/workload.log", dir);
-		w = bo_results_mkdir(r->res, dir, NULL, &e2);
-		if (w >= 0)
-			w = bo_results_write_file(r->res, rel, buf, len, &e2);
-		if (w < 0 && k >= 0)
-			k = bo_err_set(err, e2.errnum, "%s", bo_err_str(&e2));
-		unlink(src);
-	}
-	return k;
 }
 
 static int run_workload(struct recorder *r, struct bo_ctl_server *srv, struct bo_err *err)
@@ -425,18 +288,18 @@ static int run_workload(struct recorder *r, struct bo_ctl_server *srv, struct bo
 	snprintf(seed_env, sizeof(seed_env), "BLACKOUT_SEED=%" PRIu64, sc->workload_seed);
 	po.timeout_ms = sc->workload_timeout * 1000u;
 	/* A cluster's nodes first: the workload is their client. */
-	if (sc->cluster && nodes_start(r, env, err) < 0) {
+	if (sc->cluster && recorder_nodes_start(r, env, err) < 0) {
 		bo_strv_free(cluster_env);
 		return -EIO;
 	}
-	emit(r, "workload-start", "command", cmd);
+	recorder_emit(r, "workload-start", "command", cmd);
 	k = bo_proc_run(&po, &pr, err);
 	if (k < 0)
 		(void) !bo_err_prefix(err, "starting the workload");
 	if (sc->cluster) {
 		struct bo_err e2 = {0};
 
-		if (nodes_stop(r, &e2) < 0 && k >= 0)
+		if (recorder_nodes_stop(r, &e2) < 0 && k >= 0)
 			k = bo_err_set(err, e2.errnum, "stopping the cluster: %s", bo_err_str(&e2));
 	}
 	bo_strv_free(cluster_env);
@@ -452,7 +315,7 @@ static int run_workload(struct recorder *r, struct bo_ctl_server *srv, struct bo
 	/* A daemon it did not stop, ended with it before the unmount: said, not a failure. */
 	if (left)
 		json_object_object_add(rec, "left", json_object_new_string(left));
-	emit_record(r, "workload-end", rec);
+	recorder_emit_record(r, "workload-end", rec);
 	if (left && asprintf(&out, "%.*s--- blackout: the workload left %s\n", (int) pr.out_len,
 			     pr.out, left) < 0)
 		out = NULL;
@@ -461,9 +324,10 @@ static int run_workload(struct recorder *r, struct bo_ctl_server *srv, struct bo
 	/* Once a fault went live, the workload failing is its reaction to the fault, recorded
 	 * for the oracle's judgement of the crash states, not a failure of the run. */
 	if (bo_faultrun_fired(r->faults))
-		emit_record(r, "fault-outcome",
-			    bo_faultrun_outcome(r->faults, how,
-						pr.end == BO_PROC_EXITED ? pr.status : -1));
+		recorder_emit_record(
+			r, "fault-outcome",
+			bo_faultrun_outcome(r->faults, how,
+					    pr.end == BO_PROC_EXITED ? pr.status : -1));
 	else if (k >= 0 && (pr.end != BO_PROC_EXITED || pr.status != 0))
 		k = bo_err_set(err, ECANCELED, "workload '%s' %s (output in workload.out)", cmd,
 			       how);
@@ -633,7 +497,6 @@ static int mount_kept(struct recorder *r, const char *dev, const char *mnt, cons
 static int mount_devices(struct recorder *r, char *cwd, size_t len, struct bo_err *err)
 {
 	const struct bo_scenario *sc = r->o->sc;
-	const struct bo_proc_user *u = r->o->user;
 	int k = 0;
 
 	snprintf(cwd, len, "%s", r->mnt);
@@ -657,9 +520,8 @@ static int mount_devices(struct recorder *r, char *cwd, size_t len, struct bo_er
 			if ((int) i == sc->primary)
 				snprintf(cwd, len, "%s", r->dev_mnt[i]);
 		}
-		if (k >= 0 && u && chown(own, u->uid, u->gid) < 0)
-			k = bo_err_set(err, errno, "giving '%s' to user %s: %s", own, u->name,
-				       strerror(errno));
+		if (k >= 0)
+			k = recorder_give(r, own, err);
 	}
 	return k;
 }
@@ -684,6 +546,7 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 			return k;
 	}
 	pthread_mutex_init(&r.emit_lock, NULL);
+	pthread_mutex_init(&r.cluster_lock, NULL);
 	bo_scenario_layout(sc, &r.layout);
 	/* A cluster's network namespaces, bridge and names are the VM's to change, not a
 	 * machine's checked in place. */
@@ -719,7 +582,7 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 				"the layout of %u devices does not fit a mark: shorter names",
 				r.layout.n);
 		if (k >= 0)
-			k = put_mark(&r, mark, &entry, err);
+			k = recorder_put_mark(&r, mark, &entry, err);
 		if (k >= 0)
 			k = mkfs_devices(&r, err);
 	} else if (k >= 0) {
@@ -731,6 +594,10 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 		k = insert_mark(&r, "mkfs", &entry, err);
 	if (k >= 0 && r.layout.n) {
 		k = mount_devices(&r, r.cwd, sizeof(r.cwd), err);
+		/* A cluster's client is on no node: it works beside their mounts, not in one,
+		 * which a node's power cut takes away. */
+		if (sc->cluster)
+			snprintf(r.cwd, sizeof(r.cwd), "%s", r.mnt);
 	} else if (k >= 0) {
 		snprintf(r.cwd, sizeof(r.cwd), "%s", r.mnt);
 		k = mount_kept(&r, r.fl_dev, r.mnt, bo_fs_name(sc->fs), sc->mount_options, err);
@@ -760,6 +627,8 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 		/* A plan that did not run in full must not pass for one that did. */
 		if (k >= 0)
 			k = bo_faultrun_check_fired(r.faults, err);
+		if (k >= 0)
+			k = recorder_check_nodes_cut(&r, err);
 		/* A protocol error (an op id repeated or going back) fails the run even when the
 		 * workload carried on. */
 		if (k >= 0 && bo_ctl_server_failure(srv, err) < 0)
@@ -782,12 +651,17 @@ down:
 	if (stack_down(&r, k < 0 ? &derr : err) < 0 && k >= 0)
 		k = -EIO;
 	else if (k < 0 && derr.msg[0])
-		emit(&r, "teardown-error", "error", bo_err_str(&derr));
+		recorder_emit(&r, "teardown-error", "error", bo_err_str(&derr));
 	if (k >= 0 && srv)
 		k = check_acks(&r, bo_ctl_server_state(srv), err);
 	bo_ctl_server_free(srv);
 	bo_faultrun_free(r.faults);
 	pthread_mutex_destroy(&r.emit_lock);
+	pthread_mutex_destroy(&r.cluster_lock);
+	for (unsigned i = 0; i < r.layout.n; i++) {
+		free(r.dev_on[i]);
+		free(r.dev_off[i]);
+	}
 	bo_logtail_free(r.tail);
 	bo_teardown_free(r.td);
 	for (unsigned i = 0; i < r.layout.n; i++)

@@ -158,6 +158,9 @@ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 			     put(o, "devices", devs = json_object_new_array());
 			for (unsigned d = 0; ok && d < nd->ndev; d++)
 				ok = put_item(devs, json_object_new_string(nd->dev[d]));
+			ok = ok && put(o, "power_cut", devs = json_object_new_array());
+			for (size_t w = 0; ok && nd->power_cut && nd->power_cut[w]; w++)
+				ok = put_item(devs, json_object_new_string(nd->power_cut[w]));
 		}
 	} else if (ok) {
 		ok = json_object_object_add(root, "cluster", NULL) == 0;

@@ -61,8 +61,7 @@ static bool printable_name(const char *s)
 	return true;
 }
 
-/* The log mark name of a trigger word into @ret (canonical: "ack:007" is "ack:7"). */
-static int parse_trigger(const char *w, char **ret, char *why, size_t whylen)
+int bo_trigger_parse(const char *w, char **ret, char *why, size_t whylen)
 {
 	static const char *const reserved[] = {"mkfs", "dm-log-writes-end", NULL};
 	const char *kind = !strncmp(w, "ack:", 4)     ? "ack"
@@ -84,16 +83,17 @@ static int parse_trigger(const char *w, char **ret, char *why, size_t whylen)
 		return why_set(why, whylen, "mark: needs a name of 1 to %d printable characters",
 			       MAX_MARK);
 	if (!strncmp(w, "ack:", 4) || !strncmp(w, "issue:", 6) ||
-	    !strncmp(w, BO_FAULT_MARK_PREFIX, strlen(BO_FAULT_MARK_PREFIX)))
+	    !strncmp(w, BO_FAULT_MARK_PREFIX, strlen(BO_FAULT_MARK_PREFIX)) ||
+	    !strncmp(w, BO_NODE_CUT_PREFIX, strlen(BO_NODE_CUT_PREFIX)))
 		return why_set(
 			why, whylen,
-			"mark:%.40s: names starting with ack:, issue: or fault: are not user "
-			"marks (write ack:<opid> or issue:<opid>)",
+			"mark:%.40s: names starting with ack:, issue:, fault: or node-cut: are "
+			"not user marks (write ack:<opid> or issue:<opid>)",
 			w);
 	for (const char *const *r = reserved; *r; r++)
 		if (!strcmp(w, *r))
-			return why_set(why, whylen,
-				       "mark:%s: the harness's own mark cannot trigger a fault", w);
+			return why_set(why, whylen, "mark:%s: the harness's own mark is no trigger",
+				       w);
 	*ret = strdup(w);
 	return *ret ? 0 : -ENOMEM;
 }
@@ -231,7 +231,7 @@ int bo_fault_parse(const char *value, struct bo_fault *ret, char *why, size_t wh
 			       "expected 'TRIGGER FAULT...', like 'ack:40 drop_writes' or "
 			       "'mark:phase2 up'");
 	}
-	r = parse_trigger(w[0], &f.trigger, why, whylen);
+	r = bo_trigger_parse(w[0], &f.trigger, why, whylen);
 	if (r >= 0)
 		r = parse_features(w + 1, n - 1, &f, why, whylen);
 	free(copy);

@@ -49,6 +49,15 @@ struct bo_fault {
 	uint32_t random_write_corrupt;
 };
 
+/* The prefix of the marks a node's power cut leaves in the log (harness/cluster/cluster.h). */
+#define BO_NODE_CUT_PREFIX "node-cut:"
+
+/*
+ * The log mark a trigger word names — `ack:<opid>`, `issue:<opid>`, `mark:<name>` — into
+ * *@ret (malloc'd; canonical: "ack:007" is "ack:7"). -EINVAL with why in @why; -ENOMEM.
+ */
+_must_check_ int bo_trigger_parse(const char *w, char **ret, char *why, size_t whylen);
+
 /*
  * Parse the value of one `at` line, "TRIGGER FAULT [FAULT...]", into *@ret (cleared first).
  * On failure returns -EINVAL and says why in @why (@whylen bytes), without quoting the value:

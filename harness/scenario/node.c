@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "harness/base/util.h"
+#include "harness/scenario/faultplan.h"
 #include "harness/scenario/scenario_int.h"
 
 /* The default address of node @i: 10.88.0.<i + 1>. */
@@ -83,6 +84,53 @@ static bool node_addr_ok(const char *v)
 	return last != 0 && last < 254;
 }
 
+/*
+ * "power-cut = WHEN...": the marks at which node @nd's power is cut during the run, each
+ * ack:<opid>, issue:<opid>, mark:<name> (as [faults] triggers are written), or ack:* and
+ * issue:* for every one.
+ */
+static int power_cut(struct scenario_parser *p, struct bo_cluster_node *nd, const char *label,
+		     const char *value)
+{
+	char **words = bo_strv_split(value);
+	char why[160];
+	int r = 1;
+
+	if (nd->power_cut) {
+		bo_strv_free(words);
+		return scenario_fail(p, EINVAL, "[%s] power-cut: given twice", label);
+	}
+	if (!words)
+		return scenario_fail(p, ENOMEM, "out of memory");
+	if (!words[0])
+		r = scenario_fail(p, EINVAL,
+				  "[%s] power-cut: which marks (ack:3, mark:NAME, ack:*)", label);
+	/* Each word becomes the name of its mark, in place. */
+	for (size_t w = 0; r > 0 && words[w]; w++) {
+		char *name = NULL;
+		int k = 0;
+
+		if (strcmp(words[w], "ack:*") && strcmp(words[w], "issue:*"))
+			k = bo_trigger_parse(words[w], &name, why, sizeof(why));
+		if (k == -ENOMEM)
+			r = scenario_fail(p, ENOMEM, "out of memory");
+		else if (k < 0)
+			r = scenario_fail(p, EINVAL,
+					  "[%s] power-cut: '%.40s': %s (or ack:*, issue:*)", label,
+					  words[w], why);
+		else if (name) {
+			free(words[w]);
+			words[w] = name;
+		}
+	}
+	if (r <= 0) {
+		bo_strv_free(words);
+		return r;
+	}
+	nd->power_cut = words;
+	return 1;
+}
+
 int scenario_node_key(struct scenario_parser *p, const char *key, const char *value)
 {
 	struct bo_scenario *sc = p->sc;
@@ -116,10 +164,12 @@ int scenario_node_key(struct scenario_parser *p, const char *key, const char *va
 		p->node_addr_line[p->node] = p->lineno;
 		return 1;
 	}
+	if (!strcmp(key, "power-cut"))
+		return power_cut(p, nd, label, value);
 	if (strcmp(key, "start") && strcmp(key, "stop"))
 		return scenario_fail(p, EINVAL,
-				     "[%s]: unknown key '%s' (expected devices, address, start or "
-				     "stop)",
+				     "[%s]: unknown key '%s' (expected devices, address, start, "
+				     "stop or power-cut)",
 				     label, key);
 	slot = !strcmp(key, "start") ? &nd->start : &nd->stop;
 	if (*slot)
@@ -315,6 +365,7 @@ void scenario_nodes_free(struct bo_scenario *sc)
 		for (unsigned i = 0; i < sc->cluster->n; i++) {
 			free(sc->cluster->v[i].start);
 			free(sc->cluster->v[i].stop);
+			bo_strv_free(sc->cluster->v[i].power_cut);
 		}
 	free(sc->cluster);
 	bo_strv_free(sc->node_scripts);

@@ -9,7 +9,7 @@
 
 #include "harness/base/macro.h"
 
-enum kind { K_FLUSH, K_FUA, K_MARK, K_ACK, K_EVERY, K_ALL, K_RANGE, K_FLUSH_N };
+enum kind { K_FLUSH, K_FUA, K_MARK, K_ACK, K_EVERY, K_ALL, K_RANGE, K_FLUSH_N, K_END };
 
 struct term {
 	enum kind kind;
@@ -43,6 +43,8 @@ static int parse_term(const char *s, size_t len, struct term *t, struct bo_err *
 		t->kind = K_ACK;
 	else if (!strcmp(buf, "all"))
 		t->kind = K_ALL;
+	else if (!strcmp(buf, "end"))
+		t->kind = K_END;
 	else if (!strncmp(buf, "flush/", 6)) {
 		t->kind = K_FLUSH_N;
 		r = bo_parse_u64(buf + 6, &t->a);
@@ -70,7 +72,7 @@ static int parse_term(const char *s, size_t len, struct term *t, struct bo_err *
 		return bo_err_set(
 			err, EINVAL,
 			"unknown cut policy '%s' (flush, flush/N, fua, mark, ack, every:N, "
-			"all, entry:A-B)",
+			"all, entry:A-B, end)",
 			buf);
 	}
 	return 0;
@@ -180,6 +182,8 @@ static int mark_term(const struct term *t, void *ctx)
 		mark_flush_n(s, t->a);
 		return 0;
 	}
+	if (t->kind == K_END)
+		return 0; /* the end is always a cut */
 
 	for (uint64_t n = 0; n < count; n++) {
 		uint32_t f = bo_log_entry(s->log, n)->flags;

@@ -10,6 +10,7 @@
  *   every:N    after every N-th entry
  *   all        after every entry
  *   entry:A-B  after each entry from A to B
+ *   end        none but the end of the log (the run as it ended)
  *
  * Policies combine with commas ("flush,mark"). Cuts before the first entry of interest (the
  * "mkfs" mark of a recorded run: before it there is no filesystem to check) are left out, and

@@ -380,6 +380,10 @@ static void test_cutsel(void)
 	CU_ASSERT_FATAL(bo_cutsel_select(log, "all", 4, &c, &err) == 0);
 	CU_ASSERT(c.n == 5 && c.v[0] == 4 && c.v[4] == 8);
 	bo_cuts_clear(&c);
+	/* end: the end of the log alone. */
+	CU_ASSERT_FATAL(bo_cutsel_select(log, "end", 1, &c, &err) == 0);
+	CU_ASSERT(c.n == 1 && c.v[0] == 8);
+	bo_cuts_clear(&c);
 	CU_ASSERT_FATAL(bo_cutsel_select(log, "every:3", 0, &c, &err) == 0);
 	CU_ASSERT(c.n == 3 && c.v[0] == 3 && c.v[1] == 6 && c.v[2] == 8);
 	bo_cuts_clear(&c);

@@ -2,6 +2,7 @@
 /* Child processes: status, signals, timeouts, output capture, environment, leftovers. */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "bo_test.h"
 #include "harness/base/cgroup.h"
+#include "harness/base/file.h"
 #include "harness/base/proc.h"
 
 static struct bo_proc_result run_sh(const char *script, unsigned timeout_ms, bool merge,
@@ -381,6 +383,34 @@ static void test_background(void)
 	if (have_cgroups())
 		CU_ASSERT(r.left_n == 1 && r.left && strstr(r.left, "sleep"));
 	bo_proc_result_clear(&r);
+
+	/* Started by a thread that blocks every signal (the control server's, restarting a
+	 * node after its power cut), it still stops on SIGTERM; its log appended to. */
+	{
+		char *say[] = {"sh", "-c", "echo again; exec sleep 60", NULL};
+		sigset_t all, old;
+		_cleanup_free_ char *text = NULL;
+		size_t len = 0;
+
+		o.argv = say;
+		o.output_append = true;
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		CU_ASSERT_FATAL(bo_proc_start(&o, &b, &err) == 0);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		for (int i = 0; i < 500; i++) {
+			free(text);
+			text = NULL;
+			if (bo_read_file(log, 4096, &text, &len) == 0 && strstr(text, "again"))
+				break;
+			usleep(10000);
+		}
+		CU_ASSERT(text && strstr(text, "up\n") && strstr(text, "again\n"));
+		CU_ASSERT(bo_proc_stop(b, SIGTERM, 5000, &r, &err) == 0);
+		CU_ASSERT(r.end == BO_PROC_SIGNALED && r.status == SIGTERM);
+		bo_proc_result_clear(&r);
+		o.output_append = false;
+	}
 
 	o.argv = ignores_term;
 	CU_ASSERT_FATAL(bo_proc_start(&o, &b, &err) == 0);

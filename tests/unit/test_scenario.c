@@ -1011,6 +1011,32 @@ static void nodes(void)
 	parse_bad(DEV3 "[node n1]\ndevices = n1\n" NODE("n2") NODE("n3") CWL,
 		  "t.ini:7: [node n1] start: required");
 	parse_bad(DEV3 NODE("n1") "colour = red\n", "t.ini:9: [node n1]: unknown key 'colour'");
+	/* One node at a time: the marks of a node's power cut, written as [faults] triggers. */
+	sc = parse_ok(DEV3 NODE("n1") "power-cut = ack:007 mark:leader issue:*\n" NODE("n2")
+			      NODE("n3") CWL "cuts = end\n");
+	CU_ASSERT_FATAL(sc != NULL && sc->cluster->v[0].power_cut != NULL);
+	CU_ASSERT(!sc->cluster->v[1].power_cut);
+	CU_ASSERT(bo_cluster_cuts_at(&sc->cluster->v[0], "ack:7"));
+	CU_ASSERT(!bo_cluster_cuts_at(&sc->cluster->v[0], "ack:70"));
+	CU_ASSERT(bo_cluster_cuts_at(&sc->cluster->v[0], "leader"));
+	CU_ASSERT(bo_cluster_cuts_at(&sc->cluster->v[0], "issue:12"));
+	CU_ASSERT(!bo_cluster_cuts_at(&sc->cluster->v[0], "ack:12"));
+	CU_ASSERT(!bo_cluster_cuts_at(&sc->cluster->v[1], "ack:7"));
+	CU_ASSERT_FATAL(bo_scenario_to_json(sc, &j) == 0);
+	CU_ASSERT(strstr(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN),
+			 "\"power_cut\":[\"ack:7\",\"leader\",\"issue:*\"]") != NULL);
+	json_object_put(j);
+	bo_scenario_free(sc);
+	parse_bad(DEV3 NODE("n1") "power-cut = ack:x\n",
+		  "t.ini:9: [node n1] power-cut: 'ack:x': ack: needs a decimal op id");
+	parse_bad(DEV3 NODE("n1") "power-cut = mark:node-cut:n2:ack:1\n",
+		  "t.ini:9: [node n1] power-cut: 'mark:node-cut:n2:ack:1': mark:node-cut:n2:ack:1: "
+		  "names starting with");
+	parse_bad(DEV3 NODE("n1") "power-cut = mark:mkfs\n",
+		  "t.ini:9: [node n1] power-cut: 'mark:mkfs': mark:mkfs: the harness's own mark");
+	parse_bad(DEV3 NODE("n1") "power-cut = ack:1\npower-cut = ack:2\n",
+		  "t.ini:10: [node n1] power-cut: given twice");
+	parse_bad(DEV3 NODE("n1") "power-cut =\n", "t.ini:9: [node n1] power-cut");
 	parse_bad(DEV3 "[node]\n", "t.ini:7: [node]: a node has a name");
 	parse_bad(DEV3 "[node N1]\n", "t.ini:7: [node N1]: a node's name is");
 	parse_bad("[device n1]\nfs = raw\n" NODE("n1") CWL,
