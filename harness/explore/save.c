@@ -8,6 +8,7 @@
  */
 #include "harness/explore/stages.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <json-c/json.h>
 
@@ -297,6 +299,155 @@ static int copy_recovery_log(struct explore *x, const char *dir, const char *pat
 
 /* A cluster's state: each node's output while it recovered, states/<id>/nodes/NAME/
  * recovery.log, beside the node's log of the workload (nodes/NAME/workload.log). */
+/* Which devices of the log are node @ni's: its own, and the external journals of those. */
+static void node_devices(const struct explore *x, unsigned ni, bool mine[BO_LAYOUT_MAX])
+{
+	const struct bo_cluster_node *nd = &x->o->cluster->v[ni];
+	const struct bo_layout *l = bo_log_layout(x->log);
+
+	memset(mine, 0, BO_LAYOUT_MAX * sizeof(*mine));
+	for (unsigned d = 0; d < nd->ndev; d++) {
+		int k = bo_layout_find(l, nd->dev[d]);
+
+		if (k >= 0) {
+			mine[k] = true;
+			if (l->v[k].journal >= 0 && l->v[k].journal < BO_LAYOUT_MAX)
+				mine[l->v[k].journal] = true;
+		}
+	}
+}
+
+/* Whether log entry @e is a write or a flush of one of @mine's devices (a flush names its
+ * device by its sector). */
+static bool node_entry(const struct explore *x, const bool *mine, uint64_t e)
+{
+	const struct bo_log_entry *le = bo_log_entry(x->log, e);
+	int d = bo_layout_device(bo_log_layout(x->log), bo_log_sectorsize(x->log), le->sector);
+
+	return !(le->flags & BO_LOG_MARK) && d >= 0 && mine[d];
+}
+
+/* At most this many of a node's writes after its last flush are listed one by one. */
+#define NODE_UNFLUSHED_LISTED 64
+
+/*
+ * nodes/NAME/writes.txt of a state: what node @ni's disks had received by the state's cut —
+ * its writes and flushes, the writes after its last flush (what its own cache could still lose
+ * under --reorder or --torn), and its own power cuts (one node at a time).
+ */
+static char *node_writes(const struct explore *x, const struct state_run *s, unsigned ni)
+{
+	const char *name = x->o->cluster->v[ni].name;
+	uint64_t n = s->applied < bo_log_count(x->log) ? s->applied : bo_log_count(x->log);
+	uint64_t writes = 0, flushes = 0, last = UINT64_MAX, after = 0;
+	bool mine[BO_LAYOUT_MAX];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	node_devices(x, ni, mine);
+	for (uint64_t e = 0; e < n; e++) {
+		const struct bo_log_entry *le = bo_log_entry(x->log, e);
+		const char *m = bo_log_mark_name(x->log, e);
+
+		if (m && !strncmp(m, BO_NODE_CUT_PREFIX, strlen(BO_NODE_CUT_PREFIX)) &&
+		    !strncmp(m + strlen(BO_NODE_CUT_PREFIX), name, strlen(name)) &&
+		    m[strlen(BO_NODE_CUT_PREFIX) + strlen(name)] == ':')
+			fprintf(f, "its power cut at entry %" PRIu64 " (%s)\n", e, m);
+		if (!node_entry(x, mine, e))
+			continue;
+		if (le->flags & BO_LOG_FLUSH) {
+			flushes++;
+			last = e;
+			after = 0;
+		} else if (le->nr_sectors && !(le->flags & BO_LOG_DISCARD)) {
+			writes++;
+			after++;
+		}
+	}
+	fprintf(f, "node %s, up to the cut (%" PRIu64 " entries): %" PRIu64 " %s, %" PRIu64 " %s",
+		name, n, writes, BO_PLURAL(writes, "write", "writes"), flushes,
+		BO_PLURAL(flushes, "flush", "flushes"));
+	if (last != UINT64_MAX)
+		fprintf(f, "; its last flush at entry %" PRIu64, last);
+	fprintf(f, "\nafter its last flush: %" PRIu64 " %s%s\n", after,
+		BO_PLURAL(after, "write", "writes"), after ? " (entry, block, blocks):" : "");
+	for (uint64_t e = last == UINT64_MAX ? 0 : last + 1, k = 0; e < n && after; e++) {
+		const struct bo_log_entry *le = bo_log_entry(x->log, e);
+
+		if (!node_entry(x, mine, e) || !le->nr_sectors || (le->flags & BO_LOG_DISCARD))
+			continue;
+		if (k++ == NODE_UNFLUSHED_LISTED) {
+			fputs("  ...\n", f);
+			break;
+		}
+		fprintf(f, "  %" PRIu64 " %" PRIu64 " +%" PRIu64 "\n", e, le->sector,
+			le->nr_sectors);
+	}
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* Whether @line names the kernel device @kn ("dm-12"), not another that starts like it. */
+static bool names_device(const char *line, size_t len, const char *kn)
+{
+	size_t kl = strlen(kn);
+
+	for (const char *p = line; (p = memmem(p, len - (size_t) (p - line), kn, kl)); p++)
+		if ((p == line || !isalnum((unsigned char) p[-1])) &&
+		    (p + kl == line + len || !isdigit((unsigned char) p[kl])))
+			return true;
+	return false;
+}
+
+/* nodes/NAME/dmesg.txt of a state: the lines of its dmesg.txt that name one of node @ni's
+ * devices, as the kernel calls them (dm-N of each device the state was mounted from). */
+static char *node_dmesg(const struct explore *x, const struct state_run *s, unsigned ni)
+{
+	char kn[BO_LAYOUT_MAX][24];
+	bool mine[BO_LAYOUT_MAX];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	node_devices(x, ni, mine);
+	fprintf(f, "# the lines of dmesg.txt naming node %s's devices:", x->o->cluster->v[ni].name);
+	for (unsigned d = 0; d < x->n_parts && d < BO_LAYOUT_MAX; d++) {
+		struct stat st;
+
+		kn[d][0] = '\0';
+		if (mine[d] && stat(x->part_dev[d], &st) == 0 && S_ISBLK(st.st_mode)) {
+			snprintf(kn[d], sizeof(kn[d]), "dm-%u", minor(st.st_rdev));
+			fprintf(f, " %s (%s)", kn[d], bo_log_layout(x->log)->v[d].name);
+		}
+	}
+	fputc('\n', f);
+	for (const char *t = s->dmesg ? s->dmesg : ""; *t;) {
+		size_t ll = strcspn(t, "\n");
+
+		for (unsigned d = 0; d < x->n_parts && d < BO_LAYOUT_MAX; d++)
+			if (kn[d][0] && names_device(t, ll, kn[d])) {
+				fprintf(f, "%.*s\n", (int) ll, t);
+				break;
+			}
+		t += ll + (t[ll] == '\n');
+	}
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* states/<id>/nodes/NAME/ of each node of the state's survivor set: its recovery log, what its
+ * disks had received (writes.txt) and its kernel messages (dmesg.txt). */
 static int save_node_logs(struct explore *x, struct state_run *s, const char *dir,
 			  struct bo_err *err)
 {
@@ -304,15 +455,25 @@ static int save_node_logs(struct explore *x, struct state_run *s, const char *di
 
 	for (unsigned i = 0; i < c->n; i++) {
 		char sub[BO_CRASH_ID_MAX + 48];
+		_cleanup_free_ char *writes = NULL, *dmesg = NULL;
 		int r;
 
 		if (!(s->set & (1u << i)))
 			continue;
 		snprintf(sub, sizeof(sub), "%s/nodes/%s", dir, c->v[i].name);
+		writes = node_writes(x, s, i);
+		dmesg = node_dmesg(x, s, i);
+		if (!writes || !dmesg)
+			return bo_err_set(err, ENOMEM, "state %s: node %s's by-products", s->id,
+					  c->v[i].name);
 		r = bo_results_mkdir(x->res, sub, NULL, err);
 		if (r >= 0)
 			r = write_byproduct(x, sub, "recovery.log",
 					    s->node_log[i] ? s->node_log[i] : "", err);
+		if (r >= 0)
+			r = write_byproduct(x, sub, "writes.txt", writes, err);
+		if (r >= 0)
+			r = write_byproduct(x, sub, "dmesg.txt", dmesg, err);
 		if (r < 0)
 			return r;
 	}

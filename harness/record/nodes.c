@@ -20,7 +20,6 @@
 #include "harness/dev/mount.h"
 #include "harness/record/recorder.h"
 #include "harness/results/results.h"
-#include "harness/scenario/faultplan.h"
 #include "harness/scenario/scenario.h"
 
 /* The node of layout device @i: the node it is a device of, or its filesystem's for an external

@@ -268,6 +268,30 @@ static void byproduct(struct report *R, FILE *f, const struct rstate *s, const c
 	fputs("</details>\n", f);
 }
 
+/* A cluster's state (docs/clusters.md): each survivor's by-products under nodes/NAME/, its
+ * recovery log open. The names are the record's, the guest's word: only plain ones are read. */
+static void node_byproducts(struct report *R, FILE *f, const struct rstate *s)
+{
+	static const char *const files[] = {"recovery.log", "writes.txt", "dmesg.txt"};
+	struct json_object *v;
+	const char *t;
+
+	if (!json_object_object_get_ex(s->rec, "survivors", &v) || !(t = json_object_get_string(v)))
+		return;
+	while (*t) {
+		size_t len = strcspn(t, "+");
+		bool plain = len > 0 && len <= 16 &&
+			     strspn(t, "abcdefghijklmnopqrstuvwxyz0123456789_") >= len;
+		char name[64];
+
+		for (size_t i = 0; plain && i < BO_ARRAY_SIZE(files); i++) {
+			snprintf(name, sizeof(name), "nodes/%.*s/%s", (int) len, t, files[i]);
+			byproduct(R, f, s, name, i == 0);
+		}
+		t += len + (t[len] == '+');
+	}
+}
+
 static void section_states(struct report *R, FILE *f)
 {
 	size_t failing = 0, full = 0, listed = 0;
@@ -355,6 +379,7 @@ static void section_states(struct report *R, FILE *f)
 		byproduct(R, f, s, "fsck.out", true);
 		byproduct(R, f, s, "checker.out", true);
 		byproduct(R, f, s, "dmesg.txt", false);
+		node_byproducts(R, f, s);
 		byproduct(R, f, s, "repro.sh", true);
 		fputs("</div>\n", f);
 	}

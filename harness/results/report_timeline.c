@@ -3,7 +3,8 @@
  * The timeline of report.html (report_html.c): the write log drawn as one SVG, its entries
  * gathered into columns (writes, flushes, FUA, discards, marks, the durability lint's acks)
  * above the checked states at their cuts, coloured by class; its legend and the log's named
- * marks.
+ * marks. A log of several devices has a row of each device's own writes, flushes and power
+ * cuts, a cluster's a row of each node's: every node's writes on the guest's one clock.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "harness/base/macro.h"
+#include "harness/log/layout.h"
 #include "harness/results/report_model.h"
 
 #define SVG_W	  1000
@@ -27,8 +29,18 @@ static const enum bo_class severity[] = {
 	BO_CLASS_CONSISTENT,
 };
 
+/* The rows of a log of several devices: a node's (config.json's cluster) or a device's. */
+struct rows {
+	struct bo_layout layout;
+	unsigned n;
+	char name[BO_LAYOUT_MAX][BO_LAYOUT_NAME_MAX + 1];
+	int row_of[BO_LAYOUT_MAX]; /* the row of each device of the layout, or -1 */
+};
+
 struct bucket {
 	uint32_t writes, flush, fua, discard, named, issue, ack, lint;
+	/* Of each row: its writes, its flushes, its power cuts (node-cut:NAME:...). */
+	uint32_t row_w[BO_LAYOUT_MAX], row_f[BO_LAYOUT_MAX], row_cut[BO_LAYOUT_MAX];
 	uint32_t states[NCLASS];
 	uint32_t also;	  /* states with a finding their class does not name */
 	const char *mark; /* the first named mark */
@@ -40,12 +52,18 @@ static double bx(size_t b, size_t nb)
 	return SVG_LEFT + (double) b * SVG_W / (double) nb;
 }
 
-static void tick_row(FILE *f, const struct bucket *bk, size_t nb, uint64_t n, size_t field,
-		     double y, const char *label, const char *color)
+/* The column counts at @field as ticks in the row at @y, titled @label; the row's name too unless
+ * @overlay (a second layer of ticks on a row already named). */
+static void ticks(FILE *f, const struct bucket *bk, size_t nb, uint64_t n, size_t field, double y,
+		  const char *label, const char *color, bool overlay)
 {
 	double w = (double) SVG_W / (double) nb;
 
-	fprintf(f, "<text x=\"4\" y=\"%.0f\">%s</text>\n", y + 11, label);
+	if (!overlay) {
+		fprintf(f, "<text x=\"4\" y=\"%.0f\">", y + 11);
+		report_esc(f, label);
+		fputs("</text>\n", f);
+	}
 	for (size_t b = 0; b < nb; b++) {
 		uint32_t k = *(const uint32_t *) ((const char *) &bk[b] + field);
 
@@ -53,8 +71,10 @@ static void tick_row(FILE *f, const struct bucket *bk, size_t nb, uint64_t n, si
 			continue;
 		fprintf(f,
 			"<rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"14\" fill=\"%s\">"
-			"<title>%s: %" PRIu32 " in entries %" PRIu64 "-%" PRIu64,
-			bx(b, nb), y, w < 1.5 ? 1.5 : w, color, label, k, b * n / nb,
+			"<title>",
+			bx(b, nb), y, w < 1.5 ? 1.5 : w, color);
+		report_esc(f, label);
+		fprintf(f, ": %" PRIu32 " in entries %" PRIu64 "-%" PRIu64, k, b * n / nb,
 			(b + 1) * n / nb - 1);
 		if (bk[b].mark && field == offsetof(struct bucket, named)) {
 			fputs(" (", f);
@@ -65,13 +85,93 @@ static void tick_row(FILE *f, const struct bucket *bk, size_t nb, uint64_t n, si
 	}
 }
 
+static void tick_row(FILE *f, const struct bucket *bk, size_t nb, uint64_t n, size_t field,
+		     double y, const char *label, const char *color)
+{
+	ticks(f, bk, nb, n, field, y, label, color, false);
+}
+
+/* The row of device @dev of @layout: its node's, when config.json names the cluster's. */
+static void row_of_node(struct rows *rw, struct json_object *nodes, unsigned dev)
+{
+	for (size_t i = 0; i < json_object_array_length(nodes) && i < BO_LAYOUT_MAX; i++) {
+		struct json_object *nd = json_object_array_get_idx(nodes, i), *devs, *name;
+
+		if (!json_object_object_get_ex(nd, "devices", &devs) ||
+		    !json_object_object_get_ex(nd, "name", &name))
+			continue;
+		for (size_t d = 0; d < json_object_array_length(devs); d++)
+			if (!strcmp(json_object_get_string(json_object_array_get_idx(devs, d))
+					    ?: "",
+				    rw->layout.v[dev].name)) {
+				rw->row_of[dev] = (int) i;
+				if (rw->n <= i)
+					rw->n = (unsigned) i + 1;
+				snprintf(rw->name[i], sizeof(rw->name[i]), "%s",
+					 json_object_get_string(name) ?: "?");
+			}
+	}
+}
+
+/* The rows of @R's log: none for one device; a node's for a cluster, else a device's. */
+static void find_rows(struct report *R, struct rows *rw)
+{
+	struct json_object *cl = NULL, *nodes = NULL;
+
+	rw->n = 0;
+	if (!R->log || bo_log_layout(R->log)->n < 2)
+		return;
+	rw->layout = *bo_log_layout(R->log);
+	if (R->config && json_object_object_get_ex(R->config, "cluster", &cl) && cl)
+		json_object_object_get_ex(cl, "nodes", &nodes);
+	for (unsigned i = 0; i < rw->layout.n; i++) {
+		rw->row_of[i] = -1;
+		if (json_object_is_type(nodes, json_type_array)) {
+			row_of_node(rw, nodes, i);
+			continue;
+		}
+		rw->row_of[i] = (int) i;
+		snprintf(rw->name[i], sizeof(rw->name[i]), "%s", rw->layout.v[i].name);
+		rw->n = i + 1;
+	}
+}
+
+/* Entry @e of the log into the row of its device (a flush names its device by its sector). */
+static void count_row(struct report *R, const struct rows *rw, struct bucket *b, uint64_t e)
+{
+	const struct bo_log_entry *le = bo_log_entry(R->log, e);
+	int d, row;
+
+	if (le->flags & BO_LOG_MARK) {
+		const char *m = bo_log_mark_name(R->log, e);
+
+		for (unsigned r = 0; m && r < rw->n; r++)
+			if (!strncmp(m, "node-cut:", 9) &&
+			    !strncmp(m + 9, rw->name[r], strlen(rw->name[r])) &&
+			    m[9 + strlen(rw->name[r])] == ':')
+				b->row_cut[r]++;
+		return;
+	}
+	d = bo_layout_device(&rw->layout, bo_log_sectorsize(R->log), le->sector);
+	row = d < 0 ? -1 : rw->row_of[d];
+	if (row < 0)
+		return;
+	if (le->flags & BO_LOG_FLUSH)
+		b->row_f[row]++;
+	else if (le->nr_sectors && !(le->flags & BO_LOG_DISCARD))
+		b->row_w[row]++;
+}
+
 /* The log's entries, and the acks the lint found without a barrier, into their columns. */
-static void count_entries(struct report *R, struct bucket *bk, size_t nb, uint64_t n)
+static void count_entries(struct report *R, const struct rows *rw, struct bucket *bk, size_t nb,
+			  uint64_t n)
 {
 	for (uint64_t e = 0; R->log && e < n; e++) {
 		const struct bo_log_entry *le = bo_log_entry(R->log, e);
 		struct bucket *b = &bk[e * nb / n];
 
+		if (rw->n)
+			count_row(R, rw, b, e);
 		if (le->flags & BO_LOG_MARK) {
 			const char *m = bo_log_mark_name(R->log, e);
 
@@ -264,6 +364,30 @@ static void draw_state_row(struct report *R, FILE *f, const struct bucket *bk, s
 		draw_columns(f, bk, nb, n, y);
 }
 
+/* Each row of @rw below @*y, named: its writes, its flushes over them, its power cuts over
+ * both. */
+static void draw_rows(FILE *f, const struct rows *rw, const struct bucket *bk, size_t nb,
+		      uint64_t n, double *y)
+{
+	for (unsigned r = 0; r < rw->n; r++) {
+		char label[BO_LAYOUT_NAME_MAX + 24];
+
+		*y += 18;
+		fprintf(f, "<text x=\"4\" y=\"%.0f\">", *y + 11);
+		report_esc(f, rw->name[r]);
+		fputs("</text>\n", f);
+		snprintf(label, sizeof(label), "%s writes", rw->name[r]);
+		ticks(f, bk, nb, n, offsetof(struct bucket, row_w) + r * sizeof(uint32_t), *y,
+		      label, "#b0bec5", true);
+		snprintf(label, sizeof(label), "%s flushes", rw->name[r]);
+		ticks(f, bk, nb, n, offsetof(struct bucket, row_f) + r * sizeof(uint32_t), *y,
+		      label, "#1565c0", true);
+		snprintf(label, sizeof(label), "%s power cut", rw->name[r]);
+		ticks(f, bk, nb, n, offsetof(struct bucket, row_cut) + r * sizeof(uint32_t), *y,
+		      label, "#c62828", true);
+	}
+}
+
 /* The entries at the quarters of the log, dashed lines down to @y. */
 static void draw_axis(FILE *f, uint64_t n, double y)
 {
@@ -333,6 +457,7 @@ void report_html_timeline(struct report *R, FILE *f)
 	uint64_t n = R->log ? bo_log_count(R->log) : 0;
 	size_t nb, checked;
 	_cleanup_free_ struct bucket *bk = NULL;
+	_cleanup_free_ struct rows *rw = calloc(1, sizeof(*rw));
 	double y, h;
 
 	for (size_t i = 0; i < R->n; i++)
@@ -350,13 +475,14 @@ void report_html_timeline(struct report *R, FILE *f)
 	}
 	nb = n < R->o.buckets ? (size_t) n : R->o.buckets;
 	bk = calloc(nb, sizeof(*bk));
-	if (!bk) {
+	if (!bk || !rw) {
 		fputs("<p id=\"timeline\">out of memory</p>\n", f);
 		return;
 	}
-	count_entries(R, bk, nb, n);
+	find_rows(R, rw);
+	count_entries(R, rw, bk, nb, n);
 	checked = count_states(R, bk, nb, n);
-	h = 2 + 46 + 6 * 18 + 24 + 34 + 16;
+	h = 2 + 46 + (6 + rw->n) * 18 + 24 + 34 + 16;
 	fprintf(f,
 		"<p class=\"muted\">%" PRIu64 " log entries%s in %zu columns of %.1f entries; "
 		"x is the position in the log (entries in the order they became durable). Each "
@@ -377,6 +503,7 @@ void report_html_timeline(struct report *R, FILE *f)
 	tick_row(f, bk, nb, n, offsetof(struct bucket, issue), y += 18, "issue", "#9e9e9e");
 	tick_row(f, bk, nb, n, offsetof(struct bucket, ack), y += 18, "ack", "#00897b");
 	tick_row(f, bk, nb, n, offsetof(struct bucket, lint), y += 18, "lint", "#e65100");
+	draw_rows(f, rw, bk, nb, n, &y);
 	y += 24;
 	draw_state_row(R, f, bk, nb, n, y);
 	y += 34;

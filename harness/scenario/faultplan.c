@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "harness/base/util.h"
+#include "harness/cluster/cluster.h"
 
 #define MAX_WORDS 16
 /* dm-log-writes keeps 479 bytes of a mark name with 512-byte blocks (docs/ctl.md). */

@@ -49,9 +49,6 @@ struct bo_fault {
 	uint32_t random_write_corrupt;
 };
 
-/* The prefix of the marks a node's power cut leaves in the log (harness/cluster/cluster.h). */
-#define BO_NODE_CUT_PREFIX "node-cut:"
-
 /*
  * The log mark a trigger word names — `ack:<opid>`, `issue:<opid>`, `mark:<name>` — into
  * *@ret (malloc'd; canonical: "ack:007" is "ack:7"). -EINVAL with why in @why; -ENOMEM.

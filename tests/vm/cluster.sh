@@ -60,10 +60,10 @@ if run_bo 0 run "$T/sync-all.ini" --results "$T/results"; then
 	ok
 	cuts=$(jq -r 'select(.event == "node-cut") | .mark' "$RESULTS/stream.jsonl" | tr '\n' ' ')
 	[ "$cuts" = "node-cut:n1:ack:1 node-cut:n1:ack:2 " ] && ok || bad "n1's cuts: $cuts"
-	# Each restart found on its disk every id it had acknowledged.
-	[ "$(grep -c 'repkv node n1 at' "$RESULTS/nodes/n1/workload.log")" = 3 ] &&
-		grep -q "n1 at 10.88.0.1:7000, $OPS ids stored" "$RESULTS/nodes/n1/workload.log" &&
-		ok || bad "n1's restarts: $(cat "$RESULTS/nodes/n1/workload.log")"
+	# Its restart after the first acknowledgement found that id on its disk (it answered the
+	# second put after it; the restart after the last may be stopped before it says a word).
+	grep -q "n1 at 10.88.0.1:7000, 1 ids stored" "$RESULTS/nodes/n1/workload.log" && ok ||
+		bad "n1's restarts: $(cat "$RESULTS/nodes/n1/workload.log")"
 	# Restarted by the control server's thread, it stops on SIGTERM as the others do.
 	stop=$(jq -r 'select(.event == "nodes-stop") | .nodes' "$RESULTS/stream.jsonl")
 	echo "$stop" | grep -q "^n1: killed by signal 15" && ok || bad "nodes-stop record: $stop"
@@ -82,6 +82,34 @@ if run_bo 1 run "$T/r-primary-no-fsync.ini" --results "$T/results"; then
 		ok || bad "no node-cut record"
 	grep -q "n1: killed by signal 9" <<<"$(jq -r 'select(.event == "node-cut") | .killed' \
 		"$RESULTS/stream.jsonl")" && ok || bad "n1 was not killed at its cut"
+	# Each node's by-products: what its disks had received, with its own power cut, and the
+	# kernel's lines about its devices.
+	nd=$RESULTS/states/$lost/nodes
+	grep -q "^its power cut at entry [0-9]* (node-cut:n1:ack:2)$" "$nd/n1/writes.txt" &&
+		grep -q "^node n1, up to the cut" "$nd/n1/writes.txt" &&
+		! grep -q "power cut" "$nd/n2/writes.txt" && ok ||
+		bad "writes.txt: $(cat "$nd/n1/writes.txt" "$nd/n2/writes.txt")"
+	grep -q "^# the lines of dmesg.txt naming node n3's devices: dm-[0-9]* (n3)$" \
+		"$nd/n3/dmesg.txt" && grep -q "^EXT4-fs (dm-" "$nd/n3/dmesg.txt" && ok ||
+		bad "n3's dmesg.txt: $(cat "$nd/n3/dmesg.txt")"
+	# report.html, read in headless Chromium: a row of each node in the timeline, n1's power
+	# cut on it, and each node's by-products in the failing state's section.
+	CHROME=$(command -v chromium || command -v chromium-browser || true)
+	if [ -n "$CHROME" ]; then
+		timeout 180 nice "$CHROME" --headless --no-sandbox --disable-gpu --no-first-run \
+			--user-data-dir="$T/profile" --dump-dom "file://$RESULTS/report.html" \
+			>"$T/dom.html" 2>"$T/chrome.err"
+		for node in n1 n2 n3; do
+			grep -q "<text x=\"4\" y=\"[0-9]*\">$node</text>" "$T/dom.html" &&
+				grep -q "<summary>nodes/$node/writes.txt (" "$T/dom.html" && ok ||
+				bad "report.html has no row or by-products of $node"
+		done
+		grep -q "<title>n1 power cut: 1 in entries" "$T/dom.html" &&
+			! grep -q "<title>n2 power cut" "$T/dom.html" && ok ||
+			bad "report.html does not draw n1's power cut alone"
+	else
+		bad "no chromium (scripts/setup installs it): report.html was not read"
+	fi
 fi
 
 # The twin: lost through all and through each majority, its survivors in its id, record and
