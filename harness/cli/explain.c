@@ -20,6 +20,7 @@
 #include "harness/base/json.h"
 #include "harness/base/path.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/explain_nodes.h"
 #include "harness/cli/opts.h"
 #include "harness/diagnose/diary.h"
 #include "harness/log/log.h"
@@ -66,7 +67,7 @@ static char *fsops_describe(struct explain *x, uint64_t id)
 /* Each missing op: the entries of its issue and ack marks, for fsops what it was, and the
  * checker's word on why it is absent (@why: the record's "why", or NULL). */
 static struct json_object *ops_evidence(struct explain *x, struct json_object *ids,
-					struct json_object *why)
+					struct json_object *why, uint64_t cut)
 {
 	struct json_object *a = json_object_new_array();
 
@@ -81,8 +82,16 @@ static struct json_object *ops_evidence(struct explain *x, struct json_object *i
 		if (mark_entry(x, name, &e))
 			json_object_object_add(o, "issue_entry", json_object_new_uint64(e));
 		snprintf(name, sizeof(name), "ack:%" PRIu64, id);
-		if (mark_entry(x, name, &e))
+		if (mark_entry(x, name, &e)) {
+			uint64_t is;
+			struct json_object *nodes;
+
 			json_object_object_add(o, "ack_entry", json_object_new_uint64(e));
+			/* A cluster's: which of its nodes flushed for it. */
+			if (x->d.sc && x->d.sc->cluster && bo_json_u64(o, "issue_entry", &is) &&
+			    (nodes = bo_explain_op_nodes(x->d.log, x->d.sc->cluster, is, e, cut)))
+				json_object_object_add(o, "nodes", nodes);
+		}
 		if (what)
 			json_object_object_add(o, "op_is", json_object_new_string(what));
 		snprintf(name, sizeof(name), "%" PRIu64, id);
@@ -163,6 +172,7 @@ static void gather(struct explain *x, struct json_object *st)
 	struct json_object *why = NULL;
 	const char *id = bo_json_str(st, "state");
 	char cmd[PATH_MAX + 256];
+	uint64_t cut;
 
 	json_object_object_add(x->out, "state", json_object_get(st));
 	add_byproduct(x, ev, id, "mount_error", "mount.err");
@@ -171,9 +181,11 @@ static void gather(struct explain *x, struct json_object *st)
 	add_byproduct(x, ev, id, "checker", "checker.out");
 	add_byproduct(x, ev, id, "dmesg", "dmesg.txt");
 	json_object_object_get_ex(st, "why", &why);
+	if (!bo_json_u64(st, "cut", &cut))
+		cut = 0;
 	for (size_t i = 0; i < BO_ARRAY_SIZE(opkeys); i++)
 		if (json_object_object_get_ex(st, opkeys[i], &v))
-			json_object_object_add(ev, opkeys[i], ops_evidence(x, v, why));
+			json_object_object_add(ev, opkeys[i], ops_evidence(x, v, why, cut));
 	if (json_object_object_get_ex(st, "cut", &v))
 		log_context(x, json_object_get_uint64(v), ev);
 	json_object_object_add(x->out, "evidence", ev);
@@ -404,6 +416,8 @@ static void print_evidence(struct json_object *ev)
 				printf(": issued at entry %s", json_object_get_string(x));
 			if (json_object_object_get_ex(o, "ack_entry", &x))
 				printf(", acked at entry %s", json_object_get_string(x));
+			if (json_object_object_get_ex(o, "nodes", &x))
+				bo_explain_print_op_nodes(x);
 			if (bo_json_str(o, "why"))
 				printf("\n      the checker: %s", word_of(o, "why"));
 			putchar('\n');

@@ -82,6 +82,12 @@ if run_bo 1 run "$T/r-primary-no-fsync.ini" --results "$T/results"; then
 		ok || bad "no node-cut record"
 	grep -q "n1: killed by signal 9" <<<"$(jq -r 'select(.event == "node-cut") | .killed' \
 		"$RESULTS/stream.jsonl")" && ok || bad "n1 was not killed at its cut"
+	# explain tells which node lost what: no node flushed for the lost ids, and n1's power
+	# was cut after their acks.
+	"$BO" explain "$RESULTS" "$lost" >"$T/explain" 2>&1
+	[ "$(grep -c "^      nodes that flushed between its issue and ack: none: the ack rested on no node's disk; not: n1, n2, n3$" "$T/explain")" = 2 ] &&
+		[ "$(grep -c "^      power cut after its ack: n1 at entry [0-9]*$" "$T/explain")" = 2 ] &&
+		ok || bad "explain $lost: $(cat "$T/explain")"
 	# Each node's by-products: what its disks had received, with its own power cut, and the
 	# kernel's lines about its devices.
 	nd=$RESULTS/states/$lost/nodes
