@@ -27,6 +27,7 @@
 #include "harness/base/sha256.h"
 #include "harness/cli/check_log.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/explain_nodes.h"
 #include "harness/cli/guest_side.h"
 #include "harness/cli/settings.h"
 #include "harness/cli/shipped.h"
@@ -650,6 +651,7 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 	 * open here fails in the guest, which records why. */
 	if (open_placed_log(&c, &base_log, &lerr) >= 0) {
 		bo_cli_lint(base_log, bo_log_path(base_log));
+		bo_cli_lint_nodes(base_log, c.sc ? c.sc->cluster : NULL);
 		if (a->guest_replay || !host_base(&c, base_log, v)) {
 			bo_log_free(base_log);
 			base_log = NULL;

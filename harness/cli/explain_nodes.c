@@ -16,6 +16,7 @@
 #include "harness/cluster/cluster.h"
 #include "harness/log/layout.h"
 #include "harness/log/log.h"
+#include "harness/states/oracle.h"
 
 /* Whether log entry @e is a flush of one of node @nd's devices (a flush names its device by its
  * sector; an external journal goes with its filesystem). */
@@ -102,4 +103,33 @@ void bo_explain_print_op_nodes(struct json_object *nodes)
 		printf("\n      power cut after its ack: ");
 		print_names(pc);
 	}
+}
+
+void bo_cli_lint_nodes(const struct bo_log *log, const struct bo_cluster *c)
+{
+	struct bo_ops ops = {0};
+	struct bo_err err = {0};
+	uint64_t flushed[BO_CLUSTER_MAX] = {0}, acks = 0;
+
+	if (!c || bo_log_layout(log)->n < 2 || bo_ops_from_log(log, &ops, &err) < 0)
+		return;
+	for (size_t k = 0; k < ops.n; k++) {
+		const struct bo_op *op = &ops.v[k];
+
+		if (op->issue_entry == BO_NO_ENTRY || op->ack_entry == BO_NO_ENTRY ||
+		    op->issue_entry > op->ack_entry)
+			continue;
+		acks++;
+		for (unsigned i = 0; i < c->n; i++)
+			for (uint64_t e = op->issue_entry + 1; e < op->ack_entry; e++)
+				if (node_flush(log, &c->v[i], e)) {
+					flushed[i]++;
+					break;
+				}
+	}
+	for (unsigned i = 0; acks && i < c->n; i++)
+		bo_cli_note("lint: node %s: a flush of its disks between issue and ack for %" PRIu64
+			    " of %" PRIu64 " %s",
+			    c->v[i].name, flushed[i], acks, BO_PLURAL(acks, "ack", "acks"));
+	bo_ops_clear(&ops);
 }

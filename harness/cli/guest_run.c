@@ -20,6 +20,7 @@
 #include "harness/base/macro.h"
 #include "harness/base/file.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/explain_nodes.h"
 #include "harness/cli/check_opts.h"
 #include "harness/cli/guest_side.h"
 #include "harness/cli/settings.h"
@@ -155,8 +156,10 @@ static int cmd_guest_run(int argc, char **argv)
 		r = save_log(logpath, sc->log_size, g.res, &err);
 	if (r >= 0)
 		r = bo_log_open(logpath, 0, &log, &err);
-	if (r >= 0)
+	if (r >= 0) {
 		bo_cli_lint(log, "<results>/write.log");
+		bo_cli_lint_nodes(log, sc->cluster);
+	}
 	/* Before the mkfs mark there is no filesystem: the first state is right after it. */
 	if (r >= 0)
 		r = bo_cut_resolve(log, "mark:mkfs", &first, &err);

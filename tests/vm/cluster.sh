@@ -58,6 +58,11 @@ fi
 scenario "$T/r-sync-all.ini" "$T/sync-all.ini" "node n1.power-cut=ack:*"
 if run_bo 0 run "$T/sync-all.ini" --results "$T/results"; then
 	ok
+	# The lint per node: every node flushed before each acknowledgement.
+	for node in n1 n2 n3; do
+		grep -q "lint: node $node: a flush of its disks between issue and ack for $OPS of $OPS acks" \
+			"$T/err" && ok || bad "no lint line of $node: $(grep lint "$T/err")"
+	done
 	cuts=$(jq -r 'select(.event == "node-cut") | .mark' "$RESULTS/stream.jsonl" | tr '\n' ' ')
 	[ "$cuts" = "node-cut:n1:ack:1 node-cut:n1:ack:2 " ] && ok || bad "n1's cuts: $cuts"
 	# Its restart after the first acknowledgement found that id on its disk (it answered the
