@@ -335,19 +335,13 @@ static bool node_entry(const struct explore *x, const bool *mine, uint64_t e)
  * its writes and flushes, the writes after its last flush (what its own cache could still lose
  * under --reorder or --torn), and its own power cuts (one node at a time).
  */
-static char *node_writes(const struct explore *x, const struct state_run *s, unsigned ni)
+static void node_writes(const struct explore *x, const struct state_run *s, unsigned ni,
+			const bool *mine, FILE *f)
 {
 	const char *name = x->o->cluster->v[ni].name;
 	uint64_t n = s->applied < bo_log_count(x->log) ? s->applied : bo_log_count(x->log);
 	uint64_t writes = 0, flushes = 0, last = UINT64_MAX, after = 0;
-	bool mine[BO_LAYOUT_MAX];
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
 
-	if (!f)
-		return NULL;
-	node_devices(x, ni, mine);
 	for (uint64_t e = 0; e < n; e++) {
 		const struct bo_log_entry *le = bo_log_entry(x->log, e);
 		const char *m = bo_log_mark_name(x->log, e);
@@ -386,11 +380,6 @@ static char *node_writes(const struct explore *x, const struct state_run *s, uns
 		fprintf(f, "  %" PRIu64 " %" PRIu64 " +%" PRIu64 "\n", e, le->sector,
 			le->nr_sectors);
 	}
-	if (fclose(f) != 0) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
 }
 
 /* Whether @line names the kernel device @kn ("dm-12"), not another that starts like it. */
@@ -407,17 +396,11 @@ static bool names_device(const char *line, size_t len, const char *kn)
 
 /* nodes/NAME/dmesg.txt of a state: the lines of its dmesg.txt that name one of node @ni's
  * devices, as the kernel calls them (dm-N of each device the state was mounted from). */
-static char *node_dmesg(const struct explore *x, const struct state_run *s, unsigned ni)
+static void node_dmesg(const struct explore *x, const struct state_run *s, unsigned ni,
+		       const bool *mine, FILE *f)
 {
 	char kn[BO_LAYOUT_MAX][24];
-	bool mine[BO_LAYOUT_MAX];
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
 
-	if (!f)
-		return NULL;
-	node_devices(x, ni, mine);
 	fprintf(f, "# the lines of dmesg.txt naming node %s's devices:", x->o->cluster->v[ni].name);
 	for (unsigned d = 0; d < x->n_parts && d < BO_LAYOUT_MAX; d++) {
 		struct stat st;
@@ -439,6 +422,23 @@ static char *node_dmesg(const struct explore *x, const struct state_run *s, unsi
 			}
 		t += ll + (t[ll] == '\n');
 	}
+}
+
+/* What @fn writes of node @ni of state @s, with the node's devices, as a string (malloc'd), or
+ * NULL when memory runs out. */
+static char *node_text(const struct explore *x, const struct state_run *s, unsigned ni,
+		       void (*fn)(const struct explore *, const struct state_run *, unsigned,
+				  const bool *, FILE *))
+{
+	bool mine[BO_LAYOUT_MAX];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	node_devices(x, ni, mine);
+	fn(x, s, ni, mine, f);
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;
@@ -461,8 +461,8 @@ static int save_node_logs(struct explore *x, struct state_run *s, const char *di
 		if (!(s->set & (1u << i)))
 			continue;
 		snprintf(sub, sizeof(sub), "%s/nodes/%s", dir, c->v[i].name);
-		writes = node_writes(x, s, i);
-		dmesg = node_dmesg(x, s, i);
+		writes = node_text(x, s, i, node_writes);
+		dmesg = node_text(x, s, i, node_dmesg);
 		if (!writes || !dmesg)
 			return bo_err_set(err, ENOMEM, "state %s: node %s's by-products", s->id,
 					  c->v[i].name);
