@@ -131,7 +131,7 @@ static void find_rows(struct report *R, struct rows *rw)
 			continue;
 		}
 		rw->row_of[i] = (int) i;
-		snprintf(rw->name[i], sizeof(rw->name[i]), "%s", rw->layout.v[i].name);
+		memcpy(rw->name[i], rw->layout.v[i].name, sizeof(rw->name[i]));
 		rw->n = i + 1;
 	}
 }
