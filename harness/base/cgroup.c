@@ -391,6 +391,29 @@ static bool reads(const struct bo_cgroup *cg, const char *name, const char *want
 	return !strcmp(buf, want);
 }
 
+int bo_cgroup_freeze(struct bo_cgroup *cg, struct bo_err *err)
+{
+	_cleanup_close_ int fd = openat(cg->dirfd, "cgroup.freeze", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0 || write(fd, "1", 1) != 1)
+		return bo_err_set(err, errno, "cgroup %s: freezing it: %s", cg->name,
+				  strerror(errno));
+	/* The freeze is asynchronous: a task inside a system call stops when it returns. */
+	for (int i = 0; i < 200; i++) {
+		_cleanup_close_ int ev = openat(cg->dirfd, "cgroup.events", O_RDONLY | O_CLOEXEC);
+		char buf[256];
+		ssize_t n = ev >= 0 ? read(ev, buf, sizeof(buf) - 1) : -1;
+
+		if (n > 0) {
+			buf[n] = '\0';
+			if (strstr(buf, "frozen 1"))
+				return 0;
+		}
+		usleep(10000);
+	}
+	return bo_err_set(err, ETIMEDOUT, "cgroup %s: not frozen within 2 s", cg->name);
+}
+
 /* Whether @cg, its command ended, is as a new group: the next command may have it. */
 static bool as_new(const struct bo_cgroup *cg)
 {

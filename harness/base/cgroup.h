@@ -44,6 +44,11 @@ int bo_cgroup_procs_fd(const struct bo_cgroup *cg);
 _must_check_ int bo_cgroup_kill(struct bo_cgroup *cg, unsigned timeout_ms, unsigned *ret_n,
 				char **ret_left);
 
+/* Freeze every process of the group (cgroup.freeze), as a machine's power cut stops them, and
+ * wait until the kernel says it is frozen (2 s at most: -ETIMEDOUT). bo_cgroup_kill() ends a
+ * frozen group as any other. */
+_must_check_ int bo_cgroup_freeze(struct bo_cgroup *cg, struct bo_err *err);
+
 /* Done with the group (empty by now: bo_cgroup_kill() first): what the command made beneath
  * it is removed; the group is kept for the next command when it is as new (no process, no
  * controller, not frozen: made and removed, a group costs ~10 ms under TCG), else removed

@@ -431,6 +431,19 @@ struct bo_proc_bg {
 	double start;
 };
 
+int bo_proc_freeze(struct bo_proc_bg *b, struct bo_err *err)
+{
+	if (b->w.exited)
+		return 0;
+	if (b->w.cg)
+		return bo_cgroup_freeze(b->w.cg, err);
+	/* No cgroup: its process group is all there is. */
+	if (kill(-b->w.pid, SIGSTOP) < 0 && errno != ESRCH)
+		return bo_err_set(err, errno, "'%s' (pid %d): stopping it: %s", b->name,
+				  (int) b->w.pid, strerror(errno));
+	return 0;
+}
+
 /* Start the command of @b->o: its cgroup, its process group, its pipes. 0, or -errno with
  * @err saying why (the child then waited for and its cgroup gone). */
 static int proc_start(struct bo_proc_bg *b, struct bo_err *err)

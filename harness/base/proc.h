@@ -116,6 +116,9 @@ _must_check_ int bo_proc_start(const struct bo_proc_opts *o, struct bo_proc_bg *
 			       struct bo_err *err);
 /* Whether it still runs (one that ended is reaped, and what it left ended). */
 bool bo_proc_alive(struct bo_proc_bg *b);
+/* Stop every process of it where it stands (its cgroup frozen, else SIGSTOP to its process
+ * group): a machine's power cut, before bo_proc_stop() kills it. */
+_must_check_ int bo_proc_freeze(struct bo_proc_bg *b, struct bo_err *err);
 /*
  * Send its process group @sig (0: none, it was asked to stop some other way), wait at most
  * @grace_ms for it to end, then kill all of it; its end in *@ret as bo_proc_run() gives it

@@ -29,8 +29,10 @@ static bool node_flush(const struct bo_log *log, const struct bo_cluster_node *n
 	if (!(le->flags & BO_LOG_FLUSH) || (le->flags & BO_LOG_MARK))
 		return false;
 	d = bo_layout_device(l, bo_log_sectorsize(log), le->sector);
+	/* A flush at no device's sector (a kernel that leaves empty flushes at sector 0) is every
+	 * device's, as it closes every device's epoch (docs/crash-states.md). */
 	if (d < 0)
-		return false;
+		return true;
 	for (unsigned k = 0; k < nd->ndev; k++) {
 		int own = bo_layout_find(l, nd->dev[k]);
 
@@ -55,7 +57,6 @@ struct json_object *bo_explain_op_nodes(const struct bo_log *log, const struct b
 	for (unsigned i = 0; i < c->n; i++) {
 		const struct bo_cluster_node *nd = &c->v[i];
 		bool flushed = false;
-		size_t pl = strlen(BO_NODE_CUT_PREFIX), nl = strlen(nd->name);
 
 		for (uint64_t e = issue + 1; e < ack && !flushed; e++)
 			flushed = node_flush(log, nd, e);
@@ -64,8 +65,7 @@ struct json_object *bo_explain_op_nodes(const struct bo_log *log, const struct b
 			const char *m = bo_log_mark_name(log, e);
 			char at[64];
 
-			if (m && !strncmp(m, BO_NODE_CUT_PREFIX, pl) &&
-			    !strncmp(m + pl, nd->name, nl) && m[pl + nl] == ':') {
+			if (bo_cluster_is_cut_of(m, nd->name)) {
 				snprintf(at, sizeof(at), "%s at entry %" PRIu64, nd->name, e);
 				json_object_array_add(pc, json_object_new_string(at));
 			}

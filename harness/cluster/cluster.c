@@ -428,16 +428,35 @@ int bo_cluster_restart(struct bo_cluster_run *cr, unsigned i, struct bo_err *err
 	return start_node(cr, i, true, err);
 }
 
+int bo_cluster_freeze(struct bo_cluster_run *cr, unsigned i, struct bo_err *err)
+{
+	if (!cr->bg[i])
+		return 0;
+	return bo_proc_freeze(cr->bg[i], err) < 0
+		       ? bo_err_prefix(err, "node '%s': stopping it", cr->c->v[i].name)
+		       : 0;
+}
+
 bool bo_cluster_cuts_at(const struct bo_cluster_node *nd, const char *mark)
 {
 	for (size_t w = 0; nd->power_cut && nd->power_cut[w]; w++) {
 		const char *pat = nd->power_cut[w];
-		size_t n = strlen(pat);
 
-		if (n && pat[n - 1] == '*' ? !strncmp(pat, mark, n - 1) : !strcmp(pat, mark))
+		/* ack:* and issue:* are every ack and issue; any other word one mark. */
+		if (!strcmp(pat, "ack:*") || !strcmp(pat, "issue:*")
+			    ? !strncmp(pat, mark, strlen(pat) - 1)
+			    : !strcmp(pat, mark))
 			return true;
 	}
 	return false;
+}
+
+bool bo_cluster_is_cut_of(const char *mark, const char *node)
+{
+	size_t p = strlen(BO_NODE_CUT_PREFIX), n = strlen(node);
+
+	return mark && !strncmp(mark, BO_NODE_CUT_PREFIX, p) && !strncmp(mark + p, node, n) &&
+	       mark[p + n] == ':';
 }
 
 /* Stop node @i: its stop command, then SIGTERM unless that command did its work, and all of it

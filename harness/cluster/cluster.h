@@ -134,12 +134,17 @@ _must_check_ int bo_cluster_stop(struct bo_cluster_run *cr, char **report, struc
  */
 _must_check_ int bo_cluster_kill(struct bo_cluster_run *cr, unsigned i, char *report, size_t len,
 				 struct bo_err *err);
+/* Node @i's processes stopped where they stand (bo_proc_freeze()): nothing of it runs on after
+ * its power cut. Nothing to do for a node not running. */
+_must_check_ int bo_cluster_freeze(struct bo_cluster_run *cr, unsigned i, struct bo_err *err);
 _must_check_ int bo_cluster_restart(struct bo_cluster_run *cr, unsigned i, struct bo_err *err);
 /* The prefix of the mark a node's power cut leaves in the log: "node-cut:NODE:TRIGGER". */
 #define BO_NODE_CUT_PREFIX "node-cut:"
 
 /* Whether node @nd's power is cut at the mark @mark (its power-cut line). */
 bool bo_cluster_cuts_at(const struct bo_cluster_node *nd, const char *mark);
+/* Whether the mark @mark is the one a power cut of the node named @node left in the log. */
+bool bo_cluster_is_cut_of(const char *mark, const char *node);
 
 /* Stop what runs (killed), and take the network down. NULL is fine. */
 void bo_cluster_down(struct bo_cluster_run *cr);

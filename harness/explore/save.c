@@ -297,8 +297,6 @@ static int copy_recovery_log(struct explore *x, const char *dir, const char *pat
 	return 0;
 }
 
-/* A cluster's state: each node's output while it recovered, states/<id>/nodes/NAME/
- * recovery.log, beside the node's log of the workload (nodes/NAME/workload.log). */
 /* Which devices of the log are node @ni's: its own, and the external journals of those. */
 static void node_devices(const struct explore *x, unsigned ni, bool mine[BO_LAYOUT_MAX])
 {
@@ -324,7 +322,10 @@ static bool node_entry(const struct explore *x, const bool *mine, uint64_t e)
 	const struct bo_log_entry *le = bo_log_entry(x->log, e);
 	int d = bo_layout_device(bo_log_layout(x->log), bo_log_sectorsize(x->log), le->sector);
 
-	return !(le->flags & BO_LOG_MARK) && d >= 0 && mine[d];
+	if (le->flags & BO_LOG_MARK)
+		return false;
+	/* A flush at no device's sector closes every device's epoch (docs/crash-states.md). */
+	return d >= 0 ? mine[d] : (le->flags & BO_LOG_FLUSH) != 0;
 }
 
 /* At most this many of a node's writes after its last flush are listed one by one. */
@@ -346,9 +347,7 @@ static void node_writes(const struct explore *x, const struct state_run *s, unsi
 		const struct bo_log_entry *le = bo_log_entry(x->log, e);
 		const char *m = bo_log_mark_name(x->log, e);
 
-		if (m && !strncmp(m, BO_NODE_CUT_PREFIX, strlen(BO_NODE_CUT_PREFIX)) &&
-		    !strncmp(m + strlen(BO_NODE_CUT_PREFIX), name, strlen(name)) &&
-		    m[strlen(BO_NODE_CUT_PREFIX) + strlen(name)] == ':')
+		if (bo_cluster_is_cut_of(m, name))
 			fprintf(f, "its power cut at entry %" PRIu64 " (%s)\n", e, m);
 		if (!node_entry(x, mine, e))
 			continue;

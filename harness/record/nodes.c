@@ -162,37 +162,71 @@ static int remount(struct recorder *r, unsigned i, struct bo_err *err)
 	return k < 0 ? k : recorder_give(r, r->dev_mnt[i], err);
 }
 
-/* Layout device @i's power on (a pass-through) or off (drop_writes): its table switched as a
- * power cut is (no flush, no lockfs), and read back live. */
-static int dev_power(struct recorder *r, unsigned i, bool on, struct bo_err *err)
+/*
+ * The power of node @ni's devices on (a pass-through) or off (drop_writes), all at one instant:
+ * every table loaded, every device suspended as a power cut is (no flush, no lockfs), then all
+ * resumed, so that no write reaches one of them once another stopped persisting; each table is
+ * read back live.
+ */
+static int node_power(struct recorder *r, unsigned ni, bool on, struct bo_err *err)
 {
-	const char *name = r->dev_dm[i];
-	struct bo_flakey live;
-	char dev[64];
-	int k = bo_dm_load(name, on ? r->dev_on[i] : r->dev_off[i], err);
+	int k = 0;
 
-	if (k >= 0)
-		k = bo_dm_suspend(name, BO_DM_SUSPEND_POWERCUT, err);
-	if (k >= 0)
-		k = bo_dm_resume(name, err);
-	if (k >= 0)
-		k = bo_flakey_live(name, &live, dev, sizeof(dev), err);
-	if (k >= 0 && live.drop_writes == on)
-		k = bo_err_set(err, EPROTO,
-			       "device '%s': its power did not go %s: the live table "
-			       "is not '%s'",
-			       r->layout.v[i].name, on ? "on" : "off",
-			       on ? r->dev_on[i] : r->dev_off[i]);
+	for (unsigned i = 0; k >= 0 && i < r->layout.n; i++)
+		if (dev_node(r, i) == (int) ni)
+			k = bo_dm_load(r->dev_dm[i], on ? r->dev_on[i] : r->dev_off[i], err);
+	for (unsigned i = 0; k >= 0 && i < r->layout.n; i++)
+		if (dev_node(r, i) == (int) ni)
+			k = bo_dm_suspend(r->dev_dm[i], BO_DM_SUSPEND_POWERCUT, err);
+	/* Resumed whatever happened: a device left suspended would hang its node's I/O. */
+	for (unsigned i = 0; i < r->layout.n; i++)
+		if (dev_node(r, i) == (int) ni) {
+			struct bo_err e2 = {0};
+			int rk = bo_dm_resume(r->dev_dm[i], k < 0 ? &e2 : err);
+
+			if (k >= 0 && rk < 0)
+				k = rk;
+		}
+	for (unsigned i = 0; k >= 0 && i < r->layout.n; i++) {
+		struct bo_flakey live;
+		char dev[64];
+
+		if (dev_node(r, i) != (int) ni)
+			continue;
+		k = bo_flakey_live(r->dev_dm[i], &live, dev, sizeof(dev), err);
+		if (k >= 0 && live.drop_writes == on)
+			k = bo_err_set(err, EPROTO,
+				       "device '%s': its power did not go %s: the live table is "
+				       "not '%s'",
+				       r->layout.v[i].name, on ? "on" : "off",
+				       on ? r->dev_on[i] : r->dev_off[i]);
+	}
 	return k;
+}
+
+/* After a failed power cut of node @ni: its power on, its filesystems mounted, its daemon
+ * started, as far as each goes, so that the rest of the run is not a node left dead. */
+static void node_restore(struct recorder *r, unsigned ni)
+{
+	struct bo_err e2 = {0};
+
+	(void) !node_power(r, ni, true, &e2);
+	for (unsigned i = 0; i < r->layout.n; i++)
+		if (dev_node(r, i) == (int) ni && r->dev_mnt[i][0] &&
+		    bo_mount_is_mounted(r->dev_mnt[i], &e2) == 0)
+			(void) !remount(r, i, &e2);
+	(void) !bo_cluster_restart(r->cluster, ni, &e2);
 }
 
 /*
  * One node at a time (docs/clusters.md): node @ni's power cut at the mark @trigger (entry
- * @trigger_entry) while the others run on. Its devices stop persisting at one instant (the
- * mark "node-cut:NODE:TRIGGER" follows the last of its writes that reached them), its daemon is
- * killed with all it started, its filesystems are unmounted (their last writes dropped too)
- * and mounted again once the power is back, which recovers them from their disks, and its
- * daemon is started again. The workload's mark is answered after that.
+ * @trigger_entry) while the others run on. Its processes stop where they stand and its devices
+ * stop persisting, at one instant (the mark "node-cut:NODE:TRIGGER" follows the last of its
+ * writes that reached them); then its daemon is killed with all it started, its filesystems
+ * are unmounted (their last writes dropped too) and mounted again once the power is back,
+ * which recovers them from their disks, and its daemon is started again. The workload's mark
+ * is answered after that. A cut that fails half-way is said as the run's failure
+ * (r->cut_err), the node brought back as far as it goes.
  *
  * This runs in the control server's thread, and the daemon it starts again is that thread's
  * child: its death signal (PR_SET_PDEATHSIG) is the thread's end, which comes after the
@@ -207,14 +241,14 @@ static int node_cut(struct recorder *r, unsigned ni, const char *trigger, uint64
 	double t0 = bo_now();
 	struct json_object *o;
 	uint64_t entry = 0;
-	int k = 0;
+	int k;
 
 	snprintf(mark, sizeof(mark), BO_NODE_CUT_PREFIX "%s:%.*s", nd->name,
 		 (int) (sizeof(mark) - sizeof(BO_NODE_CUT_PREFIX) - BO_CLUSTER_NAME_MAX - 2),
 		 trigger);
-	for (unsigned i = 0; k >= 0 && i < r->layout.n; i++)
-		if (dev_node(r, i) == (int) ni)
-			k = dev_power(r, i, false, err);
+	k = bo_cluster_freeze(r->cluster, ni, err);
+	if (k >= 0)
+		k = node_power(r, ni, false, err);
 	if (k >= 0)
 		k = recorder_put_mark(r, mark, &entry, err);
 	if (k >= 0)
@@ -222,16 +256,20 @@ static int node_cut(struct recorder *r, unsigned ni, const char *trigger, uint64
 	for (unsigned i = r->layout.n; k >= 0 && i-- > 0;)
 		if (dev_node(r, i) == (int) ni && r->dev_mnt[i][0])
 			k = bo_umount(r->dev_mnt[i], 0, err);
-	for (unsigned i = 0; k >= 0 && i < r->layout.n; i++)
-		if (dev_node(r, i) == (int) ni)
-			k = dev_power(r, i, true, err);
+	if (k >= 0)
+		k = node_power(r, ni, true, err);
 	for (unsigned i = 0; k >= 0 && i < r->layout.n; i++)
 		if (dev_node(r, i) == (int) ni && r->dev_mnt[i][0])
 			k = remount(r, i, err);
 	if (k >= 0)
 		k = bo_cluster_restart(r->cluster, ni, err);
-	if (k < 0)
-		return bo_err_prefix(err, "node '%s': its power cut at '%s'", nd->name, trigger);
+	if (k < 0) {
+		bo_err_prefix(err, "node '%s': its power cut at '%s'", nd->name, trigger);
+		if (!r->cut_err.msg[0])
+			r->cut_err = *err;
+		node_restore(r, ni);
+		return k;
+	}
 	r->nodes_cut |= 1u << ni;
 	bo_debug(BO_DBG_RUN, "node '%s': power cut at '%s' (entry %" PRIu64 "), back in %.2f s",
 		 nd->name, trigger, trigger_entry, bo_now() - t0);

@@ -526,6 +526,15 @@ static int mount_devices(struct recorder *r, char *cwd, size_t len, struct bo_er
 	return k;
 }
 
+/* Whether a node of @sc's cluster has its power cut during the run. */
+static bool cuts_power(const struct bo_scenario *sc)
+{
+	for (unsigned i = 0; sc->cluster && i < sc->cluster->n; i++)
+		if (sc->cluster->v[i].power_cut)
+			return true;
+	return false;
+}
+
 int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_err *err)
 {
 	static const char *const reserved[] = {"mkfs", "dm-log-writes-end", NULL};
@@ -594,9 +603,9 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 		k = insert_mark(&r, "mkfs", &entry, err);
 	if (k >= 0 && r.layout.n) {
 		k = mount_devices(&r, r.cwd, sizeof(r.cwd), err);
-		/* A cluster's client is on no node: it works beside their mounts, not in one,
-		 * which a node's power cut takes away. */
-		if (sc->cluster)
+		/* With a node's power cut, the cluster's client is on no node: it works beside
+		 * their mounts, not in one, which the cut takes away. */
+		if (cuts_power(sc))
 			snprintf(r.cwd, sizeof(r.cwd), "%s", r.mnt);
 	} else if (k >= 0) {
 		snprintf(r.cwd, sizeof(r.cwd), "%s", r.mnt);
@@ -622,6 +631,9 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 			       strerror(errno));
 	if (k >= 0)
 		k = run_workload(&r, srv, err);
+	/* A node's power cut that failed is the run's failure, not the workload's reply to it. */
+	if (r.cut_err.msg[0])
+		k = bo_err_set(err, r.cut_err.errnum ? r.cut_err.errnum : EIO, "%s", r.cut_err.msg);
 	if (srv) {
 		bo_ctl_server_stop(srv);
 		/* A plan that did not run in full must not pass for one that did. */

@@ -57,7 +57,8 @@ struct recorder {
 	 * dm-linear, with its tables of power on (a pass-through) and off (drop_writes). */
 	char dev_dm[BO_LAYOUT_MAX][BO_DM_NAME_MAX];
 	char *dev_on[BO_LAYOUT_MAX], *dev_off[BO_LAYOUT_MAX];
-	uint32_t nodes_cut; /* a bit per node whose power was cut at least once */
+	uint32_t nodes_cut;    /* a bit per node whose power was cut at least once */
+	struct bo_err cut_err; /* the first power cut that failed (msg "" when none) */
 };
 
 /* Emit a record of @event into the run's stream (under the emit lock): @o, or @key: @val. */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "harness/base/macro.h"
+#include "harness/cluster/cluster.h"
 #include "harness/log/layout.h"
 #include "harness/results/report_model.h"
 
@@ -146,13 +147,17 @@ static void count_row(struct report *R, const struct rows *rw, struct bucket *b,
 		const char *m = bo_log_mark_name(R->log, e);
 
 		for (unsigned r = 0; m && r < rw->n; r++)
-			if (!strncmp(m, "node-cut:", 9) &&
-			    !strncmp(m + 9, rw->name[r], strlen(rw->name[r])) &&
-			    m[9 + strlen(rw->name[r])] == ':')
+			if (bo_cluster_is_cut_of(m, rw->name[r]))
 				b->row_cut[r]++;
 		return;
 	}
 	d = bo_layout_device(&rw->layout, bo_log_sectorsize(R->log), le->sector);
+	/* A flush at no device's sector closes every device's epoch (docs/crash-states.md). */
+	if (d < 0 && (le->flags & BO_LOG_FLUSH)) {
+		for (unsigned r = 0; r < rw->n; r++)
+			b->row_f[r]++;
+		return;
+	}
 	row = d < 0 ? -1 : rw->row_of[d];
 	if (row < 0)
 		return;

@@ -20,7 +20,7 @@ declare -A may=(
 	[harness/ctl]="harness/base"
 	[harness/cluster]="harness/base"
 	[harness/scenario]="harness/base harness/cluster harness/dev harness/log harness/states scenarios/blackout"
-	[harness/results]="harness/base harness/log harness/states"
+	[harness/results]="harness/base harness/cluster harness/log harness/states"
 	[harness/record]="harness/base harness/log harness/dev harness/states harness/ctl
 		harness/cluster harness/scenario harness/results dmtargets"
 	[harness/explore]="harness/base harness/log harness/replay harness/dev harness/states

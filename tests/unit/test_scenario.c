@@ -1012,8 +1012,8 @@ static void nodes(void)
 		  "t.ini:7: [node n1] start: required");
 	parse_bad(DEV3 NODE("n1") "colour = red\n", "t.ini:9: [node n1]: unknown key 'colour'");
 	/* One node at a time: the marks of a node's power cut, written as [faults] triggers. */
-	sc = parse_ok(DEV3 NODE("n1") "power-cut = ack:007 mark:leader issue:*\n" NODE("n2")
-			      NODE("n3") CWL "cuts = end\n");
+	sc = parse_ok(DEV3 NODE("n1") "power-cut = ack:007 mark:leader issue:* mark:phase*\n" NODE(
+		"n2") NODE("n3") CWL "cuts = end\n");
 	CU_ASSERT_FATAL(sc != NULL && sc->cluster->v[0].power_cut != NULL);
 	CU_ASSERT(!sc->cluster->v[1].power_cut);
 	CU_ASSERT(bo_cluster_cuts_at(&sc->cluster->v[0], "ack:7"));
@@ -1022,9 +1022,15 @@ static void nodes(void)
 	CU_ASSERT(bo_cluster_cuts_at(&sc->cluster->v[0], "issue:12"));
 	CU_ASSERT(!bo_cluster_cuts_at(&sc->cluster->v[0], "ack:12"));
 	CU_ASSERT(!bo_cluster_cuts_at(&sc->cluster->v[1], "ack:7"));
+	/* Only ack:* and issue:* stand for more than one mark: a user mark is one name. */
+	CU_ASSERT(bo_cluster_cuts_at(&sc->cluster->v[0], "phase*"));
+	CU_ASSERT(!bo_cluster_cuts_at(&sc->cluster->v[0], "phase1"));
+	CU_ASSERT(bo_cluster_is_cut_of("node-cut:n1:ack:3", "n1"));
+	CU_ASSERT(!bo_cluster_is_cut_of("node-cut:n10:ack:3", "n1"));
+	CU_ASSERT(!bo_cluster_is_cut_of("fault:1:up", "n1") && !bo_cluster_is_cut_of(NULL, "n1"));
 	CU_ASSERT_FATAL(bo_scenario_to_json(sc, &j) == 0);
 	CU_ASSERT(strstr(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN),
-			 "\"power_cut\":[\"ack:7\",\"leader\",\"issue:*\"]") != NULL);
+			 "\"power_cut\":[\"ack:7\",\"leader\",\"issue:*\",\"phase*\"]") != NULL);
 	json_object_put(j);
 	bo_scenario_free(sc);
 	parse_bad(DEV3 NODE("n1") "power-cut = ack:x\n",

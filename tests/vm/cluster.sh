@@ -26,6 +26,14 @@ run_bo 3 run "$T/r.ini" --witness 3 --results "$T/results" &&
 	grep -q "witness: not taken with a cluster's nodes yet" "$T/err" &&
 	! grep -q booting "$T/err" && ok || bad "--witness with a cluster: $(cat "$T/err")"
 
+# A power cut whose mark never comes fails the run, naming its line: the run asked for did not
+# happen.
+scenario "$T/r.ini" "$T/never.ini" "node n2.power-cut=mark:never"
+run_bo 3 run "$T/never.ini" --results "$T/results" &&
+	grep -q "scenario.ini:[0-9]*: \[node n2\] power-cut: none of its marks reached the log" \
+		"$T/out" "$T/err" &&
+	ok || bad "a power cut that never came: $(cat "$T/err")"
+
 # Majority acks, through all, every majority and each node alone (one recording): consistent
 # through all and every majority at every cut; not through the third node alone, which is
 # sent an id after its acknowledgement.
