@@ -932,8 +932,17 @@ static void devices(void)
 #define CWL	"[workload]\ncommand = true\n[check]\nchecker = /bin/true\n"
 static void nodes(void)
 {
-	static const char *const shipped[] = {"ext4-etcd-cluster",
-					      "ext4-etcd-cluster-unsafe-no-fsync"};
+	/* Each correct cluster, then its twin that acknowledges before the fsync: how each
+	 * node's start line ends. */
+	static const struct {
+		const char *name, *node, *start;
+	} shipped[] = {
+		{"ext4-etcd-cluster", "etcd-cluster/node", "etcd-cluster/node"},
+		{"ext4-etcd-cluster-unsafe-no-fsync", "etcd-cluster/node",
+		 "node --unsafe-no-fsync"},
+		{"ext4-zookeeper-cluster", "zookeeper-cluster/node", "node yes"},
+		{"ext4-zookeeper-cluster-forcesync-no", "zookeeper-cluster/node", "node no"},
+	};
 	struct bo_scenario *sc = NULL;
 	struct bo_err err = {0};
 	struct json_object *j = NULL;
@@ -943,7 +952,7 @@ static void nodes(void)
 	size_t n;
 
 	for (size_t i = 0; i < BO_ARRAY_SIZE(shipped); i++) {
-		snprintf(path, sizeof(path), "%s/scenarios/%s.ini", BO_SOURCE_DIR, shipped[i]);
+		snprintf(path, sizeof(path), "%s/scenarios/%s.ini", BO_SOURCE_DIR, shipped[i].name);
 		if (bo_scenario_load(path, &sc, &err) < 0) {
 			fprintf(stderr, "%s\n", bo_err_str(&err));
 			CU_FAIL("shipped cluster scenario");
@@ -954,13 +963,17 @@ static void nodes(void)
 		CU_ASSERT(!strcmp(sc->cluster->v[2].dev[0], "n3") && sc->cluster->v[2].ndev == 1);
 		CU_ASSERT(!strcmp(sc->cluster->v[1].addr, "10.88.0.2"));
 		CU_ASSERT(sc->cluster->survivors == (BO_SURVIVORS_ALL | BO_SURVIVORS_QUORUM));
-		CU_ASSERT((strstr(sc->cluster->v[0].start, "--unsafe-no-fsync") != NULL) ==
-			  (i == 1));
+		for (unsigned k = 0; k < 3; k++) {
+			const char *start = sc->cluster->v[k].start;
+			size_t len = strlen(start), m = strlen(shipped[i].start);
+
+			CU_ASSERT(len >= m && !strcmp(start + len - m, shipped[i].start));
+		}
 		/* The nodes' script is shipped with the scenario's, once. */
 		CU_ASSERT_FATAL(bo_scenario_files(sc, &files) == 0);
 		n = 0;
 		for (size_t f = 0; files[f]; f++)
-			n += strstr(files[f], "etcd-cluster/node") != NULL;
+			n += strstr(files[f], shipped[i].node) != NULL;
 		CU_ASSERT(n == 1);
 		bo_strv_free(files);
 		CU_ASSERT_FATAL(bo_scenario_to_json(sc, &j) == 0);

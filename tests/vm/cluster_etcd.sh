@@ -20,11 +20,8 @@ command -v etcd >/dev/null || {
 	exit
 }
 
-# The scripts run as etcd, who must reach them: a copy anyone may pass (tests/vm/daemons.sh).
-mkdir -m 755 "$T/pub"
-cp -r "$SRC/scenarios/etcd-cluster" "$T/pub/"
-chmod -R go+rX "$T/pub"
-chmod 711 "$T"
+# The scripts run as etcd, who must reach them.
+publish etcd-cluster
 # One node at a time keeps the shipped 6 puts: n1 is cut at the third, and answers the rest.
 for v in "" -unsafe-no-fsync -power-cut; do
 	ops=$OPS

@@ -22,14 +22,8 @@ for p in mariadbd mariadb etcd etcdctl java /usr/lib/postgresql/15/bin/postgres;
 		{ bad "$p is not installed (scripts/setup installs mariadb-server, etcd-server, zookeeper, postgresql-15)"; finish; exit; }
 done
 
-# The daemons' scripts run as their users, who must reach them: a checkout under a 0700
-# home would refuse the scenarios (rightly). So they run from a copy in a directory anyone
-# may pass; $T itself is then 0711.
-mkdir -m 755 "$T/pub"
-cp -r "$SRC/scenarios/mariadb" "$SRC/scenarios/etcd" "$SRC/scenarios/zookeeper" \
-	"$SRC/scenarios/postgresql" "$SRC/scenarios/daemon.sh" "$T/pub/"
-chmod -R go+rX "$T/pub"
-chmod 711 "$T"
+# The daemons' scripts run as their users, who must reach them.
+publish mariadb etcd zookeeper postgresql daemon.sh
 
 # daemon DIR USER ROOT WORKLOAD-ARGS CHECK-ARGS FILES: a scenario for the daemon's scripts in
 # scenarios/DIR/, as USER, in its own root with FILES or in the host's (ROOT = host); its

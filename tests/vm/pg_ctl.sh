@@ -12,12 +12,8 @@ runs=${2:-5}
 command -v /usr/lib/postgresql/15/bin/pg_ctl >/dev/null ||
 	{ bad "pg_ctl is not installed (scripts/setup installs postgresql-15)"; finish; exit; }
 
-# The scripts run as postgres, who must reach them: a copy where anyone may pass.
-mkdir -m 755 "$T/pub"
-cp -r "$SRC/scenarios/postgresql" "$SRC/scenarios/daemon.sh" \
-	"$SRC/scenarios/ext4-postgresql-pg-ctl.ini" "$T/pub/"
-chmod -R go+rX "$T/pub"
-chmod 711 "$T"
+# The scripts run as postgres, who must reach them.
+publish postgresql daemon.sh ext4-postgresql-pg-ctl.ini
 
 # Two loops that keep both cores busy, stopped at exit.
 loops=()

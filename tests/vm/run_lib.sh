@@ -25,6 +25,18 @@ need_vm() {
 	fi
 }
 
+# publish PATH...: copies of the scenarios' PATHs (relative to scenarios/) in $T/pub, where a
+# daemon's account may reach them: a checkout under a 0700 home would refuse the scenarios
+# (rightly), so they run from a directory anyone may pass; $T itself becomes 0711.
+publish() {
+	mkdir -p -m 755 "$T/pub"
+	for p in "$@"; do
+		cp -r "$SRC/scenarios/$p" "$T/pub/"
+	done
+	chmod -R go+rX "$T/pub"
+	chmod 711 "$T"
+}
+
 # scenario SRC.ini OUT.ini KEY=VALUE...: a copy of SRC with keys replaced (or added to their
 # section when absent, as "section.key=value").
 scenario() {
