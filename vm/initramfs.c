@@ -37,16 +37,14 @@
 
 #define MAX_HELPER_OUTPUT (256u << 20)
 
-/* The tools a run needs in the guest, and the Debian package that has each. */
+/* The tools every guest gets, and the Debian package that has each (busybox first). Each
+ * filesystem's come from its row (guestfs.h), when the host has them: a command that tests a
+ * filesystem whose tools are missing is refused before its boot. */
 static const struct {
 	const char *name, *package;
 } tools[] = {
-	{"busybox", "busybox-static"}, {"mke2fs", "e2fsprogs"},	     {"mkfs.ext4", "e2fsprogs"},
-	{"e2fsck", "e2fsprogs"},       {"fsck.ext4", "e2fsprogs"},   {"dumpe2fs", "e2fsprogs"},
-	{"debugfs", "e2fsprogs"},      {"mkfs.xfs", "xfsprogs"},     {"xfs_repair", "xfsprogs"},
-	{"xfs_db", "xfsprogs"},	       {"xfs_logprint", "xfsprogs"}, {"mkfs.btrfs", "btrfs-progs"},
-	{"btrfs", "btrfs-progs"},      {"mkfs.ext2", "e2fsprogs"},   {"mkfs.vfat", "dosfstools"},
-	{"fsck.vfat", "dosfstools"},   {"ip", "iproute2"},
+	{"busybox", "busybox-static"},
+	{"ip", "iproute2"},
 };
 
 /* Configuration the guest reads: mke2fs takes its defaults (features, inode size) from
@@ -54,16 +52,13 @@ static const struct {
  * --file executables, say) only through ld.so.cache. */
 static const char *const config_files[] = {"/etc/mke2fs.conf", "/etc/ld.so.cache", NULL};
 
-/* Modules included besides bo_kernel_required when the kernel has them: crc32c before
- * ext4/btrfs/dm-thin-pool (their crc32c soft dependency), the RNG, the file systems (ext2 is
- * ext4's in Debian's kernels; vfat with the code page and character sets its defaults name:
- * FAT_DEFAULT_CODEPAGE 437, FAT_DEFAULT_IOCHARSET ascii, FAT_DEFAULT_UTF8), the host base's pmem device (vm.h, bo_vm_opts.base_fd), overlay for the host's root
+/* Modules included besides bo_kernel_required and each filesystem's (guestfs.h) when the
+ * kernel has them: crc32c before ext4/btrfs/dm-thin-pool (their crc32c soft dependency), the
+ * RNG, the host base's pmem device (vm.h, bo_vm_opts.base_fd), overlay for the host's root
  * (bo_vm_opts.host_root), and a cluster's network (harness/cluster/cluster.h): veth, and the
  * bridge with what it needs. */
 static const char *const optional_modules[] = {
-	"crc32c-generic", "virtio-rng", "ext4",	     "xfs",	 "btrfs",
-	"vfat",		  "nls_cp437",	"nls_ascii", "nls_utf8", "virtio-pmem",
-	"nd-pmem",	  "overlay",	"veth",	     "bridge",	 NULL,
+	"crc32c-generic", "virtio-rng", "virtio-pmem", "nd-pmem", "overlay", "veth", "bridge", NULL,
 };
 
 /* busybox applets left out: blackout is the guest's modprobe, and these would shadow it. */
@@ -238,20 +233,31 @@ static const char *plain_name(const char *path, char *buf, size_t len)
 	return buf;
 }
 
-/* The modules that go into the archive: required and optional ones, with their closure. */
-static int pick_modules(const struct bo_moddir *m, bool **ret, struct bo_err *err)
+/* Module @name into @in when @m has it as a module. */
+static void pick(const struct bo_moddir *m, const char *name, bool *in)
+{
+	size_t i;
+
+	if (bo_moddir_find(m, name, &i) == BO_MOD_MODULE)
+		in[i] = true;
+}
+
+/* The modules that go into the archive: required and optional ones and those of the
+ * filesystems of @fstab, with their closure. */
+static int pick_modules(const struct bo_moddir *m, const struct bo_guest_fs *fstab, bool **ret,
+			struct bo_err *err)
 {
 	_cleanup_free_ bool *in = calloc(bo_moddir_count(m) + 1, sizeof(bool));
 
 	if (!in)
 		return bo_err_set(err, ENOMEM, "out of memory");
-	for (int pass = 0; pass < 2; pass++)
-		for (const char *const *p = pass ? optional_modules : bo_kernel_required; *p; p++) {
-			size_t i;
-
-			if (bo_moddir_find(m, *p, &i) == BO_MOD_MODULE)
-				in[i] = true;
-		}
+	for (const char *const *p = bo_kernel_required; *p; p++)
+		pick(m, *p, in);
+	for (const char *const *p = optional_modules; *p; p++)
+		pick(m, *p, in);
+	for (const struct bo_guest_fs *f = fstab; f && f->name; f++)
+		for (size_t i = 0; i < BO_GUESTFS_MODULES && f->modules[i]; i++)
+			pick(m, f->modules[i], in);
 	bo_moddir_closure(m, in);
 	*ret = BO_TAKE_PTR(in);
 	return 0;
@@ -380,6 +386,32 @@ static int add_applets(struct bo_cpio *c, const char *busybox, struct bo_err *er
 	return 0;
 }
 
+int bo_initramfs_check_tools(const struct bo_guest_fs *fstab, const char *const *fs,
+			     struct bo_err *err)
+{
+	char path[PATH_MAX];
+
+	for (size_t i = 0; fs && fs[i]; i++)
+		for (const struct bo_guest_fs *f = fstab; f && f->name; f++)
+			for (size_t k = 0;
+			     !strcmp(f->name, fs[i]) && k < BO_GUESTFS_TOOLS && f->tools[k]; k++)
+				if (find_tool(f->tools[k], path, sizeof(path)) < 0)
+					return bo_err_set(err, ENOPKG,
+							  "%s needs '%s' (package %s; "
+							  "scripts/setup installs it)",
+							  f->name, f->tools[k], f->package);
+	return 0;
+}
+
+/* Whether @paths[@n] is one of the @n before it (ext4's and ext2's e2fsck, say). */
+static bool seen_path(char paths[][PATH_MAX], size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(paths[i], paths[n]))
+			return true;
+	return false;
+}
+
 /* Write @len bytes of @data to @path atomically (a temporary file renamed over it). */
 static int write_atomic(const char *path, const char *data, size_t len, struct bo_err *err)
 {
@@ -389,7 +421,7 @@ static int write_atomic(const char *path, const char *data, size_t len, struct b
 }
 
 static int build_base(const struct bo_kernel *k, const struct bo_moddir *m, const bool *in,
-		      char paths[][PATH_MAX], const char *dest, struct bo_err *err)
+		      char paths[][PATH_MAX], size_t npaths, const char *dest, struct bo_err *err)
 {
 	_cleanup_free_ char *manifest = NULL;
 	struct bo_cpio *c = NULL;
@@ -405,7 +437,7 @@ static int build_base(const struct bo_kernel *k, const struct bo_moddir *m, cons
 	}
 	fputc('\n', libs.seen);
 	r = add_skeleton(c, err);
-	for (size_t i = 0; r >= 0 && i < BO_ARRAY_SIZE(tools); i++)
+	for (size_t i = 0; r >= 0 && i < npaths; i++)
 		r = add_with_libs(c, paths[i], &libs, err);
 	for (const char *const *p = config_files; r >= 0 && *p; p++)
 		if (access(*p, R_OK) == 0)
@@ -473,16 +505,23 @@ static int cache_entry(const char *kind, const char *hex, char *buf, size_t len,
 	return access(buf, R_OK) == 0; /* another VM built it while we waited */
 }
 
-int bo_initramfs_base(const struct bo_kernel *k, const struct bo_moddir *m, char *buf, size_t len,
-		      struct bo_err *err)
+int bo_initramfs_base(const struct bo_kernel *k, const struct bo_moddir *m,
+		      const struct bo_guest_fs *fstab, char *buf, size_t len, struct bo_err *err)
 {
-	char paths[BO_ARRAY_SIZE(tools)][PATH_MAX], hex[BO_SHA256_HEX];
+	char hex[BO_SHA256_HEX];
+	_cleanup_free_ char(*paths)[PATH_MAX] = NULL;
 	_cleanup_free_ bool *in = NULL;
 	_cleanup_close_ int lockfd = -1;
 	_cleanup_sha256_ struct bo_sha256 s = {0};
+	size_t max = BO_ARRAY_SIZE(tools), n = 0;
 	int r;
 
-	r = pick_modules(m, &in, err);
+	for (const struct bo_guest_fs *f = fstab; f && f->name; f++)
+		max += BO_GUESTFS_TOOLS;
+	paths = calloc(max, sizeof(*paths));
+	if (!paths)
+		return bo_err_set(err, ENOMEM, "out of memory");
+	r = pick_modules(m, fstab, &in, err);
 	if (r < 0)
 		return r;
 	r = bo_sha256_init(&s, err);
@@ -494,13 +533,22 @@ int bo_initramfs_base(const struct bo_kernel *k, const struct bo_moddir *m, char
 	 * (ldconfig rewrites ld.so.cache whenever a library package changes) means a new
 	 * archive. */
 	for (size_t i = 0; i < BO_ARRAY_SIZE(tools); i++) {
-		if (find_tool(tools[i].name, paths[i], sizeof(paths[i])) < 0)
+		if (find_tool(tools[i].name, paths[n], sizeof(paths[n])) < 0)
 			return bo_err_set(err, ENOPKG,
 					  "initramfs: '%s' is not installed (package %s; "
 					  "scripts/setup installs it)",
 					  tools[i].name, tools[i].package);
-		hash_stat(&s, paths[i]);
+		hash_stat(&s, paths[n++]);
 	}
+	/* A filesystem's tools that are not installed are left out, and their names hashed so
+	 * that installing them makes a new archive. */
+	for (const struct bo_guest_fs *f = fstab; f && f->name; f++)
+		for (size_t i = 0; i < BO_GUESTFS_TOOLS && f->tools[i]; i++) {
+			if (find_tool(f->tools[i], paths[n], sizeof(paths[n])) < 0)
+				bo_sha256_update(&s, f->tools[i], strlen(f->tools[i]) + 1);
+			else if (!seen_path(paths, n))
+				hash_stat(&s, paths[n++]);
+		}
 	hash_stat(&s, "/etc/ld.so.cache");
 	for (const char *const *p = config_files; *p; p++)
 		hash_stat(&s, *p);
@@ -527,7 +575,7 @@ int bo_initramfs_base(const struct bo_kernel *k, const struct bo_moddir *m, char
 	if (r != 0)
 		return r < 0 ? r : 0;
 	bo_debug(BO_DBG_VM, "building initramfs '%s'", buf);
-	return build_base(k, m, in, paths, buf, err);
+	return build_base(k, m, in, paths, n, buf, err);
 }
 
 /* nftw has no user pointer: the tree being filled while one extra directory is walked. */

@@ -17,12 +17,22 @@
 #define BO_GUEST_LAUNCH "/blackout/launch"
 
 /*
- * The path of the base archive for kernel @k with module directory @m in @buf, building it
+ * The path of the base archive for kernel @k with module directory @m and the programs and
+ * modules of the filesystems @fstab (NULL-name-terminated; those installed) in @buf, building it
  * when no archive for the same inputs is cached (initramfs/<sha256 of the inputs>.cpio).
  * Concurrent callers wait for one another with a lock.
  */
-_must_check_ int bo_initramfs_base(const struct bo_kernel *k, const struct bo_moddir *m, char *buf,
-				   size_t len, struct bo_err *err);
+_must_check_ int bo_initramfs_base(const struct bo_kernel *k, const struct bo_moddir *m,
+				   const struct bo_guest_fs *fstab, char *buf, size_t len,
+				   struct bo_err *err);
+
+/*
+ * Whether the host has every program of each filesystem of @fstab that @fs names
+ * (NULL-terminated, or NULL): -ENOPKG naming the first missing and its package
+ * ("xfs needs 'mkfs.xfs' (package xfsprogs; scripts/setup installs it)"), before a boot.
+ */
+_must_check_ int bo_initramfs_check_tools(const struct bo_guest_fs *fstab, const char *const *fs,
+					  struct bo_err *err);
 
 /*
  * The path of an archive of the host paths @files (NULL-terminated; directories recursively,

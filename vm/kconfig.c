@@ -24,11 +24,11 @@ struct bo_kconfig {
 enum when {
 	ALWAYS,
 	BASE_IMAGE, /* check's host-written base image */
-	FS,	    /* the filesystem @fs of the need */
 	OPTIONAL,   /* in the fragment only: --host-root, booting a vmlinux */
 };
 
-/* One option blackout needs; @alt, when set, does as well. */
+/* One option blackout needs; @alt, when set, does as well. A filesystem's options are its
+ * row's (guestfs.h). */
 static const struct need {
 	const char *opt, *alt;
 	bool module_ok;
@@ -64,12 +64,6 @@ static const struct need {
 	{"CONFIG_LIBNVDIMM", NULL, true, BASE_IMAGE, NULL, "the host-written base image"},
 	{"CONFIG_BLK_DEV_PMEM", NULL, true, BASE_IMAGE, NULL, "the host-written base image"},
 	{"CONFIG_VIRTIO_PMEM", NULL, true, BASE_IMAGE, NULL, "the host-written base image"},
-	{"CONFIG_EXT4_FS", NULL, true, FS, "ext4", "the filesystem ext4"},
-	{"CONFIG_EXT2_FS", "CONFIG_EXT4_USE_FOR_EXT2", true, FS, "ext2", "the filesystem ext2"},
-	{"CONFIG_XFS_FS", NULL, true, FS, "xfs", "the filesystem xfs"},
-	{"CONFIG_BTRFS_FS", NULL, true, FS, "btrfs", "the filesystem btrfs"},
-	{"CONFIG_VFAT_FS", NULL, true, FS, "vfat", "the filesystem vfat"},
-	{"CONFIG_NLS_CODEPAGE_437", NULL, true, FS, "vfat", "vfat's default codepage"},
 	{"CONFIG_PVH", NULL, false, OPTIONAL, NULL, "booting a vmlinux (PVH)"},
 	{"CONFIG_OVERLAY_FS", NULL, true, OPTIONAL, NULL, "--host-root's RAM overlay"},
 };
@@ -185,14 +179,6 @@ const char *bo_kconfig_get(const struct bo_kconfig *kc, const char *name)
 	return e ? e->value : NULL;
 }
 
-bool bo_kconfig_knows_fs(const char *fs)
-{
-	for (size_t i = 0; i < BO_ARRAY_SIZE(needs); i++)
-		if (needs[i].when == FS && !strcmp(needs[i].fs, fs))
-			return true;
-	return false;
-}
-
 /* Whether @opt is there as @kc's kernel can use it: built in, or a module in a kernel that
  * loads modules. */
 static bool has(const struct bo_kconfig *kc, const char *opt, bool module_ok, bool modules)
@@ -211,59 +197,112 @@ static bool among(const char *fs, const char *const *list)
 	return false;
 }
 
-int bo_kconfig_check(const struct bo_kconfig *kc, const char *what, const char *const *fs,
-		     bool base_image, FILE *detail, struct bo_err *err)
+/* Option @spec of filesystem row @f as a need into @x: "CONFIG_A" or "CONFIG_A|CONFIG_B"
+ * (either does), split into @opt and @alt (each BO_KCONFIG_NAME_MAX bytes). */
+#define BO_KCONFIG_NAME_MAX 96
+static void fs_need(const struct bo_guest_fs *f, const char *spec, struct need *x, char *opt,
+		    char *alt, char *why)
 {
-	bool modules = has(kc, "CONFIG_MODULES", false, false);
-	char missing[256] = "";
-	size_t n = 0, len = 0, shown = 0;
+	size_t n = strcspn(spec, "|");
 
-	for (size_t i = 0; i < BO_ARRAY_SIZE(needs); i++) {
-		const struct need *x = &needs[i];
-		const char *v = bo_kconfig_get(kc, x->opt);
-		const char *mod = v && !strcmp(v, "m") ? " (=m, without CONFIG_MODULES)" : "";
-		int w;
+	snprintf(opt, BO_KCONFIG_NAME_MAX, "%.*s", (int) n, spec);
+	snprintf(alt, BO_KCONFIG_NAME_MAX, "%s", spec[n] ? spec + n + 1 : "");
+	snprintf(why, BO_KCONFIG_NAME_MAX, "the filesystem %s", f->name);
+	*x = (struct need){opt, *alt ? alt : NULL, true, ALWAYS, f->name, why};
+}
 
-		if (x->when == OPTIONAL || (x->when == BASE_IMAGE && !base_image) ||
-		    (x->when == FS && !among(x->fs, fs)) ||
-		    has(kc, x->opt, x->module_ok, modules) ||
-		    has(kc, x->alt, x->module_ok, modules))
-			continue;
-		n++;
-		if (detail)
-			fprintf(detail, "  %s for %s%s\n", x->opt, x->why, mod);
-		/* The message names as many as fit, whole. */
-		w = snprintf(missing + len, sizeof(missing) - len, "%s%s%s", n > 1 ? ", " : "",
-			     x->opt, *mod ? " (=m)" : "");
-		if (w > 0 && len + (size_t) w < sizeof(missing) && shown + 1 == n) {
-			len += (size_t) w;
-			shown++;
-		} else {
-			missing[len] = '\0';
-		}
+/* What bo_kconfig_check() has found missing so far. */
+struct missing {
+	const struct bo_kconfig *kc;
+	bool modules;
+	FILE *detail;
+	char text[256];
+	size_t n, len, shown;
+};
+
+/* Need @x judged into @m. */
+static void judge(struct missing *m, const struct need *x)
+{
+	const char *v = bo_kconfig_get(m->kc, x->opt);
+	const char *mod = v && !strcmp(v, "m") ? " (=m, without CONFIG_MODULES)" : "";
+	int w;
+
+	if (has(m->kc, x->opt, x->module_ok, m->modules) ||
+	    has(m->kc, x->alt, x->module_ok, m->modules))
+		return;
+	m->n++;
+	if (m->detail)
+		fprintf(m->detail, "  %s for %s%s\n", x->opt, x->why, mod);
+	/* The message names as many as fit, whole. */
+	w = snprintf(m->text + m->len, sizeof(m->text) - m->len, "%s%s%s", m->n > 1 ? ", " : "",
+		     x->opt, *mod ? " (=m)" : "");
+	if (w > 0 && m->len + (size_t) w < sizeof(m->text) && m->shown + 1 == m->n) {
+		m->len += (size_t) w;
+		m->shown++;
+	} else {
+		m->text[m->len] = '\0';
 	}
-	if (!n)
+}
+
+int bo_kconfig_check(const struct bo_kconfig *kc, const char *what, const char *const *fs,
+		     const struct bo_guest_fs *fstab, bool base_image, FILE *detail,
+		     struct bo_err *err)
+{
+	struct missing m = {
+		.kc = kc, .modules = has(kc, "CONFIG_MODULES", false, false), .detail = detail};
+
+	for (size_t i = 0; i < BO_ARRAY_SIZE(needs); i++)
+		if (needs[i].when == ALWAYS || (needs[i].when == BASE_IMAGE && base_image))
+			judge(&m, &needs[i]);
+	for (const struct bo_guest_fs *f = fstab; f && f->name; f++)
+		for (size_t i = 0; among(f->name, fs) && i < BO_GUESTFS_KCONFIG && f->kconfig[i];
+		     i++) {
+			char opt[BO_KCONFIG_NAME_MAX], alt[BO_KCONFIG_NAME_MAX],
+				why[BO_KCONFIG_NAME_MAX];
+			struct need x;
+
+			fs_need(f, f->kconfig[i], &x, opt, alt, why);
+			judge(&m, &x);
+		}
+	if (!m.n)
 		return 0;
 	return bo_err_set(
 		err, ENOPKG,
 		"kernel config '%s' lacks %zu %s blackout needs: %s%s%s; `blackout kernel "
 		"config --check` says what each is for (docs/vm.md)",
-		what, n, n == 1 ? "option" : "options", missing, shown < n ? ", ..." : "",
-		modules || strstr(missing, "(=m)") == NULL ? "" : " (=m: no CONFIG_MODULES)");
+		what, m.n, m.n == 1 ? "option" : "options", m.text, m.shown < m.n ? ", ..." : "",
+		m.modules || strstr(m.text, "(=m)") == NULL ? "" : " (=m: no CONFIG_MODULES)");
 }
 
-void bo_kconfig_fragment(FILE *out, const char *const *fs, bool modules)
+static void fragment_line(FILE *out, const struct need *x, bool modules)
+{
+	fprintf(out, "# %s%s\n%s=%s\n", x->why, x->when == OPTIONAL ? " (optional)" : "", x->opt,
+		modules && x->module_ok ? "m" : "y");
+}
+
+void bo_kconfig_fragment(FILE *out, const char *const *fs, const struct bo_guest_fs *fstab,
+			 bool modules)
 {
 	fputs("# blackout's kernel config fragment (blackout kernel config): merge it with\n"
 	      "# scripts/kconfig/merge_config.sh .config FRAGMENT, then make olddefconfig.\n",
 	      out);
 	if (modules)
 		fputs("CONFIG_MODULES=y\n", out);
-	for (size_t i = 0; i < BO_ARRAY_SIZE(needs); i++) {
-		const struct need *x = &needs[i];
-		if (x->when == FS && fs && *fs && !among(x->fs, fs))
-			continue;
-		fprintf(out, "# %s%s\n%s=%s\n", x->why, x->when == OPTIONAL ? " (optional)" : "",
-			x->opt, modules && x->module_ok ? "m" : "y");
-	}
+	for (size_t i = 0; i < BO_ARRAY_SIZE(needs); i++)
+		if (needs[i].when != OPTIONAL)
+			fragment_line(out, &needs[i], modules);
+	for (const struct bo_guest_fs *f = fstab; f && f->name; f++)
+		for (size_t i = 0;
+		     (!fs || !*fs || among(f->name, fs)) && i < BO_GUESTFS_KCONFIG && f->kconfig[i];
+		     i++) {
+			char opt[BO_KCONFIG_NAME_MAX], alt[BO_KCONFIG_NAME_MAX],
+				why[BO_KCONFIG_NAME_MAX];
+			struct need x;
+
+			fs_need(f, f->kconfig[i], &x, opt, alt, why);
+			fragment_line(out, &x, modules);
+		}
+	for (size_t i = 0; i < BO_ARRAY_SIZE(needs); i++)
+		if (needs[i].when == OPTIONAL)
+			fragment_line(out, &needs[i], modules);
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "harness/base/util.h"
+#include "vm/guestfs.h"
 
 struct bo_kconfig;
 
@@ -33,22 +34,20 @@ const char *bo_kconfig_get(const struct bo_kconfig *kc, const char *name);
 
 /*
  * Whether @kc has what a VM that tests the filesystems @fs (NULL-terminated; NULL: none
- * named, as for vm run) needs, and with @base_image what a host-written base image needs
+ * named, as for vm run), each a row of @fstab (NULL-name-terminated), needs, and with @base_image what a host-written base image needs
  * (check's virtio-pmem): -ENOPKG with @err naming the options missing (those only modules in
  * a kernel without CONFIG_MODULES too) as far as its message holds them, and with @detail
  * each of them on a line of its own with what it is for. @what names the config in @err.
  */
 _must_check_ int bo_kconfig_check(const struct bo_kconfig *kc, const char *what,
-				  const char *const *fs, bool base_image, FILE *detail,
-				  struct bo_err *err);
+				  const char *const *fs, const struct bo_guest_fs *fstab,
+				  bool base_image, FILE *detail, struct bo_err *err);
 
 /* The config fragment blackout needs for the filesystems @fs (NULL-terminated; NULL or
- * empty: every one blackout tests), to @out: one `CONFIG_NAME=y` line per option, with a
- * comment of what each is for. With @modules, the dm targets, the filesystems and the
- * drivers that may be modules are `=m`. */
-void bo_kconfig_fragment(FILE *out, const char *const *fs, bool modules);
-
-/* Whether @fs is a filesystem bo_kconfig_check() knows the options of. */
-bool bo_kconfig_knows_fs(const char *fs);
+ * empty: every row of @fstab), to @out: one `CONFIG_NAME=y` line per option, with a comment
+ * of what each is for. With @modules, the dm targets, the filesystems and the drivers that may
+ * be modules are `=m`. */
+void bo_kconfig_fragment(FILE *out, const char *const *fs, const struct bo_guest_fs *fstab,
+			 bool modules);
 
 #endif

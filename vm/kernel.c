@@ -278,8 +278,8 @@ static int image_release(const char *image, char *buf, size_t len)
 	return n ? 0 : -EINVAL;
 }
 
-int bo_kernel_check_config(const struct bo_kernel *k, const char *const *fs, bool base_image,
-			   struct bo_err *err)
+int bo_kernel_check_config(const struct bo_kernel *k, const char *const *fs,
+			   const struct bo_guest_fs *fstab, bool base_image, struct bo_err *err)
 {
 	struct bo_kconfig *kc = NULL;
 	int r;
@@ -288,7 +288,7 @@ int bo_kernel_check_config(const struct bo_kernel *k, const char *const *fs, boo
 		return 0;
 	r = bo_kconfig_read(k->config, &kc, err);
 	if (r >= 0)
-		r = bo_kconfig_check(kc, k->config, fs, base_image, NULL, err);
+		r = bo_kconfig_check(kc, k->config, fs, fstab, base_image, NULL, err);
 	bo_kconfig_free(kc);
 	if (r < 0)
 		bo_err_prefix(err, "kernel %s", k->release);

@@ -8,6 +8,7 @@
 #include <limits.h>
 
 #include "harness/base/util.h"
+#include "vm/guestfs.h"
 #include "vm/moddir.h"
 
 struct bo_kernel {
@@ -59,11 +60,12 @@ _must_check_ int bo_kernel_check(const struct bo_kernel *k, const struct bo_modd
 				 struct bo_err *err);
 
 /*
- * Check @k's config (when it has one) for what a VM testing the filesystems @fs (NULL: none)
- * needs, with @base_image a host-written base image too (vm/kconfig.h): -ENOPKG naming every
+ * Check @k's config (when it has one) for what a VM testing the filesystems @fs (NULL: none),
+ * rows of @fstab, needs, with @base_image a host-written base image too (vm/kconfig.h): -ENOPKG naming every
  * CONFIG option missing. 0 when @k has no config to judge: the module check is then the one.
  */
 _must_check_ int bo_kernel_check_config(const struct bo_kernel *k, const char *const *fs,
-					bool base_image, struct bo_err *err);
+					const struct bo_guest_fs *fstab, bool base_image,
+					struct bo_err *err);
 
 #endif

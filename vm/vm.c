@@ -448,13 +448,15 @@ int bo_vm_run_result(const struct bo_vm_opts *opts, char *const argv[], struct b
 		return r;
 	snprintf(res.release, sizeof(res.release), "%s", k.release);
 	snprintf(res.package, sizeof(res.package), "%s", k.package);
-	r = bo_kernel_check_config(&k, opts->fs, opts->base_fd > 0, err);
+	r = bo_initramfs_check_tools(opts->fstab, opts->fs, err);
+	if (r >= 0)
+		r = bo_kernel_check_config(&k, opts->fs, opts->fstab, opts->base_fd > 0, err);
 	if (r >= 0)
 		r = bo_moddir_open(k.modules, &m, err);
 	if (r >= 0)
 		r = bo_kernel_check(&k, m, err);
 	if (r >= 0)
-		r = bo_initramfs_base(&k, m, base, sizeof(base), err);
+		r = bo_initramfs_base(&k, m, opts->fstab, base, sizeof(base), err);
 	bo_moddir_free(m);
 	if (r < 0)
 		goto out;

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "harness/base/util.h"
+#include "vm/guestfs.h"
 
 /* Where the guest sees the shared directory (struct bo_vm_opts.share_dir). */
 #define BO_VM_SHARE_GUEST "/results"
@@ -49,6 +50,9 @@ struct bo_vm_opts {
 	/* The filesystems the command tests ("xfs"; NULL-terminated), for the kernel config
 	 * check before the boot (vm/kconfig.h); NULL: none named. */
 	const char *const *fs;
+	/* The row of every filesystem the guest may make (guestfs.h; NULL-name-terminated): its
+	 * programs and modules go into the guest, its options are checked when @fs names it. */
+	const struct bo_guest_fs *fstab;
 	/* Guest memory in MiB; 0: BO_VM_DEFAULT_MEMORY_MB. tmpfs-backed images live in it. */
 	unsigned memory_mb;
 	/* vCPUs; 0: 1 (under TCG two 1-vCPU VMs outrun one 2-vCPU VM). */

@@ -324,21 +324,17 @@ static int recovery(struct judge *j, const char *fs_name, struct bo_err *err)
 {
 	enum bo_recovery rec = j->sc ? j->sc->recovery : BO_RECOVERY_AUTO;
 	const char *why = NULL;
-	char buf[160];
+	char buf[256];
 	enum bo_fs fs;
 
 	if (j->a->recovery && bo_recovery_from_name(j->a->recovery, &rec) < 0)
 		return 0; /* said by options() */
 	if (rec != BO_RECOVERY_FSCK)
 		return 0;
-	if (fs_name && bo_fs_from_name(fs_name, &fs) == 0 && !bo_fs_can_repair(fs)) {
-		snprintf(buf, sizeof(buf),
-			 "%s is recovered by its mount; fsck recovery is for ext2, ext4 and vfat",
-			 fs_name);
-		why = buf;
-	} else if (!fs_name && j->sc) {
-		why = bo_scenario_recovery_problem(j->sc, rec);
-	}
+	if (fs_name && bo_fs_from_name(fs_name, &fs) == 0)
+		why = bo_fs_recovery_problem(fs, rec, buf, sizeof(buf));
+	else if (!fs_name && j->sc)
+		why = bo_scenario_recovery_problem(j->sc, rec, buf, sizeof(buf));
 	if (!why)
 		return 0;
 	j->usage = j->a->recovery != NULL;

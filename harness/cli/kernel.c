@@ -23,6 +23,7 @@
 #include "harness/base/path.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/opts.h"
+#include "harness/cli/vmrun.h"
 #include "harness/dev/fs.h"
 #include "vm/kconfig.h"
 #include "vm/kernel.h"
@@ -42,7 +43,7 @@ static const struct bo_opt kernel_opts[] = {
 	{"available", NULL, A(available), BO_OPT_HOST, NULL, NULL,
 	 "list the kernel packages apt knows"},
 	{"fs", "FS", A(fs), BO_OPT_HOST | BO_OPT_LIST, NULL, NULL,
-	 "config: a filesystem to test (ext4, xfs, btrfs, ext2, vfat)"},
+	 "config: a filesystem to test (" BO_FS_LIST ")"},
 	{"modules", NULL, A(modules), BO_OPT_HOST, NULL, NULL,
 	 "config: the fragment for a modular kernel"},
 	{"check", "CONFIG", A(check), BO_OPT_HOST, NULL, NULL, "config: what CONFIG lacks"},
@@ -180,16 +181,17 @@ static int config(const char *const *fs, bool modules, const char *check)
 	struct bo_kconfig *kc = NULL;
 	_cleanup_free_ char *text = NULL;
 	struct bo_err err = {0};
+	enum bo_fs known;
 	FILE *lines;
 	size_t len;
 	int r;
 
 	for (size_t i = 0; fs[i]; i++)
-		if (!bo_kconfig_knows_fs(fs[i]))
+		if (bo_fs_from_name(fs[i], &known) < 0)
 			return bo_cli_usage_error("kernel", "--fs '%s': not one of " BO_FS_LIST,
 						  fs[i]);
 	if (!check) {
-		bo_kconfig_fragment(stdout, fs, modules);
+		bo_kconfig_fragment(stdout, fs, bo_cli_guest_fstab(), modules);
 		return fflush(stdout) == 0 ? BO_EXIT_OK : BO_EXIT_HARNESS;
 	}
 	if (bo_kconfig_read(check, &kc, &err) < 0) {
@@ -201,7 +203,8 @@ static int config(const char *const *fs, bool modules, const char *check)
 		bo_kconfig_free(kc);
 		return BO_EXIT_HARNESS;
 	}
-	r = bo_kconfig_check(kc, check, fs[0] ? fs : NULL, false, lines, &err);
+	r = bo_kconfig_check(kc, check, fs[0] ? fs : NULL, bo_cli_guest_fstab(), false, lines,
+			     &err);
 	bo_kconfig_free(kc);
 	if (fclose(lines) != 0)
 		return BO_EXIT_HARNESS;

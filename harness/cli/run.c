@@ -150,9 +150,11 @@ static int run_scenario(const char *path, const struct run_args *ra_in, struct v
 	if (ra.check.persona)
 		(void) !bo_persona_parse(ra.check.persona, &sc->persona);
 	if (ra.check.recovery) {
-		const char *why = bo_recovery_from_name(ra.check.recovery, &sc->recovery) < 0
-					  ? "auto, mount or fsck"
-					  : bo_scenario_recovery_problem(sc, sc->recovery);
+		char buf[256];
+		const char *why =
+			bo_recovery_from_name(ra.check.recovery, &sc->recovery) < 0
+				? "auto, mount or fsck"
+				: bo_scenario_recovery_problem(sc, sc->recovery, buf, sizeof(buf));
 
 		if (why) {
 			bo_scenario_free(sc);

@@ -153,11 +153,11 @@ int bo_settings_make(const struct bo_check_args *a, const struct bo_scenario *sc
 	if (s->recovery == BO_RECOVERY_FSCK && s->fs) {
 		enum bo_fs fs;
 
-		if (bo_fs_from_name(s->fs, &fs) == 0 && !bo_fs_can_repair(fs))
-			return bo_err_set(err, EINVAL,
-					  "--recovery fsck: %s is recovered by its mount; fsck "
-					  "recovery is for ext2, ext4 and vfat",
-					  s->fs);
+		char why[256];
+
+		if (bo_fs_from_name(s->fs, &fs) == 0 &&
+		    bo_fs_recovery_problem(fs, s->recovery, why, sizeof(why)))
+			return bo_err_set(err, EINVAL, "--recovery fsck: %s", why);
 	}
 	/* A persona's own states when none were asked for, and its budget (persona.h). */
 	{

@@ -18,6 +18,7 @@
 #include "harness/base/json.h"
 #include "harness/base/input.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/vmrun.h"
 #include "harness/cli/opts.h"
 #include "harness/base/safety.h"
 #include "vm/share.h"
@@ -170,6 +171,7 @@ static int parse(int argc, char **argv, struct bo_vm_opts *o, const char **files
 		.console_path = a.console_path,
 		.host_root = a.host_root,
 		.extra_files = files,
+		.fstab = bo_cli_guest_fstab(),
 	};
 	/* Checked by positive_problem(): each fits. */
 	if (a.memory && bo_parse_u64(a.memory, &v) == 0)

@@ -26,8 +26,10 @@
 #include "harness/base/sha256.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/shipped.h"
+#include "harness/dev/fstab.h"
 #include "harness/replay/basesrv.h"
 #include "harness/results/progress.h"
+#include "vm/initramfs.h"
 #include "vm/kernel.h"
 #include "vm/share.h"
 #include "vm/vm.h"
@@ -338,6 +340,35 @@ int bo_vm_args_judge_files(const struct vm_args *v, struct bo_err *err)
 	return r;
 }
 
+const struct bo_guest_fs *bo_cli_guest_fstab(void)
+{
+	static struct bo_guest_fs v[BO_FS_COUNT + 1];
+	static bool made;
+	const struct bo_fs_desc *d = bo_fs_desc(BO_FS_EXT4);
+
+	_Static_assert(2 + BO_ARRAY_SIZE(d->tools) < BO_GUESTFS_TOOLS &&
+			       BO_ARRAY_SIZE(d->modules) <= BO_GUESTFS_MODULES &&
+			       BO_ARRAY_SIZE(d->kconfig) <= BO_GUESTFS_KCONFIG,
+		       "a row's programs, modules and options fit the guest's");
+	for (int i = 0; !made && i < BO_FS_COUNT; i++) {
+		struct bo_guest_fs *g = &v[i];
+		size_t n = 0;
+
+		d = bo_fs_desc((enum bo_fs) i);
+		g->name = d->name;
+		g->package = d->package;
+		g->tools[n++] = d->mkfs;
+		if (d->fsck)
+			g->tools[n++] = d->fsck;
+		for (size_t k = 0; k < BO_ARRAY_SIZE(d->tools) && d->tools[k]; k++)
+			g->tools[n++] = d->tools[k];
+		memcpy(g->modules, d->modules, sizeof(d->modules));
+		memcpy(g->kconfig, d->kconfig, sizeof(d->kconfig));
+	}
+	made = true;
+	return v;
+}
+
 int bo_vm_args_judge(const struct vm_args *v, struct bo_err *err)
 {
 	_cleanup_json_ struct json_object *kernel = NULL;
@@ -345,6 +376,8 @@ int bo_vm_args_judge(const struct vm_args *v, struct bo_err *err)
 	struct bo_kernel k;
 	int r = bo_vm_args_in_place_ok(v, err);
 
+	if (r >= 0 && !v->in_place)
+		r = bo_initramfs_check_tools(bo_cli_guest_fstab(), v->fs, err);
 	if (r >= 0)
 		r = bo_vm_args_judge_files(v, err);
 	if (r >= 0)
@@ -353,7 +386,8 @@ int bo_vm_args_judge(const struct vm_args *v, struct bo_err *err)
 		r = same_kernel(v->recorded_kernel, kernel, err);
 	/* What the kernel was built without, by CONFIG name, before anything is made. */
 	if (r >= 0 && !v->in_place && (r = bo_kernel_find(&spec, &k, err)) >= 0)
-		r = bo_kernel_check_config(&k, v->fs, v->base_log != NULL, err);
+		r = bo_kernel_check_config(&k, v->fs, bo_cli_guest_fstab(), v->base_log != NULL,
+					   err);
 	return r < 0 ? r : 0;
 }
 
@@ -555,6 +589,7 @@ int bo_guest_boot(const struct vm_args *v, const char *dir, char *const gargv[],
 		.kernel_release = v->kernel_release,
 		.kernel_tree = v->kernel_tree,
 		.fs = v->fs,
+		.fstab = bo_cli_guest_fstab(),
 		.memory_mb = v->memory_mb,
 		.timeout_s = v->timeout_s ? v->timeout_s : timeout_s,
 		.share_dir = dir,

@@ -85,6 +85,10 @@ bool bo_vm_args_kernel_named(const struct vm_args *v);
 /* Whether --in-place may be used as @v asks: as root, on this machine's own kernel. */
 _must_check_ int bo_vm_args_in_place_ok(const struct vm_args *v, struct bo_err *err);
 
+/* The row of every filesystem blackout knows as the guest needs it (harness/dev/fstab.h to
+ * vm/guestfs.h), NULL-name-terminated: what bo_vm_opts.fstab gets. */
+const struct bo_guest_fs *bo_cli_guest_fstab(void);
+
 /*
  * What a boot as @v asks would refuse, judged before a results directory is made: --in-place
  * where it may not be, a kernel that cannot be found, a --file that is not an absolute path

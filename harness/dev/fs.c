@@ -2,12 +2,10 @@
 #include "harness/dev/fs.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
-static const char *const names[BO_FS_COUNT] = {
-	[BO_FS_EXT4] = "ext4", [BO_FS_XFS] = "xfs",   [BO_FS_BTRFS] = "btrfs",
-	[BO_FS_EXT2] = "ext2", [BO_FS_VFAT] = "vfat",
-};
+#include "harness/dev/fstab.h"
 
 static const char *const recoveries[] = {
 	[BO_RECOVERY_AUTO] = "auto",
@@ -30,6 +28,28 @@ int bo_recovery_from_name(const char *name, enum bo_recovery *ret)
 	return -EINVAL;
 }
 
+const char *bo_fs_recovery_problem(enum bo_fs fs, enum bo_recovery r, char *buf, size_t len)
+{
+	const char *names[BO_FS_COUNT];
+	size_t n = 0, off;
+
+	if (r != BO_RECOVERY_FSCK || !bo_fs_desc(fs) || bo_fs_desc(fs)->repair_args[0])
+		return NULL;
+	for (int i = 0; i < BO_FS_COUNT; i++)
+		if (bo_fs_desc((enum bo_fs) i)->repair_args[0])
+			names[n++] = bo_fs_name((enum bo_fs) i);
+	off = (size_t) snprintf(buf, len, "%s is recovered by %s; fsck recovery is for",
+				bo_fs_name(fs), bo_fs_desc(fs)->recovered_by);
+	/* "for ext4, ext2 and vfat" */
+	for (size_t k = 0; k < n && off < len; k++)
+		off += (size_t) snprintf(buf + off, len - off, "%s%s",
+					 k == 0	      ? " "
+					 : k + 1 == n ? " and "
+						      : ", ",
+					 names[k]);
+	return buf;
+}
+
 bool bo_fs_is_ext(enum bo_fs fs)
 {
 	return fs == BO_FS_EXT4 || fs == BO_FS_EXT2;
@@ -37,13 +57,13 @@ bool bo_fs_is_ext(enum bo_fs fs)
 
 const char *bo_fs_name(enum bo_fs fs)
 {
-	return (unsigned) fs < BO_FS_COUNT ? names[fs] : "?";
+	return bo_fs_desc(fs) ? bo_fs_desc(fs)->name : "?";
 }
 
 int bo_fs_from_name(const char *name, enum bo_fs *ret)
 {
 	for (int i = 0; i < BO_FS_COUNT; i++)
-		if (!strcmp(name, names[i])) {
+		if (!strcmp(name, bo_fs_desc((enum bo_fs) i)->name)) {
 			*ret = (enum bo_fs) i;
 			return 0;
 		}

@@ -4,6 +4,7 @@
 #define BO_FS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "harness/base/macro.h"
 
@@ -20,7 +21,7 @@ enum bo_fs {
 #define BO_FS_LIST  "ext4, xfs, btrfs, ext2, vfat"
 #define BO_FS_NAMES "ext4, xfs, btrfs, ext2 or vfat"
 
-/* "ext4", "xfs", "btrfs", "ext2", "vfat" ("?" for anything else). */
+/* The filesystem's name, as its row says ("?" for anything else). */
 const char *bo_fs_name(enum bo_fs fs);
 
 /* The filesystem called @name; -EINVAL if blackout does not know it. */
@@ -53,6 +54,13 @@ _must_check_ int bo_recovery_from_name(const char *name, enum bo_recovery *ret);
  * character (;`$|&<>) would be read by the sh line of a state's repro.sh.
  */
 const char *bo_mount_options_problem(const char *opts);
+
+/*
+ * Why recovery @r does not fit @fs, into @buf (@len bytes), or NULL: fsck recovery of a
+ * filesystem without a repair ("xfs is recovered by its mount (its log); fsck recovery is for
+ * ext4, ext2 and vfat").
+ */
+const char *bo_fs_recovery_problem(enum bo_fs fs, enum bo_recovery r, char *buf, size_t len);
 
 /* Whether @fs is one of e2fsprogs' (ext2, ext4): the same tools, options and on-disk format. */
 bool bo_fs_is_ext(enum bo_fs fs);

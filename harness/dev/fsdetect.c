@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "harness/base/macro.h"
+#include "harness/dev/fstab.h"
 
 static inline void bo_blkid_free_probep(blkid_probe *pr)
 {
@@ -78,15 +79,10 @@ int bo_fs_has_journal(enum bo_fs fs, const char *dev, struct bo_err *err)
 	uint8_t sb[128];
 	ssize_t n;
 
-	switch (fs) {
-	case BO_FS_VFAT:
-		return 0;
-	case BO_FS_EXT2:
-	case BO_FS_EXT4:
-		break;
-	default:
-		return 1;
-	}
+	if (!bo_fs_desc(fs))
+		return bo_err_set(err, EINVAL, "journal of '%s': unknown filesystem", dev);
+	if (bo_fs_desc(fs)->journal != BO_FS_JOURNAL_SUPERBLOCK)
+		return bo_fs_desc(fs)->journal == BO_FS_JOURNAL_ALWAYS;
 	fd = open(dev, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return bo_err_set(err, errno, "reading the super block of '%s': %s", dev,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fsmap.c — blocks to inodes and paths with each filesystem's own read-only tool (fsmap.h):
- * the one entry point, which picks the reader of the filesystem's tool (fsmap_ext4.c,
- * fsmap_xfs.c, fsmap_btrfs.c; they share the helpers of fsmap_util.c). Each reader parses its
+ * the one entry point, which calls the reader its filesystem's row names (fstab.h:
+ * fsmap_ext4.c, fsmap_xfs.c, fsmap_btrfs.c; they share the helpers of fsmap_util.c). Each reader parses its
  * tool's output line by line; a line that does not parse is skipped, so a block the tool said
  * nothing about stays "not mapped".
  */
@@ -10,7 +10,7 @@
 
 #include <errno.h>
 
-#include "harness/dev/fsmap_int.h"
+#include "harness/dev/fstab.h"
 
 int bo_fsmap(enum bo_fs fs, const char *dev, struct bo_fsmap_block *v, size_t n,
 	     unsigned timeout_ms, struct bo_err *err)
@@ -22,14 +22,8 @@ int bo_fsmap(enum bo_fs fs, const char *dev, struct bo_fsmap_block *v, size_t n,
 		v[i].block = v[i].inode = 0;
 		v[i].path[0] = v[i].what[0] = '\0';
 	}
-	switch (fs) {
-	case BO_FS_EXT4:
-		return fsmap_ext4(dev, v, n, timeout_ms, err);
-	case BO_FS_XFS:
-		return fsmap_xfs(dev, v, n, timeout_ms, err);
-	case BO_FS_BTRFS:
-		return fsmap_btrfs(dev, v, n, timeout_ms, err);
-	default:
-		return bo_err_set(err, EINVAL, "mapping blocks: unknown filesystem");
-	}
+	if (!bo_fs_desc(fs) || !bo_fs_desc(fs)->fsmap)
+		return bo_err_set(err, EINVAL, "mapping blocks: no map of %s's blocks",
+				  bo_fs_name(fs));
+	return bo_fs_desc(fs)->fsmap(dev, v, n, timeout_ms, err);
 }

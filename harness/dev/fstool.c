@@ -11,6 +11,7 @@
 #include "harness/base/macro.h"
 #include "harness/base/file.h"
 #include "harness/base/proc.h"
+#include "harness/dev/fstab.h"
 
 /* Version queries are quick; this only guards against a hanging tool. */
 #define VERSION_TIMEOUT_MS 10000
@@ -19,54 +20,6 @@
 
 /* Tool output in a stable language, for reports and for the version line. */
 static char *const c_locale[] = {"LC_ALL=C", NULL};
-
-static const struct {
-	const char *mkfs;
-	const char *mkfs_args[3];
-	const char *fsck;
-	const char *fsck_args[3];
-	const char *mkfs_version[3];
-	const char *fsck_version[4];
-	const char *repair_args[3]; /* the repair a boot would run; none: recovery is the mount's */
-	/* The version query has no option of its own (dosfstools): its first line that begins
-	 * so is the version, whatever the exit status. */
-	const char *version_line;
-} tools[] = {
-	[BO_FS_EXT4] = {.mkfs = "mkfs.ext4",
-			.mkfs_args = {"-F", "-q"},
-			.fsck = "e2fsck",
-			.fsck_args = {"-fn"},
-			.mkfs_version = {"mkfs.ext4", "-V"},
-			.fsck_version = {"e2fsck", "-V"},
-			.repair_args = {"-fy"}},
-	[BO_FS_XFS] = {.mkfs = "mkfs.xfs",
-		       .mkfs_args = {"-f", "-q"},
-		       .fsck = "xfs_repair",
-		       .fsck_args = {"-n"},
-		       .mkfs_version = {"mkfs.xfs", "-V"},
-		       .fsck_version = {"xfs_repair", "-V"}},
-	[BO_FS_BTRFS] = {.mkfs = "mkfs.btrfs",
-			 .mkfs_args = {"-f", "-q"},
-			 .fsck = "btrfs",
-			 .fsck_args = {"check", "--readonly"},
-			 .mkfs_version = {"mkfs.btrfs", "--version"},
-			 .fsck_version = {"btrfs", "--version"}},
-	[BO_FS_EXT2] = {.mkfs = "mkfs.ext2",
-			.mkfs_args = {"-F", "-q"},
-			.fsck = "e2fsck",
-			.fsck_args = {"-fn"},
-			.mkfs_version = {"mkfs.ext2", "-V"},
-			.fsck_version = {"e2fsck", "-V"},
-			.repair_args = {"-fy"}},
-	/* mkfs.fat picks FAT12/16/32 by size; fsck.fat -n only reads, -a repairs (= -p). */
-	[BO_FS_VFAT] = {.mkfs = "mkfs.vfat",
-			.fsck = "fsck.vfat",
-			.fsck_args = {"-n"},
-			.mkfs_version = {"mkfs.vfat", "--version"},
-			.fsck_version = {"fsck.vfat", "-n", "/dev/null"},
-			.repair_args = {"-a"},
-			.version_line = ".fat "},
-};
 
 /* Run @argv with the merged output kept (up to @max bytes, 0: the default). */
 static int run(const char *const *argv, unsigned timeout_ms, size_t max, struct bo_proc_result *ret,
@@ -98,12 +51,13 @@ static int append(const char **argv, size_t *n, const char *const *extra)
 int bo_mkfs_argv(enum bo_fs fs, const char *dev, const char *const *opts, const char **argv,
 		 struct bo_err *err)
 {
+	const struct bo_fs_desc *d = bo_fs_desc(fs);
 	size_t n = 0;
 
-	if ((unsigned) fs >= BO_ARRAY_SIZE(tools))
+	if (!d)
 		return bo_err_set(err, EINVAL, "mkfs: unknown filesystem %d", (int) fs);
-	argv[n++] = tools[fs].mkfs;
-	if (append(argv, &n, tools[fs].mkfs_args) < 0 || append(argv, &n, opts) < 0)
+	argv[n++] = d->mkfs;
+	if (append(argv, &n, d->mkfs_args) < 0 || append(argv, &n, opts) < 0)
 		return bo_err_set(err, E2BIG, "mkfs.%s '%s': more than %d arguments",
 				  bo_fs_name(fs), dev, BO_TOOL_ARGV_MAX);
 	argv[n++] = dev;
@@ -114,17 +68,18 @@ int bo_mkfs_argv(enum bo_fs fs, const char *dev, const char *const *opts, const 
 int bo_fsck_argv(enum bo_fs fs, const char *dev, const char *journal, const char **argv,
 		 struct bo_err *err)
 {
+	const struct bo_fs_desc *d = bo_fs_desc(fs);
 	size_t n = 0;
 
-	if ((unsigned) fs >= BO_ARRAY_SIZE(tools))
+	if (!d)
 		return bo_err_set(err, EINVAL, "fsck: unknown filesystem %d", (int) fs);
-	if (journal && fs != BO_FS_EXT4 && fs != BO_FS_XFS)
-		return bo_err_set(err, EINVAL, "fsck: %s has no external journal", bo_fs_name(fs));
-	argv[n++] = tools[fs].fsck;
-	(void) append(argv, &n, tools[fs].fsck_args);
+	if (journal && !d->journal_fsck)
+		return bo_err_set(err, EINVAL, "fsck: %s has no external journal", d->name);
+	argv[n++] = d->fsck;
+	(void) append(argv, &n, d->check_args);
 	/* e2fsck -j JOURNAL, xfs_repair -l LOGDEV */
 	if (journal) {
-		argv[n++] = bo_fs_is_ext(fs) ? "-j" : "-l";
+		argv[n++] = d->journal_fsck;
 		argv[n++] = journal;
 	}
 	argv[n++] = dev;
@@ -207,58 +162,8 @@ enum bo_fsck_verdict bo_fsck_interpret(enum bo_fs fs, const struct bo_proc_resul
 		*why = "no errors";
 		return BO_FSCK_CLEAN;
 	}
-	switch (fs) {
-	case BO_FS_EXT4:
-	case BO_FS_EXT2:
-		/* e2fsck(8): the codes are bits; 8 and up mean the check itself failed. But 8
-		 * with 4 is e2fsck -n giving up on a corruption it could not get past without
-		 * changing the disk ("Salvage? no", "e2fsck: aborted"): it marks the filesystem
-		 * not valid before it exits, so the filesystem is dirty, not the tool broken. */
-		if (c == (8 | 4)) {
-			*why = "e2fsck -n: aborted on errors it could not get past";
-			return BO_FSCK_DIRTY;
-		}
-		if (c & ~7) {
-			*why = c & 8	 ? "e2fsck operational error"
-			       : c & 16	 ? "e2fsck usage error"
-			       : c & 32	 ? "e2fsck cancelled"
-			       : c & 128 ? "e2fsck shared library error"
-					 : "e2fsck exit code not in e2fsck(8)";
-			return BO_FSCK_TOOL_ERROR;
-		}
-		*why = c & 4 ? "e2fsck: errors left uncorrected" : "e2fsck: errors found";
-		return BO_FSCK_DIRTY;
-	case BO_FS_XFS:
-		/* xfs_repair(8): with -n, 1 means corruption was detected. 2 (a log that needs
-		 * replaying) means the check ran on an unrecovered filesystem: no verdict. */
-		if (c == 1) {
-			*why = "xfs_repair -n: corruption detected";
-			return BO_FSCK_DIRTY;
-		}
-		*why = c == 2 ? "xfs_repair: the log needs replaying first"
-			      : "xfs_repair exit code not in xfs_repair(8)";
-		return BO_FSCK_TOOL_ERROR;
-	case BO_FS_BTRFS:
-		/* btrfs-check(8): non-zero when errors are found. 126/127 are what a shell or
-		 * wrapper returns when it could not execute the program at all. */
-		if (c == 126 || c == 127) {
-			*why = "btrfs could not be executed";
-			return BO_FSCK_TOOL_ERROR;
-		}
-		*why = "btrfs check: errors found";
-		return BO_FSCK_DIRTY;
-	case BO_FS_VFAT:
-		/* fsck.fat(8): 1 recoverable errors found (or an inconsistency it cannot get
-		 * past), 2 usage error: the filesystem was not accessed. */
-		if (c == 1) {
-			*why = "fsck.fat -n: errors found";
-			return BO_FSCK_DIRTY;
-		}
-		*why = c == 2 ? "fsck.fat usage error" : "fsck.fat exit code not in fsck.fat(8)";
-		return BO_FSCK_TOOL_ERROR;
-	case BO_FS_COUNT:
-		break;
-	}
+	if (bo_fs_desc(fs))
+		return bo_fs_desc(fs)->check_code(c, why);
 	*why = "unknown filesystem";
 	return BO_FSCK_TOOL_ERROR;
 }
@@ -376,25 +281,26 @@ int bo_fsck(enum bo_fs fs, const char *dev, const char *journal, unsigned timeou
 
 bool bo_fs_can_repair(enum bo_fs fs)
 {
-	return (unsigned) fs < BO_ARRAY_SIZE(tools) && tools[fs].repair_args[0];
+	return bo_fs_desc(fs) && bo_fs_desc(fs)->repair_args[0];
 }
 
 int bo_repair_argv(enum bo_fs fs, const char *dev, const char *journal, const char **argv,
 		   struct bo_err *err)
 {
+	const struct bo_fs_desc *d = bo_fs_desc(fs);
 	size_t n = 0;
 
 	if (!bo_fs_can_repair(fs))
 		return bo_err_set(err, EINVAL,
 				  "repair: %s is recovered by mounting it, not by fsck",
 				  bo_fs_name(fs));
-	if (journal && fs != BO_FS_EXT4)
+	if (journal && !d->journal_fsck)
 		return bo_err_set(err, EINVAL, "repair: %s has no external journal",
 				  bo_fs_name(fs));
-	argv[n++] = tools[fs].fsck;
-	(void) append(argv, &n, tools[fs].repair_args);
+	argv[n++] = d->fsck;
+	(void) append(argv, &n, d->repair_args);
 	if (journal) {
-		argv[n++] = "-j";
+		argv[n++] = d->journal_fsck;
 		argv[n++] = journal;
 	}
 	argv[n++] = dev;
@@ -418,36 +324,8 @@ enum bo_repair_verdict bo_repair_interpret(enum bo_fs fs, const struct bo_proc_r
 		*why = "nothing to repair";
 		return BO_REPAIR_CLEAN;
 	}
-	if (bo_fs_is_ext(fs)) {
-		/* e2fsck(8) -y: 1 and 2 errors corrected; 4 errors left; 8 an operational error,
-		 * which on a device that opened (run_on_dev) is e2fsck finding no filesystem it
-		 * can open as one ("The superblock could not be read"): what a boot's fsck then
-		 * says too, a filesystem that does not come back. 16, 32 and 128 are the tool's. */
-		if (c & (16 | 32 | 128) || c & ~(1 | 2 | 4 | 8 | 16 | 32 | 128)) {
-			*why = c & 16	 ? "e2fsck usage error"
-			       : c & 32	 ? "e2fsck cancelled"
-			       : c & 128 ? "e2fsck shared library error"
-					 : "e2fsck exit code not in e2fsck(8)";
-			return BO_REPAIR_TOOL_ERROR;
-		}
-		if (c & (4 | 8)) {
-			*why = c & 8 ? "e2fsck -y: no filesystem it could open"
-				     : "e2fsck -y: errors left uncorrected";
-			return BO_REPAIR_FAILED;
-		}
-		*why = "e2fsck -y: errors corrected";
-		return BO_REPAIR_FIXED;
-	}
-	if (fs == BO_FS_VFAT) {
-		/* fsck.fat(8) -a: 1 errors found (and fixed, or an inconsistency it could not get
-		 * past: the read-only fsck after the mount tells which); 2 usage error. */
-		if (c == 1) {
-			*why = "fsck.fat -a: errors found and repaired";
-			return BO_REPAIR_FIXED;
-		}
-		*why = c == 2 ? "fsck.fat usage error" : "fsck.fat exit code not in fsck.fat(8)";
-		return BO_REPAIR_TOOL_ERROR;
-	}
+	if (bo_fs_can_repair(fs))
+		return bo_fs_desc(fs)->repair_code(c, why);
 	*why = "no repair for this filesystem";
 	return BO_REPAIR_TOOL_ERROR;
 }
@@ -501,19 +379,20 @@ static const char *version_line(const char *out, const char *mark)
 int bo_fs_tool_version(enum bo_fs fs, enum bo_fs_tool tool, char *buf, size_t len,
 		       struct bo_err *err)
 {
+	const struct bo_fs_desc *d = bo_fs_desc(fs);
 	const char *const *argv;
 	struct bo_proc_result res = {0};
 	const char *line;
 	size_t n;
 	int r;
 
-	if ((unsigned) fs >= BO_ARRAY_SIZE(tools))
+	if (!d)
 		return bo_err_set(err, EINVAL, "tool version: unknown filesystem %d", (int) fs);
-	argv = tool == BO_TOOL_MKFS ? tools[fs].mkfs_version : tools[fs].fsck_version;
+	argv = tool == BO_TOOL_MKFS ? d->mkfs_version : d->fsck_version;
 	r = run(argv, VERSION_TIMEOUT_MS, 0, &res, err);
 	if (r < 0)
 		return bo_err_prefix(err, "version of %s", argv[0]);
-	if (res.end != BO_PROC_EXITED || (res.status != 0 && !tools[fs].version_line) || !res.out) {
+	if (res.end != BO_PROC_EXITED || (res.status != 0 && !d->version_line) || !res.out) {
 		struct bo_proc_opts o = {.timeout_ms = VERSION_TIMEOUT_MS};
 		char how[64];
 
@@ -523,8 +402,8 @@ int bo_fs_tool_version(enum bo_fs fs, enum bo_fs_tool tool, char *buf, size_t le
 		return r;
 	}
 	line = res.out + strspn(res.out, " \t\n");
-	if (tools[fs].version_line)
-		line = version_line(res.out, tools[fs].version_line);
+	if (d->version_line)
+		line = version_line(res.out, d->version_line);
 	n = strcspn(line, "\n");
 	if (n == 0)
 		r = bo_err_set(err, EIO, "version of %s: no output", argv[0]);

@@ -4,16 +4,9 @@
  * shell) in its own process group, stdout and stderr captured together, LC_ALL=C, and a
  * timeout that kills it and everything it started.
  *
- *   ext4   mkfs.ext4 -F -q [opts] DEV     e2fsck -fn DEV
- *   xfs    mkfs.xfs -f -q [opts] DEV      xfs_repair -n DEV
- *   btrfs  mkfs.btrfs -f -q [opts] DEV    btrfs check --readonly DEV
- *   ext2   mkfs.ext2 -F -q [opts] DEV     e2fsck -fn DEV
- *   vfat   mkfs.vfat [opts] DEV           fsck.vfat -n DEV
- *
- * and the repair of a filesystem whose recovery after a crash is fsck's, not the mount's
- * (docs/crash-states.md, "Recovery"): e2fsck -fy (ext2, ext4), fsck.vfat -a (vfat). xfs and
- * btrfs have none here: their recovery is the mount's (xfs_repair refuses a dirty log; btrfs
- * check --repair is not what a boot runs).
+ * of each filesystem as its row in fstab.h says: MKFS ARGS [opts] DEV, FSCK CHECK_ARGS DEV
+ * (read-only), and FSCK REPAIR_ARGS DEV, the repair of a filesystem whose recovery after a
+ * crash is fsck's, not the mount's (docs/crash-states.md, "Recovery").
  *
  * An fsck run ends in one of three verdicts, and "the tool could not run or did not finish"
  * is never "clean": a crash state whose fsck is a tool error cannot count as consistent.

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "harness/base/macro.h"
+#include "harness/dev/fstab.h"
 #include "harness/dev/holders.h"
 
 static inline void bo_mnt_free_contextp(struct libmnt_context **cxt)
@@ -149,8 +150,9 @@ char *bo_mount_options_journal(enum bo_fs fs, const char *own, const char *journ
 	own = own ? own : "";
 	if (!journal)
 		return strdup(own);
-	if (asprintf(&m, "%s%s%s=%s", own, *own ? "," : "",
-		     fs == BO_FS_EXT4 ? "journal_path" : "logdev", journal) < 0)
+	if (!bo_fs_desc(fs) || !bo_fs_desc(fs)->journal_mount ||
+	    asprintf(&m, "%s%s%s=%s", own, *own ? "," : "", bo_fs_desc(fs)->journal_mount,
+		     journal) < 0)
 		return NULL;
 	return m;
 }

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "dmtargets/dm.h"
 #include "harness/base/macro.h"
 #include "harness/base/proc.h"
+#include "harness/dev/fstab.h"
 #include "harness/dev/leftovers.h"
 
 static char *slurp(const char *path)
@@ -51,10 +53,23 @@ static void tool_version(FILE *out, const char *name, char *const argv[])
 	bo_proc_result_clear(&r);
 }
 
+/* The version of each filesystem's mkfs, once per package (fstab.h). */
+static void tool_versions(FILE *out)
+{
+	for (int i = 0; i < BO_FS_COUNT; i++) {
+		const struct bo_fs_desc *d = bo_fs_desc((enum bo_fs) i);
+		bool seen = false;
+
+		for (int k = 0; k < i; k++)
+			seen |= !strcmp(bo_fs_desc((enum bo_fs) k)->package, d->package);
+		if (!seen)
+			/* exec does not write to its arguments */
+			tool_version(out, d->mkfs, (char *const *) d->mkfs_version);
+	}
+}
+
 int bo_diag_capture(struct bo_results *res, const char *phase, struct bo_err *err)
 {
-	static char *const e2[] = {"mke2fs", "-V", NULL}, *const xfs[] = {"mkfs.xfs", "-V", NULL},
-			   *const btrfs[] = {"mkfs.btrfs", "--version", NULL};
 	_cleanup_free_ char *text = NULL, *mounts = NULL, *mem = NULL;
 	struct bo_dm_target_version *v = NULL;
 	struct bo_err derr = {0};
@@ -76,9 +91,7 @@ int bo_diag_capture(struct bo_results *res, const char *phase, struct bo_err *er
 				v[i].version.minor, v[i].version.patch);
 		free(v);
 	}
-	tool_version(f, "mke2fs", e2);
-	tool_version(f, "mkfs.xfs", xfs);
-	tool_version(f, "mkfs.btrfs", btrfs);
+	tool_versions(f);
 	fclose(f);
 	snprintf(rel, sizeof(rel), "diagnostics/%s/versions.txt", phase);
 	r = bo_results_write_file(res, rel, text, len, err);

@@ -24,6 +24,7 @@
 #include "harness/cluster/cluster.h"
 #include "harness/ctl/ctl.h"
 #include "harness/record/faultrun.h"
+#include "harness/dev/fstab.h"
 #include "harness/dev/fstool.h"
 #include "harness/log/log.h"
 #include "harness/log/tail.h"
@@ -358,20 +359,18 @@ static int check_acks(struct recorder *r, const struct bo_ctl_state *st, struct 
 }
 
 /*
- * The mkfs options @given of a filesystem @fs. For ext4, unless they say otherwise, inode
- * tables and the journal are zeroed by mkfs: lazy initialisation would write them later from
- * a kernel thread, on its own schedule, and the same seed would give a different log each
- * time. @extra (may be NULL) goes after them.
+ * The mkfs options @given of a filesystem @fs, and its row's own unless they hold "-E" (ext4's
+ * inode tables and journal zeroed by mkfs, fstab.c). @extra (may be NULL) goes after them.
  */
 static int mkfs_options(enum bo_fs fs, const char *given, const char *extra, char ***ret,
 			struct bo_err *err)
 {
 	_cleanup_free_ char *all = NULL;
-	const char *lazy = "";
+	const char *unless_e = "";
 
-	if (fs == BO_FS_EXT4 && !strstr(given, "-E"))
-		lazy = " -E lazy_itable_init=0,lazy_journal_init=0";
-	if (asprintf(&all, "%s%s %s", given, lazy, extra ? extra : "") < 0 ||
+	if (bo_fs_desc(fs)->unless_e && !strstr(given, "-E"))
+		unless_e = bo_fs_desc(fs)->unless_e;
+	if (asprintf(&all, "%s %s %s", given, unless_e, extra ? extra : "") < 0 ||
 	    !(*ret = bo_strv_split(all)))
 		return bo_err_set(err, ENOMEM, "mkfs options");
 	return 0;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "harness/base/macro.h"
+#include "harness/dev/fstab.h"
 #include "harness/scenario/scenario.h"
 
 static const struct bo_builtin builtins[] = {
@@ -63,11 +64,11 @@ bool bo_scenario_promises_posix(const struct bo_scenario *sc)
 			mkfs = sc->devices[i].mkfs_options;
 			break;
 		}
-	/* Linux's promises where fstests asserts them: on filesystems with metadata
-	 * journaling (its _require_metadata_journaling), so not on ext4 without a journal. */
-	if (fs == BO_FS_EXT4)
+	/* The filesystem's row (fstab.h): Linux's promises where fstests asserts them, on
+	 * filesystems with metadata journaling, so not on ext4 made without its journal. */
+	if (!bo_fs_desc(fs)->posix && bo_fs_desc(fs)->journal == BO_FS_JOURNAL_SUPERBLOCK)
 		return mkfs && strstr(mkfs, "^has_journal");
-	return fs != BO_FS_XFS && fs != BO_FS_BTRFS;
+	return bo_fs_desc(fs)->posix;
 }
 
 /* The builtin's command line: "blackout-fsops [check] --seed S --ops N [--fsync=inode]

@@ -16,32 +16,25 @@
 #include <string.h>
 
 #include "harness/dev/fs.h"
+#include "harness/dev/fstab.h"
 #include "harness/dev/fstool.h"
 #include "harness/log/layout.h"
 #include "harness/scenario/scenario_int.h"
 
-/* Smallest device each mkfs accepts (measured: e2fsprogs 1.47, xfsprogs 6.1, btrfs-progs 6.2),
- * floored at 16M so that there is room for a workload. */
-static const uint64_t fs_min_size[] = {
-	[BO_FS_EXT4] = 16ULL << 20, [BO_FS_XFS] = 300ULL << 20, [BO_FS_BTRFS] = 110ULL << 20,
-	[BO_FS_EXT2] = 16ULL << 20, [BO_FS_VFAT] = 16ULL << 20,
-};
-
 uint64_t scenario_fs_min_size(enum bo_fs fs)
 {
-	return fs_min_size[fs];
+	return bo_fs_desc(fs)->min_size;
 }
 
-const char *bo_scenario_recovery_problem(const struct bo_scenario *sc, enum bo_recovery r)
+const char *bo_scenario_recovery_problem(const struct bo_scenario *sc, enum bo_recovery r,
+					 char *buf, size_t len)
 {
-	for (size_t i = 0; r == BO_RECOVERY_FSCK && i < (sc->ndevices ? sc->ndevices : 1); i++) {
+	for (size_t i = 0; i < (sc->ndevices ? sc->ndevices : 1); i++) {
 		enum bo_fs fs = sc->ndevices ? sc->devices[i].fs : sc->fs;
 
-		if ((!sc->ndevices || !sc->devices[i].raw) && !bo_fs_can_repair(fs))
-			return fs == BO_FS_XFS ? "xfs is recovered by its mount (its log); "
-						 "fsck recovery is for ext2, ext4 and vfat"
-					       : "btrfs is recovered by its mount (copy-on-"
-						 "write); fsck recovery is for ext2, ext4 and vfat";
+		if ((!sc->ndevices || !sc->devices[i].raw) &&
+		    bo_fs_recovery_problem(fs, r, buf, len))
+			return buf;
 	}
 	return NULL;
 }

@@ -237,6 +237,7 @@ static int finish(struct scenario_parser *p)
 {
 	struct bo_scenario *sc = p->sc;
 	const struct bo_builtin *b = NULL;
+	char why[256];
 	int r;
 
 	if (p->dev_name[0] && scenario_device_end(p) < 0)
@@ -274,9 +275,8 @@ static int finish(struct scenario_parser *p)
 					"%" PRIu64 " bytes is outside %" PRIu64 "M..64G for %s",
 					sc->size, scenario_fs_min_size(sc->fs) >> 20,
 					bo_fs_name(sc->fs));
-	if (bo_scenario_recovery_problem(sc, sc->recovery))
-		return scenario_invalid(p, "check", "recovery", "%s",
-					bo_scenario_recovery_problem(sc, sc->recovery));
+	if (bo_scenario_recovery_problem(sc, sc->recovery, why, sizeof(why)))
+		return scenario_invalid(p, "check", "recovery", "%s", why);
 	if (!scenario_key_line(p, "run", "log_size"))
 		sc->log_size = 2 * sc->size;
 	if (sc->log_size % sc->sector_size || sc->log_size < (1u << 20))

@@ -243,8 +243,10 @@ _must_check_ int bo_scenario_set_keep_ops(struct bo_scenario *sc, const char *id
  */
 _must_check_ int bo_scenario_workload_command(const struct bo_scenario *sc, char **ret);
 
-/* Why recovery @r does not fit the filesystems of @sc (fsck for xfs or btrfs), or NULL. */
-const char *bo_scenario_recovery_problem(const struct bo_scenario *sc, enum bo_recovery r);
+/* Why recovery @r does not fit the filesystems of @sc (fsck for xfs or btrfs) into @buf (@len
+ * bytes), or NULL (bo_fs_recovery_problem()). */
+const char *bo_scenario_recovery_problem(const struct bo_scenario *sc, enum bo_recovery r,
+					 char *buf, size_t len);
 
 /*
  * The shell command line of the checker into *@ret, malloc'd, or NULL when the scenario has

@@ -899,7 +899,7 @@ static void devices(void)
 	parse_bad("[device]\nfs = raw\n" WL,
 		  "t.ini:2: [device] fs: bad value 'raw' (a raw device needs a name");
 	parse_bad("[device a]\nsize = 64M\n" WL,
-		  "t.ini:1: [device a] fs: required (ext4, xfs, btrfs, ext2, vfat or raw)");
+		  "t.ini:1: [device a] fs: required (" BO_FS_LIST " or raw)");
 	parse_bad("[device a]\nfs = raw\nsize = 64M\nsize = 8M\n" WL,
 		  "t.ini:4: [device a] size: given twice");
 	parse_bad("[device a]\nfs = ext4\nsize = 8M\n" WL,

@@ -78,6 +78,14 @@ static char *listing(const char *cpio)
 
 static void test_base(void)
 {
+	/* One filesystem, a tool of it not installed: left out. */
+	static const struct bo_guest_fs fstab[] = {
+		{.name = "xfs",
+		 .package = "xfsprogs",
+		 .tools = {"mkfs.xfs", "no-such-tool-of-blackout"},
+		 .modules = {"xfs"}},
+		{0},
+	};
 	struct bo_kernel k = {.release = REL};
 	struct bo_moddir *m;
 	struct bo_err err = {0};
@@ -100,6 +108,7 @@ static void test_base(void)
 	put("kernel/net/9p/9pnet_virtio.ko", "9pnet-virtio");
 	put("kernel/fs/9p/9p.ko", "9p");
 	put("kernel/crypto/unrelated.ko", "not needed");
+	put("kernel/fs/xfs/xfs.ko", "xfs");
 	put("modules.dep",
 	    "kernel/drivers/md/dm-mod.ko:\n"
 	    "kernel/drivers/md/dm-log-writes.ko.xz: kernel/drivers/md/dm-mod.ko\n"
@@ -108,14 +117,15 @@ static void test_base(void)
 	    "kernel/drivers/md/dm-thin-pool.ko: kernel/drivers/md/dm-mod.ko\n"
 	    "kernel/drivers/virtio/virtio_pci.ko:\nkernel/drivers/char/virtio_console.ko:\n"
 	    "kernel/net/9p/9pnet.ko:\nkernel/net/9p/9pnet_virtio.ko: kernel/net/9p/9pnet.ko\n"
-	    "kernel/fs/9p/9p.ko: kernel/net/9p/9pnet.ko\nkernel/crypto/unrelated.ko:\n");
+	    "kernel/fs/9p/9p.ko: kernel/net/9p/9pnet.ko\nkernel/crypto/unrelated.ko:\n"
+	    "kernel/fs/xfs/xfs.ko:\n");
 	put("modules.builtin", "kernel/drivers/block/loop.ko\n");
 	put("modules.devname", "dm_mod mapper/control c10:236\nunrelated foo c1:1\n");
 	CU_ASSERT_FATAL(setenv("XDG_CACHE_HOME", bo_test_path("cache"), 1) == 0);
 
 	CU_ASSERT_FATAL(bo_moddir_open(moddir, &m, &err) == 0);
 	CU_ASSERT_FATAL(bo_kernel_check(&k, m, &err) == 0);
-	r = bo_initramfs_base(&k, m, path, sizeof(path), &err);
+	r = bo_initramfs_base(&k, m, fstab, path, sizeof(path), &err);
 	if (r == -ENOPKG) {
 		fprintf(stderr, "*** SKIP test_vm_initramfs: %s ***\n", bo_err_str(&err));
 		exit(77);
@@ -131,8 +141,11 @@ static void test_base(void)
 	CU_ASSERT(strstr(list, "dm-log-writes.ko: kernel/drivers/md/dm-mod.ko") != NULL);
 	CU_ASSERT(strstr(list, "unrelated") == NULL);
 	CU_ASSERT(strstr(list, "modules.devname\tdm_mod mapper/control c10:236\n") != NULL);
-	/* Tools with their libraries, busybox applets, the merged-/usr links. */
+	/* A filesystem's module and its tools that are installed, with their libraries; busybox
+	 * applets, the merged-/usr links. */
+	CU_ASSERT(strstr(list, "usr/lib/modules/" REL "/kernel/fs/xfs/xfs.ko\txfs\n") != NULL);
 	CU_ASSERT(strstr(list, "usr/sbin/mkfs.xfs\n") != NULL);
+	CU_ASSERT(strstr(list, "no-such-tool") == NULL);
 	CU_ASSERT(strstr(list, "libc.so.6\n") != NULL);
 	CU_ASSERT(strstr(list, "usr/bin/sha256sum\t") != NULL);
 	CU_ASSERT(strstr(list, "\nlib\tusr/lib\n") != NULL);
@@ -140,7 +153,7 @@ static void test_base(void)
 
 	/* The same inputs: the same archive, not rebuilt. */
 	CU_ASSERT_FATAL(stat(path, &st1) == 0);
-	CU_ASSERT(bo_initramfs_base(&k, m, again, sizeof(again), &err) == 0);
+	CU_ASSERT(bo_initramfs_base(&k, m, fstab, again, sizeof(again), &err) == 0);
 	CU_ASSERT_STRING_EQUAL(path, again);
 	CU_ASSERT_FATAL(stat(again, &st2) == 0);
 	/* The same file (a rebuild renames a new one in), marked used. */
@@ -150,7 +163,7 @@ static void test_base(void)
 	/* A module that changed: another archive. */
 	put("kernel/drivers/md/dm-snapshot.ko", "snapshot v2");
 	CU_ASSERT_FATAL(bo_moddir_open(moddir, &m, &err) == 0);
-	CU_ASSERT(bo_initramfs_base(&k, m, changed, sizeof(changed), &err) == 0);
+	CU_ASSERT(bo_initramfs_base(&k, m, fstab, changed, sizeof(changed), &err) == 0);
 	CU_ASSERT_STRING_NOT_EQUAL(path, changed);
 	list = listing(changed);
 	CU_ASSERT(strstr(list, "dm-snapshot.ko\tsnapshot v2\n") != NULL);
@@ -158,10 +171,31 @@ static void test_base(void)
 	bo_moddir_free(m);
 }
 
+/* A filesystem a command tests is refused before a boot when one of its programs is missing,
+ * naming it and its package; one it does not test is not asked for. */
+static void test_tools(void)
+{
+	static const struct bo_guest_fs fstab[] = {
+		{.name = "sh", .package = "dash", .tools = {"sh"}},
+		{.name = "nofs", .package = "nofs-tools", .tools = {"sh", "mkfs.nofs-of-blackout"}},
+		{0},
+	};
+	struct bo_err err = {0};
+
+	CU_ASSERT(bo_initramfs_check_tools(fstab, NULL, &err) == 0);
+	CU_ASSERT(bo_initramfs_check_tools(fstab, (const char *[]){"sh", NULL}, &err) == 0);
+	CU_ASSERT(bo_initramfs_check_tools(fstab, (const char *[]){"sh", "nofs", NULL}, &err) ==
+		  -ENOPKG);
+	CU_ASSERT_STRING_EQUAL(bo_err_str(&err),
+			       "nofs needs 'mkfs.nofs-of-blackout' (package nofs-tools; "
+			       "scripts/setup installs it)");
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
 		{"base archive and its cache", test_base},
+		{"a filesystem's programs", test_tools},
 		{NULL, NULL},
 	};
 
