@@ -101,7 +101,7 @@ _blackout() {
 
 	# The argument of an option.
 	case $prev in
-	--fs) COMPREPLY=($(compgen -W "ext4 xfs btrfs ext2 vfat" -- "$cur")) && return ;;
+	--fs) COMPREPLY=($(compgen -W "ext4 xfs btrfs ext2 vfat f2fs nilfs2 exfat jfs udf" -- "$cur")) && return ;;
 	--expect)
 		COMPREPLY=($(compgen -W "consistent unmountable fsck-dirty repair-failed lost-ack phantom
 			app-recovery-failed recovery-unsafe checker-error harness-error" -- "$cur"))

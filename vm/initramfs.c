@@ -30,7 +30,7 @@
 #include "vm/cpio.h"
 
 /* Bump when the layout of the base archive changes, so that cached archives are rebuilt. */
-#define BASE_FORMAT  "blackout-initramfs-base-9"
+#define BASE_FORMAT  "blackout-initramfs-base-10"
 #define FILES_FORMAT "blackout-initramfs-files-2"
 /* What the cached files archives may take together, the one just made aside. */
 #define FILES_CACHE_MAX (4ull << 30)
@@ -196,7 +196,8 @@ static int add_skeleton(struct bo_cpio *c, struct bo_err *err)
 	for (const char *const *p = guest_dirs; *p; p++)
 		if ((r = bo_cpio_add_dir(c, *p, strcmp(*p, "/tmp") ? 0755 : 01777, err)) < 0)
 			return r;
-	return 0;
+	/* The mount table where older tools look (mkfs.nilfs2 will not run without it). */
+	return bo_cpio_add_symlink(c, "/etc/mtab", "../proc/self/mounts", err);
 }
 
 static void hash_stat(struct bo_sha256 *s, const char *path)

@@ -61,7 +61,7 @@ struct check {
 
 static void check_help(void)
 {
-	puts("usage: blackout check LOG [--scenario FILE] [--fs ext4|xfs|btrfs|ext2|vfat] [--size "
+	puts("usage: blackout check LOG [--scenario FILE] [--fs FS] [--size "
 	     "BYTES]\n"
 	     "                          [--mount-options OPTS] [--cuts POLICY] [--from CUT]\n"
 	     "                          [--checker CMD] [--state ID [--expect CLASS]]\n"

@@ -86,9 +86,9 @@ static const char *bench_problem(const char *val)
 	 "torn states), atomic-4k, atomic-512 (torn writes)"}, \
 	{"recovery", "HOW", A(recovery), BO_OPT_BOTH, "recovery", recovery_mode_problem, \
 	 "how each state is recovered: mount (the kernel's journal or log\n" \
-	 "replay), fsck (the repair a boot runs, e2fsck -fy or fsck.vfat\n" \
-	 "-a, then the mount; ext2, ext4, vfat), auto (default: fsck where\n" \
-	 "the filesystem has no journal, else mount)"}, \
+	 "replay), fsck (the repair a boot runs, then the mount; ext2,\n" \
+	 "ext4, vfat, exfat, jfs), auto (default: fsck where the\n" \
+	 "filesystem has no journal its mount replays, else mount)"}, \
 	{"recovery-crashes", "N", A(recovery_crashes), BO_OPT_BOTH, "recovery_crashes", \
 	 recovery_problem, \
 	 "also up to N states cut at the flush points of each consistent\n" \

@@ -14,12 +14,17 @@ enum bo_fs {
 	BO_FS_BTRFS,
 	BO_FS_EXT2,
 	BO_FS_VFAT,
+	BO_FS_F2FS,
+	BO_FS_NILFS2,
+	BO_FS_EXFAT,
+	BO_FS_JFS,
+	BO_FS_UDF,
 	BO_FS_COUNT,
 };
 
 /* The names, as a scenario or an option gives them, for messages: BO_FS_LIST " or raw". */
-#define BO_FS_LIST  "ext4, xfs, btrfs, ext2, vfat"
-#define BO_FS_NAMES "ext4, xfs, btrfs, ext2 or vfat"
+#define BO_FS_LIST  "ext4, xfs, btrfs, ext2, vfat, f2fs, nilfs2, exfat, jfs, udf"
+#define BO_FS_NAMES "ext4, xfs, btrfs, ext2, vfat, f2fs, nilfs2, exfat, jfs or udf"
 
 /* The filesystem's name, as its row says ("?" for anything else). */
 const char *bo_fs_name(enum bo_fs fs);

@@ -101,6 +101,54 @@ static enum bo_repair_verdict fat_repair(int c, const char **why)
 	return BO_REPAIR_TOOL_ERROR;
 }
 
+/* fsck.f2fs (f2fs-tools' fsck/fsck.h): 1 errors found (with --dry-run: not corrected), 4
+ * errors left, 8 an operational error (no device), 16 usage; 255 (-1) an assertion on a
+ * corruption it could not get past (a lost root inode, both checkpoints gone). */
+static enum bo_fsck_verdict f2fs_check(int c, const char **why)
+{
+	if (c == 1 || c == 4 || c == 255) {
+		*why = c == 255 ? "fsck.f2fs: stopped on a corruption it could not get past"
+				: "fsck.f2fs --dry-run: errors found";
+		return BO_FSCK_DIRTY;
+	}
+	*why = c == 8	 ? "fsck.f2fs operational error"
+	       : c == 16 ? "fsck.f2fs usage error"
+			 : "fsck.f2fs exit code not in f2fs-tools' fsck.h";
+	return BO_FSCK_TOOL_ERROR;
+}
+
+/* fsck.exfat (exfatprogs' fsck/fsck.c) and fsck.jfs (jfsutils' fsck/xfsck.h) share the codes
+ * of e2fsck(8) they name: 1 corrected, 2 reboot (jfs), 4 errors left, 8 an operational error
+ * (no filesystem there), 16 usage. With -n nothing is corrected: 1 and 4 are errors found. */
+static enum bo_fsck_verdict fsck_codes_check(int c, const char **why)
+{
+	if (c == 1 || c == 4) {
+		*why = "fsck -n: errors found";
+		return BO_FSCK_DIRTY;
+	}
+	*why = c == 8	 ? "fsck operational error (no filesystem it could open)"
+	       : c == 16 ? "fsck usage error"
+			 : "fsck exit code not in its source";
+	return BO_FSCK_TOOL_ERROR;
+}
+
+/* The repair a boot runs (-p, -a): 1 corrected (for jfs, its log replayed: what its recovery
+ * is), 2 corrected and a reboot asked for, 4 errors left, 8 no filesystem it could open. */
+static enum bo_repair_verdict fsck_codes_repair(int c, const char **why)
+{
+	if (c == 1 || c == 2) {
+		*why = "fsck -p: errors corrected, or a log replayed";
+		return BO_REPAIR_FIXED;
+	}
+	if (c == 4 || c == 8) {
+		*why = c == 8 ? "fsck -p: no filesystem it could open"
+			      : "fsck -p: errors left uncorrected";
+		return BO_REPAIR_FAILED;
+	}
+	*why = c == 16 ? "fsck usage error" : "fsck exit code not in its source";
+	return BO_REPAIR_TOOL_ERROR;
+}
+
 /* Linux's promises where fstests asserts them: on filesystems with metadata journaling (its
  * _has_metadata_journaling: not ext2, vfat, udf or exfat), with the fsync tests of generic/
  * and of each filesystem's own directory (tests/generic/3xx-5xx, tests/xfs, tests/btrfs). */
@@ -199,6 +247,102 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			.recovered_by = "a boot's fsck.vfat -a",
 			.posix = true,
 			.promise_source = NO_JOURNAL},
+	/* mkfs.f2fs takes 52 MiB at least (f2fs-tools 1.15); fsck.f2fs -a checks only what the
+	 * kernel flagged, so the check is a whole one, -f --dry-run. The mount recovers: the last
+	 * checkpoint, then the roll-forward of fsynced data (fs/f2fs/super.c,
+	 * f2fs_recover_fsync_data()). */
+	[BO_FS_F2FS] = {.name = "f2fs",
+			.package = "f2fs-tools",
+			/* its module wants lz4's and zstd's, and crc32's (a soft dependency, which
+			 * modules.alias names crc32-pclmul first: not under TCG) */
+			.modules = {"crc32-generic", "f2fs"},
+			.kconfig = {"CONFIG_F2FS_FS"},
+			.min_size = 64ULL << 20,
+			.mkfs = "mkfs.f2fs",
+			.mkfs_args = {"-f", "-q"},
+			.mkfs_version = {"mkfs.f2fs", "-V"},
+			.fsck = "fsck.f2fs",
+			.check_args = {"-f", "--dry-run"},
+			.fsck_version = {"fsck.f2fs", "-V"},
+			.check_code = f2fs_check,
+			.journal = BO_FS_JOURNAL_ALWAYS,
+			.recovered_by =
+				"its mount (its checkpoint, then the roll-forward of fsynced data)",
+			.posix = true,
+			.promise_source =
+				"Documentation/filesystems/f2fs.rst: fsync_mode=posix, the "
+				"default, follows POSIX; strict is what ext4, xfs and btrfs "
+				"do"},
+	/* nilfs2 is a log: its mount finds the latest checkpoint (fs/nilfs2/the_nilfs.c,
+	 * load_nilfs()). nilfs-tools has no fsck: nothing stands in but the mount's own checks.
+	 * mkfs.nilfs2 wants 129 MiB with its default segments of 8 MiB. */
+	[BO_FS_NILFS2] = {.name = "nilfs2",
+			  .package = "nilfs-tools",
+			  .modules = {"nilfs2"},
+			  .kconfig = {"CONFIG_NILFS2_FS"},
+			  .min_size = 136ULL << 20,
+			  .mkfs = "mkfs.nilfs2",
+			  .mkfs_args = {"-f", "-q"},
+			  .mkfs_version = {"mkfs.nilfs2", "-V"},
+			  .journal = BO_FS_JOURNAL_ALWAYS,
+			  .recovered_by = "its mount (the latest checkpoint of its log)",
+			  .promise_source = FSTESTS},
+	/* exfat has no journal: the kernel mounts a volume left dirty and warns (fs/exfat/
+	 * super.c); a boot's fsck.exfat -p repairs it. exfatprogs' version queries exit 1 and
+	 * 16: their line says it. */
+	[BO_FS_EXFAT] = {.name = "exfat",
+			 .package = "exfatprogs",
+			 .modules = {"exfat"},
+			 .kconfig = {"CONFIG_EXFAT_FS"},
+			 .min_size = 16ULL << 20,
+			 .mkfs = "mkfs.exfat",
+			 .mkfs_version = {"mkfs.exfat", "-V"},
+			 .fsck = "fsck.exfat",
+			 .check_args = {"-n"},
+			 .repair_args = {"-p"},
+			 .fsck_version = {"fsck.exfat", "-V"},
+			 .version_line = "exfatprogs version",
+			 .check_code = fsck_codes_check,
+			 .repair_code = fsck_codes_repair,
+			 .journal = BO_FS_JOURNAL_NEVER,
+			 .recovered_by = "a boot's fsck.exfat -p",
+			 .posix = true,
+			 .promise_source = NO_JOURNAL},
+	/* jfs keeps a journal, but its kernel never replays it: a dirty volume fails a
+	 * read-write mount ("File System Dirty", fs/jfs/jfs_mount.c, chkSuper()) until fsck.jfs
+	 * replays the log (-p, what a boot runs). fsck.jfs -f -n writes to the disk; -n alone
+	 * does not. */
+	[BO_FS_JFS] = {.name = "jfs",
+		       .package = "jfsutils",
+		       .modules = {"jfs"},
+		       .kconfig = {"CONFIG_JFS_FS"},
+		       .min_size = 16ULL << 20,
+		       .mkfs = "mkfs.jfs",
+		       .mkfs_args = {"-q"},
+		       .mkfs_version = {"mkfs.jfs", "-V"},
+		       .fsck = "fsck.jfs",
+		       .check_args = {"-n"},
+		       .repair_args = {"-p"},
+		       .fsck_version = {"fsck.jfs", "-V"},
+		       .check_code = fsck_codes_check,
+		       .repair_code = fsck_codes_repair,
+		       .journal = BO_FS_JOURNAL_NEVER,
+		       .recovered_by = "a boot's fsck.jfs -p (it replays the journal)",
+		       .promise_source = FSTESTS},
+	/* udf keeps no journal and udftools 2.3 no fsck: its mount replays nothing and marks a
+	 * volume not closed inconsistent (fs/udf/super.c, udf_open_lvid()). */
+	[BO_FS_UDF] = {.name = "udf",
+		       .package = "udftools",
+		       .modules = {"udf"},
+		       .kconfig = {"CONFIG_UDF_FS"},
+		       .min_size = 16ULL << 20,
+		       .mkfs = "mkfs.udf",
+		       .mkfs_version = {"mkfs.udf", "-h"},
+		       .version_line = "udftools",
+		       .journal = BO_FS_JOURNAL_NEVER,
+		       .recovered_by = "its mount (nothing is replayed)",
+		       .posix = true,
+		       .promise_source = NO_JOURNAL},
 };
 
 const struct bo_fs_desc *bo_fs_desc(enum bo_fs fs)

@@ -73,6 +73,8 @@ int bo_fsck_argv(enum bo_fs fs, const char *dev, const char *journal, const char
 
 	if (!d)
 		return bo_err_set(err, EINVAL, "fsck: unknown filesystem %d", (int) fs);
+	if (!d->fsck)
+		return bo_err_set(err, ENOENT, "fsck: %s has no fsck", d->name);
 	if (journal && !d->journal_fsck)
 		return bo_err_set(err, EINVAL, "fsck: %s has no external journal", d->name);
 	argv[n++] = d->fsck;
@@ -252,6 +254,30 @@ static int tool_end(const char *what, enum bo_fs fs, const char *dev, const char
 	return r;
 }
 
+/* The fsck of a filesystem that has none (its row's): clean, since nothing can say otherwise,
+ * and @out_path says so. */
+static int no_fsck(enum bo_fs fs, const char *out_path, enum bo_fsck_verdict *verdict,
+		   struct bo_proc_result *ret, struct bo_err *err)
+{
+	struct bo_proc_result res = {0};
+	char line[160];
+
+	snprintf(line, sizeof(line), "blackout: %s has no fsck; %s stands in\n", bo_fs_name(fs),
+		 bo_fs_desc(fs)->recovered_by);
+	res.out = line;
+	res.out_len = strlen(line);
+	if (out_path && save_output(&res, out_path, err) < 0)
+		return bo_err_prefix(err, "fsck %s", bo_fs_name(fs));
+	*verdict = BO_FSCK_CLEAN;
+	if (ret) {
+		*ret = (struct bo_proc_result){.end = BO_PROC_EXITED, .out = strdup(line)};
+		if (!ret->out)
+			return bo_err_set(err, ENOMEM, "out of memory");
+		ret->out_len = strlen(line);
+	}
+	return 0;
+}
+
 int bo_fsck(enum bo_fs fs, const char *dev, const char *journal, unsigned timeout_ms,
 	    const char *out_path, enum bo_fsck_verdict *verdict, struct bo_proc_result *ret,
 	    struct bo_err *err)
@@ -261,6 +287,8 @@ int bo_fsck(enum bo_fs fs, const char *dev, const char *journal, unsigned timeou
 	int r;
 
 	*verdict = BO_FSCK_TOOL_ERROR;
+	if (bo_fs_desc(fs) && !bo_fs_desc(fs)->fsck)
+		return no_fsck(fs, out_path, verdict, ret, err);
 	r = bo_fsck_argv(fs, dev, journal, argv, err);
 	if (r < 0)
 		return r;
@@ -388,6 +416,10 @@ int bo_fs_tool_version(enum bo_fs fs, enum bo_fs_tool tool, char *buf, size_t le
 
 	if (!d)
 		return bo_err_set(err, EINVAL, "tool version: unknown filesystem %d", (int) fs);
+	if (tool == BO_TOOL_FSCK && !d->fsck) {
+		snprintf(buf, len, "none: %s has no fsck", d->name);
+		return 0;
+	}
 	argv = tool == BO_TOOL_MKFS ? d->mkfs_version : d->fsck_version;
 	r = run(argv, VERSION_TIMEOUT_MS, 0, &res, err);
 	if (r < 0)

@@ -41,7 +41,8 @@ has blackout "" :: run check merge report explain reproduce shrink nightly clean
 has blackout check -- :: --jobs --state --scenario --fs --cuts --expect --results --kernel \
 	--help
 has blackout check --f :: --fs --from
-[ "$(complete_line blackout check --fs "")" = "$(printf 'btrfs\next2\next4\nvfat\nxfs')" ] && ok ||
+[ "$(complete_line blackout check --fs "")" = \
+	"$(printf 'btrfs\nexfat\next2\next4\nf2fs\njfs\nnilfs2\nudf\nvfat\nxfs')" ] && ok ||
 	bad "check --fs does not offer the filesystems"
 has blackout check --expect l :: lost-ack
 has blackout run -- :: --seed --results --timeout

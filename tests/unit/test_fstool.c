@@ -100,6 +100,51 @@ static void test_btrfs_check_codes(void)
 	CU_ASSERT(fsck_with(BO_FS_BTRFS, "btrfs", "exit 127", &r) == BO_FSCK_TOOL_ERROR);
 }
 
+/* The five of fstab.c's later rows: f2fs's own codes; exfat's and jfs's e2fsck-like ones, with
+ * the repair a boot runs; nilfs2 and udf, which have no fsck at all. */
+static void test_more_codes(void)
+{
+	const char *argv[BO_TOOL_ARGV_MAX];
+	struct bo_proc_result res = {0};
+	enum bo_fsck_verdict v;
+	struct bo_err err = {0};
+	char out[600], text[200] = "";
+	FILE *f;
+	int r;
+
+	CU_ASSERT(fsck_with(BO_FS_F2FS, "fsck.f2fs", "exit 0", &r) == BO_FSCK_CLEAN);
+	CU_ASSERT(fsck_with(BO_FS_F2FS, "fsck.f2fs", "exit 1", &r) == BO_FSCK_DIRTY);
+	CU_ASSERT(fsck_with(BO_FS_F2FS, "fsck.f2fs", "exit 4", &r) == BO_FSCK_DIRTY);
+	CU_ASSERT(fsck_with(BO_FS_F2FS, "fsck.f2fs", "exit 255", &r) == BO_FSCK_DIRTY);
+	CU_ASSERT(fsck_with(BO_FS_F2FS, "fsck.f2fs", "exit 8", &r) == BO_FSCK_TOOL_ERROR);
+	CU_ASSERT(fsck_with(BO_FS_F2FS, "fsck.f2fs", "exit 16", &r) == BO_FSCK_TOOL_ERROR);
+	CU_ASSERT(fsck_with(BO_FS_EXFAT, "fsck.exfat", "exit 4", &r) == BO_FSCK_DIRTY);
+	CU_ASSERT(fsck_with(BO_FS_EXFAT, "fsck.exfat", "exit 8", &r) == BO_FSCK_TOOL_ERROR);
+	CU_ASSERT(fsck_with(BO_FS_JFS, "fsck.jfs", "exit 1", &r) == BO_FSCK_DIRTY);
+	CU_ASSERT(fsck_with(BO_FS_JFS, "fsck.jfs", "exit 16", &r) == BO_FSCK_TOOL_ERROR);
+	/* jfs's repair replays its log: 1 is its recovery; 4 and 8 a filesystem that does not
+	 * come back. */
+	CU_ASSERT(bo_fs_can_repair(BO_FS_JFS) && bo_fs_can_repair(BO_FS_EXFAT));
+	CU_ASSERT(!bo_fs_can_repair(BO_FS_F2FS) && !bo_fs_can_repair(BO_FS_NILFS2));
+	CU_ASSERT_FATAL(bo_repair_argv(BO_FS_JFS, "/dev/x", NULL, argv, &err) == 0);
+	CU_ASSERT(!strcmp(argv[0], "fsck.jfs") && !strcmp(argv[1], "-p") && !argv[3]);
+	CU_ASSERT_FATAL(bo_fsck_argv(BO_FS_F2FS, "/dev/x", NULL, argv, &err) == 0);
+	CU_ASSERT(!strcmp(argv[0], "fsck.f2fs") && !strcmp(argv[1], "-f") &&
+		  !strcmp(argv[2], "--dry-run") && !strcmp(argv[3], "/dev/x") && !argv[4]);
+	/* No fsck: clean, since nothing can say otherwise, and its output says why. */
+	snprintf(out, sizeof(out), "%s", bo_test_path("nilfs2.fsck"));
+	CU_ASSERT(bo_fsck(BO_FS_NILFS2, "/dev/x", NULL, 5000, out, &v, &res, &err) == 0);
+	CU_ASSERT(v == BO_FSCK_CLEAN && res.out && strstr(res.out, "nilfs2 has no fsck"));
+	bo_proc_result_clear(&res);
+	f = fopen(out, "r");
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT(fgets(text, sizeof(text), f) && strstr(text, "its mount"));
+	fclose(f);
+	CU_ASSERT(bo_fsck_argv(BO_FS_UDF, "/dev/x", NULL, argv, &err) == -ENOENT);
+	CU_ASSERT(bo_fs_tool_version(BO_FS_UDF, BO_TOOL_FSCK, text, sizeof(text), &err) == 0);
+	CU_ASSERT_STRING_EQUAL(text, "none: udf has no fsck");
+}
+
 static void test_deaths_are_never_clean(void)
 {
 	enum bo_fsck_verdict v = BO_FSCK_CLEAN;
@@ -381,6 +426,9 @@ static void test_has_journal(void)
 	CU_ASSERT(bo_fs_has_journal(BO_FS_EXT2, p, &err) == 0);
 	CU_ASSERT(bo_fs_has_journal(BO_FS_VFAT, p, &err) == 0);
 	CU_ASSERT(bo_fs_has_journal(BO_FS_XFS, p, &err) == 1);
+	/* jfs keeps a journal its mount does not replay: fsck's to recover. */
+	CU_ASSERT(bo_fs_has_journal(BO_FS_JFS, p, &err) == 0);
+	CU_ASSERT(bo_fs_has_journal(BO_FS_F2FS, p, &err) == 1);
 	CU_ASSERT(bo_fs_has_journal(BO_FS_EXT4, image(), &err) == -ENODATA);
 	CU_ASSERT(bo_fs_has_journal(BO_FS_EXT4, "/nonexistent", &err) == -ENOENT);
 }
@@ -393,6 +441,7 @@ static void test_names(void)
 	CU_ASSERT(bo_fs_from_name("ext2", &fs) == 0 && fs == BO_FS_EXT2);
 	CU_ASSERT(bo_fs_from_name("xfs", &fs) == 0 && fs == BO_FS_XFS);
 	CU_ASSERT(bo_fs_from_name("btrfs", &fs) == 0 && fs == BO_FS_BTRFS);
+	CU_ASSERT(bo_fs_from_name("nilfs2", &fs) == 0 && fs == BO_FS_NILFS2);
 	CU_ASSERT(bo_fs_from_name("ext3", &fs) == -EINVAL);
 	CU_ASSERT_STRING_EQUAL(bo_fs_name(BO_FS_EXT4), "ext4");
 }
@@ -403,6 +452,7 @@ int main(void)
 		{"e2fsck exit codes", test_e2fsck_codes},
 		{"xfs_repair -n exit codes", test_xfs_repair_codes},
 		{"btrfs check exit codes", test_btrfs_check_codes},
+		{"f2fs, exfat, jfs exit codes; nilfs2 and udf without fsck", test_more_codes},
 		{"signals, timeouts, missing tools are never clean", test_deaths_are_never_clean},
 		{"interpretation of results", test_interpret},
 		{"command lines", test_argv},
