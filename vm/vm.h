@@ -4,8 +4,8 @@
  *
  * The VM boots a Debian kernel (scripts/fetch-kernel caches one) or a kernel of the caller's,
  * from an initramfs blackout writes itself: the kernel's modules for loop, device-mapper
- * (log-writes, flakey, snapshot, thin-pool), 9p and virtio, busybox, the ext4/xfs/btrfs
- * tools, and this very blackout binary, which is the guest's PID 1. The command's stdout
+ * (log-writes, flakey, snapshot, thin-pool), 9p and virtio, busybox, the tools of each
+ * filesystem its caller names (guestfs.h), and this very blackout binary, which is the guest's PID 1. The command's stdout
  * and stderr come back live; its exit status is returned; files it writes under /results
  * land in the host's share directory; read them with vm/share.h, which never follows a link
  * the guest left. docs/vm.md describes it all.

@@ -88,7 +88,8 @@ static const char *bench_problem(const char *val)
 	 "how each state is recovered: mount (the kernel's journal or log\n" \
 	 "replay), fsck (the repair a boot runs, then the mount; ext2,\n" \
 	 "ext4, vfat, exfat, jfs), auto (default: fsck where the\n" \
-	 "filesystem has no journal its mount replays, else mount)"}, \
+	 "filesystem has a repair and no journal its mount replays,\n" \
+	 "else mount)"}, \
 	{"recovery-crashes", "N", A(recovery_crashes), BO_OPT_BOTH, "recovery_crashes", \
 	 recovery_problem, \
 	 "also up to N states cut at the flush points of each consistent\n" \

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -340,17 +341,18 @@ int bo_vm_args_judge_files(const struct vm_args *v, struct bo_err *err)
 	return r;
 }
 
-const struct bo_guest_fs *bo_cli_guest_fstab(void)
+static struct bo_guest_fs guest_fstab[BO_FS_COUNT + 1];
+
+static void make_guest_fstab(void)
 {
-	static struct bo_guest_fs v[BO_FS_COUNT + 1];
-	static bool made;
+	struct bo_guest_fs *v = guest_fstab;
 	const struct bo_fs_desc *d = bo_fs_desc(BO_FS_EXT4);
 
 	_Static_assert(2 + BO_ARRAY_SIZE(d->tools) < BO_GUESTFS_TOOLS &&
 			       BO_ARRAY_SIZE(d->modules) <= BO_GUESTFS_MODULES &&
 			       BO_ARRAY_SIZE(d->kconfig) <= BO_GUESTFS_KCONFIG,
 		       "a row's programs, modules and options fit the guest's");
-	for (int i = 0; !made && i < BO_FS_COUNT; i++) {
+	for (int i = 0; i < BO_FS_COUNT; i++) {
 		struct bo_guest_fs *g = &v[i];
 		size_t n = 0;
 
@@ -365,8 +367,14 @@ const struct bo_guest_fs *bo_cli_guest_fstab(void)
 		memcpy(g->modules, d->modules, sizeof(d->modules));
 		memcpy(g->kconfig, d->kconfig, sizeof(d->kconfig));
 	}
-	made = true;
-	return v;
+}
+
+const struct bo_guest_fs *bo_cli_guest_fstab(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	(void) pthread_once(&once, make_guest_fstab);
+	return guest_fstab;
 }
 
 int bo_vm_args_judge(const struct vm_args *v, struct bo_err *err)

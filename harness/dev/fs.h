@@ -63,7 +63,7 @@ const char *bo_mount_options_problem(const char *opts);
 /*
  * Why recovery @r does not fit @fs, into @buf (@len bytes), or NULL: fsck recovery of a
  * filesystem without a repair ("xfs is recovered by its mount (its log); fsck recovery is for
- * ext4, ext2 and vfat").
+ * ext4, ext2, vfat, exfat and jfs": every row with a repair).
  */
 const char *bo_fs_recovery_problem(enum bo_fs fs, enum bo_recovery r, char *buf, size_t len);
 

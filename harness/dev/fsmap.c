@@ -2,9 +2,9 @@
 /*
  * fsmap.c — blocks to inodes and paths with each filesystem's own read-only tool (fsmap.h):
  * the one entry point, which calls the reader its filesystem's row names (fstab.h:
- * fsmap_ext4.c, fsmap_xfs.c, fsmap_btrfs.c; they share the helpers of fsmap_util.c). Each reader parses its
- * tool's output line by line; a line that does not parse is skipped, so a block the tool said
- * nothing about stays "not mapped".
+ * fsmap_ext4.c, fsmap_xfs.c, fsmap_btrfs.c; they share the helpers of fsmap_util.c). Each
+ * reader parses its tool's output line by line; a line that does not parse is skipped, so a
+ * block the tool said nothing about stays "not mapped".
  */
 #include "harness/dev/fsmap.h"
 

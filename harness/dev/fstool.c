@@ -164,7 +164,7 @@ enum bo_fsck_verdict bo_fsck_interpret(enum bo_fs fs, const struct bo_proc_resul
 		*why = "no errors";
 		return BO_FSCK_CLEAN;
 	}
-	if (bo_fs_desc(fs))
+	if (bo_fs_desc(fs) && bo_fs_desc(fs)->check_code)
 		return bo_fs_desc(fs)->check_code(c, why);
 	*why = "unknown filesystem";
 	return BO_FSCK_TOOL_ERROR;
@@ -254,14 +254,19 @@ static int tool_end(const char *what, enum bo_fs fs, const char *dev, const char
 	return r;
 }
 
-/* The fsck of a filesystem that has none (its row's): clean, since nothing can say otherwise,
- * and @out_path says so. */
-static int no_fsck(enum bo_fs fs, const char *out_path, enum bo_fsck_verdict *verdict,
-		   struct bo_proc_result *ret, struct bo_err *err)
+/* The fsck of a filesystem that has none (its row's) on @dev: clean, since nothing can say
+ * otherwise, and @out_path says so; but @dev must open as a check's would (run_on_dev()). */
+static int no_fsck(enum bo_fs fs, const char *dev, const char *out_path,
+		   enum bo_fsck_verdict *verdict, struct bo_proc_result *ret, struct bo_err *err)
 {
 	struct bo_proc_result res = {0};
 	char line[160];
+	int fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC | O_NOCTTY);
 
+	if (fd < 0)
+		return bo_err_set(err, errno, "fsck %s on '%s': cannot open it exclusively: %s",
+				  bo_fs_name(fs), dev, strerror(errno));
+	(void) close(fd);
 	snprintf(line, sizeof(line), "blackout: %s has no fsck; %s stands in\n", bo_fs_name(fs),
 		 bo_fs_desc(fs)->recovered_by);
 	res.out = line;
@@ -288,7 +293,7 @@ int bo_fsck(enum bo_fs fs, const char *dev, const char *journal, unsigned timeou
 
 	*verdict = BO_FSCK_TOOL_ERROR;
 	if (bo_fs_desc(fs) && !bo_fs_desc(fs)->fsck)
-		return no_fsck(fs, out_path, verdict, ret, err);
+		return no_fsck(fs, dev, out_path, verdict, ret, err);
 	r = bo_fsck_argv(fs, dev, journal, argv, err);
 	if (r < 0)
 		return r;

@@ -311,7 +311,7 @@ int bo_explore(const struct bo_log *log, const struct bo_explore_opts *o, struct
 	}
 	x.sectors = o->image_size / 512;
 	if (bo_fs_from_name(o->fs, &x.fs) < 0) {
-		r = bo_err_set(err, EINVAL, "unknown filesystem '%s' (ext4, xfs, btrfs)", o->fs);
+		r = bo_err_set(err, EINVAL, "unknown filesystem '%s' (" BO_FS_NAMES ")", o->fs);
 		goto out;
 	}
 	x.n_parts = o->layout ? o->layout->n : 0;

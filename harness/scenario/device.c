@@ -192,7 +192,7 @@ int scenario_devices_finish(struct scenario_parser *p)
 		for (size_t k = 0; d->journal_name && k < sc->ndevices; k++)
 			if (!strcmp(sc->devices[k].name, d->journal_name))
 				j = (int) k;
-		if (d->journal_name && (d->raw || (d->fs != BO_FS_EXT4 && d->fs != BO_FS_XFS)))
+		if (d->journal_name && (d->raw || !bo_fs_desc(d->fs)->journal_mount))
 			return scenario_fail_at(
 				p, d->journal_line,
 				"[device %s] journal: %s has no external journal (ext4 and "

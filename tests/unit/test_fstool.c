@@ -133,7 +133,10 @@ static void test_more_codes(void)
 		  !strcmp(argv[2], "--dry-run") && !strcmp(argv[3], "/dev/x") && !argv[4]);
 	/* No fsck: clean, since nothing can say otherwise, and its output says why. */
 	snprintf(out, sizeof(out), "%s", bo_test_path("nilfs2.fsck"));
-	CU_ASSERT(bo_fsck(BO_FS_NILFS2, "/dev/x", NULL, 5000, out, &v, &res, &err) == 0);
+	CU_ASSERT(bo_fsck(BO_FS_NILFS2, "/nonexistent", NULL, 5000, out, &v, &res, &err) ==
+		  -ENOENT);
+	CU_ASSERT(v == BO_FSCK_TOOL_ERROR);
+	CU_ASSERT(bo_fsck(BO_FS_NILFS2, image(), NULL, 5000, out, &v, &res, &err) == 0);
 	CU_ASSERT(v == BO_FSCK_CLEAN && res.out && strstr(res.out, "nilfs2 has no fsck"));
 	bo_proc_result_clear(&res);
 	f = fopen(out, "r");
