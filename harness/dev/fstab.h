@@ -53,6 +53,9 @@ struct bo_fs_desc {
 	enum bo_fs_journal journal;
 	const char *recovered_by, *journal_mount, *journal_fsck;
 
+	/* It has no hard links (fsops draws none: --no-links). */
+	bool no_links;
+
 	/* The promise table of the bounded and fsops checkers: Linux's (fstests asserts them,
 	 * on filesystems with metadata journaling) unless POSIX, where only POSIX's hold; the
 	 * source. A SUPERBLOCK journal without one holds POSIX's. */

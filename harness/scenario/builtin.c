@@ -50,20 +50,32 @@ bool bo_builtin_has_bug(const struct bo_builtin *b, const char *bug)
 	return false;
 }
 
+/* The workload's filesystem: the first device's that has one, with its mkfs options. */
+static enum bo_fs workload_fs(const struct bo_scenario *sc, const char **mkfs)
+{
+	for (size_t i = 0; i < sc->ndevices; i++)
+		if (!sc->devices[i].raw) {
+			*mkfs = sc->devices[i].mkfs_options;
+			return sc->devices[i].fs;
+		}
+	*mkfs = sc->mkfs_options;
+	return sc->fs;
+}
+
+bool bo_scenario_no_links(const struct bo_scenario *sc)
+{
+	const char *mkfs;
+
+	return bo_fs_desc(workload_fs(sc, &mkfs))->no_links;
+}
+
 bool bo_scenario_promises_posix(const struct bo_scenario *sc)
 {
-	enum bo_fs fs = sc->fs;
-	const char *mkfs = sc->mkfs_options;
+	const char *mkfs;
+	enum bo_fs fs = workload_fs(sc, &mkfs);
 
 	if (sc->promises != BO_PROMISES_AUTO)
 		return sc->promises == BO_PROMISES_POSIX;
-	/* The workload's filesystem: the first device's that has one. */
-	for (size_t i = 0; i < sc->ndevices; i++)
-		if (!sc->devices[i].raw) {
-			fs = sc->devices[i].fs;
-			mkfs = sc->devices[i].mkfs_options;
-			break;
-		}
 	/* The filesystem's row (fstab.h): Linux's promises where fstests asserts them, on
 	 * filesystems with metadata journaling, so not on ext4 made without its journal. */
 	if (!bo_fs_desc(fs)->posix && bo_fs_desc(fs)->journal == BO_FS_JOURNAL_SUPERBLOCK)
@@ -72,11 +84,13 @@ bool bo_scenario_promises_posix(const struct bo_scenario *sc)
 }
 
 /* The builtin's command line: "blackout-fsops [check] --seed S --ops N [--fsync=inode]
- * [--families=F] [--keep IDS] [--promises=posix] [--bug=B]". */
+ * [--families=F] [--no-links] [--keep IDS] [--promises=posix] [--bug=B]"; --no-links where
+ * the filesystem's row says it has no hard links. */
 static int builtin_command(const struct bo_scenario *sc, const char *mode, char **ret)
 {
 	const struct bo_builtin *b = bo_builtin_find(sc->builtin);
 	bool posix = *mode && sc->fsync_inode && bo_scenario_promises_posix(sc);
+	bool no_links = !strcmp(b->name, "fsops") && bo_scenario_no_links(sc);
 	int n;
 
 	if (!strcmp(b->name, "bounded")) {
@@ -89,12 +103,13 @@ static int builtin_command(const struct bo_scenario *sc, const char *mode, char 
 			     sc->bug ? sc->bug : "");
 		return n < 0 ? -ENOMEM : 0;
 	}
-	n = asprintf(ret, "%s%s%s --seed %" PRIu64 " --ops %" PRIu64 "%s%s%s%s%s%s%s%s", b->exe,
+	n = asprintf(ret, "%s%s%s --seed %" PRIu64 " --ops %" PRIu64 "%s%s%s%s%s%s%s%s%s", b->exe,
 		     mode, b->args, sc->workload_seed, sc->ops,
 		     sc->fsync_inode ? " --fsync=inode" : "", sc->families ? " --families=" : "",
-		     sc->families ? sc->families : "", sc->keep_ops ? " --keep " : "",
-		     sc->keep_ops ? sc->keep_ops : "", posix ? " --promises=posix" : "",
-		     sc->bug ? " --bug=" : "", sc->bug ? sc->bug : "");
+		     sc->families ? sc->families : "", no_links ? " --no-links" : "",
+		     sc->keep_ops ? " --keep " : "", sc->keep_ops ? sc->keep_ops : "",
+		     posix ? " --promises=posix" : "", sc->bug ? " --bug=" : "",
+		     sc->bug ? sc->bug : "");
 	return n < 0 ? -ENOMEM : 0;
 }
 

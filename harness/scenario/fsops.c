@@ -99,6 +99,7 @@ int bo_fsops_list(const struct bo_scenario *sc, const char *libexec, const char 
 			families,
 			k ? "--keep" : NULL,
 			(char *) k,
+			NULL,
 			NULL};
 	/* builtin bounded: its workloads, each op with its workload's name. */
 	char *bounded[9] = {prog, "list", "--seed", seed, "--bounded", ops};
@@ -115,6 +116,9 @@ int bo_fsops_list(const struct bo_scenario *sc, const char *libexec, const char 
 	snprintf(seed, sizeof(seed), "%" PRIu64, sc->workload_seed);
 	snprintf(ops, sizeof(ops), "%" PRIu64, bo_bounded_is(sc) ? sc->length : sc->ops);
 	snprintf(families, sizeof(families), "--families=%s", sc->families ? sc->families : "none");
+	/* the sequence the workload ran (bo_scenario_workload_command()) */
+	if (bo_scenario_no_links(sc))
+		argv[k ? 10 : 8] = "--no-links";
 	if (sc->workloads) {
 		bounded[nb++] = "--workloads";
 		bounded[nb++] = sc->workloads;

@@ -255,9 +255,12 @@ const char *bo_scenario_recovery_problem(const struct bo_scenario *sc, enum bo_r
 _must_check_ int bo_scenario_checker_command(const struct bo_scenario *sc, char **ret);
 
 /* Whether the fsops checker holds one-inode fsyncs to POSIX's promises: the scenario's
- * [check] promises, or with auto, by the workload's filesystem — linux for ext4 with a
- * journal, xfs and btrfs, posix for the others. */
+ * [check] promises, or with auto, by the workload's filesystem's row (harness/dev/fstab.h). */
 bool bo_scenario_promises_posix(const struct bo_scenario *sc);
+
+/* Whether the workload's filesystem has no hard links (its row): fsops runs, checks and lists
+ * its sequence with --no-links. */
+bool bo_scenario_no_links(const struct bo_scenario *sc);
 
 /* The effective configuration as a new json-c object (for results/config.json). */
 _must_check_ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret);

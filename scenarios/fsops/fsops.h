@@ -112,6 +112,7 @@ struct fsops_params {
 	struct fsops_ranks ranks;
 	enum fsops_fsync_mode fsync;
 	unsigned families;	      /* enum fsops_family bits */
+	bool no_links;		      /* no link op is drawn: a filesystem without hard links */
 	enum fsops_promises promises; /* the checker's only */
 	enum fsops_bug bug;
 	/* An op subset (the shrinker's candidates): only these ids of the generated sequence

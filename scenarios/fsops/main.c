@@ -14,11 +14,11 @@
 static void help(void)
 {
 	puts("usage: blackout-fsops [run]   [--seed N] [--ops N] [--fsync=M] [--families=F]\n"
-	     "                              [--keep IDS] [--bug=BUG]\n"
+	     "                              [--no-links] [--keep IDS] [--bug=BUG]\n"
 	     "       blackout-fsops check   [--seed N] [--ops N] [--fsync=M] [--families=F]\n"
-	     "                              [--keep IDS] [--promises=P] [--bug=BUG]\n"
+	     "                              [--no-links] [--keep IDS] [--promises=P] [--bug=BUG]\n"
 	     "       blackout-fsops list    [--seed N] [--ops N] [--fsync=M] [--families=F]\n"
-	     "                              [--keep IDS]\n"
+	     "                              [--no-links] [--keep IDS]\n"
 	     "       blackout-fsops [run | check | list] --bounded L [--workloads A-B]\n"
 	     "                              [--sample I/N] [--seed N]\n"
 	     "       blackout-fsops count   --bounded L\n\n"
@@ -39,6 +39,8 @@ static void help(void)
 	     "  --families=F  op families drawn beside the base ops, comma-separated, or all\n"
 	     "              or none (default): " FSOPS_FAMILY_NAMES "\n"
 	     "              (docs/checkers.md lists their ops); part of the sequence\n"
+	     "  --no-links  draw no link op: a filesystem without hard links (vfat, exfat);\n"
+	     "              part of the sequence\n"
 	     "  --promises=P  check: what fsync of one inode is held to promise: linux (default;\n"
 	     "              what ext4, xfs and btrfs promise: a file's names too) or posix\n"
 	     "              (its data and size only)\n"
@@ -232,6 +234,10 @@ static int parse_option(int c, const char *arg, struct fsops_params *p, struct c
 					   "of " FSOPS_FAMILY_NAMES ")",
 					   arg);
 		break;
+	case 'L':
+		cl->seq_opts = true;
+		p->no_links = true;
+		break;
 	case 'p':
 		if ((v = choice(arg, promises_names)) < 0)
 			return usage_error("unknown --promises (linux or posix)", arg);
@@ -252,8 +258,8 @@ static int parse_option(int c, const char *arg, struct fsops_params *p, struct c
 static int check_options(struct fsops_params *p, const struct cmdline *cl)
 {
 	if (p->bounded && cl->seq_opts)
-		return usage_error("--bounded draws its own ops: no --ops, --fsync, --families or "
-				   "--keep with",
+		return usage_error("--bounded draws its own ops: no --ops, --fsync, --families, "
+				   "--no-links or --keep with",
 				   "--bounded");
 	if (p->bounded)
 		p->families = FSOPS_FAMILY_ALL; /* its ops are of every family */
@@ -281,6 +287,7 @@ static int parse_args(int argc, char **argv, struct fsops_params *p, struct cmdl
 		{"keep", required_argument, NULL, 'k'},
 		{"fsync", required_argument, NULL, 'f'},
 		{"families", required_argument, NULL, 'F'},
+		{"no-links", no_argument, NULL, 'L'},
 		{"bounded", required_argument, NULL, 'B'},
 		{"workloads", required_argument, NULL, 'W'},
 		{"sample", required_argument, NULL, 'S'},

@@ -70,6 +70,8 @@ void fsops_model_init(struct fsops_model *m, const struct fsops_params *p)
 	for (size_t i = 0; i < sizeof(family_weights) / sizeof(*family_weights); i++)
 		if (m->families & family_weights[i].family)
 			m->weight[family_weights[i].type] = family_weights[i].weight;
+	if (p->no_links)
+		m->weight[FSOPS_LINK] = 0;
 	for (int t = 0; t < FSOPS_NTYPES; t++)
 		m->weight_sum += m->weight[t];
 }

@@ -117,6 +117,13 @@ cmp -s "$tmp/a" "$tmp/d" && fail "seeds 9 and 10 give the same sequence"
 for t in create write append overwrite truncate rename link unlink mkdir rmdir fsync fdatasync sync; do
 	grep -q " $t " "$tmp/e" || fail "300 ops of seed 3 contain no $t"
 done
+# A filesystem without hard links (vfat, exfat): --no-links draws none, and is part of the
+# sequence; with --bounded it is refused.
+"$fsops" list --seed 3 --ops 300 --no-links >"$tmp/f"
+grep -q "^[0-9]* link " "$tmp/f" && fail "--no-links drew a link"
+grep -q "^[0-9]* rename " "$tmp/f" || fail "--no-links drew no rename"
+cmp -s "$tmp/e" "$tmp/f" && fail "--no-links is not part of the sequence"
+expect 2 "--no-links with --bounded" "$fsops" list --bounded 1 --no-links
 
 # Real trees, damaged: prefixes of runs cut short, torn by random bytes and zeros, files gone.
 # The checker must finish every one (under ASan in the sanitizer build). Seeds 31 and 1186
