@@ -2,10 +2,11 @@
 # tests/vm/filesystems.sh BLACKOUT — the filesystems of harness/dev/fstab.c beyond ext4, xfs,
 # btrfs, ext2 and vfat, each through a run, its positive control and a check of its saved
 # log without --fs (docs/scenarios.md, "Filesystems"). f2fs and nilfs2 run fsops: consistent
-# at every state, and its ack-without-fsync twin lost-ack. exfat has no hard links: applog,
-# consistent, and its ack-before-fsync twin lost-ack. jfs and udf run fsops too, and what they
-# lose is the kernel's (docs/crash-states.md, "jfs issues no cache flush, and udf's sync and
-# syncfs none"): said, not failed. Long (label vm-long): about 20 boots.
+# at every state, and its ack-without-fsync twin lost-ack. exfat: applog, consistent, its
+# ack-before-fsync twin lost-ack, and fsops without hard links (--no-links). jfs, udf and vfat
+# run fsops too, and what they lose is the kernel's (docs/crash-states.md, "jfs issues no
+# cache flush, and udf's and vfat's sync and syncfs none"): said, not failed. Long (label
+# vm-long): about 20 boots.
 . "$(dirname "$0")/run_lib.sh"
 need_vm
 
@@ -38,9 +39,13 @@ run_pair() {
 run_pair f2fs fsops ack-without-fsync
 run_pair nilfs2 fsops ack-without-fsync
 run_pair exfat applog ack-before-fsync
+scenario "$SRC/scenarios/ext4-fsops.ini" "$T/exfat-fsops.ini" fs=exfat ops=40
+if run_bo 0 run "$T/exfat-fsops.ini" --results "$T/results"; then
+	grep -q -- "--no-links" "$RESULTS/config.json" && ok || bad "exfat: fsops ran with links"
+fi
 
-# jfs and udf: the kernel's losses, counted and said; the run itself must complete.
-for fs in jfs udf; do
+# jfs, udf and vfat: the kernel's losses, counted and said; the run itself must complete.
+for fs in jfs udf vfat; do
 	scenario "$SRC/scenarios/ext4-fsops.ini" "$T/$fs.ini" fs="$fs" ops=40
 	if run_bo "0|1" run "$T/$fs.ini" --results "$T/results"; then
 		n=$(json "$RESULTS/summary.json" 'j["states_checked"]')
