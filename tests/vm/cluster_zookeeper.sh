@@ -5,7 +5,7 @@
 # ensemble is consistent at every acknowledgement through all its servers and every majority;
 # the twin (forceSync=no on every server) loses acknowledged creates through all and through
 # a majority. One node at a time, n1's power cut after the second create while the others run
-# on: consistent at the run's end, n1 started twice. Cut within 30 s of its first start, the
+# on: consistent at the run's end, n1 started again. Cut within 30 s of its first start, the
 # ensemble does not come back, and the servers say why: ZooKeeper writes its first snapshot
 # without an fsync and refuses a transaction log without one — shown through the log's replay
 # (every disk cut at one instant) and again without it (n1's dm-flakey power cut, its
@@ -62,8 +62,10 @@ for c in z-power-cut twin-cut; do
 			bad "$c: not 4 states consistent (all and the three majorities at the end)"
 		jq -r 'select(.event == "node-cut") | .mark' "$RESULTS/stream.jsonl" |
 			grep -qx "node-cut:n1:ack:2" && ok || bad "$c: no node-cut record of n1"
-		[ "$(grep -c 'Starting quorum peer' "$RESULTS/nodes/n1/workload.log")" -ge 2 ] &&
-			ok || bad "$c: n1 did not start again"
+		# Killed at its cut, n1 ended by the stop's SIGTERM: a server started again (its
+		# JVM may not have printed a line yet when the last create came through n2 or n3).
+		jq -r 'select(.event == "nodes-stop") | .nodes' "$RESULTS/stream.jsonl" |
+			grep -qx "n1: exited with status 143" && ok || bad "$c: n1 did not start again"
 	fi
 done
 
