@@ -33,39 +33,38 @@ static const struct need {
 	const char *opt, *alt;
 	bool module_ok;
 	enum when when;
-	const char *fs, *why;
+	const char *why;
 } needs[] = {
-	{"CONFIG_BLK_DEV_INITRD", NULL, false, ALWAYS, NULL, "the initramfs blackout boots"},
-	{"CONFIG_DEVTMPFS", NULL, false, ALWAYS, NULL, "the guest's /dev"},
-	{"CONFIG_TMPFS", NULL, false, ALWAYS, NULL, "the guest's scratch space and images"},
-	{"CONFIG_PROC_FS", NULL, false, ALWAYS, NULL, "the guest's /proc"},
-	{"CONFIG_SYSFS", NULL, false, ALWAYS, NULL, "the guest's /sys"},
-	{"CONFIG_BINFMT_ELF", NULL, false, ALWAYS, NULL, "the guest's programs"},
-	{"CONFIG_BINFMT_SCRIPT", NULL, false, ALWAYS, NULL, "workload scripts"},
-	{"CONFIG_UNIX", NULL, false, ALWAYS, NULL, "the workload's control socket"},
-	{"CONFIG_CGROUPS", NULL, false, ALWAYS, NULL,
-	 "a command's processes ended with it (cgroup v2)"},
-	{"CONFIG_SERIAL_8250_CONSOLE", NULL, false, ALWAYS, NULL, "the console on ttyS0"},
-	{"CONFIG_PCI", NULL, false, ALWAYS, NULL, "QEMU's virtio devices"},
-	{"CONFIG_VIRTIO_PCI", NULL, true, ALWAYS, NULL, "QEMU's virtio devices"},
-	{"CONFIG_VIRTIO_CONSOLE", NULL, true, ALWAYS, NULL, "the guest's output (virtio-serial)"},
-	{"CONFIG_NET", NULL, false, ALWAYS, NULL, "9p's transport"},
-	{"CONFIG_NET_9P", NULL, true, ALWAYS, NULL, "the results directory (9p)"},
-	{"CONFIG_NET_9P_VIRTIO", NULL, true, ALWAYS, NULL, "the results directory (9p)"},
-	{"CONFIG_9P_FS", NULL, true, ALWAYS, NULL, "the results directory (9p)"},
-	{"CONFIG_BLK_DEV_LOOP", NULL, true, ALWAYS, NULL, "the devices under the stack (loop)"},
-	{"CONFIG_MD", NULL, false, ALWAYS, NULL, "device-mapper"},
-	{"CONFIG_BLK_DEV_DM", NULL, true, ALWAYS, NULL, "device-mapper (dm-mod)"},
-	{"CONFIG_DM_LOG_WRITES", NULL, true, ALWAYS, NULL, "recording the writes (dm-log-writes)"},
-	{"CONFIG_DM_FLAKEY", NULL, true, ALWAYS, NULL, "faults (dm-flakey)"},
-	{"CONFIG_DM_SNAPSHOT", NULL, true, ALWAYS, NULL, "a crash state's copy (dm-snapshot)"},
-	{"CONFIG_DM_THIN_PROVISIONING", NULL, true, ALWAYS, NULL,
+	{"CONFIG_BLK_DEV_INITRD", NULL, false, ALWAYS, "the initramfs blackout boots"},
+	{"CONFIG_DEVTMPFS", NULL, false, ALWAYS, "the guest's /dev"},
+	{"CONFIG_TMPFS", NULL, false, ALWAYS, "the guest's scratch space and images"},
+	{"CONFIG_PROC_FS", NULL, false, ALWAYS, "the guest's /proc"},
+	{"CONFIG_SYSFS", NULL, false, ALWAYS, "the guest's /sys"},
+	{"CONFIG_BINFMT_ELF", NULL, false, ALWAYS, "the guest's programs"},
+	{"CONFIG_BINFMT_SCRIPT", NULL, false, ALWAYS, "workload scripts"},
+	{"CONFIG_UNIX", NULL, false, ALWAYS, "the workload's control socket"},
+	{"CONFIG_CGROUPS", NULL, false, ALWAYS, "a command's processes ended with it (cgroup v2)"},
+	{"CONFIG_SERIAL_8250_CONSOLE", NULL, false, ALWAYS, "the console on ttyS0"},
+	{"CONFIG_PCI", NULL, false, ALWAYS, "QEMU's virtio devices"},
+	{"CONFIG_VIRTIO_PCI", NULL, true, ALWAYS, "QEMU's virtio devices"},
+	{"CONFIG_VIRTIO_CONSOLE", NULL, true, ALWAYS, "the guest's output (virtio-serial)"},
+	{"CONFIG_NET", NULL, false, ALWAYS, "9p's transport"},
+	{"CONFIG_NET_9P", NULL, true, ALWAYS, "the results directory (9p)"},
+	{"CONFIG_NET_9P_VIRTIO", NULL, true, ALWAYS, "the results directory (9p)"},
+	{"CONFIG_9P_FS", NULL, true, ALWAYS, "the results directory (9p)"},
+	{"CONFIG_BLK_DEV_LOOP", NULL, true, ALWAYS, "the devices under the stack (loop)"},
+	{"CONFIG_MD", NULL, false, ALWAYS, "device-mapper"},
+	{"CONFIG_BLK_DEV_DM", NULL, true, ALWAYS, "device-mapper (dm-mod)"},
+	{"CONFIG_DM_LOG_WRITES", NULL, true, ALWAYS, "recording the writes (dm-log-writes)"},
+	{"CONFIG_DM_FLAKEY", NULL, true, ALWAYS, "faults (dm-flakey)"},
+	{"CONFIG_DM_SNAPSHOT", NULL, true, ALWAYS, "a crash state's copy (dm-snapshot)"},
+	{"CONFIG_DM_THIN_PROVISIONING", NULL, true, ALWAYS,
 	 "crash states over a thin pool (dm-thin-pool)"},
-	{"CONFIG_LIBNVDIMM", NULL, true, BASE_IMAGE, NULL, "the host-written base image"},
-	{"CONFIG_BLK_DEV_PMEM", NULL, true, BASE_IMAGE, NULL, "the host-written base image"},
-	{"CONFIG_VIRTIO_PMEM", NULL, true, BASE_IMAGE, NULL, "the host-written base image"},
-	{"CONFIG_PVH", NULL, false, OPTIONAL, NULL, "booting a vmlinux (PVH)"},
-	{"CONFIG_OVERLAY_FS", NULL, true, OPTIONAL, NULL, "--host-root's RAM overlay"},
+	{"CONFIG_LIBNVDIMM", NULL, true, BASE_IMAGE, "the host-written base image"},
+	{"CONFIG_BLK_DEV_PMEM", NULL, true, BASE_IMAGE, "the host-written base image"},
+	{"CONFIG_VIRTIO_PMEM", NULL, true, BASE_IMAGE, "the host-written base image"},
+	{"CONFIG_PVH", NULL, false, OPTIONAL, "booting a vmlinux (PVH)"},
+	{"CONFIG_OVERLAY_FS", NULL, true, OPTIONAL, "--host-root's RAM overlay"},
 };
 
 static int by_name(const void *a, const void *b)
@@ -208,7 +207,7 @@ static void fs_need(const struct bo_guest_fs *f, const char *spec, struct need *
 	snprintf(opt, BO_KCONFIG_NAME_MAX, "%.*s", (int) n, spec);
 	snprintf(alt, BO_KCONFIG_NAME_MAX, "%s", spec[n] ? spec + n + 1 : "");
 	snprintf(why, BO_KCONFIG_NAME_MAX, "the filesystem %s", f->name);
-	*x = (struct need){opt, *alt ? alt : NULL, true, ALWAYS, f->name, why};
+	*x = (struct need){opt, *alt ? alt : NULL, true, ALWAYS, why};
 }
 
 /* What bo_kconfig_check() has found missing so far. */

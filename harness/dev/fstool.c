@@ -205,19 +205,28 @@ static int save_output(const struct bo_proc_result *r, const char *path, struct 
 	return k < 0 ? bo_err_set(err, -k, "saving output to '%s': %s", path, strerror(-k)) : 0;
 }
 
-/* Run @argv (the fsck or the repair of @fs) on @dev, first making sure that @dev opens
- * read-only and exclusively: the tools report "cannot open" and "mounted" through the same
- * exit codes as damage. O_EXCL on a block device fails with EBUSY while it is mounted or
- * otherwise claimed. */
-static int run_on_dev(enum bo_fs fs, const char *what, const char *dev, const char *const *argv,
-		      unsigned timeout_ms, struct bo_proc_result *res, struct bo_err *err)
+/* Whether @dev opens read-only and exclusively, as a check of @fs (@what: "fsck", "repair")
+ * needs: the tools report "cannot open" and "mounted" through the same exit codes as damage.
+ * O_EXCL on a block device fails with EBUSY while it is mounted or otherwise claimed. */
+static int open_exclusive(enum bo_fs fs, const char *what, const char *dev, struct bo_err *err)
 {
-	int fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC | O_NOCTTY), r;
+	int fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC | O_NOCTTY);
 
 	if (fd < 0)
 		return bo_err_set(err, errno, "%s %s on '%s': cannot open it exclusively: %s", what,
 				  bo_fs_name(fs), dev, strerror(errno));
 	(void) close(fd);
+	return 0;
+}
+
+/* Run @argv (the fsck or the repair of @fs) on @dev, once it opens exclusively. */
+static int run_on_dev(enum bo_fs fs, const char *what, const char *dev, const char *const *argv,
+		      unsigned timeout_ms, struct bo_proc_result *res, struct bo_err *err)
+{
+	int r = open_exclusive(fs, what, dev, err);
+
+	if (r < 0)
+		return r;
 	r = run(argv, timeout_ms, BO_FSCK_OUTPUT_MAX, res, err);
 	if (r < 0)
 		return bo_err_prefix(err, "%s %s on '%s'", what, bo_fs_name(fs), dev);
@@ -255,18 +264,16 @@ static int tool_end(const char *what, enum bo_fs fs, const char *dev, const char
 }
 
 /* The fsck of a filesystem that has none (its row's) on @dev: clean, since nothing can say
- * otherwise, and @out_path says so; but @dev must open as a check's would (run_on_dev()). */
+ * otherwise, and @out_path says so; but @dev must open as a check's would. */
 static int no_fsck(enum bo_fs fs, const char *dev, const char *out_path,
 		   enum bo_fsck_verdict *verdict, struct bo_proc_result *ret, struct bo_err *err)
 {
 	struct bo_proc_result res = {0};
 	char line[160];
-	int fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC | O_NOCTTY);
+	int r = open_exclusive(fs, "fsck", dev, err);
 
-	if (fd < 0)
-		return bo_err_set(err, errno, "fsck %s on '%s': cannot open it exclusively: %s",
-				  bo_fs_name(fs), dev, strerror(errno));
-	(void) close(fd);
+	if (r < 0)
+		return r;
 	snprintf(line, sizeof(line), "blackout: %s has no fsck; %s stands in\n", bo_fs_name(fs),
 		 bo_fs_desc(fs)->recovered_by);
 	res.out = line;

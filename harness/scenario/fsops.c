@@ -97,10 +97,11 @@ int bo_fsops_list(const struct bo_scenario *sc, const char *libexec, const char 
 			ops,
 			sc->fsync_inode ? "--fsync=inode" : "--fsync=path",
 			families,
-			k ? "--keep" : NULL,
-			(char *) k,
+			NULL,
+			NULL,
 			NULL,
 			NULL};
+	size_t na = 8;
 	/* builtin bounded: its workloads, each op with its workload's name. */
 	char *bounded[9] = {prog, "list", "--seed", seed, "--bounded", ops};
 	size_t nb = 6;
@@ -118,7 +119,11 @@ int bo_fsops_list(const struct bo_scenario *sc, const char *libexec, const char 
 	snprintf(families, sizeof(families), "--families=%s", sc->families ? sc->families : "none");
 	/* the sequence the workload ran (bo_scenario_workload_command()) */
 	if (bo_scenario_no_links(sc))
-		argv[k ? 10 : 8] = "--no-links";
+		argv[na++] = "--no-links";
+	if (k) {
+		argv[na++] = "--keep";
+		argv[na++] = (char *) k;
+	}
 	if (sc->workloads) {
 		bounded[nb++] = "--workloads";
 		bounded[nb++] = sc->workloads;
