@@ -223,6 +223,9 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			.kconfig = {"CONFIG_EXT2_FS|CONFIG_EXT4_USE_FOR_EXT2"},
 			.mkfs = "mkfs.ext2",
 			.mkfs_version = {"mkfs.ext2", "-V"},
+			/* ext4's fallocate takes no file without extents; ext2's rename no
+			 * RENAME_EXCHANGE */
+			.lacks = "falloc,rename2",
 			.recovered_by = "a boot's e2fsck -y",
 			.posix = true,
 			.promise_source = NO_JOURNAL},
@@ -242,6 +245,9 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			.fsck_version = {"fsck.vfat", "-n", "/dev/null"},
 			.version_line = ".fat ",
 			.no_links = true,
+			/* fat_fallocate() takes no mode but KEEP_SIZE: no hole punched or
+			 * zeroed */
+			.lacks = "falloc,xattr",
 			.check_code = fat_check,
 			.repair_code = fat_repair,
 			.journal = BO_FS_JOURNAL_NEVER,
@@ -285,6 +291,9 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			  .mkfs = "mkfs.nilfs2",
 			  .mkfs_args = {"-f", "-q"},
 			  .mkfs_version = {"mkfs.nilfs2", "-V"},
+			  /* no fallocate or xattrs; nilfs_rename() takes RENAME_NOREPLACE
+			   * alone */
+			  .lacks = "falloc,xattr,rename2",
 			  .journal = BO_FS_JOURNAL_ALWAYS,
 			  .recovered_by = "its mount (the latest checkpoint of its log)",
 			  .promise_source = FSTESTS},
@@ -304,6 +313,7 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			 .fsck_version = {"fsck.exfat", "-V"},
 			 .version_line = "exfatprogs version",
 			 .no_links = true,
+			 .lacks = "falloc,xattr,rename2",
 			 .check_code = fsck_codes_check,
 			 .repair_code = fsck_codes_repair,
 			 .journal = BO_FS_JOURNAL_NEVER,
@@ -322,6 +332,7 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 		       .mkfs = "mkfs.jfs",
 		       .mkfs_args = {"-q"},
 		       .mkfs_version = {"mkfs.jfs", "-V"},
+		       .lacks = "falloc,rename2",
 		       .fsck = "fsck.jfs",
 		       .check_args = {"-n"},
 		       .repair_args = {"-p"},
@@ -341,6 +352,7 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 		       .mkfs = "mkfs.udf",
 		       .mkfs_version = {"mkfs.udf", "-h"},
 		       .version_line = "udftools",
+		       .lacks = "falloc,xattr,rename2",
 		       .journal = BO_FS_JOURNAL_NEVER,
 		       .recovered_by = "its mount (nothing is replayed)",
 		       .posix = true,

@@ -53,8 +53,11 @@ struct bo_fs_desc {
 	enum bo_fs_journal journal;
 	const char *recovered_by, *journal_mount, *journal_fsck;
 
-	/* It has no hard links (fsops draws none: --no-links). */
+	/* It has no hard links (fsops draws none: --no-links), and not the fsops op families
+	 * of LACKS ("falloc,xattr": an op of theirs fails with EOPNOTSUPP or EINVAL on the
+	 * Debian kernels; NULL: it has them all) — "all" families is what it has. */
 	bool no_links;
+	const char *lacks;
 
 	/* The promise table of the bounded and fsops checkers: Linux's (fstests asserts them,
 	 * on filesystems with metadata journaling) unless POSIX, where only POSIX's hold; the

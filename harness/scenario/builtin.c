@@ -13,6 +13,7 @@
 
 #include "harness/base/macro.h"
 #include "harness/dev/fstab.h"
+#include "harness/scenario/fsops.h"
 #include "harness/scenario/scenario.h"
 
 static const struct bo_builtin builtins[] = {
@@ -50,8 +51,7 @@ bool bo_builtin_has_bug(const struct bo_builtin *b, const char *bug)
 	return false;
 }
 
-/* The workload's filesystem: the first device's that has one, with its mkfs options. */
-static enum bo_fs workload_fs(const struct bo_scenario *sc, const char **mkfs)
+enum bo_fs bo_scenario_workload_fs(const struct bo_scenario *sc, const char **mkfs)
 {
 	for (size_t i = 0; i < sc->ndevices; i++)
 		if (!sc->devices[i].raw) {
@@ -66,13 +66,13 @@ bool bo_scenario_no_links(const struct bo_scenario *sc)
 {
 	const char *mkfs;
 
-	return bo_fs_desc(workload_fs(sc, &mkfs))->no_links;
+	return bo_fs_desc(bo_scenario_workload_fs(sc, &mkfs))->no_links;
 }
 
 bool bo_scenario_promises_posix(const struct bo_scenario *sc)
 {
 	const char *mkfs;
-	enum bo_fs fs = workload_fs(sc, &mkfs);
+	enum bo_fs fs = bo_scenario_workload_fs(sc, &mkfs);
 
 	if (sc->promises != BO_PROMISES_AUTO)
 		return sc->promises == BO_PROMISES_POSIX;
@@ -83,30 +83,111 @@ bool bo_scenario_promises_posix(const struct bo_scenario *sc)
 	return bo_fs_desc(fs)->posix;
 }
 
+/* Whether family @name (of @n bytes) is one of the comma-separated @list's. */
+static bool family_in(const char *list, const char *name, size_t n)
+{
+	for (const char *q = list; *q; q += strspn(q, ", ")) {
+		size_t m = strcspn(q, ",");
+
+		if (m == n && !strncmp(q, name, n))
+			return true;
+		q += m;
+	}
+	return false;
+}
+
+bool bo_fsops_families_valid(const char *v)
+{
+	const char *q = v;
+
+	if (!strcmp(v, "all") || !strcmp(v, "none"))
+		return true;
+	for (;;) {
+		size_t n = strcspn(q, ",");
+
+		if (!family_in(BO_FSOPS_FAMILIES, q, n))
+			return false;
+		for (const char *r = v; r < q; r += strcspn(r, ",") + 1)
+			if (strcspn(r, ",") == n && !strncmp(r, q, n))
+				return false;
+		if (!q[n])
+			return true;
+		q += n + 1;
+	}
+}
+
+int bo_scenario_families(const struct bo_scenario *sc, char *buf, size_t n, struct bo_err *err)
+{
+	bool bounded = sc->builtin && !strcmp(sc->builtin, "bounded");
+	const char *mkfs, *want = sc->families ? sc->families : bounded ? "all" : "none";
+	const struct bo_fs_desc *row = bo_fs_desc(bo_scenario_workload_fs(sc, &mkfs));
+	const char *lacks = row->lacks ? row->lacks : "";
+	bool all = !strcmp(want, "all");
+	size_t len = 0;
+
+	*buf = 0;
+	if (all && !*lacks)
+		return bounded || snprintf(buf, n, "all") < (int) n
+			       ? 0
+			       : bo_err_set(err, ENAMETOOLONG, "op families too long");
+	if (all)
+		want = BO_FSOPS_FAMILIES;
+	for (const char *q = want; *q; q += strspn(q, ", ")) {
+		size_t m = strcspn(q, ",");
+
+		if (family_in(lacks, q, m) && !all)
+			return bo_err_set(err, EINVAL,
+					  "%s has no %.*s (its ops fail there): leave it out, or "
+					  "'all' takes the families %s has",
+					  row->name, (int) m, q, row->name);
+		if (!family_in(lacks, q, m) && strcmp(want, "none")) {
+			int k = snprintf(buf + len, n - len, "%s%.*s", len ? "," : "", (int) m, q);
+
+			if (k < 0 || (size_t) k >= n - len)
+				return bo_err_set(err, ENAMETOOLONG, "op families too long");
+			len += (size_t) k;
+		}
+		q += m;
+	}
+	if (!len && snprintf(buf, n, "none") >= (int) n)
+		return bo_err_set(err, ENAMETOOLONG, "op families too long");
+	return 0;
+}
+
 /* The builtin's command line: "blackout-fsops [check] --seed S --ops N [--fsync=inode]
- * [--families=F] [--no-links] [--keep IDS] [--promises=posix] [--bug=B]"; --no-links where
- * the filesystem's row says it has no hard links. */
+ * [--families=F] [--no-links] [--keep IDS] [--promises=posix] [--bug=B]", or "... --bounded L
+ * [--workloads A-B] [--sample I/N] [--families=F] [--no-links] ..."; the families and
+ * --no-links as the filesystem's row says (bo_scenario_families()). */
 static int builtin_command(const struct bo_scenario *sc, const char *mode, char **ret)
 {
 	const struct bo_builtin *b = bo_builtin_find(sc->builtin);
 	bool posix = *mode && sc->fsync_inode && bo_scenario_promises_posix(sc);
-	bool no_links = !strcmp(b->name, "fsops") && bo_scenario_no_links(sc);
+	bool fsops = !strcmp(b->name, "fsops"), bounded = !strcmp(b->name, "bounded");
+	bool no_links = (fsops || bounded) && bo_scenario_no_links(sc);
+	char families[128] = "";
+	struct bo_err err;
 	int n;
 
-	if (!strcmp(b->name, "bounded")) {
+	/* a family the filesystem lacks was refused with the scenario (scenario.c) */
+	if ((fsops && sc->families) || bounded)
+		if (bo_scenario_families(sc, families, sizeof(families), &err) < 0)
+			return -EINVAL;
+	if (bounded) {
 		posix = *mode && bo_scenario_promises_posix(sc);
-		n = asprintf(ret, "%s%s --bounded %" PRIu64 "%s%s%s%s --seed %" PRIu64 "%s%s%s",
+		n = asprintf(ret,
+			     "%s%s --bounded %" PRIu64 "%s%s%s%s%s%s%s --seed %" PRIu64 "%s%s%s",
 			     b->exe, mode, sc->length, sc->workloads ? " --workloads " : "",
 			     sc->workloads ? sc->workloads : "", sc->sample ? " --sample " : "",
-			     sc->sample ? sc->sample : "", sc->workload_seed,
+			     sc->sample ? sc->sample : "", *families ? " --families=" : "", families,
+			     no_links ? " --no-links" : "", sc->workload_seed,
 			     posix ? " --promises=posix" : "", sc->bug ? " --bug=" : "",
 			     sc->bug ? sc->bug : "");
 		return n < 0 ? -ENOMEM : 0;
 	}
 	n = asprintf(ret, "%s%s%s --seed %" PRIu64 " --ops %" PRIu64 "%s%s%s%s%s%s%s%s%s", b->exe,
 		     mode, b->args, sc->workload_seed, sc->ops,
-		     sc->fsync_inode ? " --fsync=inode" : "", sc->families ? " --families=" : "",
-		     sc->families ? sc->families : "", no_links ? " --no-links" : "",
+		     sc->fsync_inode ? " --fsync=inode" : "", *families ? " --families=" : "",
+		     families, no_links ? " --no-links" : "",
 		     sc->keep_ops ? " --keep " : "", sc->keep_ops ? sc->keep_ops : "",
 		     posix ? " --promises=posix" : "", sc->bug ? " --bug=" : "",
 		     sc->bug ? sc->bug : "");

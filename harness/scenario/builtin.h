@@ -26,4 +26,8 @@ const struct bo_builtin *bo_builtin_find(const char *name);
 /* Whether @b can plant the bug @bug. */
 bool bo_builtin_has_bug(const struct bo_builtin *b, const char *bug);
 
+/* Whether @v is all, none, or fsops' op families (BO_FSOPS_FAMILIES, fsops.h) separated by
+ * commas, each once. */
+bool bo_fsops_families_valid(const char *v);
+
 #endif

@@ -20,42 +20,6 @@ bool bo_bounded_is(const struct bo_scenario *sc)
 	return sc->builtin && !strcmp(sc->builtin, "bounded");
 }
 
-/* Whether the @n bytes at @name are one of BO_FSOPS_FAMILIES. */
-static bool family_known(const char *name, size_t n)
-{
-	const char *q = BO_FSOPS_FAMILIES;
-
-	while (*q) {
-		size_t m = strcspn(q, ",");
-
-		if (m == n && !strncmp(q, name, n))
-			return true;
-		q += m;
-		q += strspn(q, ", ");
-	}
-	return false;
-}
-
-bool bo_fsops_families_valid(const char *v)
-{
-	const char *q = v;
-
-	if (!strcmp(v, "all") || !strcmp(v, "none"))
-		return true;
-	for (;;) {
-		size_t n = strcspn(q, ",");
-
-		if (!family_known(q, n))
-			return false;
-		for (const char *r = v; r < q; r += strcspn(r, ",") + 1)
-			if (strcspn(r, ",") == n && !strncmp(r, q, n))
-				return false;
-		if (!q[n])
-			return true;
-		q += n + 1;
-	}
-}
-
 /* The most output a listing may make (blackout-fsops is killed there). */
 #define LIST_MAX (64u << 20)
 
@@ -87,7 +51,7 @@ static int bounded_listable(const struct bo_scenario *sc, struct bo_err *err)
 int bo_fsops_list(const struct bo_scenario *sc, const char *libexec, const char *keep, char **ret,
 		  struct bo_err *err)
 {
-	char prog[PATH_MAX], seed[32], ops[32], families[128];
+	char prog[PATH_MAX], seed[32], ops[32], fams[128], families[140];
 	const char *k = keep ? keep : sc->keep_ops;
 	char *argv[] = {prog,
 			"list",
@@ -103,7 +67,7 @@ int bo_fsops_list(const struct bo_scenario *sc, const char *libexec, const char 
 			NULL};
 	size_t na = 8;
 	/* builtin bounded: its workloads, each op with its workload's name. */
-	char *bounded[9] = {prog, "list", "--seed", seed, "--bounded", ops};
+	char *bounded[13] = {prog, "list", "--seed", seed, "--bounded", ops};
 	size_t nb = 6;
 	struct bo_proc_opts o = {.argv = bo_bounded_is(sc) ? bounded : argv,
 				 .timeout_ms = 60000,
@@ -116,10 +80,16 @@ int bo_fsops_list(const struct bo_scenario *sc, const char *libexec, const char 
 		return bo_err_set(err, ENAMETOOLONG, "'%s/blackout-fsops': path too long", libexec);
 	snprintf(seed, sizeof(seed), "%" PRIu64, sc->workload_seed);
 	snprintf(ops, sizeof(ops), "%" PRIu64, bo_bounded_is(sc) ? sc->length : sc->ops);
-	snprintf(families, sizeof(families), "--families=%s", sc->families ? sc->families : "none");
 	/* the sequence the workload ran (bo_scenario_workload_command()) */
-	if (bo_scenario_no_links(sc))
+	if ((st = bo_scenario_families(sc, fams, sizeof(fams), err)) < 0)
+		return st;
+	snprintf(families, sizeof(families), "--families=%s", fams);
+	if (*fams && bo_bounded_is(sc))
+		bounded[nb++] = families;
+	if (bo_scenario_no_links(sc)) {
 		argv[na++] = "--no-links";
+		bounded[nb++] = "--no-links";
+	}
 	if (k) {
 		argv[na++] = "--keep";
 		argv[na++] = (char *) k;

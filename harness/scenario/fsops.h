@@ -24,9 +24,6 @@ bool bo_bounded_is(const struct bo_scenario *sc);
 /* fsops' op families, as [workload] families takes them (blackout-fsops --families). */
 #define BO_FSOPS_FAMILIES "falloc, direct, dsync, mmap, xattr, rename2"
 
-/* Whether @v is all, none, or op families of BO_FSOPS_FAMILIES separated by commas, each once. */
-bool bo_fsops_families_valid(const char *v);
-
 /*
  * The ops of @sc's fsops workload with op list @keep (NULL: the scenario's own), as the
  * blackout-fsops in @libexec lists them: *@ret the text, one line per op, freed by the caller.

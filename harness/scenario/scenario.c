@@ -219,6 +219,13 @@ static int finish_builtin_keys(struct scenario_parser *p, const struct bo_builti
 		return scenario_invalid(
 			p, "workload", "ops",
 			"builtin bounded enumerates its workloads: it takes 'length', not 'ops'");
+	if (bo_fsops_is(sc) || bo_bounded_is(sc)) {
+		char families[128];
+		struct bo_err err;
+
+		if (bo_scenario_families(sc, families, sizeof(families), &err) < 0)
+			return scenario_invalid(p, "workload", "families", "%s", err.msg);
+	}
 	if (scenario_key_line(p, "check", "promises") &&
 	    (sc->checker != BO_CHECKER_BUILTIN ||
 	     (strcmp(sc->checker_command, "fsops") && strcmp(sc->checker_command, "bounded"))))

@@ -258,9 +258,23 @@ _must_check_ int bo_scenario_checker_command(const struct bo_scenario *sc, char 
  * [check] promises, or with auto, by the workload's filesystem's row (harness/dev/fstab.h). */
 bool bo_scenario_promises_posix(const struct bo_scenario *sc);
 
+/* The workload's filesystem: the first device's that has one, with its mkfs options into
+ * *@mkfs. */
+enum bo_fs bo_scenario_workload_fs(const struct bo_scenario *sc, const char **mkfs);
+
 /* Whether the workload's filesystem has no hard links (its row): fsops runs, checks and lists
  * its sequence with --no-links. */
 bool bo_scenario_no_links(const struct bo_scenario *sc);
+
+/*
+ * The op families builtin fsops or bounded @sc runs with (blackout-fsops --families) into
+ * @buf: fsops' [workload] families (none unless given), bounded's all; "all" is every family
+ * the workload's filesystem has (harness/dev/fstab.h, its row's lacks), or "all" where it has
+ * them all ("" for bounded: it takes no option). 0, -EINVAL naming a family the scenario
+ * asks for and the filesystem lacks, or -ENAMETOOLONG.
+ */
+_must_check_ int bo_scenario_families(const struct bo_scenario *sc, char *buf, size_t n,
+				      struct bo_err *err);
 
 /* The effective configuration as a new json-c object (for results/config.json). */
 _must_check_ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret);

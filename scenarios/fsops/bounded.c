@@ -10,6 +10,10 @@
  * d0/f0's attribute user.fsops1, a syncfs. Its core ops act on the four names d0/f0, d0/f1, d1/f0, d1/f1 and on the directory
  * d2. Its ops are fsops ops (fsops.h), with ids 1..n of its own, so the workload and its
  * checker are fsops' own, run in the workload's directory.
+ *
+ * A filesystem without an op family (--families) or without hard links (--no-links) runs the
+ * workloads that need none of what it lacks, under the ranks and names they have on every
+ * filesystem; without xattrs its setup sets no attribute.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -120,7 +124,8 @@ static bool add(struct fsops_model *m, struct fsops_op *op, int *err)
  * The ops of the workload of @steps (@k of them) into @ops (room for SETUP_OPS + 2 * k) and
  * *@n: false if one cannot be performed. -ENOMEM into *@err.
  */
-static bool build(const struct step *steps, unsigned k, struct fsops_op *ops, uint64_t *n, int *err)
+static bool build(const struct step *steps, unsigned k, bool xattrs, struct fsops_op *ops,
+		  uint64_t *n, int *err)
 {
 	static const struct fsops_op setup[SETUP_OPS] = {
 		{.type = FSOPS_MKDIR, .a = 0, .b = -1},
@@ -140,6 +145,8 @@ static bool build(const struct step *steps, unsigned k, struct fsops_op *ops, ui
 	*err = 0;
 	fsops_model_init(&m, &p);
 	for (unsigned i = 0; i < SETUP_OPS && ok; i++) {
+		if (setup[i].type == FSOPS_SETXATTR && !xattrs)
+			continue;
 		ops[*n] = setup[i];
 		ops[*n].id = *n + 1;
 		ok = add(&m, &ops[*n], err);
@@ -184,6 +191,8 @@ static bool build(const struct step *steps, unsigned k, struct fsops_op *ops, ui
 
 struct walk {
 	unsigned length;
+	unsigned families; /* the op families the filesystem has */
+	bool no_links;
 	struct fsops_ranks sel;
 	uint64_t rank;
 	fsops_bounded_fn *fn;
@@ -191,6 +200,34 @@ struct walk {
 	struct step steps[FSOPS_BOUNDED_MAX];
 	struct fsops_op ops[SETUP_OPS + 2 * FSOPS_BOUNDED_MAX];
 };
+
+/* Whether the filesystem of @w can perform every core op of its @k steps. */
+static bool performable(const struct walk *w, unsigned k)
+{
+	for (unsigned i = 0; i < k; i++) {
+		int target;
+		struct fsops_op op = core_op(w->steps[i].core, 0, &target);
+
+		if ((fsops_type_family(op.type) & ~w->families) ||
+		    (op.type == FSOPS_LINK && w->no_links))
+			return false;
+	}
+	return true;
+}
+
+/* @fn of @w on its workload of the current steps (ops *@n, built with every family's setup),
+ * if its filesystem can perform it; 0 if not. */
+static int visit(struct walk *w, uint64_t *n)
+{
+	int r = 0;
+
+	if (!performable(w, w->length))
+		return 0;
+	if (!(w->families & FSOPS_FAMILY_XATTR) &&
+	    !build(w->steps, w->length, false, w->ops, n, &r))
+		return r < 0 ? r : -EINVAL; /* never: the setup's attribute is its own op */
+	return w->fn(w->ctx, w->rank, w->ops, *n);
+}
 
 /* Every workload extending the first @k steps of @w, in order; stops at a non-zero return. */
 static int walk(struct walk *w, unsigned k)
@@ -204,7 +241,7 @@ static int walk(struct walk *w, unsigned k)
 
 			/* The last core op is followed by a persistence op: none is not a choice. */
 			w->steps[k] = (struct step){c, (enum persist) p};
-			if (!build(w->steps, k + 1, w->ops, &n, &r)) {
+			if (!build(w->steps, k + 1, true, w->ops, &n, &r)) {
 				if (r < 0)
 					return r;
 				continue;
@@ -213,7 +250,7 @@ static int walk(struct walk *w, unsigned k)
 				r = walk(w, k + 1);
 			} else {
 				r = w->rank >= w->sel.first && w->rank % w->sel.every == w->sel.at
-					    ? w->fn(w->ctx, w->rank, w->ops, n)
+					    ? visit(w, &n)
 					    : 0;
 				w->rank++;
 				if (w->rank > w->sel.last)
@@ -225,20 +262,21 @@ static int walk(struct walk *w, unsigned k)
 	return 0;
 }
 
-int fsops_bounded_each(unsigned length, const struct fsops_ranks *ranks, fsops_bounded_fn *fn,
-		       void *ctx)
+int fsops_bounded_each(const struct fsops_params *p, fsops_bounded_fn *fn, void *ctx)
 {
 	struct walk *w;
 	int r;
 
-	if (length < 1 || length > FSOPS_BOUNDED_MAX || ranks->every < 1 ||
-	    ranks->at >= ranks->every)
+	if (p->bounded < 1 || p->bounded > FSOPS_BOUNDED_MAX || p->ranks.every < 1 ||
+	    p->ranks.at >= p->ranks.every)
 		return -EINVAL;
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
-	w->length = length;
-	w->sel = *ranks;
+	w->length = p->bounded;
+	w->families = p->families;
+	w->no_links = p->no_links;
+	w->sel = p->ranks;
 	w->fn = fn;
 	w->ctx = ctx;
 	r = walk(w, 0);
@@ -252,12 +290,13 @@ static int count_one(void *ctx, uint64_t rank, const struct fsops_op *ops, uint6
 	return 0;
 }
 
-int fsops_bounded_count(unsigned length, uint64_t *ret)
+int fsops_bounded_count(const struct fsops_params *p, uint64_t *ret)
 {
-	const struct fsops_ranks all = {.last = UINT64_MAX, .every = 1};
+	struct fsops_params all = *p;
 
+	all.ranks = (struct fsops_ranks){.last = UINT64_MAX, .every = 1};
 	*ret = 0;
-	return fsops_bounded_each(length, &all, count_one, ret);
+	return fsops_bounded_each(&all, count_one, ret);
 }
 
 void fsops_bounded_name(unsigned length, uint64_t rank, char *buf, size_t len)

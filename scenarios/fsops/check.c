@@ -383,7 +383,7 @@ static int check_bounded(const struct fsops_params *p)
 	uint64_t base = 0;
 	int r, mnt = -1;
 
-	r = fsops_bounded_each(p->bounded, &p->ranks, collect, &w);
+	r = fsops_bounded_each(p, collect, &w);
 	if (r < 0) {
 		r = die("out of memory");
 		goto out;

@@ -178,6 +178,9 @@ bool fsops_is_zeroing(enum fsops_type type);
 /* Whether @type moves a name: rename, rename-noreplace or exchange. */
 bool fsops_is_rename(enum fsops_type type);
 
+/* The family of op type @type (an enum fsops_family bit), 0 for a base op. */
+unsigned fsops_type_family(enum fsops_type type);
+
 /* The family bits named by @list ("falloc,xattr", "all", "none"); -1 on a name it lacks. */
 int fsops_families_parse(const char *list, unsigned *ret);
 
@@ -267,14 +270,14 @@ int fsops_sequence(const struct fsops_params *p, struct fsops_op **ret, uint64_t
 typedef int fsops_bounded_fn(void *ctx, uint64_t rank, const struct fsops_op *ops, uint64_t n);
 
 /*
- * Call @fn for the workloads of @length (1..FSOPS_BOUNDED_MAX) that @ranks selects, in rank
- * order, until it returns non-zero. Returns 0, @fn's negative return, -EINVAL or -ENOMEM.
+ * Call @fn for the workloads of length @p->bounded (1..FSOPS_BOUNDED_MAX) that @p->ranks
+ * selects and @p's filesystem can perform (its families and links), in rank order, until it
+ * returns non-zero. Returns 0, @fn's negative return, -EINVAL or -ENOMEM.
  */
-int fsops_bounded_each(unsigned length, const struct fsops_ranks *ranks, fsops_bounded_fn *fn,
-		       void *ctx);
+int fsops_bounded_each(const struct fsops_params *p, fsops_bounded_fn *fn, void *ctx);
 
-/* How many workloads of @length there are, into *@ret. */
-int fsops_bounded_count(unsigned length, uint64_t *ret);
+/* How many workloads of length @p->bounded its filesystem can perform, into *@ret. */
+int fsops_bounded_count(const struct fsops_params *p, uint64_t *ret);
 
 /* A workload's stable name, "seq2-00412", into @buf; its directory is "w<rank>". */
 void fsops_bounded_name(unsigned length, uint64_t rank, char *buf, size_t len);

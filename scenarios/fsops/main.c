@@ -30,7 +30,8 @@ static void help(void)
 	     "       files $BLACKOUT_ISSUED and $BLACKOUT_ACKED; print 'present <id>' for every\n"
 	     "       op whose effect is there, then 'done'.\n"
 	     "list   print the op sequence.\n"
-	     "count  print how many workloads the bounded space of length L has.\n\n"
+	     "count  print how many workloads the bounded space of length L has (those the\n"
+	     "       filesystem of --families and --no-links can perform).\n\n"
 	     "  --seed N    seed of the sequence (default 1)\n"
 	     "  --ops N     number of operations, 1..1000000 (default 200)\n"
 	     "  --fsync=M   what the fsync ops sync: path (default: 'fsync F' syncs the file,\n"
@@ -38,9 +39,11 @@ static void help(void)
 	     "              'fsync-dir D', one inode each); part of the sequence, like the seed\n"
 	     "  --families=F  op families drawn beside the base ops, comma-separated, or all\n"
 	     "              or none (default): " FSOPS_FAMILY_NAMES "\n"
-	     "              (docs/checkers.md lists their ops); part of the sequence\n"
+	     "              (docs/checkers.md lists their ops); part of the sequence. With\n"
+	     "              --bounded: the families the filesystem has (default all); the\n"
+	     "              workloads needing another are left out, their ranks kept\n"
 	     "  --no-links  draw no link op: a filesystem without hard links (vfat, exfat);\n"
-	     "              part of the sequence\n"
+	     "              part of the sequence. With --bounded: no workload with a link\n"
 	     "  --promises=P  check: what fsync of one inode is held to promise: linux (default;\n"
 	     "              what ext4, xfs and btrfs promise: a file's names too) or posix\n"
 	     "              (its data and size only)\n"
@@ -176,6 +179,7 @@ struct cmdline {
 	 * --bounded. */
 	const char *keep, *workloads, *sample;
 	bool seq_opts; /* an option of the seeded sequence only */
+	bool families; /* --families given */
 };
 
 /* What the parsers return when there is no exit status yet: the command goes on. */
@@ -228,14 +232,13 @@ static int parse_option(int c, const char *arg, struct fsops_params *p, struct c
 		p->fsync = (enum fsops_fsync_mode) v;
 		break;
 	case 'F':
-		cl->seq_opts = true;
+		cl->families = true;
 		if (fsops_families_parse(arg, &p->families) < 0)
 			return usage_error("unknown --families (all, none or a list "
 					   "of " FSOPS_FAMILY_NAMES ")",
 					   arg);
 		break;
 	case 'L':
-		cl->seq_opts = true;
 		p->no_links = true;
 		break;
 	case 'p':
@@ -258,10 +261,9 @@ static int parse_option(int c, const char *arg, struct fsops_params *p, struct c
 static int check_options(struct fsops_params *p, const struct cmdline *cl)
 {
 	if (p->bounded && cl->seq_opts)
-		return usage_error("--bounded draws its own ops: no --ops, --fsync, --families, "
-				   "--no-links or --keep with",
+		return usage_error("--bounded draws its own ops: no --ops, --fsync or --keep with",
 				   "--bounded");
-	if (p->bounded)
+	if (p->bounded && !cl->families)
 		p->families = FSOPS_FAMILY_ALL; /* its ops are of every family */
 	if (cl->workloads && !p->bounded)
 		return usage_error("--workloads needs", "--bounded");
@@ -318,7 +320,7 @@ static int count(const struct fsops_params *p)
 
 	if (!p->bounded)
 		return usage_error("count needs", "--bounded");
-	if (fsops_bounded_count(p->bounded, &n) < 0)
+	if (fsops_bounded_count(p, &n) < 0)
 		return no_memory();
 	printf("%llu\n", (unsigned long long) n);
 	return fflush(stdout) == 0 ? 0 : 1;
@@ -329,7 +331,7 @@ static int list_bounded(const struct fsops_params *p)
 {
 	struct bounded_list b = {.length = p->bounded};
 
-	if (fsops_bounded_each(p->bounded, &p->ranks, list_workload, &b) < 0)
+	if (fsops_bounded_each(p, list_workload, &b) < 0)
 		return no_memory();
 	return fflush(stdout) == 0 ? 0 : 1;
 }

@@ -46,6 +46,14 @@ static const struct {
 	{FSOPS_EXCHANGE, FSOPS_FAMILY_RENAME2, 3},
 };
 
+unsigned fsops_type_family(enum fsops_type type)
+{
+	for (size_t i = 0; i < sizeof(family_weights) / sizeof(*family_weights); i++)
+		if (family_weights[i].type == type)
+			return family_weights[i].family;
+	return 0;
+}
+
 int fsops_slot_dir(int s)
 {
 	return s / FSOPS_FILES_PER_DIR - 1;

@@ -316,7 +316,7 @@ int fsops_run(const struct fsops_params *p)
 	if (p->bounded) {
 		struct bounded_run b = {.r = r};
 
-		rc = fsops_bounded_each(p->bounded, &p->ranks, run_workload, &b);
+		rc = fsops_bounded_each(p, run_workload, &b);
 		if (rc == -ENOMEM)
 			fputs("blackout-fsops: out of memory\n", stderr);
 		bo_ctl_close();

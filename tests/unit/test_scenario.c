@@ -226,6 +226,28 @@ static void fsync_and_promises(void)
 		free(cmd);
 		bo_scenario_free(sc);
 	}
+	/* families = all is what the filesystem has; one it lacks is refused. */
+	{
+		struct bo_scenario *sc = parse_ok("[device]\nfs = nilfs2\nsize = 136M\n[workload]\n"
+						  "builtin = fsops\nops = 9\nfamilies = all\n"
+						  "[run]\nseed = 1\n");
+
+		CU_ASSERT_FATAL(sc != NULL);
+		CU_ASSERT(bo_scenario_workload_command(sc, &cmd) == 0);
+		CU_ASSERT(cmd && !strcmp(cmd, "blackout-fsops --seed 1 --ops 9 "
+					      "--families=direct,dsync,mmap"));
+		free(cmd);
+		bo_scenario_free(sc);
+		sc = parse_ok(MIN "families = all\n");
+		CU_ASSERT_FATAL(sc != NULL);
+		CU_ASSERT(bo_scenario_workload_command(sc, &cmd) == 0);
+		CU_ASSERT(cmd && strstr(cmd, " --families=all"));
+		free(cmd);
+		bo_scenario_free(sc);
+	}
+	parse_bad("[device]\nfs = udf\n[workload]\nbuiltin = fsops\nfamilies = mmap,xattr\n",
+		  "[workload] families: udf has no xattr (its ops fail there): leave it out, or "
+		  "'all' takes the families udf has");
 	parse_bad(MIN "fsync = file\n", "[workload] fsync: bad value 'file' (expected path");
 	parse_bad("[device]\nfs = ext4\n[workload]\nbuiltin = applog\nfsync = inode\n",
 		  "only builtin fsops takes 'fsync'");
@@ -257,12 +279,23 @@ static void bounded(void)
 	free(cmd);
 	bo_scenario_free(sc);
 	/* All the workloads of the length; posix promises where the filesystem has them. */
+	/* The workloads its filesystem can perform: vfat has no xattrs, no hole punched and no
+	 * hard links (harness/dev/fstab.c). */
 	sc = parse_ok("[device]\nfs = vfat\n[workload]\nbuiltin = bounded\nlength = 1\n"
 		      "[run]\nseed = 1\n");
 	CU_ASSERT_FATAL(sc != NULL);
 	CU_ASSERT(bo_scenario_checker_command(sc, &cmd) == 0);
-	CU_ASSERT(cmd &&
-		  !strcmp(cmd, "blackout-fsops check --bounded 1 --seed 1 --promises=posix"));
+	CU_ASSERT(cmd && !strcmp(cmd, "blackout-fsops check --bounded 1 "
+				      "--families=direct,dsync,mmap,rename2 --no-links --seed 1 "
+				      "--promises=posix"));
+	free(cmd);
+	bo_scenario_free(sc);
+	sc = parse_ok("[device]\nfs = jfs\n[workload]\nbuiltin = bounded\nlength = 1\n"
+		      "[run]\nseed = 1\n");
+	CU_ASSERT_FATAL(sc != NULL);
+	CU_ASSERT(bo_scenario_workload_command(sc, &cmd) == 0);
+	CU_ASSERT(cmd && !strcmp(cmd, "blackout-fsops --bounded 1 --families=direct,dsync,mmap,xattr "
+				      "--seed 1"));
 	free(cmd);
 	bo_scenario_free(sc);
 	parse_bad("[device]\nfs = ext4\n[workload]\nbuiltin = bounded\n",

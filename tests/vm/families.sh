@@ -1,33 +1,81 @@
 #!/usr/bin/env bash
 # tests/vm/families.sh BLACKOUT FS — fsops' one-inode persistence ops (fsync = inode:
-# fsync-file F, fsync-dir D) and all its op families (fallocate, O_DIRECT, RWF_DSYNC and
-# O_SYNC writes, mmap stores, xattrs, renameat2) on a real kernel. The correct workload on FS is
-# consistent at every crash state under the filesystem's own promise table; its planted-bug
-# twin (acks without the sync: the positive control) is flagged lost-ack, and among the acks
-# it lost are one of each kind of persistence op — each one's own control. That the checker
-# sees what each family op does is tests/cli/fsops_families.py's part.
+# fsync-file F, fsync-dir D) and every op family FS has (families = all: fallocate, O_DIRECT,
+# RWF_DSYNC and O_SYNC writes, mmap stores, xattrs, renameat2, less what its row in
+# harness/dev/fstab.c lacks) on a real kernel. The correct workload on FS is consistent at
+# every crash state under the filesystem's own promise table; its planted-bug twin (acks
+# without the sync: the positive control) is flagged lost-ack, and among the acks it lost are
+# one of each kind of persistence op — each one's own control. That the checker sees what each
+# family op does is tests/cli/fsops_families.py's part.
+#
+# Where Debian's kernel is known to lose acks on FS (a kernel finding of docs/crash-states.md),
+# the correct workload may lose those kinds of ops, and only where the durability lint agrees
+# that no FLUSH or FUA came between the op's issue and its ack; any other loss fails, and so
+# does a run that no longer loses them (the finding is gone: say so in the docs).
+#
+# SLICE=N (the regular suite's short slice): N ops in both forms; the twin must be flagged, not
+# each kind of op.
 . "$(dirname "$0")/run_lib.sh"
 fs=${2:?usage: families.sh BLACKOUT FS}
 need_vm
+case $fs in
+jfs) known=all ;;           # no cache flush at all
+udf | vfat) known=sync ;;   # sync and syncfs flush nothing (vfat on 6.1)
+nilfs2) known=fsync-file ;; # fsync of a new empty file writes nothing
+*) known= ;;
+esac
+good_ops=${SLICE:-120} bug_ops=${SLICE:-80}
 
-scenario "$SRC/scenarios/$fs-fsops.ini" "$T/good.ini" ops=120 seed=1 workload.fsync=inode \
+# ops_of RESULTS FILE: the op list of the run's workload, as its config.json says it ran.
+ops_of() {
+	local args
+	args=$(json "$1/config.json" 'j["workload"]["command"].split(None, 1)[1]')
+	# shellcheck disable=SC2086
+	blackout-fsops list $args >"$2"
+}
+
+scenario "$SRC/scenarios/$fs-fsops.ini" "$T/good.ini" ops="$good_ops" seed=1 workload.fsync=inode \
 	workload.families=all
-if run_bo 0 run "$T/good.ini" --results "$T/results"; then
+if [ -z "$known" ] && run_bo 0 run "$T/good.ini" --results "$T/results"; then
 	s=$RESULTS/summary.json
 	n=$(json "$s" 'j["states_checked"]')
-	[ "$n" -ge 100 ] && ok || bad "$fs: only $n states checked"
+	[ "$n" -ge $((good_ops * 5 / 6)) ] && ok || bad "$fs: only $n states checked"
 	[ "$(json "$s" 'j["counts"]["consistent"]')" = "$n" ] && ok || bad "$fs: not all consistent"
-	grep -q -- "--fsync=inode --families=all" "$RESULTS/config.json" && ok ||
-		bad "$fs: config.json does not record --fsync=inode --families=all"
+	[ "$(json "$RESULTS/config.json" 'j["workload"]["families"]')" = all ] &&
+		grep -q -- "--fsync=inode --families=" "$RESULTS/config.json" && ok ||
+		bad "$fs: config.json does not record --fsync=inode and the families of 'all'"
+elif [ -n "$known" ] && run_bo 1 run "$T/good.ini" --results "$T/results"; then
+	# Lost only what the kernel is known to lose, each loss one the lint flags.
+	ops_of "$RESULTS" "$T/good.ops"
+	"$BO" lint "$RESULTS/write.log" --json >"$T/lint.json"
+	python3 - "$known" "$T/good.ops" "$RESULTS/stream.jsonl" "$T/lint.json" "${SLICE:-}" <<'PY' && ok ||
+import json, sys
+known, ops, stream, lint, slice_ = sys.argv[1:]
+kind = {int(l.split()[0]): l.split()[1] for l in open(ops)}
+flagged = {f["op"] for f in json.load(open(lint))["findings"]}
+classes, lost = set(), set()
+for line in open(stream):
+    j = json.loads(line)
+    classes.add(j.get("class"))
+    lost |= set(j.get("lost", []))
+assert classes <= {"consistent", "lost-ack", None}, classes
+assert lost or slice_, "nothing lost: the kernel finding is gone (docs/crash-states.md)"
+assert lost <= flagged, f"lost with a barrier between issue and ack: {sorted(lost - flagged)}"
+assert known == "all" or {kind[i] for i in lost} <= set(known.split(",")), \
+    sorted((i, kind[i]) for i in lost)
+print(f"lost {len(lost)} acks, all flagged by the lint, of kinds {sorted({kind[i] for i in lost})}")
+PY
+		bad "$fs: the correct workload lost more than the kernel's known finding ($known)"
 fi
 
-scenario "$SRC/scenarios/$fs-fsops.ini" "$T/bug.ini" ops=80 seed=30 workload.fsync=inode \
+scenario "$SRC/scenarios/$fs-fsops.ini" "$T/bug.ini" ops="$bug_ops" seed=30 workload.fsync=inode \
 	workload.families=all workload.bug=ack-without-fsync
 if run_bo 1 run "$T/bug.ini" --results "$T/results"; then
 	[ "$(json "$RESULTS/summary.json" 'j["counts"]["lost-ack"]')" -ge 1 ] && ok ||
 		bad "$fs: the planted bug was not flagged lost-ack"
-	blackout-fsops list --seed 30 --ops 80 --fsync=inode --families=all >"$T/ops"
-	python3 - "$T/ops" "$RESULTS/stream.jsonl" <<'PY' && ok || bad "$fs: an op family's skipped ack was not flagged"
+	ops_of "$RESULTS" "$T/ops"
+	[ -n "${SLICE:-}" ] ||
+		python3 - "$T/ops" "$RESULTS/stream.jsonl" <<'PY' && ok || bad "$fs: an op family's skipped ack was not flagged"
 import json, sys
 kind = {int(l.split()[0]): l.split()[1] for l in open(sys.argv[1])}
 lost = set()
