@@ -1,25 +1,27 @@
 #!/usr/bin/env bash
 # tests/vm/filesystems.sh BLACKOUT — the filesystems of harness/dev/fstab.c beyond ext4, xfs,
 # btrfs, ext2 and vfat, each through a run, its positive control and a check of its saved
-# log without --fs (docs/scenarios.md, "Filesystems"). f2fs and nilfs2 run fsops: consistent
-# at every state, and its ack-without-fsync twin lost-ack. exfat: applog, consistent, its
-# ack-before-fsync twin lost-ack, and fsops without hard links (--no-links). jfs, udf and vfat
-# run fsops too, and what they lose is the kernel's (docs/crash-states.md, "jfs issues no
-# cache flush, and udf's and vfat's sync and syncfs none"): said, not failed. Long (label
-# vm-long): about 20 boots.
+# log without --fs (docs/scenarios.md, "Filesystems"), and the paths its results take next:
+# reordered, torn and persona states, the lint, reproduce, shrink. f2fs and nilfs2 run fsops:
+# consistent at every state, and its ack-without-fsync twin lost-ack. exfat: applog,
+# consistent, its ack-before-fsync twin lost-ack, and fsops without hard links (--no-links).
+# jfs, udf and vfat run fsops too, and what they lose is the kernel's (docs/crash-states.md,
+# "jfs issues no cache flush, and udf's and vfat's sync and syncfs none"): said, not failed.
+# Long (label vm-long): about 35 boots.
 . "$(dirname "$0")/run_lib.sh"
 need_vm
 
 # run_pair FS BUILTIN BUG: the correct run (consistent), its twin (lost-ack), and the
 # correct run's log checked again with no filesystem named: the one detected is FS.
 run_pair() {
-	local fs=$1 builtin=$2 bug=$3
+	local fs=$1 builtin=$2 bug=$3 good=
 	scenario "$SRC/scenarios/ext4-$builtin.ini" "$T/$fs.ini" fs="$fs" ops=20
 	if run_bo 0 run "$T/$fs.ini" --results "$T/results"; then
 		n=$(json "$RESULTS/summary.json" 'j["states_checked"]')
 		[ "$n" -ge 20 ] && ok || bad "$fs: only $n states"
 		[ "$(json "$RESULTS/summary.json" 'j["counts"]["consistent"]')" = "$n" ] && ok ||
 			bad "$fs: not every state consistent: $(json "$RESULTS/summary.json" 'j["counts"]')"
+		good=$RESULTS
 		# The device's size is the scenario's: exfat's mkfs writes nothing near its end,
 		# so the log's extent is not its size (docs/scenarios.md, "Filesystems").
 		size=$(json "$RESULTS/config.json" 'j["device"]["size"]')
@@ -34,6 +36,32 @@ run_pair() {
 	if run_bo 1 run "$T/$fs-bug.ini" --results "$T/results"; then
 		[ "$(json "$RESULTS/summary.json" 'j["counts"]["lost-ack"]')" -ge 1 ] && ok ||
 			bad "$fs: the planted bug was not flagged lost-ack"
+		paths "$fs" "${good:-}" "$RESULTS"
+	fi
+}
+
+# paths FS GOOD BUG: the other ways a run's results are used, on FS: the correct run's log
+# with reordered, torn and a persona's states (each a verdict, never a harness error), the
+# lint; the twin's first lost state reproduced, and shrunk to a minimal op list that still
+# loses it.
+paths() {
+	local fs=$1 good=$2 bug=$3 first
+	if [ -n "$good" ]; then
+		for how in "--reorder 1 --budget 6" "--torn --budget 6" "--persona ignores-flush --budget 6"; do
+			# shellcheck disable=SC2086
+			if run_bo "0|1" check "$good/write.log" --scenario "$good/scenario.ini" \
+				--cuts flush/4 $how --jobs 1 --results "$T/paths"; then
+				[ "$(json "$RESULTS/summary.json" 'j["states_checked"]')" -ge 1 ] && ok ||
+					bad "$fs: check $how checked no state"
+			fi
+		done
+		run_bo "0|1" lint "$good/write.log"
+	fi
+	first=$(json "$bug/summary.json" 'j["first_state"]["lost-ack"]')
+	run_bo 0 reproduce "$bug" "$first" && grep -q "reproduced" "$T/out" && ok ||
+		bad "$fs: reproduce of $first did not give lost-ack again"
+	if run_bo 0 shrink "$bug" --max-tests 6; then
+		[ -f "$bug/shrink/minimal.ini" ] && ok || bad "$fs: shrink wrote no minimal.ini"
 	fi
 }
 run_pair f2fs fsops ack-without-fsync
