@@ -42,8 +42,8 @@ run_pair() {
 
 # paths FS GOOD BUG: the other ways a run's results are used, on FS: the correct run's log
 # with reordered, torn and a persona's states (each a verdict, never a harness error), the
-# lint; the twin's first lost state reproduced, and shrunk to a minimal op list that still
-# loses it.
+# lint; the twin's first lost state reproduced, and shrunk: its earliest failing cut, and for
+# fsops a minimal op list that still loses it.
 paths() {
 	local fs=$1 good=$2 bug=$3 first
 	if [ -n "$good" ]; then
@@ -60,8 +60,12 @@ paths() {
 	first=$(json "$bug/summary.json" 'j["first_state"]["lost-ack"]')
 	run_bo 0 reproduce "$bug" "$first" && grep -q "reproduced" "$T/out" && ok ||
 		bad "$fs: reproduce of $first did not give lost-ack again"
+	# the earliest failing cut for any workload; a minimal op list for fsops'
 	if run_bo 0 shrink "$bug" --max-tests 6; then
-		[ -f "$bug/shrink/minimal.ini" ] && ok || bad "$fs: shrink wrote no minimal.ini"
+		grep -q "^earliest failing cut: " "$T/out" && ok || bad "$fs: shrink found no earliest cut"
+		if grep -q "blackout-fsops" "$bug/config.json"; then
+			[ -f "$bug/shrink/minimal.ini" ] && ok || bad "$fs: shrink wrote no minimal.ini"
+		fi
 	fi
 }
 run_pair f2fs fsops ack-without-fsync
