@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Scenario files: defaults, every key, every error class with its file:line message, JSON;
  * INI text with keys overridden. */
+#include <dirent.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
@@ -649,6 +650,33 @@ static void load(void)
 		CU_ASSERT(sc->workload == BO_WORKLOAD_BUILTIN);
 		CU_ASSERT((sc->bug != NULL) == (i == 3)); /* the positive control plants a bug */
 		bo_scenario_free(sc);
+	}
+	/* Every scenario shipped loads, new ones too (the nightly matrices are not scenarios). */
+	{
+		DIR *d;
+		struct dirent *e;
+		size_t n = 0;
+
+		snprintf(path, sizeof(path), "%s/scenarios", BO_SOURCE_DIR);
+		d = opendir(path);
+		CU_ASSERT_FATAL(d != NULL);
+		while ((e = readdir(d))) {
+			size_t len = strlen(e->d_name);
+
+			if (len < 5 || strcmp(e->d_name + len - 4, ".ini") ||
+			    !strncmp(e->d_name, "nightly", 7))
+				continue;
+			snprintf(path, sizeof(path), "%s/scenarios/%s", BO_SOURCE_DIR, e->d_name);
+			if (bo_scenario_load(path, &sc, &err) < 0) {
+				fprintf(stderr, "\n%s\n", bo_err_str(&err));
+				CU_FAIL("a shipped scenario does not load");
+				continue;
+			}
+			bo_scenario_free(sc);
+			n++;
+		}
+		closedir(d);
+		CU_ASSERT(n >= 90);
 	}
 	CU_ASSERT(bo_scenario_load(bo_test_path("missing.ini"), &sc, &err) == -ENOENT);
 	CU_ASSERT(strstr(bo_err_str(&err), "missing.ini': No such file") != NULL);
