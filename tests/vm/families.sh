@@ -25,7 +25,7 @@ need_vm
 known= maybe=
 case $fs in
 jfs) known=all ;;           # no cache flush at all
-udf | vfat) known=sync ;;   # sync and syncfs flush nothing (vfat on 6.1)
+udf | vfat) known=sync ;;   # sync and syncfs flush nothing
 nilfs2) known=fsync-file ;; # fsync of a file whose only change is a name writes nothing
 exfat) maybe=sync ;;        # sync after an overwrite that changed no timestamp: no flush
 esac
