@@ -178,8 +178,8 @@ static int builtin_command(const struct bo_scenario *sc, const char *mode, char 
 			     "%s%s --bounded %" PRIu64 "%s%s%s%s%s%s%s --seed %" PRIu64 "%s%s%s",
 			     b->exe, mode, sc->length, sc->workloads ? " --workloads " : "",
 			     sc->workloads ? sc->workloads : "", sc->sample ? " --sample " : "",
-			     sc->sample ? sc->sample : "", *families ? " --families=" : "", families,
-			     no_links ? " --no-links" : "", sc->workload_seed,
+			     sc->sample ? sc->sample : "", *families ? " --families=" : "",
+			     families, no_links ? " --no-links" : "", sc->workload_seed,
 			     posix ? " --promises=posix" : "", sc->bug ? " --bug=" : "",
 			     sc->bug ? sc->bug : "");
 		return n < 0 ? -ENOMEM : 0;
@@ -187,10 +187,9 @@ static int builtin_command(const struct bo_scenario *sc, const char *mode, char 
 	n = asprintf(ret, "%s%s%s --seed %" PRIu64 " --ops %" PRIu64 "%s%s%s%s%s%s%s%s%s", b->exe,
 		     mode, b->args, sc->workload_seed, sc->ops,
 		     sc->fsync_inode ? " --fsync=inode" : "", *families ? " --families=" : "",
-		     families, no_links ? " --no-links" : "",
-		     sc->keep_ops ? " --keep " : "", sc->keep_ops ? sc->keep_ops : "",
-		     posix ? " --promises=posix" : "", sc->bug ? " --bug=" : "",
-		     sc->bug ? sc->bug : "");
+		     families, no_links ? " --no-links" : "", sc->keep_ops ? " --keep " : "",
+		     sc->keep_ops ? sc->keep_ops : "", posix ? " --promises=posix" : "",
+		     sc->bug ? " --bug=" : "", sc->bug ? sc->bug : "");
 	return n < 0 ? -ENOMEM : 0;
 }
 

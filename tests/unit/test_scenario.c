@@ -227,28 +227,6 @@ static void fsync_and_promises(void)
 		free(cmd);
 		bo_scenario_free(sc);
 	}
-	/* families = all is what the filesystem has; one it lacks is refused. */
-	{
-		struct bo_scenario *sc = parse_ok("[device]\nfs = nilfs2\nsize = 136M\n[workload]\n"
-						  "builtin = fsops\nops = 9\nfamilies = all\n"
-						  "[run]\nseed = 1\n");
-
-		CU_ASSERT_FATAL(sc != NULL);
-		CU_ASSERT(bo_scenario_workload_command(sc, &cmd) == 0);
-		CU_ASSERT(cmd && !strcmp(cmd, "blackout-fsops --seed 1 --ops 9 "
-					      "--families=direct,dsync,mmap"));
-		free(cmd);
-		bo_scenario_free(sc);
-		sc = parse_ok(MIN "families = all\n");
-		CU_ASSERT_FATAL(sc != NULL);
-		CU_ASSERT(bo_scenario_workload_command(sc, &cmd) == 0);
-		CU_ASSERT(cmd && strstr(cmd, " --families=all"));
-		free(cmd);
-		bo_scenario_free(sc);
-	}
-	parse_bad("[device]\nfs = udf\n[workload]\nbuiltin = fsops\nfamilies = mmap,xattr\n",
-		  "[workload] families: udf has no xattr (its ops fail there): leave it out, or "
-		  "'all' takes the families udf has");
 	parse_bad(MIN "fsync = file\n", "[workload] fsync: bad value 'file' (expected path");
 	parse_bad("[device]\nfs = ext4\n[workload]\nbuiltin = applog\nfsync = inode\n",
 		  "only builtin fsops takes 'fsync'");
@@ -261,44 +239,48 @@ static void fsync_and_promises(void)
 		  "only the fsops and bounded checkers take 'promises'");
 }
 
-/* builtin bounded: its length and ranks, passed on to the workload and checker. */
-static void bounded(void)
+/* Scenario @text parses, and its workload and checker run @workload and @checker. */
+static void commands_are(const char *text, const char *workload, const char *checker)
 {
-	struct bo_scenario *sc =
-		parse_ok("[device]\nfs = ext4\n[workload]\nbuiltin = bounded\nlength = 2\n"
-			 "workloads = 100-199\nbug = ack-without-fsync\n[run]\nseed = 3\n");
+	struct bo_scenario *sc = parse_ok(text);
 	char *cmd = NULL;
 
 	CU_ASSERT_FATAL(sc != NULL);
 	CU_ASSERT(bo_scenario_workload_command(sc, &cmd) == 0);
-	CU_ASSERT(cmd && !strcmp(cmd, "blackout-fsops --bounded 2 --workloads 100-199 --seed 3 "
-				      "--bug=ack-without-fsync"));
+	if (!cmd || strcmp(cmd, workload))
+		fprintf(stderr, "\nworkload '%s'\n  wanted '%s'\n", cmd, workload);
+	CU_ASSERT(cmd && !strcmp(cmd, workload));
 	free(cmd);
 	CU_ASSERT(bo_scenario_checker_command(sc, &cmd) == 0);
-	CU_ASSERT(cmd && !strcmp(cmd, "blackout-fsops check --bounded 2 --workloads 100-199 "
-				      "--seed 3 --bug=ack-without-fsync"));
+	if (!cmd || strcmp(cmd, checker))
+		fprintf(stderr, "\nchecker '%s'\n  wanted '%s'\n", cmd, checker);
+	CU_ASSERT(cmd && !strcmp(cmd, checker));
 	free(cmd);
 	bo_scenario_free(sc);
-	/* All the workloads of the length; posix promises where the filesystem has them. */
-	/* The workloads its filesystem can perform: vfat has no xattrs, no hole punched and no
-	 * hard links (harness/dev/fstab.c). */
-	sc = parse_ok("[device]\nfs = vfat\n[workload]\nbuiltin = bounded\nlength = 1\n"
-		      "[run]\nseed = 1\n");
-	CU_ASSERT_FATAL(sc != NULL);
-	CU_ASSERT(bo_scenario_checker_command(sc, &cmd) == 0);
-	CU_ASSERT(cmd && !strcmp(cmd, "blackout-fsops check --bounded 1 "
-				      "--families=direct,dsync,mmap,rename2 --no-links --seed 1 "
-				      "--promises=posix"));
-	free(cmd);
-	bo_scenario_free(sc);
-	sc = parse_ok("[device]\nfs = jfs\n[workload]\nbuiltin = bounded\nlength = 1\n"
-		      "[run]\nseed = 1\n");
-	CU_ASSERT_FATAL(sc != NULL);
-	CU_ASSERT(bo_scenario_workload_command(sc, &cmd) == 0);
-	CU_ASSERT(cmd && !strcmp(cmd, "blackout-fsops --bounded 1 --families=direct,dsync,mmap,xattr "
-				      "--seed 1"));
-	free(cmd);
-	bo_scenario_free(sc);
+}
+
+/* builtin bounded: its length and ranks, passed on to the workload and checker. */
+static void bounded(void)
+{
+	commands_are(
+		"[device]\nfs = ext4\n[workload]\nbuiltin = bounded\nlength = 2\n"
+		"workloads = 100-199\nbug = ack-without-fsync\n[run]\nseed = 3\n",
+		"blackout-fsops --bounded 2 --workloads 100-199 --seed 3 --bug=ack-without-fsync",
+		"blackout-fsops check --bounded 2 --workloads 100-199 --seed 3 "
+		"--bug=ack-without-fsync");
+	/* All the workloads of the length its filesystem can perform (vfat has no xattrs, no hole
+	 * punched and no hard links: harness/dev/fstab.c); posix promises where it has them. */
+	commands_are("[device]\nfs = vfat\n[workload]\nbuiltin = bounded\nlength = 1\n"
+		     "[run]\nseed = 1\n",
+		     "blackout-fsops --bounded 1 --families=direct,dsync,mmap,rename2 --no-links "
+		     "--seed 1",
+		     "blackout-fsops check --bounded 1 --families=direct,dsync,mmap,rename2 "
+		     "--no-links --seed 1 --promises=posix");
+	commands_are(
+		"[device]\nfs = jfs\n[workload]\nbuiltin = bounded\nlength = 1\n"
+		"[run]\nseed = 1\n",
+		"blackout-fsops --bounded 1 --families=direct,dsync,mmap,xattr --seed 1",
+		"blackout-fsops check --bounded 1 --families=direct,dsync,mmap,xattr --seed 1");
 	parse_bad("[device]\nfs = ext4\n[workload]\nbuiltin = bounded\n",
 		  "builtin bounded needs the length of its workloads");
 	parse_bad("[device]\nfs = ext4\n[workload]\nbuiltin = bounded\nlength = 4\n",
@@ -314,14 +296,10 @@ static void bounded(void)
 	parse_bad(MIN "length = 1\n", "only builtin bounded takes 'length'");
 	parse_bad(MIN "workloads = 1-2\n", "only builtin bounded takes 'workloads'");
 	/* A sample: of the ranks given (or all), those I modulo N. */
-	sc = parse_ok("[device]\nfs = ext4\n[workload]\nbuiltin = bounded\nlength = 2\n"
-		      "workloads = 0-4671\nsample = 3/10\n[run]\nseed = 1\n");
-	CU_ASSERT_FATAL(sc != NULL);
-	CU_ASSERT(bo_scenario_checker_command(sc, &cmd) == 0);
-	CU_ASSERT(cmd && !strcmp(cmd, "blackout-fsops check --bounded 2 --workloads 0-4671 "
-				      "--sample 3/10 --seed 1"));
-	free(cmd);
-	bo_scenario_free(sc);
+	commands_are("[device]\nfs = ext4\n[workload]\nbuiltin = bounded\nlength = 2\n"
+		     "workloads = 0-4671\nsample = 3/10\n[run]\nseed = 1\n",
+		     "blackout-fsops --bounded 2 --workloads 0-4671 --sample 3/10 --seed 1",
+		     "blackout-fsops check --bounded 2 --workloads 0-4671 --sample 3/10 --seed 1");
 	for (size_t i = 0; i < 5; i++) {
 		static const char *const bad[] = {"10/10", "3", "1/0", "-1/4", "3/x"};
 		char text[160];
@@ -335,16 +313,20 @@ static void bounded(void)
 	parse_bad(MIN "sample = 0/2\n", "only builtin bounded takes 'sample'");
 }
 
-/* [workload] families: op families beyond the base, passed on to the workload and checker. */
+/* [workload] families: op families beyond the base, passed on to the workload and checker;
+ * all is what the filesystem has (nilfs2 lacks falloc, xattr and rename2), one it lacks is
+ * refused. */
 static void families(void)
 {
 	static const struct {
-		const char *value, *flag;
+		const char *device, *value, *flag;
 	} cases[] = {
-		{"falloc,xattr", " --families=falloc,xattr"},
-		{"all", " --families=all"},
-		{"rename2,direct,dsync,mmap", " --families=rename2,direct,dsync,mmap"},
-		{"none", ""},
+		{"fs = ext4\n", "falloc,xattr", " --families=falloc,xattr"},
+		{"fs = ext4\n", "all", " --families=all"},
+		{"fs = ext4\n", "rename2,direct,dsync,mmap",
+		 " --families=rename2,direct,dsync,mmap"},
+		{"fs = ext4\n", "none", ""},
+		{"fs = nilfs2\nsize = 136M\n", "all", " --families=direct,dsync,mmap"},
 	};
 	static const char *const bad[] = {"bogus",	  "falloc,", ",falloc",	  "falloc,falloc",
 					  "falloc xattr", "fallocx", "all,falloc"};
@@ -354,9 +336,9 @@ static void families(void)
 		struct bo_scenario *sc;
 
 		snprintf(text, sizeof(text),
-			 "[device]\nfs = ext4\n[workload]\nbuiltin = fsops\nops = 9\n"
+			 "[device]\n%s[workload]\nbuiltin = fsops\nops = 9\n"
 			 "families = %s\n[run]\nseed = 1\n",
-			 cases[i].value);
+			 cases[i].device, cases[i].value);
 		sc = parse_ok(text);
 		CU_ASSERT_FATAL(sc != NULL);
 		snprintf(want, sizeof(want), "blackout-fsops --seed 1 --ops 9%s", cases[i].flag);
@@ -372,6 +354,9 @@ static void families(void)
 		free(cmd);
 		bo_scenario_free(sc);
 	}
+	parse_bad("[device]\nfs = udf\n[workload]\nbuiltin = fsops\nfamilies = mmap,xattr\n",
+		  "[workload] families: udf has no xattr (its ops fail there): leave it out, or "
+		  "'all' takes the families udf has");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(text, sizeof(text), MIN "families = %s\n", bad[i]);
 		parse_bad(text, "[workload] families: bad value");

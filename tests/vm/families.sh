@@ -42,14 +42,6 @@ else
 fi
 good_ops=${SLICE:-120} bug_ops=${SLICE:-80}
 
-# ops_of RESULTS FILE: the op list of the run's workload, as its config.json says it ran.
-ops_of() {
-	local args
-	args=$(json "$1/config.json" 'j["workload"]["command"].split(None, 1)[1]')
-	# shellcheck disable=SC2086
-	blackout-fsops list $args >"$2"
-}
-
 scenario "$SRC/scenarios/$fs-fsops.ini" "$T/good.ini" ops="$good_ops" seed=1 workload.fsync=inode \
 	workload.families=all
 if run_bo "$want" run "$T/good.ini" --results "$T/results"; then

@@ -83,9 +83,7 @@ done
 for k in 6.1 6.12; do
 	if run_bo 1 run "$SRC/scenarios/nilfs2-bounded-name-fsync.ini" --kernel-release "$k" \
 		--results "$T/results"; then
-		args=$(json "$RESULTS/config.json" 'j["workload"]["command"].split(None, 1)[1]')
-		# shellcheck disable=SC2086
-		"$(dirname "$BO")/blackout-fsops" list $args >"$T/nilfs2.ops"
+		ops_of "$RESULTS" "$T/nilfs2.ops"
 		python3 - "$T/nilfs2.ops" "$RESULTS/stream.jsonl" <<'PY' && ok ||
 import json, sys
 ops = {}

@@ -83,6 +83,15 @@ json() {
 	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"
 }
 
+# ops_of RESULTS FILE: the op list of an fsops or bounded run's workload into FILE, listed
+# with the command line its config.json says it ran (its filesystem's families and links).
+ops_of() {
+	local args
+	args=$(json "$1/config.json" 'j["workload"]["command"].split(None, 1)[1]')
+	# shellcheck disable=SC2086
+	blackout-fsops list $args >"$2"
+}
+
 # states DIR: "event state class sha256" per state or alias record of DIR's stream.jsonl, in
 # order ("-" for a state whose image was not hashed).
 states() {
