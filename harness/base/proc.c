@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/sysmacros.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -200,7 +202,7 @@ static void end_the_rest(pid_t pid, struct bo_cgroup *cg, struct bo_proc_result 
 }
 
 /* The step of starting a command that failed in the child, reported back before exec. */
-enum { STEP_CGROUP, STEP_OUTPUT, STEP_NETNS, STEP_ROOT, STEP_USER, STEP_CWD, STEP_EXEC };
+enum { STEP_CGROUP, STEP_OUTPUT, STEP_DEVS, STEP_NETNS, STEP_ROOT, STEP_USER, STEP_CWD, STEP_EXEC };
 
 static _Noreturn void child_failed(int fd, int step)
 {
@@ -221,6 +223,11 @@ static int child_error(const struct bo_proc_opts *o, int step, int e, struct bo_
 	case STEP_OUTPUT:
 		return bo_err_set(err, e, "starting '%s': opening its output '%s': %s", cmd,
 				  o->output_path, strerror(e));
+	case STEP_DEVS:
+		return bo_err_set(err, e,
+				  "starting '%s': a /dev of its devices alone (block devices "
+				  "under /dev, at most %d): %s",
+				  cmd, BO_PROC_DEVS_MAX, strerror(e));
 	case STEP_NETNS:
 		return bo_err_set(err, e, "starting '%s': entering the network namespace '%s': %s",
 				  cmd, o->netns, strerror(e));
@@ -249,6 +256,56 @@ struct child {
 	int out, err, status; /* the write ends of the pipes: stdout, stderr, exec status */
 	int cgroup;	      /* its cgroup's cgroup.procs, or -1 */
 };
+
+/* Make @path's directories below /dev, then its node: a block device @rdev (@blk), else the
+ * character device @rdev. The child's: system calls on its own stack only. */
+static int dev_node(const char *path, bool blk, dev_t rdev)
+{
+	char dir[PATH_MAX];
+	size_t n = strlen(path);
+
+	if (n >= sizeof(dir))
+		return errno = ENAMETOOLONG, -1;
+	memcpy(dir, path, n + 1);
+	for (char *p = dir + strlen("/dev/"); (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mknod(path, (blk ? S_IFBLK | 0600 : S_IFCHR | 0666), rdev);
+}
+
+/* The child's /dev of @devs alone (bo_proc_opts.only_devs): 0, or -1 with errno. */
+static int only_devs(const char *const *devs)
+{
+	static const struct {
+		const char *path;
+		unsigned major, minor;
+	} chr[] = {{"/dev/null", 1, 3}, {"/dev/zero", 1, 5}, {"/dev/urandom", 1, 9}};
+	struct stat st[BO_PROC_DEVS_MAX];
+	size_t n = 0;
+
+	for (; devs[n]; n++) {
+		if (n == BO_PROC_DEVS_MAX)
+			return errno = E2BIG, -1;
+		if (stat(devs[n], &st[n]) < 0)
+			return -1;
+		if (!S_ISBLK(st[n].st_mode) || strncmp(devs[n], "/dev/", strlen("/dev/")) ||
+		    strstr(devs[n], "/../"))
+			return errno = EINVAL, -1;
+	}
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mount("blackout-dev", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755") < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (dev_node(devs[i], true, st[i].st_rdev) < 0 && errno != EEXIST)
+			return -1;
+	for (size_t i = 0; i < BO_ARRAY_SIZE(chr); i++)
+		if (dev_node(chr[i].path, false, makedev(chr[i].major, chr[i].minor)) < 0)
+			return -1;
+	return 0;
+}
 
 /*
  * The child's side of bo_proc_run(), after vfork(): until it execs or exits it runs in the
@@ -300,6 +357,8 @@ static _Noreturn void child_exec(const struct child *ch)
 		if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
 			child_failed(ch->status, STEP_OUTPUT);
 	}
+	if (o->only_devs && only_devs(o->only_devs) < 0)
+		child_failed(ch->status, STEP_DEVS);
 	if (o->netns) {
 		int ns = open(o->netns, O_RDONLY | O_CLOEXEC);
 
@@ -601,6 +660,7 @@ int bo_proc_start(const struct bo_proc_opts *o, struct bo_proc_bg **ret, struct 
 	b->o.argv = NULL;
 	b->o.env_add = NULL;
 	b->o.cwd = b->o.output_path = b->o.root = b->o.netns = NULL;
+	b->o.only_devs = NULL;
 	b->o.user = NULL;
 	*ret = b;
 	return 0;

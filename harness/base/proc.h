@@ -71,7 +71,14 @@ struct bo_proc_opts {
 	/* Run in this network namespace (a path setns() takes: /proc/PID/ns/net, or a bind mount
 	 * of one), entered before the root and the account; NULL: ours. */
 	const char *netns;
+	/* See only these block devices (NULL-terminated, at most BO_PROC_DEVS_MAX, each a path
+	 * under /dev; NULL: all): the child runs in a mount namespace of its own whose /dev is a
+	 * fresh tmpfs holding their nodes at the same paths and /dev/null, zero and urandom, so
+	 * a tool that scans for a filesystem's other devices (btrfs check) finds these alone. */
+	const char *const *only_devs;
 };
+
+#define BO_PROC_DEVS_MAX 8
 
 enum bo_proc_end {
 	BO_PROC_EXITED,

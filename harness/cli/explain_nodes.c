@@ -19,7 +19,7 @@
 #include "harness/states/oracle.h"
 
 /* Whether log entry @e is a flush of one of node @nd's devices (a flush names its device by its
- * sector; an external journal goes with its filesystem). */
+ * sector; an external journal, or a device a filesystem spans, goes with its filesystem). */
 static bool node_flush(const struct bo_log *log, const struct bo_cluster_node *nd, uint64_t e)
 {
 	const struct bo_log_entry *le = bo_log_entry(log, e);
@@ -36,7 +36,7 @@ static bool node_flush(const struct bo_log *log, const struct bo_cluster_node *n
 	for (unsigned k = 0; k < nd->ndev; k++) {
 		int own = bo_layout_find(l, nd->dev[k]);
 
-		if (own == d || (own >= 0 && l->v[own].journal == d))
+		if (own == d || (own >= 0 && bo_layout_owner(l, (unsigned) d) == own))
 			return true;
 	}
 	return false;

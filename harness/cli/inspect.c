@@ -125,12 +125,17 @@ static void print_devices(const struct bo_log *log)
 			writes[d]++;
 	}
 	printf("devices:   %u in one log (a flush is its own device's)\n", l->n);
-	for (unsigned i = 0; i < l->n; i++)
-		printf("  %-16s %-5s %s at %s, %" PRIu64 " writes, %" PRIu64 " flushes%s%s\n",
+	for (unsigned i = 0; i < l->n; i++) {
+		printf("  %-16s %-5s %s at %s, %" PRIu64 " writes, %" PRIu64 " flushes%s%s",
 		       l->v[i].name, l->v[i].kind, human(l->v[i].sectors * 512, a, sizeof(a)),
 		       human(l->v[i].start * 512, b, sizeof(b)), writes[i], flushes[i],
 		       l->v[i].journal >= 0 ? ", journal on " : "",
 		       l->v[i].journal >= 0 ? l->v[l->v[i].journal].name : "");
+		for (unsigned k = 0, n = 0; k < l->n; k++)
+			if (l->v[i].spans & (1u << k))
+				printf("%s%s", n++ ? " " : ", also on ", l->v[k].name);
+		putchar('\n');
+	}
 	if (other)
 		printf("  %" PRIu64 " %s of no device (flushes of them close every epoch)\n", other,
 		       BO_PLURAL(other, "entry", "entries"));

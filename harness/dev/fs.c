@@ -84,3 +84,15 @@ const char *bo_mount_options_problem(const char *opts)
 	}
 	return NULL;
 }
+
+void bo_fs_devs_pick(const char (*paths)[PATH_MAX], size_t n, int journal, uint32_t spans,
+		     struct bo_fs_devs *ret)
+{
+	size_t k = 0;
+
+	*ret = (struct bo_fs_devs){.journal = journal >= 0 && (size_t) journal < n ? paths[journal]
+										   : NULL};
+	for (size_t i = 0; i < n && i < 32 && k < BO_FS_SPANS_MAX; i++)
+		if (spans & (1u << i))
+			ret->spans[k++] = paths[i];
+}

@@ -3,8 +3,10 @@
 #ifndef BO_FS_H
 #define BO_FS_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "harness/base/macro.h"
 
@@ -21,6 +23,25 @@ enum bo_fs {
 	BO_FS_UDF,
 	BO_FS_COUNT,
 };
+
+/* The most devices a filesystem spans beside its own. */
+#define BO_FS_SPANS_MAX 7
+
+/*
+ * A filesystem's devices beside its own (the one it is made, mounted and checked on): its
+ * external journal or log (ext4, xfs), and the other devices it spans (btrfs made over
+ * several, each device a member of the one filesystem: mkfs.btrfs -d raid1 -m raid1 A B).
+ */
+struct bo_fs_devs {
+	const char *journal;			/* NULL: none */
+	const char *spans[BO_FS_SPANS_MAX + 1]; /* NULL-terminated */
+};
+
+/* The other devices of a filesystem among @n devices whose paths are @paths: the journal on
+ * device @journal (-1: none) and the devices of bitmask @spans (bit k: paths[k]), into *@ret.
+ * The strings are not copied. */
+void bo_fs_devs_pick(const char (*paths)[PATH_MAX], size_t n, int journal, uint32_t spans,
+		     struct bo_fs_devs *ret);
 
 /* The names, as a scenario or an option gives them, for messages: BO_FS_LIST " or raw". */
 #define BO_FS_LIST  "ext4, xfs, btrfs, ext2, vfat, f2fs, nilfs2, exfat, jfs, udf"

@@ -214,6 +214,10 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			 .journal = BO_FS_JOURNAL_ALWAYS,
 			 .recovered_by = "its mount (copy-on-write, its log tree)",
 			 .promise_source = FSTESTS,
+			 .spans_mount = "device",
+			 /* btrfs-progs 6.2 over several: "minimum size for each btrfs
+			  * device is 131072000" */
+			 .spans_min_size = 131072000,
 			 .fsmap = fsmap_btrfs},
 	[BO_FS_EXT2] = {.name = "ext2",
 			E2FSPROGS,

@@ -52,6 +52,11 @@ struct bo_fs_desc {
 	 * repair (NULL: it takes none). */
 	enum bo_fs_journal journal;
 	const char *recovered_by, *journal_mount, *journal_fsck;
+	/* Made over several devices (NULL: it is not): its mkfs takes them after its own, its
+	 * mount SPANS_MOUNT=DEV for each, and its fsck finds them by a scan (fstool.h); each
+	 * device then of SPANS_MIN_SIZE bytes at least. */
+	const char *spans_mount;
+	uint64_t spans_min_size;
 
 	/* It has no hard links (fsops draws none: --no-links), and not the fsops op families
 	 * of LACKS ("falloc,xattr": an op of theirs fails with EOPNOTSUPP or EINVAL on the

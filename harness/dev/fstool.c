@@ -21,15 +21,16 @@
 /* Tool output in a stable language, for reports and for the version line. */
 static char *const c_locale[] = {"LC_ALL=C", NULL};
 
-/* Run @argv with the merged output kept (up to @max bytes, 0: the default). */
-static int run(const char *const *argv, unsigned timeout_ms, size_t max, struct bo_proc_result *ret,
-	       struct bo_err *err)
+/* Run @argv with the merged output kept (up to @max bytes, 0: the default), seeing only the
+ * block devices @only (NULL: all). */
+static int run(const char *const *argv, unsigned timeout_ms, size_t max, const char *const *only,
+	       struct bo_proc_result *ret, struct bo_err *err)
 {
 	struct bo_proc_opts o = {
 		/* exec does not write to its arguments */
 		.argv = (char *const *) argv, .env_add = c_locale,
 		.timeout_ms = timeout_ms,     .max_output = max,
-		.merge_stderr = true,
+		.merge_stderr = true,	      .only_devs = only,
 	};
 
 	if (timeout_ms == 0)
@@ -48,27 +49,33 @@ static int append(const char **argv, size_t *n, const char *const *extra)
 	return 0;
 }
 
-int bo_mkfs_argv(enum bo_fs fs, const char *dev, const char *const *opts, const char **argv,
-		 struct bo_err *err)
+int bo_mkfs_argv(enum bo_fs fs, const char *dev, const char *const *spans, const char *const *opts,
+		 const char **argv, struct bo_err *err)
 {
 	const struct bo_fs_desc *d = bo_fs_desc(fs);
 	size_t n = 0;
 
 	if (!d)
 		return bo_err_set(err, EINVAL, "mkfs: unknown filesystem %d", (int) fs);
+	if (spans && spans[0] && !d->spans_mount)
+		return bo_err_set(err, EINVAL, "mkfs: %s is made on one device", d->name);
 	argv[n++] = d->mkfs;
 	if (append(argv, &n, d->mkfs_args) < 0 || append(argv, &n, opts) < 0)
 		return bo_err_set(err, E2BIG, "mkfs.%s '%s': more than %d arguments",
 				  bo_fs_name(fs), dev, BO_TOOL_ARGV_MAX);
 	argv[n++] = dev;
+	if (append(argv, &n, spans) < 0)
+		return bo_err_set(err, E2BIG, "mkfs.%s '%s': more than %d arguments",
+				  bo_fs_name(fs), dev, BO_TOOL_ARGV_MAX);
 	argv[n] = NULL;
 	return 0;
 }
 
-int bo_fsck_argv(enum bo_fs fs, const char *dev, const char *journal, const char **argv,
+int bo_fsck_argv(enum bo_fs fs, const char *dev, const struct bo_fs_devs *devs, const char **argv,
 		 struct bo_err *err)
 {
 	const struct bo_fs_desc *d = bo_fs_desc(fs);
+	const char *journal = devs ? devs->journal : NULL;
 	size_t n = 0;
 
 	if (!d)
@@ -111,18 +118,18 @@ static const char *tail(const struct bo_proc_result *r, char *buf, size_t len)
 	return n ? buf : "(no output)";
 }
 
-int bo_mkfs(enum bo_fs fs, const char *dev, const char *const *opts, unsigned timeout_ms,
-	    struct bo_proc_result *ret, struct bo_err *err)
+int bo_mkfs(enum bo_fs fs, const char *dev, const char *const *spans, const char *const *opts,
+	    unsigned timeout_ms, struct bo_proc_result *ret, struct bo_err *err)
 {
 	const char *argv[BO_TOOL_ARGV_MAX];
 	struct bo_proc_result res = {0};
 	char how[64], out[TAIL_BYTES + 8];
 	int r;
 
-	r = bo_mkfs_argv(fs, dev, opts, argv, err);
+	r = bo_mkfs_argv(fs, dev, spans, opts, argv, err);
 	if (r < 0)
 		return r;
-	r = run(argv, timeout_ms, 0, &res, err);
+	r = run(argv, timeout_ms, 0, NULL, &res, err);
 	if (r < 0)
 		return bo_err_prefix(err, "mkfs %s on '%s'", bo_fs_name(fs), dev);
 	if (res.end == BO_PROC_EXITED && res.status == 0) {
@@ -219,15 +226,26 @@ static int open_exclusive(enum bo_fs fs, const char *what, const char *dev, stru
 	return 0;
 }
 
-/* Run @argv (the fsck or the repair of @fs) on @dev, once it opens exclusively. */
-static int run_on_dev(enum bo_fs fs, const char *what, const char *dev, const char *const *argv,
-		      unsigned timeout_ms, struct bo_proc_result *res, struct bo_err *err)
+/* Run @argv (the fsck or the repair of @fs) on @dev, once it opens exclusively; seeing @dev
+ * and its other devices @devs alone when it spans several (bo_fsck()). */
+static int run_on_dev(enum bo_fs fs, const char *what, const char *dev,
+		      const struct bo_fs_devs *devs, const char *const *argv, unsigned timeout_ms,
+		      struct bo_proc_result *res, struct bo_err *err)
 {
+	const char *only[BO_PROC_DEVS_MAX + 1] = {dev};
+	size_t n = 1;
 	int r = open_exclusive(fs, what, dev, err);
 
+	for (size_t i = 0; r >= 0 && devs && devs->spans[i]; i++)
+		r = n + 1 < BO_ARRAY_SIZE(only)
+			    ? open_exclusive(fs, what, only[n++] = devs->spans[i], err)
+			    : bo_err_set(err, E2BIG, "%s %s on '%s': more than %d devices", what,
+					 bo_fs_name(fs), dev, BO_PROC_DEVS_MAX);
+	if (r >= 0 && n > 1 && devs->journal)
+		only[n++] = devs->journal;
 	if (r < 0)
 		return r;
-	r = run(argv, timeout_ms, BO_FSCK_OUTPUT_MAX, res, err);
+	r = run(argv, timeout_ms, BO_FSCK_OUTPUT_MAX, n > 1 ? only : NULL, res, err);
 	if (r < 0)
 		return bo_err_prefix(err, "%s %s on '%s'", what, bo_fs_name(fs), dev);
 	return 0;
@@ -290,7 +308,7 @@ static int no_fsck(enum bo_fs fs, const char *dev, const char *out_path,
 	return 0;
 }
 
-int bo_fsck(enum bo_fs fs, const char *dev, const char *journal, unsigned timeout_ms,
+int bo_fsck(enum bo_fs fs, const char *dev, const struct bo_fs_devs *devs, unsigned timeout_ms,
 	    const char *out_path, enum bo_fsck_verdict *verdict, struct bo_proc_result *ret,
 	    struct bo_err *err)
 {
@@ -301,10 +319,10 @@ int bo_fsck(enum bo_fs fs, const char *dev, const char *journal, unsigned timeou
 	*verdict = BO_FSCK_TOOL_ERROR;
 	if (bo_fs_desc(fs) && !bo_fs_desc(fs)->fsck)
 		return no_fsck(fs, dev, out_path, verdict, ret, err);
-	r = bo_fsck_argv(fs, dev, journal, argv, err);
+	r = bo_fsck_argv(fs, dev, devs, argv, err);
 	if (r < 0)
 		return r;
-	r = run_on_dev(fs, "fsck", dev, argv, timeout_ms, &res, err);
+	r = run_on_dev(fs, "fsck", dev, devs, argv, timeout_ms, &res, err);
 	if (r < 0)
 		return r;
 	if (out_path) {
@@ -324,10 +342,11 @@ bool bo_fs_can_repair(enum bo_fs fs)
 	return bo_fs_desc(fs) && bo_fs_desc(fs)->repair_args[0];
 }
 
-int bo_repair_argv(enum bo_fs fs, const char *dev, const char *journal, const char **argv,
+int bo_repair_argv(enum bo_fs fs, const char *dev, const struct bo_fs_devs *devs, const char **argv,
 		   struct bo_err *err)
 {
 	const struct bo_fs_desc *d = bo_fs_desc(fs);
+	const char *journal = devs ? devs->journal : NULL;
 	size_t n = 0;
 
 	if (!bo_fs_can_repair(fs))
@@ -385,7 +404,7 @@ const char *bo_repair_verdict_name(enum bo_repair_verdict v)
 	return "?";
 }
 
-int bo_repair(enum bo_fs fs, const char *dev, const char *journal, unsigned timeout_ms,
+int bo_repair(enum bo_fs fs, const char *dev, const struct bo_fs_devs *devs, unsigned timeout_ms,
 	      enum bo_repair_verdict *verdict, struct bo_proc_result *ret, struct bo_err *err)
 {
 	const char *argv[BO_TOOL_ARGV_MAX], *why;
@@ -393,10 +412,10 @@ int bo_repair(enum bo_fs fs, const char *dev, const char *journal, unsigned time
 	int r;
 
 	*verdict = BO_REPAIR_TOOL_ERROR;
-	r = bo_repair_argv(fs, dev, journal, argv, err);
+	r = bo_repair_argv(fs, dev, devs, argv, err);
 	if (r < 0)
 		return r;
-	r = run_on_dev(fs, "repair", dev, argv, timeout_ms, &res, err);
+	r = run_on_dev(fs, "repair", dev, devs, argv, timeout_ms, &res, err);
 	if (r < 0)
 		return r;
 	*verdict = bo_repair_interpret(fs, &res, &why);
@@ -433,7 +452,7 @@ int bo_fs_tool_version(enum bo_fs fs, enum bo_fs_tool tool, char *buf, size_t le
 		return 0;
 	}
 	argv = tool == BO_TOOL_MKFS ? d->mkfs_version : d->fsck_version;
-	r = run(argv, VERSION_TIMEOUT_MS, 0, &res, err);
+	r = run(argv, VERSION_TIMEOUT_MS, 0, NULL, &res, err);
 	if (r < 0)
 		return bo_err_prefix(err, "version of %s", argv[0]);
 	if (res.end != BO_PROC_EXITED || (res.status != 0 && !d->version_line) || !res.out) {

@@ -39,15 +39,17 @@ enum bo_fs_tool {
 #define BO_TOOL_ARGV_MAX 64
 
 /*
- * The command line of mkfs for @fs on @dev with extra options @opts (NULL-terminated, or NULL)
- * into @argv, NULL-terminated, at most BO_TOOL_ARGV_MAX entries. The strings are not copied.
+ * The command line of mkfs for @fs on @dev and the devices it also spans, @spans
+ * (NULL-terminated, or NULL), with extra options @opts (NULL-terminated, or NULL) into @argv,
+ * NULL-terminated, at most BO_TOOL_ARGV_MAX entries. The strings are not copied.
  */
-_must_check_ int bo_mkfs_argv(enum bo_fs fs, const char *dev, const char *const *opts,
-			      const char **argv, struct bo_err *err);
+_must_check_ int bo_mkfs_argv(enum bo_fs fs, const char *dev, const char *const *spans,
+			      const char *const *opts, const char **argv, struct bo_err *err);
 
 /* The command line of the read-only fsck for @fs on @dev, whose external journal (or log) is
- * on @journal (NULL: none), into @argv, as above. */
-_must_check_ int bo_fsck_argv(enum bo_fs fs, const char *dev, const char *journal,
+ * @devs->journal (@devs NULL: none), into @argv, as above. The devices it spans are not on
+ * it: the tool finds them (bo_fsck()). */
+_must_check_ int bo_fsck_argv(enum bo_fs fs, const char *dev, const struct bo_fs_devs *devs,
 			      const char **argv, struct bo_err *err);
 
 /*
@@ -56,8 +58,9 @@ _must_check_ int bo_fsck_argv(enum bo_fs fs, const char *dev, const char *journa
  * -ETIMEDOUT, or -errno when it could not be run (-ENOENT: not installed). @ret (may be NULL)
  * receives the run's result whenever mkfs ran; clear it with bo_proc_result_clear().
  */
-_must_check_ int bo_mkfs(enum bo_fs fs, const char *dev, const char *const *opts,
-			 unsigned timeout_ms, struct bo_proc_result *ret, struct bo_err *err);
+_must_check_ int bo_mkfs(enum bo_fs fs, const char *dev, const char *const *spans,
+			 const char *const *opts, unsigned timeout_ms, struct bo_proc_result *ret,
+			 struct bo_err *err);
 
 /*
  * Interpret how the fsck of @fs ended: the tools' documented exit codes (e2fsck(8): 0 clean,
@@ -78,10 +81,14 @@ const char *bo_fsck_verdict_name(enum bo_fsck_verdict v);
  * with *@verdict CLEAN or DIRTY when the checker gave a verdict; on a tool error *@verdict is
  * BO_FSCK_TOOL_ERROR and the return is -errno (-ETIMEDOUT, -ENOENT, -EIO, ...) with @err
  * saying why. When @out_path is not NULL the output (up to BO_FSCK_OUTPUT_MAX, then a line
- * saying it was cut) is also written there; @ret as for bo_mkfs().
+ * saying it was cut) is also written there; @ret as for bo_mkfs(). @devs (NULL: none) are
+ * the filesystem's other devices: its journal is named to the tool; when it spans others, the
+ * tool runs seeing @dev, its journal and those alone (bo_proc_opts.only_devs), since it finds
+ * them by a scan that takes, of two devices with one identity, the newer: a crash state's own
+ * device is then never judged with another state's or the recording's.
  */
-_must_check_ int bo_fsck(enum bo_fs fs, const char *dev, const char *journal, unsigned timeout_ms,
-			 const char *out_path, enum bo_fsck_verdict *verdict,
+_must_check_ int bo_fsck(enum bo_fs fs, const char *dev, const struct bo_fs_devs *devs,
+			 unsigned timeout_ms, const char *out_path, enum bo_fsck_verdict *verdict,
 			 struct bo_proc_result *ret, struct bo_err *err);
 
 /* How a repair ended. FAILED is the filesystem's: errors left, or no filesystem the tool could
@@ -96,9 +103,9 @@ enum bo_repair_verdict {
 /* Whether @fs has a repair (above). */
 bool bo_fs_can_repair(enum bo_fs fs);
 
-/* The repair's command line for @fs on @dev (journal on @journal, NULL: none), as
+/* The repair's command line for @fs on @dev (its other devices @devs, NULL: none), as
  * bo_fsck_argv(); -EINVAL for a filesystem without one. */
-_must_check_ int bo_repair_argv(enum bo_fs fs, const char *dev, const char *journal,
+_must_check_ int bo_repair_argv(enum bo_fs fs, const char *dev, const struct bo_fs_devs *devs,
 				const char **argv, struct bo_err *err);
 
 /* Interpret how the repair of @fs ended (e2fsck(8), fsck.fat(8)); @why as above. */
@@ -111,11 +118,12 @@ const char *bo_repair_verdict_name(enum bo_repair_verdict v);
 /*
  * Repair @fs on @dev (which must open exclusively first, as for bo_fsck()), killing the tool
  * after @timeout_ms. 0 with *@verdict CLEAN, FIXED or FAILED; on a tool error *@verdict is
- * BO_REPAIR_TOOL_ERROR and the return -errno with @err saying why. @ret as for bo_mkfs().
+ * BO_REPAIR_TOOL_ERROR and the return -errno with @err saying why. @ret as for bo_mkfs();
+ * @devs as for bo_fsck().
  */
-_must_check_ int bo_repair(enum bo_fs fs, const char *dev, const char *journal, unsigned timeout_ms,
-			   enum bo_repair_verdict *verdict, struct bo_proc_result *ret,
-			   struct bo_err *err);
+_must_check_ int bo_repair(enum bo_fs fs, const char *dev, const struct bo_fs_devs *devs,
+			   unsigned timeout_ms, enum bo_repair_verdict *verdict,
+			   struct bo_proc_result *ret, struct bo_err *err);
 
 /* The first line of the version output of @fs's mkfs or fsck tool into @buf. */
 _must_check_ int bo_fs_tool_version(enum bo_fs fs, enum bo_fs_tool tool, char *buf, size_t len,

@@ -2,11 +2,15 @@
 #include "harness/dev/mount.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libmount/libmount.h>
 #include <limits.h>
+#include <linux/btrfs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "harness/base/macro.h"
 #include "harness/dev/fstab.h"
@@ -143,16 +147,52 @@ int bo_mount_is_mounted(const char *target, struct bo_err *err)
 	return mnt_table_find_target(tb, real, MNT_ITER_BACKWARD) ? 1 : 0;
 }
 
-char *bo_mount_options_journal(enum bo_fs fs, const char *own, const char *journal)
+/* Append ",@key=@val" to the options *@m (no comma first when empty); -1 out of memory. */
+static int add_option(char **m, const char *key, const char *val)
 {
-	char *m = NULL;
+	char *n = NULL;
 
-	own = own ? own : "";
-	if (!journal)
-		return strdup(own);
-	if (!bo_fs_desc(fs) || !bo_fs_desc(fs)->journal_mount ||
-	    asprintf(&m, "%s%s%s=%s", own, *own ? "," : "", bo_fs_desc(fs)->journal_mount,
-		     journal) < 0)
-		return NULL;
+	if (asprintf(&n, "%s%s%s=%s", *m, **m ? "," : "", key, val) < 0)
+		return -1;
+	free(*m);
+	*m = n;
+	return 0;
+}
+
+char *bo_mount_options_devs(enum bo_fs fs, const char *own, const struct bo_fs_devs *devs)
+{
+	const struct bo_fs_desc *d = bo_fs_desc(fs);
+	char *m = strdup(own ? own : "");
+
+	if (!devs || !m)
+		return m;
+	if (devs->journal &&
+	    (!d || !d->journal_mount || add_option(&m, d->journal_mount, devs->journal) < 0))
+		goto fail;
+	for (size_t i = 0; devs->spans[i]; i++)
+		if (!d || !d->spans_mount || add_option(&m, d->spans_mount, devs->spans[i]) < 0)
+			goto fail;
 	return m;
+fail:
+	free(m);
+	return NULL;
+}
+
+int bo_mount_forget_devices(enum bo_fs fs, struct bo_err *err)
+{
+	struct btrfs_ioctl_vol_args all = {.fd = 0};
+	int fd, r = 0;
+
+	if (fs != BO_FS_BTRFS)
+		return 0;
+	/* An empty name: every device of a filesystem no mount holds (Linux 5.4). */
+	fd = open("/dev/btrfs-control", O_RDWR | O_CLOEXEC);
+	if (fd < 0 || ioctl(fd, BTRFS_IOC_FORGET_DEV, &all) < 0)
+		r = bo_err_set(err, errno,
+			       "forgetting the btrfs devices no mount holds (/dev/btrfs-control, "
+			       "BTRFS_IOC_FORGET_DEV): %s",
+			       strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return r;
 }

@@ -21,11 +21,22 @@ enum bo_umount_flags {
 };
 
 /*
- * The mount options @own (NULL: none) of a filesystem @fs whose external journal (ext4) or
- * log (xfs) is the device @journal (NULL: none): "@own,journal_path=@journal" or
- * "@own,logdev=@journal". malloc'd; NULL when out of memory.
+ * The mount options @own (NULL: none) of a filesystem @fs with the other devices @devs (NULL:
+ * none): its external journal (ext4) or log (xfs), "@own,journal_path=J" or "@own,logdev=J";
+ * each device it also spans (btrfs), ",device=D". malloc'd; NULL when out of memory or when
+ * @fs takes no such device.
  */
-char *bo_mount_options_journal(enum bo_fs fs, const char *own, const char *journal);
+char *bo_mount_options_devs(enum bo_fs fs, const char *own, const struct bo_fs_devs *devs);
+
+/*
+ * Before mounting a crash state of a filesystem @fs that spans several devices: make the
+ * kernel forget every device of such filesystems that no mount holds (btrfs's
+ * BTRFS_IOC_FORGET_DEV). It keeps, of two devices with one filesystem identity, the path it
+ * saw first unless the newer has a generation as high: a state's devices, made from one
+ * recording, must not be assembled with another state's or the recording's. Nothing for a
+ * filesystem of one device.
+ */
+_must_check_ int bo_mount_forget_devices(enum bo_fs fs, struct bo_err *err);
 
 /*
  * Mount @source on @target as @fstype (NULL: let libblkid detect it) with @options (a mount

@@ -363,10 +363,11 @@ static bool by_fsck(struct explore *x, unsigned i, enum bo_fs fs, const char *de
 	return !j;
 }
 
-/* The repair of @fs on @dev (journal on @journal), before the mount: its verdict into the
- * observation (the worst of several devices), its output appended to s->repair_out. */
+/* The repair of @fs on @dev (its other devices @devs, NULL: none), before the mount: its
+ * verdict into the observation (the worst of several devices), its output appended to
+ * s->repair_out. */
 static void repair(struct explore *x, struct state_run *s, const char *name, enum bo_fs fs,
-		   const char *dev, const char *journal)
+		   const char *dev, const struct bo_fs_devs *devs)
 {
 	struct bo_proc_result rr = {0};
 	struct bo_err err = {0};
@@ -374,7 +375,7 @@ static void repair(struct explore *x, struct state_run *s, const char *name, enu
 	double t = bo_now();
 	char *out = NULL;
 
-	if (bo_repair(fs, dev, journal, x->o->fsck_timeout * 1000u, &v, &rr, &err) < 0)
+	if (bo_repair(fs, dev, devs, x->o->fsck_timeout * 1000u, &v, &rr, &err) < 0)
 		state_run_fail(s, &err);
 	if (!s->obs.repaired || v > s->obs.repair)
 		s->obs.repair = v;
@@ -404,10 +405,22 @@ static void note(char *buf, size_t len, const char *name, const char *msg)
 	snprintf(buf + n, len - n, "%sdevice %s: %s", n ? "; " : "", name, msg);
 }
 
+/* The other devices of part @i's filesystem in this state (its journal, the devices it
+ * spans). */
+static void part_devs(const struct explore *x, unsigned i, struct bo_fs_devs *ret)
+{
+	const struct bo_layout_dev *l = &x->o->layout->v[i];
+
+	bo_fs_devs_pick(x->part_dev, x->n_parts, l->journal, l->spans, ret);
+}
+
 /*
  * The probe of a state of several devices: every filesystem mounted (the state is mounted
  * only when all are), the checker, every filesystem unmounted and fsck'd with its journal;
- * the worst fsck verdict stands, their outputs one after the other.
+ * the worst fsck verdict stands, their outputs one after the other. A filesystem over several
+ * devices is mounted naming them all, once the kernel forgot what it saw of the devices of
+ * another state or of the recording (bo_mount_forget_devices()), and fsck'd seeing them
+ * alone.
  */
 static int probe_parts(struct explore *x, struct state_run *s)
 {
@@ -420,24 +433,37 @@ static int probe_parts(struct explore *x, struct state_run *s)
 	double t = bo_now();
 	int r = 0;
 
-	for (unsigned i = 0; i < x->n_parts; i++)
+	for (unsigned i = 0; i < x->n_parts; i++) {
+		struct bo_fs_devs devs;
+
+		part_devs(x, i, &devs);
 		if (!x->part_raw[i] && by_fsck(x, i, x->part_fs[i], x->part_dev[i]))
-			repair(x, s, o->layout->v[i].name, x->part_fs[i], x->part_dev[i],
-			       o->layout->v[i].journal >= 0 ? x->part_dev[o->layout->v[i].journal]
-							    : NULL);
+			repair(x, s, o->layout->v[i].name, x->part_fs[i], x->part_dev[i], &devs);
+	}
 	t = bo_now();
 	for (unsigned i = 0; i < x->n_parts && !repair_stopped(s); i++) {
 		_cleanup_free_ char *mo = NULL;
+		struct bo_fs_devs devs;
+		int k = 0;
 
 		if (x->part_raw[i])
 			continue;
-		mo = bo_mount_options_journal(
-			x->part_fs[i], o->dev_mount_options[i],
-			o->layout->v[i].journal >= 0 ? x->part_dev[o->layout->v[i].journal] : NULL);
-		if (!mo || bo_mount(x->part_dev[i], x->part_mnt[i], bo_fs_name(x->part_fs[i]), mo,
-				    &err) < 0) {
+		part_devs(x, i, &devs);
+		mo = bo_mount_options_devs(x->part_fs[i], o->dev_mount_options[i], &devs);
+		if (!mo)
+			k = bo_err_set(&err, ENOMEM, "out of memory");
+		/* blackout's failure, not the state's: no verdict */
+		if (k >= 0 && devs.spans[0] && bo_mount_forget_devices(x->part_fs[i], &err) < 0) {
+			state_run_fail(s, &err);
+			all = false;
+			continue;
+		}
+		if (k >= 0)
+			k = bo_mount(x->part_dev[i], x->part_mnt[i], bo_fs_name(x->part_fs[i]), mo,
+				     &err);
+		if (k < 0) {
 			note(s->mount_msg, sizeof(s->mount_msg), o->layout->v[i].name,
-			     mo ? bo_err_str(&err) : "out of memory");
+			     bo_err_str(&err));
 			if (all)
 				signature(s, x->part_dev[i]);
 			all = false;
@@ -474,15 +500,15 @@ static int probe_parts(struct explore *x, struct state_run *s)
 	s->obs.fsck = BO_FSCK_CLEAN;
 	fo = open_memstream(&fsck_all, &fsck_len);
 	for (unsigned i = 0; i < x->n_parts; i++) {
-		const char *journal =
-			o->layout->v[i].journal >= 0 ? x->part_dev[o->layout->v[i].journal] : NULL;
 		struct bo_proc_result fr = {0};
+		struct bo_fs_devs devs;
 		enum bo_fsck_verdict v;
 
 		if (x->part_raw[i])
 			continue;
-		if (bo_fsck(x->part_fs[i], x->part_dev[i], journal, o->fsck_timeout * 1000u, NULL,
-			    &v, &fr, &err) < 0 &&
+		part_devs(x, i, &devs);
+		if (bo_fsck(x->part_fs[i], x->part_dev[i], &devs, o->fsck_timeout * 1000u, NULL, &v,
+			    &fr, &err) < 0 &&
 		    s->obs.mounted)
 			state_run_fail(s, &err);
 		if (fo)

@@ -297,7 +297,8 @@ static int copy_recovery_log(struct explore *x, const char *dir, const char *pat
 	return 0;
 }
 
-/* Which devices of the log are node @ni's: its own, and the external journals of those. */
+/* Which devices of the log are node @ni's: its own, and the external journals of those and
+ * the devices they span. */
 static void node_devices(const struct explore *x, unsigned ni, bool mine[BO_LAYOUT_MAX])
 {
 	const struct bo_cluster_node *nd = &x->o->cluster->v[ni];
@@ -307,12 +308,12 @@ static void node_devices(const struct explore *x, unsigned ni, bool mine[BO_LAYO
 	for (unsigned d = 0; d < nd->ndev; d++) {
 		int k = bo_layout_find(l, nd->dev[d]);
 
-		if (k >= 0) {
+		if (k >= 0)
 			mine[k] = true;
-			if (l->v[k].journal >= 0 && l->v[k].journal < BO_LAYOUT_MAX)
-				mine[l->v[k].journal] = true;
-		}
 	}
+	for (unsigned k = 0; k < l->n && k < BO_LAYOUT_MAX; k++)
+		if (bo_layout_owner(l, k) >= 0 && mine[bo_layout_owner(l, k)])
+			mine[k] = true;
 }
 
 /* Whether log entry @e is a write or a flush of one of @mine's devices (a flush names its

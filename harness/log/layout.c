@@ -31,6 +31,11 @@ int bo_layout_format(const struct bo_layout *l, char *buf, size_t len)
 			     i ? "," : "", d->name, d->kind, d->start, d->sectors,
 			     d->journal >= 0 ? "/" : "",
 			     d->journal >= 0 ? l->v[d->journal].name : "");
+		for (unsigned k = 0; k < l->n && n >= 0 && (size_t) n < len - off; k++)
+			if (d->spans & (1u << k)) {
+				off += (size_t) n;
+				n = snprintf(buf + off, len - off, "&%s", l->v[k].name);
+			}
 	}
 	return n < 0 || (size_t) n >= len - off ? -ENAMETOOLONG : 0;
 }
@@ -66,8 +71,10 @@ static const char *number(const char *p, uint64_t *ret)
 
 int bo_layout_parse(const char *mark, struct bo_layout *ret, struct bo_err *err)
 {
-	static const char syntax[] = "expected layout:NAME=KIND@START+SECTORS[/JOURNAL],...";
+	static const char syntax[] =
+		"expected layout:NAME=KIND@START+SECTORS[/JOURNAL][&SPANNED...],...";
 	char journals[BO_LAYOUT_MAX][BO_LAYOUT_NAME_MAX + 1] = {{0}};
+	char spans[BO_LAYOUT_MAX][BO_LAYOUT_MAX][BO_LAYOUT_NAME_MAX + 1] = {{{0}}};
 	struct bo_layout l = {0};
 	/* The mark is the log's, quoted in one line: it may hold anything. */
 	_cleanup_free_ char *safe = bo_sanitize(mark, true);
@@ -101,6 +108,10 @@ int bo_layout_parse(const char *mark, struct bo_layout *ret, struct bo_err *err)
 			p = NULL;
 		if (p && *p == '/')
 			p = word(p + 1, NAME_CHARS, journals[l.n], BO_LAYOUT_NAME_MAX);
+		for (unsigned k = 0; p && *p == '&'; k++)
+			p = k < BO_LAYOUT_MAX - 1
+				    ? word(p + 1, NAME_CHARS, spans[l.n][k], BO_LAYOUT_NAME_MAX)
+				    : NULL;
 		if (!p || !bo_layout_name_ok(d->name))
 			return bo_err_set(err, EINVAL, "layout mark '%s': %s", shown, syntax);
 		if (bo_layout_find(&l, d->name) >= 0)
@@ -127,8 +138,29 @@ int bo_layout_parse(const char *mark, struct bo_layout *ret, struct bo_err *err)
 					  "device of the log",
 					  shown, l.v[i].name);
 	}
+	for (unsigned i = 0; i < l.n; i++)
+		for (unsigned k = 0; spans[i][k][0]; k++) {
+			int s = bo_layout_find(&l, spans[i][k]);
+
+			if (s < 0 || s == (int) i || strcmp(l.v[s].kind, "raw") ||
+			    bo_layout_owner(&l, (unsigned) s) >= 0 || !strcmp(l.v[i].kind, "raw"))
+				return bo_err_set(
+					err, EINVAL,
+					"layout mark '%s': '%s' spans '%s', which must be "
+					"a raw device of the log no other filesystem holds",
+					shown, l.v[i].name, spans[i][k]);
+			l.v[i].spans |= 1u << s;
+		}
 	*ret = l;
 	return 0;
+}
+
+int bo_layout_owner(const struct bo_layout *l, unsigned k)
+{
+	for (unsigned i = 0; i < l->n; i++)
+		if (l->v[i].journal == (int) k || (l->v[i].spans & (1u << k)))
+			return (int) i;
+	return -1;
 }
 
 int bo_layout_device(const struct bo_layout *l, uint32_t ss, uint64_t sector)

@@ -32,9 +32,9 @@ static int dev_node(const struct recorder *r, unsigned i)
 	if (!sc->cluster)
 		return -1;
 	n = bo_cluster_node_of(sc->cluster, r->layout.v[i].name);
-	for (size_t j = 0; n < 0 && j < sc->ndevices; j++)
-		if (sc->devices[j].journal == (int) i)
-			n = bo_cluster_node_of(sc->cluster, sc->devices[j].name);
+	if (n < 0 && bo_layout_owner(&r->layout, i) >= 0)
+		n = bo_cluster_node_of(sc->cluster,
+				       r->layout.v[bo_layout_owner(&r->layout, i)].name);
 	return n;
 }
 
@@ -152,13 +152,17 @@ int recorder_nodes_stop(struct recorder *r, struct bo_err *err)
 static int remount(struct recorder *r, unsigned i, struct bo_err *err)
 {
 	const struct bo_device *d = &r->o->sc->devices[i];
-	_cleanup_free_ char *mo = bo_mount_options_journal(
-		d->fs, d->mount_options, d->journal >= 0 ? r->dev[d->journal] : NULL);
-	int k;
+	_cleanup_free_ char *mo = NULL;
+	struct bo_fs_devs devs;
+	int k = 0;
 
-	if (!mo)
+	recorder_fs_devs(r, i, &devs);
+	if (!(mo = bo_mount_options_devs(d->fs, d->mount_options, &devs)))
 		return bo_err_set(err, ENOMEM, "out of memory");
-	k = bo_mount(r->dev[i], r->dev_mnt[i], bo_fs_name(d->fs), mo, err);
+	if (devs.spans[0])
+		k = bo_mount_forget_devices(d->fs, err);
+	if (k >= 0)
+		k = bo_mount(r->dev[i], r->dev_mnt[i], bo_fs_name(d->fs), mo, err);
 	return k < 0 ? k : recorder_give(r, r->dev_mnt[i], err);
 }
 

@@ -376,13 +376,14 @@ static int mkfs_options(enum bo_fs fs, const char *given, const char *extra, cha
 	return 0;
 }
 
-/* mkfs @fs on @dev with @opts; its output goes to mkfs.out (appended to @out). */
-static int run_mkfs(struct recorder *r, enum bo_fs fs, const char *dev, char **opts, FILE *out,
-		    struct bo_err *err)
+/* mkfs @fs on @dev (and the devices it spans, @spans: NULL-terminated, or NULL) with @opts;
+ * its output goes to mkfs.out (appended to @out). */
+static int run_mkfs(struct recorder *r, enum bo_fs fs, const char *dev, const char *const *spans,
+		    char **opts, FILE *out, struct bo_err *err)
 {
 	struct bo_proc_result mr = {0};
-	int k = bo_mkfs(fs, dev, (const char *const *) opts, r->o->sc->workload_timeout * 1000u,
-			&mr, err);
+	int k = bo_mkfs(fs, dev, spans, (const char *const *) opts,
+			r->o->sc->workload_timeout * 1000u, &mr, err);
 
 	if (mr.out && out)
 		fprintf(out, "# mkfs %s %s\n%.*s", bo_fs_name(fs), dev, (int) mr.out_len, mr.out);
@@ -411,7 +412,7 @@ static int mkfs_one(struct recorder *r, struct bo_err *err)
 
 	k = mkfs_options(sc->fs, sc->mkfs_options, NULL, &opts, err);
 	if (k >= 0)
-		k = bo_mkfs(sc->fs, r->fl_dev, (const char *const *) opts,
+		k = bo_mkfs(sc->fs, r->fl_dev, NULL, (const char *const *) opts,
 			    sc->workload_timeout * 1000u, &mr, err);
 	if (mr.out && bo_results_write_file(r->res, "mkfs.out", mr.out, mr.out_len, &derr) < 0 &&
 	    k >= 0)
@@ -422,7 +423,8 @@ static int mkfs_one(struct recorder *r, struct bo_err *err)
 }
 
 /* The filesystems of a [device NAME] scenario, each external journal first (made by ext4's
- * mkfs as a journal device, by xfs's as part of the filesystem). */
+ * mkfs as a journal device, by xfs's as part of the filesystem); a btrfs over several devices
+ * made over all of them at once. */
 static int mkfs_devices(struct recorder *r, struct bo_err *err)
 {
 	const struct bo_scenario *sc = r->o->sc;
@@ -446,7 +448,8 @@ static int mkfs_devices(struct recorder *r, struct bo_err *err)
 			ext4_block(d->mkfs_options, bs, sizeof(bs), &ours);
 			k = mkfs_options(BO_FS_EXT4, "-O journal_dev", bs, &jopts, err);
 			if (k >= 0)
-				k = run_mkfs(r, BO_FS_EXT4, r->dev[d->journal], jopts, f, err);
+				k = run_mkfs(r, BO_FS_EXT4, r->dev[d->journal], NULL, jopts, f,
+					     err);
 			bo_strv_free(jopts);
 			if (k >= 0 && asprintf(&extra, "-J device=%s%s%s", r->dev[d->journal],
 					       ours ? " " : "", ours ? bs : "") < 0)
@@ -460,8 +463,12 @@ static int mkfs_devices(struct recorder *r, struct bo_err *err)
 			k = bo_err_set(err, ENOMEM, "out of memory");
 		if (k >= 0)
 			k = mkfs_options(d->fs, d->mkfs_options, extra, &opts, err);
-		if (k >= 0)
-			k = run_mkfs(r, d->fs, r->dev[i], opts, f, err);
+		if (k >= 0) {
+			struct bo_fs_devs devs;
+
+			recorder_fs_devs(r, (unsigned) i, &devs);
+			k = run_mkfs(r, d->fs, r->dev[i], devs.spans, opts, f, err);
+		}
 		bo_strv_free(opts);
 	}
 	if (f && fclose(f) == 0 && out && len &&
@@ -505,16 +512,22 @@ static int mount_devices(struct recorder *r, char *cwd, size_t len, struct bo_er
 		const char *own = r->dev[i];
 
 		if (!d->raw) {
+			struct bo_fs_devs devs;
+
 			if (bo_pathf(r->dev_mnt[i], sizeof(r->dev_mnt[i]), "%s/%s", r->mnt,
 				     d->name) < 0 ||
 			    (mkdir(r->dev_mnt[i], 0755) < 0 && errno != EEXIST))
 				return bo_err_set(err, errno ? errno : ENAMETOOLONG,
 						  "creating '%s'", r->dev_mnt[i]);
-			mo = bo_mount_options_journal(d->fs, d->mount_options,
-						      d->journal >= 0 ? r->dev[d->journal] : NULL);
+			recorder_fs_devs(r, (unsigned) i, &devs);
+			mo = bo_mount_options_devs(d->fs, d->mount_options, &devs);
 			if (!mo)
 				return bo_err_set(err, ENOMEM, "out of memory");
-			k = mount_kept(r, r->dev[i], r->dev_mnt[i], bo_fs_name(d->fs), mo, err);
+			if (devs.spans[0])
+				k = bo_mount_forget_devices(d->fs, err);
+			if (k >= 0)
+				k = mount_kept(r, r->dev[i], r->dev_mnt[i], bo_fs_name(d->fs), mo,
+					       err);
 			own = r->dev_mnt[i];
 			if ((int) i == sc->primary)
 				snprintf(cwd, len, "%s", r->dev_mnt[i]);

@@ -15,6 +15,7 @@
 #include "harness/base/safety.h"
 #include "harness/log/tail.h"
 #include "harness/results/results.h"
+#include "harness/scenario/scenario.h"
 
 /* A mark reaches the log when dm-log-writes' kthread gets to it; on a busy TCG guest that
  * can take a while, but never this long. */
@@ -72,4 +73,11 @@ int recorder_give(const struct recorder *r, const char *path, struct bo_err *err
 		return bo_err_set(err, errno, "giving '%s' to user %s: %s", path, u->name,
 				  strerror(errno));
 	return 0;
+}
+
+void recorder_fs_devs(const struct recorder *r, unsigned i, struct bo_fs_devs *ret)
+{
+	const struct bo_device *d = &r->o->sc->devices[i];
+
+	bo_fs_devs_pick(r->dev, r->o->sc->ndevices, d->journal, d->spans, ret);
 }

@@ -14,6 +14,7 @@
 #include "dmtargets/dm.h"
 #include "dmtargets/flakey.h"
 #include "harness/cluster/cluster.h"
+#include "harness/dev/fs.h"
 #include "harness/dev/loop.h"
 #include "harness/log/layout.h"
 #include "harness/record/record.h"
@@ -68,6 +69,8 @@ int recorder_emit(struct recorder *r, const char *event, const char *key, const 
 int recorder_put_mark(void *ctx, const char *name, uint64_t *ret_entry, struct bo_err *err);
 /* The workload's account owns @path (a filesystem's root, a raw device's node). */
 int recorder_give(const struct recorder *r, const char *path, struct bo_err *err);
+/* The other devices of device @i's filesystem (its journal, the devices it spans), as paths. */
+void recorder_fs_devs(const struct recorder *r, unsigned i, struct bo_fs_devs *ret);
 
 /* nodes.c. Whether layout device @i is a device of a node whose power is cut during the run. */
 bool recorder_dev_cut(const struct recorder *r, unsigned i);

@@ -121,7 +121,7 @@ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 	ok = ok && put(root, "devices", devices = json_object_new_array());
 	for (size_t i = 0; ok && i < sc->ndevices; i++) {
 		const struct bo_device *d = &sc->devices[i];
-		struct json_object *o = json_object_new_object();
+		struct json_object *o = json_object_new_object(), *spans = NULL;
 
 		ok = put_item(devices, o) && put(o, "name", json_object_new_string(d->name)) &&
 		     put(o, "fs", json_object_new_string(d->raw ? "raw" : bo_fs_name(d->fs))) &&
@@ -132,7 +132,11 @@ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 		     json_object_object_add(
 			     o, "journal",
 			     str_or_null(d->journal >= 0 ? sc->devices[d->journal].name : NULL)) ==
-			     0;
+			     0 &&
+		     put(o, "spans", spans = json_object_new_array());
+		for (size_t k = 0; ok && k < sc->ndevices; k++)
+			if (d->spans & (1u << k))
+				ok = put_item(spans, json_object_new_string(sc->devices[k].name));
 	}
 	/* [node NAME] sections: the cluster, or null. */
 	if (ok && sc->cluster) {

@@ -105,6 +105,40 @@ void scenario_device_journal(struct scenario_parser *p, const char *value)
 	p->journal_line = p->lineno;
 }
 
+void scenario_device_spans(struct scenario_parser *p, const char *value)
+{
+	char name[BO_LAYOUT_NAME_MAX + 1];
+	size_t n = 0;
+
+	if (!p->dev_name[0]) {
+		scenario_fail(p, EINVAL,
+			      "[device] spans: the devices a filesystem spans are devices of their "
+			      "own: name them, [device NAME]");
+		return;
+	}
+	if (p->dev_spans) {
+		scenario_fail(p, EINVAL, "[%s] spans: given twice (first on line %d)", p->dev_label,
+			      p->spans_line);
+		return;
+	}
+	for (const char *v = value; *(v += strspn(v, " \t")); v += strcspn(v, " \t"), n++) {
+		size_t len = strcspn(v, " \t");
+
+		snprintf(name, sizeof(name), "%.*s", (int) len, v);
+		if (len > BO_LAYOUT_NAME_MAX || !bo_layout_name_ok(name)) {
+			scenario_fail(p, EINVAL, "[%s] spans: bad value '%.*s' (a device's name)",
+				      p->dev_label, (int) len, v);
+			return;
+		}
+	}
+	if (n == 0)
+		scenario_fail(p, EINVAL, "[%s] spans: empty (the names of raw devices)",
+			      p->dev_label);
+	else if (!(p->dev_spans = strdup(value)))
+		scenario_fail(p, ENOMEM, "out of memory");
+	p->spans_line = p->lineno;
+}
+
 /* The [device NAME] section being read ends: check it and keep it in sc->devices; the
  * device fields go back to their defaults for the next. */
 int scenario_device_end(struct scenario_parser *p)
@@ -155,6 +189,9 @@ int scenario_device_end(struct scenario_parser *p)
 	d.mount_options = sc->mount_options;
 	d.journal_name = p->dev_journal;
 	d.journal_line = p->journal_line;
+	d.spans_names = p->dev_spans;
+	d.spans_line = p->spans_line;
+	p->dev_spans = NULL;
 	sc->mkfs_options = strdup("");
 	sc->mount_options = strdup("");
 	p->dev_journal = NULL;
@@ -168,6 +205,71 @@ int scenario_device_end(struct scenario_parser *p)
 	p->dev_raw = false;
 	scenario_keys_forget(p, "device");
 	p->dev_name[0] = '\0';
+	return 0;
+}
+
+/* The index of the device named @name (@len bytes of it), or -1. */
+static int device_index(const struct bo_scenario *sc, const char *name, size_t len)
+{
+	for (size_t k = 0; k < sc->ndevices; k++)
+		if (strlen(sc->devices[k].name) == len && !strncmp(sc->devices[k].name, name, len))
+			return (int) k;
+	return -1;
+}
+
+/* The devices device @i's filesystem spans (its spans line) into its bitmask, each another
+ * raw device of the scenario no other filesystem holds (as its journal or spanned), of at
+ * least the filesystem's smallest size. Called in order: devices before @i are resolved. */
+static int device_spans(struct scenario_parser *p, size_t i)
+{
+	struct bo_scenario *sc = p->sc;
+	struct bo_device *d = &sc->devices[i];
+
+	if (d->spans_names && (d->raw || !bo_fs_desc(d->fs)->spans_mount))
+		return scenario_fail_at(p, d->spans_line,
+					"[device %s] spans: %s is made on one device (btrfs spans "
+					"several)",
+					d->name, d->raw ? "a raw device" : bo_fs_name(d->fs));
+	for (const char *v = d->spans_names ? d->spans_names : ""; *(v += strspn(v, " \t"));) {
+		size_t len = strcspn(v, " \t");
+		int j = device_index(sc, v, len);
+		const struct bo_device *o = j >= 0 ? &sc->devices[j] : NULL;
+
+		if (!o || j == (int) i)
+			return scenario_fail_at(p, d->spans_line,
+						"[device %s] spans: bad value '%.*s' (another "
+						"device of the scenario)",
+						d->name, (int) len, v);
+		if (!o->raw)
+			return scenario_fail_at(
+				p, d->spans_line,
+				"[device %s] spans: device '%s' must be 'fs = raw': "
+				"mkfs makes %s's filesystem there",
+				d->name, o->name, d->name);
+		if (d->spans & (1u << j))
+			return scenario_fail_at(p, d->spans_line,
+						"[device %s] spans: device '%s' named twice",
+						d->name, o->name);
+		for (size_t k = 0; k < sc->ndevices; k++)
+			if (sc->devices[k].journal == j ||
+			    (k < i && (sc->devices[k].spans & (1u << j))))
+				return scenario_fail_at(p, d->spans_line,
+							"[device %s] spans: device '%s' is '%s''s "
+							"already",
+							d->name, o->name, sc->devices[k].name);
+		if (o->size < bo_fs_desc(d->fs)->spans_min_size ||
+		    d->size < bo_fs_desc(d->fs)->spans_min_size)
+			return scenario_fail_at(p, d->spans_line,
+						"[device %s] spans: device '%s' has %" PRIu64
+						" bytes; each device of a %s over several wants "
+						"%" PRIu64 " at least",
+						d->name, o->size < d->size ? o->name : d->name,
+						o->size < d->size ? o->size : d->size,
+						bo_fs_name(d->fs),
+						bo_fs_desc(d->fs)->spans_min_size);
+		d->spans |= 1u << j;
+		v += len;
+	}
 	return 0;
 }
 
@@ -225,6 +327,12 @@ int scenario_devices_finish(struct scenario_parser *p)
 					"'%s' already",
 					d->name, d->journal_name, sc->devices[k].name);
 		d->journal = j;
+	}
+	for (size_t i = 0; i < sc->ndevices; i++) {
+		struct bo_device *d = &sc->devices[i];
+
+		if (device_spans(p, i) < 0)
+			return -EINVAL;
 		d->start = at;
 		at += (d->size / 512 + DEVICE_ALIGN - 1) / DEVICE_ALIGN * DEVICE_ALIGN;
 		if (sc->primary < 0 && !d->raw)
@@ -268,5 +376,6 @@ void bo_scenario_layout(const struct bo_scenario *sc, struct bo_layout *ret)
 		l->start = d->start;
 		l->sectors = d->size / 512;
 		l->journal = d->journal;
+		l->spans = d->spans;
 	}
 }

@@ -320,19 +320,25 @@ int scenario_nodes_finish(struct scenario_parser *p)
 		const char *dn = sc->devices[d].name;
 		bool journal = false;
 
-		/* An external journal goes with its filesystem's node. */
-		for (size_t j = 0; j < sc->ndevices; j++)
-			if (sc->devices[j].journal == (int) d) {
-				journal = true;
-				if (bo_cluster_node_of(c, dn) < 0 ||
-				    bo_cluster_node_of(c, dn) !=
-					    bo_cluster_node_of(c, sc->devices[j].name))
-					return scenario_fail_at(
-						p, sc->devices[j].journal_line,
-						"[device %s] journal: device '%s' is not on the "
-						"same node as '%s'",
-						sc->devices[j].name, dn, sc->devices[j].name);
-			}
+		/* An external journal, or a device a filesystem spans, goes with its
+		 * filesystem's node. */
+		for (size_t j = 0; j < sc->ndevices; j++) {
+			bool spanned = sc->devices[j].spans & (1u << d);
+
+			if (sc->devices[j].journal != (int) d && !spanned)
+				continue;
+			journal = true;
+			if (bo_cluster_node_of(c, dn) < 0 ||
+			    bo_cluster_node_of(c, dn) != bo_cluster_node_of(c, sc->devices[j].name))
+				return scenario_fail_at(p,
+							spanned ? sc->devices[j].spans_line
+								: sc->devices[j].journal_line,
+							"[device %s] %s: device '%s' is not on the "
+							"same node as '%s'",
+							sc->devices[j].name,
+							spanned ? "spans" : "journal", dn,
+							sc->devices[j].name);
+		}
 		if (!journal && bo_cluster_node_of(c, dn) < 0)
 			return scenario_fail_at(p, sc->devices[d].line,
 						"[device %s]: no node has it: in a cluster, every "

@@ -103,6 +103,10 @@ static int item(void *ctx, const struct bo_ini_item *it, struct bo_err *err)
 		scenario_device_journal(p, it->value);
 		return p->failed ? -EINVAL : 0;
 	}
+	if (!strcmp(it->section, "device") && !strcmp(it->key, "spans")) {
+		scenario_device_spans(p, it->value);
+		return p->failed ? -EINVAL : 0;
+	}
 	if (!*it->section) {
 		scenario_fail(p, EINVAL, "key '%s' outside of a section", it->key);
 		return -EINVAL;
@@ -428,6 +432,7 @@ void bo_scenario_free(struct bo_scenario *sc)
 		free(sc->devices[i].mkfs_options);
 		free(sc->devices[i].mount_options);
 		free(sc->devices[i].journal_name);
+		free(sc->devices[i].spans_names);
 	}
 	free(sc->devices);
 	free(sc->origin);

@@ -69,7 +69,9 @@ struct bo_device {
 	char *mkfs_options, *mount_options;
 	char *journal_name; /* journal = NAME, or NULL */
 	int journal;	    /* the raw device holding its external journal or log, or -1 */
-	int line, journal_line;
+	char *spans_names;  /* spans = NAME..., or NULL */
+	uint32_t spans;	    /* bit k: the filesystem also spans (raw) device k (btrfs) */
+	int line, journal_line, spans_line;
 	uint64_t start; /* its first 512-byte sector in the log's device (harness/log/layout.h) */
 };
 

@@ -86,6 +86,8 @@ struct scenario_parser {
 	bool dev_raw;				/* fs = raw */
 	char *dev_journal;			/* journal = NAME */
 	int journal_line;
+	char *dev_spans; /* spans = NAME..., as written */
+	int spans_line;
 	bool unnamed_device; /* a [device] section was seen */
 	/* The [node NAME] section being read (node.c), or -1; each node's devices line as
 	 * written, judged once every device is known, and its line. */
@@ -138,6 +140,9 @@ void scenario_device_begin(struct scenario_parser *p, const char *name);
 
 /* [device NAME] journal = @value, the current line. */
 void scenario_device_journal(struct scenario_parser *p, const char *value);
+
+/* [device NAME] spans = @value, the current line. */
+void scenario_device_spans(struct scenario_parser *p, const char *value);
 
 /* The [device NAME] section being read ends: 0, or -errno with the parse failed. */
 int scenario_device_end(struct scenario_parser *p);

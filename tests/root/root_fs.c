@@ -23,7 +23,8 @@
 
 static const char *run, *mnt;
 
-/* A fresh image file @name of @mib MiB in the run directory, bound to a loop device. */
+/* A fresh image file @name of @mib MiB in the run directory (0: the file as it is), bound to a
+ * loop device. */
 static struct bo_loop_dev attach_image(const char *name, int mib)
 {
 	struct bo_loop_dev dev = {.fd = -1};
@@ -31,7 +32,8 @@ static struct bo_loop_dev attach_image(const char *name, int mib)
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/%s", run, name);
-	root_make_file(path, (off_t) mib << 20);
+	if (mib)
+		root_make_file(path, (off_t) mib << 20);
 	if (bo_loop_attach(path, run, 0, 0, &dev, &err) < 0) {
 		fprintf(stderr, "attach: %s\n", err.msg);
 		CU_FAIL_FATAL("attach");
@@ -124,7 +126,7 @@ static void fs_cycle(enum bo_fs fs, const char *mkfs_tool, const char *fsck_tool
 		return;
 	}
 	dev = attach_image(name, 320);
-	CU_ASSERT_FATAL(bo_mkfs(fs, dev.path, mkfs_opts, TIMEOUT_MS, NULL, &err) == 0);
+	CU_ASSERT_FATAL(bo_mkfs(fs, dev.path, NULL, mkfs_opts, TIMEOUT_MS, NULL, &err) == 0);
 	CU_ASSERT(bo_fs_tool_version(fs, BO_TOOL_MKFS, version, sizeof(version), &err) == 0);
 	CU_ASSERT(bo_fs_tool_version(fs, BO_TOOL_FSCK, version, sizeof(version), &err) == 0);
 	fprintf(stderr, "(%s) ", version);
@@ -224,6 +226,73 @@ static void test_vfat(void)
 	fs_cycle(BO_FS_VFAT, "mkfs.vfat", "fsck.vfat", "dd", NULL, NULL);
 }
 
+/*
+ * A btrfs over two devices (raid1) is judged on its own two: a copy of it, whose second device
+ * then lost its filesystem, is fsck'd beside the original, whose devices carry the same
+ * identity and a newer generation. Seeing all devices, btrfs check takes the original's second
+ * device (the control: the hazard is real); seeing the copy's alone, it finds its second
+ * device missing. Mounted after the kernel forgot the devices it saw, the copy does not come
+ * up on the original's.
+ */
+static void test_btrfs_spans(void)
+{
+	static const char *const raid1[] = {"-d", "raid1", "-m", "raid1", NULL};
+	struct bo_loop_dev a1, b1, a2, b2;
+	struct bo_proc_result res = {0};
+	struct bo_err err = {0};
+	enum bo_fsck_verdict v;
+	struct bo_fs_devs one = {0}, two = {0};
+	char *mo;
+
+	if (!root_have("mkfs.btrfs") || !root_have("wipefs") || !kernel_has("btrfs")) {
+		fprintf(stderr, "\n*** SKIP btrfs over two devices: no mkfs.btrfs, wipefs or "
+				"btrfs here ***\n");
+		return;
+	}
+	a1 = attach_image("a1", 130);
+	b1 = attach_image("b1", 130);
+	one.spans[0] = b1.path;
+	CU_ASSERT_FATAL(bo_mkfs(BO_FS_BTRFS, a1.path, one.spans, raid1, TIMEOUT_MS, NULL, &err) ==
+			0);
+	mo = bo_mount_options_devs(BO_FS_BTRFS, "noatime", &one);
+	CU_ASSERT_FATAL(mo != NULL);
+	CU_ASSERT(!strncmp(mo, "noatime,device=", 15) && !strcmp(mo + 15, b1.path));
+	CU_ASSERT(bo_mount_forget_devices(BO_FS_BTRFS, &err) == 0);
+	CU_ASSERT_FATAL(bo_mount(a1.path, mnt, "btrfs", mo, &err) == 0);
+	CU_ASSERT(root_sh("echo one > %s/f && sync", mnt) == 0);
+	CU_ASSERT(bo_umount(mnt, 0, &err) == 0);
+	CU_ASSERT_FATAL(root_sh("cp %s/a1 %s/a2 && cp %s/b1 %s/b2", run, run, run, run) == 0);
+	a2 = attach_image("a2", 0);
+	b2 = attach_image("b2", 0);
+	/* The original goes on: a newer generation on both its devices. */
+	CU_ASSERT(bo_mount(a1.path, mnt, "btrfs", mo, &err) == 0);
+	CU_ASSERT(root_sh("for i in 1 2 3 4 5 6 7 8; do echo $i > %s/g$i; sync; done", mnt) == 0);
+	CU_ASSERT(bo_umount(mnt, 0, &err) == 0);
+	free(mo);
+	CU_ASSERT_FATAL(root_sh("wipefs -a -q %s", b2.path) == 0);
+
+	/* The control: seeing every device, the check assembles the copy with b1. */
+	CU_ASSERT(bo_fsck(BO_FS_BTRFS, a2.path, NULL, TIMEOUT_MS, NULL, &v, &res, &err) == 0);
+	CU_ASSERT(res.out && !strstr(res.out, "is missing"));
+	bo_proc_result_clear(&res);
+	/* Its own devices alone: b2 is no btrfs device now. */
+	two.spans[0] = b2.path;
+	(void) !bo_fsck(BO_FS_BTRFS, a2.path, &two, TIMEOUT_MS, NULL, &v, &res, &err);
+	CU_ASSERT(res.out && strstr(res.out, "device 2 is missing"));
+	if (!res.out || !strstr(res.out, "device 2 is missing"))
+		fprintf(stderr, "btrfs check of the copy: %s\n", res.out ? res.out : err.msg);
+	bo_proc_result_clear(&res);
+	mo = bo_mount_options_devs(BO_FS_BTRFS, NULL, &two);
+	CU_ASSERT(bo_mount_forget_devices(BO_FS_BTRFS, &err) == 0);
+	CU_ASSERT(mo && bo_mount(a2.path, mnt, "btrfs", mo, &err) < 0);
+	free(mo);
+	CU_ASSERT(bo_mount_forget_devices(BO_FS_BTRFS, &err) == 0);
+	detach(&a1);
+	detach(&b1);
+	detach(&a2);
+	detach(&b2);
+}
+
 static void test_mount_errors(void)
 {
 	struct bo_loop_dev dev = attach_image("blank.img", 16);
@@ -238,7 +307,7 @@ static void test_mount_errors(void)
 	CU_ASSERT(strstr(err.msg, want) != NULL);
 	fprintf(stderr, "(%s) ", err.msg);
 	/* An option ext4 does not know. */
-	CU_ASSERT_FATAL(bo_mkfs(BO_FS_EXT4, dev.path, NULL, TIMEOUT_MS, NULL, &err) == 0);
+	CU_ASSERT_FATAL(bo_mkfs(BO_FS_EXT4, dev.path, NULL, NULL, TIMEOUT_MS, NULL, &err) == 0);
 	CU_ASSERT(bo_mount(dev.path, mnt, "ext4", "no_such_option", &err) == -EINVAL);
 	CU_ASSERT(strstr(err.msg, "options 'no_such_option'") != NULL);
 	CU_ASSERT(bo_mount_is_mounted(mnt, &err) == 0);
@@ -258,7 +327,7 @@ static void test_lazy_detach(void)
 	char file[PATH_MAX];
 	int fd;
 
-	CU_ASSERT_FATAL(bo_mkfs(BO_FS_EXT4, dev.path, NULL, TIMEOUT_MS, NULL, &err) == 0);
+	CU_ASSERT_FATAL(bo_mkfs(BO_FS_EXT4, dev.path, NULL, NULL, TIMEOUT_MS, NULL, &err) == 0);
 	CU_ASSERT_FATAL(bo_mount(dev.path, mnt, "ext4", NULL, &err) == 0);
 	snprintf(file, sizeof(file), "%s/held", mnt);
 	fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
@@ -293,10 +362,10 @@ static void test_ambivalent(void)
 		return;
 	}
 	/* An XFS super block (sector 0) over an ext4 one (byte 1024): which is it? */
-	CU_ASSERT_FATAL(bo_mkfs(BO_FS_XFS, dev.path, NULL, TIMEOUT_MS, NULL, &err) == 0);
+	CU_ASSERT_FATAL(bo_mkfs(BO_FS_XFS, dev.path, NULL, NULL, TIMEOUT_MS, NULL, &err) == 0);
 	CU_ASSERT_FATAL(
 		root_sh("dd if=%s of=%s/xfs.sb bs=512 count=1 status=none", dev.path, run) == 0);
-	CU_ASSERT_FATAL(bo_mkfs(BO_FS_EXT4, dev.path, NULL, TIMEOUT_MS, NULL, &err) == 0);
+	CU_ASSERT_FATAL(bo_mkfs(BO_FS_EXT4, dev.path, NULL, NULL, TIMEOUT_MS, NULL, &err) == 0);
 	CU_ASSERT_FATAL(root_sh("dd if=%s/xfs.sb of=%s bs=512 count=1 conv=notrunc status=none",
 				run, dev.path) == 0);
 	CU_ASSERT(bo_fs_detect(dev.path, type, sizeof(type), &err) == -ENOTUNIQ);
@@ -317,6 +386,7 @@ int main(void)
 		{"btrfs: mkfs, detect, mount, fsck clean and dirty", test_btrfs},
 		{"ext2: mkfs, detect, mount, fsck clean and dirty, repair", test_ext2},
 		{"vfat: mkfs, detect, mount, fsck clean and dirty, repair", test_vfat},
+		{"btrfs over two devices: judged on its own", test_btrfs_spans},
 		{"mount and umount errors say what failed", test_mount_errors},
 		{"umount detaches lazily only when asked", test_lazy_detach},
 		{"contradicting signatures are ambivalent", test_ambivalent},

@@ -43,7 +43,7 @@ static struct bo_loop_dev loop_with_fs(struct bo_teardown *td, const char *name)
 	root_make_file(path, 32 << 20);
 	CU_ASSERT_FATAL(bo_loop_attach(path, run, 0, 0, &dev, &err) == 0);
 	CU_ASSERT_FATAL(bo_teardown_push_loop(td, dev.path, &err) == 0);
-	CU_ASSERT_FATAL(bo_mkfs(BO_FS_EXT4, dev.path, NULL, 60000, NULL, &err) == 0);
+	CU_ASSERT_FATAL(bo_mkfs(BO_FS_EXT4, dev.path, NULL, NULL, 60000, NULL, &err) == 0);
 	CU_ASSERT_FATAL(bo_mount(dev.path, mnt, "ext4", NULL, &err) == 0);
 	CU_ASSERT_FATAL(bo_teardown_push_mount(td, mnt, &err) == 0);
 	return dev;

@@ -209,16 +209,35 @@ static void test_argv(void)
 	struct bo_err err = {0};
 	char line[256] = "";
 
-	CU_ASSERT_FATAL(bo_mkfs_argv(BO_FS_EXT4, "/dev/loop0", opts, argv, &err) == 0);
+	CU_ASSERT_FATAL(bo_mkfs_argv(BO_FS_EXT4, "/dev/loop0", NULL, opts, argv, &err) == 0);
 	for (const char **a = argv; *a; a++)
 		strcat(strcat(line, *a), " ");
 	CU_ASSERT_STRING_EQUAL(line, "mkfs.ext4 -F -q -b 4096 -E lazy_itable_init=0 /dev/loop0 ");
-	CU_ASSERT_FATAL(bo_mkfs_argv(BO_FS_XFS, "/dev/loop0", NULL, argv, &err) == 0);
+	CU_ASSERT_FATAL(bo_mkfs_argv(BO_FS_XFS, "/dev/loop0", NULL, NULL, argv, &err) == 0);
 	CU_ASSERT(!strcmp(argv[0], "mkfs.xfs") && !strcmp(argv[1], "-f") &&
 		  !strcmp(argv[2], "-q") && !strcmp(argv[3], "/dev/loop0") && !argv[4]);
-	CU_ASSERT_FATAL(bo_mkfs_argv(BO_FS_BTRFS, "/dev/x", NULL, argv, &err) == 0);
+	CU_ASSERT_FATAL(bo_mkfs_argv(BO_FS_BTRFS, "/dev/x", NULL, NULL, argv, &err) == 0);
 	CU_ASSERT(!strcmp(argv[0], "mkfs.btrfs") && !strcmp(argv[1], "-f") &&
 		  !strcmp(argv[2], "-q") && !strcmp(argv[3], "/dev/x") && !argv[4]);
+	/* A btrfs over three devices: its own first (devid 1), then the others; only btrfs. */
+	{
+		static const char *const spans[] = {"/dev/y", "/dev/z", NULL};
+		static const char *const raid1[] = {"-d", "raid1", "-m", "raid1", NULL};
+
+		CU_ASSERT_FATAL(bo_mkfs_argv(BO_FS_BTRFS, "/dev/x", spans, raid1, argv, &err) == 0);
+		line[0] = '\0';
+		for (const char **a = argv; *a; a++)
+			strcat(strcat(line, *a), " ");
+		CU_ASSERT_STRING_EQUAL(line,
+				       "mkfs.btrfs -f -q -d raid1 -m raid1 /dev/x /dev/y /dev/z ");
+		CU_ASSERT(bo_mkfs_argv(BO_FS_XFS, "/dev/x", spans, NULL, argv, &err) == -EINVAL);
+		CU_ASSERT(strstr(bo_err_str(&err), "xfs is made on one device") != NULL);
+		/* fsck names only its own: btrfs check finds the others */
+		CU_ASSERT_FATAL(bo_fsck_argv(BO_FS_BTRFS, "/dev/x",
+					     &(struct bo_fs_devs){.spans = {"/dev/y"}}, argv,
+					     &err) == 0);
+		CU_ASSERT(!strcmp(argv[3], "/dev/x") && !argv[4]);
+	}
 
 	CU_ASSERT_FATAL(bo_fsck_argv(BO_FS_EXT4, "/dev/x", NULL, argv, &err) == 0);
 	CU_ASSERT(!strcmp(argv[0], "e2fsck") && !strcmp(argv[1], "-fn") &&
@@ -230,18 +249,21 @@ static void test_argv(void)
 	CU_ASSERT(!strcmp(argv[0], "btrfs") && !strcmp(argv[1], "check") &&
 		  !strcmp(argv[2], "--readonly") && !strcmp(argv[3], "/dev/x") && !argv[4]);
 	/* An external journal, or log. */
-	CU_ASSERT_FATAL(bo_fsck_argv(BO_FS_EXT4, "/dev/x", "/dev/j", argv, &err) == 0);
+	CU_ASSERT_FATAL(bo_fsck_argv(BO_FS_EXT4, "/dev/x",
+				     &(struct bo_fs_devs){.journal = "/dev/j"}, argv, &err) == 0);
 	CU_ASSERT(!strcmp(argv[1], "-fn") && !strcmp(argv[2], "-j") && !strcmp(argv[3], "/dev/j") &&
 		  !strcmp(argv[4], "/dev/x") && !argv[5]);
-	CU_ASSERT_FATAL(bo_fsck_argv(BO_FS_XFS, "/dev/x", "/dev/j", argv, &err) == 0);
+	CU_ASSERT_FATAL(bo_fsck_argv(BO_FS_XFS, "/dev/x", &(struct bo_fs_devs){.journal = "/dev/j"},
+				     argv, &err) == 0);
 	CU_ASSERT(!strcmp(argv[1], "-n") && !strcmp(argv[2], "-l") && !strcmp(argv[3], "/dev/j") &&
 		  !strcmp(argv[4], "/dev/x") && !argv[5]);
-	CU_ASSERT(bo_fsck_argv(BO_FS_BTRFS, "/dev/x", "/dev/j", argv, &err) == -EINVAL);
+	CU_ASSERT(bo_fsck_argv(BO_FS_BTRFS, "/dev/x", &(struct bo_fs_devs){.journal = "/dev/j"},
+			       argv, &err) == -EINVAL);
 
 	for (int i = 0; i < BO_TOOL_ARGV_MAX; i++)
 		many[i] = "-x";
 	many[BO_TOOL_ARGV_MAX] = NULL;
-	CU_ASSERT(bo_mkfs_argv(BO_FS_EXT4, "/dev/x", many, argv, &err) == -E2BIG);
+	CU_ASSERT(bo_mkfs_argv(BO_FS_EXT4, "/dev/x", NULL, many, argv, &err) == -E2BIG);
 }
 
 static void test_mkfs_runs_the_tool(void)
@@ -253,17 +275,17 @@ static void test_mkfs_runs_the_tool(void)
 
 	/* The arguments arrive as given, no shell in between. */
 	fake("mkfs.ext4", "echo \"$@\"");
-	CU_ASSERT_FATAL(bo_mkfs(BO_FS_EXT4, "/dev/my dev", opts, 5000, &res, &err) == 0);
+	CU_ASSERT_FATAL(bo_mkfs(BO_FS_EXT4, "/dev/my dev", NULL, opts, 5000, &res, &err) == 0);
 	snprintf(want, sizeof(want), "-F -q -b 4096 /dev/my dev\n");
 	CU_ASSERT_STRING_EQUAL(res.out, want);
 	bo_proc_result_clear(&res);
 
 	fake("mkfs.xfs", "echo 'mkfs.xfs: size 12m too small' >&2; echo line2 >&2; exit 1");
-	CU_ASSERT(bo_mkfs(BO_FS_XFS, "/dev/x", NULL, 5000, NULL, &err) == -EIO);
+	CU_ASSERT(bo_mkfs(BO_FS_XFS, "/dev/x", NULL, NULL, 5000, NULL, &err) == -EIO);
 	CU_ASSERT(strstr(err.msg, "mkfs xfs on '/dev/x': mkfs.xfs exited with status 1: "
 				  "mkfs.xfs: size 12m too small; line2") != NULL);
 	/* No timeout, no run. */
-	CU_ASSERT(bo_mkfs(BO_FS_XFS, "/dev/x", NULL, 0, NULL, &err) == -EINVAL);
+	CU_ASSERT(bo_mkfs(BO_FS_XFS, "/dev/x", NULL, NULL, 0, NULL, &err) == -EINVAL);
 }
 
 static void test_output_capture(void)
@@ -393,7 +415,8 @@ static void test_repair(void)
 	CU_ASSERT(bo_fsck(BO_FS_VFAT, image(), NULL, 5000, NULL, &fv, NULL, &err) == 0 &&
 		  fv == BO_FSCK_DIRTY);
 	/* The command lines, and none for filesystems recovered by their mount. */
-	CU_ASSERT_FATAL(bo_repair_argv(BO_FS_EXT4, "/dev/x", "/dev/j", argv, &err) == 0);
+	CU_ASSERT_FATAL(bo_repair_argv(BO_FS_EXT4, "/dev/x",
+				       &(struct bo_fs_devs){.journal = "/dev/j"}, argv, &err) == 0);
 	CU_ASSERT(!strcmp(argv[0], "e2fsck") && !strcmp(argv[1], "-fy") && !strcmp(argv[2], "-j") &&
 		  !strcmp(argv[3], "/dev/j") && !strcmp(argv[4], "/dev/x") && !argv[5]);
 	CU_ASSERT_FATAL(bo_repair_argv(BO_FS_VFAT, "/dev/x", NULL, argv, &err) == 0);

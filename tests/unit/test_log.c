@@ -577,6 +577,13 @@ static void test_layout(void)
 		{"layout:a=raw@8+8/a", "must be another device"},
 		{"layout:a=raw@8+8/c", "must be another device"},
 		{"layout:a=raw@8+8;", "expected layout:"},
+		{"layout:a=btrfs@8+8&b", "must be a raw device"},
+		{"layout:a=btrfs@8+8&a", "must be a raw device"},
+		{"layout:a=btrfs@8+8&b,b=xfs@16+8", "must be a raw device"},
+		{"layout:a=raw@8+8&b,b=raw@16+8", "must be a raw device"},
+		{"layout:a=btrfs@8+8&c,b=btrfs@16+8&c,c=raw@24+8", "no other filesystem holds"},
+		{"layout:a=ext4@8+8/c,b=btrfs@16+8&c,c=raw@24+8", "no other filesystem holds"},
+		{"layout:a=btrfs@8+8&", "expected layout:"},
 	};
 
 	snprintf(l.v[0].name, sizeof(l.v[0].name), "data");
@@ -620,6 +627,21 @@ static void test_layout(void)
 	CU_ASSERT_FATAL(bo_log_writer_close(w, &err) == 0);
 	CU_ASSERT(bo_log_open(bo_test_path("layout.log"), 0, &log, &err) == -EINVAL);
 	CU_ASSERT(strstr(bo_err_str(&err), "entry 1: layout mark 'layout:x'") != NULL);
+	/* A btrfs over three devices: written and read back, each spanned device owned by it. */
+	l.n = 3;
+	snprintf(l.v[0].kind, sizeof(l.v[0].kind), "btrfs");
+	l.v[0].journal = -1;
+	l.v[0].spans = 1u << 1 | 1u << 2;
+	l.v[2] = l.v[1];
+	snprintf(l.v[2].name, sizeof(l.v[2].name), "c");
+	l.v[2].start = 264192 + 16384;
+	CU_ASSERT_FATAL(bo_layout_format(&l, mark, sizeof(mark)) == 0);
+	CU_ASSERT(!strcmp(mark, "layout:data=btrfs@2048+262144&log&c,log=raw@264192+16384,"
+				"c=raw@280576+16384"));
+	CU_ASSERT_FATAL(bo_layout_parse(mark, &back, &err) == 0);
+	CU_ASSERT(back.v[0].spans == 6 && back.v[1].spans == 0 && back.v[0].journal == -1);
+	CU_ASSERT(bo_layout_owner(&back, 1) == 0 && bo_layout_owner(&back, 2) == 0 &&
+		  bo_layout_owner(&back, 0) == -1);
 }
 
 int main(void)

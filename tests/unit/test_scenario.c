@@ -983,6 +983,59 @@ static void devices(void)
 		  "t.ini:8: [faults]: a fault plan acts on one device");
 }
 
+/* A btrfs over several devices: spans = NAME..., in its config.json and layout, and what is
+ * refused with its line. */
+#define SPANS(a, b) \
+	"[device a]\nfs = btrfs\nsize = " a "\nspans = b\n[device b]\nfs = raw\nsize = " b "\n"
+static void spans(void)
+{
+	struct bo_scenario *sc = parse_ok("[device a]\nfs = btrfs\nsize = 128M\nmkfs_options = "
+					  "-d raid1 -m raid1\nspans = b  c\n[device b]\nfs = "
+					  "raw\nsize = 128M\n[device c]\nfs = raw\nsize = 128M\n"
+					  "[device d]\nfs = raw\nsize = 1M\n" WL);
+	struct json_object *j = NULL;
+	struct bo_layout l;
+
+	CU_ASSERT_FATAL(sc != NULL);
+	CU_ASSERT(sc->devices[0].spans == 6 && sc->devices[0].journal == -1 &&
+		  sc->devices[1].spans == 0 && sc->primary == 0);
+	bo_scenario_layout(sc, &l);
+	CU_ASSERT(l.v[0].spans == 6 && bo_layout_owner(&l, 2) == 0 && bo_layout_owner(&l, 3) == -1);
+	CU_ASSERT_FATAL(bo_scenario_to_json(sc, &j) == 0);
+	CU_ASSERT(strstr(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN),
+			 "\"spans\":[\"b\",\"c\"]") != NULL);
+	json_object_put(j);
+	bo_scenario_free(sc);
+	parse_bad(SPANS("128M", "128M") "spans = c\n" WL,
+		  "t.ini:8: [device b] spans: a raw device is made on one device");
+	parse_bad("[device a]\nfs = xfs\nsize = 300M\nspans = b\n[device b]\nfs = raw\n" WL,
+		  "t.ini:4: [device a] spans: xfs is made on one device (btrfs spans several)");
+	parse_bad(SPANS("128M", "100M") WL,
+		  "t.ini:4: [device a] spans: device 'b' has 104857600 bytes; each device of a "
+		  "btrfs over several wants 131072000 at least");
+	parse_bad(SPANS("120M", "128M") WL,
+		  "t.ini:4: [device a] spans: device 'a' has 125829120 bytes");
+	parse_bad("[device a]\nfs = btrfs\nspans = a\n" WL,
+		  "t.ini:3: [device a] spans: bad value 'a' (another device of the scenario)");
+	parse_bad("[device a]\nfs = btrfs\nspans = b\n[device b]\nfs = ext4\n" WL,
+		  "t.ini:3: [device a] spans: device 'b' must be 'fs = raw'");
+	parse_bad("[device a]\nfs = btrfs\nspans = b b\n[device b]\nfs = raw\n" WL,
+		  "t.ini:3: [device a] spans: device 'b' named twice");
+	parse_bad("[device a]\nfs = btrfs\nspans = b\n[device c]\nfs = btrfs\nspans = b\n"
+		  "[device b]\nfs = raw\n" WL,
+		  "t.ini:6: [device c] spans: device 'b' is 'a''s already");
+	parse_bad("[device a]\nfs = ext4\njournal = b\n[device c]\nfs = btrfs\nspans = b\n"
+		  "[device b]\nfs = raw\n" WL,
+		  "t.ini:6: [device c] spans: device 'b' is 'a''s already");
+	parse_bad("[device a]\nfs = btrfs\nspans = B\n" WL,
+		  "t.ini:3: [device a] spans: bad value 'B' (a device's name)");
+	parse_bad("[device a]\nfs = btrfs\nspans = b\nspans = b\n" WL,
+		  "t.ini:4: [device a] spans: given twice (first on line 3)");
+	parse_bad(
+		"[device]\nfs = btrfs\nspans = b\n" WL,
+		"t.ini:3: [device] spans: the devices a filesystem spans are devices of their own");
+}
+
 /* [node NAME] sections: a cluster, its survivor sets, and what is refused on the host before
  * any boot, with its line. */
 #define DEV3	"[device n1]\nfs = ext4\n[device n2]\nfs = ext4\n[device n3]\nfs = ext4\n"
@@ -1214,6 +1267,7 @@ int main(void)
 		{"ordered and variants", ordered_and_variants},
 		{"vm, scripts and user", vm_scripts_user},
 		{"devices", devices},
+		{"a btrfs over several devices", spans},
 		{"nodes", nodes},
 		{"INI keys replaced, added, removed", test_ini_override},
 		{},

@@ -19,7 +19,7 @@
 # SLICE=N (the regular suite's short slice): N ops in both forms; the twin must be flagged, not
 # each kind of op.
 . "$(dirname "$0")/run_lib.sh"
-fs=${2:?usage: families.sh BLACKOUT FS}
+fs=${2:?usage: families.sh BLACKOUT FS (or btrfs-raid1: scenarios/FS-fsops.ini)}
 need_vm
 # The acks Debian's kernels lose on FS, always (KNOWN) or now and then (MAYBE): kernel
 # findings of docs/crash-states.md.

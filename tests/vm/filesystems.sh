@@ -7,6 +7,7 @@
 # consistent, its ack-before-fsync twin lost-ack, and fsops without hard links (--no-links).
 # jfs, udf and vfat run fsops too, and what they lose is the kernel's (docs/crash-states.md,
 # "jfs issues no cache flush, and udf's and vfat's sync and syncfs none"): said, not failed.
+# btrfs raid1 over two devices (scenarios/btrfs-raid1-fsops.ini) takes the same paths.
 # Long (label vm-long): about 35 boots.
 . "$(dirname "$0")/run_lib.sh"
 need_vm
@@ -74,6 +75,27 @@ run_pair exfat applog ack-before-fsync
 scenario "$SRC/scenarios/ext4-fsops.ini" "$T/exfat-fsops.ini" fs=exfat ops=40
 if run_bo 0 run "$T/exfat-fsops.ini" --results "$T/results"; then
 	grep -q -- "--no-links" "$RESULTS/config.json" && ok || bad "exfat: fsops ran with links"
+fi
+
+# btrfs raid1 over two devices: consistent, its twin lost-ack, its log checked alone (the
+# layout mark names both devices and what spans what), and the same paths.
+scenario "$SRC/scenarios/btrfs-raid1-fsops.ini" "$T/raid1.ini" ops=20
+good=
+if run_bo 0 run "$T/raid1.ini" --results "$T/results"; then
+	n=$(json "$RESULTS/summary.json" 'j["states_checked"]')
+	[ "$(json "$RESULTS/summary.json" 'j["counts"]["consistent"]')" = "$n" ] && ok ||
+		bad "btrfs raid1: not every state consistent"
+	good=$RESULTS
+	"$BO" inspect "$RESULTS/write.log" | grep -q "^  a  *btrfs .*, also on b$" && ok ||
+		bad "btrfs raid1: inspect does not say that a spans b"
+	run_bo 0 check "$RESULTS/write.log" --cuts flush/3 --jobs 1 --results "$T/found" && ok
+fi
+scenario "$SRC/scenarios/btrfs-raid1-fsops.ini" "$T/raid1-bug.ini" ops=20 \
+	workload.bug=ack-without-fsync
+if run_bo 1 run "$T/raid1-bug.ini" --results "$T/results"; then
+	[ "$(json "$RESULTS/summary.json" 'j["counts"]["lost-ack"]')" -ge 1 ] && ok ||
+		bad "btrfs raid1: the planted bug was not flagged lost-ack"
+	paths "btrfs raid1" "$good" "$RESULTS"
 fi
 
 # jfs, udf and vfat: the kernel's losses, counted and said; the run itself must complete.
