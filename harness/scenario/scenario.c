@@ -368,6 +368,9 @@ int bo_scenario_parse(const char *text, size_t len, const char *origin,
 		r = finish(&p);
 	for (size_t i = 0; i < BO_ARRAY_SIZE(p.node_devices); i++)
 		free(p.node_devices[i]);
+	/* a device section's journal or spans, when the parse stopped inside it */
+	free(p.dev_journal);
+	free(p.dev_spans);
 	if (r < 0 || p.failed) {
 		bo_scenario_free(sc);
 		return -(err && err->errnum ? err->errnum : EINVAL);
