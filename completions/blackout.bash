@@ -3,7 +3,7 @@
 # `cmake --install` puts it in PREFIX/share/bash-completion/completions/blackout, where
 # bash-completion loads it on first use; from a checkout, source it. See README.md.
 
-_blackout_commands="ctl run check merge report explain findings reproduce shrink nightly cleanup inspect
+_blackout_commands="ctl run check merge report explain findings reproduce export shrink nightly cleanup inspect
 lint replay synth vm cache kernel help"
 
 # The options of each command. Those that take an argument end with "=".
@@ -21,6 +21,7 @@ _blackout_opts() {
 	explain) echo "--json --help" ;;
 	findings) echo "--json --baseline= --help" ;;
 	reproduce) echo "--host-root $_blackout_vm_opts --help" ;;
+	export) echo "--out= --help" ;;
 	shrink) echo "--state= --no-bisect --max-tests= --host-root $_blackout_vm_opts --help" ;;
 	nightly) echo "--baseline= --out= --file= --kernel-release= --kernel-tree= --in-place --help" ;;
 	kernel) echo "--json --available --fs= --modules --check= --help" ;;
@@ -191,7 +192,7 @@ _blackout() {
 	nightly) COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur")) ;;
 	check | inspect | lint | replay) COMPREPLY=($(compgen -f -- "$cur")) ;;
 	merge | report | shrink | findings) COMPREPLY=($(compgen -d -- "$cur")) ;;
-	explain | reproduce)
+	explain | reproduce | export)
 		if ((${#args[@]} == 0)); then
 			COMPREPLY=($(compgen -d -- "$cur"))
 		elif ((${#args[@]} == 1)); then

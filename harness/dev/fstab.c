@@ -169,6 +169,7 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			.modules = {"ext4"},
 			.kconfig = {"CONFIG_EXT4_FS"},
 			.mkfs = "mkfs.ext4",
+			.mkfs_label = "-L",
 			.mkfs_version = {"mkfs.ext4", "-V"},
 			/* inode tables and the journal zeroed by mkfs: lazy initialisation would
 			 * write them later from a kernel thread, on its own schedule, and the
@@ -185,6 +186,7 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 		       .kconfig = {"CONFIG_XFS_FS"},
 		       .min_size = 300ULL << 20,
 		       .mkfs = "mkfs.xfs",
+		       .mkfs_label = "-L",
 		       .mkfs_args = {"-f", "-q"},
 		       .mkfs_version = {"mkfs.xfs", "-V"},
 		       /* xfs_repair refuses a dirty log: recovery is the mount's */
@@ -204,6 +206,7 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			 .kconfig = {"CONFIG_BTRFS_FS"},
 			 .min_size = 110ULL << 20,
 			 .mkfs = "mkfs.btrfs",
+			 .mkfs_label = "-L",
 			 .mkfs_args = {"-f", "-q"},
 			 .mkfs_version = {"mkfs.btrfs", "--version"},
 			 /* btrfs check --repair is not what a boot runs */
@@ -226,6 +229,7 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			.modules = {"ext2", "ext4"},
 			.kconfig = {"CONFIG_EXT2_FS|CONFIG_EXT4_USE_FOR_EXT2"},
 			.mkfs = "mkfs.ext2",
+			.mkfs_label = "-L",
 			.mkfs_version = {"mkfs.ext2", "-V"},
 			/* ext4's fallocate takes no file without extents; ext2's rename no
 			 * RENAME_EXCHANGE */
@@ -242,6 +246,7 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			.kconfig = {"CONFIG_VFAT_FS", "CONFIG_NLS_CODEPAGE_437"},
 			.min_size = 16ULL << 20,
 			.mkfs = "mkfs.vfat",
+			.mkfs_label = "-n",
 			.mkfs_version = {"mkfs.vfat", "--version"},
 			.fsck = "fsck.vfat",
 			.check_args = {"-n"},
@@ -270,6 +275,7 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			.kconfig = {"CONFIG_F2FS_FS"},
 			.min_size = 64ULL << 20,
 			.mkfs = "mkfs.f2fs",
+			.mkfs_label = "-l",
 			.mkfs_args = {"-f", "-q"},
 			.mkfs_version = {"mkfs.f2fs", "-V"},
 			.fsck = "fsck.f2fs",
@@ -293,6 +299,7 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			  .kconfig = {"CONFIG_NILFS2_FS"},
 			  .min_size = 136ULL << 20,
 			  .mkfs = "mkfs.nilfs2",
+			  .mkfs_label = "-L",
 			  .mkfs_args = {"-f", "-q"},
 			  .mkfs_version = {"mkfs.nilfs2", "-V"},
 			  /* no fallocate or xattrs; nilfs_rename() takes RENAME_NOREPLACE
@@ -310,6 +317,7 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			 .kconfig = {"CONFIG_EXFAT_FS"},
 			 .min_size = 16ULL << 20,
 			 .mkfs = "mkfs.exfat",
+			 .mkfs_label = "-L",
 			 .mkfs_version = {"mkfs.exfat", "-V"},
 			 .fsck = "fsck.exfat",
 			 .check_args = {"-n"},
@@ -334,6 +342,7 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 		       .kconfig = {"CONFIG_JFS_FS"},
 		       .min_size = 16ULL << 20,
 		       .mkfs = "mkfs.jfs",
+		       .mkfs_label = "-L",
 		       .mkfs_args = {"-q"},
 		       .mkfs_version = {"mkfs.jfs", "-V"},
 		       .lacks = "falloc,rename2",
@@ -354,6 +363,7 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 		       .kconfig = {"CONFIG_UDF_FS"},
 		       .min_size = 16ULL << 20,
 		       .mkfs = "mkfs.udf",
+		       .mkfs_label = "--label=",
 		       .mkfs_version = {"mkfs.udf", "-h"},
 		       .version_line = "udftools",
 		       .lacks = "falloc,xattr,rename2",

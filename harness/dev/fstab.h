@@ -35,8 +35,9 @@ struct bo_fs_desc {
 	const char *tools[5], *modules[5], *kconfig[3];
 
 	/* mkfs ARGS [the scenario's options] DEV; MKFS_VERSION prints its version. Unless the
-	 * scenario's options hold "-E", UNLESS_E goes after them. */
-	const char *mkfs, *mkfs_args[3], *mkfs_version[3], *unless_e;
+	 * scenario's options hold "-E", UNLESS_E goes after them. MKFS_LABEL is its option that
+	 * names the volume: "-L" takes the label as the next argument, "--label=" joined. */
+	const char *mkfs, *mkfs_args[3], *mkfs_version[3], *unless_e, *mkfs_label;
 
 	/* FSCK CHECK_ARGS DEV only reads; FSCK REPAIR_ARGS DEV is what a boot runs (none: its
 	 * recovery is the mount's). FSCK_VERSION prints the version; when the query has no

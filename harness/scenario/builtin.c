@@ -201,6 +201,21 @@ int bo_scenario_workload_command(const struct bo_scenario *sc, char **ret)
 	return *ret ? 0 : -ENOMEM;
 }
 
+int bo_scenario_export_command(const struct bo_scenario *sc, const char *form, uint64_t upto,
+			       char **ret)
+{
+	_cleanup_free_ char *cmd = NULL, *mode = NULL;
+
+	*ret = NULL;
+	if (sc->workload != BO_WORKLOAD_BUILTIN || !bo_builtin_find(sc->builtin) ||
+	    strcmp(bo_builtin_find(sc->builtin)->exe, "blackout-fsops"))
+		return -ENOTSUP;
+	if (asprintf(&mode, " %s", form) < 0 || builtin_command(sc, mode, &cmd) < 0 ||
+	    asprintf(ret, "%s --upto %" PRIu64, cmd, upto) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
 int bo_scenario_checker_command(const struct bo_scenario *sc, char **ret)
 {
 	switch (sc->checker) {

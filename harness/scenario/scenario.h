@@ -260,6 +260,12 @@ _must_check_ int bo_scenario_checker_command(const struct bo_scenario *sc, char 
  * [check] promises, or with auto, by the workload's filesystem's row (harness/dev/fstab.h). */
 bool bo_scenario_promises_posix(const struct bo_scenario *sc);
 
+/* The command line that prints the reproducer of @sc's builtin fsops or bounded workload up
+ * to acknowledged op @upto in @form ("repro": repro.c of `blackout export`; "fstests": its
+ * test in fstests' form), malloc'd into *@ret; -ENOTSUP for another workload, -ENOMEM. */
+_must_check_ int bo_scenario_export_command(const struct bo_scenario *sc, const char *form,
+					    uint64_t upto, char **ret);
+
 /* The workload's filesystem: the first device's that has one, with its mkfs options into
  * *@mkfs. */
 enum bo_fs bo_scenario_workload_fs(const struct bo_scenario *sc, const char **mkfs);

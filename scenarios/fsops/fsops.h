@@ -288,4 +288,12 @@ int fsops_run(const struct fsops_params *p);
 /* Run the checker on BLACKOUT_MNT or the current directory (check.c). Exit status. */
 int fsops_check(const struct fsops_params *p);
 
+/* repro: a C program of the ops up to acknowledged op @upto, printed (repro.c); 0, 1 out of
+ * memory or output, 2 when @upto is no acknowledged op. */
+int fsops_repro(const struct fsops_params *p, uint64_t upto);
+
+/* fstests: the same as a test in fstests' own form (its helpers, dm-flakey's power failure,
+ * the expected tree in $TEST_DIR), printed; as fsops_repro(). */
+int fsops_fstests(const struct fsops_params *p, uint64_t upto);
+
 #endif

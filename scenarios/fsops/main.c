@@ -21,6 +21,8 @@ static void help(void)
 	     "                              [--no-links] [--keep IDS]\n"
 	     "       blackout-fsops [run | check | list] --bounded L [--workloads A-B]\n"
 	     "                              [--sample I/N] [--seed N]\n"
+	     "       blackout-fsops repro   --upto N [the options of run] [--promises=P]\n"
+	     "       blackout-fsops fstests --upto N [the options of run] [--promises=P]\n"
 	     "       blackout-fsops count   --bounded L\n\n"
 	     "run    perform a seeded random sequence of file and directory operations in the\n"
 	     "       current (empty) directory, announcing each through $BLACKOUT_CTL: 'issue'\n"
@@ -30,6 +32,9 @@ static void help(void)
 	     "       files $BLACKOUT_ISSUED and $BLACKOUT_ACKED; print 'present <id>' for every\n"
 	     "       op whose effect is there, then 'done'.\n"
 	     "list   print the op sequence.\n"
+	     "repro  print a C program of the ops up to acknowledged op N as plain system\n"
+	     "       calls, which checks what op N promised (blackout export's repro.c).\n"
+	     "fstests  print the same as a test in fstests' form (blackout export's fstests/).\n"
 	     "count  print how many workloads the bounded space of length L has (those the\n"
 	     "       filesystem of --families and --no-links can perform).\n\n"
 	     "  --seed N    seed of the sequence (default 1)\n"
@@ -59,6 +64,7 @@ static void help(void)
 	     "  --keep IDS  perform only these ops of the sequence, e.g. 3,17,40-42 (ops that\n"
 	     "              need a dropped one, like a write to a file never created, are\n"
 	     "              dropped too; kept ops keep their ids and data)\n"
+	     "  --upto N    repro: the acknowledged op the program's power cut comes after\n"
 	     "  --bug=BUG   plant a bug: none (default), ack-without-fsync (acknowledge\n"
 	     "              without syncing: a sync write is written without its flag, an\n"
 	     "              mmap store is not msync'd) or ignore-fsync-error (acknowledge even\n"
@@ -178,6 +184,7 @@ struct cmdline {
 	/* Parsed once every option is: --keep against the final --ops, the ranks only with
 	 * --bounded. */
 	const char *keep, *workloads, *sample;
+	uint64_t upto; /* repro --upto */
 	bool seq_opts; /* an option of the seeded sequence only */
 	bool families; /* --families given */
 };
@@ -209,6 +216,10 @@ static int parse_option(int c, const char *arg, struct fsops_params *p, struct c
 		if (parse_u64(arg, &p->ops) < 0 || p->ops == 0 || p->ops > FSOPS_MAX_OPS)
 			return usage_error("bad --ops (1..1000000)", arg);
 		cl->seq_opts = true;
+		break;
+	case 'u':
+		if (parse_u64(arg, &cl->upto) < 0 || cl->upto == 0)
+			return usage_error("bad --upto (an op id)", arg);
 		break;
 	case 'k':
 		cl->keep = arg;
@@ -287,6 +298,7 @@ static int parse_args(int argc, char **argv, struct fsops_params *p, struct cmdl
 		{"ops", required_argument, NULL, 'n'},
 		{"bug", required_argument, NULL, 'b'},
 		{"keep", required_argument, NULL, 'k'},
+		{"upto", required_argument, NULL, 'u'},
 		{"fsync", required_argument, NULL, 'f'},
 		{"families", required_argument, NULL, 'F'},
 		{"no-links", no_argument, NULL, 'L'},
@@ -383,6 +395,10 @@ int main(int argc, char **argv)
 		rc = fsops_check(&p);
 	else if (!strcmp(cl.mode, "list"))
 		rc = list_sequence(&p);
+	else if (!strcmp(cl.mode, "repro"))
+		rc = cl.upto ? fsops_repro(&p, cl.upto) : usage_error("repro needs", "--upto");
+	else if (!strcmp(cl.mode, "fstests"))
+		rc = cl.upto ? fsops_fstests(&p, cl.upto) : usage_error("fstests needs", "--upto");
 	else
 		rc = usage_error("unknown mode", cl.mode);
 	free(keep_ids);

@@ -1,0 +1,621 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * blackout export — a state that lost an acknowledged op, written as a reproducer that runs
+ * without blackout (docs/export.md): repro.c (the workload's ops up to that ack as plain
+ * system calls, and the check of what the ack promised), run.sh (the filesystem made on a
+ * scratch device, repro run, the power cut by dm-flakey right after the ack, the recovery,
+ * the check), fstests/999 (the same as a test in fstests' form) and REPORT.md (what is lost,
+ * where, and the log's entries between the op's issue and its ack).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness/base/file.h"
+#include "harness/base/json.h"
+#include "harness/base/macro.h"
+#include "harness/base/path.h"
+#include "harness/base/proc.h"
+#include "harness/cli/cli.h"
+#include "harness/cli/opts.h"
+#include "harness/diagnose/diary.h"
+#include "harness/dev/fstab.h"
+#include "harness/dev/fstool.h"
+#include "harness/scenario/fsops.h"
+
+/* The label run.sh gives the filesystems it makes, and knows them by. */
+#define LABEL "borepro"
+
+struct export_args {
+	const char *out;
+};
+
+static const struct bo_opt export_opts[] = {
+	{"out", "DIR", offsetof(struct export_args, out), BO_OPT_HOST, NULL, NULL,
+	 "write the reproducer into DIR (created; an existing one must be empty)"},
+};
+
+static void export_help(void)
+{
+	puts("usage: blackout export RESULTS [STATE] --out DIR\n\n"
+	     "Write a state that lost an acknowledged op (the first such state without STATE) as\n"
+	     "a reproducer that runs without blackout: repro.c, the workload's ops up to the\n"
+	     "acknowledgement as plain system calls, and repro built from it; run.sh [DEVICE],\n"
+	     "which makes the filesystem on DEVICE (or on a loop device of its own), runs repro,\n"
+	     "cuts the power with dm-flakey right after the acknowledgement, mounts again and\n"
+	     "checks what it promised (exit 1 lost, 0 kept); fstests/999, the same as a test in\n"
+	     "fstests' form; REPORT.md. Takes the builtin fsops and bounded workloads on one\n"
+	     "device. docs/export.md tells more.\n");
+	bo_opts_help(stdout, export_opts, BO_ARRAY_SIZE(export_opts));
+	puts("\nExit status: 0 written, 2 usage error, 3 refused or failed (nothing is left in "
+	     "DIR).");
+}
+
+/* The first op of state record @st's "lost" list into *@ret; -ENOENT without one. */
+static int first_lost(struct json_object *st, uint64_t *ret)
+{
+	struct json_object *lost, *id;
+
+	if (!json_object_object_get_ex(st, "lost", &lost) ||
+	    !json_object_is_type(lost, json_type_array) || json_object_array_length(lost) == 0)
+		return -ENOENT;
+	id = json_object_array_get_idx(lost, 0);
+	if (!json_object_is_type(id, json_type_int) || json_object_get_int64(id) <= 0)
+		return -ENOENT;
+	*ret = (uint64_t) json_object_get_int64(id);
+	return 0;
+}
+
+/* Run @cmd (blackout-fsops ..., argv[0] looked up in the libexec directory), its stdout into
+ * *@ret. */
+static int fsops_output(const char *cmd, char **ret, struct bo_err *err)
+{
+	char **argv = bo_strv_split(cmd), prog[PATH_MAX];
+	struct bo_proc_result r = {0};
+	struct bo_proc_opts o = {
+		.timeout_ms = 120000, .max_output = 64u << 20, .kill_at_max = true};
+	int k;
+
+	if (!argv || !argv[0])
+		return bo_strv_free(argv), bo_err_set(err, ENOMEM, "out of memory");
+	if (bo_pathf(prog, sizeof(prog), "%s/%s", bo_libexec_dir(), argv[0]) < 0) {
+		bo_strv_free(argv);
+		return bo_err_set(err, ENAMETOOLONG, "'%s': path too long", argv[0]);
+	}
+	free(argv[0]);
+	argv[0] = strdup(prog);
+	o.argv = argv;
+	k = argv[0] ? bo_proc_run(&o, &r, err) : bo_err_set(err, ENOMEM, "out of memory");
+	if (k >= 0 && (r.end != BO_PROC_EXITED || r.status != 0 || r.truncated)) {
+		char how[128];
+
+		bo_proc_describe(&r, &o, how, sizeof(how));
+		k = bo_err_set(err, EIO, "'%s' %s: %.300s", cmd, how, r.err ? r.err : "");
+	}
+	if (k >= 0) {
+		*ret = r.out;
+		r.out = NULL;
+	}
+	bo_proc_result_clear(&r);
+	bo_strv_free(argv);
+	return k < 0 ? k : 0;
+}
+
+/* @s as a shell word in single quotes, into @buf. */
+static const char *quoted(const char *s, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (len < 3)
+		return "''";
+	buf[n++] = '\'';
+	for (; *s && n + 5 < len; s++) {
+		if (*s == '\'') {
+			memcpy(buf + n, "'\\''", 4);
+			n += 4;
+		} else {
+			buf[n++] = *s;
+		}
+	}
+	buf[n++] = '\'';
+	buf[n] = '\0';
+	return buf;
+}
+
+/* The mkfs command line of @sc's filesystem on "$1" with blackout's label, as run.sh runs it. */
+static int mkfs_line(const struct bo_scenario *sc, char *buf, size_t len, struct bo_err *err)
+{
+	const struct bo_fs_desc *d = bo_fs_desc(sc->fs);
+	_cleanup_free_ char *opts = NULL;
+	char label[64];
+	char **v;
+	const char *argv[BO_TOOL_ARGV_MAX];
+	size_t n = 0;
+	int k;
+
+	if (d->mkfs_label[strlen(d->mkfs_label) - 1] == '=')
+		snprintf(label, sizeof(label), "%s" LABEL, d->mkfs_label);
+	else
+		snprintf(label, sizeof(label), "%s " LABEL, d->mkfs_label);
+	if (asprintf(&opts, "%s %s %s", sc->mkfs_options,
+		     d->unless_e && !strstr(sc->mkfs_options, "-E") ? d->unless_e : "",
+		     label) < 0 ||
+	    !(v = bo_strv_split(opts)))
+		return bo_err_set(err, ENOMEM, "out of memory");
+	k = bo_mkfs_argv(sc->fs, "\"$1\"", NULL, (const char *const *) v, argv, err);
+	for (size_t i = 0; k >= 0 && argv[i]; i++) {
+		char q[512];
+		const char *w = strcmp(argv[i], "\"$1\"") ? quoted(argv[i], q, sizeof(q)) : argv[i];
+		n += (size_t) snprintf(buf + n, n < len ? len - n : 0, "%s%s", i ? " " : "", w);
+	}
+	bo_strv_free(v);
+	if (k >= 0 && n >= len)
+		k = bo_err_set(err, E2BIG, "mkfs command line too long");
+	return k;
+}
+
+/* The repair run.sh runs before the mount where blackout's recovery of the state was fsck's,
+ * on "$1"; "" where it was the mount's. */
+static void repair_line(const struct bo_scenario *sc, bool by_fsck, char *buf, size_t len)
+{
+	const char *argv[BO_TOOL_ARGV_MAX];
+	struct bo_err err = {0};
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (!by_fsck || bo_repair_argv(sc->fs, "\"$1\"", NULL, argv, &err) < 0)
+		return;
+	for (size_t i = 0; argv[i]; i++)
+		n += (size_t) snprintf(buf + n, n < len ? len - n : 0, "%s%s", i ? " " : "",
+				       argv[i]);
+}
+
+/* run.sh, printed to @f. */
+static void write_run_sh(FILE *f, const struct bo_scenario *sc, const char *mkfs,
+			 const char *repair, uint64_t upto, const char *what)
+{
+	char q[1024];
+
+	fprintf(f,
+		"#!/bin/sh\n"
+		"# run.sh [DEVICE] — %s\n"
+		"#\n"
+		"# Makes %s on DEVICE through dm-flakey (without DEVICE: on a loop device over a "
+		"file\n"
+		"# of its own), runs repro there and cuts the power right after op %" PRIu64 "'s\n"
+		"# acknowledgement: dm-flakey drops every write from then on, as a disk that lost "
+		"its\n"
+		"# power. Then it mounts the filesystem again (its recovery%s), runs the same ops "
+		"with\n"
+		"# no cut on a second filesystem of its own, and compares what op %" PRIu64
+		" promised.\n"
+		"# DEVICE must hold nothing (or a filesystem run.sh made): anything else is "
+		"refused,\n"
+		"# and so is a device in use. Needs dmsetup, losetup, util-linux's blkid, blockdev\n"
+		"# and %s.\n"
+		"# Exit status: 0 kept, 1 lost (one line says what), 2 could not run.\n"
+		"set -u\n"
+		"FS=%s\n"
+		"SIZE=%" PRIu64 "\n"
+		"LABEL=" LABEL "\n",
+		what, bo_fs_name(sc->fs), upto,
+		*repair ? ": fsck's repair, then the mount" : ": the mount", upto,
+		bo_fs_desc(sc->fs)->mkfs, bo_fs_name(sc->fs), sc->size);
+	fprintf(f, "MOUNT_OPTIONS=%s\n", quoted(sc->mount_options, q, sizeof(q)));
+	fprintf(f,
+		"mkfs_it() { %s; }\n"
+		"repair_it() { %s; }\n",
+		mkfs, *repair ? repair : ":");
+	fputs("here=$(cd \"$(dirname \"$0\")\" && pwd)\n"
+	      "say() { echo \"run.sh: $*\" >&2; }\n"
+	      "die() { say \"$*\"; exit 2; }\n"
+	      "work=$(mktemp -d /tmp/bo-repro.XXXXXX) || die 'no temporary directory'\n"
+	      "dm= loops= mnts=\n"
+	      "cleanup() {\n"
+	      "\tfor m in $mnts; do umount \"$m\" 2>/dev/null; done\n"
+	      "\t[ -z \"$dm\" ] || dmsetup remove \"$dm\" 2>/dev/null\n"
+	      "\tfor l in $loops; do losetup -d \"$l\" 2>/dev/null; done\n"
+	      "\trm -rf \"$work\"\n"
+	      "}\n"
+	      "trap cleanup EXIT\n"
+	      "trap 'exit 2' INT TERM HUP\n"
+	      "# no udev to wait for (a VM, a container): libdevmapper makes the nodes itself\n"
+	      "[ -d /run/udev ] || export DM_DISABLE_UDEV=1\n"
+	      "# newloop FILE: LOOP, a loop device over FILE\n"
+	      "newloop() {\n"
+	      "\tLOOP=$(losetup -f) || die 'no free loop device'\n"
+	      "\t[ -b \"$LOOP\" ] || mknod \"$LOOP\" b 7 \"${LOOP#/dev/loop}\" || die \"no node "
+	      "$LOOP\"\n"
+	      "\tlosetup \"$LOOP\" \"$1\" || die \"losetup $LOOP $1 failed\"\n"
+	      "\tloops=\"$loops $LOOP\"\n"
+	      "}\n"
+	      "mount_it() { mount -t \"$FS\" ${MOUNT_OPTIONS:+-o \"$MOUNT_OPTIONS\"} \"$1\" \"$2\" "
+	      "&& mnts=\"$2 $mnts\"; }\n"
+	      "if [ -x \"$here/repro\" ]; then\n"
+	      "\trepro=$here/repro\n"
+	      "else\n"
+	      "\tcc -O2 -o \"$work/repro\" \"$here/repro.c\" || die 'cannot build repro.c (cc)'\n"
+	      "\trepro=$work/repro\n"
+	      "fi\n"
+	      "if [ $# -ge 1 ]; then\n"
+	      "\tdev=$1\n"
+	      "\t[ -b \"$dev\" ] || die \"$dev: no block device\"\n"
+	      "\treal=$(readlink -f \"$dev\")\n"
+	      "\tif grep -q -e \"^$dev \" -e \"^$real \" /proc/mounts; then die \"$dev is mounted: "
+	      "refused\"; fi\n"
+	      "\tholders=/sys/class/block/${real##*/}/holders\n"
+	      "\tif [ -d \"$holders\" ] && [ -n \"$(ls \"$holders\")\" ]; then\n"
+	      "\t\tdie \"$dev is in use (held by $(ls \"$holders\" | tr '\\n' ' ')): refused\"\n"
+	      "\tfi\n"
+	      "\t# what is on it, probed (util-linux's blkid: busybox's cannot say)\n"
+	      "\tfound=$(blkid -p -o udev \"$dev\" 2>&1)\n"
+	      "\tcase $? in\n"
+	      "\t0) echo \"$found\" | grep -qix \"ID_FS_LABEL=$LABEL\" ||\n"
+	      "\t\tdie \"$dev holds something run.sh did not make ($(echo $found)): refused\" ;;\n"
+	      "\t2) ;; # nothing\n"
+	      "\t*) die \"cannot tell what $dev holds (blkid -p: $found): refused\" ;;\n"
+	      "\tesac\n"
+	      "else\n"
+	      "\ttruncate -s \"$SIZE\" \"$work/disk.img\" || die 'no room for the disk image'\n"
+	      "\tnewloop \"$work/disk.img\"\n"
+	      "\tdev=$LOOP\n"
+	      "fi\n"
+	      "sectors=$(blockdev --getsz \"$dev\") || die \"blockdev --getsz $dev failed\"\n"
+	      "dm=bo-repro-$$\n"
+	      "up=\"0 $sectors flakey $dev 0 180 0\"\n"
+	      "down=\"0 $sectors flakey $dev 0 0 180 1 drop_writes\"\n"
+	      "dmsetup create \"$dm\" --table \"$up\" || { dm=; die 'dmsetup create (dm-flakey) "
+	      "failed'; }\n"
+	      "fdev=/dev/mapper/$dm\n"
+	      "mkfs_it \"$fdev\" >\"$work/mkfs.out\" 2>&1 || die \"mkfs failed: $(tail -n 3 "
+	      "\"$work/mkfs.out\")\"\n"
+	      "mkdir \"$work/mnt\" \"$work/expected\"\n"
+	      "mount_it \"$fdev\" \"$work/mnt\" || die 'mount failed'\n"
+	      "cut=\"dmsetup suspend --nolockfs --noflush $dm && dmsetup load $dm --table '$down' "
+	      "&& dmsetup resume $dm\"\n"
+	      "\"$repro\" run \"$work/mnt\" \"$cut\" || die 'repro run failed'\n"
+	      "umount \"$work/mnt\" && mnts= || die 'umount after the power cut failed'\n"
+	      "dmsetup load \"$dm\" --table \"$up\" && dmsetup suspend \"$dm\" && dmsetup resume "
+	      "\"$dm\" ||\n"
+	      "\tdie 'dm-flakey would not take writes again'\n"
+	      "repair_it \"$fdev\" >\"$work/repair.out\" 2>&1\n"
+	      "if ! mount_it \"$fdev\" \"$work/mnt\"; then\n"
+	      "\techo \"LOST: the filesystem does not mount after the power cut\"\n"
+	      "\texit 1\n"
+	      "fi\n"
+	      "# the same ops with no cut, on a filesystem of their own\n"
+	      "truncate -s \"$SIZE\" \"$work/expected.img\" || die 'no room for the second image'\n"
+	      "newloop \"$work/expected.img\"\n"
+	      "mkfs_it \"$LOOP\" >\"$work/mkfs2.out\" 2>&1 || die 'mkfs of the second filesystem "
+	      "failed'\n"
+	      "mount_it \"$LOOP\" \"$work/expected\" || die 'mount of the second filesystem "
+	      "failed'\n"
+	      "\"$repro\" run \"$work/expected\" >/dev/null || die 'repro run without a cut "
+	      "failed'\n"
+	      "\"$repro\" check \"$work/mnt\" \"$work/expected\"\n",
+	      f);
+}
+
+/* The log's entries from op @id's issue mark to its ack mark, as Markdown, into @f. */
+static void write_entries(FILE *f, const struct bo_log *log, uint64_t id)
+{
+	char issue[48], ack[48], flags[64];
+	uint64_t from, to;
+
+	snprintf(issue, sizeof(issue), "issue:%" PRIu64, id);
+	snprintf(ack, sizeof(ack), "ack:%" PRIu64, id);
+	if (!log || bo_log_find_mark(log, issue, &from, NULL) < 0 ||
+	    bo_log_find_mark(log, ack, &to, NULL) < 0 || to < from) {
+		fprintf(f, "The log holds no issue and ack marks of op %" PRIu64 ".\n", id);
+		return;
+	}
+	fprintf(f, "| entry | what | sector | blocks |\n| --- | --- | --- | --- |\n");
+	for (uint64_t e = from; e <= to && e - from < 200; e++) {
+		const struct bo_log_entry *le = bo_log_entry(log, e);
+
+		if (le->flags & BO_LOG_MARK)
+			fprintf(f, "| %" PRIu64 " | mark `%s` | | |\n", e,
+				bo_log_mark_name(log, e));
+		else
+			fprintf(f, "| %" PRIu64 " | %s | %" PRIu64 " | %" PRIu64 " |\n", e,
+				bo_log_flags_str(le->flags, flags, sizeof(flags)), le->sector,
+				le->nr_sectors);
+	}
+	if (to - from >= 200)
+		fprintf(f, "| ... | %" PRIu64 " entries in all | | |\n", to - from + 1);
+}
+
+/* What repro.c's ack promised: its PROMISE line, into a static buffer ("?" without one). */
+static const char *promise_text(const char *code)
+{
+	static char buf[256];
+	const char *p = strstr(code, "\n#define PROMISE \"");
+	size_t n;
+
+	if (!p)
+		return "?";
+	p += strlen("\n#define PROMISE \"");
+	n = strcspn(p, "\"\n");
+	snprintf(buf, sizeof(buf), "%.*s", (int) n, p);
+	return buf;
+}
+
+/* Whether the directory open at @fd holds nothing. */
+static bool dir_empty(int fd)
+{
+	DIR *d = fdopendir(dup(fd));
+	struct dirent *e;
+	bool empty = true;
+
+	if (!d)
+		return false;
+	while (empty && (e = readdir(d)))
+		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+	closedir(d);
+	return empty;
+}
+
+/* The files export writes into the directory open at @dfd, and fstests/ when @ft. */
+static const char *const written[] = {"repro.c", "run.sh",	"REPORT.md",
+				      "repro",	 "fstests/999", "fstests/999.out"};
+
+static int write_files(int dfd, const char *code, const char *run, size_t run_len,
+		       const char *report, size_t report_len, const char *ft, const char *golden)
+{
+	int fdd, r;
+
+	if (bo_write_file_at(dfd, "repro.c", code, strlen(code)) < 0 ||
+	    bo_write_file_at(dfd, "run.sh", run, run_len) < 0 ||
+	    fchmodat(dfd, "run.sh", 0755, 0) < 0 ||
+	    bo_write_file_at(dfd, "REPORT.md", report, report_len) < 0)
+		return -1;
+	if (!ft || !golden)
+		return 0;
+	if (mkdirat(dfd, "fstests", 0755) < 0 ||
+	    (fdd = openat(dfd, "fstests", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	r = bo_write_file_at(fdd, "999", ft, strlen(ft)) < 0 || fchmodat(fdd, "999", 0755, 0) < 0 ||
+			    bo_write_file_at(fdd, "999.out", golden, strlen(golden)) < 0
+		    ? -1
+		    : 0;
+	close(fdd);
+	return r;
+}
+
+static void remove_files(int dfd)
+{
+	int e = errno;
+
+	for (size_t i = 0; i < BO_ARRAY_SIZE(written); i++)
+		(void) unlinkat(dfd, written[i], 0);
+	(void) unlinkat(dfd, "fstests", AT_REMOVEDIR);
+	errno = e;
+}
+
+/* One export: the state it takes, and what it writes, made before DIR is touched. */
+struct export
+{
+	struct bo_diary d;
+	struct json_object *st;
+	uint64_t upto;
+	char *cmd, *code, *ft, *golden, *run, *report;
+	size_t run_len, report_len;
+	struct bo_err ft_err;
+	char what[512];
+};
+
+static void export_clear(struct export *x)
+{
+	free(x->cmd);
+	free(x->code);
+	free(x->ft);
+	free(x->golden);
+	free(x->run);
+	free(x->report);
+	bo_diary_clear(&x->d);
+}
+
+/* The state of @results to export (@state, or the first that is not consistent) and its first
+ * lost op, into @x: 0, or -1 once said why not. */
+static int pick(struct export *x, const char *results, const char *state)
+{
+	struct bo_err err = {0};
+	const char *alias_of;
+
+	if (bo_diary_load(&x->d, results, &err) < 0 ||
+	    bo_diary_state(&x->d, state, &x->st, &alias_of, &err) < 0)
+		return bo_cli_error("export: %s", bo_err_str(&err)), -1;
+	if (!x->st)
+		return bo_cli_error("export: '%s' has no state that is not consistent: nothing to "
+				    "export",
+				    x->d.dir),
+		       -1;
+	if (first_lost(x->st, &x->upto) < 0)
+		return bo_cli_error("export: state %s is %s, with no lost acknowledged op: export "
+				    "writes the reproducer of a lost ack (lost-ack)",
+				    bo_json_str(x->st, "state"), bo_json_str(x->st, "class")),
+		       -1;
+	if (!x->d.sc || x->d.sc->ndevices || x->d.sc->cluster)
+		return bo_cli_error("export: '%s': export takes a run of one device with its "
+				    "scenario.ini",
+				    x->d.dir),
+		       -1;
+	return 0;
+}
+
+/* repro.c, and the fstests form with its golden output: none for a planted bug (the
+ * workload's, not the kernel's), or when blackout-fsops cannot write it (said later). */
+static int make_programs(struct export *x)
+{
+	_cleanup_free_ char *ft_cmd = NULL;
+	struct bo_err err = {0};
+	int k = bo_scenario_export_command(x->d.sc, "repro", x->upto, &x->cmd);
+
+	if (k == -ENOTSUP)
+		return bo_cli_error("export: '%s' runs no builtin fsops or bounded workload: "
+				    "export writes their ops only",
+				    x->d.dir),
+		       -1;
+	if (k < 0 || fsops_output(x->cmd, &x->code, &err) < 0)
+		return bo_cli_error("export: %s", k < 0 ? "out of memory" : bo_err_str(&err)), -1;
+	if (bo_scenario_export_command(x->d.sc, "fstests", x->upto, &ft_cmd) < 0)
+		return bo_cli_error("export: out of memory"), -1;
+	if (!x->d.sc->bug && fsops_output(ft_cmd, &x->ft, &x->ft_err) == 0 &&
+	    asprintf(&x->golden,
+		     "QA output created by 999\nkept: op %" PRIu64 "'s acknowledgement (%s)\n",
+		     x->upto, promise_text(x->code)) < 0)
+		x->golden = NULL;
+	return 0;
+}
+
+/* REPORT.md into @f. */
+static void write_report(FILE *f, const struct export *x, const char *mkfs, const char *release)
+{
+	const struct bo_scenario *sc = x->d.sc;
+
+	fprintf(f, "# op %" PRIu64 "'s acknowledgement is lost after a power cut (%s)\n\n", x->upto,
+		bo_fs_name(sc->fs));
+	fprintf(f,
+		"- **Kernel:** %s\n- **Filesystem:** %s, made with `%s`, mounted with `%s`\n"
+		"- **Found by:** blackout, %s\n- **The promise:** what the acknowledgement "
+		"promises (repro.c says it), as %s\n\n",
+		release, bo_fs_name(sc->fs), mkfs,
+		*sc->mount_options ? sc->mount_options : "(none)", x->what,
+		bo_fs_desc(sc->fs)->promise_source);
+	fprintf(f, "## Reproduce\n\n```sh\ncc -O2 -o repro repro.c   # or the repro built beside "
+		   "it\nsudo ./run.sh              # or: sudo ./run.sh /dev/SCRATCH\n```\n\n"
+		   "run.sh exits 1 with a line `LOST: ...` where the acknowledgement is lost, 0 "
+		   "where it is kept. `fstests/999` is the same as a test in fstests' form (where "
+		   "the workload has no planted bug).\n\n");
+	fprintf(f, "## The log between the op's issue and its acknowledgement\n\n");
+	write_entries(f, x->d.log, x->upto);
+	fprintf(f,
+		"\nThe workload: `%s` (blackout-fsops; the ops up to op %" PRIu64
+		" are in repro.c).\n",
+		x->cmd, x->upto);
+}
+
+/* run.sh and REPORT.md, in memory. */
+static int make_texts(struct export *x)
+{
+	const char *recovery = bo_json_str(x->st, "recovery"), *release = "?";
+	char mkfs[2048], repair[512];
+	struct json_object *kernel;
+	struct bo_err err = {0};
+	FILE *f;
+
+	if (mkfs_line(x->d.sc, mkfs, sizeof(mkfs), &err) < 0)
+		return bo_cli_error("export: %s", bo_err_str(&err)), -1;
+	repair_line(x->d.sc, recovery && !strcmp(recovery, "fsck"), repair, sizeof(repair));
+	if (x->d.config && json_object_object_get_ex(x->d.config, "kernel", &kernel) &&
+	    bo_json_str(kernel, "release"))
+		release = bo_json_str(kernel, "release");
+	snprintf(x->what, sizeof(x->what),
+		 "state %s of %s: op %" PRIu64 "'s acknowledgement lost on %s, Linux %s",
+		 bo_json_str(x->st, "state"), x->d.dir, x->upto, bo_fs_name(x->d.sc->fs), release);
+	if ((f = open_memstream(&x->run, &x->run_len))) {
+		write_run_sh(f, x->d.sc, mkfs, repair, x->upto, x->what);
+		fclose(f);
+	}
+	if ((f = open_memstream(&x->report, &x->report_len))) {
+		write_report(f, x, mkfs, release);
+		fclose(f);
+	}
+	if (!x->run || !x->report)
+		return bo_cli_error("export: out of memory"), -1;
+	return 0;
+}
+
+/* Build @out/repro from repro.c where a compiler is: static, so that a VM without libraries
+ * runs it; else run.sh builds it. */
+static void build_repro(int dfd, const char *out)
+{
+	char path[PATH_MAX], src[PATH_MAX];
+	char *cc[] = {"cc", "-O2", "-static", "-o", path, src, NULL};
+	struct bo_proc_opts o = {.argv = cc, .timeout_ms = 120000, .merge_stderr = true};
+	struct bo_proc_result r = {0};
+	struct bo_err err = {0};
+
+	if (bo_pathf(path, sizeof(path), "%s/repro", out) < 0 ||
+	    bo_pathf(src, sizeof(src), "%s/repro.c", out) < 0)
+		return;
+	if (bo_proc_run(&o, &r, &err) < 0 || r.end != BO_PROC_EXITED || r.status != 0) {
+		bo_cli_note("export: repro not built here (%.200s): run.sh builds it with cc",
+			    r.out && *r.out ? r.out : bo_err_str(&err));
+		(void) unlinkat(dfd, "repro", 0);
+	}
+	bo_proc_result_clear(&r);
+}
+
+/* Write @x into @out (made, or an empty directory): 0, or -1 once said why, with nothing of
+ * it left behind. */
+static int emit(const struct export *x, const char *out)
+{
+	bool made_dir = mkdir(out, 0755) == 0;
+	int dfd;
+
+	if (!made_dir && errno != EEXIST)
+		return bo_cli_error("export: creating '%s': %s", out, strerror(errno)), -1;
+	dfd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	if (dfd < 0 || !dir_empty(dfd)) {
+		bo_cli_error("export: '%s': %s", out,
+			     dfd < 0 ? strerror(errno)
+				     : "not empty: export writes into an empty directory only");
+		if (dfd >= 0)
+			close(dfd);
+		if (made_dir)
+			(void) rmdir(out);
+		return -1;
+	}
+	if (write_files(dfd, x->code, x->run, x->run_len, x->report, x->report_len, x->ft,
+			x->golden) < 0) {
+		bo_cli_error("export: writing into '%s': %s", out, strerror(errno));
+		remove_files(dfd);
+		close(dfd);
+		if (made_dir)
+			(void) rmdir(out);
+		return -1;
+	}
+	if (!x->ft || !x->golden)
+		bo_cli_note("export: no fstests form: %s",
+			    x->d.sc->bug ? "a planted bug is the workload's, not the kernel's"
+					 : bo_err_str(&x->ft_err));
+	build_repro(dfd, out);
+	close(dfd);
+	return 0;
+}
+
+static int cmd_export(int argc, char **argv)
+{
+	struct export_args ea = {0};
+	const struct bo_opt_set sets[] = {{export_opts, BO_ARRAY_SIZE(export_opts), &ea}};
+	struct export x = {0};
+	int k, ret = BO_EXIT_HARNESS;
+
+	k = bo_opts_parse("export", sets, BO_ARRAY_SIZE(sets), BO_OPT_HOST, export_help, argc,
+			  argv);
+	if (k <= 0)
+		return k ? BO_EXIT_USAGE : BO_EXIT_OK;
+	if (argc - k < 1 || argc - k > 2)
+		return bo_cli_usage_error("export", "expected RESULTS [STATE]");
+	if (!ea.out)
+		return bo_cli_usage_error("export", "--out DIR is required");
+	if (pick(&x, argv[k], argc - k == 2 ? argv[k + 1] : NULL) == 0 && make_programs(&x) == 0 &&
+	    make_texts(&x) == 0 && emit(&x, ea.out) == 0) {
+		printf("%s: repro.c, run.sh, REPORT.md%s: %s\n", ea.out,
+		       x.ft && x.golden ? ", fstests/999" : "", x.what);
+		ret = BO_EXIT_OK;
+	}
+	export_clear(&x);
+	return ret;
+}
+
+const struct bo_cmd bo_cmd_export = {
+	"export", cmd_export, "write a lost acknowledgement as a reproducer without blackout"};

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The ops up to an acknowledged op, and what it promised: upto.h. */
+#include "scenarios/fsops/upto.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int collect(struct fsops_upto *c, const struct fsops_op *ops, uint64_t n, const char *dir)
+{
+	for (uint64_t i = 0; i < n && c->base + ops[i].id <= c->upto; i++) {
+		if (c->n == c->cap) {
+			uint64_t cap = c->cap ? 2 * c->cap : 256;
+			struct fsops_op *v = realloc(c->v, cap * sizeof(*v));
+			char(*d)[24] = v ? realloc(c->dir, cap * sizeof(*d)) : NULL;
+
+			if (!v || !d) {
+				if (v)
+					c->v = v;
+				return -1;
+			}
+			c->v = v;
+			c->dir = d;
+			c->cap = cap;
+		}
+		c->v[c->n] = ops[i];
+		c->v[c->n].id += c->base;
+		snprintf(c->dir[c->n], sizeof(c->dir[0]), "%s", dir);
+		c->found = c->v[c->n].id == c->upto;
+		c->n++;
+	}
+	return 0;
+}
+
+static int collect_workload(void *ctx, uint64_t rank, const struct fsops_op *ops, uint64_t n)
+{
+	struct fsops_upto *c = ctx;
+	char dir[24];
+
+	if (c->base >= c->upto)
+		return 0;
+	snprintf(dir, sizeof(dir), "w%llu", (unsigned long long) rank);
+	if (collect(c, ops, n, dir) < 0)
+		return -1;
+	c->base += n;
+	return 0;
+}
+
+int fsops_upto_collect(const struct fsops_params *p, uint64_t upto, struct fsops_upto *c)
+{
+	int rc;
+
+	c->upto = upto;
+	if (p->bounded) {
+		rc = fsops_bounded_each(p, collect_workload, c);
+	} else {
+		struct fsops_op *ops;
+		uint64_t n;
+
+		rc = fsops_sequence(p, &ops, &n);
+		if (rc == 0)
+			rc = collect(c, ops, n, "");
+		if (rc == 0)
+			free(ops);
+	}
+	if (rc < 0) {
+		fputs("blackout-fsops: out of memory\n", stderr);
+		return 1;
+	}
+	if (!c->found || !fsops_is_sync(c->v[c->n - 1].type)) {
+		fprintf(stderr, "blackout-fsops: op %llu is no acknowledged op of this sequence\n",
+			(unsigned long long) upto);
+		return 2;
+	}
+	return 0;
+}
+
+void fsops_upto_free(struct fsops_upto *c)
+{
+	free(c->v);
+	free(c->dir);
+	*c = (struct fsops_upto){0};
+}
+
+/* @p as a C string literal's body: the paths are fsops' (letters, digits, '/', '.'). */
+const char *fsops_upto_path(const char *dir, const char *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s", dir, *dir ? "/" : "", p);
+	return buf;
+}
+
+/* What op @op (a persistence op) promised, into @buf, in words. */
+const char *fsops_upto_promise(const struct fsops_op *op, const char *a, bool linux_names,
+			       char *buf, size_t len)
+{
+	switch (op->type) {
+	case FSOPS_FSYNC:
+		snprintf(buf, len, "fsync %s: its data, size and name", a);
+		break;
+	case FSOPS_FDATASYNC:
+		snprintf(buf, len, "fdatasync %s: its data and size", a);
+		break;
+	case FSOPS_FSYNC_FILE:
+		snprintf(buf, len, "fsync of file %s: its data and size%s", a,
+			 linux_names ? ", and its name" : "");
+		break;
+	case FSOPS_FSYNC_DIR:
+		snprintf(buf, len, "fsync of directory %s: the names in it", a);
+		break;
+	case FSOPS_SYNC:
+		snprintf(buf, len, "syncfs: everything before it");
+		break;
+	case FSOPS_DSYNC_WRITE:
+		snprintf(buf, len, "RWF_DSYNC write of %s: the bytes written", a);
+		break;
+	case FSOPS_SYNC_WRITE:
+		snprintf(buf, len, "O_SYNC write of %s: the bytes written", a);
+		break;
+	case FSOPS_MMAP_WRITE:
+		snprintf(buf, len, "msync of a store to %s: the bytes stored", a);
+		break;
+	default:
+		snprintf(buf, len, "op %s", fsops_type_name(op->type));
+		break;
+	}
+	return buf;
+}

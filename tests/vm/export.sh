@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# tests/vm/export.sh BLACKOUT — blackout export (docs/export.md), each reproducer run where its
+# users run it: in blackout's plain VM (`blackout vm run`, the export shared, dmsetup and
+# util-linux's blkid given, no blackout in the loop), on the kernel the finding was made on.
+# - The fsops planted bug on ext4 (ack without fsync): run.sh exits 1 with a LOST line; the
+#   same op of the correct workload (its repro.c in its place): 0, kept.
+# - The xfs finding of docs/crash-states.md (fsync after RENAME_EXCHANGE), on 6.1 and 6.12:
+#   run.sh exits 1 on both, as blackout found.
+# - run.sh refuses a device holding a filesystem it did not make, and a mounted one (exit 2),
+#   and formats one it made before.
+# - export refuses a consistent run and a non-empty DIR, and leaves nothing behind.
+. "$(dirname "$0")/run_lib.sh"
+need_vm
+
+# verify OUT KERNEL WANT [SCRIPT]: run.sh of OUT in the plain VM on KERNEL exits WANT (the
+# script's own exit status: 0 kept, 1 lost, 2 could not run).
+verify() {
+	local out=$1 kernel=$2 want=$3 script=${4:-sh /results/run.sh}
+	"$BO" vm run --kernel-release "$kernel" --file /usr/sbin/dmsetup --file /usr/sbin/blkid \
+		--share "$out" -- \
+		sh -c "$script" >"$T/vm.out" 2>"$T/vm.err"
+	got=$?
+	echo "[vm run, $kernel] $script: exit $got: $(grep -h -e '^LOST' -e '^kept' -e 'run.sh:' "$T/vm.out" "$T/vm.err" | head -2)"
+	[ "$got" = "$want" ] && ok || {
+		bad "$out on $kernel: run.sh exited $got, expected $want"
+		sed 's/^/  | /' "$T/vm.out" "$T/vm.err" | tail -20 >&2
+		return 1
+	}
+}
+
+# The planted bug on ext4.
+scenario "$SRC/scenarios/ext4-fsops.ini" "$T/bug.ini" ops=40 workload.bug=ack-without-fsync
+if run_bo 1 run "$T/bug.ini" --results "$T/results"; then
+	bug=$RESULTS
+	if run_bo 0 export "$bug" --out "$T/bug"; then
+		for f in repro.c repro run.sh REPORT.md; do
+			[ -s "$T/bug/$f" ] && ok || bad "export wrote no $f"
+		done
+		[ ! -e "$T/bug/fstests" ] && grep -q "no fstests form: a planted bug" "$T/err" && ok ||
+			bad "a planted bug got an fstests form"
+		grep -q "^| [0-9]* | mark \`issue:" "$T/bug/REPORT.md" && ok ||
+			bad "REPORT.md has no log entries from the op's issue"
+		verify "$T/bug" 6.1 1 && grep -q "^LOST: op " "$T/vm.out" && ok ||
+			bad "run.sh of the planted bug said no LOST line"
+		# run.sh's own control: the same op of the correct workload (its syncs made) is kept
+		n=$(sed -n 's/^#define N \([0-9]*\)UL$/\1/p' "$T/bug/repro.c")
+		args=$(json "$bug/config.json" 'j["workload"]["command"].split(None, 1)[1]')
+		cp -r "$T/bug" "$T/good" && rm -f "$T/good/repro"
+		# shellcheck disable=SC2086
+		blackout-fsops repro ${args/--bug=ack-without-fsync/} --upto "$n" >"$T/good/repro.c" &&
+			cc -O2 -static -o "$T/good/repro" "$T/good/repro.c" && ok ||
+			bad "the correct workload's repro.c"
+		verify "$T/good" 6.1 0 && grep -q "^kept: op $n's" "$T/vm.out" && ok ||
+			bad "run.sh of the correct workload said no kept line"
+		# refused: a foreign filesystem, a mounted one; taken: one run.sh made
+		verify "$T/bug" 6.1 2 'cd /tmp && truncate -s 256M d.img && mknod /dev/loop7 b 7 7;
+			losetup /dev/loop7 d.img && mkfs.ext4 -q /dev/loop7 && sh /results/run.sh /dev/loop7'
+		grep -q "holds something run.sh did not make" "$T/vm.err" && ok ||
+			bad "run.sh did not refuse a foreign filesystem"
+		verify "$T/bug" 6.1 2 'cd /tmp && truncate -s 256M d.img && mknod /dev/loop7 b 7 7;
+			losetup /dev/loop7 d.img && mkfs.ext4 -q -L borepro /dev/loop7 && mkdir m &&
+			mount -t ext4 /dev/loop7 m && sh /results/run.sh /dev/loop7'
+		grep -q "is mounted: refused" "$T/vm.err" && ok || bad "run.sh did not refuse a mounted device"
+		verify "$T/bug" 6.1 1 'cd /tmp && truncate -s 256M d.img && mknod /dev/loop7 b 7 7;
+			losetup /dev/loop7 d.img && mkfs.ext4 -q -L borepro /dev/loop7 && sh /results/run.sh /dev/loop7'
+	fi
+	# refused: a non-empty DIR (nothing of it touched), a consistent state
+	mkdir "$T/full" && echo mine >"$T/full/keep"
+	run_bo 3 export "$bug" --out "$T/full" && grep -q "not empty" "$T/err" &&
+		[ "$(ls "$T/full")" = keep ] && ok || bad "export wrote into a non-empty directory"
+	consistent=$(python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r.get("event") == "state" and r["class"] == "consistent":
+        print(r["state"]); break' "$bug/stream.jsonl")
+	run_bo 3 export "$bug" "$consistent" --out "$T/none" && [ ! -e "$T/none" ] &&
+		grep -q "no lost acknowledged op" "$T/err" && ok || bad "a consistent state was exported"
+fi
+
+# The xfs finding, on both kernels: lost where blackout lost it.
+for k in 6.1 6.12; do
+	if run_bo 1 run "$SRC/scenarios/xfs-bounded-exchange-fsync.ini" --kernel-release "$k" \
+		--results "$T/xfs-$k"; then
+		run_bo 0 export "$RESULTS" --out "$T/xfs-$k-out" &&
+			[ -s "$T/xfs-$k-out/fstests/999" ] && ok || bad "xfs $k: no fstests form"
+		verify "$T/xfs-$k-out" "$k" 1
+	fi
+done
+finish
