@@ -49,15 +49,31 @@ static const char prologue[] =
 	"\texit(2);\n"
 	"}\n"
 	"\n"
-	"/* The bytes op @id writes at file offset @off: its own, the same on every run. */\n"
-	"static void fill(unsigned long id, unsigned long off, size_t len)\n"
+	"/* The bytes op @id writes at file offset @off: the workload's own (blackout-fsops, "
+	"data.c,\n"
+	" * under its seed SEED), so that a tree the workload left compares with one repro made. "
+	"*/\n"
+	"static unsigned long long mix(unsigned long long x)\n"
 	"{\n"
-	"\tfor (size_t i = 0; i < len; i++) {\n"
-	"\t\tunsigned long long x = (id * 0x9e3779b97f4a7c15ULL) ^ ((off + i) / 8 * "
-	"0xbf58476d1ce4e5b9ULL);\n"
+	"\tx ^= x >> 30;\n"
+	"\tx *= 0xbf58476d1ce4e5b9ULL;\n"
+	"\tx ^= x >> 27;\n"
+	"\tx *= 0x94d049bb133111ebULL;\n"
+	"\treturn x ^ (x >> 31);\n"
+	"}\n"
 	"\n"
-	"\t\tx ^= x >> 29;\n"
-	"\t\tbuf[i] = (unsigned char) (x >> (8 * ((off + i) % 8)) | 1);\n"
+	"static void fill(unsigned long long id, unsigned long long off, size_t len)\n"
+	"{\n"
+	"\tconst unsigned long long low = (1ULL << 20) - 1, key = mix(SEED ^ "
+	"0x9e3779b97f4a7c15ULL);\n"
+	"\n"
+	"\tfor (size_t i = 0; i < len; i++) {\n"
+	"\t\tunsigned long long w = (off + i) >> 3, m = mix(key ^ (w * 0xd6e8feb86659fd93ULL));\n"
+	"\t\tunsigned long long check = ((m ^ (id * 0x632be59bd9b4e019ULL)) * "
+	"0xbf58476d1ce4e5b9ULL) & ~low;\n"
+	"\t\tunsigned long long v = ((id ^ m) & low) | check;\n"
+	"\n"
+	"\t\tbuf[i] = (unsigned char) (v >> (8 * ((off + i) & 7)));\n"
 	"\t}\n"
 	"}\n"
 	"\n"
@@ -140,12 +156,11 @@ static const char prologue[] =
 	"\tclose(fd);\n"
 	"}\n"
 	"\n"
-	"static void xs(const char *p, int x, unsigned long id)\n"
+	"static void xs(const char *p, int x, const char *value)\n"
 	"{\n"
-	"\tchar name[32], value[32];\n"
+	"\tchar name[32];\n"
 	"\n"
 	"\tsnprintf(name, sizeof(name), \"user.fsops%d\", x);\n"
-	"\tsnprintf(value, sizeof(value), \"op%lu\", id);\n"
 	"\tif (setxattr(p, name, value, strlen(value), 0) < 0)\n"
 	"\t\tdie(\"setxattr\", p);\n"
 	"}\n"
@@ -340,14 +355,16 @@ static const char main_text[] =
 	"}\n";
 
 /* One op as C: its calls, and for a persistence op its ack. */
-static void emit_op(const struct fsops_op *op, const struct fsops_params *p, bool linux_names)
+static void emit_op(const struct fsops_op *op, uint64_t data_id, const struct fsops_params *p,
+		    bool linux_names)
 {
 	bool bug = p->bug == FSOPS_BUG_ACK_WITHOUT_FSYNC;
-	unsigned long id = (unsigned long) op->id;
+	unsigned long id = (unsigned long) data_id;
 	char a[16], b[16], promise[128];
 
 	fsops_op_paths(op, a, b, sizeof(a));
-	printf("\t/* op %lu: %s %s%s%s */\n\t", id, fsops_type_name(op->type), a,
+	printf("\t/* op %llu: %s %s%s%s */\n\t", (unsigned long long) op->id,
+	       fsops_type_name(op->type), a,
 	       fsops_is_rename(op->type) || op->type == FSOPS_LINK ? " " : "",
 	       fsops_is_rename(op->type) || op->type == FSOPS_LINK ? b : "");
 	switch (op->type) {
@@ -390,9 +407,12 @@ static void emit_op(const struct fsops_op *op, const struct fsops_params *p, boo
 						 : "FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE",
 		       (unsigned long long) op->off, (unsigned long long) op->len);
 		break;
-	case FSOPS_SETXATTR:
-		printf("xs(\"%s\", %d, %lu);\n", a, (int) op->off, id);
-		break;
+	case FSOPS_SETXATTR: {
+		char value[64];
+
+		fsops_xattr_value(p->seed, data_id, (int) op->off, value, sizeof(value));
+		printf("xs(\"%s\", %d, \"%s\");\n", a, (int) op->off, value);
+	} break;
 	case FSOPS_REMOVEXATTR:
 		printf("xr(\"%s\", %d);\n", a, (int) op->off);
 		break;
@@ -444,7 +464,7 @@ static void emit_op(const struct fsops_op *op, const struct fsops_params *p, boo
 		break;
 	}
 	if (fsops_is_sync(op->type))
-		printf("\tack(%lu, \"%s\");\n", id,
+		printf("\tack(%llu, \"%s\");\n", (unsigned long long) op->id,
 		       fsops_upto_promise(op, a, linux_names, promise, sizeof(promise)));
 }
 
@@ -512,7 +532,8 @@ int fsops_repro(const struct fsops_params *p, uint64_t upto)
 	       " */\n",
 	       (unsigned long long) upto, p->bounded ? "--bounded" : "(a seeded sequence)",
 	       (unsigned long long) upto, (unsigned long long) upto, (unsigned long long) upto);
-	printf("#define N %lluUL\n#define PROMISE \"%s\"\n\n", (unsigned long long) upto,
+	printf("#define N %lluUL\n#define SEED %lluULL\n#define PROMISE \"%s\"\n\n",
+	       (unsigned long long) upto, (unsigned long long) p->seed,
 	       fsops_upto_promise(last, a, linux_names, promise, sizeof(promise)));
 	fputs(prologue, stdout);
 	printf("static void ops(void)\n{\n");
@@ -526,7 +547,7 @@ int fsops_repro(const struct fsops_params *p, uint64_t upto)
 				       c.dir[i], c.dir[i], c.dir[i]);
 			dir = c.dir[i];
 		}
-		emit_op(&c.v[i], p, linux_names);
+		emit_op(&c.v[i], c.data_id[i], p, linux_names);
 	}
 	printf("}\n\n");
 	fputs(check_helpers, stdout);

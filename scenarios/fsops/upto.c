@@ -6,25 +6,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Make room in @c for one more op: 0, or -1 out of memory (what was kept stays). */
+static int grow(struct fsops_upto *c)
+{
+	uint64_t cap = c->cap ? 2 * c->cap : 256;
+	struct fsops_op *v;
+	uint64_t *ids;
+	char(*d)[24];
+
+	if (c->n < c->cap)
+		return 0;
+	if (!(v = realloc(c->v, cap * sizeof(*v))))
+		return -1;
+	c->v = v;
+	if (!(ids = realloc(c->data_id, cap * sizeof(*ids))))
+		return -1;
+	c->data_id = ids;
+	if (!(d = realloc(c->dir, cap * sizeof(*d))))
+		return -1;
+	c->dir = d;
+	c->cap = cap;
+	return 0;
+}
+
 static int collect(struct fsops_upto *c, const struct fsops_op *ops, uint64_t n, const char *dir)
 {
 	for (uint64_t i = 0; i < n && c->base + ops[i].id <= c->upto; i++) {
-		if (c->n == c->cap) {
-			uint64_t cap = c->cap ? 2 * c->cap : 256;
-			struct fsops_op *v = realloc(c->v, cap * sizeof(*v));
-			char(*d)[24] = v ? realloc(c->dir, cap * sizeof(*d)) : NULL;
-
-			if (!v || !d) {
-				if (v)
-					c->v = v;
-				return -1;
-			}
-			c->v = v;
-			c->dir = d;
-			c->cap = cap;
-		}
+		if (grow(c) < 0)
+			return -1;
 		c->v[c->n] = ops[i];
 		c->v[c->n].id += c->base;
+		c->data_id[c->n] = ops[i].id;
 		snprintf(c->dir[c->n], sizeof(c->dir[0]), "%s", dir);
 		c->found = c->v[c->n].id == c->upto;
 		c->n++;
@@ -78,6 +90,7 @@ int fsops_upto_collect(const struct fsops_params *p, uint64_t upto, struct fsops
 void fsops_upto_free(struct fsops_upto *c)
 {
 	free(c->v);
+	free(c->data_id);
 	free(c->dir);
 	*c = (struct fsops_upto){0};
 }

@@ -15,7 +15,8 @@
 
 /* The ops up to N, each with the workload directory it runs in ("" for a sequence). */
 struct fsops_upto {
-	struct fsops_op *v;
+	struct fsops_op *v; /* each with its id in the whole run (its ack's) */
+	uint64_t *data_id;  /* ... and the id its workload wrote its data with */
 	char (*dir)[24];
 	uint64_t n, cap, upto, base;
 	bool found;

@@ -5,8 +5,9 @@
 # directory (the cut command runs right after the ack, once, and nothing after it), finds what
 # the ack promised kept in that tree against a second run, and lost (exit 1, one LOST line)
 # once the tree is emptied: the check's positive control. A planted bug leaves out the sync.
+# The tree repro makes is the one the workload makes, bytes and attributes (fsops_repro_same.py).
 . "$(dirname "$0")/lib.sh"
-FSOPS=$BO
+FSOPS=$(readlink -f "$BO")
 
 # try NAME ARGS...: every 3rd ack of the listing (at most 6), each through the cycle above.
 try() {
@@ -48,6 +49,15 @@ try() {
 try seq --seed 1 --ops 60
 try inode --seed 3 --ops 80 --fsync=inode --families=all
 try bounded --bounded 1 --workloads 100-140 --families=all
+
+# repro's tree is the workload's: names, bytes and attributes
+for args in "--seed 1 --ops 60" "--seed 3 --ops 80 --fsync=inode --families=all" \
+	"--bounded 1 --workloads 100-140 --families=all"; do
+	rm -rf "$T/same" && mkdir "$T/same"
+	# shellcheck disable=SC2086
+	PYTHONPATH=$(dirname "$0") python3 "$(dirname "$0")/fsops_repro_same.py" "$FSOPS" "$T/same" $args &&
+		ok || bad "repro's tree is not the workload's ($args)"
+done
 
 # the planted bug: the syncs left out, the ack kept
 "$FSOPS" repro --seed 3 --ops 80 --fsync=inode --families=all --bug=ack-without-fsync \

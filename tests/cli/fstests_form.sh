@@ -8,7 +8,7 @@
 # Positive control: a stand-in whose power failure empties the scratch tree makes it print a
 # LOST line instead, which the golden output does not hold.
 . "$(dirname "$0")/lib.sh"
-FSOPS=$BO
+FSOPS=$(readlink -f "$BO")
 for tool in xfs_io setfattr cc; do
 	command -v $tool >/dev/null || { echo "SKIP: no $tool (scripts/setup installs it)"; exit 77; }
 done
