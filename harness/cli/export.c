@@ -4,8 +4,9 @@
  * without blackout (docs/export.md): repro.c (the workload's ops up to that ack as plain
  * system calls, and the check of what the ack promised), run.sh (the filesystem made on a
  * scratch device, repro run, the power cut by dm-flakey right after the ack, the recovery,
- * the check), fstests/999 (the same as a test in fstests' form) and REPORT.md (what is lost,
- * where, and the log's entries between the op's issue and its ack).
+ * the check), cache.sh and replay.c (the same through dm-log-writes, for a loss that needs the
+ * volatile cache), fstests/999 (the same as a test in fstests' form) and REPORT.md (what is
+ * lost, where, and the log's entries between the op's issue and its ack).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -24,14 +25,14 @@
 #include "harness/base/path.h"
 #include "harness/base/proc.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/export.h"
 #include "harness/cli/opts.h"
 #include "harness/diagnose/diary.h"
 #include "harness/dev/fstab.h"
 #include "harness/dev/fstool.h"
 #include "harness/scenario/fsops.h"
 
-/* The label run.sh gives the filesystems it makes, and knows them by. */
-#define LABEL "borepro"
+#define LABEL BO_EXPORT_LABEL
 
 struct export_args {
 	const char *out;
@@ -50,9 +51,11 @@ static void export_help(void)
 	     "acknowledgement as plain system calls, and repro built from it; run.sh [DEVICE],\n"
 	     "which makes the filesystem on DEVICE (or on a loop device of its own), runs repro,\n"
 	     "cuts the power with dm-flakey right after the acknowledgement, mounts again and\n"
-	     "checks what it promised (exit 1 lost, 0 kept); fstests/999, the same as a test in\n"
-	     "fstests' form; REPORT.md. Takes the builtin fsops and bounded workloads on one\n"
-	     "device. docs/export.md tells more.\n");
+	     "checks what it promised (exit 1 lost, 0 kept); cache.sh [DEVICE] with replay.c,\n"
+	     "the same for a loss that needs the device's volatile cache (dm-log-writes, the log\n"
+	     "replayed to the acknowledgement); fstests/999, the same as a test in fstests' form;\n"
+	     "REPORT.md. Takes the builtin fsops and bounded workloads on one device.\n"
+	     "docs/export.md tells more.\n");
 	bo_opts_help(stdout, export_opts, BO_ARRAY_SIZE(export_opts));
 	puts("\nExit status: 0 written, 2 usage error, 3 refused or failed (nothing is left in "
 	     "DIR).");
@@ -108,27 +111,6 @@ static int fsops_output(const char *cmd, char **ret, struct bo_err *err)
 	return k < 0 ? k : 0;
 }
 
-/* @s as a shell word in single quotes, into @buf. */
-static const char *quoted(const char *s, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	if (len < 3)
-		return "''";
-	buf[n++] = '\'';
-	for (; *s && n + 5 < len; s++) {
-		if (*s == '\'') {
-			memcpy(buf + n, "'\\''", 4);
-			n += 4;
-		} else {
-			buf[n++] = *s;
-		}
-	}
-	buf[n++] = '\'';
-	buf[n] = '\0';
-	return buf;
-}
-
 /* The mkfs command line of @sc's filesystem on "$1" with blackout's label, as run.sh runs it. */
 static int mkfs_line(const struct bo_scenario *sc, char *buf, size_t len, struct bo_err *err)
 {
@@ -152,7 +134,8 @@ static int mkfs_line(const struct bo_scenario *sc, char *buf, size_t len, struct
 	k = bo_mkfs_argv(sc->fs, "\"$1\"", NULL, (const char *const *) v, argv, err);
 	for (size_t i = 0; k >= 0 && argv[i]; i++) {
 		char q[512];
-		const char *w = strcmp(argv[i], "\"$1\"") ? quoted(argv[i], q, sizeof(q)) : argv[i];
+		const char *w = strcmp(argv[i], "\"$1\"") ? bo_export_quoted(argv[i], q, sizeof(q))
+							  : argv[i];
 		n += (size_t) snprintf(buf + n, n < len ? len - n : 0, "%s%s", i ? " " : "", w);
 	}
 	bo_strv_free(v);
@@ -175,132 +158,6 @@ static void repair_line(const struct bo_scenario *sc, bool by_fsck, char *buf, s
 	for (size_t i = 0; argv[i]; i++)
 		n += (size_t) snprintf(buf + n, n < len ? len - n : 0, "%s%s", i ? " " : "",
 				       argv[i]);
-}
-
-/* run.sh, printed to @f. */
-static void write_run_sh(FILE *f, const struct bo_scenario *sc, const char *mkfs,
-			 const char *repair, uint64_t upto, const char *what)
-{
-	char q[1024];
-
-	fprintf(f,
-		"#!/bin/sh\n"
-		"# run.sh [DEVICE] — %s\n"
-		"#\n"
-		"# Makes %s on DEVICE through dm-flakey (without DEVICE: on a loop device over a "
-		"file\n"
-		"# of its own), runs repro there and cuts the power right after op %" PRIu64 "'s\n"
-		"# acknowledgement: dm-flakey drops every write from then on, as a disk that lost "
-		"its\n"
-		"# power. Then it mounts the filesystem again (its recovery%s), runs the same ops "
-		"with\n"
-		"# no cut on a second filesystem of its own, and compares what op %" PRIu64
-		" promised.\n"
-		"# DEVICE must hold nothing (or a filesystem run.sh made): anything else is "
-		"refused,\n"
-		"# and so is a device in use. Needs dmsetup, losetup, util-linux's blkid, blockdev\n"
-		"# and %s.\n"
-		"# Exit status: 0 kept, 1 lost (one line says what), 2 could not run.\n"
-		"set -u\n"
-		"FS=%s\n"
-		"SIZE=%" PRIu64 "\n"
-		"LABEL=" LABEL "\n",
-		what, bo_fs_name(sc->fs), upto,
-		*repair ? ": fsck's repair, then the mount" : ": the mount", upto,
-		bo_fs_desc(sc->fs)->mkfs, bo_fs_name(sc->fs), sc->size);
-	fprintf(f, "MOUNT_OPTIONS=%s\n", quoted(sc->mount_options, q, sizeof(q)));
-	fprintf(f,
-		"mkfs_it() { %s; }\n"
-		"repair_it() { %s; }\n",
-		mkfs, *repair ? repair : ":");
-	fputs("here=$(cd \"$(dirname \"$0\")\" && pwd)\n"
-	      "say() { echo \"run.sh: $*\" >&2; }\n"
-	      "die() { say \"$*\"; exit 2; }\n"
-	      "work=$(mktemp -d /tmp/bo-repro.XXXXXX) || die 'no temporary directory'\n"
-	      "dm= loops= mnts=\n"
-	      "cleanup() {\n"
-	      "\tfor m in $mnts; do umount \"$m\" 2>/dev/null; done\n"
-	      "\t[ -z \"$dm\" ] || dmsetup remove \"$dm\" 2>/dev/null\n"
-	      "\tfor l in $loops; do losetup -d \"$l\" 2>/dev/null; done\n"
-	      "\trm -rf \"$work\"\n"
-	      "}\n"
-	      "trap cleanup EXIT\n"
-	      "trap 'exit 2' INT TERM HUP\n"
-	      "# no udev to wait for (a VM, a container): libdevmapper makes the nodes itself\n"
-	      "[ -d /run/udev ] || export DM_DISABLE_UDEV=1\n"
-	      "# newloop FILE: LOOP, a loop device over FILE\n"
-	      "newloop() {\n"
-	      "\tLOOP=$(losetup -f) || die 'no free loop device'\n"
-	      "\t[ -b \"$LOOP\" ] || mknod \"$LOOP\" b 7 \"${LOOP#/dev/loop}\" || die \"no node "
-	      "$LOOP\"\n"
-	      "\tlosetup \"$LOOP\" \"$1\" || die \"losetup $LOOP $1 failed\"\n"
-	      "\tloops=\"$loops $LOOP\"\n"
-	      "}\n"
-	      "mount_it() { mount -t \"$FS\" ${MOUNT_OPTIONS:+-o \"$MOUNT_OPTIONS\"} \"$1\" \"$2\" "
-	      "&& mnts=\"$2 $mnts\"; }\n"
-	      "if [ -x \"$here/repro\" ]; then\n"
-	      "\trepro=$here/repro\n"
-	      "else\n"
-	      "\tcc -O2 -o \"$work/repro\" \"$here/repro.c\" || die 'cannot build repro.c (cc)'\n"
-	      "\trepro=$work/repro\n"
-	      "fi\n"
-	      "if [ $# -ge 1 ]; then\n"
-	      "\tdev=$1\n"
-	      "\t[ -b \"$dev\" ] || die \"$dev: no block device\"\n"
-	      "\treal=$(readlink -f \"$dev\")\n"
-	      "\tif grep -q -e \"^$dev \" -e \"^$real \" /proc/mounts; then die \"$dev is mounted: "
-	      "refused\"; fi\n"
-	      "\tholders=/sys/class/block/${real##*/}/holders\n"
-	      "\tif [ -d \"$holders\" ] && [ -n \"$(ls \"$holders\")\" ]; then\n"
-	      "\t\tdie \"$dev is in use (held by $(ls \"$holders\" | tr '\\n' ' ')): refused\"\n"
-	      "\tfi\n"
-	      "\t# what is on it, probed (util-linux's blkid: busybox's cannot say)\n"
-	      "\tfound=$(blkid -p -o udev \"$dev\" 2>&1)\n"
-	      "\tcase $? in\n"
-	      "\t0) echo \"$found\" | grep -qix \"ID_FS_LABEL=$LABEL\" ||\n"
-	      "\t\tdie \"$dev holds something run.sh did not make ($(echo $found)): refused\" ;;\n"
-	      "\t2) ;; # nothing\n"
-	      "\t*) die \"cannot tell what $dev holds (blkid -p: $found): refused\" ;;\n"
-	      "\tesac\n"
-	      "else\n"
-	      "\ttruncate -s \"$SIZE\" \"$work/disk.img\" || die 'no room for the disk image'\n"
-	      "\tnewloop \"$work/disk.img\"\n"
-	      "\tdev=$LOOP\n"
-	      "fi\n"
-	      "sectors=$(blockdev --getsz \"$dev\") || die \"blockdev --getsz $dev failed\"\n"
-	      "dm=bo-repro-$$\n"
-	      "up=\"0 $sectors flakey $dev 0 180 0\"\n"
-	      "down=\"0 $sectors flakey $dev 0 0 180 1 drop_writes\"\n"
-	      "dmsetup create \"$dm\" --table \"$up\" || { dm=; die 'dmsetup create (dm-flakey) "
-	      "failed'; }\n"
-	      "fdev=/dev/mapper/$dm\n"
-	      "mkfs_it \"$fdev\" >\"$work/mkfs.out\" 2>&1 || die \"mkfs failed: $(tail -n 3 "
-	      "\"$work/mkfs.out\")\"\n"
-	      "mkdir \"$work/mnt\" \"$work/expected\"\n"
-	      "mount_it \"$fdev\" \"$work/mnt\" || die 'mount failed'\n"
-	      "cut=\"dmsetup suspend --nolockfs --noflush $dm && dmsetup load $dm --table '$down' "
-	      "&& dmsetup resume $dm\"\n"
-	      "\"$repro\" run \"$work/mnt\" \"$cut\" || die 'repro run failed'\n"
-	      "umount \"$work/mnt\" && mnts= || die 'umount after the power cut failed'\n"
-	      "dmsetup load \"$dm\" --table \"$up\" && dmsetup suspend \"$dm\" && dmsetup resume "
-	      "\"$dm\" ||\n"
-	      "\tdie 'dm-flakey would not take writes again'\n"
-	      "repair_it \"$fdev\" >\"$work/repair.out\" 2>&1\n"
-	      "if ! mount_it \"$fdev\" \"$work/mnt\"; then\n"
-	      "\techo \"LOST: the filesystem does not mount after the power cut\"\n"
-	      "\texit 1\n"
-	      "fi\n"
-	      "# the same ops with no cut, on a filesystem of their own\n"
-	      "truncate -s \"$SIZE\" \"$work/expected.img\" || die 'no room for the second image'\n"
-	      "newloop \"$work/expected.img\"\n"
-	      "mkfs_it \"$LOOP\" >\"$work/mkfs2.out\" 2>&1 || die 'mkfs of the second filesystem "
-	      "failed'\n"
-	      "mount_it \"$LOOP\" \"$work/expected\" || die 'mount of the second filesystem "
-	      "failed'\n"
-	      "\"$repro\" run \"$work/expected\" >/dev/null || die 'repro run without a cut "
-	      "failed'\n"
-	      "\"$repro\" check \"$work/mnt\" \"$work/expected\"\n",
-	      f);
 }
 
 /* The log's entries from op @id's issue mark to its ack mark, as Markdown, into @f. */
@@ -362,27 +219,57 @@ static bool dir_empty(int fd)
 	return empty;
 }
 
-/* The files export writes into the directory open at @dfd, and fstests/ when @ft. */
-static const char *const written[] = {"repro.c", "run.sh",	"REPORT.md",
-				      "repro",	 "fstests/999", "fstests/999.out"};
+/* One export: the state it takes, and what it writes, made before DIR is touched. */
+struct export_job {
+	struct bo_diary d;
+	struct json_object *st;
+	uint64_t upto;
+	char *cmd, *code, *ft, *golden, *run, *cache, *report;
+	size_t run_len, cache_len, report_len;
+	struct bo_err ft_err;
+	char what[512];
+};
 
-static int write_files(int dfd, const char *code, const char *run, size_t run_len,
-		       const char *report, size_t report_len, const char *ft, const char *golden)
+static void export_clear(struct export_job *x)
+{
+	free(x->cmd);
+	free(x->code);
+	free(x->ft);
+	free(x->golden);
+	free(x->run);
+	free(x->cache);
+	free(x->report);
+	bo_diary_clear(&x->d);
+}
+
+/* The files export writes into the directory open at @dfd, and fstests/ when it has one. */
+static const char *const written[] = {"repro.c",   "repro",	  "run.sh",
+				      "cache.sh",  "replay.c",	  "replay",
+				      "REPORT.md", "fstests/999", "fstests/999.out"};
+
+static int write_file(int dfd, const char *name, const char *text, size_t len, mode_t mode)
+{
+	return bo_write_file_at(dfd, name, text, len) < 0 || fchmodat(dfd, name, mode, 0) < 0 ? -1
+											      : 0;
+}
+
+static int write_files(int dfd, const struct export_job *x)
 {
 	int fdd, r;
 
-	if (bo_write_file_at(dfd, "repro.c", code, strlen(code)) < 0 ||
-	    bo_write_file_at(dfd, "run.sh", run, run_len) < 0 ||
-	    fchmodat(dfd, "run.sh", 0755, 0) < 0 ||
-	    bo_write_file_at(dfd, "REPORT.md", report, report_len) < 0)
+	if (write_file(dfd, "repro.c", x->code, strlen(x->code), 0644) < 0 ||
+	    write_file(dfd, "run.sh", x->run, x->run_len, 0755) < 0 ||
+	    write_file(dfd, "cache.sh", x->cache, x->cache_len, 0755) < 0 ||
+	    write_file(dfd, "replay.c", bo_export_replay_c, strlen(bo_export_replay_c), 0644) < 0 ||
+	    write_file(dfd, "REPORT.md", x->report, x->report_len, 0644) < 0)
 		return -1;
-	if (!ft || !golden)
+	if (!x->ft || !x->golden)
 		return 0;
 	if (mkdirat(dfd, "fstests", 0755) < 0 ||
 	    (fdd = openat(dfd, "fstests", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return -1;
-	r = bo_write_file_at(fdd, "999", ft, strlen(ft)) < 0 || fchmodat(fdd, "999", 0755, 0) < 0 ||
-			    bo_write_file_at(fdd, "999.out", golden, strlen(golden)) < 0
+	r = write_file(fdd, "999", x->ft, strlen(x->ft), 0755) < 0 ||
+			    write_file(fdd, "999.out", x->golden, strlen(x->golden), 0644) < 0
 		    ? -1
 		    : 0;
 	close(fdd);
@@ -399,32 +286,9 @@ static void remove_files(int dfd)
 	errno = e;
 }
 
-/* One export: the state it takes, and what it writes, made before DIR is touched. */
-struct export
-{
-	struct bo_diary d;
-	struct json_object *st;
-	uint64_t upto;
-	char *cmd, *code, *ft, *golden, *run, *report;
-	size_t run_len, report_len;
-	struct bo_err ft_err;
-	char what[512];
-};
-
-static void export_clear(struct export *x)
-{
-	free(x->cmd);
-	free(x->code);
-	free(x->ft);
-	free(x->golden);
-	free(x->run);
-	free(x->report);
-	bo_diary_clear(&x->d);
-}
-
 /* The state of @results to export (@state, or the first that is not consistent) and its first
  * lost op, into @x: 0, or -1 once said why not. */
-static int pick(struct export *x, const char *results, const char *state)
+static int pick(struct export_job *x, const char *results, const char *state)
 {
 	struct bo_err err = {0};
 	const char *alias_of;
@@ -452,7 +316,7 @@ static int pick(struct export *x, const char *results, const char *state)
 
 /* repro.c, and the fstests form with its golden output: none for a planted bug (the
  * workload's, not the kernel's), or when blackout-fsops cannot write it (said later). */
-static int make_programs(struct export *x)
+static int make_programs(struct export_job *x)
 {
 	_cleanup_free_ char *ft_cmd = NULL;
 	struct bo_err err = {0};
@@ -476,7 +340,7 @@ static int make_programs(struct export *x)
 }
 
 /* REPORT.md into @f. */
-static void write_report(FILE *f, const struct export *x, const char *mkfs, const char *release)
+static void write_report(FILE *f, const struct export_job *x, const char *mkfs, const char *release)
 {
 	const struct bo_scenario *sc = x->d.sc;
 
@@ -503,10 +367,11 @@ static void write_report(FILE *f, const struct export *x, const char *mkfs, cons
 }
 
 /* run.sh and REPORT.md, in memory. */
-static int make_texts(struct export *x)
+static int make_texts(struct export_job *x)
 {
 	const char *recovery = bo_json_str(x->st, "recovery"), *release = "?";
 	char mkfs[2048], repair[512];
+	struct bo_export_script script;
 	struct json_object *kernel;
 	struct bo_err err = {0};
 	FILE *f;
@@ -520,22 +385,28 @@ static int make_texts(struct export *x)
 	snprintf(x->what, sizeof(x->what),
 		 "state %s of %s: op %" PRIu64 "'s acknowledgement lost on %s, Linux %s",
 		 bo_json_str(x->st, "state"), x->d.dir, x->upto, bo_fs_name(x->d.sc->fs), release);
+	script = (struct bo_export_script){
+		.sc = x->d.sc, .mkfs = mkfs, .repair = repair, .upto = x->upto, .what = x->what};
 	if ((f = open_memstream(&x->run, &x->run_len))) {
-		write_run_sh(f, x->d.sc, mkfs, repair, x->upto, x->what);
+		bo_export_run_sh(f, &script);
+		fclose(f);
+	}
+	if ((f = open_memstream(&x->cache, &x->cache_len))) {
+		bo_export_cache_sh(f, &script);
 		fclose(f);
 	}
 	if ((f = open_memstream(&x->report, &x->report_len))) {
 		write_report(f, x, mkfs, release);
 		fclose(f);
 	}
-	if (!x->run || !x->report)
+	if (!x->run || !x->cache || !x->report)
 		return bo_cli_error("export: out of memory"), -1;
 	return 0;
 }
 
-/* Build @out/repro from repro.c where a compiler is: static, so that a VM without libraries
- * runs it; else run.sh builds it. */
-static void build_repro(int dfd, const char *out)
+/* Build @out/@name from @name.c where a compiler is: static, so that a VM without libraries
+ * runs it; else the scripts build it. */
+static void build(int dfd, const char *out, const char *name)
 {
 	char path[PATH_MAX], src[PATH_MAX];
 	char *cc[] = {"cc", "-O2", "-static", "-o", path, src, NULL};
@@ -543,20 +414,20 @@ static void build_repro(int dfd, const char *out)
 	struct bo_proc_result r = {0};
 	struct bo_err err = {0};
 
-	if (bo_pathf(path, sizeof(path), "%s/repro", out) < 0 ||
-	    bo_pathf(src, sizeof(src), "%s/repro.c", out) < 0)
+	if (bo_pathf(path, sizeof(path), "%s/%s", out, name) < 0 ||
+	    bo_pathf(src, sizeof(src), "%s/%s.c", out, name) < 0)
 		return;
 	if (bo_proc_run(&o, &r, &err) < 0 || r.end != BO_PROC_EXITED || r.status != 0) {
-		bo_cli_note("export: repro not built here (%.200s): run.sh builds it with cc",
-			    r.out && *r.out ? r.out : bo_err_str(&err));
-		(void) unlinkat(dfd, "repro", 0);
+		bo_cli_note("export: %s not built here (%.200s): the scripts build it with cc",
+			    name, r.out && *r.out ? r.out : bo_err_str(&err));
+		(void) unlinkat(dfd, name, 0);
 	}
 	bo_proc_result_clear(&r);
 }
 
 /* Write @x into @out (made, or an empty directory): 0, or -1 once said why, with nothing of
  * it left behind. */
-static int emit(const struct export *x, const char *out)
+static int emit(const struct export_job *x, const char *out)
 {
 	bool made_dir = mkdir(out, 0755) == 0;
 	int dfd;
@@ -574,8 +445,7 @@ static int emit(const struct export *x, const char *out)
 			(void) rmdir(out);
 		return -1;
 	}
-	if (write_files(dfd, x->code, x->run, x->run_len, x->report, x->report_len, x->ft,
-			x->golden) < 0) {
+	if (write_files(dfd, x) < 0) {
 		bo_cli_error("export: writing into '%s': %s", out, strerror(errno));
 		remove_files(dfd);
 		close(dfd);
@@ -587,7 +457,8 @@ static int emit(const struct export *x, const char *out)
 		bo_cli_note("export: no fstests form: %s",
 			    x->d.sc->bug ? "a planted bug is the workload's, not the kernel's"
 					 : bo_err_str(&x->ft_err));
-	build_repro(dfd, out);
+	build(dfd, out, "repro");
+	build(dfd, out, "replay");
 	close(dfd);
 	return 0;
 }
@@ -596,7 +467,7 @@ static int cmd_export(int argc, char **argv)
 {
 	struct export_args ea = {0};
 	const struct bo_opt_set sets[] = {{export_opts, BO_ARRAY_SIZE(export_opts), &ea}};
-	struct export x = {0};
+	struct export_job x = {0};
 	int k, ret = BO_EXIT_HARNESS;
 
 	k = bo_opts_parse("export", sets, BO_ARRAY_SIZE(sets), BO_OPT_HOST, export_help, argc,
@@ -609,7 +480,7 @@ static int cmd_export(int argc, char **argv)
 		return bo_cli_usage_error("export", "--out DIR is required");
 	if (pick(&x, argv[k], argc - k == 2 ? argv[k + 1] : NULL) == 0 && make_programs(&x) == 0 &&
 	    make_texts(&x) == 0 && emit(&x, ea.out) == 0) {
-		printf("%s: repro.c, run.sh, REPORT.md%s: %s\n", ea.out,
+		printf("%s: repro.c, run.sh, cache.sh, replay.c, REPORT.md%s: %s\n", ea.out,
 		       x.ft && x.golden ? ", fstests/999" : "", x.what);
 		ret = BO_EXIT_OK;
 	}

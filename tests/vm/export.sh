@@ -6,6 +6,8 @@
 #   same op of the correct workload (its repro.c in its place): 0, kept.
 # - The xfs finding of docs/crash-states.md (fsync after RENAME_EXCHANGE), on 6.1 and 6.12:
 #   run.sh exits 1 on both, as blackout found.
+# - The unjournaled ext4 finding of 6.1 (no cache flush for a directory fsync or an fdatasync):
+#   cache.sh exits 1 on 6.1 and 0 on 6.12; run.sh (dm-flakey, no volatile cache) 0.
 # - run.sh refuses a device holding a filesystem it did not make, and a mounted one (exit 2),
 #   and formats one it made before.
 # - export refuses a consistent run and a non-empty DIR, and leaves nothing behind.
@@ -55,7 +57,7 @@ if run_bo 1 run "$T/bug.ini" --results "$T/results"; then
 		# refused: a foreign filesystem, a mounted one; taken: one run.sh made
 		verify "$T/bug" 6.1 2 'cd /tmp && truncate -s 256M d.img && mknod /dev/loop7 b 7 7;
 			losetup /dev/loop7 d.img && mkfs.ext4 -q /dev/loop7 && sh /results/run.sh /dev/loop7'
-		grep -q "holds something run.sh did not make" "$T/vm.err" && ok ||
+		grep -q "holds something these scripts did not make" "$T/vm.err" && ok ||
 			bad "run.sh did not refuse a foreign filesystem"
 		verify "$T/bug" 6.1 2 'cd /tmp && truncate -s 256M d.img && mknod /dev/loop7 b 7 7;
 			losetup /dev/loop7 d.img && mkfs.ext4 -q -L borepro /dev/loop7 && mkdir m &&
@@ -75,6 +77,37 @@ for l in open(sys.argv[1]):
         print(r["state"]); break' "$bug/stream.jsonl")
 	run_bo 3 export "$bug" "$consistent" --out "$T/none" && [ ! -e "$T/none" ] &&
 		grep -q "no lost acknowledged op" "$T/err" && ok || bad "a consistent state was exported"
+fi
+
+# The unjournaled ext4 finding of 6.1 (a directory fsync or an fdatasync asks for no cache
+# flush): its loss needs the volatile cache, so run.sh (dm-flakey) keeps it and cache.sh
+# (dm-log-writes, the log replayed to the ack's mark without what no FLUSH covered) loses it
+# on 6.1, and keeps it on 6.12, where the same ops flush.
+if run_bo 1 run "$SRC/scenarios/ext4-nojournal-bounded-unflushed.ini" --kernel-release 6.1 \
+	--results "$T/nj"; then
+	# the first state whose lost op is a directory fsync or an fdatasync
+	state=$(python3 - "$RESULTS" <<'PY'
+import json, subprocess, sys
+res = sys.argv[1]
+args = json.load(open(res + "/config.json"))["workload"]["command"].split(None, 1)[1]
+kind = {l.split()[0]: l.split()[1] for l in subprocess.run(
+    "blackout-fsops list " + args, shell=True, capture_output=True, text=True).stdout.splitlines()}
+for l in open(res + "/stream.jsonl"):
+    r = json.loads(l)
+    if r.get("event") == "state" and r.get("lost") and kind.get(str(r["lost"][0])) in ("fsync-dir", "fdatasync"):
+        print(r["state"]); break
+PY
+)
+	if [ -n "$state" ] && run_bo 0 export "$RESULTS" "$state" --out "$T/nj-out"; then
+		ok
+		verify "$T/nj-out" 6.1 1 "sh /results/cache.sh" &&
+			grep -q "^LOST: op " "$T/vm.out" && ok || bad "ext4 nojournal 6.1: cache.sh said no LOST line"
+		verify "$T/nj-out" 6.12 0 "sh /results/cache.sh" &&
+			grep -q "^kept: op " "$T/vm.out" && ok || bad "ext4 nojournal 6.12: cache.sh said no kept line"
+		verify "$T/nj-out" 6.1 0 "sh /results/run.sh"
+	else
+		bad "ext4 nojournal 6.1: no state lost a directory fsync or an fdatasync"
+	fi
 fi
 
 # The xfs finding, on both kernels: lost where blackout lost it.

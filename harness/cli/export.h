@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * export.h — what `blackout export` (export.c) writes beside repro.c: the shell scripts that
+ * reproduce a lost acknowledgement without blackout (export_scripts.c) and the replayer of a
+ * dm-log-writes log the volatile cache's route needs (export_replay.c). docs/export.md.
+ */
+#ifndef BO_CLI_EXPORT_H
+#define BO_CLI_EXPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "harness/scenario/scenario.h"
+
+/* The label the scripts give the filesystems they make, and know them by. */
+#define BO_EXPORT_LABEL "borepro"
+
+/* What the scripts of one export are made of: the filesystem's commands on "$1", and what
+ * the state is, for their first lines. */
+struct bo_export_script {
+	const struct bo_scenario *sc;
+	const char *mkfs;   /* mkfs of the scenario's filesystem on "$1", with the label */
+	const char *repair; /* the repair before the mount ("" : the mount recovers it) */
+	uint64_t upto;	    /* the acknowledged op */
+	const char *what;   /* one line: which state of which results */
+};
+
+/* @s as a shell word in single quotes, into @buf (@len bytes; cut when longer). */
+const char *bo_export_quoted(const char *s, char *buf, size_t len);
+
+/* run.sh [DEVICE]: dm-flakey's power cut right after the ack. */
+void bo_export_run_sh(FILE *f, const struct bo_export_script *s);
+
+/* cache.sh [DEVICE]: the ops recorded through dm-log-writes, the log replayed to the ack as a
+ * volatile cache leaves it (replay.c). */
+void bo_export_cache_sh(FILE *f, const struct bo_export_script *s);
+
+/* replay.c's text. */
+extern const char bo_export_replay_c[];
+
+#endif
