@@ -17,7 +17,7 @@ _blackout_opts() {
 			--hash --results= $_blackout_vm_opts --help"
 		;;
 	merge) echo "--out= --help" ;;
-	report) echo "--help" ;;
+	report) echo "--kcidb --help" ;;
 	explain) echo "--json --help" ;;
 	findings) echo "--json --baseline= --help" ;;
 	reproduce) echo "--host-root $_blackout_vm_opts --help" ;;

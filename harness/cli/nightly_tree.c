@@ -225,7 +225,12 @@ static int write_junit(const char *out, struct json_object *runs, struct bo_err 
 	}
 	if (bo_pathf(path, sizeof(path), "%s/junit.xml", out) < 0)
 		return bo_err_set(err, ENAMETOOLONG, "'%s/junit.xml': path too long", out);
-	return bo_report_junit_combined(path, cells, n, err);
+	if (bo_report_junit_combined(path, cells, n, err) < 0)
+		return -1;
+	/* ... and the same for KernelCI (KCIDB) */
+	if (bo_pathf(path, sizeof(path), "%s/kcidb.json", out) < 0)
+		return bo_err_set(err, ENAMETOOLONG, "'%s/kcidb.json': path too long", out);
+	return bo_report_kcidb(path, cells, n, err);
 }
 
 int nightly_baseline_load(const char *prev, struct bo_failset *ret, struct bo_err *err)

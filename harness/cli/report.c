@@ -20,16 +20,27 @@
 #include "harness/results/report.h"
 #include "harness/results/summary.h"
 
+struct report_args {
+	bool kcidb;
+};
+
+static const struct bo_opt report_opts[] = {
+	{"kcidb", NULL, offsetof(struct report_args, kcidb), BO_OPT_HOST, NULL, NULL,
+	 "also write RESULTS-DIR/kcidb.json: the results as KernelCI's report data\n"
+	 "(KCIDB, schema v5.3), to submit with kcidb-submit"},
+};
+
 static void report_help(void)
 {
-	puts("usage: blackout report RESULTS-DIR...\n\n"
+	puts("usage: blackout report [--kcidb] RESULTS-DIR...\n\n"
 	     "Write RESULTS-DIR/report.html (a self-contained page: summary, scenario and\n"
 	     "environment, a timeline of the write log with every checked state, the failing\n"
 	     "states with their by-products) and RESULTS-DIR/junit.xml again from the\n"
 	     "directory's own files. run, check and merge write both themselves. Only a\n"
 	     "results directory blackout made (its config.json, stream.jsonl and states/)\n"
-	     "is written into.\n\n"
-	     "Exit status: 0 written, 3 a directory could not be read or written or is not\n"
+	     "is written into.\n");
+	bo_opts_help(stdout, report_opts, BO_ARRAY_SIZE(report_opts));
+	puts("\nExit status: 0 written, 3 a directory could not be read or written or is not\n"
 	     "blackout's, or its summary.json contradicts its stream.jsonl (written, and said\n"
 	     "on the page).");
 }
@@ -93,8 +104,10 @@ static int judge(const char *dir, struct bo_err *err)
 
 static int cmd_report(int argc, char **argv)
 {
-	/* No options but --help. */
-	int first = bo_opts_parse("report", NULL, 0, BO_OPT_HOST, report_help, argc, argv);
+	struct report_args ra = {0};
+	const struct bo_opt_set sets[] = {{report_opts, BO_ARRAY_SIZE(report_opts), &ra}};
+	int first = bo_opts_parse("report", sets, BO_ARRAY_SIZE(sets), BO_OPT_HOST, report_help,
+				  argc, argv);
 	int ret = BO_EXIT_OK;
 
 	if (first <= 0)
@@ -122,6 +135,21 @@ static int cmd_report(int argc, char **argv)
 			ret = BO_EXIT_HARNESS;
 		}
 		printf("%s/report.html\n%s/junit.xml\n", argv[i], argv[i]);
+		if (ra.kcidb) {
+			const struct bo_junit_cell cell = {.dir = argv[i]};
+			char out[PATH_MAX];
+
+			if (snprintf(out, sizeof(out), "%s/kcidb.json", argv[i]) >=
+				    (int) sizeof(out) ||
+			    bo_report_kcidb(out, &cell, 1, &err) < 0) {
+				bo_cli_error("report: %s", err.msg[0]
+								   ? bo_err_str(&err)
+								   : "kcidb.json: path too long");
+				ret = BO_EXIT_HARNESS;
+				continue;
+			}
+			printf("%s\n", out);
+		}
 	}
 	return ret;
 }

@@ -46,6 +46,12 @@ struct bo_junit_cell {
 _must_check_ int bo_report_junit_combined(const char *out, const struct bo_junit_cell *cells,
 					  size_t n, struct bo_err *err);
 
+/* Write @out (atomically): the @n cells' results as KernelCI's report data (KCIDB, schema
+ * v5.3, report_kcidb.c): each kernel a checkout and a build, each class of states a test. A
+ * cell without a results directory it can read adds nothing. */
+_must_check_ int bo_report_kcidb(const char *out, const struct bo_junit_cell *cells, size_t n,
+				 struct bo_err *err);
+
 struct bo_differ;
 
 /*

@@ -51,9 +51,7 @@ static const char *cfg_mount_options(struct report *R)
 	return v && *v ? v : NULL;
 }
 
-/* The suite's name: scenario@fs[+mount options], as a nightly names its cells; a check
- * without a scenario is "check". */
-static void suite_name(struct report *R, char *buf, size_t len)
+void report_suite_name(struct report *R, char *buf, size_t len)
 {
 	const char *name = R->config ? report_cfg_str(R->config, "scenario.name") : NULL;
 	const char *fs = cfg_fs(R), *mo = cfg_mount_options(R);
@@ -251,7 +249,7 @@ void report_junit_suite(struct report *R, FILE *f)
 		!R->have_sum || R->sum.error[0] || R->sum.states == 0 || R->contradiction[0];
 	unsigned tests, failures, errors;
 
-	suite_name(R, suite, sizeof(suite));
+	report_suite_name(R, suite, sizeof(suite));
 	class_name(suite, cls, sizeof(cls));
 	suite_stamp(R, stamp, sizeof(stamp));
 	counts(R, &tests, &failures, &errors);

@@ -82,6 +82,10 @@ void report_write_html(struct report *R, FILE *f);
 void report_html_timeline(struct report *R, FILE *f);
 void report_write_junit(struct report *R, FILE *f);
 
+/* The suite's name: scenario@fs[+mount options], as a nightly names its cells (@R->suite
+ * when it names one); a check without a scenario is "check". */
+void report_suite_name(struct report *R, char *buf, size_t len);
+
 /* junit.xml in parts, for a nightly's combined one: the <testsuites> line for @t (the sum
  * of report_junit_count() over the directories), each directory's <testsuite>, the end. */
 void report_junit_count(struct report *R, struct report_junit_totals *t);

@@ -49,6 +49,21 @@ assert sorted(s) == ["alpha@ext4", "beta@ext4"], sorted(s)
 assert s["alpha@ext4"].get("failures") == "0" and int(s["beta@ext4"].get("failures")) >= 1
 assert int(r.get("failures")) == int(s["beta@ext4"].get("failures"))
 PY
+	# ... and one kcidb.json, KCIDB's schema's (tests/cli/kcidb_schema.json): beta FAIL, alpha
+	# PASS, on the one kernel both ran
+	python3 - "$SRC/tests/cli/kcidb_schema.json" "$T/n2/kcidb.json" <<'PY' && ok || bad "n2: kcidb.json"
+import json, sys
+doc = json.load(open(sys.argv[2]))
+try:
+    import jsonschema
+    jsonschema.validate(doc, json.load(open(sys.argv[1])))
+except ImportError:
+    pass
+assert len(doc["checkouts"]) == 1 and len(doc["builds"]) == 1, doc
+fails = {t["path"].split(".")[1] for t in doc["tests"] if t["status"] == "FAIL"}
+assert fails == {"beta_ext4"}, fails
+assert any(t["path"] == "blackout.alpha_ext4.consistent" and t["status"] == "PASS" for t in doc["tests"])
+PY
 fi
 
 # The same matrix against its own previous tree: no change.
