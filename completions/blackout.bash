@@ -19,7 +19,7 @@ _blackout_opts() {
 	merge) echo "--out= --help" ;;
 	report) echo "--kcidb --help" ;;
 	explain) echo "--json --help" ;;
-	findings) echo "--json --baseline= --help" ;;
+	findings) echo "--json --baseline= --export= --help" ;;
 	reproduce) echo "--host-root $_blackout_vm_opts --help" ;;
 	export) echo "--out= --help" ;;
 	shrink) echo "--state= --no-bisect --max-tests= --host-root $_blackout_vm_opts --help" ;;

@@ -467,7 +467,6 @@ static int cmd_export(int argc, char **argv)
 {
 	struct export_args ea = {0};
 	const struct bo_opt_set sets[] = {{export_opts, BO_ARRAY_SIZE(export_opts), &ea}};
-	struct export_job x = {0};
 	int k, ret = BO_EXIT_HARNESS;
 
 	k = bo_opts_parse("export", sets, BO_ARRAY_SIZE(sets), BO_OPT_HOST, export_help, argc,
@@ -478,14 +477,24 @@ static int cmd_export(int argc, char **argv)
 		return bo_cli_usage_error("export", "expected RESULTS [STATE]");
 	if (!ea.out)
 		return bo_cli_usage_error("export", "--out DIR is required");
-	if (pick(&x, argv[k], argc - k == 2 ? argv[k + 1] : NULL) == 0 && make_programs(&x) == 0 &&
-	    make_texts(&x) == 0 && emit(&x, ea.out) == 0) {
-		printf("%s: repro.c, run.sh, cache.sh, replay.c, REPORT.md%s: %s\n", ea.out,
-		       x.ft && x.golden ? ", fstests/999" : "", x.what);
+	if (bo_export_state(argv[k], argc - k == 2 ? argv[k + 1] : NULL, ea.out) == 0)
 		ret = BO_EXIT_OK;
+	return ret;
+}
+
+int bo_export_state(const char *results, const char *state, const char *out)
+{
+	struct export_job x = {0};
+	int r = -1;
+
+	if (pick(&x, results, state) == 0 && make_programs(&x) == 0 && make_texts(&x) == 0 &&
+	    emit(&x, out) == 0) {
+		printf("%s: repro.c, run.sh, cache.sh, replay.c, REPORT.md%s: %s\n", out,
+		       x.ft && x.golden ? ", fstests/999" : "", x.what);
+		r = 0;
 	}
 	export_clear(&x);
-	return ret;
+	return r;
 }
 
 const struct bo_cmd bo_cmd_export = {

@@ -12,6 +12,10 @@
 
 #include "harness/scenario/scenario.h"
 
+/* Export state @state of results directory @results (NULL: its first that is not consistent)
+ * into directory @out (made, or empty): 0, or -1 once said why (nothing left in @out). */
+int bo_export_state(const char *results, const char *state, const char *out);
+
 /* The label the scripts give the filesystems they make, and know them by. */
 #define BO_EXPORT_LABEL "borepro"
 

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "harness/base/json.h"
 #include "harness/base/macro.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/export.h"
 #include "harness/cli/opts.h"
 #include "harness/diagnose/signature.h"
 
@@ -137,18 +139,20 @@ static void print_json(const struct bo_sigset *f, const struct bo_sigset *base,
 struct findings_args {
 	const char *baseline;
 	bool json;
+	const char *export;
 };
 
 /* Both told of in the help's text. */
 static const struct bo_opt findings_opts[] = {
 	{"json", NULL, offsetof(struct findings_args, json), BO_OPT_HOST, NULL, NULL, NULL},
+	{"export", "DIR", offsetof(struct findings_args, export), BO_OPT_HOST, NULL, NULL, NULL},
 	{"baseline", "PREVIOUS", offsetof(struct findings_args, baseline), BO_OPT_HOST, NULL, NULL,
 	 NULL},
 };
 
 static void help(void)
 {
-	puts("usage: blackout findings [--json] [--baseline PREVIOUS] RESULTS...\n\n"
+	puts("usage: blackout findings [--json] [--baseline PREVIOUS] [--export DIR] RESULTS...\n\n"
 	     "Group the failing states of results directories (a run's, or the trees of a run\n"
 	     "on several kernels and of nightly, searched for them) into findings by signature:\n"
 	     "filesystem, mkfs and mount options, kernel, class, the broken promise (the kind of\n"
@@ -156,8 +160,41 @@ static void help(void)
 	     "Each is printed with its count of states and workloads, its smallest workload, and\n"
 	     "the state to explain first. With --baseline (a previous tree, or what findings\n"
 	     "--json wrote), each is new or unchanged, and the baseline's others fixed (their\n"
-	     "cell was run) or not run. Exit status 0 without findings (with --baseline: without\n"
+	     "cell was run) or not run. With --export, each finding's state to explain first is\n"
+	     "exported (blackout export) into DIR/NN-CLASS, where export takes it.\n"
+	     "Exit status 0 without findings (with --baseline: without\n"
 	     "new ones), 1 with, 3 when a directory could not be read. docs/results.md.");
+}
+
+/* Export each finding's state to explain first into @dir/NN-CLASS (made): a finding export
+ * does not take (a daemon's workload, a class that lost no ack) is said and left out. -1 when
+ * @dir cannot be made. */
+static int export_all(const struct bo_sigset *f, const char *dir)
+{
+	size_t done = 0;
+
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return bo_cli_error("findings: creating '%s': %s", dir, strerror(errno)), -1;
+	for (size_t i = 0; i < f->n; i++) {
+		const struct bo_sig *x = &f->v[i];
+		char out[PATH_MAX], cls[32];
+
+		if (!x->dir || !x->state)
+			continue;
+		snprintf(cls, sizeof(cls), "%s", x->cls ? x->cls : "finding");
+		for (char *p = cls; *p; p++)
+			if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-'))
+				*p = '_';
+		if (snprintf(out, sizeof(out), "%s/%02zu-%s", dir, i + 1, cls) >= (int) sizeof(out))
+			continue;
+		if (bo_export_state(x->dir, x->state, out) == 0)
+			done++;
+		else
+			bo_cli_note("findings: finding %zu (%s of %s) not exported", i + 1,
+				    x->state, x->dir);
+	}
+	bo_cli_note("findings: %zu of %zu findings exported into %s", done, f->n, dir);
+	return 0;
 }
 
 static int cmd_findings(int argc, char **argv)
@@ -207,6 +244,8 @@ static int cmd_findings(int argc, char **argv)
 		print_json(&f, &base, baseline);
 	else
 		print_text(&f, &base, baseline);
+	if (a.export && export_all(&f, a.export) < 0)
+		f.failed = true;
 	r = f.failed || base.failed		 ? BO_EXIT_HARNESS
 	    : (baseline ? added != 0 : f.n != 0) ? BO_EXIT_FAILURE
 						 : BO_EXIT_OK;

@@ -10,6 +10,7 @@
 #   cache.sh exits 1 on 6.1 and 0 on 6.12; run.sh (dm-flakey, no volatile cache) 0.
 # - run.sh refuses a device holding a filesystem it did not make, and a mounted one (exit 2),
 #   and formats one it made before.
+# - findings --export exports each finding.
 # - export refuses a consistent run and a non-empty DIR, and leaves nothing behind.
 . "$(dirname "$0")/run_lib.sh"
 need_vm
@@ -119,4 +120,8 @@ for k in 6.1 6.12; do
 		verify "$T/xfs-$k-out" "$k" 1
 	fi
 done
+# findings --export: each finding (here the xfs one on each kernel) exported where it is
+run_bo 1 findings "$T/xfs-6.1" "$T/xfs-6.12" --export "$T/found" &&
+	[ "$(ls "$T"/found/*/run.sh | wc -l)" -ge 2 ] && grep -q "findings exported into" "$T/err" && ok ||
+	bad "findings --export did not export each finding"
 finish
