@@ -385,6 +385,11 @@ static int make_texts(struct export_job *x)
 	snprintf(x->what, sizeof(x->what),
 		 "state %s of %s: op %" PRIu64 "'s acknowledgement lost on %s, Linux %s",
 		 bo_json_str(x->st, "state"), x->d.dir, x->upto, bo_fs_name(x->d.sc->fs), release);
+	/* A stranger's state id or kernel release goes into the scripts' first line: nothing in
+	 * it may end that comment. */
+	for (char *p = x->what; *p; p++)
+		if ((unsigned char) *p < 0x20 || *p == 0x7f)
+			*p = '?';
 	script = (struct bo_export_script){
 		.sc = x->d.sc, .mkfs = mkfs, .repair = repair, .upto = x->upto, .what = x->what};
 	if ((f = open_memstream(&x->run, &x->run_len))) {
