@@ -11,13 +11,13 @@
 #include "harness/results/progress.h"
 
 static const struct bo_cmd *const commands[] = {
-	&bo_cmd_ctl,	      &bo_cmd_run,	     &bo_cmd_check,	&bo_cmd_merge,
-	&bo_cmd_report,	      &bo_cmd_inspect,	     &bo_cmd_lint,	&bo_cmd_replay,
-	&bo_cmd_synth,	      &bo_cmd_cleanup,	     &bo_cmd_explain,	&bo_cmd_findings,
-	&bo_cmd_reproduce,    &bo_cmd_export,	     &bo_cmd_shrink,	     &bo_cmd_nightly,	&bo_cmd_vm,
-	&bo_cmd_cache,	      &bo_cmd_kernel,	     &bo_cmd_guest_run, &bo_cmd_guest_check,
-	&bo_cmd_guest_shrink, &bo_cmd_guest_vm_info, &bo_cmd_init,	&bo_cmd_modprobe,
-	&bo_cmd_dmtest,
+	&bo_cmd_ctl,	     &bo_cmd_run,	   &bo_cmd_check,	  &bo_cmd_merge,
+	&bo_cmd_report,	     &bo_cmd_inspect,	   &bo_cmd_lint,	  &bo_cmd_replay,
+	&bo_cmd_synth,	     &bo_cmd_cleanup,	   &bo_cmd_explain,	  &bo_cmd_findings,
+	&bo_cmd_reproduce,   &bo_cmd_export,	   &bo_cmd_shrink,	  &bo_cmd_nightly,
+	&bo_cmd_vm,	     &bo_cmd_cache,	   &bo_cmd_kernel,	  &bo_cmd_guest_run,
+	&bo_cmd_guest_check, &bo_cmd_guest_shrink, &bo_cmd_guest_vm_info, &bo_cmd_init,
+	&bo_cmd_modprobe,    &bo_cmd_dmtest,
 };
 
 static void usage(FILE *f)
