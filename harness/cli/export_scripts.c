@@ -39,8 +39,11 @@ static void prelude(FILE *f, const struct bo_export_script *s)
 	char q[1024];
 
 	fprintf(f,
+		"# PAUSE_US=N pauses N microseconds before each op, as blackout's control channel\n"
+		"# does: a loss that is a race may need it, and several runs.\n"
 		"# Exit status: 0 kept, 1 lost (one line says what), 2 could not run.\n"
 		"set -u\n"
+		"PAUSE_US=${PAUSE_US:-0}\n"
 		"FS=%s\n"
 		"SIZE=%" PRIu64 "\n"
 		"LABEL=" BO_EXPORT_LABEL "\n",
@@ -161,7 +164,8 @@ void bo_export_run_sh(FILE *f, const struct bo_export_script *s)
 	      "mount_it \"$fdev\" \"$work/mnt\" || die 'mount failed'\n"
 	      "cut=\"dmsetup suspend --nolockfs --noflush $dm && dmsetup load $dm --table '$down' "
 	      "&& dmsetup resume $dm\"\n"
-	      "\"$repro\" run \"$work/mnt\" \"$cut\" || die 'repro run failed'\n"
+	      "REPRO_PAUSE_US=$PAUSE_US \"$repro\" run \"$work/mnt\" \"$cut\" || die 'repro run "
+	      "failed'\n"
 	      "umount \"$work/mnt\" && mnts= || die 'umount after the power cut failed'\n"
 	      "dmsetup load \"$dm\" --table \"$up\" && dmsetup suspend \"$dm\" && dmsetup resume "
 	      "\"$dm\" ||\n"
@@ -219,7 +223,8 @@ void bo_export_cache_sh(FILE *f, const struct bo_export_script *s)
 	      "\"$work/mkfs.out\")\"\n"
 	      "mkdir \"$work/mnt\" \"$work/expected\"\n"
 	      "mount_it \"$ldev\" \"$work/mnt\" || die 'mount failed'\n"
-	      "\"$repro\" run \"$work/mnt\" \"dmsetup message $dm 0 mark acked\" || die 'repro run "
+	      "REPRO_PAUSE_US=$PAUSE_US \"$repro\" run \"$work/mnt\" \"dmsetup message $dm 0 mark "
+	      "acked\" || die 'repro run "
 	      "failed'\n"
 	      "umount \"$work/mnt\" && mnts= || die 'umount failed'\n"
 	      "dmsetup remove \"$dm\" && dm= || die 'dmsetup remove (dm-log-writes) failed'\n"

@@ -42,6 +42,15 @@ static const char prologue[] =
 	"\n"
 	"static unsigned char buf[16384] __attribute__((aligned(4096)));\n"
 	"static const char *cut_cmd;\n"
+	"static unsigned long pause_us; /* $REPRO_PAUSE_US: before each op */\n"
+	"\n"
+	"/* Before each op: the pause a workload run through blackout gets from its control\n"
+	" * channel's round trip, where a race needs it. */\n"
+	"static void step(void)\n"
+	"{\n"
+	"\tif (pause_us)\n"
+	"\t\tusleep(pause_us);\n"
+	"}\n"
 	"\n"
 	"static void die(const char *call, const char *path)\n"
 	"{\n"
@@ -334,6 +343,9 @@ static const char main_text[] =
 	"{\n"
 	"\tif (argc >= 3 && !strcmp(argv[1], \"run\")) {\n"
 	"\t\tcut_cmd = argc > 3 ? argv[3] : NULL;\n"
+	"\t\tpause_us = getenv(\"REPRO_PAUSE_US\") ? strtoul(getenv(\"REPRO_PAUSE_US\"), NULL, 10) "
+	": "
+	"0;\n"
 	"\t\tcd(argv[2]);\n"
 	"\t\tops();\n"
 	"\t\tfprintf(stderr, \"repro: op %lu was never acknowledged\\n\", (unsigned long) N);\n"
@@ -363,7 +375,7 @@ static void emit_op(const struct fsops_op *op, uint64_t data_id, const struct fs
 	char a[16], b[16], promise[128];
 
 	fsops_op_paths(op, a, b, sizeof(a));
-	printf("\t/* op %llu: %s %s%s%s */\n\t", (unsigned long long) op->id,
+	printf("\t/* op %llu: %s %s%s%s */\n\tstep();\n\t", (unsigned long long) op->id,
 	       fsops_type_name(op->type), a,
 	       fsops_is_rename(op->type) || op->type == FSOPS_LINK ? " " : "",
 	       fsops_is_rename(op->type) || op->type == FSOPS_LINK ? b : "");

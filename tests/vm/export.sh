@@ -10,6 +10,8 @@
 #   cache.sh exits 1 on 6.1 and 0 on 6.12; run.sh (dm-flakey, no volatile cache) 0.
 # - run.sh refuses a device holding a filesystem it did not make, and a mounted one (exit 2),
 #   and formats one it made before.
+# - The unjournaled ext4 syncfs finding of 6.12 (a race): cache.sh at blackout's pace
+#   (PAUSE_US) runs 4 times on 6.12 to a verdict each, and says how often it lost it.
 # - findings --export exports each finding.
 # - export refuses a consistent run and a non-empty DIR, and leaves nothing behind.
 . "$(dirname "$0")/run_lib.sh"
@@ -24,7 +26,8 @@ verify() {
 		sh -c "$script" >"$T/vm.out" 2>"$T/vm.err"
 	got=$?
 	echo "[vm run, $kernel] $script: exit $got: $(grep -h -e '^LOST' -e '^kept' -e 'run.sh:' "$T/vm.out" "$T/vm.err" | head -2)"
-	[ "$got" = "$want" ] && ok || {
+	case "|$want|" in *"|$got|"*) got_ok=1 ;; *) got_ok= ;; esac
+	[ -n "$got_ok" ] && ok || {
 		bad "$out on $kernel: run.sh exited $got, expected $want"
 		sed 's/^/  | /' "$T/vm.out" "$T/vm.err" | tail -20 >&2
 		return 1
@@ -108,6 +111,22 @@ PY
 		verify "$T/nj-out" 6.1 0 "sh /results/run.sh"
 	else
 		bad "ext4 nojournal 6.1: no state lost a directory fsync or an fdatasync"
+	fi
+fi
+
+# The unjournaled ext4 finding of 6.12: a syncfs that returns with metadata written after its
+# only flush. A race: inside blackout 9 to 15 of 21 setups lose it. cache.sh at blackout's
+# pace (PAUSE_US) runs it 4 times on 6.12, each to a verdict; how many lost it is said, not
+# held to a number (docs/export.md: 1 to 2 of 3 for some states, none for others).
+if run_bo 1 run "$SRC/scenarios/ext4-nojournal-bounded-unflushed.ini" --kernel-release 6.12 \
+	--results "$T/nj12"; then
+	if run_bo 0 export "$RESULTS" --out "$T/nj12-out"; then
+		lost=0
+		for try in 1 2 3 4; do
+			verify "$T/nj12-out" 6.12 "0|1" "PAUSE_US=3000 sh /results/cache.sh" || break
+			grep -q "^LOST: op " "$T/vm.out" && lost=$((lost + 1))
+		done
+		echo "KNOWN RACE: ext4 nojournal 6.12 syncfs: cache.sh lost it in $lost of 4 runs"
 	fi
 fi
 
