@@ -21,9 +21,9 @@ struct bo_cmd {
 
 /* The commands a user types, in the order of the usage text. */
 extern const struct bo_cmd bo_cmd_run, bo_cmd_check, bo_cmd_merge, bo_cmd_report, bo_cmd_explain,
-	bo_cmd_findings, bo_cmd_reproduce, bo_cmd_export, bo_cmd_shrink, bo_cmd_nightly, bo_cmd_inspect,
-	bo_cmd_lint, bo_cmd_replay, bo_cmd_synth, bo_cmd_vm, bo_cmd_ctl, bo_cmd_cleanup,
-	bo_cmd_cache, bo_cmd_kernel;
+	bo_cmd_findings, bo_cmd_reproduce, bo_cmd_export, bo_cmd_shrink, bo_cmd_nightly,
+	bo_cmd_inspect, bo_cmd_lint, bo_cmd_replay, bo_cmd_synth, bo_cmd_vm, bo_cmd_ctl,
+	bo_cmd_cleanup, bo_cmd_cache, bo_cmd_kernel;
 
 /* Internal: the guest sides of run, check, shrink and vm info, blackout as the guest's /init
  * and /sbin/modprobe, and the self-test of the dm layer. */

@@ -24,6 +24,7 @@
 #include "harness/base/macro.h"
 #include "harness/base/path.h"
 #include "harness/base/proc.h"
+#include "harness/base/sanitize.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/export.h"
 #include "harness/cli/opts.h"
@@ -111,32 +112,30 @@ static int fsops_output(const char *cmd, char **ret, struct bo_err *err)
 	return k < 0 ? k : 0;
 }
 
-/* The mkfs command line of @sc's filesystem on "$1" with blackout's label, as run.sh runs it. */
+/* The mkfs command line of @sc's filesystem on "$1" with blackout's label, as run.sh runs it:
+ * the options blackout made it with (bo_mkfs_options()), each word quoted for the shell. */
 static int mkfs_line(const struct bo_scenario *sc, char *buf, size_t len, struct bo_err *err)
 {
 	const struct bo_fs_desc *d = bo_fs_desc(sc->fs);
-	_cleanup_free_ char *opts = NULL;
-	char label[64];
-	char **v;
 	const char *argv[BO_TOOL_ARGV_MAX];
+	char label[64], **v = NULL;
 	size_t n = 0;
 	int k;
 
-	if (d->mkfs_label[strlen(d->mkfs_label) - 1] == '=')
-		snprintf(label, sizeof(label), "%s" LABEL, d->mkfs_label);
-	else
-		snprintf(label, sizeof(label), "%s " LABEL, d->mkfs_label);
-	if (asprintf(&opts, "%s %s %s", sc->mkfs_options,
-		     d->unless_e && !strstr(sc->mkfs_options, "-E") ? d->unless_e : "",
-		     label) < 0 ||
-	    !(v = bo_strv_split(opts)))
-		return bo_err_set(err, ENOMEM, "out of memory");
-	k = bo_mkfs_argv(sc->fs, "\"$1\"", NULL, (const char *const *) v, argv, err);
+	/* "-L" takes the label as the next word, "--label=" joined */
+	snprintf(label, sizeof(label), "%s%s" LABEL, d->mkfs_label,
+		 d->mkfs_label[strlen(d->mkfs_label) - 1] == '=' ? "" : " ");
+	k = bo_mkfs_options(sc->fs, sc->mkfs_options, label, &v, err);
+	if (k >= 0)
+		k = bo_mkfs_argv(sc->fs, "\"$1\"", NULL, (const char *const *) v, argv, err);
 	for (size_t i = 0; k >= 0 && argv[i]; i++) {
-		char q[512];
-		const char *w = strcmp(argv[i], "\"$1\"") ? bo_export_quoted(argv[i], q, sizeof(q))
-							  : argv[i];
-		n += (size_t) snprintf(buf + n, n < len ? len - n : 0, "%s%s", i ? " " : "", w);
+		_cleanup_free_ char *q = strcmp(argv[i], "\"$1\"") ? bo_shell_quote(argv[i]) : NULL;
+
+		if (strcmp(argv[i], "\"$1\"") && !q)
+			k = bo_err_set(err, ENOMEM, "out of memory");
+		else
+			n += (size_t) snprintf(buf + n, n < len ? len - n : 0, "%s%s", i ? " " : "",
+					       q ? q : argv[i]);
 	}
 	bo_strv_free(v);
 	if (k >= 0 && n >= len)
@@ -373,6 +372,7 @@ static int make_texts(struct export_job *x)
 	char mkfs[2048], repair[512];
 	struct bo_export_script script;
 	struct json_object *kernel;
+	bool ok = true;
 	struct bo_err err = {0};
 	FILE *f;
 
@@ -393,18 +393,18 @@ static int make_texts(struct export_job *x)
 	script = (struct bo_export_script){
 		.sc = x->d.sc, .mkfs = mkfs, .repair = repair, .upto = x->upto, .what = x->what};
 	if ((f = open_memstream(&x->run, &x->run_len))) {
-		bo_export_run_sh(f, &script);
-		fclose(f);
+		ok = bo_export_run_sh(f, &script) == 0;
+		ok = fclose(f) == 0 && ok;
 	}
-	if ((f = open_memstream(&x->cache, &x->cache_len))) {
-		bo_export_cache_sh(f, &script);
-		fclose(f);
+	if (ok && (f = open_memstream(&x->cache, &x->cache_len))) {
+		ok = bo_export_cache_sh(f, &script) == 0;
+		ok = fclose(f) == 0 && ok;
 	}
 	if ((f = open_memstream(&x->report, &x->report_len))) {
 		write_report(f, x, mkfs, release);
 		fclose(f);
 	}
-	if (!x->run || !x->cache || !x->report)
+	if (!ok || !x->run || !x->cache || !x->report)
 		return bo_cli_error("export: out of memory"), -1;
 	return 0;
 }

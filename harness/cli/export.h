@@ -29,15 +29,12 @@ struct bo_export_script {
 	const char *what;   /* one line: which state of which results */
 };
 
-/* @s as a shell word in single quotes, into @buf (@len bytes; cut when longer). */
-const char *bo_export_quoted(const char *s, char *buf, size_t len);
-
-/* run.sh [DEVICE]: dm-flakey's power cut right after the ack. */
-void bo_export_run_sh(FILE *f, const struct bo_export_script *s);
+/* run.sh [DEVICE]: dm-flakey's power cut right after the ack. 0, or -ENOMEM. */
+int bo_export_run_sh(FILE *f, const struct bo_export_script *s);
 
 /* cache.sh [DEVICE]: the ops recorded through dm-log-writes, the log replayed to the ack as a
  * volatile cache leaves it (replay.c). */
-void bo_export_cache_sh(FILE *f, const struct bo_export_script *s);
+int bo_export_cache_sh(FILE *f, const struct bo_export_script *s);
 
 /* replay.c's text. */
 extern const char bo_export_replay_c[];

@@ -6,38 +6,41 @@
  * busybox runs too; they share their first lines, the device they take, and their end: the same
  * ops run with no cut on a filesystem of their own, and repro's check of what was promised.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/macro.h"
+#include "harness/base/sanitize.h"
 #include "harness/cli/export.h"
 #include "harness/dev/fstab.h"
 
-const char *bo_export_quoted(const char *s, char *buf, size_t len)
+/* A script's first lines: what it is (@name) and of which state. */
+static void head(FILE *f, const char *name, const struct bo_export_script *s)
 {
-	size_t n = 0;
+	fprintf(f, "#!/bin/sh\n# %s [DEVICE] — %s\n#\n", name, s->what);
+}
 
-	if (len < 3)
-		return "''";
-	buf[n++] = '\'';
-	for (; *s && n + 5 < len; s++) {
-		if (*s == '\'') {
-			memcpy(buf + n, "'\\''", 4);
-			n += 4;
-		} else {
-			buf[n++] = *s;
-		}
-	}
-	buf[n++] = '\'';
-	buf[n] = '\0';
-	return buf;
+/* How the state is recovered, in words, for the scripts' comments. */
+static const char *recovery(const struct bo_export_script *s)
+{
+	return *s->repair ? ": fsck's repair, then the mount" : ": the mount";
 }
 
 /* What every script holds first, after its own comment: the filesystem's commands, the
  * shell's helpers, repro (built when it is not), and the device in $dev. */
-static void prelude(FILE *f, const struct bo_export_script *s)
+static int prelude(FILE *f, const struct bo_export_script *s)
 {
-	char q[1024];
+	_cleanup_free_ char *mo = bo_shell_quote(s->sc->mount_options);
 
+	fprintf(f,
+		"# DEVICE must hold nothing (or a filesystem these scripts made): anything else "
+		"is\n"
+		"# refused, and so is a device in use. Needs dmsetup, losetup, util-linux's "
+		"blkid,\n"
+		"# blockdev and %s.\n",
+		bo_fs_desc(s->sc->fs)->mkfs);
 	fprintf(f,
 		"# PAUSE_US=N pauses N microseconds before each op, as blackout's control channel\n"
 		"# does: a loss that is a race may need it, and several runs.\n"
@@ -48,7 +51,9 @@ static void prelude(FILE *f, const struct bo_export_script *s)
 		"SIZE=%" PRIu64 "\n"
 		"LABEL=" BO_EXPORT_LABEL "\n",
 		bo_fs_name(s->sc->fs), s->sc->size);
-	fprintf(f, "MOUNT_OPTIONS=%s\n", bo_export_quoted(s->sc->mount_options, q, sizeof(q)));
+	if (!mo)
+		return -ENOMEM;
+	fprintf(f, "MOUNT_OPTIONS=%s\n", mo);
 	fprintf(f, "mkfs_it() { %s; }\nrepair_it() { %s; }\n", s->mkfs,
 		*s->repair ? s->repair : ":");
 	fputs("here=$(cd \"$(dirname \"$0\")\" && pwd)\n"
@@ -107,6 +112,7 @@ static void prelude(FILE *f, const struct bo_export_script *s)
 	      "\tdev=$LOOP\n"
 	      "fi\n",
 	      f);
+	return 0;
 }
 
 /* What every script ends with: the expected tree, and the check. */
@@ -125,12 +131,10 @@ static void tail(FILE *f)
 	      f);
 }
 
-void bo_export_run_sh(FILE *f, const struct bo_export_script *s)
+int bo_export_run_sh(FILE *f, const struct bo_export_script *s)
 {
+	head(f, "run.sh", s);
 	fprintf(f,
-		"#!/bin/sh\n"
-		"# run.sh [DEVICE] — %s\n"
-		"#\n"
 		"# Makes %s on DEVICE through dm-flakey (without DEVICE: on a loop device over a "
 		"file\n"
 		"# of its own), runs repro there and cuts the power right after op %" PRIu64 "'s\n"
@@ -141,16 +145,10 @@ void bo_export_run_sh(FILE *f, const struct bo_export_script *s)
 		"# no cut on a second filesystem of its own, and compares what op %" PRIu64
 		" promised.\n"
 		"# A write that completed before the acknowledgement stays: a loss that needs the\n"
-		"# device's volatile cache is cache.sh's.\n"
-		"# DEVICE must hold nothing (or a filesystem these scripts made): anything else "
-		"is\n"
-		"# refused, and so is a device in use. Needs dmsetup, losetup, util-linux's "
-		"blkid,\n"
-		"# blockdev and %s.\n",
-		s->what, bo_fs_name(s->sc->fs), s->upto,
-		*s->repair ? ": fsck's repair, then the mount" : ": the mount", s->upto,
-		bo_fs_desc(s->sc->fs)->mkfs);
-	prelude(f, s);
+		"# device's volatile cache is cache.sh's.\n",
+		bo_fs_name(s->sc->fs), s->upto, recovery(s), s->upto);
+	if (prelude(f, s) < 0)
+		return -ENOMEM;
 	fputs("sectors=$(blockdev --getsz \"$dev\") || die \"blockdev --getsz $dev failed\"\n"
 	      "dm=bo-repro-$$\n"
 	      "up=\"0 $sectors flakey $dev 0 180 0\"\n"
@@ -177,14 +175,13 @@ void bo_export_run_sh(FILE *f, const struct bo_export_script *s)
 	      "fi\n",
 	      f);
 	tail(f);
+	return 0;
 }
 
-void bo_export_cache_sh(FILE *f, const struct bo_export_script *s)
+int bo_export_cache_sh(FILE *f, const struct bo_export_script *s)
 {
+	head(f, "cache.sh", s);
 	fprintf(f,
-		"#!/bin/sh\n"
-		"# cache.sh [DEVICE] — %s\n"
-		"#\n"
 		"# For a loss that needs the device's volatile cache: writes that completed before "
 		"the\n"
 		"# acknowledgement, with no FLUSH (or FUA) to make them durable. Makes %s on "
@@ -197,12 +194,10 @@ void bo_export_cache_sh(FILE *f, const struct bo_export_script *s)
 		"leaves:\n"
 		"# the log up to the mark without the plain writes after its last FLUSH. The\n"
 		"# filesystem is mounted from it (its recovery%s) and compared with the same ops\n"
-		"# run with no cut. fstests' src/log-writes/replay-log reads the same log. Needs\n"
-		"# dmsetup, losetup, util-linux's blkid, blockdev and %s.\n",
-		s->what, bo_fs_name(s->sc->fs), s->upto,
-		*s->repair ? ": fsck's repair, then the mount" : ": the mount",
-		bo_fs_desc(s->sc->fs)->mkfs);
-	prelude(f, s);
+		"# run with no cut. fstests' src/log-writes/replay-log reads the same log.\n",
+		bo_fs_name(s->sc->fs), s->upto, recovery(s));
+	if (prelude(f, s) < 0)
+		return -ENOMEM;
 	fputs("if [ -x \"$here/replay\" ]; then\n"
 	      "\treplay=$here/replay\n"
 	      "else\n"
@@ -239,4 +234,5 @@ void bo_export_cache_sh(FILE *f, const struct bo_export_script *s)
 	      "fi\n",
 	      f);
 	tail(f);
+	return 0;
 }

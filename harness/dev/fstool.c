@@ -71,6 +71,20 @@ int bo_mkfs_argv(enum bo_fs fs, const char *dev, const char *const *spans, const
 	return 0;
 }
 
+int bo_mkfs_options(enum bo_fs fs, const char *given, const char *extra, char ***ret,
+		    struct bo_err *err)
+{
+	_cleanup_free_ char *all = NULL;
+	const char *unless_e = "";
+
+	if (bo_fs_desc(fs)->unless_e && !strstr(given, "-E"))
+		unless_e = bo_fs_desc(fs)->unless_e;
+	if (asprintf(&all, "%s %s %s", given, unless_e, extra ? extra : "") < 0 ||
+	    !(*ret = bo_strv_split(all)))
+		return bo_err_set(err, ENOMEM, "mkfs options");
+	return 0;
+}
+
 int bo_fsck_argv(enum bo_fs fs, const char *dev, const struct bo_fs_devs *devs, const char **argv,
 		 struct bo_err *err)
 {

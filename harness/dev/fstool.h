@@ -53,6 +53,14 @@ _must_check_ int bo_fsck_argv(enum bo_fs fs, const char *dev, const struct bo_fs
 			      const char **argv, struct bo_err *err);
 
 /*
+ * The mkfs options @given of a filesystem @fs, and its row's own unless they hold "-E" (ext4's
+ * inode tables and journal zeroed by mkfs, fstab.c). @extra (may be NULL) goes after them.
+ * Split into words, in *@ret (bo_strv_free() it); -ENOMEM.
+ */
+_must_check_ int bo_mkfs_options(enum bo_fs fs, const char *given, const char *extra, char ***ret,
+				 struct bo_err *err);
+
+/*
  * Make filesystem @fs on @dev with extra options @opts, killing mkfs after @timeout_ms (> 0).
  * 0 only if mkfs exited 0; otherwise -EIO (it failed: @err has its status and last output),
  * -ETIMEDOUT, or -errno when it could not be run (-ENOENT: not installed). @ret (may be NULL)

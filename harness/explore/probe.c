@@ -405,15 +405,6 @@ static void note(char *buf, size_t len, const char *name, const char *msg)
 	snprintf(buf + n, len - n, "%sdevice %s: %s", n ? "; " : "", name, msg);
 }
 
-/* The other devices of part @i's filesystem in this state (its journal, the devices it
- * spans). */
-static void part_devs(const struct explore *x, unsigned i, struct bo_fs_devs *ret)
-{
-	const struct bo_layout_dev *l = &x->o->layout->v[i];
-
-	bo_fs_devs_pick(x->part_dev, x->n_parts, l->journal, l->spans, ret);
-}
-
 /*
  * The probe of a state of several devices: every filesystem mounted (the state is mounted
  * only when all are), the checker, every filesystem unmounted and fsck'd with its journal;
@@ -433,27 +424,23 @@ static int probe_parts(struct explore *x, struct state_run *s)
 	double t = bo_now();
 	int r = 0;
 
-	for (unsigned i = 0; i < x->n_parts; i++) {
-		struct bo_fs_devs devs;
-
-		part_devs(x, i, &devs);
+	for (unsigned i = 0; i < x->n_parts; i++)
 		if (!x->part_raw[i] && by_fsck(x, i, x->part_fs[i], x->part_dev[i]))
-			repair(x, s, o->layout->v[i].name, x->part_fs[i], x->part_dev[i], &devs);
-	}
+			repair(x, s, o->layout->v[i].name, x->part_fs[i], x->part_dev[i],
+			       &x->part_devs[i]);
 	t = bo_now();
 	for (unsigned i = 0; i < x->n_parts && !repair_stopped(s); i++) {
+		const struct bo_fs_devs *devs = &x->part_devs[i];
 		_cleanup_free_ char *mo = NULL;
-		struct bo_fs_devs devs;
 		int k = 0;
 
 		if (x->part_raw[i])
 			continue;
-		part_devs(x, i, &devs);
-		mo = bo_mount_options_devs(x->part_fs[i], o->dev_mount_options[i], &devs);
+		mo = bo_mount_options_devs(x->part_fs[i], o->dev_mount_options[i], devs);
 		if (!mo)
 			k = bo_err_set(&err, ENOMEM, "out of memory");
 		/* blackout's failure, not the state's: no verdict */
-		if (k >= 0 && devs.spans[0] && bo_mount_forget_devices(x->part_fs[i], &err) < 0) {
+		if (k >= 0 && devs->spans[0] && bo_mount_forget_devices(x->part_fs[i], &err) < 0) {
 			state_run_fail(s, &err);
 			all = false;
 			continue;
@@ -501,14 +488,12 @@ static int probe_parts(struct explore *x, struct state_run *s)
 	fo = open_memstream(&fsck_all, &fsck_len);
 	for (unsigned i = 0; i < x->n_parts; i++) {
 		struct bo_proc_result fr = {0};
-		struct bo_fs_devs devs;
 		enum bo_fsck_verdict v;
 
 		if (x->part_raw[i])
 			continue;
-		part_devs(x, i, &devs);
-		if (bo_fsck(x->part_fs[i], x->part_dev[i], &devs, o->fsck_timeout * 1000u, NULL, &v,
-			    &fr, &err) < 0 &&
+		if (bo_fsck(x->part_fs[i], x->part_dev[i], &x->part_devs[i],
+			    o->fsck_timeout * 1000u, NULL, &v, &fr, &err) < 0 &&
 		    s->obs.mounted)
 			state_run_fail(s, &err);
 		if (fo)

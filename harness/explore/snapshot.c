@@ -119,6 +119,9 @@ static int parts_make(struct explore *x, struct bo_err *err)
 		if (r >= 0)
 			x->parts_kept++;
 	}
+	for (unsigned i = 0; r >= 0 && i < x->n_parts; i++)
+		bo_fs_devs_pick(x->part_dev, x->n_parts, l->v[i].journal, l->v[i].spans,
+				&x->part_devs[i]);
 	return r;
 }
 

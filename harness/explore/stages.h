@@ -113,6 +113,9 @@ struct explore {
 	unsigned n_parts;
 	char part[BO_LAYOUT_MAX][BO_DM_NAME_MAX], part_uuid[BO_LAYOUT_MAX][BO_DM_UUID_MAX];
 	char part_dev[BO_LAYOUT_MAX][PATH_MAX];
+	/* Each part's filesystem's other devices (its journal, the devices it spans), over
+	 * part_dev: made with them, the same for every state. */
+	struct bo_fs_devs part_devs[BO_LAYOUT_MAX];
 	unsigned parts_kept; /* on the teardown stack, above the snapshot */
 
 	/* 4. The probe (probe.c): the mount point (with several devices, the directory of

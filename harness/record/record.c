@@ -358,24 +358,6 @@ static int check_acks(struct recorder *r, const struct bo_ctl_state *st, struct 
 	return k;
 }
 
-/*
- * The mkfs options @given of a filesystem @fs, and its row's own unless they hold "-E" (ext4's
- * inode tables and journal zeroed by mkfs, fstab.c). @extra (may be NULL) goes after them.
- */
-static int mkfs_options(enum bo_fs fs, const char *given, const char *extra, char ***ret,
-			struct bo_err *err)
-{
-	_cleanup_free_ char *all = NULL;
-	const char *unless_e = "";
-
-	if (bo_fs_desc(fs)->unless_e && !strstr(given, "-E"))
-		unless_e = bo_fs_desc(fs)->unless_e;
-	if (asprintf(&all, "%s %s %s", given, unless_e, extra ? extra : "") < 0 ||
-	    !(*ret = bo_strv_split(all)))
-		return bo_err_set(err, ENOMEM, "mkfs options");
-	return 0;
-}
-
 /* mkfs @fs on @dev (and the devices it spans, @spans: NULL-terminated, or NULL) with @opts;
  * its output goes to mkfs.out (appended to @out). */
 static int run_mkfs(struct recorder *r, enum bo_fs fs, const char *dev, const char *const *spans,
@@ -410,7 +392,7 @@ static int mkfs_one(struct recorder *r, struct bo_err *err)
 	char **opts = NULL;
 	int k;
 
-	k = mkfs_options(sc->fs, sc->mkfs_options, NULL, &opts, err);
+	k = bo_mkfs_options(sc->fs, sc->mkfs_options, NULL, &opts, err);
 	if (k >= 0)
 		k = bo_mkfs(sc->fs, r->fl_dev, NULL, (const char *const *) opts,
 			    sc->workload_timeout * 1000u, &mr, err);
@@ -446,7 +428,7 @@ static int mkfs_devices(struct recorder *r, struct bo_err *err)
 			char **jopts = NULL;
 
 			ext4_block(d->mkfs_options, bs, sizeof(bs), &ours);
-			k = mkfs_options(BO_FS_EXT4, "-O journal_dev", bs, &jopts, err);
+			k = bo_mkfs_options(BO_FS_EXT4, "-O journal_dev", bs, &jopts, err);
 			if (k >= 0)
 				k = run_mkfs(r, BO_FS_EXT4, r->dev[d->journal], NULL, jopts, f,
 					     err);
@@ -462,7 +444,7 @@ static int mkfs_devices(struct recorder *r, struct bo_err *err)
 		if (k >= 0 && d->journal >= 0 && !extra)
 			k = bo_err_set(err, ENOMEM, "out of memory");
 		if (k >= 0)
-			k = mkfs_options(d->fs, d->mkfs_options, extra, &opts, err);
+			k = bo_mkfs_options(d->fs, d->mkfs_options, extra, &opts, err);
 		if (k >= 0) {
 			struct bo_fs_devs devs;
 
