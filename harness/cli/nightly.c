@@ -80,6 +80,7 @@ static int prepare(struct nightly_cell *c, const char *matrix_dir, const struct 
 	snprintf(c->fs, sizeof(c->fs), "%s", fs ? fs : bo_fs_name(sc->fs));
 	snprintf(c->mopts, sizeof(c->mopts), "%s", mopt ? mopt : sc->mount_options);
 	snprintf(c->kernel, sizeof(c->kernel), "%s", at->kernel ? at->kernel : "");
+	snprintf(c->ktree, sizeof(c->ktree), "%s", at->kernel_tree ? at->kernel_tree : "");
 	snprintf(c->persona, sizeof(c->persona), "%s", at->persona ? at->persona : "");
 	r = nightly_cell_name(c, err);
 	if (r >= 0 && !fs && !mopt && !at->persona)
@@ -117,8 +118,10 @@ static int judge_kernels(const struct bo_matrix *m, const struct bo_argv *extra,
 		r = bo_vm_args_judge_files(&v, err);
 	bo_opt_list_clear(&v.files);
 	for (size_t k = 0; r >= 0 && k < (m->nk ? m->nk : 1); k++) {
-		if (m->nk)
-			v.kernel_release = m->kernels[k];
+		if (m->nk) {
+			v.kernel_release = m->ktrees[k] ? NULL : m->kernels[k];
+			v.kernel_tree = m->ktrees[k];
+		}
 		if (v.kernel_release || v.kernel_tree || v.in_place)
 			r = bo_vm_args_judge(&v, err);
 	}
@@ -155,8 +158,8 @@ static int run_cell(struct nightly_cell *c, const char *out, const char *seed, c
 		bo_argv_add(&argv, seed);
 	}
 	if (c->kernel[0]) {
-		bo_argv_add(&argv, "--kernel-release");
-		bo_argv_add(&argv, c->kernel);
+		bo_argv_add(&argv, c->ktree[0] ? "--kernel-tree" : "--kernel-release");
+		bo_argv_add(&argv, c->ktree[0] ? c->ktree : c->kernel);
 	}
 	if (kernels) {
 		bo_argv_add(&argv, "--kernels");
@@ -226,7 +229,9 @@ static void nightly_help(void)
 	     "combined DIR/summary.json and DIR/index.html. With --baseline (a previous nightly\n"
 	     "tree or its summary.json) failures are compared by (scenario, filesystem, mount\n"
 	     "options, kernel, persona, state id), then by class and findings: new, fixed,\n"
-	     "not run (its cell did not run to its end), changed, unchanged. With 'compare =\n"
+	     "not run (its cell did not run to its end), changed, unchanged. The kernel axis\n"
+	     "takes cached kernels ('kernel = 6.12') and build trees by name ('kernel_tree =\n"
+	     "fix ../linux'), so a fix runs across the matrix its bug was found in. With 'compare =\n"
 	     "kernels' in the matrix, each cell is one run on every kernel of its kernel axis,\n"
 	     "compared mark by mark: each kernel's run is a cell as the axis names it, and the\n"
 	     "marks that differ between the kernels fail the nightly (summary.json\n"

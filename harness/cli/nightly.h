@@ -24,6 +24,7 @@ struct nightly_cell {
 	char scen_name[128];
 	char fs[16], mopts[256];
 	char kernel[BO_MATRIX_KERNEL_MAX]; /* the kernels axis' value, "" without one */
+	char ktree[PATH_MAX];		   /* the build tree that value names, "" for a release */
 	char persona[32];		   /* the personas axis' value, "" without one */
 	char results[PATH_MAX];		   /* relative to the tree */
 	int status;

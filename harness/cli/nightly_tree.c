@@ -60,6 +60,8 @@ static struct json_object *cell_json(struct nightly_cell *c, const char *out,
 	json_object_object_add(o, "mount_options", json_object_new_string(c->mopts));
 	if (c->kernel[0])
 		json_object_object_add(o, "kernel", json_object_new_string(c->kernel));
+	if (c->ktree[0])
+		json_object_object_add(o, "kernel_tree", json_object_new_string(c->ktree));
 	if (c->persona[0])
 		json_object_object_add(o, "persona", json_object_new_string(c->persona));
 	json_object_object_add(o, "exit_status", json_object_new_int(c->status));

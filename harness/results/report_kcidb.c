@@ -74,20 +74,30 @@ static void kernel(struct report *R, struct json_object *co, struct json_object 
 {
 	const char *rel = R->config ? report_cfg_str(R->config, "kernel.release") : NULL;
 	const char *pkg = R->config ? report_cfg_str(R->config, "kernel.package") : NULL;
-	char checkout[256];
+	const char *tree = R->config ? report_cfg_str(R->config, "kernel.tree") : NULL;
+	const char *sha = R->config ? report_cfg_str(R->config, "kernel.image_sha256") : NULL;
+	const char *desc = R->config ? report_cfg_str(R->config, "kernel.describe") : NULL;
+	char checkout[256], comment[PATH_MAX + 64];
 	struct json_object *o;
 
 	if (!rel || !*rel)
 		rel = *R->guest_release ? R->guest_release : "unknown";
-	snprintf(checkout, sizeof(checkout), ORIGIN ":%s", rel);
-	snprintf(build, len, ORIGIN ":%s/x86_64", rel);
+	/* A build tree is its own kernel, whatever release it calls itself (a fix built with the
+	 * release of the package it fixes): known by its image too. */
+	snprintf(checkout, sizeof(checkout), ORIGIN ":%s%s%.16s", rel, tree && sha ? "@" : "",
+		 tree && sha ? sha : "");
+	snprintf(build, len, "%s/x86_64", checkout);
+	if (tree)
+		snprintf(comment, sizeof(comment), "a kernel build tree: %s", tree);
+	else
+		snprintf(comment, sizeof(comment), "%s", pkg ? pkg : "a kernel build tree");
 	if (!has_id(co, checkout)) {
 		o = json_object_new_object();
 		put(o, "id", checkout);
 		put(o, "origin", ORIGIN);
 		put(o, "tree_name", pkg && !strncmp(pkg, "linux-image-", 12) ? "debian" : rel);
-		put(o, "git_commit_name", rel);
-		put(o, "comment", pkg ? pkg : "a kernel build tree");
+		put(o, "git_commit_name", desc && *desc ? desc : rel);
+		put(o, "comment", comment);
 		json_object_array_add(co, o);
 	}
 	if (!has_id(bu, build)) {

@@ -94,6 +94,49 @@ static int add_scenario(const struct matrix_read *rd, const char *value, unsigne
 	return r;
 }
 
+/* [matrix] kernel_tree = NAME PATH (line @line): a kernel build tree on the kernel axis, its
+ * cells named by NAME, PATH relative to the matrix file and resolved now (nightly judges the
+ * tree itself before the first boot, as run --kernel-tree does). */
+static int add_tree(struct bo_matrix *m, const char *value, unsigned line, struct bo_err *err)
+{
+	size_t n = strcspn(value, " \t");
+	const char *path = value + n + strspn(value + n, " \t");
+	char name[BO_MATRIX_KERNEL_MAX], src[PATH_MAX];
+	char *real;
+	int k;
+
+	if (!n || !*path)
+		return bo_err_set(err, EINVAL,
+				  "[matrix] kernel_tree: '%s': expected NAME PATH (a name for its "
+				  "cells, and the build tree)",
+				  value);
+	if (n >= sizeof(name) || value[0] == '.' ||
+	    strspn(value, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") <
+		    n)
+		return bo_err_set(err, EINVAL,
+				  "[matrix] kernel_tree: name '%.*s': letters, digits, '.', '_' "
+				  "and '-' only, not first '.', at most %d",
+				  (int) n, value, BO_MATRIX_KERNEL_MAX - 1);
+	memcpy(name, value, n);
+	name[n] = '\0';
+	k = path[0] == '/' ? snprintf(src, sizeof(src), "%s", path)
+			   : snprintf(src, sizeof(src), "%s/%s", m->dir, path);
+	if (k < 0 || (size_t) k >= sizeof(src))
+		return bo_err_set(err, ENAMETOOLONG, "[matrix] kernel_tree: '%s': path too long",
+				  path);
+	real = realpath(src, NULL);
+	if (!real)
+		return bo_err_set(err, errno, "[matrix] kernel_tree: '%s': %s", src,
+				  strerror(errno));
+	k = add_axis(m->kernels, m->k_line, &m->nk, "kernel", name, line, err);
+	if (k < 0) {
+		free(real);
+		return k;
+	}
+	m->ktrees[m->nk - 1] = real;
+	return 0;
+}
+
 /* One line of the matrix file (harness/scenario/ini.h: the scenario files' strict rules). */
 static int matrix_item(void *ctx, const struct bo_ini_item *it, struct bo_err *err)
 {
@@ -132,6 +175,8 @@ static int matrix_item(void *ctx, const struct bo_ini_item *it, struct bo_err *e
 				value);
 		return add_axis(m->kernels, m->k_line, &m->nk, it->key, value, it->line, err);
 	}
+	if (!strcmp(it->key, "kernel_tree"))
+		return add_tree(m, value, it->line, err);
 	if (!strcmp(it->key, "persona")) {
 		enum bo_persona p;
 
@@ -175,8 +220,10 @@ void bo_matrix_free(struct bo_matrix *m)
 		free(m->fs[i]);
 	for (size_t i = 0; i < m->nmo; i++)
 		free(m->mopts[i]);
-	for (size_t i = 0; i < m->nk; i++)
+	for (size_t i = 0; i < m->nk; i++) {
 		free(m->kernels[i]);
+		free(m->ktrees[i]);
+	}
 	for (size_t i = 0; i < m->np; i++)
 		free(m->personas[i]);
 	free(m->seed);
@@ -208,6 +255,12 @@ int bo_matrix_load(const char *path,
 	if (r >= 0 && m->compare_kernels && m->nk < 2)
 		r = bo_err_set(err, EINVAL, "%s: [matrix] compare = kernels needs two 'kernel'",
 			       path);
+	for (size_t k = 0; r >= 0 && m->compare_kernels && k < m->nk; k++)
+		if (m->ktrees[k])
+			r = bo_err_set(err, EINVAL,
+				       "%s:%u: [matrix] kernel_tree: compare = kernels compares "
+				       "cached kernels (run --kernels), not a build tree ('%s')",
+				       path, m->k_line[k], m->kernels[k]);
 	if (r < 0) {
 		bo_matrix_free(m);
 		return r;
@@ -245,5 +298,6 @@ void bo_matrix_cell(const struct bo_matrix *m, size_t x, struct bo_matrix_cell *
 	ret->fs = m->nfs ? m->fs[f] : NULL;
 	ret->options = mo && strcmp(mo, "default") ? mo : NULL;
 	ret->kernel = m->nk && !m->compare_kernels ? m->kernels[k] : NULL;
+	ret->kernel_tree = ret->kernel ? m->ktrees[k] : NULL;
 	ret->persona = m->np ? m->personas[q] : NULL;
 }

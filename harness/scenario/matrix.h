@@ -9,6 +9,8 @@
  *   fs = ext4                      ; repeatable; default: each scenario's own
  *   mount_options = default        ; repeatable; "default": the scenario's own
  *   kernel = 6.12                  ; repeatable; default: blackout's default kernel
+ *   kernel_tree = fix /src/linux   ; repeatable: a kernel build tree on the kernel axis,
+ *                                  ; by its name (the path relative to the matrix file)
  *   persona = ignores-flush        ; repeatable; default: each scenario's own
  *   seed = 1                       ; optional: the seed of every run
  *   compare = kernels              ; optional: each cell one run --kernels over the kernel
@@ -42,6 +44,9 @@ struct bo_matrix {
 	char dir[PATH_MAX]; /* its folder ("." for none), which relative scenarios are in */
 	char *scenarios[BO_MATRIX_AXIS_MAX], *fs[BO_MATRIX_AXIS_MAX], *mopts[BO_MATRIX_AXIS_MAX],
 		*kernels[BO_MATRIX_AXIS_MAX], *personas[BO_MATRIX_AXIS_MAX];
+	/* The kernel axis' build trees: ktrees[k] the absolute path of kernels[k] when it is a
+	 * kernel_tree's name, NULL when it is a release. */
+	char *ktrees[BO_MATRIX_AXIS_MAX];
 	size_t nsc, nfs, nmo, nk, np;
 	/* Each scenario's [scenario] name, which names its cells, and the line of each value
 	 * of each axis: a value given twice would name a cell twice. */
@@ -58,6 +63,7 @@ struct bo_matrix {
 struct bo_matrix_cell {
 	const char *scenario; /* as the matrix names it: absolute, or relative to its dir */
 	const char *fs, *options, *kernel, *persona;
+	const char *kernel_tree; /* the build tree the kernel axis' value names, or NULL */
 };
 
 /*

@@ -50,4 +50,26 @@ for i, brk in enumerate(breaks):
         continue
     sys.exit(f"break {i} was accepted")
 PY
+
+# A build tree that calls itself by the package's release is a kernel of its own: its
+# checkout is known by its image too, named for the tree, and still valid.
+python3 - "$T/r/config.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["kernel"] = {"release": "6.1.0-57-amd64", "tree": "/src/fix", "image_sha256": "ab" * 32,
+               "describe": "v6.1-fix-3-gdeadbeef"}
+json.dump(c, open(sys.argv[1], "w"))
+PY
+rm -f "$T/r/kcidb.json"
+expect 0 -- "$BO" report --kcidb "$T/r"
+python3 - "$schema" "$T/r/kcidb.json" <<'PY' && ok || bad "a tree's kcidb.json"
+import json, sys, jsonschema
+schema, doc = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+jsonschema.validate(doc, schema)
+co = doc["checkouts"]
+assert [c["id"] for c in co] == ["blackout:6.1.0-57-amd64@" + "ab" * 8], co
+assert co[0]["git_commit_name"] == "v6.1-fix-3-gdeadbeef", co
+assert co[0]["comment"] == "a kernel build tree: /src/fix", co
+assert all(b["checkout_id"] == co[0]["id"] for b in doc["builds"]), doc["builds"]
+PY
 finish

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bo_test.h"
@@ -146,6 +147,49 @@ static void kernels(void)
 	bo_matrix_free(m);
 }
 
+/* kernel_tree = NAME PATH: a build tree on the kernel axis beside releases, its cells named
+ * by NAME, its path relative to the matrix file and made absolute. */
+static void kernel_trees(void)
+{
+	struct bo_matrix *m;
+	struct bo_matrix_cell c;
+	char *real;
+
+	CU_ASSERT_FATAL(mkdir(bo_test_path("tree"), 0755) == 0 || errno == EEXIST);
+	real = realpath(bo_test_path("tree"), NULL);
+	CU_ASSERT_FATAL(real != NULL);
+	m = load_ok("[matrix]\nscenario = a.ini\nkernel = 6.1\nkernel_tree = fix-1.2 tree\n");
+	CU_ASSERT_FATAL(m != NULL);
+	CU_ASSERT(bo_matrix_ncells(m) == 2);
+	bo_matrix_cell(m, 0, &c);
+	CU_ASSERT(!strcmp(c.kernel, "6.1") && c.kernel_tree == NULL);
+	bo_matrix_cell(m, 1, &c);
+	CU_ASSERT_STRING_EQUAL(c.kernel, "fix-1.2");
+	CU_ASSERT(c.kernel_tree && !strcmp(c.kernel_tree, real));
+	bo_matrix_free(m);
+	free(real);
+
+	load_bad("[matrix]\nscenario = a.ini\nkernel_tree = fix\n",
+		 "m.ini:3: [matrix] kernel_tree: 'fix': expected NAME PATH");
+	load_bad("[matrix]\nscenario = a.ini\nkernel_tree = ../x tree\n",
+		 "m.ini:3: [matrix] kernel_tree: name '../x': letters, digits");
+	load_bad("[matrix]\nscenario = a.ini\nkernel_tree = a/b tree\n",
+		 "m.ini:3: [matrix] kernel_tree: name 'a/b'");
+	load_bad("[matrix]\nscenario = a.ini\nkernel_tree = fix nothing-here\n",
+		 "m.ini:3: [matrix] kernel_tree: '");
+	load_bad("[matrix]\nscenario = a.ini\nkernel_tree = fix nothing-here\n",
+		 "nothing-here': No such file or directory");
+	/* A name is a value of the kernel axis: one a release or another tree has is refused. */
+	load_bad("[matrix]\nscenario = a.ini\nkernel = 6.1\nkernel_tree = 6.1 tree\n",
+		 "m.ini:4: [matrix] kernel: '6.1' given twice (first on line 3)");
+	load_bad("[matrix]\nscenario = a.ini\nkernel_tree = x tree\nkernel_tree = x tree\n",
+		 "m.ini:4: [matrix] kernel: 'x' given twice");
+	/* run --kernels compares cached kernels only. */
+	load_bad("[matrix]\nscenario = a.ini\nkernel = 6.1\nkernel_tree = fix tree\n"
+		 "compare = kernels\n",
+		 "m.ini:4: [matrix] kernel_tree: compare = kernels compares cached kernels");
+}
+
 /* A matrix named without a folder: its scenarios are in ".". */
 static void relative(void)
 {
@@ -237,6 +281,7 @@ int main(void)
 		{"every key", every_key},
 		{"cells", cells},
 		{"kernels", kernels},
+		{"kernel trees", kernel_trees},
 		{"relative", relative},
 		{"errors", errors},
 		{"judge", judge},

@@ -3,7 +3,8 @@
 # two tiny fsops scenarios is consistent; when one of them is made to fail (the planted
 # ack-without-fsync bug), a nightly against that baseline reports exactly that scenario's
 # failures as new and exits 1; the same matrix against its own previous tree reports no change
-# and exits 0. A persona axis runs a scenario once per device persona.
+# and exits 0. A persona axis runs a scenario once per device persona; a kernel_tree axis
+# boots a build tree.
 . "$(dirname "$0")/run_lib.sh"
 need_vm
 
@@ -115,4 +116,22 @@ if run_bo 1 nightly "$T/m/personas.ini" --out "$T/n6"; then
 	grep -q '^persona = ignores-flush' "$T/n6/scenarios/alpha@ext4=ignores-flush.ini" && ok ||
 		bad "n6: the cell's scenario does not set its persona"
 fi
+
+# A kernel build tree on the kernel axis (kernel_tree = NAME PATH, the path relative to the
+# matrix): its cell is named for it and boots the tree as run --kernel-tree does, which its
+# config.json records. The tree is the default Debian kernel dressed as one (debian_tree).
+debian_tree "$T/m/trees/deb"
+printf '[matrix]\nscenario = beta.ini\nkernel_tree = deb trees/deb\n' >"$T/m/trees.ini"
+if run_bo 1 nightly "$T/m/trees.ini" --out "$T/n7"; then
+	s=$T/n7/summary.json
+	[ "$(json "$s" '[(r["name"], r["kernel"], r["kernel_tree"], r["verdict"]) for r in j["runs"]]')" = \
+		"[('beta@ext4~deb', 'deb', '$T/m/trees/deb', 'failed')]" ] &&
+		ok || bad "n7: $(json "$s" '[(r["name"], r.get("kernel"), r.get("kernel_tree"), r["verdict"]) for r in j["runs"]]')"
+	[ "$(json "$T/n7/$(json "$s" 'j["runs"][0]["results"]')/config.json" 'j["kernel"]["tree"]')" = \
+		"$T/m/trees/deb" ] && ok || bad "n7: the cell did not boot the tree"
+fi
+printf '[matrix]\nscenario = beta.ini\nkernel_tree = deb trees/none\n' >"$T/m/trees.ini"
+run_bo 3 nightly "$T/m/trees.ini" --out "$T/n8" &&
+	grep -q "trees.ini:3: \[matrix\] kernel_tree: '.*/trees/none': No such file" "$T/err" &&
+	[ ! -e "$T/n8" ] && ok || bad "n8: a tree that does not exist: $(cat "$T/err")"
 finish
