@@ -231,10 +231,10 @@ static void nightly_help(void)
 	     "options, kernel, persona, state id), then by class and findings: new, fixed,\n"
 	     "not run (its cell did not run to its end), changed, unchanged. The kernel axis\n"
 	     "takes cached kernels ('kernel = 6.12') and build trees by name ('kernel_tree =\n"
-	     "fix ../linux'), so a fix runs across the matrix its bug was found in. With 'compare =\n"
-	     "kernels' in the matrix, each cell is one run on every kernel of its kernel axis,\n"
-	     "compared mark by mark: each kernel's run is a cell as the axis names it, and the\n"
-	     "marks that differ between the kernels fail the nightly (summary.json\n"
+	     "fix ../linux'), so a fix runs across the matrix its bug was found in. With\n"
+	     "'compare = kernels' in the matrix, each cell is one run on every kernel of its\n"
+	     "kernel axis, compared mark by mark: each kernel's run is a cell as the axis names\n"
+	     "it, and the marks that differ between the kernels fail the nightly (summary.json\n"
 	     "\"differentials\"; docs/nightly.md).\n");
 	bo_opts_help(stdout, nightly_opts, BO_ARRAY_SIZE(nightly_opts));
 	puts("\n"

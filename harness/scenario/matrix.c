@@ -111,8 +111,7 @@ static int add_tree(struct bo_matrix *m, const char *value, unsigned line, struc
 				  "cells, and the build tree)",
 				  value);
 	if (n >= sizeof(name) || value[0] == '.' ||
-	    strspn(value, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") <
-		    n)
+	    strspn(value, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") < n)
 		return bo_err_set(err, EINVAL,
 				  "[matrix] kernel_tree: name '%.*s': letters, digits, '.', '_' "
 				  "and '-' only, not first '.', at most %d",
