@@ -31,6 +31,7 @@
 #include "harness/diagnose/diary.h"
 #include "harness/dev/fstab.h"
 #include "harness/dev/fstool.h"
+#include "harness/scenario/builtin.h"
 #include "harness/scenario/fsops.h"
 
 #define LABEL BO_EXPORT_LABEL
@@ -55,7 +56,9 @@ static void export_help(void)
 	     "checks what it promised (exit 1 lost, 0 kept); cache.sh [DEVICE] with replay.c,\n"
 	     "the same for a loss that needs the device's volatile cache (dm-log-writes, the log\n"
 	     "replayed to the acknowledgement); fstests/999, the same as a test in fstests' form;\n"
-	     "REPORT.md. Takes the builtin fsops and bounded workloads on one device.\n"
+	     "REPORT.md. A builtin workload of its own (sqlite, kvd, ...) goes as its program,\n"
+	     "with ctl.c standing in for blackout's control channel and its checker judging\n"
+	     "(no repro.c, no fstests form). One device.\n"
 	     "docs/export.md tells more.\n");
 	bo_opts_help(stdout, export_opts, BO_ARRAY_SIZE(export_opts));
 	puts("\nExit status: 0 written, 2 usage error, 3 refused or failed (nothing is left in "
@@ -223,6 +226,9 @@ struct export_job {
 	struct bo_diary d;
 	struct json_object *st;
 	uint64_t upto;
+	/* A workload of its own (not fsops'): its program, command line and checker's. */
+	const char *exe;
+	char *checker;
 	char *cmd, *code, *ft, *golden, *run, *cache, *report;
 	size_t run_len, cache_len, report_len;
 	struct bo_err ft_err;
@@ -231,6 +237,7 @@ struct export_job {
 
 static void export_clear(struct export_job *x)
 {
+	free(x->checker);
 	free(x->cmd);
 	free(x->code);
 	free(x->ft);
@@ -241,9 +248,10 @@ static void export_clear(struct export_job *x)
 	bo_diary_clear(&x->d);
 }
 
-/* The files export writes into the directory open at @dfd, and fstests/ when it has one. */
-static const char *const written[] = {"repro.c",   "repro",	  "run.sh",
-				      "cache.sh",  "replay.c",	  "replay",
+/* The files export writes into the directory open at @dfd, and fstests/ when it has one; and a
+ * workload's program. */
+static const char *const written[] = {"repro.c",   "repro",	  "ctl.c",	    "ctl",
+				      "run.sh",	   "cache.sh",	  "replay.c",	    "replay",
 				      "REPORT.md", "fstests/999", "fstests/999.out"};
 
 static int write_file(int dfd, const char *name, const char *text, size_t len, mode_t mode)
@@ -252,10 +260,40 @@ static int write_file(int dfd, const char *name, const char *text, size_t len, m
 											      : 0;
 }
 
+/* The workload's program @exe, from blackout's libexec directory, into the directory open at
+ * @dfd. */
+static int copy_program(int dfd, const char *exe)
+{
+	_cleanup_free_ char *text = NULL;
+	char src[PATH_MAX];
+	size_t len;
+	int r;
+
+	if (bo_pathf(src, sizeof(src), "%s/%s", bo_libexec_dir(), exe) < 0)
+		return errno = ENAMETOOLONG, -1;
+	r = bo_read_file(src, 256u << 20, &text, &len);
+	if (r < 0)
+		return errno = -r, -1;
+	return write_file(dfd, exe, text, len, 0755);
+}
+
 static int write_files(int dfd, const struct export_job *x)
 {
 	int fdd, r;
 
+	if (x->exe)
+		return write_file(dfd, "ctl.c", bo_export_ctl_c, strlen(bo_export_ctl_c), 0644) <
+					       0 ||
+				       copy_program(dfd, x->exe) < 0 ||
+				       write_file(dfd, "run.sh", x->run, x->run_len, 0755) < 0 ||
+				       write_file(dfd, "cache.sh", x->cache, x->cache_len, 0755) <
+					       0 ||
+				       write_file(dfd, "replay.c", bo_export_replay_c,
+						  strlen(bo_export_replay_c), 0644) < 0 ||
+				       write_file(dfd, "REPORT.md", x->report, x->report_len,
+						  0644) < 0
+			       ? -1
+			       : 0;
 	if (write_file(dfd, "repro.c", x->code, strlen(x->code), 0644) < 0 ||
 	    write_file(dfd, "run.sh", x->run, x->run_len, 0755) < 0 ||
 	    write_file(dfd, "cache.sh", x->cache, x->cache_len, 0755) < 0 ||
@@ -275,12 +313,14 @@ static int write_files(int dfd, const struct export_job *x)
 	return r;
 }
 
-static void remove_files(int dfd)
+static void remove_files(int dfd, const struct export_job *x)
 {
 	int e = errno;
 
 	for (size_t i = 0; i < BO_ARRAY_SIZE(written); i++)
 		(void) unlinkat(dfd, written[i], 0);
+	if (x->exe)
+		(void) unlinkat(dfd, x->exe, 0);
 	(void) unlinkat(dfd, "fstests", AT_REMOVEDIR);
 	errno = e;
 }
@@ -313,6 +353,39 @@ static int pick(struct export_job *x, const char *results, const char *state)
 	return 0;
 }
 
+/* A workload of its own that speaks the control channel, run as it ran under blackout: a
+ * builtin's program (its checker mode the checker), for ctl.c to serve. */
+static int make_workload(struct export_job *x)
+{
+	const struct bo_scenario *sc = x->d.sc;
+	const struct bo_builtin *b =
+		sc->workload == BO_WORKLOAD_BUILTIN ? bo_builtin_find(sc->builtin) : NULL;
+	char path[PATH_MAX];
+
+	if (!b)
+		return bo_cli_error("export: '%s' runs a workload of its own command line: export "
+				    "takes the builtin workloads (a script's files are not "
+				    "exported)",
+				    x->d.dir),
+		       -1;
+	if (sc->checker != BO_CHECKER_BUILTIN || sc->user)
+		return bo_cli_error("export: '%s': export runs a builtin workload as root with its "
+				    "own checker: not %s",
+				    x->d.dir,
+				    sc->user ? "[workload] user" : "another [check] checker"),
+		       -1;
+	if (bo_pathf(path, sizeof(path), "%s/%s", bo_libexec_dir(), b->exe) < 0 ||
+	    access(path, X_OK) < 0)
+		return bo_cli_error("export: the workload's program '%s' is not here: %s", path,
+				    strerror(errno)),
+		       -1;
+	x->exe = b->exe;
+	if (bo_scenario_workload_command(sc, &x->cmd) < 0 ||
+	    bo_scenario_checker_command(sc, &x->checker) < 0 || !x->checker)
+		return bo_cli_error("export: out of memory"), -1;
+	return 0;
+}
+
 /* repro.c, and the fstests form with its golden output: none for a planted bug (the
  * workload's, not the kernel's), or when blackout-fsops cannot write it (said later). */
 static int make_programs(struct export_job *x)
@@ -322,10 +395,7 @@ static int make_programs(struct export_job *x)
 	int k = bo_scenario_export_command(x->d.sc, "repro", x->upto, &x->cmd);
 
 	if (k == -ENOTSUP)
-		return bo_cli_error("export: '%s' runs no builtin fsops or bounded workload: "
-				    "export writes their ops only",
-				    x->d.dir),
-		       -1;
+		return make_workload(x);
 	if (k < 0 || fsops_output(x->cmd, &x->code, &err) < 0)
 		return bo_cli_error("export: %s", k < 0 ? "out of memory" : bo_err_str(&err)), -1;
 	if (bo_scenario_export_command(x->d.sc, "fstests", x->upto, &ft_cmd) < 0)
@@ -347,22 +417,51 @@ static void write_report(FILE *f, const struct export_job *x, const char *mkfs, 
 		bo_fs_name(sc->fs));
 	fprintf(f,
 		"- **Kernel:** %s\n- **Filesystem:** %s, made with `%s`, mounted with `%s`\n"
-		"- **Found by:** blackout, %s\n- **The promise:** what the acknowledgement "
-		"promises (repro.c says it), as %s\n\n",
+		"- **Found by:** blackout, %s\n",
 		release, bo_fs_name(sc->fs), mkfs,
-		*sc->mount_options ? sc->mount_options : "(none)", x->what,
-		bo_fs_desc(sc->fs)->promise_source);
-	fprintf(f, "## Reproduce\n\n```sh\ncc -O2 -o repro repro.c   # or the repro built beside "
-		   "it\nsudo ./run.sh              # or: sudo ./run.sh /dev/SCRATCH\n```\n\n"
-		   "run.sh exits 1 with a line `LOST: ...` where the acknowledgement is lost, 0 "
-		   "where it is kept. `fstests/999` is the same as a test in fstests' form (where "
-		   "the workload has no planted bug).\n\n");
+		*sc->mount_options ? sc->mount_options : "(none)", x->what);
+	if (x->exe)
+		fprintf(f,
+			"- **The promise:** the workload's: an op it acknowledged is seen by its "
+			"checker after any power cut that follows (blackout's "
+			"docs/checkers.md)\n\n");
+	else
+		fprintf(f,
+			"- **The promise:** what the acknowledgement promises (repro.c says it), "
+			"as %s\n\n",
+			bo_fs_desc(sc->fs)->promise_source);
+	if (x->exe)
+		fprintf(f,
+			"## Reproduce\n\n```sh\nsudo ./run.sh              # or: sudo ./run.sh "
+			"/dev/SCRATCH\n```\n\n"
+			"run.sh runs the workload `%s` (its program beside it, built for this "
+			"machine: `ldd %s` lists the libraries it needs) on the filesystem, with "
+			"`ctl` (ctl.c) standing in for blackout's control channel: it cuts the "
+			"power "
+			"right after op %" PRIu64 "'s acknowledgement. After the recovery the "
+			"workload's checker, `%s`, says which ops it sees. run.sh exits 1 with a "
+			"line "
+			"`LOST: ...` where an acknowledged op is not seen (or the checker fails), "
+			"0 "
+			"where every one is.\n\n",
+			x->cmd, x->exe, x->upto, x->checker);
+	else
+		fprintf(f, "## Reproduce\n\n```sh\ncc -O2 -o repro repro.c   # or the repro built "
+			   "beside it\nsudo ./run.sh              # or: sudo ./run.sh "
+			   "/dev/SCRATCH\n```\n\n"
+			   "run.sh exits 1 with a line `LOST: ...` where the acknowledgement is "
+			   "lost, 0 "
+			   "where it is kept. `fstests/999` is the same as a test in fstests' form "
+			   "(where the workload has no planted bug).\n\n");
 	fprintf(f, "## The log between the op's issue and its acknowledgement\n\n");
 	write_entries(f, x->d.log, x->upto);
-	fprintf(f,
-		"\nThe workload: `%s` (blackout-fsops; the ops up to op %" PRIu64
-		" are in repro.c).\n",
-		x->cmd, x->upto);
+	if (x->exe)
+		fprintf(f, "\nThe workload: `%s`; its checker: `%s`.\n", x->cmd, x->checker);
+	else
+		fprintf(f,
+			"\nThe workload: `%s` (blackout-fsops; the ops up to op %" PRIu64
+			" are in repro.c).\n",
+			x->cmd, x->upto);
 }
 
 /* run.sh and REPORT.md, in memory. */
@@ -390,8 +489,16 @@ static int make_texts(struct export_job *x)
 	for (char *p = x->what; *p; p++)
 		if ((unsigned char) *p < 0x20 || *p == 0x7f)
 			*p = '?';
-	script = (struct bo_export_script){
-		.sc = x->d.sc, .mkfs = mkfs, .repair = repair, .upto = x->upto, .what = x->what};
+	script = (struct bo_export_script){.sc = x->d.sc,
+					   .mkfs = mkfs,
+					   .repair = repair,
+					   .upto = x->upto,
+					   .what = x->what,
+					   .workload = x->exe ? x->cmd : NULL,
+					   .checker = x->checker,
+					   .seed = x->d.sc->workload_seed,
+					   .timeout = x->d.sc->workload_timeout,
+					   .checker_timeout = x->d.sc->checker_timeout};
 	if ((f = open_memstream(&x->run, &x->run_len))) {
 		ok = bo_export_run_sh(f, &script) == 0;
 		ok = fclose(f) == 0 && ok;
@@ -452,17 +559,21 @@ static int emit(const struct export_job *x, const char *out)
 	}
 	if (write_files(dfd, x) < 0) {
 		bo_cli_error("export: writing into '%s': %s", out, strerror(errno));
-		remove_files(dfd);
+		remove_files(dfd, x);
 		close(dfd);
 		if (made_dir)
 			(void) rmdir(out);
 		return -1;
 	}
-	if (!x->ft || !x->golden)
+	if (x->exe)
+		bo_cli_note("export: no fstests form: the workload is %s, its checker not "
+			    "fstests'",
+			    x->exe);
+	else if (!x->ft || !x->golden)
 		bo_cli_note("export: no fstests form: %s",
 			    x->d.sc->bug ? "a planted bug is the workload's, not the kernel's"
 					 : bo_err_str(&x->ft_err));
-	build(dfd, out, "repro");
+	build(dfd, out, x->exe ? "ctl" : "repro");
 	build(dfd, out, "replay");
 	close(dfd);
 	return 0;
@@ -494,7 +605,8 @@ int bo_export_state(const char *results, const char *state, const char *out)
 
 	if (pick(&x, results, state) == 0 && make_programs(&x) == 0 && make_texts(&x) == 0 &&
 	    emit(&x, out) == 0) {
-		printf("%s: repro.c, run.sh, cache.sh, replay.c, REPORT.md%s: %s\n", out,
+		printf("%s: %s%s, run.sh, cache.sh, replay.c, REPORT.md%s: %s\n", out,
+		       x.exe ? "ctl.c, " : "repro.c", x.exe ? x.exe : "",
 		       x.ft && x.golden ? ", fstests/999" : "", x.what);
 		r = 0;
 	}

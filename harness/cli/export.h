@@ -27,6 +27,11 @@ struct bo_export_script {
 	const char *repair; /* the repair before the mount ("" : the mount recovers it) */
 	uint64_t upto;	    /* the acknowledged op */
 	const char *what;   /* one line: which state of which results */
+	/* A workload that speaks the control channel (NULL: repro.c's ops): its command line
+	 * and its checker's, their program beside the scripts, and the seed it runs with. */
+	const char *workload, *checker;
+	uint64_t seed;
+	unsigned timeout, checker_timeout; /* seconds */
 };
 
 /* run.sh [DEVICE]: dm-flakey's power cut right after the ack. 0, or -ENOMEM. */
@@ -36,7 +41,7 @@ int bo_export_run_sh(FILE *f, const struct bo_export_script *s);
  * volatile cache leaves it (replay.c). */
 int bo_export_cache_sh(FILE *f, const struct bo_export_script *s);
 
-/* replay.c's text. */
-extern const char bo_export_replay_c[];
+/* replay.c's text, and ctl.c's (the control channel's stand-in). */
+extern const char bo_export_replay_c[], bo_export_ctl_c[];
 
 #endif

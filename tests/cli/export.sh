@@ -2,7 +2,9 @@
 # tests/cli/export.sh BLACKOUT — what `blackout export` refuses, on this host, leaving nothing
 # behind: no --out; a results directory that is not there; a consistent state; a check's
 # results without a scenario (a stranger's: the fixture of lib.sh, whose state c45 lost acks);
-# a DIR that is not empty (untouched). The reproducers themselves are tests/vm/export.sh's.
+# a DIR that is not empty (untouched); a workload of its own command line. A builtin of its own
+# (SQLite) is written with ctl.c, which builds, serves the control channel, records what came
+# before the cut and runs the cut once. The reproducers' runs are tests/vm/export.sh's.
 . "$(dirname "$0")/lib.sh"
 results "$T/r"
 expect 2 "--out DIR is required" -- "$BO" export "$T/r"
@@ -14,4 +16,47 @@ expect 3 "export takes a run of one device with its scenario.ini" -- "$BO" expor
 mkdir "$T/full" && echo mine >"$T/full/keep"
 expect 3 "export takes a run" -- "$BO" export "$T/r" c45 --out "$T/full"
 [ "$(ls "$T/full")" = keep ] && [ "$(cat "$T/full/keep")" = mine ] && ok || bad "DIR was touched"
+# A workload of its own command line (a script, a daemon): its files are not exported.
+cp -r "$T/r" "$T/cmd"
+printf '[device]\nfs = ext4\nsize = 64M\n[workload]\ncommand = /bin/true\n[check]\nchecker = /bin/true\n' \
+	>"$T/cmd/scenario.ini"
+expect 3 "runs a workload of its own command line: export takes the builtin workloads" -- \
+	"$BO" export "$T/cmd" --out "$T/o4"
+[ ! -e "$T/o4" ] && ok || bad "a refused export left its DIR"
+# A builtin of its own (SQLite's) goes as its program, with ctl.c, run.sh and cache.sh, and
+# ctl.c builds and serves as blackout's control channel does (its runs: tests/vm/export.sh).
+cp -r "$T/r" "$T/sq"
+printf '[device]\nfs = ext4\nsize = 64M\n[workload]\nbuiltin = sqlite-wal\nops = 4\n' >"$T/sq/scenario.ini"
+expect 0 "no fstests form: the workload is blackout-sqlite" -- "$BO" export "$T/sq" --out "$T/o5"
+grep -q "^$T/o5: ctl.c, blackout-sqlite, run.sh, cache.sh" "$T/out" && ok || bad "export said $(cat "$T/out")"
+for f in ctl.c blackout-sqlite run.sh cache.sh replay.c REPORT.md; do
+	[ -s "$T/o5/$f" ] && ok || bad "no $f"
+done
+grep -q '^workload() { exec "$here"/blackout-sqlite --journal=wal --seed [0-9]* --ops 4; }$' \
+	"$T/o5/run.sh" && ok || bad "run.sh runs no workload: $(grep -n '^workload' "$T/o5/run.sh")"
+sh -n "$T/o5/run.sh" && sh -n "$T/o5/cache.sh" && ok || bad "the scripts are not sh"
+if cc -O2 -o "$T/ctl" "$T/o5/ctl.c" 2>"$T/cc.err"; then
+	ok
+	mkdir "$T/ctl.d"
+	"$T/ctl" serve "$T/ctl.d/s" "$T/ctl.d" 2 "touch $T/ctl.d/was-cut" &
+	pid=$!
+	for _ in $(seq 50); do [ -S "$T/ctl.d/s" ] && break; sleep 0.1; done
+	for req in "issue 1" "ack 1" "issue 2" "mark m" "ack 02" "issue 3" "ack 3"; do
+		# shellcheck disable=SC2086
+		BLACKOUT_CTL=$T/ctl.d/s "$T/ctl" $req || bad "ctl $req was refused"
+	done
+	ln -s ctl "$T/blackout"
+	BLACKOUT_CTL=$T/ctl.d/s "$T/blackout" ctl issue 4 && ok || bad "blackout ctl issue 4"
+	BLACKOUT_CTL=$T/ctl.d/s "$T/ctl" issue x 2>"$T/ctl.err"
+	[ $? = 3 ] && grep -q "not an op id" "$T/ctl.err" && ok || bad "ctl took 'issue x'"
+	kill "$pid"
+	wait "$pid"
+	[ ! -e "$T/ctl.d/s" ] && ok || bad "ctl serve left its socket"
+	# what came before the cut, and the cut right at ack 2, once
+	[ "$(cat "$T/ctl.d/issued")" = "$(printf '1\n2')" ] &&
+		[ "$(cat "$T/ctl.d/acked")" = "$(printf '1\n2')" ] && [ -e "$T/ctl.d/cut" ] &&
+		[ -e "$T/ctl.d/was-cut" ] && ok || bad "ctl recorded $(cat "$T"/ctl.d/issued "$T"/ctl.d/acked)"
+else
+	bad "ctl.c does not build: $(cat "$T/cc.err")"
+fi
 finish

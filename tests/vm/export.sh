@@ -8,6 +8,8 @@
 #   run.sh exits 1 on both, as blackout found.
 # - The unjournaled ext4 finding of 6.1 (no cache flush for a directory fsync or an fdatasync):
 #   cache.sh exits 1 on 6.1 and 0 on 6.12; run.sh (dm-flakey, no volatile cache) 0.
+# - SQLite's synchronous=OFF twin, a workload of its own, on 6.1 and 6.12: run.sh and cache.sh
+#   exit 1 (its program run with ctl.c standing in for blackout); without the twin's bug, 0.
 # - run.sh refuses a device holding a filesystem it did not make, and a mounted one (exit 2),
 #   and formats one it made before.
 # - The unjournaled ext4 syncfs finding of 6.12 (a race): cache.sh at blackout's pace
@@ -21,8 +23,9 @@ need_vm
 # script's own exit status: 0 kept, 1 lost, 2 could not run).
 verify() {
 	local out=$1 kernel=$2 want=$3 script=${4:-sh /results/run.sh}
+	# shellcheck disable=SC2086
 	"$BO" vm run --kernel-release "$kernel" --file /usr/sbin/dmsetup --file /usr/sbin/blkid \
-		--share "$out" -- \
+		${VM_FILES:-} --share "$out" -- \
 		sh -c "$script" >"$T/vm.out" 2>"$T/vm.err"
 	got=$?
 	echo "[vm run, $kernel] $script: exit $got: $(grep -h -e '^LOST' -e '^kept' -e 'run.sh:' "$T/vm.out" "$T/vm.err" | head -2)"
@@ -82,6 +85,35 @@ for l in open(sys.argv[1]):
 	run_bo 3 export "$bug" "$consistent" --out "$T/none" && [ ! -e "$T/none" ] &&
 		grep -q "no lost acknowledged op" "$T/err" && ok || bad "a consistent state was exported"
 fi
+
+# A workload of its own: SQLite's twin (synchronous=OFF acknowledges a commit it never
+# syncs), found on each kernel, exported with its program and ctl.c. run.sh and cache.sh lose
+# the ack where blackout did; the correct workload (the twin's bug taken out of its command
+# lines) keeps it, under both.
+sqlib=$(ldd "$(dirname "$BO")/blackout-sqlite" | awk '/libsqlite3/ { print $3 }')
+for k in 6.1 6.12; do
+	scenario "$SRC/scenarios/ext4-sqlite-wal-synchronous-off.ini" "$T/sq.ini" ops=6
+	if run_bo 1 run "$T/sq.ini" --kernel-release "$k" --results "$T/sq-$k" &&
+		run_bo 0 export "$RESULTS" --out "$T/sq-$k-out"; then
+		for f in ctl.c ctl blackout-sqlite run.sh cache.sh REPORT.md; do
+			[ -s "$T/sq-$k-out/$f" ] && ok || bad "sqlite $k: export wrote no $f"
+		done
+		[ ! -e "$T/sq-$k-out/repro.c" ] && grep -q "no fstests form: the workload is" "$T/err" &&
+			ok || bad "sqlite $k: a workload of its own got repro.c or an fstests form"
+		for script in run.sh cache.sh; do
+			VM_FILES="--file $sqlib" verify "$T/sq-$k-out" "$k" 1 "sh /results/$script" &&
+				grep -q "^LOST: op 1's acknowledgement: the checker does not see it" "$T/vm.out" &&
+				ok || bad "sqlite $k: $script said no LOST line"
+		done
+		cp -r "$T/sq-$k-out" "$T/sq-$k-good"
+		sed -i 's/ --bug=synchronous-off//' "$T/sq-$k-good/run.sh" "$T/sq-$k-good/cache.sh"
+		for script in run.sh cache.sh; do
+			VM_FILES="--file $sqlib" verify "$T/sq-$k-good" "$k" 0 "sh /results/$script" &&
+				grep -q "^kept: op 1's acknowledgement" "$T/vm.out" && ok ||
+				bad "sqlite $k: the correct workload's $script said no kept line"
+		done
+	fi
+done
 
 # The unjournaled ext4 finding of 6.1 (a directory fsync or an fdatasync asks for no cache
 # flush): its loss needs the volatile cache, so run.sh (dm-flakey) keeps it and cache.sh
