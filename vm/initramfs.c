@@ -55,10 +55,12 @@ static const char *const config_files[] = {"/etc/mke2fs.conf", "/etc/ld.so.cache
 /* Modules included besides bo_kernel_required and each filesystem's (guestfs.h) when the
  * kernel has them: crc32c before ext4/btrfs/dm-thin-pool (their crc32c soft dependency), the
  * RNG, the host base's pmem device (vm.h, bo_vm_opts.base_fd), overlay for the host's root
- * (bo_vm_opts.host_root), and a cluster's network (harness/cluster/cluster.h): veth, and the
- * bridge with what it needs. */
+ * (bo_vm_opts.host_root), a cluster's network (harness/cluster/cluster.h): veth, and the
+ * bridge with what it needs; and dm-delay, a slower disk for an exported reproducer
+ * (docs/export.md, DELAY_MS). */
 static const char *const optional_modules[] = {
-	"crc32c-generic", "virtio-rng", "virtio-pmem", "nd-pmem", "overlay", "veth", "bridge", NULL,
+	"crc32c-generic", "virtio-rng", "virtio-pmem", "nd-pmem", "overlay",
+	"veth",		  "bridge",	"dm-delay",    NULL,
 };
 
 /* busybox applets left out: blackout is the guest's modprobe, and these would shadow it. */

@@ -31,7 +31,6 @@
 #include "harness/diagnose/diary.h"
 #include "harness/dev/fstab.h"
 #include "harness/dev/fstool.h"
-#include "harness/scenario/builtin.h"
 #include "harness/scenario/fsops.h"
 
 #define LABEL BO_EXPORT_LABEL
@@ -56,9 +55,10 @@ static void export_help(void)
 	     "checks what it promised (exit 1 lost, 0 kept); cache.sh [DEVICE] with replay.c,\n"
 	     "the same for a loss that needs the device's volatile cache (dm-log-writes, the log\n"
 	     "replayed to the acknowledgement); fstests/999, the same as a test in fstests' form;\n"
-	     "REPORT.md. A builtin workload of its own (sqlite, kvd, ...) goes as its program,\n"
-	     "with ctl.c standing in for blackout's control channel and its checker judging\n"
-	     "(no repro.c, no fstests form). One device.\n"
+	     "REPORT.md. A workload of its own (SQLite's builtin, a daemon's script) goes as\n"
+	     "its program or its scenario's files, with ctl.c standing in for blackout's\n"
+	     "control channel and its checker judging (no repro.c, no fstests form). One\n"
+	     "device.\n"
 	     "docs/export.md tells more.\n");
 	bo_opts_help(stdout, export_opts, BO_ARRAY_SIZE(export_opts));
 	puts("\nExit status: 0 written, 2 usage error, 3 refused or failed (nothing is left in "
@@ -191,6 +191,43 @@ static void write_entries(FILE *f, const struct bo_log *log, uint64_t id)
 		fprintf(f, "| ... | %" PRIu64 " entries in all | | |\n", to - from + 1);
 }
 
+/* The state's minimal witness (check --witness: docs/crash-states.md), its story as explain
+ * tells it, into @f; nothing when the check looked for none. */
+static void write_witness(FILE *f, struct json_object *st)
+{
+	struct json_object *w, *story;
+	const char *none;
+
+	if (!json_object_object_get_ex(st, "witness", &w))
+		return;
+	fprintf(f, "\n## The minimal witness\n\n");
+	none = bo_json_str(w, "none");
+	if (none) {
+		_cleanup_free_ char *clean = bo_sanitize(none, true);
+
+		fprintf(f, "None: %s\n", clean ? clean : "?");
+		return;
+	}
+	if (!json_object_object_get_ex(w, "story", &story) ||
+	    !json_object_is_type(story, json_type_array)) {
+		fprintf(f, "The state's record holds no story of it.\n");
+		return;
+	}
+	fprintf(f,
+		"The fewest writes that decide the loss, as blackout's check found them:\n\n```\n");
+	for (size_t i = 0; i < json_object_array_length(story) && i < 200; i++) {
+		const char *line = json_object_get_string(json_object_array_get_idx(story, i));
+		_cleanup_free_ char *clean = line ? bo_sanitize(line, true) : NULL;
+
+		/* a stranger's line cannot close the block */
+		for (char *c = clean; c && *c; c++)
+			if (*c == '`')
+				*c = '\'';
+		fprintf(f, "%s\n", clean ? clean : "");
+	}
+	fprintf(f, "```\n");
+}
+
 /* What repro.c's ack promised: its PROMISE line, into a static buffer ("?" without one). */
 static const char *promise_text(const char *code)
 {
@@ -226,9 +263,9 @@ struct export_job {
 	struct bo_diary d;
 	struct json_object *st;
 	uint64_t upto;
-	/* A workload of its own (not fsops'): its program, command line and checker's. */
-	const char *exe;
-	char *checker;
+	/* A workload of its own (not fsops'): what run.sh runs in repro's place. */
+	struct bo_export_workload wl;
+	bool own;
 	char *cmd, *code, *ft, *golden, *run, *cache, *report;
 	size_t run_len, cache_len, report_len;
 	struct bo_err ft_err;
@@ -237,7 +274,7 @@ struct export_job {
 
 static void export_clear(struct export_job *x)
 {
-	free(x->checker);
+	bo_export_workload_clear(&x->wl);
 	free(x->cmd);
 	free(x->code);
 	free(x->ft);
@@ -260,31 +297,13 @@ static int write_file(int dfd, const char *name, const char *text, size_t len, m
 											      : 0;
 }
 
-/* The workload's program @exe, from blackout's libexec directory, into the directory open at
- * @dfd. */
-static int copy_program(int dfd, const char *exe)
-{
-	_cleanup_free_ char *text = NULL;
-	char src[PATH_MAX];
-	size_t len;
-	int r;
-
-	if (bo_pathf(src, sizeof(src), "%s/%s", bo_libexec_dir(), exe) < 0)
-		return errno = ENAMETOOLONG, -1;
-	r = bo_read_file(src, 256u << 20, &text, &len);
-	if (r < 0)
-		return errno = -r, -1;
-	return write_file(dfd, exe, text, len, 0755);
-}
-
 static int write_files(int dfd, const struct export_job *x)
 {
 	int fdd, r;
 
-	if (x->exe)
+	if (x->own)
 		return write_file(dfd, "ctl.c", bo_export_ctl_c, strlen(bo_export_ctl_c), 0644) <
 					       0 ||
-				       copy_program(dfd, x->exe) < 0 ||
 				       write_file(dfd, "run.sh", x->run, x->run_len, 0755) < 0 ||
 				       write_file(dfd, "cache.sh", x->cache, x->cache_len, 0755) <
 					       0 ||
@@ -319,8 +338,9 @@ static void remove_files(int dfd, const struct export_job *x)
 
 	for (size_t i = 0; i < BO_ARRAY_SIZE(written); i++)
 		(void) unlinkat(dfd, written[i], 0);
-	if (x->exe)
-		(void) unlinkat(dfd, x->exe, 0);
+	if (x->wl.exe)
+		(void) unlinkat(dfd, x->wl.exe, 0);
+	(void) !bo_remove_tree_at(dfd, "files");
 	(void) unlinkat(dfd, "fstests", AT_REMOVEDIR);
 	errno = e;
 }
@@ -335,6 +355,13 @@ static int pick(struct export_job *x, const char *results, const char *state)
 	if (bo_diary_load(&x->d, results, &err) < 0 ||
 	    bo_diary_state(&x->d, state, &x->st, &alias_of, &err) < 0)
 		return bo_cli_error("export: %s", bo_err_str(&err)), -1;
+	/* Without STATE: the first that lost an acknowledged op, whatever else it is (a daemon's
+	 * twin fails its recovery first, and loses acks later). */
+	for (size_t i = 0; !state && x->st && first_lost(x->st, &x->upto) < 0 &&
+			   i < json_object_array_length(x->d.states);
+	     i++)
+		if (first_lost(json_object_array_get_idx(x->d.states, i), &x->upto) == 0)
+			x->st = json_object_array_get_idx(x->d.states, i);
 	if (!x->st)
 		return bo_cli_error("export: '%s' has no state that is not consistent: nothing to "
 				    "export",
@@ -353,39 +380,6 @@ static int pick(struct export_job *x, const char *results, const char *state)
 	return 0;
 }
 
-/* A workload of its own that speaks the control channel, run as it ran under blackout: a
- * builtin's program (its checker mode the checker), for ctl.c to serve. */
-static int make_workload(struct export_job *x)
-{
-	const struct bo_scenario *sc = x->d.sc;
-	const struct bo_builtin *b =
-		sc->workload == BO_WORKLOAD_BUILTIN ? bo_builtin_find(sc->builtin) : NULL;
-	char path[PATH_MAX];
-
-	if (!b)
-		return bo_cli_error("export: '%s' runs a workload of its own command line: export "
-				    "takes the builtin workloads (a script's files are not "
-				    "exported)",
-				    x->d.dir),
-		       -1;
-	if (sc->checker != BO_CHECKER_BUILTIN || sc->user)
-		return bo_cli_error("export: '%s': export runs a builtin workload as root with its "
-				    "own checker: not %s",
-				    x->d.dir,
-				    sc->user ? "[workload] user" : "another [check] checker"),
-		       -1;
-	if (bo_pathf(path, sizeof(path), "%s/%s", bo_libexec_dir(), b->exe) < 0 ||
-	    access(path, X_OK) < 0)
-		return bo_cli_error("export: the workload's program '%s' is not here: %s", path,
-				    strerror(errno)),
-		       -1;
-	x->exe = b->exe;
-	if (bo_scenario_workload_command(sc, &x->cmd) < 0 ||
-	    bo_scenario_checker_command(sc, &x->checker) < 0 || !x->checker)
-		return bo_cli_error("export: out of memory"), -1;
-	return 0;
-}
-
 /* repro.c, and the fstests form with its golden output: none for a planted bug (the
  * workload's, not the kernel's), or when blackout-fsops cannot write it (said later). */
 static int make_programs(struct export_job *x)
@@ -395,7 +389,7 @@ static int make_programs(struct export_job *x)
 	int k = bo_scenario_export_command(x->d.sc, "repro", x->upto, &x->cmd);
 
 	if (k == -ENOTSUP)
-		return make_workload(x);
+		return (x->own = true), bo_export_workload_make(x->d.sc, x->d.dir, &x->wl);
 	if (k < 0 || fsops_output(x->cmd, &x->code, &err) < 0)
 		return bo_cli_error("export: %s", k < 0 ? "out of memory" : bo_err_str(&err)), -1;
 	if (bo_scenario_export_command(x->d.sc, "fstests", x->upto, &ft_cmd) < 0)
@@ -420,43 +414,30 @@ static void write_report(FILE *f, const struct export_job *x, const char *mkfs, 
 		"- **Found by:** blackout, %s\n",
 		release, bo_fs_name(sc->fs), mkfs,
 		*sc->mount_options ? sc->mount_options : "(none)", x->what);
-	if (x->exe)
+	if (x->own) {
 		fprintf(f,
 			"- **The promise:** the workload's: an op it acknowledged is seen by its "
 			"checker after any power cut that follows (blackout's "
 			"docs/checkers.md)\n\n");
-	else
+		bo_export_workload_report(f, &x->wl, x->upto);
+	} else {
 		fprintf(f,
 			"- **The promise:** what the acknowledgement promises (repro.c says it), "
 			"as %s\n\n",
 			bo_fs_desc(sc->fs)->promise_source);
-	if (x->exe)
-		fprintf(f,
-			"## Reproduce\n\n```sh\nsudo ./run.sh              # or: sudo ./run.sh "
-			"/dev/SCRATCH\n```\n\n"
-			"run.sh runs the workload `%s` (its program beside it, built for this "
-			"machine: `ldd %s` lists the libraries it needs) on the filesystem, with "
-			"`ctl` (ctl.c) standing in for blackout's control channel: it cuts the "
-			"power "
-			"right after op %" PRIu64 "'s acknowledgement. After the recovery the "
-			"workload's checker, `%s`, says which ops it sees. run.sh exits 1 with a "
-			"line "
-			"`LOST: ...` where an acknowledged op is not seen (or the checker fails), "
-			"0 "
-			"where every one is.\n\n",
-			x->cmd, x->exe, x->upto, x->checker);
-	else
 		fprintf(f, "## Reproduce\n\n```sh\ncc -O2 -o repro repro.c   # or the repro built "
 			   "beside it\nsudo ./run.sh              # or: sudo ./run.sh "
 			   "/dev/SCRATCH\n```\n\n"
 			   "run.sh exits 1 with a line `LOST: ...` where the acknowledgement is "
-			   "lost, 0 "
-			   "where it is kept. `fstests/999` is the same as a test in fstests' form "
-			   "(where the workload has no planted bug).\n\n");
+			   "lost, 0 where it is kept. `fstests/999` is the same as a test in "
+			   "fstests' form (where the workload has no planted bug).\n\n");
+	}
 	fprintf(f, "## The log between the op's issue and its acknowledgement\n\n");
 	write_entries(f, x->d.log, x->upto);
-	if (x->exe)
-		fprintf(f, "\nThe workload: `%s`; its checker: `%s`.\n", x->cmd, x->checker);
+	write_witness(f, x->st);
+	if (x->own)
+		fprintf(f, "\nThe workload: `%s`; its checker: `%s`.\n", x->wl.line,
+			x->wl.check_line);
 	else
 		fprintf(f,
 			"\nThe workload: `%s` (blackout-fsops; the ops up to op %" PRIu64
@@ -494,8 +475,7 @@ static int make_texts(struct export_job *x)
 					   .repair = repair,
 					   .upto = x->upto,
 					   .what = x->what,
-					   .workload = x->exe ? x->cmd : NULL,
-					   .checker = x->checker,
+					   .workload = x->own ? &x->wl : NULL,
 					   .seed = x->d.sc->workload_seed,
 					   .timeout = x->d.sc->workload_timeout,
 					   .checker_timeout = x->d.sc->checker_timeout};
@@ -557,7 +537,7 @@ static int emit(const struct export_job *x, const char *out)
 			(void) rmdir(out);
 		return -1;
 	}
-	if (write_files(dfd, x) < 0) {
+	if (write_files(dfd, x) < 0 || (x->own && bo_export_workload_write(out, &x->wl) < 0)) {
 		bo_cli_error("export: writing into '%s': %s", out, strerror(errno));
 		remove_files(dfd, x);
 		close(dfd);
@@ -565,15 +545,14 @@ static int emit(const struct export_job *x, const char *out)
 			(void) rmdir(out);
 		return -1;
 	}
-	if (x->exe)
-		bo_cli_note("export: no fstests form: the workload is %s, its checker not "
-			    "fstests'",
-			    x->exe);
+	if (x->own)
+		bo_cli_note("export: no fstests form: the workload is its own, its checker not "
+			    "fstests'");
 	else if (!x->ft || !x->golden)
 		bo_cli_note("export: no fstests form: %s",
 			    x->d.sc->bug ? "a planted bug is the workload's, not the kernel's"
 					 : bo_err_str(&x->ft_err));
-	build(dfd, out, x->exe ? "ctl" : "repro");
+	build(dfd, out, x->own ? "ctl" : "repro");
 	build(dfd, out, "replay");
 	close(dfd);
 	return 0;
@@ -606,7 +585,10 @@ int bo_export_state(const char *results, const char *state, const char *out)
 	if (pick(&x, results, state) == 0 && make_programs(&x) == 0 && make_texts(&x) == 0 &&
 	    emit(&x, out) == 0) {
 		printf("%s: %s%s, run.sh, cache.sh, replay.c, REPORT.md%s: %s\n", out,
-		       x.exe ? "ctl.c, " : "repro.c", x.exe ? x.exe : "",
+		       x.own ? "ctl.c, " : "repro.c",
+		       !x.own	  ? ""
+		       : x.wl.exe ? x.wl.exe
+				  : "files/",
 		       x.ft && x.golden ? ", fstests/999" : "", x.what);
 		r = 0;
 	}

@@ -51,6 +51,7 @@ static void comment(FILE *f, const char *text)
 static void repro_ops(FILE *f)
 {
 	fputs("repro=$(built repro) || die 'cannot build repro.c (cc)'\n"
+	      "mnt_ready() { :; }\n"
 	      "run_ops() { REPRO_PAUSE_US=$PAUSE_US \"$repro\" run \"$work/mnt\" \"$1\" || die "
 	      "'repro "
 	      "run failed'; }\n"
@@ -70,36 +71,44 @@ static void repro_ops(FILE *f)
 	      f);
 }
 
-/* The words of command line @cmd (a builtin's: plain words), its program @exe beside the
- * script, each quoted, into @f. */
-static int command_words(FILE *f, const char *cmd)
-{
-	char **v = bo_strv_split(cmd);
-
-	if (!v || !v[0])
-		return bo_strv_free(v), -ENOMEM;
-	fprintf(f, "\"$here\"/%s", v[0]);
-	for (size_t i = 1; v[i]; i++) {
-		_cleanup_free_ char *q = bo_shell_quote(v[i]);
-
-		if (!q)
-			return bo_strv_free(v), -ENOMEM;
-		fprintf(f, " %s", q);
-	}
-	bo_strv_free(v);
-	return 0;
-}
-
 /* run_ops CUT and check_it of a workload that speaks blackout's control channel: ctl (ctl.c)
  * stands in for blackout, runs CUT right after the ack and records what was issued and
- * acknowledged before it; the workload's own checker says what it sees after the recovery. */
+ * acknowledged before it; the workload's own checker says what it sees after the recovery.
+ * Both run in the mount as the scenario's user, with ctl as their `blackout ctl`. */
 static int workload_ops(FILE *f, const struct bo_export_script *s)
 {
-	fputs("ctl=$(built ctl) || die 'cannot build ctl.c (cc)'\n"
+	const struct bo_export_workload *w = s->workload;
+	_cleanup_free_ char *user = bo_shell_quote(w->user ? w->user : "");
+
+	if (!user)
+		return -ENOMEM;
+	fputs("ctl=$(built ctl) || die 'cannot build ctl.c (cc)'\n", f);
+	for (size_t i = 0; w->needed[i]; i++)
+		fprintf(f,
+			"[ -e %s ] || die '%s is not here: the workload needs it (the scenario "
+			"names it)'\n",
+			w->needed[i], w->needed[i]);
+	fprintf(f, "USER_NAME=%s\n", user);
+	fputs("[ -z \"$USER_NAME\" ] || id \"$USER_NAME\" >/dev/null 2>&1 ||\n"
+	      "\tdie \"no user $USER_NAME here: the workload and its checker run as it\"\n"
+	      "# the workload's `blackout ctl` is ctl's client side\n"
+	      "mkdir \"$work/bin\" && ln -s \"$ctl\" \"$work/bin/blackout\" && chmod 0755 "
+	      "\"$work\" ||\n"
+	      "\tdie 'cannot make the workload its blackout ctl'\n"
+	      "export BO_FILES=\"$here/files\" PATH=\"$work/bin:$PATH\"\n"
+	      "# as_user: util-linux's setpriv (busybox's cannot change the user)\n"
+	      "setpriv=/usr/bin/setpriv\n"
+	      "[ -x \"$setpriv\" ] || setpriv=setpriv\n"
+	      "as_user() {\n"
+	      "\t[ -n \"$USER_NAME\" ] || exec \"$@\"\n"
+	      "\texec \"$setpriv\" --reuid=\"$(id -u \"$USER_NAME\")\" --regid=\"$(id -g "
+	      "\"$USER_NAME\")\" --init-groups -- \"$@\"\n"
+	      "}\n"
+	      "# mnt_ready: the mount the workload's, as blackout gives it to its user\n"
+	      "mnt_ready() { [ -z \"$USER_NAME\" ] || chown \"$USER_NAME:\" \"$work/mnt\"; }\n"
 	      "# in_mnt SECONDS OUT ERR FUNCTION: FUNCTION (which execs its program) in the "
 	      "mount,\n"
-	      "# killed after SECONDS; its exit status. A timeout(1) would leave its watcher "
-	      "there.\n"
+	      "# killed after SECONDS, and then whatever it left running there; its exit status.\n"
 	      "in_mnt() {\n"
 	      "\t(cd \"$work/mnt\" && \"$4\") >\"$2\" 2>\"$3\" &\n"
 	      "\tpid=$!\n"
@@ -108,17 +117,16 @@ static int workload_ops(FILE *f, const struct bo_export_script *s)
 	      "\twait \"$pid\"\n"
 	      "\tlrc=$?\n"
 	      "\tkill \"$dog\" 2>/dev/null\n"
+	      "\tfor p in /proc/[0-9]*; do\n"
+	      "\t\tcase $(readlink \"$p/cwd\" 2>/dev/null) in \"$work/mnt\" | \"$work/mnt\"/*)\n"
+	      "\t\t\tkill -KILL \"${p#/proc/}\" 2>/dev/null ;;\n"
+	      "\t\tesac\n"
+	      "\tdone\n"
 	      "\treturn $lrc\n"
-	      "}\n"
-	      "workload() { exec ",
+	      "}\n",
 	      f);
-	if (command_words(f, s->workload) < 0)
-		return -ENOMEM;
-	fputs("; }\nchecker() { exec ", f);
-	if (command_words(f, s->checker) < 0)
-		return -ENOMEM;
+	fprintf(f, "workload() { as_user %s; }\nchecker() { as_user %s; }\n", w->cmd, w->checker);
 	fprintf(f,
-		"; }\n"
 		"export BLACKOUT_MNT=\"$work/mnt\" BLACKOUT_SEED=%" PRIu64
 		" BLACKOUT_CTL=\"$work/ctl.sock\"\n"
 		"export BLACKOUT_ISSUED=\"$work/issued\" BLACKOUT_ACKED=\"$work/acked\" "
@@ -131,9 +139,10 @@ static int workload_ops(FILE *f, const struct bo_export_script *s)
 		"\twhile [ ! -S \"$work/ctl.sock\" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + "
 		"1)); "
 		"done\n"
-		"\t[ -S \"$work/ctl.sock\" ] || die 'ctl serve did not start'\n"
-		"\tin_mnt %u \"$work/workload.out\" \"$work/workload.out\" "
-		"workload\n"
+		"\t[ -S \"$work/ctl.sock\" ] && chmod 0666 \"$work/ctl.sock\" || die 'ctl serve "
+		"did "
+		"not start'\n"
+		"\tin_mnt %u \"$work/workload.out\" \"$work/workload.out\" workload\n"
 		"\trc=$?\n"
 		"\tkill \"$ctlpid\"; wait \"$ctlpid\"; ctlpid=\n"
 		"\t[ ! -e \"$work/cut-failed\" ] || die 'the power cut failed'\n"
@@ -212,6 +221,7 @@ static int prelude(FILE *f, const struct bo_export_script *s)
 	      "\t[ -z \"${ctlpid:-}\" ] || kill \"$ctlpid\" 2>/dev/null\n"
 	      "\tfor m in $mnts; do umount \"$m\" 2>/dev/null; done\n"
 	      "\t[ -z \"$dm\" ] || dmsetup remove \"$dm\" 2>/dev/null\n"
+	      "\t[ -z \"${delay:-}\" ] || dmsetup remove \"$delay\" 2>/dev/null\n"
 	      "\tfor l in $loops; do losetup -d \"$l\" 2>/dev/null; done\n"
 	      "\trm -rf \"$work\"\n"
 	      "}\n"
@@ -310,7 +320,7 @@ int bo_export_run_sh(FILE *f, const struct bo_export_script *s)
 	      "mkfs_it \"$fdev\" >\"$work/mkfs.out\" 2>&1 || die \"mkfs failed: $(tail -n 3 "
 	      "\"$work/mkfs.out\")\"\n"
 	      "mkdir \"$work/mnt\" \"$work/expected\"\n"
-	      "mount_it \"$fdev\" \"$work/mnt\" || die 'mount failed'\n"
+	      "mount_it \"$fdev\" \"$work/mnt\" && mnt_ready || die 'mount failed'\n"
 	      "cut=\"dmsetup suspend --nolockfs --noflush $dm && dmsetup load $dm --table '$down' "
 	      "&& dmsetup resume $dm\"\n"
 	      "run_ops \"$cut\"\n"
@@ -356,13 +366,27 @@ int bo_export_cache_sh(FILE *f, const struct bo_export_script *s)
 	      "newloop \"$work/log.img\"\n"
 	      "logdev=$LOOP\n"
 	      "dm=bo-repro-$$\n"
-	      "dmsetup create \"$dm\" --table \"0 $sectors log-writes $dev $logdev\" ||\n"
+	      "# DELAY_MS=N (default 20, 0 for none): dm-delay under the log, each write and "
+	      "FLUSH\n"
+	      "# of the filesystem done N ms later, as on a slower disk. A write still in flight\n"
+	      "# when a FLUSH is sent is not covered by it: a loss that is a race between the two\n"
+	      "# needs the delay to show every time (the unjournaled ext4 syncfs of 6.12 does).\n"
+	      "DELAY_MS=${DELAY_MS:-20}\n"
+	      "under=$dev\n"
+	      "if [ \"$DELAY_MS\" -gt 0 ]; then\n"
+	      "\tdelay=bo-delay-$$\n"
+	      "\tdmsetup create \"$delay\" --table \"0 $sectors delay $dev 0 $DELAY_MS\" ||\n"
+	      "\t\t{ delay=; die 'dmsetup create (dm-delay) failed: DELAY_MS=0 runs without it'; "
+	      "}\n"
+	      "\tunder=/dev/mapper/$delay\n"
+	      "fi\n"
+	      "dmsetup create \"$dm\" --table \"0 $sectors log-writes $under $logdev\" ||\n"
 	      "\t{ dm=; die 'dmsetup create (dm-log-writes) failed'; }\n"
 	      "ldev=/dev/mapper/$dm\n"
 	      "mkfs_it \"$ldev\" >\"$work/mkfs.out\" 2>&1 || die \"mkfs failed: $(tail -n 3 "
 	      "\"$work/mkfs.out\")\"\n"
 	      "mkdir \"$work/mnt\" \"$work/expected\"\n"
-	      "mount_it \"$ldev\" \"$work/mnt\" || die 'mount failed'\n"
+	      "mount_it \"$ldev\" \"$work/mnt\" && mnt_ready || die 'mount failed'\n"
 	      "run_ops \"dmsetup message $dm 0 mark acked\"\n"
 	      "umount \"$work/mnt\" && mnts= || die 'umount failed'\n"
 	      "dmsetup remove \"$dm\" && dm= || die 'dmsetup remove (dm-log-writes) failed'\n"
