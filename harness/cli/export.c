@@ -301,19 +301,9 @@ static int write_files(int dfd, const struct export_job *x)
 {
 	int fdd, r;
 
-	if (x->own)
-		return write_file(dfd, "ctl.c", bo_export_ctl_c, strlen(bo_export_ctl_c), 0644) <
-					       0 ||
-				       write_file(dfd, "run.sh", x->run, x->run_len, 0755) < 0 ||
-				       write_file(dfd, "cache.sh", x->cache, x->cache_len, 0755) <
-					       0 ||
-				       write_file(dfd, "replay.c", bo_export_replay_c,
-						  strlen(bo_export_replay_c), 0644) < 0 ||
-				       write_file(dfd, "REPORT.md", x->report, x->report_len,
-						  0644) < 0
-			       ? -1
-			       : 0;
-	if (write_file(dfd, "repro.c", x->code, strlen(x->code), 0644) < 0 ||
+	/* repro.c, or for a workload of its own ctl.c, its stand-in for the control channel */
+	if (write_file(dfd, x->own ? "ctl.c" : "repro.c", x->own ? bo_export_ctl_c : x->code,
+		       strlen(x->own ? bo_export_ctl_c : x->code), 0644) < 0 ||
 	    write_file(dfd, "run.sh", x->run, x->run_len, 0755) < 0 ||
 	    write_file(dfd, "cache.sh", x->cache, x->cache_len, 0755) < 0 ||
 	    write_file(dfd, "replay.c", bo_export_replay_c, strlen(bo_export_replay_c), 0644) < 0 ||
