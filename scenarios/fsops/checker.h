@@ -81,6 +81,7 @@ struct track {
 	uint32_t *cnt;	  /* 8 per odd word of the file (in the track's own allocation) */
 	uint32_t *zero;	  /* per word of the file: the later issued zeroing ops over it, or NULL
 			   * when the inode has none (likewise) */
+	uint32_t *copied; /* per word of the file: the later issued copies over it (likewise) */
 	uint64_t *is_bad; /* a bit per word of the file (likewise) */
 	uint64_t bad;	  /* of those */
 };
@@ -112,7 +113,9 @@ struct future {
 	uint64_t *min_size, *max_size;	   /* of changes[j..]: the sizes they leave */
 	uint64_t *min_cut;		   /* of changes[j..]: the smallest truncate */
 	struct track *tracks;		   /* one per name that holds a readable file */
-	struct content now;		   /* while it has tracks */
+	struct content now;		   /* while it has tracks, or is a source */
+	bool source;	  /* an issued copy's source: its content is followed whole, for the copy */
+	bool copied_into; /* an issued copy's destination: it may hold another inode's writes */
 	bool synced; /* as the replay goes: an fsync of its own (or a syncfs) since its create */
 };
 

@@ -59,6 +59,11 @@ enum fsops_type {
 	FSOPS_REMOVEXATTR,	/* xattr: a: remove user.fsops<off> */
 	FSOPS_RENAME_NOREPLACE, /* rename2: a -> b, b free: renameat2 RENAME_NOREPLACE */
 	FSOPS_EXCHANGE,		/* rename2: a <-> b, two inodes: renameat2 RENAME_EXCHANGE */
+	FSOPS_COPY,		/* copy: b's [off, off+len) into a at the same offset:
+			    * copy_file_range */
+	FSOPS_CLONE,		/* clone: a becomes a clone of all of b: FICLONE */
+	FSOPS_CLONE_RANGE,	/* clone: b's [off, off+len) into a at the same offset, whole
+			    * blocks: FICLONERANGE */
 	FSOPS_NTYPES,
 };
 
@@ -70,9 +75,11 @@ enum fsops_family {
 	FSOPS_FAMILY_MMAP = 1u << 3,	/* stores through mmap, msync'd */
 	FSOPS_FAMILY_XATTR = 1u << 4,	/* setxattr, removexattr */
 	FSOPS_FAMILY_RENAME2 = 1u << 5, /* renameat2: NOREPLACE, EXCHANGE */
-	FSOPS_FAMILY_ALL = (1u << 6) - 1,
+	FSOPS_FAMILY_COPY = 1u << 6,	/* copy_file_range between two files */
+	FSOPS_FAMILY_CLONE = 1u << 7,	/* FICLONE, FICLONERANGE: a filesystem with reflink */
+	FSOPS_FAMILY_ALL = (1u << 8) - 1,
 };
-#define FSOPS_FAMILY_NAMES "falloc, direct, dsync, mmap, xattr, rename2"
+#define FSOPS_FAMILY_NAMES "falloc, direct, dsync, mmap, xattr, rename2, copy, clone"
 #define FSOPS_NXATTRS	   2 /* user.fsops0, user.fsops1 */
 #define FSOPS_DIO_ALIGN	   4096u
 
@@ -128,10 +135,11 @@ struct fsops_op {
 	enum fsops_type type;
 	int a, b;	     /* file slots, or directory indexes for mkdir/rmdir; -1 if unused */
 	uint64_t ino;	     /* the inode acted on: created, written, synced, moved, unlinked */
-	uint64_t victim;     /* rename: the inode whose name b was replaced, or 0; exchange: b's */
-	uint64_t off, len;   /* data ops and fallocate: the range; truncate: off is the new size;
+	uint64_t victim;     /* rename: the inode whose name b was replaced, or 0; exchange: b's;
+			      * copy, clone, clone-range: the source, b's */
+	uint64_t off, len;   /* data ops, fallocate, copies: the range; truncate: off, the size;
 			      * xattr ops: off is the attribute's index */
-	uint64_t size_after; /* data ops and truncate: the inode's size afterwards */
+	uint64_t size_after; /* data ops, copies, truncate: the size afterwards */
 };
 
 struct fsops_inode {
@@ -174,6 +182,12 @@ bool fsops_is_change(enum fsops_type type);
 
 /* Whether @type makes [off, off+len) of its inode read as zeros (punch, zero, zero-keep). */
 bool fsops_is_zeroing(enum fsops_type type);
+
+/*
+ * Whether @type puts another inode's bytes (b's, op->victim) in a at the offsets they had there:
+ * copy, clone, clone-range.
+ */
+bool fsops_is_copy(enum fsops_type type);
 
 /* Whether @type moves a name: rename, rename-noreplace or exchange. */
 bool fsops_is_rename(enum fsops_type type);

@@ -86,6 +86,18 @@ static void emit_shell_op(const struct fsops_op *op)
 	case FSOPS_EXCHANGE:
 		printf("$here/src/renameat2 -x %s %s\n", a, b);
 		break;
+	case FSOPS_COPY:
+		printf("$XFS_IO_PROG -c \"copy_range -s %llu -d %llu -l %llu %s\" %s "
+		       ">>$seqres.full\n",
+		       off, off, len, b, a);
+		break;
+	case FSOPS_CLONE:
+		printf("$XFS_IO_PROG -c \"reflink %s\" %s >>$seqres.full\n", b, a);
+		break;
+	case FSOPS_CLONE_RANGE:
+		printf("$XFS_IO_PROG -c \"reflink %s %llu %llu %llu\" %s >>$seqres.full\n", b, off,
+		       off, len, a);
+		break;
 	case FSOPS_TRUNCATE:
 		printf("$XFS_IO_PROG -c \"truncate %llu\" %s\n", off, a);
 		break;
@@ -162,6 +174,8 @@ int fsops_fstests(const struct fsops_params *p, uint64_t upto)
 		printf(". ./common/attr\n");
 	if (has[FSOPS_RENAME_NOREPLACE] || has[FSOPS_EXCHANGE])
 		printf(". ./common/renameat2\n");
+	if (has[FSOPS_CLONE] || has[FSOPS_CLONE_RANGE])
+		printf(". ./common/reflink\n");
 	printf("\n_require_scratch\n_require_test\n_require_dm_target flakey\n");
 	if (has[FSOPS_LINK])
 		printf("_require_hardlinks\n");
@@ -181,6 +195,11 @@ int fsops_fstests(const struct fsops_params *p, uint64_t upto)
 		printf("_require_renameat2 noreplace\n");
 	if (has[FSOPS_EXCHANGE])
 		printf("_require_renameat2 exchange\n");
+	if (has[FSOPS_COPY])
+		printf("_require_xfs_io_command \"copy_range\"\n");
+	/* The ops run in $TEST_DIR as well as on the scratch device. */
+	if (has[FSOPS_CLONE] || has[FSOPS_CLONE_RANGE])
+		printf("_require_test_reflink\n_require_scratch_reflink\n");
 	printf("\n_scratch_mkfs >>$seqres.full 2>&1\n_init_flakey\n_scratch_mount\n\n"
 	       "# The ops, in directory $1, up to op %llu's acknowledgement and nothing after.\n"
 	       "ops()\n{\n\tcd $1 || _fail \"cd $1\"\n",

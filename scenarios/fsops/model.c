@@ -44,6 +44,9 @@ static const struct {
 	{FSOPS_REMOVEXATTR, FSOPS_FAMILY_XATTR, 2},
 	{FSOPS_RENAME_NOREPLACE, FSOPS_FAMILY_RENAME2, 3},
 	{FSOPS_EXCHANGE, FSOPS_FAMILY_RENAME2, 3},
+	{FSOPS_COPY, FSOPS_FAMILY_COPY, 6},
+	{FSOPS_CLONE, FSOPS_FAMILY_CLONE, 3},
+	{FSOPS_CLONE_RANGE, FSOPS_FAMILY_CLONE, 4},
 };
 
 unsigned fsops_type_family(enum fsops_type type)
@@ -251,6 +254,55 @@ static int pick_xattr(struct fsops_model *m, const struct fsops_inode *in)
 	return n ? cand[rnd(m) % (uint64_t) n] : -1;
 }
 
+static uint64_t min64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/*
+ * Whether copy @op (its type, range and source set) fits a destination of @dst bytes and a
+ * source of @src, and the size it leaves into op->size_after. The range is the source's, at the
+ * same offsets in the destination (a copied word still names the offset it was written at):
+ * inside the source (copy_file_range stops at its end, a clone of a range past it fails), and
+ * beginning no further than the destination's end. A clone's is whole blocks; FICLONE's is all
+ * of the source, onto a destination no longer (one longer would keep a tail past the
+ * source's unaligned end, which generic_remap_check_len() refuses).
+ */
+static bool copy_fits(struct fsops_op *op, uint64_t dst, uint64_t src)
+{
+	if (op->type == FSOPS_CLONE) {
+		op->size_after = src;
+		return op->off == 0 && op->len == src && src > 0 && dst <= src;
+	}
+	op->size_after = op->off + op->len > dst ? op->off + op->len : dst;
+	return op->len > 0 && op->off + op->len <= src && op->off <= dst &&
+	       (op->type == FSOPS_COPY ||
+		(op->off % FSOPS_DIO_ALIGN == 0 && op->len % FSOPS_DIO_ALIGN == 0));
+}
+
+/* Draw copy @op's range, for a destination of @dst bytes and a source of @src; false if the
+ * files admit none. */
+static bool draw_copy(struct fsops_model *m, struct fsops_op *op, uint64_t dst, uint64_t src)
+{
+	uint64_t blk = FSOPS_DIO_ALIGN, at;
+
+	if (op->type == FSOPS_CLONE) {
+		op->len = src;
+	} else if (op->type == FSOPS_CLONE_RANGE) {
+		if (src < blk)
+			return false;
+		at = rnd_range(m, 0, min64(src / blk - 1, dst / blk));
+		op->off = at * blk;
+		op->len = blk * rnd_range(m, 1, min64(src / blk - at, 4));
+	} else {
+		if (src == 0)
+			return false;
+		op->off = rnd_range(m, 0, min64(src - 1, dst));
+		op->len = rnd_range(m, 1, min64(src - op->off, FSOPS_MAX_WRITE));
+	}
+	return copy_fits(op, dst, src);
+}
+
 /* Fill the op's details for @type; false if no op of that type is possible now. */
 static bool draw_op(struct fsops_model *m, enum fsops_type type, struct fsops_op *op)
 {
@@ -338,6 +390,14 @@ static bool draw_op(struct fsops_model *m, enum fsops_type type, struct fsops_op
 		op->b = pick_slot(m, is_other_file, op->a);
 		op->victim = op->b >= 0 ? m->slot_ino[op->b] : 0;
 		return op->b >= 0;
+	case FSOPS_COPY:
+	case FSOPS_CLONE:
+	case FSOPS_CLONE_RANGE:
+		op->b = pick_slot(m, is_other_file, op->a);
+		if (op->b < 0)
+			return false;
+		op->victim = m->slot_ino[op->b];
+		return draw_copy(m, op, size, fsops_model_inode(m, op->victim)->size);
 	case FSOPS_WRITE:
 		op->off = rnd_range(m, 0,
 				    size + 4096 < FSOPS_MAX_SIZE - FSOPS_MIN_WRITE
@@ -458,6 +518,9 @@ int fsops_model_apply(struct fsops_model *m, const struct fsops_op *op)
 	case FSOPS_PUNCH:
 	case FSOPS_ZERO:
 	case FSOPS_ZERO_KEEP:
+	case FSOPS_COPY:
+	case FSOPS_CLONE:
+	case FSOPS_CLONE_RANGE:
 		in->size = op->size_after;
 		return 0;
 	case FSOPS_TRUNCATE:
@@ -632,6 +695,16 @@ bool fsops_adapt(const struct fsops_model *m, const struct fsops_op *op, struct 
 			return false;
 		ret->victim = m->slot_ino[op->b];
 		return true;
+	case FSOPS_COPY:
+	case FSOPS_CLONE:
+	case FSOPS_CLONE_RANGE:
+		/* The source must still hold the range (FICLONE: all of it, now). */
+		if (!is_other_file(m, op->b, op->a))
+			return false;
+		ret->victim = m->slot_ino[op->b];
+		if (op->type == FSOPS_CLONE)
+			ret->len = fsops_model_inode(m, ret->victim)->size;
+		return copy_fits(ret, in->size, fsops_model_inode(m, ret->victim)->size);
 	case FSOPS_TRUNCATE:
 		return true;
 	case FSOPS_RENAME:

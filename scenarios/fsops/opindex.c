@@ -114,6 +114,10 @@ int index_ops(struct checker *c)
 		default:
 			if (!fsops_is_change(op->type))
 				break;
+			if (issued && fsops_is_copy(op->type)) {
+				future_of(c, op->victim)->source = true;
+				future_of(c, op->ino)->copied_into = true;
+			}
 			if (op->size_after > future_of(c, op->ino)->max_ever)
 				future_of(c, op->ino)->max_ever = op->size_after;
 			if (issued)

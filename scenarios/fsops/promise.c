@@ -159,7 +159,8 @@ static bool dir_kept(const struct checker *c, const struct fsops_model *md, int 
 			continue;
 		if (!ino ? o->kind != OBS_ABSENT
 			 : (o->kind != OBS_FILE && o->kind != OBS_UNREADABLE) ||
-				    (o->kind == OBS_FILE && o->owner && o->owner != ino))
+				    (o->kind == OBS_FILE && o->owner && o->owner != ino &&
+				     !future_of(c, ino)->copied_into))
 			return false;
 	}
 	return true;

@@ -25,12 +25,14 @@ static const char prologue[] =
 	"#include <stdio.h>\n"
 	"#include <stdlib.h>\n"
 	"#include <string.h>\n"
+	"#include <sys/ioctl.h>\n"
 	"#include <sys/mman.h>\n"
 	"#include <sys/stat.h>\n"
 	"#include <sys/uio.h>\n"
 	"#include <sys/xattr.h>\n"
 	"#include <unistd.h>\n"
 	"#include <linux/falloc.h>\n"
+	"#include <linux/fs.h>\n"
 	"\n"
 	"#ifndef RWF_DSYNC\n"
 	"#define RWF_DSYNC 0x00000002\n"
@@ -144,6 +146,33 @@ static const char prologue[] =
 	"\tif (fd < 0 || fallocate(fd, mode, (off_t) off, (off_t) len) < 0)\n"
 	"\t\tdie(\"fallocate\", p);\n"
 	"\tclose(fd);\n"
+	"}\n"
+	"\n"
+	"/* @src's [off, off+len) into @dst at the same offsets: copy_file_range\n"
+	" * (@how 0), FICLONE of the whole file (1) or FICLONERANGE (2). */\n"
+	"static void cp(const char *src, const char *dst, int how, unsigned long off, "
+	"unsigned long len)\n"
+	"{\n"
+	"\tint s = open(src, O_RDONLY), d = open(dst, O_WRONLY);\n"
+	"\tloff_t in = (loff_t) off, out = (loff_t) off;\n"
+	"\tstruct file_clone_range r = {0, off, len, off};\n"
+	"\n"
+	"\tif (s < 0 || d < 0)\n"
+	"\t\tdie(\"open\", s < 0 ? src : dst);\n"
+	"\tr.src_fd = s;\n"
+	"\tif (how == 1 && ioctl(d, FICLONE, s) < 0)\n"
+	"\t\tdie(\"ioctl FICLONE\", dst);\n"
+	"\tif (how == 2 && ioctl(d, FICLONERANGE, &r) < 0)\n"
+	"\t\tdie(\"ioctl FICLONERANGE\", dst);\n"
+	"\twhile (how == 0 && in < (loff_t) (off + len)) {\n"
+	"\t\tssize_t n = copy_file_range(s, &in, d, &out, off + len - (unsigned long) in, 0);\n"
+	"\n"
+	"\t\tif (n <= 0)\n"
+	"\t\t\tdie(\"copy_file_range\", dst);\n"
+	"\t}\n"
+	"\tclose(s);\n"
+	"\tif (close(d) < 0)\n"
+	"\t\tdie(\"close\", dst);\n"
 	"}\n"
 	"\n"
 	"/* fsync (fdatasync when @data) of a file or a directory. */\n"
@@ -376,9 +405,7 @@ static void emit_op(const struct fsops_op *op, uint64_t data_id, const struct fs
 
 	fsops_op_paths(op, a, b, sizeof(a));
 	printf("\t/* op %llu: %s %s%s%s */\n\tstep();\n\t", (unsigned long long) op->id,
-	       fsops_type_name(op->type), a,
-	       fsops_is_rename(op->type) || op->type == FSOPS_LINK ? " " : "",
-	       fsops_is_rename(op->type) || op->type == FSOPS_LINK ? b : "");
+	       fsops_type_name(op->type), a, op->b >= 0 ? " " : "", op->b >= 0 ? b : "");
 	switch (op->type) {
 	case FSOPS_CREATE:
 		printf("cr(\"%s\");\n", a);
@@ -436,6 +463,15 @@ static void emit_op(const struct fsops_op *op, uint64_t data_id, const struct fs
 		break;
 	case FSOPS_EXCHANGE:
 		printf("rn(\"%s\", \"%s\", RENAME_EXCHANGE);\n", a, b);
+		break;
+	case FSOPS_COPY:
+	case FSOPS_CLONE:
+	case FSOPS_CLONE_RANGE:
+		printf("cp(\"%s\", \"%s\", %d, %llu, %llu);\n", b, a,
+		       op->type == FSOPS_COPY	 ? 0
+		       : op->type == FSOPS_CLONE ? 1
+						 : 2,
+		       (unsigned long long) op->off, (unsigned long long) op->len);
 		break;
 	case FSOPS_TRUNCATE:
 		printf("if (truncate(\"%s\", %llu) < 0) die(\"truncate\", \"%s\");\n", a,

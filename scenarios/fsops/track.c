@@ -224,6 +224,54 @@ static int content_put(const struct checker *c, struct content *n, const struct 
 	return r;
 }
 
+/* Bytes [@lo, @hi) of word @w of content @n become those of content @src there. */
+static int content_copy_part(const struct checker *c, struct content *n, const struct content *src,
+			     uint64_t w, uint64_t lo, uint64_t hi)
+{
+	const struct content_run *r = &src->v[run_find(src->v, src->n, sizeof(*src->v), w)];
+	long i = content_mix(c, n, w);
+	uint8_t b[8];
+
+	if (i < 0)
+		return (int) i;
+	lo = lo > 8 * w ? lo : 8 * w;
+	hi = hi < 8 * w + 8 ? hi : 8 * w + 8;
+	value_bytes(c, r->r.value, r->bytes, w, b);
+	memcpy(n->v[i].bytes + lo - 8 * w, b + lo - 8 * w, hi - lo);
+	return 0;
+}
+
+/*
+ * Bytes [@lo, @hi) of content @n become those of content @src (another inode's, followed whole)
+ * at the same offsets: a copy or a clone. Its runs are copied as they are, a word in part is
+ * mixed.
+ */
+static int content_copy(const struct checker *c, struct content *n, const struct content *src,
+			uint64_t lo, uint64_t hi)
+{
+	uint64_t end = min64(min64(hi, 8 * n->words), 8 * src->words);
+	uint64_t first = words_of(lo), last = end / 8; /* the words it covers whole */
+	uint64_t head = lo / 8, tail = (end - 1) / 8;
+
+	if (end <= lo)
+		return 0;
+	for (uint64_t w = first; w < last;) {
+		size_t i = run_find(src->v, src->n, sizeof(*src->v), w);
+		const struct content_run *r = &src->v[i];
+		uint64_t b = i + 1 < src->n ? min64(src->v[i + 1].r.start, last) : last;
+
+		if (content_set(n, w, b, r->r.value, r->r.value == WORD_MIXED ? r->bytes : NULL) <
+		    0)
+			return -ENOMEM;
+		w = b;
+	}
+	if ((head < first || head >= last) && content_copy_part(c, n, src, head, lo, end) < 0)
+		return -ENOMEM;
+	if (tail != head && tail >= last && content_copy_part(c, n, src, tail, lo, end) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
 /* Truncate content @n of size @size to @to < @size: what is cut off reads as zeros, the words
  * from the cut on whole. */
 static int content_cut(const struct checker *c, struct content *n, uint64_t to, uint64_t size)
@@ -280,10 +328,12 @@ struct cut_words {
 
 /*
  * Judge again words [@a, @b) of @t's file, where it is @v throughout and the inode's content
- * is @now, with @next the first change of the inode still to be replayed.
+ * is @now, with @next the first change of the inode still to be replayed; no later issued copy
+ * covers them.
  */
-static void judge_run(const struct checker *c, struct track *t, uint64_t a, uint64_t b, uint32_t v,
-		      const struct content_run *now, uint64_t next, const struct cut_words *cw)
+static void judge_words(const struct checker *c, struct track *t, uint64_t a, uint64_t b,
+			uint32_t v, const struct content_run *now, uint64_t next,
+			const struct cut_words *cw)
 {
 	/* The write of a whole word of the file, if it was issued. */
 	uint64_t late = v && !(v & WORD_ODD) && c->issued[v] ? v : 0, x, y;
@@ -311,6 +361,30 @@ static void judge_run(const struct checker *c, struct track *t, uint64_t a, uint
 	for (uint64_t w = x; w < y; w++)
 		mark(t, w, w + 1, word_bad(c, t, w, cw->cut, v, now));
 	mark(t, y, b, v != 0);
+}
+
+/*
+ * As judge_words(), where later issued copies may cover words: such a word is explained
+ * whatever it holds (the source's bytes at the copy, which the replay has not reached: the
+ * reading that invents no failure).
+ */
+static void judge_run(const struct checker *c, struct track *t, uint64_t a, uint64_t b, uint32_t v,
+		      const struct content_run *now, uint64_t next, const struct cut_words *cw)
+{
+	while (t->copied && a < b) {
+		bool any = t->copied[a] != 0;
+		uint64_t e = a + 1;
+
+		while (e < b && (t->copied[e] != 0) == any)
+			e++;
+		if (any)
+			mark(t, a, e, false);
+		else
+			judge_words(c, t, a, e, v, now, next, cw);
+		a = e;
+	}
+	if (!t->copied)
+		judge_words(c, t, a, b, v, now, next, cw);
 }
 
 /*
@@ -374,24 +448,38 @@ static void odd_count(const struct checker *c, struct track *t, const struct fso
 	}
 }
 
-/* Add @delta to the zeroing count of each word of @t's file that zeroing op @m covers. */
-static void zero_count(const struct checker *c, struct track *t, const struct fsops_op *m,
-		       uint32_t delta)
+/* Add @delta to the count @cnt of each word of @t's file that op @m's range covers. */
+static void range_count(const struct checker *c, struct track *t, uint32_t *cnt,
+			const struct fsops_op *m, uint32_t delta)
 {
 	uint64_t end = min64(m->off + m->len, c->slot[t->slot].size);
 
 	for (uint64_t w = m->off / 8; 8 * w < end; w++)
-		t->zero[w] += delta;
+		cnt[w] += delta;
+}
+
+/* Count op @m, issued on @t's inode and not replayed yet, in @t's counts by @delta. */
+static void later_count(const struct checker *c, struct track *t, const struct fsops_op *m,
+			uint32_t delta)
+{
+	if (fsops_is_data(m->type))
+		odd_count(c, t, m, delta);
+	if (fsops_is_zeroing(m->type))
+		range_count(c, t, t->zero, m, delta);
+	if (fsops_is_copy(m->type))
+		range_count(c, t, t->copied, m, delta);
 }
 
 int tracks_start(struct checker *c, const struct fsops_inode *in)
 {
 	struct future *f = future_of(c, in->ino);
 	uint64_t reach = 0; /* the largest file a track looks at */
-	bool zeroing = false;
+	bool zeroing = false, copied = false;
 
-	for (size_t j = 0; j < f->changes.n; j++)
+	for (size_t j = 0; j < f->changes.n; j++) {
 		zeroing |= fsops_is_zeroing(f->changes.v[j]->type);
+		copied |= fsops_is_copy(f->changes.v[j]->type);
+	}
 	for (int s = 0; s < FSOPS_NSLOTS; s++) {
 		const struct obs_file *o = &c->slot[s];
 		size_t ncnt, nbad, nzero;
@@ -399,37 +487,35 @@ int tracks_start(struct checker *c, const struct fsops_inode *in)
 
 		/* A file larger than the inode ever was cannot be it, nor one that holds another
 		 * inode's data (a whole word of it: that its 8 bytes are all explained otherwise
-		 * is a chance of 2^-64). */
+		 * is a chance of 2^-64), unless a copy put another inode's writes in it. */
 		if (!(f->slots & (1ull << s)) || o->kind != OBS_FILE || o->size > f->max_ever ||
-		    (o->owner && o->owner != in->ino))
+		    (o->owner && o->owner != in->ino && !f->copied_into))
 			continue;
 		/* One allocation: the track, its bits, its counts. */
 		nbad = (size_t) (o->size / 8) / 64 + 1;
 		ncnt = 8 * (size_t) o->nodd;
-		nzero = zeroing ? (size_t) (o->size / 8) + 1 : 0;
+		nzero = (size_t) (o->size / 8) + 1;
 		t = calloc(1, sizeof(*t) + nbad * sizeof(*t->is_bad) +
-				      (ncnt + nzero) * sizeof(*t->cnt));
+				      (ncnt + (zeroing + copied) * nzero) * sizeof(*t->cnt));
 		if (!t)
 			return -ENOMEM;
 		t->is_bad = (uint64_t *) (t + 1);
 		t->cnt = (uint32_t *) (t->is_bad + nbad);
 		t->zero = zeroing ? t->cnt + ncnt : NULL;
+		t->copied = copied ? t->cnt + ncnt + zeroing * nzero : NULL;
 		t->slot = s;
 		t->next = f->tracks;
 		f->tracks = t;
 		reach = o->size > reach ? o->size : reach;
 	}
-	if (!f->tracks)
+	if (!f->tracks && !f->source)
 		return 0;
-	if (content_init(&f->now, words_of(reach)) < 0)
+	/* A copy's source is followed whole: a copy may take any of its bytes. */
+	if (content_init(&f->now, f->source ? FSOPS_MAX_SIZE / 8 : words_of(reach)) < 0)
 		return -ENOMEM;
 	for (size_t j = 0; j < f->changes.n; j++)
-		for (struct track *t = f->tracks; t; t = t->next) {
-			if (fsops_is_data(f->changes.v[j]->type))
-				odd_count(c, t, f->changes.v[j], 1);
-			if (fsops_is_zeroing(f->changes.v[j]->type))
-				zero_count(c, t, f->changes.v[j], 1);
-		}
+		for (struct track *t = f->tracks; t; t = t->next)
+			later_count(c, t, f->changes.v[j], 1);
 	for (struct track *t = f->tracks; t; t = t->next)
 		recount(c, t, f, f->min_cut[0], 0, UINT64_MAX);
 	return 0;
@@ -445,6 +531,24 @@ void tracks_free(struct future *f)
 	}
 	free(f->now.v);
 	memset(&f->now, 0, sizeof(f->now));
+}
+
+/* Change @op of inode @in (of its size before it) into its content @n. */
+static int content_replay(const struct checker *c, struct content *n, const struct fsops_op *op,
+			  const struct fsops_inode *in)
+{
+	if (op->type == FSOPS_TRUNCATE && op->off < in->size)
+		return content_cut(c, n, op->off, in->size);
+	if (fsops_is_data(op->type))
+		return content_put(c, n, op, op->off, op->off + op->len);
+	if (fsops_is_zeroing(op->type))
+		return content_put(c, n, NULL, op->off, op->off + op->len);
+	/* The source is followed from an issued copy on: nothing is judged after one never
+	 * issued. */
+	if (fsops_is_copy(op->type) && future_of(c, op->victim)->now.v)
+		return content_copy(c, n, &future_of(c, op->victim)->now, op->off,
+				    op->off + op->len);
+	return 0;
 }
 
 int tracks_replay(struct checker *c, const struct fsops_op *op, const struct fsops_inode *in)
@@ -464,21 +568,13 @@ int tracks_replay(struct checker *c, const struct fsops_op *op, const struct fso
 	 * past the size always does. */
 	if (op->type == FSOPS_FALLOC || op->type == FSOPS_FALLOC_KEEP)
 		to = from;
-	if (f->tracks && op->type == FSOPS_TRUNCATE && op->off < in->size)
-		r = content_cut(c, &f->now, op->off, in->size);
-	else if (f->tracks && fsops_is_data(op->type))
-		r = content_put(c, &f->now, op, op->off, op->off + op->len);
-	else if (f->tracks && fsops_is_zeroing(op->type))
-		r = content_put(c, &f->now, NULL, op->off, op->off + op->len);
+	if (f->now.v)
+		r = content_replay(c, &f->now, op, in);
 	if (r < 0)
 		return r;
-	/* What it wrote (or zeroed) is now the inode's value: no longer a later op's. */
-	for (struct track *t = f->tracks; t && mine; t = t->next) {
-		if (fsops_is_data(op->type))
-			odd_count(c, t, op, UINT32_MAX);
-		if (fsops_is_zeroing(op->type))
-			zero_count(c, t, op, UINT32_MAX);
-	}
+	/* What it wrote (zeroed, copied) is now the inode's value: no longer a later op's. */
+	for (struct track *t = f->tracks; t && mine; t = t->next)
+		later_count(c, t, op, UINT32_MAX);
 	f->pos += mine;
 	for (struct track *t = f->tracks; t; t = t->next)
 		recount(c, t, f, cut_after, from, to);

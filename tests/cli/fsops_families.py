@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 # fsops_families.py FSOPS DIR: the checker sees what each op of the op families does.
 #
-# For every family op type T, in a sequence of --families=all --fsync=inode: take an op X of
+# For every family op type T, in a sequence of --families=all --fsync=inode (all but clone where
+# DIR's filesystem has no reflink: fsops_host_families.sh; clone's types then say SKIP): take an op X of
 # type T and the persistence op P that promises its effect: X itself when T is acked, else the
 # first fsync-file of the name X leaves its inode under (without the ops between, the name
 # still holds it). Run the ops before X, X and P (an op subset, --keep) in DIR through a
 # stand-in for the harness's control socket: the checker must find every ack of that tree
 # present. Run them again without X, as if X's effect had been lost, with X still issued: for
 # some X of each type, P must be absent (a lost ack); and for a write, so it must when X's
-# range reads as zeros. T fails when a first tree is judged
+# range reads as zeros. A copy or clone puts its source's words in its destination (the name
+# it was performed on, as for a write). T fails when a first tree is judged
 # inconsistent, or when none of its first candidates is flagged without X.
 # Prints one line per type; exit 1 if one failed.
 import os, shutil, subprocess, sys
@@ -16,12 +18,16 @@ import os, shutil, subprocess, sys
 import ctl_stand_in
 
 fsops, top = sys.argv[1], os.path.abspath(sys.argv[2])
-seq = ["--fsync=inode", "--families=all"]
+families = subprocess.run([os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                        "fsops_host_families.sh"), top],
+                          capture_output=True, text=True, check=True).stdout.strip()
+seq = ["--fsync=inode", "--families=" + families]
 ops, seed, tries = 2000, 5, 40
 # Every family op but falloc-keep, which changes nothing a name shows (its zeros past the end
 # are judged when a later op extends the file over them).
 types = ["falloc", "punch", "zero", "zero-keep", "dio-write", "dsync-write", "sync-write",
-         "mmap-write", "setxattr", "removexattr", "rename-noreplace", "exchange"]
+         "mmap-write", "setxattr", "removexattr", "rename-noreplace", "exchange", "copy",
+         "clone", "clone-range"]
 sock = ctl_stand_in.start(top)
 
 
@@ -64,6 +70,9 @@ full = listing()
 failed = 0
 for t in types:
     flagged, tried = None, 0
+    if t.startswith("clone") and families != "all":
+        print(f"{t}: SKIP: no reflink where {top} is")
+        continue
     for x in (o for o in full if o["type"] == t):
         if tried == tries:
             break

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # tests/vm/families.sh BLACKOUT FS — fsops' one-inode persistence ops (fsync = inode:
 # fsync-file F, fsync-dir D) and every op family FS has (families = all: fallocate, O_DIRECT,
-# RWF_DSYNC and O_SYNC writes, mmap stores, xattrs, renameat2, less what its row in
-# harness/dev/fstab.c lacks) on a real kernel. The correct workload on FS is consistent at
+# RWF_DSYNC and O_SYNC writes, mmap stores, xattrs, renameat2, copy_file_range, FICLONE and
+# FICLONERANGE, less what its row in harness/dev/fstab.c lacks) on a real kernel. The correct workload on FS is consistent at
 # every crash state under the filesystem's own promise table; its planted-bug twin (acks
 # without the sync: the positive control) is flagged lost-ack, and among the acks it lost are
 # one of each kind of persistence op its sequence acknowledges twice or more (at least three
-# kinds) — each one's own control. That the checker sees what each family op does is
+# kinds) — each one's own control. The correct sequence holds a copy where FS has the copy
+# family, and a clone and a clone-range where it has reflink. That the checker sees what each family op does is
 # tests/cli/fsops_families.py's part.
 #
 # Where Debian's kernel is known to lose acks on FS (a kernel finding of docs/crash-states.md),
@@ -51,12 +52,22 @@ if run_bo "$want" run "$T/good.ini" --results "$T/results"; then
 	[ "$(json "$RESULTS/config.json" 'j["workload"]["families"]')" = all ] &&
 		grep -q -- "--fsync=inode --families=" "$RESULTS/config.json" && ok ||
 		bad "$fs: config.json does not record --fsync=inode and the families of 'all'"
+	# the ops of the families that copy judged consistent, where FS has them
+	ops_of "$RESULTS" "$T/good.ops"
+	[ -n "${SLICE:-}" ] ||
+		python3 - "$T/good.ops" "$RESULTS/config.json" <<'PY' && ok || bad "$fs: the correct sequence lacks a copy or a clone"
+import json, re, sys
+drawn = {l.split()[1] for l in open(sys.argv[1])}
+fams = re.search(r"--families=(\S+)", json.load(open(sys.argv[2]))["workload"]["command"])[1]
+want = {t for f, types in (("copy", ["copy"]), ("clone", ["clone", "clone-range"]))
+        if fams == "all" or f in fams.split(",") for t in types}
+assert want <= drawn, sorted(want - drawn)
+PY
 	if [ -z "$allowed" ]; then
 		[ "$(json "$s" 'j["counts"]["consistent"]')" = "$n" ] && ok || bad "$fs: not all consistent"
 	else
 		# Lost only what the kernel is known to lose, each loss one the lint flags; where it
 		# always loses it, something.
-		ops_of "$RESULTS" "$T/good.ops"
 		"$BO" lint "$RESULTS/write.log" --json >"$T/lint.json"
 		"$BO" inspect "$RESULTS/write.log" --json --entries 0- >"$T/entries.json"
 		python3 - "$allowed" "$T/good.ops" "$RESULTS/stream.jsonl" "$T/lint.json" \
