@@ -257,8 +257,8 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			.version_line = ".fat ",
 			.no_links = true,
 			/* fat_fallocate() takes no mode but KEEP_SIZE: no hole punched or
-			 * zeroed; no reflink */
-			.lacks = "falloc,xattr,clone",
+			 * zeroed; no reflink, no symlinks */
+			.lacks = "falloc,xattr,clone,symlink",
 			.check_code = fat_check,
 			.repair_code = fat_repair,
 			.journal = BO_FS_JOURNAL_NEVER,
@@ -330,8 +330,9 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			 .fsck_version = {"fsck.exfat", "-V"},
 			 .version_line = "exfatprogs version",
 			 .no_links = true,
-			 /* no reflink; copy_file_range's splice fallback not tried on it */
-			 .lacks = "falloc,xattr,rename2,copy,clone",
+			 /* no reflink, no symlinks; copy_file_range's splice fallback not
+			  * tried on it */
+			 .lacks = "falloc,xattr,rename2,copy,clone,symlink",
 			 .check_code = fsck_codes_check,
 			 .repair_code = fsck_codes_repair,
 			 .journal = BO_FS_JOURNAL_NEVER,

@@ -24,6 +24,7 @@ enum obs_kind {
 	OBS_ABSENT,
 	OBS_FILE,
 	OBS_DIR,
+	OBS_SYMLINK,	/* a symbolic link: its target in link */
 	OBS_OTHER,	/* something that is not what the model can produce */
 	OBS_UNREADABLE, /* a regular file that could not be read whole */
 };
@@ -52,6 +53,7 @@ struct obs_file {
 	uint64_t have; /* bytes read: min(size, FSOPS_MAX_SIZE) */
 	/* The inode whose writes it holds: 0 if none, UINT64_MAX if of more than one. */
 	uint64_t owner;
+	uint64_t link; /* a symlink: the symlink op whose target it holds, or 0 */
 	/* Each attribute user.fsops<x>: the setxattr whose value it holds, 0 if absent,
 	 * UINT64_MAX if it holds what no setxattr wrote or could not be read. */
 	uint64_t xattr[FSOPS_NXATTRS];

@@ -2,7 +2,7 @@
 /*
  * The fsops data: the bytes a write puts in a file, derived from (seed, op id, file offset),
  * each 8-byte word decoded back to the op that wrote it; and the value a setxattr gives an
- * attribute, decoded back likewise. The workload writes them, the checker reads them.
+ * attribute, and the target a symlink op gives its link, decoded back likewise. The workload writes them, the checker reads them.
  */
 #include <endian.h>
 #include <stdio.h>
@@ -118,6 +118,16 @@ void fsops_xattr_value(uint64_t seed, uint64_t id, int x, char *buf, size_t len)
 {
 	snprintf(buf, len, "fsops %llu %016llx", (unsigned long long) id,
 		 (unsigned long long) xattr_check(seed, id, x));
+}
+
+void fsops_symlink_target(uint64_t seed, uint64_t id, char *buf, size_t len)
+{
+	fsops_xattr_value(seed, id, FSOPS_NXATTRS, buf, len);
+}
+
+uint64_t fsops_symlink_decode(uint64_t seed, const char *v, size_t len)
+{
+	return fsops_xattr_decode(seed, FSOPS_NXATTRS, v, len);
 }
 
 uint64_t fsops_xattr_decode(uint64_t seed, int x, const char *v, size_t len)

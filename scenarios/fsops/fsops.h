@@ -64,6 +64,7 @@ enum fsops_type {
 	FSOPS_CLONE,		/* clone: a becomes a clone of all of b: FICLONE */
 	FSOPS_CLONE_RANGE,	/* clone: b's [off, off+len) into a at the same offset, whole
 			    * blocks: FICLONERANGE */
+	FSOPS_SYMLINK,		/* symlink: a new symbolic link a, its target naming the op */
 	FSOPS_NTYPES,
 };
 
@@ -77,9 +78,10 @@ enum fsops_family {
 	FSOPS_FAMILY_RENAME2 = 1u << 5, /* renameat2: NOREPLACE, EXCHANGE */
 	FSOPS_FAMILY_COPY = 1u << 6,	/* copy_file_range between two files */
 	FSOPS_FAMILY_CLONE = 1u << 7,	/* FICLONE, FICLONERANGE: a filesystem with reflink */
-	FSOPS_FAMILY_ALL = (1u << 8) - 1,
+	FSOPS_FAMILY_SYMLINK = 1u << 8, /* symlinks, which renames and unlinks then move too */
+	FSOPS_FAMILY_ALL = (1u << 9) - 1,
 };
-#define FSOPS_FAMILY_NAMES "falloc, direct, dsync, mmap, xattr, rename2, copy, clone"
+#define FSOPS_FAMILY_NAMES "falloc, direct, dsync, mmap, xattr, rename2, copy, clone, symlink"
 #define FSOPS_NXATTRS	   2 /* user.fsops0, user.fsops1 */
 #define FSOPS_DIO_ALIGN	   4096u
 
@@ -144,6 +146,7 @@ struct fsops_op {
 
 struct fsops_inode {
 	uint64_t ino; /* the id of the op that created it */
+	bool symlink; /* a symbolic link (FSOPS_SYMLINK), not a regular file */
 	uint32_t nlink;
 	uint64_t size;
 	uint64_t xattr[FSOPS_NXATTRS]; /* the setxattr whose value each holds, or 0: none */
@@ -203,6 +206,13 @@ void fsops_xattr_value(uint64_t seed, uint64_t id, int x, char *buf, size_t len)
 
 /* The setxattr op whose value (@len bytes at @v) attribute @x holds, or 0 when none's. */
 uint64_t fsops_xattr_decode(uint64_t seed, int x, const char *v, size_t len);
+
+/* The target symlink op @id gives its link, into @buf (NUL-terminated): a value of the same
+ * form, "fsops <id> <check>", for an attribute no op sets. */
+void fsops_symlink_target(uint64_t seed, uint64_t id, char *buf, size_t len);
+
+/* The symlink op whose target (@len bytes at @v) a link holds, or 0 when none's. */
+uint64_t fsops_symlink_decode(uint64_t seed, const char *v, size_t len);
 
 /* "create", "write", ... */
 const char *fsops_type_name(enum fsops_type type);

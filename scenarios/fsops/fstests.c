@@ -98,6 +98,10 @@ static void emit_shell_op(const struct fsops_op *op)
 		printf("$XFS_IO_PROG -c \"reflink %s %llu %llu %llu\" %s >>$seqres.full\n", b, off,
 		       off, len, a);
 		break;
+	case FSOPS_SYMLINK:
+		/* its target names the op, as a setxattr's value does */
+		printf("ln -s op%llu %s\n", (unsigned long long) op->id, a);
+		break;
 	case FSOPS_TRUNCATE:
 		printf("$XFS_IO_PROG -c \"truncate %llu\" %s\n", off, a);
 		break;
@@ -237,9 +241,9 @@ int fsops_fstests(const struct fsops_params *p, uint64_t upto)
 		       path);
 		break;
 	case FSOPS_SYNC:
-		printf("if ! diff -r -q --exclude=lost+found $SCRATCH_MNT $expected "
-		       ">>$seqres.full; "
-		       "then\n\tlost \"the tree differs from the one promised\"\n");
+		printf("if ! diff -r -q --no-dereference --exclude=lost+found $SCRATCH_MNT "
+		       "$expected >>$seqres.full; then\n\tlost \"the tree differs from the one "
+		       "promised\"\n");
 		break;
 	default:
 		printf("if [ ! -e $SCRATCH_MNT/%s ]; then\n\t%s\n"

@@ -47,6 +47,7 @@ static const struct {
 	{FSOPS_COPY, FSOPS_FAMILY_COPY, 6},
 	{FSOPS_CLONE, FSOPS_FAMILY_CLONE, 3},
 	{FSOPS_CLONE_RANGE, FSOPS_FAMILY_CLONE, 4},
+	{FSOPS_SYMLINK, FSOPS_FAMILY_SYMLINK, 6},
 };
 
 unsigned fsops_type_family(enum fsops_type type)
@@ -174,7 +175,14 @@ pick_slot(struct fsops_model *m, bool (*want)(const struct fsops_model *, int, i
 	return n ? cand[rnd(m) % (uint64_t) n] : -1;
 }
 
+/* A name of a regular file: what data ops, syncs of a file, links and copies act on. */
 static bool is_file(const struct fsops_model *m, int s, int other)
+{
+	return m->slot_ino[s] != 0 && !fsops_model_inode(m, m->slot_ino[s])->symlink;
+}
+
+/* A name of a file or a symlink: what a rename moves and an unlink removes. */
+static bool is_entry(const struct fsops_model *m, int s, int other)
 {
 	return m->slot_ino[s] != 0;
 }
@@ -186,7 +194,7 @@ static bool is_free(const struct fsops_model *m, int s, int other)
 
 static bool is_durable_file(const struct fsops_model *m, int s, int other)
 {
-	return fsops_name_durable(m, s);
+	return fsops_name_durable(m, s) && is_file(m, s, other);
 }
 
 /* A rename target: any name in an existing directory but the source and its other links
@@ -237,10 +245,10 @@ static enum fsops_type draw_type(struct fsops_model *m)
 	return FSOPS_SYNC;
 }
 
-/* A file of another inode than slot @src's, for an exchange. */
+/* A file of another inode than slot @src's, for an exchange or a copy's source. */
 static bool is_other_file(const struct fsops_model *m, int s, int src)
 {
-	return m->slot_ino[s] && m->slot_ino[s] != m->slot_ino[src];
+	return is_file(m, s, src) && m->slot_ino[s] != m->slot_ino[src];
 }
 
 /* The key of an existing attribute of @in, drawn; -1 if it has none. */
@@ -303,6 +311,24 @@ static bool draw_copy(struct fsops_model *m, struct fsops_op *op, uint64_t dst, 
 	return copy_fits(op, dst, src);
 }
 
+/* The name an op of @type on one file acts on, drawn; -1 if there is none. */
+static int pick_acted_on(struct fsops_model *m, enum fsops_type type)
+{
+	switch (type) {
+	case FSOPS_FDATASYNC:
+	case FSOPS_DSYNC_WRITE:
+	case FSOPS_MMAP_WRITE:
+		/* Data syncs promise no name (POSIX, nor fstests): drawn where one is durable. */
+		return pick_slot(m, is_durable_file, 0);
+	case FSOPS_RENAME:
+	case FSOPS_RENAME_NOREPLACE:
+	case FSOPS_UNLINK:
+		return pick_slot(m, is_entry, 0);
+	default:
+		return pick_slot(m, is_file, 0);
+	}
+}
+
 /* Fill the op's details for @type; false if no op of that type is possible now. */
 static bool draw_op(struct fsops_model *m, enum fsops_type type, struct fsops_op *op)
 {
@@ -314,6 +340,7 @@ static bool draw_op(struct fsops_model *m, enum fsops_type type, struct fsops_op
 	op->ino = op->victim = op->off = op->len = op->size_after = 0;
 	switch (type) {
 	case FSOPS_CREATE:
+	case FSOPS_SYMLINK:
 		op->a = pick_slot(m, is_free, 0);
 		op->ino = op->id;
 		return op->a >= 0;
@@ -326,14 +353,8 @@ static bool draw_op(struct fsops_model *m, enum fsops_type type, struct fsops_op
 	case FSOPS_FSYNC_DIR:
 		op->a = pick_sync_dir(m);
 		return true;
-	case FSOPS_FDATASYNC:
-	case FSOPS_DSYNC_WRITE:
-	case FSOPS_MMAP_WRITE:
-		/* Data syncs promise no name (POSIX, nor fstests): drawn where one is durable. */
-		op->a = pick_slot(m, is_durable_file, 0);
-		break;
 	default:
-		op->a = pick_slot(m, is_file, 0);
+		op->a = pick_acted_on(m, type);
 		break;
 	}
 	if (op->a < 0)
@@ -462,7 +483,7 @@ int fsops_model_next(struct fsops_model *m, struct fsops_op *op)
 	return 0;
 }
 
-static int inode_new(struct fsops_model *m, uint64_t ino)
+static int inode_new(struct fsops_model *m, uint64_t ino, bool symlink)
 {
 	struct fsops_inode *in = calloc(1, sizeof(*in));
 
@@ -472,6 +493,7 @@ static int inode_new(struct fsops_model *m, uint64_t ino)
 	}
 	in->ino = ino;
 	in->nlink = 1;
+	in->symlink = symlink;
 	m->inos[m->ninodes] = ino;
 	m->inodes[m->ninodes++] = in;
 	m->ino_at[ino_place(m, ino)] = (uint8_t) m->ninodes;
@@ -503,9 +525,10 @@ int fsops_model_apply(struct fsops_model *m, const struct fsops_op *op)
 	m->next_id = op->id + 1;
 	switch (op->type) {
 	case FSOPS_CREATE:
+	case FSOPS_SYMLINK:
 		m->slot_ino[op->a] = op->ino;
 		m->slot_durable[op->a] = false;
-		return inode_new(m, op->ino);
+		return inode_new(m, op->ino, op->type == FSOPS_SYMLINK);
 	case FSOPS_WRITE:
 	case FSOPS_APPEND:
 	case FSOPS_OVERWRITE:
@@ -639,6 +662,7 @@ bool fsops_adapt(const struct fsops_model *m, const struct fsops_op *op, struct 
 	*ret = *op;
 	switch (op->type) {
 	case FSOPS_CREATE:
+	case FSOPS_SYMLINK:
 		return is_free(m, op->a, 0);
 	case FSOPS_MKDIR:
 		return !m->dir_exists[op->a];
@@ -652,6 +676,12 @@ bool fsops_adapt(const struct fsops_model *m, const struct fsops_op *op, struct 
 	case FSOPS_DSYNC_WRITE:
 	case FSOPS_MMAP_WRITE:
 		if (!is_durable_file(m, op->a, 0))
+			return false;
+		break;
+	case FSOPS_RENAME:
+	case FSOPS_RENAME_NOREPLACE:
+	case FSOPS_UNLINK:
+		if (!is_entry(m, op->a, 0))
 			return false;
 		break;
 	default:

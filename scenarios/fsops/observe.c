@@ -99,6 +99,21 @@ static int observe_file(struct checker *c, int dfd, const char *path, struct obs
 		o->kind = errno == ENOENT || errno == ENOTDIR ? OBS_ABSENT : OBS_UNREADABLE;
 		return 0;
 	}
+	if (S_ISLNK(st.st_mode)) {
+		const struct fsops_op *op;
+		char v[64];
+		ssize_t len = readlinkat(dfd, path, v, sizeof(v));
+
+		o->kind = len < 0 ? OBS_UNREADABLE : OBS_SYMLINK;
+		o->link = len > 0 ? fsops_symlink_decode(c->p->seed, v, (size_t) len) : 0;
+		op = o->link && o->link <= c->n ? c->by_id[o->link] : NULL;
+		/* Its target names the op that made it: evidence that it ran. */
+		if (op && op->type == FSOPS_SYMLINK)
+			c->present[op->id] = true;
+		else
+			o->link = 0;
+		return 0;
+	}
 	if (!S_ISREG(st.st_mode)) {
 		o->kind = OBS_OTHER;
 		return 0;

@@ -42,10 +42,11 @@ static const char *const type_names[FSOPS_NTYPES] = {
 	[FSOPS_COPY] = "copy",
 	[FSOPS_CLONE] = "clone",
 	[FSOPS_CLONE_RANGE] = "clone-range",
+	[FSOPS_SYMLINK] = "symlink",
 };
 
-static const char *const family_names[] = {"falloc", "direct",	"dsync", "mmap",
-					   "xattr",  "rename2", "copy",	 "clone"};
+static const char *const family_names[] = {"falloc",  "direct", "dsync", "mmap",   "xattr",
+					   "rename2", "copy",	"clone", "symlink"};
 
 bool fsops_is_sync(enum fsops_type type)
 {

@@ -298,6 +298,24 @@ static const char check_helpers[] =
 	"\treturn r;\n"
 	"}\n"
 	"\n"
+	"/* Symlink @p as EXP has it: the name, a link, its target. */\n"
+	"static int same_link(const char *p)\n"
+	"{\n"
+	"\tchar path[4096], a[256] = \"\", b[256] = \"\", what[4200];\n"
+	"\n"
+	"\tsnprintf(path, sizeof(path), \"%s/%s\", exp_top, p);\n"
+	"\tif (readlink(path, b, sizeof(b) - 1) < 0) {\n"
+	"\t\tfprintf(stderr, \"repro: %s is no link in the expected tree %s\\n\", p, exp_top);\n"
+	"\t\texit(2);\n"
+	"\t}\n"
+	"\tsnprintf(path, sizeof(path), \"%s/%s\", top, p);\n"
+	"\tif (readlink(path, a, sizeof(a) - 1) < 0 || strcmp(a, b)) {\n"
+	"\t\tsnprintf(what, sizeof(what), \"%s is not the symlink promised\", p);\n"
+	"\t\treturn lost(what);\n"
+	"\t}\n"
+	"\treturn 0;\n"
+	"}\n"
+	"\n"
 	"/* The names in directory @d, sorted, one per line, into @out. */\n"
 	"static void names(const char *dir, const char *d, char *out, size_t n)\n"
 	"{\n"
@@ -360,7 +378,9 @@ static const char check_helpers[] =
 	"\t\tsnprintf(sub, sizeof(sub), \"%s/%s\", d, e->d_name);\n"
 	"\t\tsnprintf(path, sizeof(path), \"%s/%s\", exp_top, sub);\n"
 	"\t\tif (lstat(path, &st) == 0)\n"
-	"\t\t\tr = S_ISDIR(st.st_mode) ? same_tree(sub) : same_file(sub, 1, 0, 0);\n"
+	"\t\t\tr = S_ISDIR(st.st_mode)   ? same_tree(sub)\n"
+	"\t\t\t    : S_ISLNK(st.st_mode) ? same_link(sub)\n"
+	"\t\t\t\t\t\t  : same_file(sub, 1, 0, 0);\n"
 	"\t}\n"
 	"\tclosedir(h);\n"
 	"\treturn r;\n"
@@ -473,6 +493,13 @@ static void emit_op(const struct fsops_op *op, uint64_t data_id, const struct fs
 						 : 2,
 		       (unsigned long long) op->off, (unsigned long long) op->len);
 		break;
+	case FSOPS_SYMLINK: {
+		char target[64];
+
+		fsops_symlink_target(p->seed, data_id, target, sizeof(target));
+		printf("if (symlink(\"%s\", \"%s\") < 0) die(\"symlink\", \"%s\");\n", target, a,
+		       a);
+	} break;
 	case FSOPS_TRUNCATE:
 		printf("if (truncate(\"%s\", %llu) < 0) die(\"truncate\", \"%s\");\n", a,
 		       (unsigned long long) op->off, a);

@@ -233,6 +233,12 @@ static int perform(struct runner *r, const struct fsops_op *op)
 	case FSOPS_CLONE:
 	case FSOPS_CLONE_RANGE:
 		return do_copy(r, op, b, a);
+	case FSOPS_SYMLINK: {
+		char target[64];
+
+		fsops_symlink_target(r->p->seed, op->id, target, sizeof(target));
+		return symlink(target, a) < 0 ? fail(r, "symlink", a) : 0;
+	}
 	case FSOPS_TRUNCATE:
 		return truncate(a, (off_t) op->off) < 0 ? fail(r, "truncate", a) : 0;
 	case FSOPS_RENAME:

@@ -9,7 +9,9 @@
 # stand-in for the harness's control socket: the checker must find every ack of that tree
 # present. Run them again without X, as if X's effect had been lost, with X still issued: for
 # some X of each type, P must be absent (a lost ack); and for a write, so it must when X's
-# range reads as zeros. A copy or clone puts its source's words in its destination (the name
+# range reads as zeros. For a symlink, P is the first fsync-dir of its directory, and the same
+# for a rename of a symlink (type "rename-symlink": the directory of its new name), the
+# directory fsync that makes it durable (fstests generic/348, generic/690). A copy or clone puts its source's words in its destination (the name
 # it was performed on, as for a write). T fails when a first tree is judged
 # inconsistent, or when none of its first candidates is flagged without X.
 # Prints one line per type; exit 1 if one failed.
@@ -27,7 +29,7 @@ ops, seed, tries = 2000, 5, 40
 # are judged when a later op extends the file over them).
 types = ["falloc", "punch", "zero", "zero-keep", "dio-write", "dsync-write", "sync-write",
          "mmap-write", "setxattr", "removexattr", "rename-noreplace", "exchange", "copy",
-         "clone", "clone-range"]
+         "clone", "clone-range", "symlink", "rename-symlink"]
 sock = ctl_stand_in.start(top)
 
 
@@ -67,6 +69,26 @@ def state(run, issued, acked, zeros=None):
 
 
 full = listing()
+kind = {o["id"]: o["type"] for o in full}
+for o in full:
+    if o["type"] == "rename" and kind.get(o["ino"]) == "symlink":
+        o["type"] = "rename-symlink"
+
+
+def persisted_by(x, t):
+    """The persistence op after X that promises its effect, or None."""
+    if x["ack"]:
+        return x
+    if t in ("symlink", "rename-symlink"):
+        name = x["b"] if t == "rename-symlink" else x["a"]
+        d = name.rpartition("/")[0] or "."
+        return next((o for o in full if o["id"] > x["id"] and o["type"] == "fsync-dir" and
+                     o["a"] == d), None)
+    name = x["b"] if t in ("rename-noreplace", "exchange") else x["a"]
+    return next((o for o in full if o["id"] > x["id"] and o["type"] == "fsync-file" and
+                 o["a"] == name), None)
+
+
 failed = 0
 for t in types:
     flagged, tried = None, 0
@@ -76,9 +98,7 @@ for t in types:
     for x in (o for o in full if o["type"] == t):
         if tried == tries:
             break
-        name = x["b"] if t in ("rename-noreplace", "exchange") else x["a"]
-        p = x if x["ack"] else next((o for o in full if o["id"] > x["id"] and
-                                     o["type"] == "fsync-file" and o["a"] == name), None)
+        p = persisted_by(x, t)
         if p is None:
             continue
         keep = [o["id"] for o in full if o["id"] < x["id"]] + [x["id"]] + \

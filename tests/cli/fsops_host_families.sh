@@ -10,5 +10,5 @@ echo x >"$a"
 if cp --reflink=always "$a" "$a.clone" 2>/dev/null; then
 	echo all
 else
-	echo falloc,direct,dsync,mmap,xattr,rename2,copy
+	echo falloc,direct,dsync,mmap,xattr,rename2,copy,symlink
 fi

@@ -323,12 +323,13 @@ static void families(void)
 	} cases[] = {
 		{"fs = ext4\n", "falloc,xattr", " --families=falloc,xattr"},
 		{"fs = xfs\nsize = 300M\n", "all", " --families=all"},
-		{"fs = ext4\n", "all", " --families=falloc,direct,dsync,mmap,xattr,rename2,copy"},
+		{"fs = ext4\n", "all",
+		 " --families=falloc,direct,dsync,mmap,xattr,rename2,copy,symlink"},
 		{"fs = ext4\n", "copy", " --families=copy"},
 		{"fs = ext4\n", "rename2,direct,dsync,mmap",
 		 " --families=rename2,direct,dsync,mmap"},
 		{"fs = ext4\n", "none", ""},
-		{"fs = nilfs2\nsize = 136M\n", "all", " --families=direct,dsync,mmap"},
+		{"fs = nilfs2\nsize = 136M\n", "all", " --families=direct,dsync,mmap,symlink"},
 	};
 	static const char *const bad[] = {"bogus",	  "falloc,", ",falloc",	  "falloc,falloc",
 					  "falloc xattr", "fallocx", "all,falloc"};
