@@ -216,6 +216,8 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			 .check_args = {"check", "--readonly"},
 			 .fsck_version = {"btrfs", "--version"},
 			 .check_code = btrfs_check,
+			 /* btrfs_fallocate() takes no COLLAPSE_RANGE or INSERT_RANGE */
+			 .lacks = "collapse",
 			 .journal = BO_FS_JOURNAL_ALWAYS,
 			 .recovered_by = "its mount (copy-on-write, its log tree)",
 			 .promise_source = FSTESTS,
@@ -235,7 +237,7 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			.mkfs_version = {"mkfs.ext2", "-V"},
 			/* ext4's fallocate takes no file without extents; ext2's rename no
 			 * RENAME_EXCHANGE; no reflink */
-			.lacks = "falloc,rename2,clone",
+			.lacks = "falloc,rename2,clone,collapse",
 			.recovered_by = "a boot's e2fsck -y",
 			.posix = true,
 			.promise_source = NO_JOURNAL},
@@ -258,7 +260,7 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			.no_links = true,
 			/* fat_fallocate() takes no mode but KEEP_SIZE: no hole punched or
 			 * zeroed; no reflink, no symlinks */
-			.lacks = "falloc,xattr,clone,symlink",
+			.lacks = "falloc,xattr,clone,symlink,collapse",
 			.check_code = fat_check,
 			.repair_code = fat_repair,
 			.journal = BO_FS_JOURNAL_NEVER,
@@ -309,7 +311,7 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			  /* no fallocate or xattrs; nilfs_rename() takes RENAME_NOREPLACE
 			   * alone; no reflink; copy_file_range's splice fallback not tried
 			   * on it */
-			  .lacks = "falloc,xattr,rename2,copy,clone",
+			  .lacks = "falloc,xattr,rename2,copy,clone,collapse",
 			  .journal = BO_FS_JOURNAL_ALWAYS,
 			  .recovered_by = "its mount (the latest checkpoint of its log)",
 			  .promise_source = FSTESTS},
@@ -332,7 +334,7 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			 .no_links = true,
 			 /* no reflink, no symlinks; copy_file_range's splice fallback not
 			  * tried on it */
-			 .lacks = "falloc,xattr,rename2,copy,clone,symlink",
+			 .lacks = "falloc,xattr,rename2,copy,clone,symlink,collapse",
 			 .check_code = fsck_codes_check,
 			 .repair_code = fsck_codes_repair,
 			 .journal = BO_FS_JOURNAL_NEVER,
@@ -353,7 +355,7 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 		       .mkfs_args = {"-q"},
 		       .mkfs_version = {"mkfs.jfs", "-V"},
 		       /* no reflink; copy_file_range's splice fallback not tried on it */
-		       .lacks = "falloc,rename2,copy,clone",
+		       .lacks = "falloc,rename2,copy,clone,collapse",
 		       .fsck = "fsck.jfs",
 		       .check_args = {"-n"},
 		       .repair_args = {"-p"},
@@ -375,7 +377,7 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 		       .mkfs_version = {"mkfs.udf", "-h"},
 		       .version_line = "udftools",
 		       /* no reflink; copy_file_range's splice fallback not tried on it */
-		       .lacks = "falloc,xattr,rename2,copy,clone",
+		       .lacks = "falloc,xattr,rename2,copy,clone,collapse",
 		       .journal = BO_FS_JOURNAL_NEVER,
 		       .recovered_by = "its mount (nothing is replayed)",
 		       .posix = true,

@@ -15,6 +15,39 @@
 
 #include "scenarios/fsops/fsops.h"
 
+/*
+ * A whole word's value: the write whose word it is (its low FSOPS_ID_BITS bits), and by how
+ * many blocks a collapse or an insert has moved it since (the WORD_MOVE_BITS above, signed):
+ * word w of value v holds what its write put at word word_at(v, w). 0 for zeros.
+ */
+#define WORD_MOVE_BITS 7
+
+static inline uint32_t word_id(uint32_t v)
+{
+	return v & ((1u << FSOPS_ID_BITS) - 1);
+}
+
+static inline int word_moved(uint32_t v)
+{
+	int m = (int) ((v >> FSOPS_ID_BITS) & ((1u << WORD_MOVE_BITS) - 1));
+
+	return m >= 1 << (WORD_MOVE_BITS - 1) ? m - (1 << WORD_MOVE_BITS) : m;
+}
+
+/* The value of write @id's word moved by @moved blocks. */
+static inline uint32_t word_of(uint64_t id, int moved)
+{
+	uint32_t m = (uint32_t) moved & ((1u << WORD_MOVE_BITS) - 1);
+
+	return id ? (uint32_t) id | m << FSOPS_ID_BITS : 0;
+}
+
+/* The word a whole word @w of value @v was written at. */
+static inline uint64_t word_at(uint32_t v, uint64_t w)
+{
+	return (uint64_t) ((int64_t) w + (int64_t) word_moved(v) * (FSOPS_BLOCK / 8));
+}
+
 /* An odd word: bytes of several writes, or that no write made; judged byte by byte. */
 #define WORD_ODD (1u << 31)
 /* A word of an inode's content that is no one write's: its bytes are in the content's bytes. */
@@ -118,6 +151,7 @@ struct future {
 	struct content now;		   /* while it has tracks, or is a source */
 	bool source;	  /* an issued copy's source: its content is followed whole, for the copy */
 	bool copied_into; /* an issued copy's destination: it may hold another inode's writes */
+	bool shifted;	  /* collapsed or inserted into: its content is followed whole */
 	bool synced; /* as the replay goes: an fsync of its own (or a syncfs) since its create */
 };
 

@@ -65,6 +65,10 @@ enum fsops_type {
 	FSOPS_CLONE_RANGE,	/* clone: b's [off, off+len) into a at the same offset, whole
 			    * blocks: FICLONERANGE */
 	FSOPS_SYMLINK,		/* symlink: a new symbolic link a, its target naming the op */
+	FSOPS_COLLAPSE,		/* collapse: a: FALLOC_FL_COLLAPSE_RANGE [off, off+len), blocks
+			    * before the end: what follows moves down by len */
+	FSOPS_INSERT,		/* collapse: a: FALLOC_FL_INSERT_RANGE at off before the end,
+			    * len in blocks: what follows moves up by len, a hole between */
 	FSOPS_NTYPES,
 };
 
@@ -79,11 +83,14 @@ enum fsops_family {
 	FSOPS_FAMILY_COPY = 1u << 6,	/* copy_file_range between two files */
 	FSOPS_FAMILY_CLONE = 1u << 7,	/* FICLONE, FICLONERANGE: a filesystem with reflink */
 	FSOPS_FAMILY_SYMLINK = 1u << 8, /* symlinks, which renames and unlinks then move too */
-	FSOPS_FAMILY_ALL = (1u << 9) - 1,
+	FSOPS_FAMILY_COLLAPSE = 1u << 9, /* fallocate COLLAPSE_RANGE and INSERT_RANGE */
+	FSOPS_FAMILY_ALL = (1u << 10) - 1,
 };
-#define FSOPS_FAMILY_NAMES "falloc, direct, dsync, mmap, xattr, rename2, copy, clone, symlink"
-#define FSOPS_NXATTRS	   2 /* user.fsops0, user.fsops1 */
-#define FSOPS_DIO_ALIGN	   4096u
+#define FSOPS_FAMILY_NAMES \
+	"falloc, direct, dsync, mmap, xattr, rename2, copy, clone, symlink, collapse"
+#define FSOPS_NXATTRS	2 /* user.fsops0, user.fsops1 */
+#define FSOPS_DIO_ALIGN 4096u
+#define FSOPS_BLOCK	4096u /* what collapse and insert move bytes by, and align to */
 
 enum fsops_bug {
 	FSOPS_BUG_NONE,
@@ -192,6 +199,9 @@ bool fsops_is_zeroing(enum fsops_type type);
  */
 bool fsops_is_copy(enum fsops_type type);
 
+/* Whether @type moves the bytes from its offset on by its length: collapse, insert. */
+bool fsops_is_shift(enum fsops_type type);
+
 /* Whether @type moves a name: rename, rename-noreplace or exchange. */
 bool fsops_is_rename(enum fsops_type type);
 
@@ -223,17 +233,19 @@ void fsops_fill(uint64_t seed, uint64_t id, uint64_t off, uint8_t *buf, size_t l
 
 /*
  * The op whose write put word @w of @data, the start of a file (its bytes [8w, 8w + 8), w <
- * FSOPS_MAX_SIZE / 8), there, or 0 when no op's data reads so; a word of zeros is zeros.
+ * FSOPS_MAX_SIZE / 8), there when it wrote it at word @at (@w, unless a collapse or an insert
+ * moved it since; at < FSOPS_MAX_SIZE / 8), or 0 when no op's data reads so; a word of zeros
+ * is zeros.
  */
-uint64_t fsops_decode(uint64_t seed, const uint8_t *data, uint64_t w);
+uint64_t fsops_decode(uint64_t seed, const uint8_t *data, uint64_t w, uint64_t at);
 
 /*
- * How many of the words of @data from @w on, before word @end, are op @id's data in a row (with
- * @id 0: how many are zeros). A write's words come in a row, so a file is decoded a run at a
- * time, each word compared with what it would hold.
+ * How many of the words of @data from @w on, before word @end, are op @id's data in a row, as
+ * it wrote it from word @at on (with @id 0: how many are zeros). A write's words come in a row,
+ * so a file is decoded a run at a time, each word compared with what it would hold.
  */
 uint64_t fsops_decode_span(uint64_t seed, const uint8_t *data, uint64_t w, uint64_t end,
-			   uint64_t id);
+			   uint64_t id, uint64_t at);
 
 /* Path of file slot @s ("f3", "d1/f0") and of directory @d ("d2"), into @buf. */
 const char *fsops_slot_path(int s, char *buf, size_t len);

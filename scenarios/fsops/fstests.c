@@ -70,6 +70,12 @@ static void emit_shell_op(const struct fsops_op *op)
 	case FSOPS_ZERO_KEEP:
 		printf("$XFS_IO_PROG -c \"fzero -k %llu %llu\" %s\n", off, len, a);
 		break;
+	case FSOPS_COLLAPSE:
+		printf("$XFS_IO_PROG -c \"fcollapse %llu %llu\" %s\n", off, len, a);
+		break;
+	case FSOPS_INSERT:
+		printf("$XFS_IO_PROG -c \"finsert %llu %llu\" %s\n", off, len, a);
+		break;
 	case FSOPS_SETXATTR:
 		printf("$SETFATTR_PROG -n user.fsops%d -v op%llu %s\n", (int) op->off,
 		       (unsigned long long) op->id, a);
@@ -191,6 +197,10 @@ int fsops_fstests(const struct fsops_params *p, uint64_t upto)
 		printf("_require_xfs_io_command \"fpunch\"\n");
 	if (has[FSOPS_ZERO] || has[FSOPS_ZERO_KEEP])
 		printf("_require_xfs_io_command \"fzero\"\n");
+	if (has[FSOPS_COLLAPSE])
+		printf("_require_xfs_io_command \"fcollapse\"\n");
+	if (has[FSOPS_INSERT])
+		printf("_require_xfs_io_command \"finsert\"\n");
 	if (has[FSOPS_DSYNC_WRITE])
 		printf("_require_xfs_io_command \"pwrite\" \"-D\"\n");
 	if (has[FSOPS_SETXATTR] || has[FSOPS_REMOVEXATTR])

@@ -48,6 +48,8 @@ static const struct {
 	{FSOPS_CLONE, FSOPS_FAMILY_CLONE, 3},
 	{FSOPS_CLONE_RANGE, FSOPS_FAMILY_CLONE, 4},
 	{FSOPS_SYMLINK, FSOPS_FAMILY_SYMLINK, 6},
+	{FSOPS_COLLAPSE, FSOPS_FAMILY_COLLAPSE, 4},
+	{FSOPS_INSERT, FSOPS_FAMILY_COLLAPSE, 4},
 };
 
 unsigned fsops_type_family(enum fsops_type type)
@@ -140,19 +142,6 @@ struct fsops_inode *fsops_model_inode(const struct fsops_model *m, uint64_t ino)
 	size_t h = ino_place(m, ino);
 
 	return m->ino_at[h] ? m->inodes[m->ino_at[h] - 1] : NULL;
-}
-
-/* splitmix64 */
-static uint64_t rnd(struct fsops_model *m)
-{
-	m->rng += 0x9e3779b97f4a7c15ULL;
-	return mix(m->rng);
-}
-
-/* Uniform in [lo, hi]. */
-static uint64_t rnd_range(struct fsops_model *m, uint64_t lo, uint64_t hi)
-{
-	return lo + rnd(m) % (hi - lo + 1);
 }
 
 static bool slot_dir_exists(const struct fsops_model *m, int s)
@@ -262,55 +251,6 @@ static int pick_xattr(struct fsops_model *m, const struct fsops_inode *in)
 	return n ? cand[rnd(m) % (uint64_t) n] : -1;
 }
 
-static uint64_t min64(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
-
-/*
- * Whether copy @op (its type, range and source set) fits a destination of @dst bytes and a
- * source of @src, and the size it leaves into op->size_after. The range is the source's, at the
- * same offsets in the destination (a copied word still names the offset it was written at):
- * inside the source (copy_file_range stops at its end, a clone of a range past it fails), and
- * beginning no further than the destination's end. A clone's is whole blocks; FICLONE's is all
- * of the source, onto a destination no longer (one longer would keep a tail past the
- * source's unaligned end, which generic_remap_check_len() refuses).
- */
-static bool copy_fits(struct fsops_op *op, uint64_t dst, uint64_t src)
-{
-	if (op->type == FSOPS_CLONE) {
-		op->size_after = src;
-		return op->off == 0 && op->len == src && src > 0 && dst <= src;
-	}
-	op->size_after = op->off + op->len > dst ? op->off + op->len : dst;
-	return op->len > 0 && op->off + op->len <= src && op->off <= dst &&
-	       (op->type == FSOPS_COPY ||
-		(op->off % FSOPS_DIO_ALIGN == 0 && op->len % FSOPS_DIO_ALIGN == 0));
-}
-
-/* Draw copy @op's range, for a destination of @dst bytes and a source of @src; false if the
- * files admit none. */
-static bool draw_copy(struct fsops_model *m, struct fsops_op *op, uint64_t dst, uint64_t src)
-{
-	uint64_t blk = FSOPS_DIO_ALIGN, at;
-
-	if (op->type == FSOPS_CLONE) {
-		op->len = src;
-	} else if (op->type == FSOPS_CLONE_RANGE) {
-		if (src < blk)
-			return false;
-		at = rnd_range(m, 0, min64(src / blk - 1, dst / blk));
-		op->off = at * blk;
-		op->len = blk * rnd_range(m, 1, min64(src / blk - at, 4));
-	} else {
-		if (src == 0)
-			return false;
-		op->off = rnd_range(m, 0, min64(src - 1, dst));
-		op->len = rnd_range(m, 1, min64(src - op->off, FSOPS_MAX_WRITE));
-	}
-	return copy_fits(op, dst, src);
-}
-
 /* The name an op of @type on one file acts on, drawn; -1 if there is none. */
 static int pick_acted_on(struct fsops_model *m, enum fsops_type type)
 {
@@ -418,7 +358,10 @@ static bool draw_op(struct fsops_model *m, enum fsops_type type, struct fsops_op
 		if (op->b < 0)
 			return false;
 		op->victim = m->slot_ino[op->b];
-		return draw_copy(m, op, size, fsops_model_inode(m, op->victim)->size);
+		return fsops_draw_copy(m, op, size, fsops_model_inode(m, op->victim)->size);
+	case FSOPS_COLLAPSE:
+	case FSOPS_INSERT:
+		return fsops_draw_shift(m, op, size);
 	case FSOPS_WRITE:
 		op->off = rnd_range(m, 0,
 				    size + 4096 < FSOPS_MAX_SIZE - FSOPS_MIN_WRITE
@@ -544,6 +487,8 @@ int fsops_model_apply(struct fsops_model *m, const struct fsops_op *op)
 	case FSOPS_COPY:
 	case FSOPS_CLONE:
 	case FSOPS_CLONE_RANGE:
+	case FSOPS_COLLAPSE:
+	case FSOPS_INSERT:
 		in->size = op->size_after;
 		return 0;
 	case FSOPS_TRUNCATE:
@@ -734,7 +679,10 @@ bool fsops_adapt(const struct fsops_model *m, const struct fsops_op *op, struct 
 		ret->victim = m->slot_ino[op->b];
 		if (op->type == FSOPS_CLONE)
 			ret->len = fsops_model_inode(m, ret->victim)->size;
-		return copy_fits(ret, in->size, fsops_model_inode(m, ret->victim)->size);
+		return fsops_copy_fits(ret, in->size, fsops_model_inode(m, ret->victim)->size);
+	case FSOPS_COLLAPSE:
+	case FSOPS_INSERT:
+		return fsops_shift_fits(ret, in->size);
 	case FSOPS_TRUNCATE:
 		return true;
 	case FSOPS_RENAME:

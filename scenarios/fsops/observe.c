@@ -45,27 +45,66 @@ static int append(void *p, uint32_t *n, uint32_t *cap, size_t size, const void *
  * zeros, or odd), in runs, and the inodes whose writes a file holds (its owner) are noted for
  * the tracks. @data holds the file's o->have bytes.
  */
+/* The data op whose whole word word @w of @data is, written at word @at, or NULL. */
+static const struct fsops_op *word_write(const struct checker *c, const uint8_t *data, uint64_t w,
+					 uint64_t at)
+{
+	uint64_t id = fsops_decode(c->p->seed, data, w, at);
+	const struct fsops_op *op = id && id <= c->n ? c->by_id[id] : NULL;
+
+	return op && fsops_is_data(op->type) && op->off <= 8 * at && 8 * at + 8 <= op->off + op->len
+		       ? op
+		       : NULL;
+}
+
+/*
+ * The data op whose whole word word @w of @data is, written there or, where collapses and
+ * inserts may have moved it, a whole number of blocks away (*@moved of them: what it was
+ * written at less where it is); NULL if none's.
+ */
+static const struct fsops_op *moved_write(const struct checker *c, const uint8_t *data, uint64_t w,
+					  int *moved)
+{
+	const int64_t per = FSOPS_BLOCK / 8, blocks = FSOPS_MAX_SIZE / FSOPS_BLOCK;
+	const struct fsops_op *op = word_write(c, data, w, w);
+	static const uint8_t zeros[8];
+
+	*moved = 0;
+	if (op || !(c->p->families & FSOPS_FAMILY_COLLAPSE) || !memcmp(data + 8 * w, zeros, 8))
+		return op;
+	for (int64_t m = 1 - blocks; m < blocks && !op; m++) {
+		int64_t at = (int64_t) w + m * per;
+
+		if (m != 0 && at >= 0 && at < (int64_t) (FSOPS_MAX_SIZE / 8)) {
+			op = word_write(c, data, w, (uint64_t) at);
+			*moved = (int) m;
+		}
+	}
+	return op;
+}
+
 static int classify(struct checker *c, struct obs_file *o, const uint8_t *data)
 {
 	uint64_t words = (o->have + 7) / 8, whole = o->have / 8, seed = c->p->seed;
 	uint32_t runs_cap = 0, odd_cap = 0;
 
 	for (uint64_t w = 0, n; w < words; w += n) {
-		uint64_t id = w < whole ? fsops_decode(seed, data, w) : 0;
-		const struct fsops_op *op = id && id <= c->n ? c->by_id[id] : NULL;
-		uint32_t v = (uint32_t) id;
+		int moved = 0;
+		const struct fsops_op *op = w < whole ? moved_write(c, data, w, &moved) : NULL;
+		uint32_t v = 0;
 
 		n = 0;
-		if (op && fsops_is_data(op->type) && op->off <= 8 * w &&
-		    8 * w + 8 <= op->off + op->len) {
-			uint64_t end = (op->off + op->len) / 8; /* its last whole word, + 1 */
+		if (op) {
+			uint64_t at = word_at(word_of(op->id, moved), w);
+			/* its last whole word, + 1, where it is now */
+			uint64_t end = w + (op->off + op->len) / 8 - at;
 
-			c->present[id] = true;
+			v = word_of(op->id, moved);
+			c->present[op->id] = true;
 			o->owner = !o->owner || o->owner == op->ino ? op->ino : UINT64_MAX;
-			n = fsops_decode_span(seed, data, w, end < whole ? end : whole, id);
+			n = fsops_decode_span(seed, data, w, end < whole ? end : whole, op->id, at);
 		} else if (w < whole) {
-			v = 0;
-			n = fsops_decode_span(seed, data, w, whole, 0);
+			n = fsops_decode_span(seed, data, w, whole, 0, w);
 		}
 		if (n == 0) { /* bytes of several writes, or that no write made */
 			struct odd_word odd = {(uint32_t) w, {0}};

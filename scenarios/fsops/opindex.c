@@ -115,6 +115,8 @@ int index_ops(struct checker *c)
 		default:
 			if (!fsops_is_change(op->type))
 				break;
+			if (fsops_is_shift(op->type))
+				future_of(c, op->ino)->shifted = true;
 			if (issued && fsops_is_copy(op->type)) {
 				future_of(c, op->victim)->source = true;
 				future_of(c, op->ino)->copied_into = true;

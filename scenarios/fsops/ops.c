@@ -43,10 +43,12 @@ static const char *const type_names[FSOPS_NTYPES] = {
 	[FSOPS_CLONE] = "clone",
 	[FSOPS_CLONE_RANGE] = "clone-range",
 	[FSOPS_SYMLINK] = "symlink",
+	[FSOPS_COLLAPSE] = "collapse",
+	[FSOPS_INSERT] = "insert",
 };
 
-static const char *const family_names[] = {"falloc",  "direct", "dsync", "mmap",   "xattr",
-					   "rename2", "copy",	"clone", "symlink"};
+static const char *const family_names[] = {"falloc",  "direct", "dsync", "mmap",    "xattr",
+					   "rename2", "copy",	"clone", "symlink", "collapse"};
 
 bool fsops_is_sync(enum fsops_type type)
 {
@@ -72,10 +74,16 @@ bool fsops_is_copy(enum fsops_type type)
 	return type == FSOPS_COPY || type == FSOPS_CLONE || type == FSOPS_CLONE_RANGE;
 }
 
+bool fsops_is_shift(enum fsops_type type)
+{
+	return type == FSOPS_COLLAPSE || type == FSOPS_INSERT;
+}
+
 bool fsops_is_change(enum fsops_type type)
 {
 	return fsops_is_data(type) || fsops_is_zeroing(type) || fsops_is_copy(type) ||
-	       type == FSOPS_TRUNCATE || type == FSOPS_FALLOC || type == FSOPS_FALLOC_KEEP;
+	       fsops_is_shift(type) || type == FSOPS_TRUNCATE || type == FSOPS_FALLOC ||
+	       type == FSOPS_FALLOC_KEEP;
 }
 
 bool fsops_is_rename(enum fsops_type type)

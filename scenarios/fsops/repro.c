@@ -458,12 +458,16 @@ static void emit_op(const struct fsops_op *op, uint64_t data_id, const struct fs
 	case FSOPS_PUNCH:
 	case FSOPS_ZERO:
 	case FSOPS_ZERO_KEEP:
+	case FSOPS_COLLAPSE:
+	case FSOPS_INSERT:
 		printf("fa(\"%s\", %s, %llu, %llu);\n", a,
 		       op->type == FSOPS_FALLOC	       ? "0"
 		       : op->type == FSOPS_FALLOC_KEEP ? "FALLOC_FL_KEEP_SIZE"
-		       : op->type == FSOPS_PUNCH ? "FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE"
-		       : op->type == FSOPS_ZERO	 ? "FALLOC_FL_ZERO_RANGE"
-						 : "FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE",
+		       : op->type == FSOPS_PUNCH     ? "FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE"
+		       : op->type == FSOPS_ZERO	     ? "FALLOC_FL_ZERO_RANGE"
+		       : op->type == FSOPS_ZERO_KEEP ? "FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE"
+		       : op->type == FSOPS_COLLAPSE  ? "FALLOC_FL_COLLAPSE_RANGE"
+						     : "FALLOC_FL_INSERT_RANGE",
 		       (unsigned long long) op->off, (unsigned long long) op->len);
 		break;
 	case FSOPS_SETXATTR: {

@@ -208,6 +208,10 @@ static int perform(struct runner *r, const struct fsops_op *op)
 		return do_fallocate(r, op, a, FALLOC_FL_ZERO_RANGE);
 	case FSOPS_ZERO_KEEP:
 		return do_fallocate(r, op, a, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE);
+	case FSOPS_COLLAPSE:
+		return do_fallocate(r, op, a, FALLOC_FL_COLLAPSE_RANGE);
+	case FSOPS_INSERT:
+		return do_fallocate(r, op, a, FALLOC_FL_INSERT_RANGE);
 	case FSOPS_SETXATTR: {
 		char name[32], value[64];
 

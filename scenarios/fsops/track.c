@@ -87,7 +87,7 @@ static void mark(struct track *t, uint64_t a, uint64_t b, bool bad)
 	bits_assign(t->is_bad, a, b, bad);
 }
 
-/* The bytes of word @w when it is @value (a write's id, 0, WORD_MIXED with @mixed), into @out. */
+/* The bytes of word @w when it is @value (a write's, 0, WORD_MIXED with @mixed), into @out. */
 static void value_bytes(const struct checker *c, uint32_t value, const uint8_t *mixed, uint64_t w,
 			uint8_t out[8])
 {
@@ -96,7 +96,7 @@ static void value_bytes(const struct checker *c, uint32_t value, const uint8_t *
 	else if (value == 0)
 		memset(out, 0, 8);
 	else
-		fsops_fill(c->p->seed, value, 8 * w, out, 8);
+		fsops_fill(c->p->seed, word_id(value), 8 * word_at(value, w), out, 8);
 }
 
 /* The bytes of word @w of file @o, which is @v there (its run's value), into @out. */
@@ -272,6 +272,46 @@ static int content_copy(const struct checker *c, struct content *n, const struct
 	return 0;
 }
 
+/*
+ * Collapse or insert @op on content @n: the words from its offset on move down (collapse) or
+ * up (insert) by its length, each still naming where its write put it; what a collapse leaves
+ * at the end, and an insert between, reads as zeros. Whole words: the range is in blocks.
+ */
+static int content_shift(struct content *n, const struct fsops_op *op)
+{
+	bool collapse = op->type == FSOPS_COLLAPSE;
+	uint64_t a = op->off / 8, d = op->len / 8;
+	int blocks = (int) (op->len / FSOPS_BLOCK) * (collapse ? 1 : -1);
+	struct content out;
+
+	if (content_init(&out, n->words) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < n->n; i++) {
+		const struct content_run *r = &n->v[i];
+		uint64_t lo = r->r.start, hi = i + 1 < n->n ? n->v[i + 1].r.start : n->words;
+		uint32_t v = r->r.value;
+
+		if (v != 0 && v != WORD_MIXED)
+			v = word_of(word_id(v), word_moved(v) + blocks);
+		/* Before the offset: in place. */
+		if (lo < a && content_set(&out, lo, min64(hi, a), r->r.value, r->bytes) < 0)
+			goto fail;
+		/* From it on (a collapse: past the range), moved. */
+		lo = lo > a + (collapse ? d : 0) ? lo : a + (collapse ? d : 0);
+		if (!collapse)
+			hi = min64(hi, n->words - d);
+		if (lo < hi && content_set(&out, collapse ? lo - d : lo + d,
+					   collapse ? hi - d : hi + d, v, r->bytes) < 0)
+			goto fail;
+	}
+	free(n->v);
+	*n = out;
+	return 0;
+fail:
+	free(out.v);
+	return -ENOMEM;
+}
+
 /* Truncate content @n of size @size to @to < @size: what is cut off reads as zeros, the words
  * from the cut on whole. */
 static int content_cut(const struct checker *c, struct content *n, uint64_t to, uint64_t size)
@@ -335,8 +375,8 @@ static void judge_words(const struct checker *c, struct track *t, uint64_t a, ui
 			uint32_t v, const struct content_run *now, uint64_t next,
 			const struct cut_words *cw)
 {
-	/* The write of a whole word of the file, if it was issued. */
-	uint64_t late = v && !(v & WORD_ODD) && c->issued[v] ? v : 0, x, y;
+	/* The write of a whole word of the file where it wrote it, if it was issued. */
+	uint64_t late = v && !(v & WORD_ODD) && word_moved(v) == 0 && c->issued[v] ? v : 0, x, y;
 
 	/* The inode's value now, or a later issued write's (still to be replayed). */
 	if (v == now->r.value || late >= next) {
@@ -448,13 +488,13 @@ static void odd_count(const struct checker *c, struct track *t, const struct fso
 	}
 }
 
-/* Add @delta to the count @cnt of each word of @t's file that op @m's range covers. */
-static void range_count(const struct checker *c, struct track *t, uint32_t *cnt,
-			const struct fsops_op *m, uint32_t delta)
+/* Add @delta to the count @cnt of each word of @t's file that bytes [@from, @to) cover. */
+static void range_count(const struct checker *c, struct track *t, uint32_t *cnt, uint64_t from,
+			uint64_t to, uint32_t delta)
 {
-	uint64_t end = min64(m->off + m->len, c->slot[t->slot].size);
+	uint64_t end = min64(to, c->slot[t->slot].size);
 
-	for (uint64_t w = m->off / 8; 8 * w < end; w++)
+	for (uint64_t w = from / 8; 8 * w < end; w++)
 		cnt[w] += delta;
 }
 
@@ -465,9 +505,12 @@ static void later_count(const struct checker *c, struct track *t, const struct f
 	if (fsops_is_data(m->type))
 		odd_count(c, t, m, delta);
 	if (fsops_is_zeroing(m->type))
-		range_count(c, t, t->zero, m, delta);
+		range_count(c, t, t->zero, m->off, m->off + m->len, delta);
 	if (fsops_is_copy(m->type))
-		range_count(c, t, t->copied, m, delta);
+		range_count(c, t, t->copied, m->off, m->off + m->len, delta);
+	/* A collapse or an insert moves every word from its offset on. */
+	if (fsops_is_shift(m->type))
+		range_count(c, t, t->copied, m->off, UINT64_MAX, delta);
 }
 
 int tracks_start(struct checker *c, const struct fsops_inode *in)
@@ -478,7 +521,8 @@ int tracks_start(struct checker *c, const struct fsops_inode *in)
 
 	for (size_t j = 0; j < f->changes.n; j++) {
 		zeroing |= fsops_is_zeroing(f->changes.v[j]->type);
-		copied |= fsops_is_copy(f->changes.v[j]->type);
+		copied |= fsops_is_copy(f->changes.v[j]->type) ||
+			  fsops_is_shift(f->changes.v[j]->type);
 	}
 	for (int s = 0; s < FSOPS_NSLOTS; s++) {
 		const struct obs_file *o = &c->slot[s];
@@ -510,8 +554,11 @@ int tracks_start(struct checker *c, const struct fsops_inode *in)
 	}
 	if (!f->tracks && !f->source)
 		return 0;
-	/* A copy's source is followed whole: a copy may take any of its bytes. */
-	if (content_init(&f->now, f->source ? FSOPS_MAX_SIZE / 8 : words_of(reach)) < 0)
+	/* A copy's source is followed whole: a copy may take any of its bytes; so is a file
+	 * collapsed, which brings bytes from past what a track looks at. */
+	if (f->source || f->shifted)
+		reach = FSOPS_MAX_SIZE;
+	if (content_init(&f->now, words_of(reach)) < 0)
 		return -ENOMEM;
 	for (size_t j = 0; j < f->changes.n; j++)
 		for (struct track *t = f->tracks; t; t = t->next)
@@ -545,6 +592,8 @@ static int content_replay(const struct checker *c, struct content *n, const stru
 		return content_put(c, n, NULL, op->off, op->off + op->len);
 	/* The source is followed from an issued copy on: nothing is judged after one never
 	 * issued. */
+	if (fsops_is_shift(op->type))
+		return content_shift(n, op);
 	if (fsops_is_copy(op->type) && future_of(c, op->victim)->now.v)
 		return content_copy(c, n, &future_of(c, op->victim)->now, op->off,
 				    op->off + op->len);
@@ -559,6 +608,8 @@ int tracks_replay(struct checker *c, const struct fsops_op *op, const struct fso
 	uint64_t from = op->off, to = op->type == FSOPS_TRUNCATE ? in->size : op->off + op->len;
 	int r = 0;
 
+	if (fsops_is_shift(op->type))
+		to = UINT64_MAX; /* every word from its offset on moved */
 	if (op->type == FSOPS_TRUNCATE && cut_after != cut) {
 		/* cut only grows: [cut, cut_after) changes with the truncated bytes. */
 		from = cut < from ? cut : from;

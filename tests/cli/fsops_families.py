@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # fsops_families.py FSOPS DIR: the checker sees what each op of the op families does.
 #
-# For every family op type T, in a sequence of --families=all --fsync=inode (all but clone where
-# DIR's filesystem has no reflink: fsops_host_families.sh; clone's types then say SKIP): take an op X of
+# For every family op type T, in a sequence of --families=all --fsync=inode (all DIR's
+# filesystem has: fsops_host_families.sh; the types of one it lacks say SKIP): take an op X of
 # type T and the persistence op P that promises its effect: X itself when T is acked, else the
 # first fsync-file of the name X leaves its inode under (without the ops between, the name
 # still holds it). Run the ops before X, X and P (an op subset, --keep) in DIR through a
@@ -11,9 +11,10 @@
 # some X of each type, P must be absent (a lost ack); and for a write, so it must when X's
 # range reads as zeros. For a symlink, P is the first fsync-dir of its directory, and the same
 # for a rename of a symlink (type "rename-symlink": the directory of its new name), the
-# directory fsync that makes it durable (fstests generic/348, generic/690). A copy or clone puts its source's words in its destination (the name
-# it was performed on, as for a write). T fails when a first tree is judged
-# inconsistent, or when none of its first candidates is flagged without X.
+# directory fsync that makes it durable (fstests generic/348, generic/690). A copy or clone
+# puts its source's words in its destination (the name it was performed on, as for a write).
+# T fails when a first tree is judged inconsistent, or when none of its first candidates is
+# flagged without X.
 # Prints one line per type; exit 1 if one failed.
 import os, shutil, subprocess, sys
 
@@ -29,7 +30,7 @@ ops, seed, tries = 2000, 5, 40
 # are judged when a later op extends the file over them).
 types = ["falloc", "punch", "zero", "zero-keep", "dio-write", "dsync-write", "sync-write",
          "mmap-write", "setxattr", "removexattr", "rename-noreplace", "exchange", "copy",
-         "clone", "clone-range", "symlink", "rename-symlink"]
+         "clone", "clone-range", "symlink", "rename-symlink", "collapse", "insert"]
 sock = ctl_stand_in.start(top)
 
 
@@ -92,8 +93,10 @@ def persisted_by(x, t):
 failed = 0
 for t in types:
     flagged, tried = None, 0
-    if t.startswith("clone") and families != "all":
-        print(f"{t}: SKIP: no reflink where {top} is")
+    family = {"clone": "clone", "clone-range": "clone", "collapse": "collapse",
+              "insert": "collapse"}.get(t)
+    if family and families != "all" and family not in families.split(","):
+        print(f"{t}: SKIP: no {family} where {top} is")
         continue
     for x in (o for o in full if o["type"] == t):
         if tried == tries:

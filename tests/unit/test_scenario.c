@@ -324,7 +324,7 @@ static void families(void)
 		{"fs = ext4\n", "falloc,xattr", " --families=falloc,xattr"},
 		{"fs = xfs\nsize = 300M\n", "all", " --families=all"},
 		{"fs = ext4\n", "all",
-		 " --families=falloc,direct,dsync,mmap,xattr,rename2,copy,symlink"},
+		 " --families=falloc,direct,dsync,mmap,xattr,rename2,copy,symlink,collapse"},
 		{"fs = ext4\n", "copy", " --families=copy"},
 		{"fs = ext4\n", "rename2,direct,dsync,mmap",
 		 " --families=rename2,direct,dsync,mmap"},
