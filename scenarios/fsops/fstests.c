@@ -189,6 +189,8 @@ int fsops_fstests(const struct fsops_params *p, uint64_t upto)
 	printf("\n_require_scratch\n_require_test\n_require_dm_target flakey\n");
 	if (has[FSOPS_LINK])
 		printf("_require_hardlinks\n");
+	if (has[FSOPS_SYMLINK])
+		printf("_require_symlinks\n");
 	if (has[FSOPS_DIO_WRITE])
 		printf("_require_odirect\n");
 	if (has[FSOPS_FALLOC] || has[FSOPS_FALLOC_KEEP])

@@ -18,7 +18,7 @@ declare -A helpers=(
 	[_begin_fstest]=common/preamble [_cleanup_flakey]=common/dmflakey
 	[_init_flakey]=common/dmflakey [_flakey_drop_and_remount]=common/dmflakey
 	[_require_scratch]=common/rc [_require_test]=common/rc [_require_dm_target]=common/rc
-	[_require_hardlinks]=common/rc [_require_odirect]=common/rc
+	[_require_hardlinks]=common/rc [_require_symlinks]=common/rc [_require_odirect]=common/rc
 	[_require_xfs_io_command]=common/rc [_scratch_mkfs]=common/rc [_scratch_mount]=common/rc
 	[_scratch_unmount]=common/rc [_fail]=common/rc [_require_attrs]=common/attr
 	[_require_renameat2]=common/renameat2 [_require_test_reflink]=common/reflink
