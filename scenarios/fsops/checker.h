@@ -116,7 +116,8 @@ struct track {
 	uint32_t *cnt;	  /* 8 per odd word of the file (in the track's own allocation) */
 	uint32_t *zero;	  /* per word of the file: the later issued zeroing ops over it, or NULL
 			   * when the inode has none (likewise) */
-	uint32_t *copied; /* per word of the file: the later issued copies over it (likewise) */
+	uint32_t *copied; /* per word of the file: the later issued copies over it, collapses and
+			   * inserts before it (likewise) */
 	uint64_t *is_bad; /* a bit per word of the file (likewise) */
 	uint64_t bad;	  /* of those */
 };

@@ -369,7 +369,7 @@ struct cut_words {
 /*
  * Judge again words [@a, @b) of @t's file, where it is @v throughout and the inode's content
  * is @now, with @next the first change of the inode still to be replayed; no later issued copy
- * covers them.
+ * covers them, nor follows a later issued collapse or insert.
  */
 static void judge_words(const struct checker *c, struct track *t, uint64_t a, uint64_t b,
 			uint32_t v, const struct content_run *now, uint64_t next,
@@ -404,9 +404,10 @@ static void judge_words(const struct checker *c, struct track *t, uint64_t a, ui
 }
 
 /*
- * As judge_words(), where later issued copies may cover words: such a word is explained
- * whatever it holds (the source's bytes at the copy, which the replay has not reached: the
- * reading that invents no failure).
+ * As judge_words(), where later issued copies may cover words, or later issued collapses and
+ * inserts move them: such a word is explained whatever it holds (the source's bytes at the
+ * copy, or another word's, which the replay has not reached: the reading that invents no
+ * failure).
  */
 static void judge_run(const struct checker *c, struct track *t, uint64_t a, uint64_t b, uint32_t v,
 		      const struct content_run *now, uint64_t next, const struct cut_words *cw)

@@ -464,6 +464,59 @@ static void keep_subset(void)
 	free(all);
 }
 
+/*
+ * The ranges of copies, clones, collapses and inserts, drawn over many seeds, obey the calls'
+ * own rules against the tree they act on (else the run stops with EINVAL), and a symlink is
+ * acted on only by renames and unlinks.
+ */
+static void new_family_ranges(void)
+{
+	unsigned drawn[FSOPS_NTYPES] = {0};
+
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		struct fsops_params p = {.seed = seed, .ops = 2000, .families = FSOPS_FAMILY_ALL};
+		struct fsops_model m;
+		struct fsops_op *v;
+
+		CU_ASSERT_FATAL(fsops_generate(&p, &v) == 0);
+		fsops_model_init(&m, &p);
+		for (uint64_t i = 0; i < p.ops; i++) {
+			const struct fsops_op *op = &v[i];
+			const struct fsops_inode *in =
+				op->ino ? fsops_model_inode(&m, op->ino) : NULL;
+			const struct fsops_inode *src =
+				fsops_is_copy(op->type) ? fsops_model_inode(&m, op->victim) : NULL;
+
+			drawn[op->type]++;
+			if (in && in->symlink)
+				CU_ASSERT(op->type == FSOPS_RENAME ||
+					  op->type == FSOPS_RENAME_NOREPLACE ||
+					  op->type == FSOPS_UNLINK);
+			if (src) {
+				CU_ASSERT(src != in && !src->symlink &&
+					  op->off + op->len <= src->size);
+				CU_ASSERT(op->off <= in->size && op->len > 0);
+			}
+			if (op->type == FSOPS_CLONE)
+				CU_ASSERT(op->off == 0 && op->len == src->size &&
+					  in->size <= src->size);
+			if (op->type == FSOPS_CLONE_RANGE || fsops_is_shift(op->type))
+				CU_ASSERT(op->off % 4096 == 0 && op->len % 4096 == 0 &&
+					  op->len > 0);
+			if (op->type == FSOPS_COLLAPSE)
+				CU_ASSERT(op->off + op->len < in->size);
+			if (op->type == FSOPS_INSERT)
+				CU_ASSERT(op->off < in->size &&
+					  in->size + op->len <= FSOPS_MAX_SIZE);
+			CU_ASSERT_FATAL(fsops_model_apply(&m, op) == 0);
+		}
+		fsops_model_release(&m);
+		free(v);
+	}
+	for (int t = FSOPS_COPY; t <= FSOPS_INSERT; t++)
+		CU_ASSERT(drawn[t] > 0);
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
@@ -474,6 +527,7 @@ int main(void)
 		{"older_tree_with_later_issues", older_tree_with_later_issues},
 		{"phantom_positive_control", phantom_positive_control},
 		{"planted_bug_skips_syncs", planted_bug_skips_syncs},
+		{"new_family_ranges", new_family_ranges},
 		{},
 	};
 
