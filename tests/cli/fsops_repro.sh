@@ -38,8 +38,9 @@ try() {
 		find "$d/x" -mindepth 1 -delete
 		"$d/repro" check "$d/x" "$d/e" >"$d/lost.out"
 		rc=$?
+		dir=${promise#*directory }
 		if [ -z "$(find "$d/e" -mindepth 1 -newer "$d/repro.c" -print -quit)" ] ||
-			{ [[ $promise == *"the names in it"* ]] && [ -z "$(ls -A "$d/e/${promise#*directory }" 2>/dev/null)" ]; }; then
+			{ [[ $promise == *"the names in it"* ]] && [ -z "$(ls -A "$d/e/${dir%%: *}" 2>/dev/null)" ]; }; then
 			continue # nothing promised to lose
 		fi
 		[ $rc = 1 ] && grep -q "^LOST: op $id's acknowledgement" "$d/lost.out" && ok ||
