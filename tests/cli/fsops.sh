@@ -226,10 +226,12 @@ cmp -s "$tmp/e" <("$fsops" list --seed 3 --ops 300 --families=none) ||
 	fail "--families=none is not the default sequence"
 "$fsops" list --seed 3 --ops 500 --families=all >"$tmp/f"
 for t in falloc falloc-keep punch zero zero-keep dio-write dsync-write sync-write mmap-write \
-	setxattr removexattr rename-noreplace exchange copy clone clone-range; do
+	setxattr removexattr rename-noreplace exchange copy clone clone-range symlink collapse \
+	insert; do
 	grep -q " $t " "$tmp/f" || fail "500 ops of seed 3, --families=all, contain no $t"
 done
-"$fsops" list --seed 3 --ops 300 --families=falloc,xattr | grep -Eq " (dio-write|exchange|copy) " &&
+"$fsops" list --seed 3 --ops 300 --families=falloc,xattr |
+	grep -Eq " (dio-write|exchange|copy|symlink|collapse) " &&
 	fail "--families=falloc,xattr drew an op of another family"
 for bad in "" foo falloc, ,falloc falloc,,xattr; do
 	expect 2 "bad --families" "$fsops" list --families="$bad"
