@@ -411,26 +411,26 @@ static void planted_bug_skips_syncs(void)
 }
 
 /* An op subset: kept ops keep their ids; ops that need a dropped one are dropped too. */
-static void keep_subset(void)
+/* Every k-th op of @p's sequence, for several k: each kept op that can be performed on the
+ * kept ops before it, in order, with its id. */
+static void keep_every_kth(struct fsops_params *p, const struct fsops_op *all)
 {
-	struct fsops_params p = {.seed = 1, .ops = 300};
-	struct fsops_op *all, *v;
+	struct fsops_op *v;
 	uint64_t n = 0;
 
-	CU_ASSERT_FATAL(fsops_generate(&p, &all) == 0);
 	for (uint64_t round = 0; round < 40; round++) {
 		uint64_t keep[300];
 		struct fsops_model m;
 		size_t nk = 0, j = 0;
 
 		/* Every k-th op, for several k and offsets. */
-		for (uint64_t id = 1 + round % 3; id <= p.ops; id += 1 + round % 7)
+		for (uint64_t id = 1 + round % 3; id <= p->ops; id += 1 + round % 7)
 			keep[nk++] = id;
-		p.keep = keep;
-		p.nkeep = nk;
-		CU_ASSERT_FATAL(fsops_sequence(&p, &v, &n) == 0);
+		p->keep = keep;
+		p->nkeep = nk;
+		CU_ASSERT_FATAL(fsops_sequence(p, &v, &n) == 0);
 		CU_ASSERT(n <= nk);
-		fsops_model_init(&m, &p);
+		fsops_model_init(&m, p);
 		for (uint64_t i = 0; i < n; i++) {
 			struct fsops_op again;
 
@@ -445,7 +445,23 @@ static void keep_subset(void)
 		fsops_model_release(&m);
 		free(v);
 	}
-	p.keep = NULL;
+	p->keep = NULL;
+}
+
+static void keep_subset(void)
+{
+	struct fsops_params p = {.seed = 1, .ops = 300};
+	struct fsops_op *all, *v;
+	uint64_t n = 0;
+
+	/* With every op family too: copies, shifts and symlinks re-checked on the kept ops. */
+	p.families = FSOPS_FAMILY_ALL;
+	CU_ASSERT_FATAL(fsops_generate(&p, &all) == 0);
+	keep_every_kth(&p, all);
+	free(all);
+	p.families = 0;
+	CU_ASSERT_FATAL(fsops_generate(&p, &all) == 0);
+	keep_every_kth(&p, all);
 	/* Without a subset: the whole generated sequence. */
 	CU_ASSERT_FATAL(fsops_sequence(&p, &v, &n) == 0);
 	CU_ASSERT(n == p.ops && !memcmp(v, all, n * sizeof(*v)));
