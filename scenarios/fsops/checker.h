@@ -112,6 +112,7 @@ struct oplist {
  */
 struct track {
 	struct track *next; /* of the same inode */
+	uint64_t ino;	    /* that inode */
 	int slot;
 	uint32_t *cnt;	  /* 8 per odd word of the file (in the track's own allocation) */
 	uint32_t *zero;	  /* per word of the file: the later issued zeroing ops over it, or NULL

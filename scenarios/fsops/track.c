@@ -375,8 +375,13 @@ static void judge_words(const struct checker *c, struct track *t, uint64_t a, ui
 			uint32_t v, const struct content_run *now, uint64_t next,
 			const struct cut_words *cw)
 {
-	/* The write of a whole word of the file where it wrote it, if it was issued. */
-	uint64_t late = v && !(v & WORD_ODD) && word_moved(v) == 0 && c->issued[v] ? v : 0, x, y;
+	/* The write of a whole word of the file where it wrote it, if it was issued to this
+	 * inode: another inode's write reaches the file only through a copy, and no later
+	 * issued copy covers these words. */
+	const struct fsops_op *m = v && !(v & WORD_ODD) && word_moved(v) == 0 && c->issued[v]
+					   ? c->by_id[v]
+					   : NULL;
+	uint64_t late = m && m->ino == t->ino ? v : 0, x, y;
 
 	/* The inode's value now, or a later issued write's (still to be replayed). */
 	if (v == now->r.value || late >= next) {
@@ -549,6 +554,7 @@ int tracks_start(struct checker *c, const struct fsops_inode *in)
 		t->zero = zeroing ? t->cnt + ncnt : NULL;
 		t->copied = copied ? t->cnt + ncnt + zeroing * nzero : NULL;
 		t->slot = s;
+		t->ino = in->ino;
 		t->next = f->tracks;
 		f->tracks = t;
 		reach = o->size > reach ? o->size : reach;

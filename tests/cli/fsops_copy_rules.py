@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+# fsops_copy_rules.py FSOPS: what the checker takes a copy destination, or a file under a
+# later copy, collapse or insert, to hold.
+#
+# Each case runs an op subset (--keep) of a --fsync=inode sequence in a directory of its own
+# (removed at the end) through a stand-in for the harness's control socket, changes the tree as a lost write would leave it, and wants
+# the checker to find the sync op that promised the file absent; the unchanged tree is the
+# control, where it must be present.
+#   later-write: a copy's destination holds another inode's later write where no copy put it.
+# Prints one line per case; exit 1 if one failed.
+import atexit, os, shutil, subprocess, sys, tempfile
+
+import ctl_stand_in
+
+fsops, top = sys.argv[1], tempfile.mkdtemp(prefix="fsops_copy_rules.")
+atexit.register(shutil.rmtree, top, ignore_errors=True)
+sock = ctl_stand_in.start(top)
+failed = 0
+
+
+def listing(seed, ops, seq):
+    out = subprocess.run([fsops, "list", "--seed", str(seed), "--ops", str(ops)] + seq,
+                         capture_output=True, text=True, check=True).stdout
+    return {int(f[0]): dict(id=int(f[0]), type=f[1], a=f[2], b=f[3], ino=int(f[4][4:]),
+                            off=int(f[5][4:]), len=int(f[6][4:]), ack=l.endswith(" ack"))
+            for l in out.splitlines() for f in [l.split()]}
+
+
+def run(seed, ops, seq, upto, name):
+    """Run ops 1..@upto in a directory @name; the tree's path."""
+    tree = os.path.join(top, name)
+    shutil.rmtree(tree, ignore_errors=True)
+    os.mkdir(tree)
+    subprocess.run([fsops, "run", "--seed", str(seed), "--ops", str(ops), "--keep",
+                    ",".join(map(str, range(1, upto + 1)))] + seq, cwd=tree,
+                   stdout=subprocess.DEVNULL, env=dict(os.environ, BLACKOUT_CTL=sock), check=True)
+    return tree
+
+
+def present(seed, ops, seq, tree, issued, acked):
+    """Check @tree with ops 1..@issued issued, the acks up to @acked: the ids found present."""
+    full = listing(seed, ops, seq)
+    for name, ids in (("issued", range(1, issued + 1)),
+                      ("acked", [i for i in range(1, acked + 1) if full[i]["ack"]])):
+        with open(os.path.join(top, name), "w") as fh:
+            fh.writelines(f"{i}\n" for i in ids)
+    res = subprocess.run([fsops, "check", "--seed", str(seed), "--ops", str(ops)] + seq,
+                         cwd=tree, capture_output=True, text=True,
+                         env=dict(os.environ, BLACKOUT_ISSUED=os.path.join(top, "issued"),
+                                  BLACKOUT_ACKED=os.path.join(top, "acked")))
+    if res.returncode != 0 or not res.stdout.endswith("done\n"):
+        sys.exit(f"checker failed (exit {res.returncode}): {res.stderr[:300]}")
+    return {int(l.split()[1]) for l in res.stdout.splitlines() if l.startswith("present ")}
+
+
+def expect(case, seed, ops, seq, k, issued, plant):
+    """Sync op @k promised a file: present in the tree of ops 1..@k, absent once @plant(tree)
+    changed it, with ops 1..@issued issued."""
+    global failed
+    tree = run(seed, ops, seq, k, "tree")
+    if k not in present(seed, ops, seq, tree, issued, k):
+        print(f"{case}: op {k} absent from the tree of the ops up to it")
+        failed += 1
+        return
+    plant(tree)
+    if k in present(seed, ops, seq, tree, issued, k):
+        print(f"{case}: op {k} still present")
+        failed += 1
+    else:
+        print(f"{case}: op {k} absent, as it must")
+
+
+def later_write():
+    # Op 96 copies d1/f5 into f4 (inode 92), op 97 fsyncs it; op 104 writes f4 and op 105
+    # d1/f5: 105's words in f4 beyond 104's range, where no copy puts them, are no content
+    # f4 can hold.
+    seed, ops, seq = 36, 300, ["--fsync=inode", "--families=copy"]
+    full = listing(seed, ops, seq)
+    c, k, n, w = full[96], full[97], full[104], full[105]
+    assert (c["type"], c["a"], k["type"], k["ino"], n["ino"], w["a"]) == \
+        ("copy", "f4", "fsync-file", 92, 92, "d1/f5"), "seed 36's ops changed"
+    src = open(os.path.join(run(seed, ops, seq, w["id"], "t2"), w["a"]), "rb").read()
+
+    def plant(tree):
+        dst = os.path.join(tree, c["a"])
+        data = bytearray(open(dst, "rb").read())
+        lo, hi = (w["off"] + 7) // 8 * 8, min(len(data), w["off"] + w["len"]) // 8 * 8
+        data[lo:hi] = src[lo:hi]
+        open(dst, "wb").write(data)
+
+    expect("later-write", seed, ops, seq, k["id"], w["id"], plant)
+
+
+later_write()
+sys.exit(1 if failed else 0)
