@@ -151,10 +151,9 @@ struct future {
 	uint64_t *min_cut;		   /* of changes[j..]: the smallest truncate */
 	struct track *tracks;		   /* one per name that holds a readable file */
 	struct content now;		   /* while it has tracks, or is a source */
-	bool source;	  /* an issued copy's source: its content is followed whole, for the copy */
-	bool copied_into; /* an issued copy's destination: it may hold another inode's writes */
-	bool shifted;	  /* collapsed or inserted into: its content is followed whole */
-	bool synced; /* as the replay goes: an fsync of its own (or a syncfs) since its create */
+	bool source;  /* an issued copy's source: its content is followed whole, for the copy */
+	bool shifted; /* collapsed or inserted into: its content is followed whole */
+	bool synced;  /* as the replay goes: an fsync of its own (or a syncfs) since its create */
 };
 
 struct checker {

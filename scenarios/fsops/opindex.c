@@ -117,10 +117,8 @@ int index_ops(struct checker *c)
 				break;
 			if (fsops_is_shift(op->type))
 				future_of(c, op->ino)->shifted = true;
-			if (issued && fsops_is_copy(op->type)) {
+			if (issued && fsops_is_copy(op->type))
 				future_of(c, op->victim)->source = true;
-				future_of(c, op->ino)->copied_into = true;
-			}
 			if (op->size_after > future_of(c, op->ino)->max_ever)
 				future_of(c, op->ino)->max_ever = op->size_after;
 			if (issued)

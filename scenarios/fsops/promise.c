@@ -132,7 +132,8 @@ static bool file_kept(struct checker *c, const struct fsops_model *md, const str
 
 /*
  * Whether a directory's entry that holds inode @in shows @o as its fsync promised: a file (its
- * data is not promised), and not one of another inode's data (but for what a copy put there);
+ * data is not promised), and not one of another inode's data (but for what issued copies
+ * into it could have put there: track_foreign_ok());
  * a symlink with its target (fstests generic/348).
  */
 static bool entry_kept(const struct checker *c, const struct fsops_inode *in,
@@ -141,7 +142,7 @@ static bool entry_kept(const struct checker *c, const struct fsops_inode *in,
 	if (in->symlink)
 		return o->kind == OBS_SYMLINK && o->link == in->ino;
 	if (o->kind == OBS_FILE)
-		return !o->owner || o->owner == in->ino || future_of(c, in->ino)->copied_into;
+		return track_foreign_ok(c, in->ino, o);
 	return o->kind == OBS_UNREADABLE;
 }
 

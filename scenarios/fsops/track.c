@@ -378,9 +378,8 @@ static void judge_words(const struct checker *c, struct track *t, uint64_t a, ui
 	/* The write of a whole word of the file where it wrote it, if it was issued to this
 	 * inode: another inode's write reaches the file only through a copy, and no later
 	 * issued copy covers these words. */
-	const struct fsops_op *m = v && !(v & WORD_ODD) && word_moved(v) == 0 && c->issued[v]
-					   ? c->by_id[v]
-					   : NULL;
+	const struct fsops_op *m =
+		v && !(v & WORD_ODD) && word_moved(v) == 0 && c->issued[v] ? c->by_id[v] : NULL;
 	uint64_t late = m && m->ino == t->ino ? v : 0, x, y;
 
 	/* The inode's value now, or a later issued write's (still to be replayed). */
@@ -519,6 +518,43 @@ static void later_count(const struct checker *c, struct track *t, const struct f
 		range_count(c, t, t->copied, m->off, UINT64_MAX, delta);
 }
 
+/*
+ * Whether inode @ino holds what write @w (of another inode) put there by copies issued after
+ * it, before @before: an issued copy into @ino from @w's inode, or from an inode that held it
+ * so before that copy. @depth bounds the chains followed: past it, a chain is taken to carry
+ * the write (the reading that invents no failure).
+ */
+static bool copies_carry(const struct checker *c, uint64_t ino, const struct fsops_op *w,
+			 uint64_t before, int depth)
+{
+	const struct oplist *l = &future_of(c, ino)->changes;
+
+	for (size_t j = 0; j < l->n && l->v[j]->id < before; j++) {
+		const struct fsops_op *m = l->v[j];
+
+		if (!fsops_is_copy(m->type) || m->id < w->id)
+			continue;
+		if (m->victim == w->ino || depth == 0 ||
+		    copies_carry(c, m->victim, w, m->id, depth - 1))
+			return true;
+	}
+	return false;
+}
+
+bool track_foreign_ok(const struct checker *c, uint64_t ino, const struct obs_file *o)
+{
+	if (!o->owner || o->owner == ino)
+		return true;
+	for (uint32_t i = 0; i < o->nruns; i++) {
+		uint32_t v = o->runs[i].value;
+		const struct fsops_op *w = v && !(v & WORD_ODD) ? c->by_id[word_id(v)] : NULL;
+
+		if (w && w->ino != ino && !copies_carry(c, ino, w, UINT64_MAX, 4))
+			return false;
+	}
+	return true;
+}
+
 int tracks_start(struct checker *c, const struct fsops_inode *in)
 {
 	struct future *f = future_of(c, in->ino);
@@ -537,9 +573,9 @@ int tracks_start(struct checker *c, const struct fsops_inode *in)
 
 		/* A file larger than the inode ever was cannot be it, nor one that holds another
 		 * inode's data (a whole word of it: that its 8 bytes are all explained otherwise
-		 * is a chance of 2^-64), unless a copy put another inode's writes in it. */
+		 * is a chance of 2^-64) that no issued copy could have put there. */
 		if (!(f->slots & (1ull << s)) || o->kind != OBS_FILE || o->size > f->max_ever ||
-		    (o->owner && o->owner != in->ino && !f->copied_into))
+		    !track_foreign_ok(c, in->ino, o))
 			continue;
 		/* One allocation: the track, its bits, its counts. */
 		nbad = (size_t) (o->size / 8) / 64 + 1;

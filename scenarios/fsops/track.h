@@ -21,6 +21,13 @@
  */
 int tracks_start(struct checker *c, const struct fsops_inode *in);
 
+/*
+ * Whether file @o may be inode @ino's for the writes of other inodes it holds: each such
+ * write's whole words came by issued copies into @ino, issued after the write, from its inode
+ * (or by a chain of them, each issued after the one before, through other inodes).
+ */
+bool track_foreign_ok(const struct checker *c, uint64_t ino, const struct obs_file *o);
+
 /* Drop the tracks of @f, whose inode lost its last name. */
 void tracks_free(struct future *f);
 

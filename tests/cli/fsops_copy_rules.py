@@ -7,6 +7,8 @@
 # the checker to find the sync op that promised the file absent; the unchanged tree is the
 # control, where it must be present.
 #   later-write: a copy's destination holds another inode's later write where no copy put it.
+#   replaced: a directory fsync after a rename over a name, which still holds the old file,
+#     though a copy into the renamed file is issued later (not from the old file).
 # Prints one line per case; exit 1 if one failed.
 import atexit, os, shutil, subprocess, sys, tempfile
 
@@ -91,5 +93,19 @@ def later_write():
     expect("later-write", seed, ops, seq, k["id"], w["id"], plant)
 
 
+def replaced():
+    # Op 136 renames d2/f7 over d0/f6, op 137 fsyncs d0; op 167 copies into the renamed file.
+    seed, ops, seq = 9, 300, ["--fsync=inode", "--families=copy"]
+    full = listing(seed, ops, seq)
+    rn, k, cp = full[136], full[137], full[167]
+    assert (rn["type"], rn["b"], k["type"], k["a"], cp["type"], cp["ino"]) == \
+        ("rename", "d0/f6", "fsync-dir", "d0", "copy", rn["ino"]), "seed 9's ops changed"
+    old = os.path.join(run(seed, ops, seq, rn["id"] - 1, "t2"), rn["b"])
+
+    expect("replaced", seed, ops, seq, k["id"], cp["id"],
+           lambda tree: shutil.copyfile(old, os.path.join(tree, rn["b"])))
+
+
 later_write()
+replaced()
 sys.exit(1 if failed else 0)
