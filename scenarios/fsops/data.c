@@ -2,7 +2,8 @@
 /*
  * The fsops data: the bytes a write puts in a file, derived from (seed, op id, file offset),
  * each 8-byte word decoded back to the op that wrote it; and the value a setxattr gives an
- * attribute, and the target a symlink op gives its link, decoded back likewise. The workload writes them, the checker reads them.
+ * attribute, and the target a symlink op gives its link, decoded back likewise. The workload
+ * writes them, the checker reads them.
  */
 #include <endian.h>
 #include <stdio.h>

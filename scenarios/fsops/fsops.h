@@ -90,7 +90,15 @@ enum fsops_family {
 	"falloc, direct, dsync, mmap, xattr, rename2, copy, clone, symlink, collapse"
 #define FSOPS_NXATTRS	2 /* user.fsops0, user.fsops1 */
 #define FSOPS_DIO_ALIGN 4096u
-#define FSOPS_BLOCK	4096u /* what collapse and insert move bytes by, and align to */
+/* The filesystem block: what collapse and insert move bytes by and align to, and what
+ * clone-range aligns to. */
+#define FSOPS_BLOCK 4096u
+
+/* The smaller of @a and @b: for the model's ranges and the checker's words alike. */
+static inline uint64_t fsops_min64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
 
 enum fsops_bug {
 	FSOPS_BUG_NONE,

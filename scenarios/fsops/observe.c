@@ -38,13 +38,6 @@ static int append(void *p, uint32_t *n, uint32_t *cap, size_t size, const void *
 	return 0;
 }
 
-/*
- * A data op is present when one whole word of its data is in place in some file: each word
- * of each file read is decoded to the op that wrote it, a write's words a run at a time, so
- * this costs what the files hold. What the words are (the write whose whole words they are,
- * zeros, or odd), in runs, and the inodes whose writes a file holds (its owner) are noted for
- * the tracks. @data holds the file's o->have bytes.
- */
 /* The data op whose whole word word @w of @data is, written at word @at, or NULL. */
 static const struct fsops_op *word_write(const struct checker *c, const uint8_t *data, uint64_t w,
 					 uint64_t at)
@@ -83,6 +76,13 @@ static const struct fsops_op *moved_write(const struct checker *c, const uint8_t
 	return op;
 }
 
+/*
+ * A data op is present when one whole word of its data is in place in some file: each word
+ * of each file read is decoded to the op that wrote it, a write's words a run at a time, so
+ * this costs what the files hold. What the words are (the write whose whole words they are,
+ * zeros, or odd), in runs, and the inodes whose writes a file holds (its owner) are noted for
+ * the tracks. @data holds the file's o->have bytes.
+ */
 static int classify(struct checker *c, struct obs_file *o, const uint8_t *data)
 {
 	uint64_t words = (o->have + 7) / 8, whole = o->have / 8, seed = c->p->seed;

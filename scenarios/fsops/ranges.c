@@ -7,11 +7,6 @@
 #include "scenarios/fsops/fsops.h"
 #include "scenarios/fsops/model_int.h"
 
-static uint64_t min64(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
-
 bool fsops_copy_fits(struct fsops_op *op, uint64_t dst, uint64_t src)
 {
 	if (op->type == FSOPS_CLONE) {
@@ -21,14 +16,14 @@ bool fsops_copy_fits(struct fsops_op *op, uint64_t dst, uint64_t src)
 	op->size_after = op->off + op->len > dst ? op->off + op->len : dst;
 	return op->len > 0 && op->off + op->len <= src && op->off <= dst &&
 	       (op->type == FSOPS_COPY ||
-		(op->off % FSOPS_DIO_ALIGN == 0 && op->len % FSOPS_DIO_ALIGN == 0));
+		(op->off % FSOPS_BLOCK == 0 && op->len % FSOPS_BLOCK == 0));
 }
 
 bool fsops_shift_fits(struct fsops_op *op, uint64_t size)
 {
 	bool collapse = op->type == FSOPS_COLLAPSE;
 
-	op->size_after = collapse ? size - min64(op->len, size) : size + op->len;
+	op->size_after = collapse ? size - fsops_min64(op->len, size) : size + op->len;
 	return op->len > 0 && op->off % FSOPS_BLOCK == 0 && op->len % FSOPS_BLOCK == 0 &&
 	       (collapse ? op->off + op->len < size
 			 : op->off < size && size + op->len <= FSOPS_MAX_SIZE);
@@ -44,31 +39,32 @@ bool fsops_draw_shift(struct fsops_model *m, struct fsops_op *op, uint64_t size)
 		return false;
 	if (op->type == FSOPS_COLLAPSE) {
 		op->off = FSOPS_BLOCK * rnd_range(m, 0, last - 1);
-		op->len = FSOPS_BLOCK * rnd_range(m, 1, min64(last - op->off / FSOPS_BLOCK, 4));
+		op->len =
+			FSOPS_BLOCK * rnd_range(m, 1, fsops_min64(last - op->off / FSOPS_BLOCK, 4));
 	} else {
 		op->off = FSOPS_BLOCK * rnd_range(m, 0, last);
-		op->len = FSOPS_BLOCK * rnd_range(m, 1, min64(room, 4));
+		op->len = FSOPS_BLOCK * rnd_range(m, 1, fsops_min64(room, 4));
 	}
 	return fsops_shift_fits(op, size);
 }
 
 bool fsops_draw_copy(struct fsops_model *m, struct fsops_op *op, uint64_t dst, uint64_t src)
 {
-	uint64_t blk = FSOPS_DIO_ALIGN, at;
+	uint64_t blk = FSOPS_BLOCK, at;
 
 	if (op->type == FSOPS_CLONE) {
 		op->len = src;
 	} else if (op->type == FSOPS_CLONE_RANGE) {
 		if (src < blk)
 			return false;
-		at = rnd_range(m, 0, min64(src / blk - 1, dst / blk));
+		at = rnd_range(m, 0, fsops_min64(src / blk - 1, dst / blk));
 		op->off = at * blk;
-		op->len = blk * rnd_range(m, 1, min64(src / blk - at, 4));
+		op->len = blk * rnd_range(m, 1, fsops_min64(src / blk - at, 4));
 	} else {
 		if (src == 0)
 			return false;
-		op->off = rnd_range(m, 0, min64(src - 1, dst));
-		op->len = rnd_range(m, 1, min64(src - op->off, FSOPS_MAX_WRITE));
+		op->off = rnd_range(m, 0, fsops_min64(src - 1, dst));
+		op->len = rnd_range(m, 1, fsops_min64(src - op->off, FSOPS_MAX_WRITE));
 	}
 	return fsops_copy_fits(op, dst, src);
 }

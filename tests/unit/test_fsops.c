@@ -410,7 +410,6 @@ static void planted_bug_skips_syncs(void)
 	CU_ASSERT(bad == 0);
 }
 
-/* An op subset: kept ops keep their ids; ops that need a dropped one are dropped too. */
 /* Every k-th op of @p's sequence, for several k: each kept op that can be performed on the
  * kept ops before it, in order, with its id. */
 static void keep_every_kth(struct fsops_params *p, const struct fsops_op *all)
@@ -448,6 +447,7 @@ static void keep_every_kth(struct fsops_params *p, const struct fsops_op *all)
 	p->keep = NULL;
 }
 
+/* An op subset: kept ops keep their ids; ops that need a dropped one are dropped too. */
 static void keep_subset(void)
 {
 	struct fsops_params p = {.seed = 1, .ops = 300};
