@@ -16,11 +16,6 @@
 #include "scenarios/fsops/checker.h"
 #include "scenarios/fsops/track.h"
 
-static uint64_t min64(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
-
 /* The words that hold bytes [0, @bytes): ceil(bytes / 8), without overflow. */
 static uint64_t words_of(uint64_t bytes)
 {
@@ -208,7 +203,7 @@ static int content_part(const struct checker *c, struct content *n, const struct
 static int content_put(const struct checker *c, struct content *n, const struct fsops_op *m,
 		       uint64_t lo, uint64_t hi)
 {
-	uint64_t end = min64(hi, 8 * n->words);
+	uint64_t end = fsops_min64(hi, 8 * n->words);
 	uint64_t first = words_of(lo), last = end / 8; /* the words it covers whole */
 	uint64_t head = lo / 8, tail = (end - 1) / 8;
 	int r = 0;
@@ -249,7 +244,7 @@ static int content_copy_part(const struct checker *c, struct content *n, const s
 static int content_copy(const struct checker *c, struct content *n, const struct content *src,
 			uint64_t lo, uint64_t hi)
 {
-	uint64_t end = min64(min64(hi, 8 * n->words), 8 * src->words);
+	uint64_t end = fsops_min64(fsops_min64(hi, 8 * n->words), 8 * src->words);
 	uint64_t first = words_of(lo), last = end / 8; /* the words it covers whole */
 	uint64_t head = lo / 8, tail = (end - 1) / 8;
 
@@ -258,7 +253,7 @@ static int content_copy(const struct checker *c, struct content *n, const struct
 	for (uint64_t w = first; w < last;) {
 		size_t i = run_find(src->v, src->n, sizeof(*src->v), w);
 		const struct content_run *r = &src->v[i];
-		uint64_t b = i + 1 < src->n ? min64(src->v[i + 1].r.start, last) : last;
+		uint64_t b = i + 1 < src->n ? fsops_min64(src->v[i + 1].r.start, last) : last;
 
 		if (content_set(n, w, b, r->r.value, r->r.value == WORD_MIXED ? r->bytes : NULL) <
 		    0)
@@ -294,12 +289,12 @@ static int content_shift(struct content *n, const struct fsops_op *op)
 		if (v != 0 && v != WORD_MIXED)
 			v = word_of(word_id(v), word_moved(v) + blocks);
 		/* Before the offset: in place. */
-		if (lo < a && content_set(&out, lo, min64(hi, a), r->r.value, r->bytes) < 0)
+		if (lo < a && content_set(&out, lo, fsops_min64(hi, a), r->r.value, r->bytes) < 0)
 			goto fail;
 		/* From it on (a collapse: past the range), moved. */
 		lo = lo > a + (collapse ? d : 0) ? lo : a + (collapse ? d : 0);
 		if (!collapse)
-			hi = min64(hi, n->words - d);
+			hi = fsops_min64(hi, n->words - d);
 		if (lo < hi && content_set(&out, collapse ? lo - d : lo + d,
 					   collapse ? hi - d : hi + d, v, r->bytes) < 0)
 			goto fail;
@@ -316,7 +311,7 @@ fail:
  * from the cut on whole. */
 static int content_cut(const struct checker *c, struct content *n, uint64_t to, uint64_t size)
 {
-	uint64_t end = min64(size, 8 * n->words);
+	uint64_t end = fsops_min64(size, 8 * n->words);
 
 	if (to % 8 && 8 * (to / 8) < end && content_part(c, n, NULL, to / 8, to, to + 8) < 0)
 		return -ENOMEM;
@@ -338,7 +333,7 @@ static bool word_bad(const struct checker *c, const struct track *t, uint64_t w,
 		     uint32_t v, const struct content_run *now)
 {
 	const struct obs_file *o = &c->slot[t->slot];
-	uint64_t lo = 8 * w, hi = min64(8 * w + 8, o->size);
+	uint64_t lo = 8 * w, hi = fsops_min64(8 * w + 8, o->size);
 	/* A later punch or zero range over the word explains its zeros (at its edges, the
 	 * bytes of the word it does not cover too: the reading that invents no failure). */
 	bool zeroed = t->zero && t->zero[w] != 0;
@@ -368,8 +363,8 @@ struct cut_words {
 
 /*
  * Judge again words [@a, @b) of @t's file, where it is @v throughout and the inode's content
- * is @now, with @next the first change of the inode still to be replayed; no later issued copy
- * covers them, nor follows a later issued collapse or insert.
+ * is @now, with @next the first change of the inode still to be replayed, as if no later
+ * issued copy covered them nor a later issued collapse or insert preceded them (judge_run()).
  */
 static void judge_words(const struct checker *c, struct track *t, uint64_t a, uint64_t b,
 			uint32_t v, const struct content_run *now, uint64_t next,
@@ -395,8 +390,8 @@ static void judge_words(const struct checker *c, struct track *t, uint64_t a, ui
 	/* Two whole words of different writes (or zeros) differ in some byte: below the cut,
 	 * a word is explained only as the zeros of a later punch or zero range; past it, only
 	 * as zeros (that every byte of a write's word is zero or the other's is chance, 2^-56). */
-	x = a > cw->full ? a : min64(b, cw->full);
-	y = x > cw->past ? x : min64(b, cw->past);
+	x = a > cw->full ? a : fsops_min64(b, cw->full);
+	y = x > cw->past ? x : fsops_min64(b, cw->past);
 	if (v != 0 || !t->zero)
 		mark(t, a, x, true);
 	else
@@ -407,29 +402,113 @@ static void judge_words(const struct checker *c, struct track *t, uint64_t a, ui
 	mark(t, y, b, v != 0);
 }
 
+/* Whether byte @b at @pos is the inode's content @n's there or, with @shifts, a whole number
+ * of blocks away. */
+static bool byte_moved(const struct checker *c, const struct content *n, uint64_t pos, uint8_t b,
+		       bool shifts)
+{
+	for (int64_t at = (int64_t) (shifts ? pos % FSOPS_BLOCK : pos);
+	     at < (int64_t) (8 * n->words) && (shifts || at == (int64_t) pos); at += FSOPS_BLOCK) {
+		size_t i = run_find(n->v, n->n, sizeof(*n->v), (uint64_t) at / 8);
+		uint8_t d[8];
+
+		value_bytes(c, n->v[i].r.value, n->v[i].bytes, (uint64_t) at / 8, d);
+		if (d[at % 8] == b)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether byte @b at @pos could be inode @ino's, by copies issued before @before: one of its
+ * writes put it there, it is its content now, or copies into it carried it from another
+ * inode's, each at whole blocks away where @shifts or the inode was collapsed or inserted
+ * into. @depth bounds the chains followed: past it, a byte is taken to be carried.
+ */
+static bool byte_carried(const struct checker *c, uint64_t ino, uint64_t pos, uint8_t b,
+			 uint64_t before, bool shifts, int depth)
+{
+	const struct future *f = future_of(c, ino);
+	bool sh = shifts || f->shifted;
+
+	if (track_byte_written(c, ino, pos, b, before, sh) ||
+	    (f->now.v && byte_moved(c, &f->now, pos, b, sh)))
+		return true;
+	for (size_t j = 0; j < f->changes.n && f->changes.v[j]->id < before; j++) {
+		const struct fsops_op *m = f->changes.v[j];
+
+		if (fsops_is_copy(m->type) &&
+		    (depth == 0 || byte_carried(c, m->victim, pos, b, m->id, sh, depth - 1)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether word @w of @t's file, @v there, is what later issued ops over it, not replayed, may
+ * have put there: zeros; under a copy (@m one), a word of its source's writes issued before
+ * it (or of what copies carried into the source); under a collapse or an insert before it, a
+ * word of this inode's writes (or of what copies carried into it) moved by whole blocks, or
+ * its content now a whole number of blocks away. A word no write made whole is held to it
+ * byte by byte.
+ */
+static bool later_moved(const struct checker *c, const struct track *t, uint64_t w, uint32_t v)
+{
+	const struct future *f = future_of(c, t->ino);
+	const struct obs_file *o = &c->slot[t->slot];
+	const struct fsops_op *wr = v && !(v & WORD_ODD) ? c->by_id[word_id(v)] : NULL;
+	uint64_t lo = 8 * w, hi = fsops_min64(8 * w + 8, o->size);
+	bool shift = false;
+	uint8_t x[8];
+
+	if (v == 0)
+		return true;
+	for (size_t j = f->pos; j < f->changes.n; j++)
+		shift |= fsops_is_shift(f->changes.v[j]->type) && f->changes.v[j]->off < hi;
+	if (wr && shift && (wr->ino == t->ino || track_copies_carry(c, t->ino, wr, UINT64_MAX, 4)))
+		return true;
+	for (size_t j = f->pos; j < f->changes.n && wr; j++) {
+		const struct fsops_op *m = f->changes.v[j];
+
+		if (fsops_is_copy(m->type) && m->off < hi && lo < m->off + m->len &&
+		    wr->id < m->id &&
+		    (wr->ino == m->victim || track_copies_carry(c, m->victim, wr, m->id, 4)))
+			return true;
+	}
+	if (wr)
+		return false;
+	/* An odd word: each byte zero, or of this inode's writes or content, or of a copy's
+	 * source's (at whole blocks away under a shift). */
+	file_bytes(c, o, w, v, x);
+	for (uint64_t i = lo; i < hi; i++) {
+		bool ok = x[i - lo] == 0 ||
+			  track_byte_written(c, t->ino, i, x[i - lo], UINT64_MAX, shift) ||
+			  byte_moved(c, &f->now, i, x[i - lo], shift);
+
+		for (size_t j = 0; j < f->changes.n && !ok; j++) {
+			const struct fsops_op *m = f->changes.v[j];
+
+			if (fsops_is_copy(m->type))
+				ok = byte_carried(c, m->victim, i, x[i - lo], m->id, shift, 3);
+		}
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
 /*
  * As judge_words(), where later issued copies may cover words, or later issued collapses and
- * inserts move them: such a word is explained whatever it holds (the source's bytes at the
- * copy, or another word's, which the replay has not reached: the reading that invents no
- * failure).
+ * inserts move them: a word judge_words() finds unexplained is explained as what one of them
+ * may have put there, which the replay has not reached (later_moved()).
  */
 static void judge_run(const struct checker *c, struct track *t, uint64_t a, uint64_t b, uint32_t v,
 		      const struct content_run *now, uint64_t next, const struct cut_words *cw)
 {
-	while (t->copied && a < b) {
-		bool any = t->copied[a] != 0;
-		uint64_t e = a + 1;
-
-		while (e < b && (t->copied[e] != 0) == any)
-			e++;
-		if (any)
-			mark(t, a, e, false);
-		else
-			judge_words(c, t, a, e, v, now, next, cw);
-		a = e;
-	}
-	if (!t->copied)
-		judge_words(c, t, a, b, v, now, next, cw);
+	judge_words(c, t, a, b, v, now, next, cw);
+	for (uint64_t w = a; t->copied && t->bad && w < b; w++)
+		if (t->copied[w] != 0 && bits_count(t->is_bad, w, w + 1) != 0)
+			mark(t, w, w + 1, !later_moved(c, t, w, v));
 }
 
 /*
@@ -443,8 +522,8 @@ static void recount(const struct checker *c, struct track *t, const struct futur
 	const struct obs_file *o = &c->slot[t->slot];
 	/* A write of the inode is still to be replayed when issued and from here on. */
 	uint64_t next = f->pos < f->changes.n ? f->changes.v[f->pos]->id : UINT64_MAX;
-	uint64_t w = from / 8, stop = words_of(min64(to, o->size));
-	struct cut_words cw = {cut, min64(cut / 8, o->size / 8), words_of(cut)};
+	uint64_t w = from / 8, stop = words_of(fsops_min64(to, o->size));
+	struct cut_words cw = {cut, fsops_min64(cut / 8, o->size / 8), words_of(cut)};
 	size_t fi, ci;
 
 	if (w >= stop)
@@ -454,7 +533,7 @@ static void recount(const struct checker *c, struct track *t, const struct futur
 	while (w < stop) {
 		uint64_t fend = fi + 1 < o->nruns ? o->runs[fi + 1].start : UINT64_MAX;
 		uint64_t cend = ci + 1 < f->now.n ? f->now.v[ci + 1].r.start : UINT64_MAX;
-		uint64_t b = min64(stop, min64(fend, cend));
+		uint64_t b = fsops_min64(stop, fsops_min64(fend, cend));
 
 		judge_run(c, t, w, b, o->runs[fi].value, &f->now.v[ci], next, &cw);
 		w = b;
@@ -468,7 +547,7 @@ static void odd_count(const struct checker *c, struct track *t, const struct fso
 		      uint32_t delta)
 {
 	const struct obs_file *o = &c->slot[t->slot];
-	uint64_t end = min64(m->off + m->len, o->size);
+	uint64_t end = fsops_min64(m->off + m->len, o->size);
 	size_t lo = 0, hi = o->nodd;
 
 	if (end <= m->off)
@@ -483,7 +562,7 @@ static void odd_count(const struct checker *c, struct track *t, const struct fso
 	}
 	for (size_t j = lo; j < o->nodd && 8 * (uint64_t) o->odd[j].w < end; j++) {
 		uint64_t w = o->odd[j].w, a = 8 * w > m->off ? 8 * w : m->off;
-		uint64_t b = min64(8 * w + 8, end);
+		uint64_t b = fsops_min64(8 * w + 8, end);
 		uint8_t d[8];
 
 		fsops_fill(c->p->seed, m->id, a, d, b - a);
@@ -497,7 +576,7 @@ static void odd_count(const struct checker *c, struct track *t, const struct fso
 static void range_count(const struct checker *c, struct track *t, uint32_t *cnt, uint64_t from,
 			uint64_t to, uint32_t delta)
 {
-	uint64_t end = min64(to, c->slot[t->slot].size);
+	uint64_t end = fsops_min64(to, c->slot[t->slot].size);
 
 	for (uint64_t w = from / 8; 8 * w < end; w++)
 		cnt[w] += delta;
@@ -516,43 +595,6 @@ static void later_count(const struct checker *c, struct track *t, const struct f
 	/* A collapse or an insert moves every word from its offset on. */
 	if (fsops_is_shift(m->type))
 		range_count(c, t, t->copied, m->off, UINT64_MAX, delta);
-}
-
-/*
- * Whether inode @ino holds what write @w (of another inode) put there by copies issued after
- * it, before @before: an issued copy into @ino from @w's inode, or from an inode that held it
- * so before that copy. @depth bounds the chains followed: past it, a chain is taken to carry
- * the write (the reading that invents no failure).
- */
-static bool copies_carry(const struct checker *c, uint64_t ino, const struct fsops_op *w,
-			 uint64_t before, int depth)
-{
-	const struct oplist *l = &future_of(c, ino)->changes;
-
-	for (size_t j = 0; j < l->n && l->v[j]->id < before; j++) {
-		const struct fsops_op *m = l->v[j];
-
-		if (!fsops_is_copy(m->type) || m->id < w->id)
-			continue;
-		if (m->victim == w->ino || depth == 0 ||
-		    copies_carry(c, m->victim, w, m->id, depth - 1))
-			return true;
-	}
-	return false;
-}
-
-bool track_foreign_ok(const struct checker *c, uint64_t ino, const struct obs_file *o)
-{
-	if (!o->owner || o->owner == ino)
-		return true;
-	for (uint32_t i = 0; i < o->nruns; i++) {
-		uint32_t v = o->runs[i].value;
-		const struct fsops_op *w = v && !(v & WORD_ODD) ? c->by_id[word_id(v)] : NULL;
-
-		if (w && w->ino != ino && !copies_carry(c, ino, w, UINT64_MAX, 4))
-			return false;
-	}
-	return true;
 }
 
 int tracks_start(struct checker *c, const struct fsops_inode *in)
@@ -694,7 +736,7 @@ bool track_range_ok(const struct checker *c, const struct fsops_inode *in, int s
 		return true;
 	if (from == 0 && to >= o->size)
 		return false;
-	return bits_count(t->is_bad, from / 8, min64(words_of(to), words_of(o->size))) == 0;
+	return bits_count(t->is_bad, from / 8, fsops_min64(words_of(to), words_of(o->size))) == 0;
 }
 
 bool track_acceptable(const struct checker *c, const struct fsops_inode *in, int s)

@@ -3,20 +3,26 @@
 # later copy, collapse or insert, to hold.
 #
 # Each case runs an op subset (--keep) of a --fsync=inode sequence in a directory of its own
-# (removed at the end) through a stand-in for the harness's control socket, changes the tree as a lost write would leave it, and wants
-# the checker to find the sync op that promised the file absent; the unchanged tree is the
-# control, where it must be present.
+# (removed at the end) through a stand-in for the harness's control socket, changes the tree as
+# a lost write would leave it, and wants the checker to find the sync op that promised the
+# file absent; the unchanged tree is the control, where it must be present.
 #   later-write: a copy's destination holds another inode's later write where no copy put it.
 #   replaced: a directory fsync after a rename over a name, which still holds the old file,
 #     though a copy into the renamed file is issued later (not from the old file).
+#   later-copy, later-collapse: random bytes where a copy, or a collapse, issued after the
+#     fsync and not performed would move bytes (a collapse needs the family where the
+#     directory is: fsops_host_families.sh; SKIP otherwise).
 # Prints one line per case; exit 1 if one failed.
-import atexit, os, shutil, subprocess, sys, tempfile
+import atexit, os, random, shutil, subprocess, sys, tempfile
 
 import ctl_stand_in
 
 fsops, top = sys.argv[1], tempfile.mkdtemp(prefix="fsops_copy_rules.")
 atexit.register(shutil.rmtree, top, ignore_errors=True)
 sock = ctl_stand_in.start(top)
+families = subprocess.run([os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                        "fsops_host_families.sh"), top],
+                          capture_output=True, text=True, check=True).stdout.strip()
 failed = 0
 
 
@@ -106,6 +112,32 @@ def replaced():
            lambda tree: shutil.copyfile(old, os.path.join(tree, rn["b"])))
 
 
+def later_shift(case, seed, k, x, xtype):
+    # Sync op @k (an fsync-file) promised its file; op @x (@xtype, the next op on it) was
+    # issued after it and not performed: the bytes from where @x would move or copy them on
+    # read random.
+    ops, seq = 300, ["--fsync=inode", "--families=collapse,copy"]
+    if families != "all" and "collapse" not in families.split(","):
+        print(f"{case}: SKIP: no collapse where {top} is")
+        return
+    full = listing(seed, ops, seq)
+    assert (full[k]["type"], full[x]["type"], full[x]["ino"]) == \
+        ("fsync-file", xtype, full[k]["ino"]), f"seed {seed}'s ops changed"
+
+    def plant(tree):
+        dst = os.path.join(tree, full[k]["a"])
+        data = bytearray(open(dst, "rb").read())
+        lo = (full[x]["off"] + 7) // 8 * 8
+        hi = len(data) if xtype == "collapse" else min(len(data), full[x]["off"] + full[x]["len"])
+        hi = hi // 8 * 8
+        data[lo:hi] = random.Random(seed).randbytes(hi - lo)
+        open(dst, "wb").write(data)
+
+    expect(case, seed, ops, seq, k, x, plant)
+
+
 later_write()
 replaced()
+later_shift("later-copy", 3, 32, 35, "copy")
+later_shift("later-collapse", 8, 21, 30, "collapse")
 sys.exit(1 if failed else 0)
