@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-# fsops_families.py FSOPS DIR: the checker sees what each op of the op families does.
+# fsops_families.py FSOPS DIR [TYPE...]: the checker sees what each op of the op families does
+# (of the types named only, when some are).
 #
 # For every family op type T, in a sequence of --families=all --fsync=inode (all DIR's
 # filesystem has: fsops_host_families.sh; the types of one it lacks say SKIP): take an op X of
@@ -31,6 +32,7 @@ ops, seed, tries = 2000, 5, 40
 types = ["falloc", "punch", "zero", "zero-keep", "dio-write", "dsync-write", "sync-write",
          "mmap-write", "setxattr", "removexattr", "rename-noreplace", "exchange", "copy",
          "clone", "clone-range", "symlink", "rename-symlink", "collapse", "insert"]
+types = sys.argv[3:] or types
 sock = ctl_stand_in.start(top)
 
 
