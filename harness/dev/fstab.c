@@ -178,6 +178,8 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			.recovered_by = "its mount (its journal)",
 			.journal_mount = "journal_path",
 			.journal_fsck = "-j",
+			/* no reflink: ext4 has no remap_file_range */
+			.lacks = "clone",
 			.promise_source = FSTESTS "; without a journal, POSIX alone"},
 	[BO_FS_XFS] = {.name = "xfs",
 		       .package = "xfsprogs",
@@ -214,6 +216,8 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			 .check_args = {"check", "--readonly"},
 			 .fsck_version = {"btrfs", "--version"},
 			 .check_code = btrfs_check,
+			 /* btrfs_fallocate() takes no COLLAPSE_RANGE or INSERT_RANGE */
+			 .lacks = "collapse",
 			 .journal = BO_FS_JOURNAL_ALWAYS,
 			 .recovered_by = "its mount (copy-on-write, its log tree)",
 			 .promise_source = FSTESTS,
@@ -232,8 +236,8 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			.mkfs_label = "-L",
 			.mkfs_version = {"mkfs.ext2", "-V"},
 			/* ext4's fallocate takes no file without extents; ext2's rename no
-			 * RENAME_EXCHANGE */
-			.lacks = "falloc,rename2",
+			 * RENAME_EXCHANGE; no reflink */
+			.lacks = "falloc,rename2,clone,collapse",
 			.recovered_by = "a boot's e2fsck -y",
 			.posix = true,
 			.promise_source = NO_JOURNAL},
@@ -255,8 +259,8 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			.version_line = ".fat ",
 			.no_links = true,
 			/* fat_fallocate() takes no mode but KEEP_SIZE: no hole punched or
-			 * zeroed */
-			.lacks = "falloc,xattr",
+			 * zeroed; no reflink, no symlinks */
+			.lacks = "falloc,xattr,clone,symlink,collapse",
 			.check_code = fat_check,
 			.repair_code = fat_repair,
 			.journal = BO_FS_JOURNAL_NEVER,
@@ -282,6 +286,8 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			.check_args = {"-f", "--dry-run"},
 			.fsck_version = {"fsck.f2fs", "-V"},
 			.check_code = f2fs_check,
+			/* no reflink (no remap_file_range) */
+			.lacks = "clone",
 			.journal = BO_FS_JOURNAL_ALWAYS,
 			.recovered_by =
 				"its mount (its checkpoint, then the roll-forward of fsynced data)",
@@ -303,8 +309,9 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			  .mkfs_args = {"-f", "-q"},
 			  .mkfs_version = {"mkfs.nilfs2", "-V"},
 			  /* no fallocate or xattrs; nilfs_rename() takes RENAME_NOREPLACE
-			   * alone */
-			  .lacks = "falloc,xattr,rename2",
+			   * alone; no reflink; copy_file_range's splice fallback not tried
+			   * on it */
+			  .lacks = "falloc,xattr,rename2,copy,clone,collapse",
 			  .journal = BO_FS_JOURNAL_ALWAYS,
 			  .recovered_by = "its mount (the latest checkpoint of its log)",
 			  .promise_source = FSTESTS},
@@ -325,7 +332,9 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 			 .fsck_version = {"fsck.exfat", "-V"},
 			 .version_line = "exfatprogs version",
 			 .no_links = true,
-			 .lacks = "falloc,xattr,rename2",
+			 /* no reflink, no symlinks; copy_file_range's splice fallback not
+			  * tried on it */
+			 .lacks = "falloc,xattr,rename2,copy,clone,symlink,collapse",
 			 .check_code = fsck_codes_check,
 			 .repair_code = fsck_codes_repair,
 			 .journal = BO_FS_JOURNAL_NEVER,
@@ -345,7 +354,8 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 		       .mkfs_label = "-L",
 		       .mkfs_args = {"-q"},
 		       .mkfs_version = {"mkfs.jfs", "-V"},
-		       .lacks = "falloc,rename2",
+		       /* no reflink; copy_file_range's splice fallback not tried on it */
+		       .lacks = "falloc,rename2,copy,clone,collapse",
 		       .fsck = "fsck.jfs",
 		       .check_args = {"-n"},
 		       .repair_args = {"-p"},
@@ -366,7 +376,8 @@ static const struct bo_fs_desc rows[BO_FS_COUNT] = {
 		       .mkfs_label = "--label=",
 		       .mkfs_version = {"mkfs.udf", "-h"},
 		       .version_line = "udftools",
-		       .lacks = "falloc,xattr,rename2",
+		       /* no reflink; copy_file_range's splice fallback not tried on it */
+		       .lacks = "falloc,xattr,rename2,copy,clone,collapse",
 		       .journal = BO_FS_JOURNAL_NEVER,
 		       .recovered_by = "its mount (nothing is replayed)",
 		       .posix = true,

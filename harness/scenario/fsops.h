@@ -22,7 +22,10 @@ bool bo_fsops_is(const struct bo_scenario *sc);
 bool bo_bounded_is(const struct bo_scenario *sc);
 
 /* fsops' op families, as [workload] families takes them (blackout-fsops --families). */
-#define BO_FSOPS_FAMILIES "falloc, direct, dsync, mmap, xattr, rename2"
+#define BO_FSOPS_FAMILIES \
+	"falloc, direct, dsync, mmap, xattr, rename2, copy, clone, symlink, collapse"
+/* Those the bounded space draws ops of (scenarios/fsops/bounded.c). */
+#define BO_BOUNDED_FAMILIES "falloc, direct, dsync, mmap, xattr, rename2"
 
 /*
  * The ops of @sc's fsops workload with op list @keep (NULL: the scenario's own), as the

@@ -155,15 +155,18 @@ static void judge_names(struct checker *c)
 
 	for (uint64_t i = 0; i < c->nops; i++) {
 		const struct fsops_op *op = &c->ops[i];
-		int s = op->type == FSOPS_CREATE ? op->a
+		int s = op->type == FSOPS_CREATE || op->type == FSOPS_SYMLINK ? op->a
 			: op->type == FSOPS_RENAME || op->type == FSOPS_RENAME_NOREPLACE ||
 					op->type == FSOPS_LINK
 				? op->b
 				: -1;
 
 		if (s >= 0 && !first_slot[s]) {
+			/* the type of what the name holds: a symlink, or a file */
+			bool link = c->by_id[op->ino] && c->by_id[op->ino]->type == FSOPS_SYMLINK;
+
 			first_slot[s] = op->id;
-			c->present[op->id] |= c->slot[s].kind == OBS_FILE;
+			c->present[op->id] |= c->slot[s].kind == (link ? OBS_SYMLINK : OBS_FILE);
 		}
 		if (op->type == FSOPS_MKDIR && !first_dir[op->a]) {
 			first_dir[op->a] = op->id;

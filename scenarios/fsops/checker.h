@@ -15,6 +15,39 @@
 
 #include "scenarios/fsops/fsops.h"
 
+/*
+ * A whole word's value: the write whose word it is (its low FSOPS_ID_BITS bits), and by how
+ * many blocks a collapse or an insert has moved it since (the WORD_MOVE_BITS above, signed):
+ * word w of value v holds what its write put at word word_at(v, w). 0 for zeros.
+ */
+#define WORD_MOVE_BITS 7
+
+static inline uint32_t word_id(uint32_t v)
+{
+	return v & ((1u << FSOPS_ID_BITS) - 1);
+}
+
+static inline int word_moved(uint32_t v)
+{
+	int m = (int) ((v >> FSOPS_ID_BITS) & ((1u << WORD_MOVE_BITS) - 1));
+
+	return m >= 1 << (WORD_MOVE_BITS - 1) ? m - (1 << WORD_MOVE_BITS) : m;
+}
+
+/* The value of write @id's word moved by @moved blocks. */
+static inline uint32_t word_of(uint64_t id, int moved)
+{
+	uint32_t m = (uint32_t) moved & ((1u << WORD_MOVE_BITS) - 1);
+
+	return id ? (uint32_t) id | m << FSOPS_ID_BITS : 0;
+}
+
+/* The word a whole word @w of value @v was written at. */
+static inline uint64_t word_at(uint32_t v, uint64_t w)
+{
+	return (uint64_t) ((int64_t) w + (int64_t) word_moved(v) * (FSOPS_BLOCK / 8));
+}
+
 /* An odd word: bytes of several writes, or that no write made; judged byte by byte. */
 #define WORD_ODD (1u << 31)
 /* A word of an inode's content that is no one write's: its bytes are in the content's bytes. */
@@ -24,6 +57,7 @@ enum obs_kind {
 	OBS_ABSENT,
 	OBS_FILE,
 	OBS_DIR,
+	OBS_SYMLINK,	/* a symbolic link: its target in link */
 	OBS_OTHER,	/* something that is not what the model can produce */
 	OBS_UNREADABLE, /* a regular file that could not be read whole */
 };
@@ -52,6 +86,7 @@ struct obs_file {
 	uint64_t have; /* bytes read: min(size, FSOPS_MAX_SIZE) */
 	/* The inode whose writes it holds: 0 if none, UINT64_MAX if of more than one. */
 	uint64_t owner;
+	uint64_t link; /* a symlink: the symlink op whose target it holds, or 0 */
 	/* Each attribute user.fsops<x>: the setxattr whose value it holds, 0 if absent,
 	 * UINT64_MAX if it holds what no setxattr wrote or could not be read. */
 	uint64_t xattr[FSOPS_NXATTRS];
@@ -77,10 +112,13 @@ struct oplist {
  */
 struct track {
 	struct track *next; /* of the same inode */
+	uint64_t ino;	    /* that inode */
 	int slot;
 	uint32_t *cnt;	  /* 8 per odd word of the file (in the track's own allocation) */
 	uint32_t *zero;	  /* per word of the file: the later issued zeroing ops over it, or NULL
 			   * when the inode has none (likewise) */
+	uint32_t *copied; /* per word of the file: the later issued copies over it, collapses and
+			   * inserts before it (likewise) */
 	uint64_t *is_bad; /* a bit per word of the file (likewise) */
 	uint64_t bad;	  /* of those */
 };
@@ -112,8 +150,10 @@ struct future {
 	uint64_t *min_size, *max_size;	   /* of changes[j..]: the sizes they leave */
 	uint64_t *min_cut;		   /* of changes[j..]: the smallest truncate */
 	struct track *tracks;		   /* one per name that holds a readable file */
-	struct content now;		   /* while it has tracks */
-	bool synced; /* as the replay goes: an fsync of its own (or a syncfs) since its create */
+	struct content now;		   /* while it has tracks, or is a source */
+	bool source;  /* an issued copy's source: its content is followed whole, for the copy */
+	bool shifted; /* collapsed or inserted into: its content is followed whole */
+	bool synced;  /* as the replay goes: an fsync of its own (or a syncfs) since its create */
 };
 
 struct checker {

@@ -2,7 +2,8 @@
 /*
  * The fsops data: the bytes a write puts in a file, derived from (seed, op id, file offset),
  * each 8-byte word decoded back to the op that wrote it; and the value a setxattr gives an
- * attribute, decoded back likewise. The workload writes them, the checker reads them.
+ * attribute, and the target a symlink op gives its link, decoded back likewise. The workload
+ * writes them, the checker reads them.
  */
 #include <endian.h>
 #include <stdio.h>
@@ -61,16 +62,16 @@ static inline uint64_t load_word(const uint8_t *p)
 	return le64toh(v);
 }
 
-uint64_t fsops_decode(uint64_t seed, const uint8_t *data, uint64_t w)
+uint64_t fsops_decode(uint64_t seed, const uint8_t *data, uint64_t w, uint64_t at)
 {
-	const uint64_t *mask = word_masks(seed, w + 1);
-	uint64_t v = load_word(data + 8 * w), id = (v ^ mask[w]) & ID_MASK;
+	const uint64_t *mask = word_masks(seed, at + 1);
+	uint64_t v = load_word(data + 8 * w), id = (v ^ mask[at]) & ID_MASK;
 
-	return v && (v & ~ID_MASK) == check_bits(mask[w], id) ? id : 0;
+	return v && (v & ~ID_MASK) == check_bits(mask[at], id) ? id : 0;
 }
 
 uint64_t fsops_decode_span(uint64_t seed, const uint8_t *data, uint64_t w, uint64_t end,
-			   uint64_t id)
+			   uint64_t id, uint64_t at)
 {
 	const uint64_t *mask;
 	uint64_t i = w;
@@ -81,8 +82,11 @@ uint64_t fsops_decode_span(uint64_t seed, const uint8_t *data, uint64_t w, uint6
 			i++;
 		return i - w;
 	}
-	mask = word_masks(seed, end);
-	while (i < end && load_word(data + 8 * i) == word(mask, id, i))
+	/* Only as many words as it wrote from at on before the largest size. */
+	if (end - w > FSOPS_MAX_SIZE / 8 - at)
+		end = w + FSOPS_MAX_SIZE / 8 - at;
+	mask = word_masks(seed, at + (end - w));
+	while (i < end && load_word(data + 8 * i) == word(mask, id, at + (i - w)))
 		i++;
 	return i - w;
 }
@@ -118,6 +122,16 @@ void fsops_xattr_value(uint64_t seed, uint64_t id, int x, char *buf, size_t len)
 {
 	snprintf(buf, len, "fsops %llu %016llx", (unsigned long long) id,
 		 (unsigned long long) xattr_check(seed, id, x));
+}
+
+void fsops_symlink_target(uint64_t seed, uint64_t id, char *buf, size_t len)
+{
+	fsops_xattr_value(seed, id, FSOPS_NXATTRS, buf, len);
+}
+
+uint64_t fsops_symlink_decode(uint64_t seed, const char *v, size_t len)
+{
+	return fsops_xattr_decode(seed, FSOPS_NXATTRS, v, len);
 }
 
 uint64_t fsops_xattr_decode(uint64_t seed, int x, const char *v, size_t len)

@@ -59,6 +59,16 @@ enum fsops_type {
 	FSOPS_REMOVEXATTR,	/* xattr: a: remove user.fsops<off> */
 	FSOPS_RENAME_NOREPLACE, /* rename2: a -> b, b free: renameat2 RENAME_NOREPLACE */
 	FSOPS_EXCHANGE,		/* rename2: a <-> b, two inodes: renameat2 RENAME_EXCHANGE */
+	FSOPS_COPY,		/* copy: b's [off, off+len) into a at the same offset:
+			    * copy_file_range */
+	FSOPS_CLONE,		/* clone: a becomes a clone of all of b: FICLONE */
+	FSOPS_CLONE_RANGE,	/* clone: b's [off, off+len) into a at the same offset, whole
+			    * blocks: FICLONERANGE */
+	FSOPS_SYMLINK,		/* symlink: a new symbolic link a, its target naming the op */
+	FSOPS_COLLAPSE,		/* collapse: a: FALLOC_FL_COLLAPSE_RANGE [off, off+len), blocks
+			    * before the end: what follows moves down by len */
+	FSOPS_INSERT,		/* collapse: a: FALLOC_FL_INSERT_RANGE at off before the end,
+			    * len in blocks: what follows moves up by len, a hole between */
 	FSOPS_NTYPES,
 };
 
@@ -70,11 +80,25 @@ enum fsops_family {
 	FSOPS_FAMILY_MMAP = 1u << 3,	/* stores through mmap, msync'd */
 	FSOPS_FAMILY_XATTR = 1u << 4,	/* setxattr, removexattr */
 	FSOPS_FAMILY_RENAME2 = 1u << 5, /* renameat2: NOREPLACE, EXCHANGE */
-	FSOPS_FAMILY_ALL = (1u << 6) - 1,
+	FSOPS_FAMILY_COPY = 1u << 6,	/* copy_file_range between two files */
+	FSOPS_FAMILY_CLONE = 1u << 7,	/* FICLONE, FICLONERANGE: a filesystem with reflink */
+	FSOPS_FAMILY_SYMLINK = 1u << 8, /* symlinks, which renames and unlinks then move too */
+	FSOPS_FAMILY_COLLAPSE = 1u << 9, /* fallocate COLLAPSE_RANGE and INSERT_RANGE */
+	FSOPS_FAMILY_ALL = (1u << 10) - 1,
 };
-#define FSOPS_FAMILY_NAMES "falloc, direct, dsync, mmap, xattr, rename2"
-#define FSOPS_NXATTRS	   2 /* user.fsops0, user.fsops1 */
-#define FSOPS_DIO_ALIGN	   4096u
+#define FSOPS_FAMILY_NAMES \
+	"falloc, direct, dsync, mmap, xattr, rename2, copy, clone, symlink, collapse"
+#define FSOPS_NXATTRS	2 /* user.fsops0, user.fsops1 */
+#define FSOPS_DIO_ALIGN 4096u
+/* The filesystem block: what collapse and insert move bytes by and align to, and what
+ * clone-range aligns to. */
+#define FSOPS_BLOCK 4096u
+
+/* The smaller of @a and @b: for the model's ranges and the checker's words alike. */
+static inline uint64_t fsops_min64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
 
 enum fsops_bug {
 	FSOPS_BUG_NONE,
@@ -128,14 +152,16 @@ struct fsops_op {
 	enum fsops_type type;
 	int a, b;	     /* file slots, or directory indexes for mkdir/rmdir; -1 if unused */
 	uint64_t ino;	     /* the inode acted on: created, written, synced, moved, unlinked */
-	uint64_t victim;     /* rename: the inode whose name b was replaced, or 0; exchange: b's */
-	uint64_t off, len;   /* data ops and fallocate: the range; truncate: off is the new size;
+	uint64_t victim;     /* rename: the inode whose name b was replaced, or 0; exchange: b's;
+			      * copy, clone, clone-range: the source, b's */
+	uint64_t off, len;   /* data ops, fallocate, copies: the range; truncate: off, the size;
 			      * xattr ops: off is the attribute's index */
-	uint64_t size_after; /* data ops and truncate: the inode's size afterwards */
+	uint64_t size_after; /* data ops, copies, truncate: the size afterwards */
 };
 
 struct fsops_inode {
 	uint64_t ino; /* the id of the op that created it */
+	bool symlink; /* a symbolic link (FSOPS_SYMLINK), not a regular file */
 	uint32_t nlink;
 	uint64_t size;
 	uint64_t xattr[FSOPS_NXATTRS]; /* the setxattr whose value each holds, or 0: none */
@@ -175,6 +201,15 @@ bool fsops_is_change(enum fsops_type type);
 /* Whether @type makes [off, off+len) of its inode read as zeros (punch, zero, zero-keep). */
 bool fsops_is_zeroing(enum fsops_type type);
 
+/*
+ * Whether @type puts another inode's bytes (b's, op->victim) in a at the offsets they had there:
+ * copy, clone, clone-range.
+ */
+bool fsops_is_copy(enum fsops_type type);
+
+/* Whether @type moves the bytes from its offset on by its length: collapse, insert. */
+bool fsops_is_shift(enum fsops_type type);
+
 /* Whether @type moves a name: rename, rename-noreplace or exchange. */
 bool fsops_is_rename(enum fsops_type type);
 
@@ -190,6 +225,13 @@ void fsops_xattr_value(uint64_t seed, uint64_t id, int x, char *buf, size_t len)
 /* The setxattr op whose value (@len bytes at @v) attribute @x holds, or 0 when none's. */
 uint64_t fsops_xattr_decode(uint64_t seed, int x, const char *v, size_t len);
 
+/* The target symlink op @id gives its link, into @buf (NUL-terminated): a value of the same
+ * form, "fsops <id> <check>", for an attribute no op sets. */
+void fsops_symlink_target(uint64_t seed, uint64_t id, char *buf, size_t len);
+
+/* The symlink op whose target (@len bytes at @v) a link holds, or 0 when none's. */
+uint64_t fsops_symlink_decode(uint64_t seed, const char *v, size_t len);
+
 /* "create", "write", ... */
 const char *fsops_type_name(enum fsops_type type);
 
@@ -199,17 +241,19 @@ void fsops_fill(uint64_t seed, uint64_t id, uint64_t off, uint8_t *buf, size_t l
 
 /*
  * The op whose write put word @w of @data, the start of a file (its bytes [8w, 8w + 8), w <
- * FSOPS_MAX_SIZE / 8), there, or 0 when no op's data reads so; a word of zeros is zeros.
+ * FSOPS_MAX_SIZE / 8), there when it wrote it at word @at (@w, unless a collapse or an insert
+ * moved it since; at < FSOPS_MAX_SIZE / 8), or 0 when no op's data reads so; a word of zeros
+ * is zeros.
  */
-uint64_t fsops_decode(uint64_t seed, const uint8_t *data, uint64_t w);
+uint64_t fsops_decode(uint64_t seed, const uint8_t *data, uint64_t w, uint64_t at);
 
 /*
- * How many of the words of @data from @w on, before word @end, are op @id's data in a row (with
- * @id 0: how many are zeros). A write's words come in a row, so a file is decoded a run at a
- * time, each word compared with what it would hold.
+ * How many of the words of @data from @w on, before word @end, are op @id's data in a row, as
+ * it wrote it from word @at on (with @id 0: how many are zeros). A write's words come in a row,
+ * so a file is decoded a run at a time, each word compared with what it would hold.
  */
 uint64_t fsops_decode_span(uint64_t seed, const uint8_t *data, uint64_t w, uint64_t end,
-			   uint64_t id);
+			   uint64_t id, uint64_t at);
 
 /* Path of file slot @s ("f3", "d1/f0") and of directory @d ("d2"), into @buf. */
 const char *fsops_slot_path(int s, char *buf, size_t len);

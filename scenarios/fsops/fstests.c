@@ -70,6 +70,12 @@ static void emit_shell_op(const struct fsops_op *op)
 	case FSOPS_ZERO_KEEP:
 		printf("$XFS_IO_PROG -c \"fzero -k %llu %llu\" %s\n", off, len, a);
 		break;
+	case FSOPS_COLLAPSE:
+		printf("$XFS_IO_PROG -c \"fcollapse %llu %llu\" %s\n", off, len, a);
+		break;
+	case FSOPS_INSERT:
+		printf("$XFS_IO_PROG -c \"finsert %llu %llu\" %s\n", off, len, a);
+		break;
 	case FSOPS_SETXATTR:
 		printf("$SETFATTR_PROG -n user.fsops%d -v op%llu %s\n", (int) op->off,
 		       (unsigned long long) op->id, a);
@@ -85,6 +91,22 @@ static void emit_shell_op(const struct fsops_op *op)
 		break;
 	case FSOPS_EXCHANGE:
 		printf("$here/src/renameat2 -x %s %s\n", a, b);
+		break;
+	case FSOPS_COPY:
+		printf("$XFS_IO_PROG -c \"copy_range -s %llu -d %llu -l %llu %s\" %s "
+		       ">>$seqres.full\n",
+		       off, off, len, b, a);
+		break;
+	case FSOPS_CLONE:
+		printf("$XFS_IO_PROG -c \"reflink %s\" %s >>$seqres.full\n", b, a);
+		break;
+	case FSOPS_CLONE_RANGE:
+		printf("$XFS_IO_PROG -c \"reflink %s %llu %llu %llu\" %s >>$seqres.full\n", b, off,
+		       off, len, a);
+		break;
+	case FSOPS_SYMLINK:
+		/* its target names the op, as a setxattr's value does */
+		printf("ln -s op%llu %s\n", (unsigned long long) op->id, a);
 		break;
 	case FSOPS_TRUNCATE:
 		printf("$XFS_IO_PROG -c \"truncate %llu\" %s\n", off, a);
@@ -162,9 +184,13 @@ int fsops_fstests(const struct fsops_params *p, uint64_t upto)
 		printf(". ./common/attr\n");
 	if (has[FSOPS_RENAME_NOREPLACE] || has[FSOPS_EXCHANGE])
 		printf(". ./common/renameat2\n");
+	if (has[FSOPS_CLONE] || has[FSOPS_CLONE_RANGE])
+		printf(". ./common/reflink\n");
 	printf("\n_require_scratch\n_require_test\n_require_dm_target flakey\n");
 	if (has[FSOPS_LINK])
 		printf("_require_hardlinks\n");
+	if (has[FSOPS_SYMLINK])
+		printf("_require_symlinks\n");
 	if (has[FSOPS_DIO_WRITE])
 		printf("_require_odirect\n");
 	if (has[FSOPS_FALLOC] || has[FSOPS_FALLOC_KEEP])
@@ -173,6 +199,10 @@ int fsops_fstests(const struct fsops_params *p, uint64_t upto)
 		printf("_require_xfs_io_command \"fpunch\"\n");
 	if (has[FSOPS_ZERO] || has[FSOPS_ZERO_KEEP])
 		printf("_require_xfs_io_command \"fzero\"\n");
+	if (has[FSOPS_COLLAPSE])
+		printf("_require_xfs_io_command \"fcollapse\"\n");
+	if (has[FSOPS_INSERT])
+		printf("_require_xfs_io_command \"finsert\"\n");
 	if (has[FSOPS_DSYNC_WRITE])
 		printf("_require_xfs_io_command \"pwrite\" \"-D\"\n");
 	if (has[FSOPS_SETXATTR] || has[FSOPS_REMOVEXATTR])
@@ -181,6 +211,11 @@ int fsops_fstests(const struct fsops_params *p, uint64_t upto)
 		printf("_require_renameat2 noreplace\n");
 	if (has[FSOPS_EXCHANGE])
 		printf("_require_renameat2 exchange\n");
+	if (has[FSOPS_COPY])
+		printf("_require_xfs_io_command \"copy_range\"\n");
+	/* The ops run in $TEST_DIR as well as on the scratch device. */
+	if (has[FSOPS_CLONE] || has[FSOPS_CLONE_RANGE])
+		printf("_require_test_reflink\n_require_scratch_reflink\n");
 	printf("\n_scratch_mkfs >>$seqres.full 2>&1\n_init_flakey\n_scratch_mount\n\n"
 	       "# The ops, in directory $1, up to op %llu's acknowledgement and nothing after.\n"
 	       "ops()\n{\n\tcd $1 || _fail \"cd $1\"\n",
@@ -218,9 +253,9 @@ int fsops_fstests(const struct fsops_params *p, uint64_t upto)
 		       path);
 		break;
 	case FSOPS_SYNC:
-		printf("if ! diff -r -q --exclude=lost+found $SCRATCH_MNT $expected "
-		       ">>$seqres.full; "
-		       "then\n\tlost \"the tree differs from the one promised\"\n");
+		printf("if ! diff -r -q --no-dereference --exclude=lost+found $SCRATCH_MNT "
+		       "$expected >>$seqres.full; then\n\tlost \"the tree differs from the one "
+		       "promised\"\n");
 		break;
 	default:
 		printf("if [ ! -e $SCRATCH_MNT/%s ]; then\n\t%s\n"

@@ -44,6 +44,12 @@ static const struct {
 	{FSOPS_REMOVEXATTR, FSOPS_FAMILY_XATTR, 2},
 	{FSOPS_RENAME_NOREPLACE, FSOPS_FAMILY_RENAME2, 3},
 	{FSOPS_EXCHANGE, FSOPS_FAMILY_RENAME2, 3},
+	{FSOPS_COPY, FSOPS_FAMILY_COPY, 6},
+	{FSOPS_CLONE, FSOPS_FAMILY_CLONE, 3},
+	{FSOPS_CLONE_RANGE, FSOPS_FAMILY_CLONE, 4},
+	{FSOPS_SYMLINK, FSOPS_FAMILY_SYMLINK, 6},
+	{FSOPS_COLLAPSE, FSOPS_FAMILY_COLLAPSE, 4},
+	{FSOPS_INSERT, FSOPS_FAMILY_COLLAPSE, 4},
 };
 
 unsigned fsops_type_family(enum fsops_type type)
@@ -138,19 +144,6 @@ struct fsops_inode *fsops_model_inode(const struct fsops_model *m, uint64_t ino)
 	return m->ino_at[h] ? m->inodes[m->ino_at[h] - 1] : NULL;
 }
 
-/* splitmix64 */
-static uint64_t rnd(struct fsops_model *m)
-{
-	m->rng += 0x9e3779b97f4a7c15ULL;
-	return mix(m->rng);
-}
-
-/* Uniform in [lo, hi]. */
-static uint64_t rnd_range(struct fsops_model *m, uint64_t lo, uint64_t hi)
-{
-	return lo + rnd(m) % (hi - lo + 1);
-}
-
 static bool slot_dir_exists(const struct fsops_model *m, int s)
 {
 	int d = fsops_slot_dir(s);
@@ -171,7 +164,14 @@ pick_slot(struct fsops_model *m, bool (*want)(const struct fsops_model *, int, i
 	return n ? cand[rnd(m) % (uint64_t) n] : -1;
 }
 
+/* A name of a regular file: what data ops, syncs of a file, links and copies act on. */
 static bool is_file(const struct fsops_model *m, int s, int other)
+{
+	return m->slot_ino[s] != 0 && !fsops_model_inode(m, m->slot_ino[s])->symlink;
+}
+
+/* A name of a file or a symlink: what a rename moves and an unlink removes. */
+static bool is_entry(const struct fsops_model *m, int s, int other)
 {
 	return m->slot_ino[s] != 0;
 }
@@ -183,7 +183,7 @@ static bool is_free(const struct fsops_model *m, int s, int other)
 
 static bool is_durable_file(const struct fsops_model *m, int s, int other)
 {
-	return fsops_name_durable(m, s);
+	return fsops_name_durable(m, s) && is_file(m, s, other);
 }
 
 /* A rename target: any name in an existing directory but the source and its other links
@@ -234,10 +234,10 @@ static enum fsops_type draw_type(struct fsops_model *m)
 	return FSOPS_SYNC;
 }
 
-/* A file of another inode than slot @src's, for an exchange. */
+/* A file of another inode than slot @src's, for an exchange or a copy's source. */
 static bool is_other_file(const struct fsops_model *m, int s, int src)
 {
-	return m->slot_ino[s] && m->slot_ino[s] != m->slot_ino[src];
+	return is_file(m, s, src) && m->slot_ino[s] != m->slot_ino[src];
 }
 
 /* The key of an existing attribute of @in, drawn; -1 if it has none. */
@@ -251,6 +251,24 @@ static int pick_xattr(struct fsops_model *m, const struct fsops_inode *in)
 	return n ? cand[rnd(m) % (uint64_t) n] : -1;
 }
 
+/* The name an op of @type on one file acts on, drawn; -1 if there is none. */
+static int pick_acted_on(struct fsops_model *m, enum fsops_type type)
+{
+	switch (type) {
+	case FSOPS_FDATASYNC:
+	case FSOPS_DSYNC_WRITE:
+	case FSOPS_MMAP_WRITE:
+		/* Data syncs promise no name (POSIX, nor fstests): drawn where one is durable. */
+		return pick_slot(m, is_durable_file, 0);
+	case FSOPS_RENAME:
+	case FSOPS_RENAME_NOREPLACE:
+	case FSOPS_UNLINK:
+		return pick_slot(m, is_entry, 0);
+	default:
+		return pick_slot(m, is_file, 0);
+	}
+}
+
 /* Fill the op's details for @type; false if no op of that type is possible now. */
 static bool draw_op(struct fsops_model *m, enum fsops_type type, struct fsops_op *op)
 {
@@ -262,6 +280,7 @@ static bool draw_op(struct fsops_model *m, enum fsops_type type, struct fsops_op
 	op->ino = op->victim = op->off = op->len = op->size_after = 0;
 	switch (type) {
 	case FSOPS_CREATE:
+	case FSOPS_SYMLINK:
 		op->a = pick_slot(m, is_free, 0);
 		op->ino = op->id;
 		return op->a >= 0;
@@ -274,14 +293,8 @@ static bool draw_op(struct fsops_model *m, enum fsops_type type, struct fsops_op
 	case FSOPS_FSYNC_DIR:
 		op->a = pick_sync_dir(m);
 		return true;
-	case FSOPS_FDATASYNC:
-	case FSOPS_DSYNC_WRITE:
-	case FSOPS_MMAP_WRITE:
-		/* Data syncs promise no name (POSIX, nor fstests): drawn where one is durable. */
-		op->a = pick_slot(m, is_durable_file, 0);
-		break;
 	default:
-		op->a = pick_slot(m, is_file, 0);
+		op->a = pick_acted_on(m, type);
 		break;
 	}
 	if (op->a < 0)
@@ -338,6 +351,17 @@ static bool draw_op(struct fsops_model *m, enum fsops_type type, struct fsops_op
 		op->b = pick_slot(m, is_other_file, op->a);
 		op->victim = op->b >= 0 ? m->slot_ino[op->b] : 0;
 		return op->b >= 0;
+	case FSOPS_COPY:
+	case FSOPS_CLONE:
+	case FSOPS_CLONE_RANGE:
+		op->b = pick_slot(m, is_other_file, op->a);
+		if (op->b < 0)
+			return false;
+		op->victim = m->slot_ino[op->b];
+		return fsops_draw_copy(m, op, size, fsops_model_inode(m, op->victim)->size);
+	case FSOPS_COLLAPSE:
+	case FSOPS_INSERT:
+		return fsops_draw_shift(m, op, size);
 	case FSOPS_WRITE:
 		op->off = rnd_range(m, 0,
 				    size + 4096 < FSOPS_MAX_SIZE - FSOPS_MIN_WRITE
@@ -402,7 +426,7 @@ int fsops_model_next(struct fsops_model *m, struct fsops_op *op)
 	return 0;
 }
 
-static int inode_new(struct fsops_model *m, uint64_t ino)
+static int inode_new(struct fsops_model *m, uint64_t ino, bool symlink)
 {
 	struct fsops_inode *in = calloc(1, sizeof(*in));
 
@@ -412,6 +436,7 @@ static int inode_new(struct fsops_model *m, uint64_t ino)
 	}
 	in->ino = ino;
 	in->nlink = 1;
+	in->symlink = symlink;
 	m->inos[m->ninodes] = ino;
 	m->inodes[m->ninodes++] = in;
 	m->ino_at[ino_place(m, ino)] = (uint8_t) m->ninodes;
@@ -443,9 +468,10 @@ int fsops_model_apply(struct fsops_model *m, const struct fsops_op *op)
 	m->next_id = op->id + 1;
 	switch (op->type) {
 	case FSOPS_CREATE:
+	case FSOPS_SYMLINK:
 		m->slot_ino[op->a] = op->ino;
 		m->slot_durable[op->a] = false;
-		return inode_new(m, op->ino);
+		return inode_new(m, op->ino, op->type == FSOPS_SYMLINK);
 	case FSOPS_WRITE:
 	case FSOPS_APPEND:
 	case FSOPS_OVERWRITE:
@@ -458,6 +484,11 @@ int fsops_model_apply(struct fsops_model *m, const struct fsops_op *op)
 	case FSOPS_PUNCH:
 	case FSOPS_ZERO:
 	case FSOPS_ZERO_KEEP:
+	case FSOPS_COPY:
+	case FSOPS_CLONE:
+	case FSOPS_CLONE_RANGE:
+	case FSOPS_COLLAPSE:
+	case FSOPS_INSERT:
 		in->size = op->size_after;
 		return 0;
 	case FSOPS_TRUNCATE:
@@ -576,6 +607,7 @@ bool fsops_adapt(const struct fsops_model *m, const struct fsops_op *op, struct 
 	*ret = *op;
 	switch (op->type) {
 	case FSOPS_CREATE:
+	case FSOPS_SYMLINK:
 		return is_free(m, op->a, 0);
 	case FSOPS_MKDIR:
 		return !m->dir_exists[op->a];
@@ -589,6 +621,12 @@ bool fsops_adapt(const struct fsops_model *m, const struct fsops_op *op, struct 
 	case FSOPS_DSYNC_WRITE:
 	case FSOPS_MMAP_WRITE:
 		if (!is_durable_file(m, op->a, 0))
+			return false;
+		break;
+	case FSOPS_RENAME:
+	case FSOPS_RENAME_NOREPLACE:
+	case FSOPS_UNLINK:
+		if (!is_entry(m, op->a, 0))
 			return false;
 		break;
 	default:
@@ -632,6 +670,19 @@ bool fsops_adapt(const struct fsops_model *m, const struct fsops_op *op, struct 
 			return false;
 		ret->victim = m->slot_ino[op->b];
 		return true;
+	case FSOPS_COPY:
+	case FSOPS_CLONE:
+	case FSOPS_CLONE_RANGE:
+		/* The source must still hold the range (FICLONE: all of it, now). */
+		if (!is_other_file(m, op->b, op->a))
+			return false;
+		ret->victim = m->slot_ino[op->b];
+		if (op->type == FSOPS_CLONE)
+			ret->len = fsops_model_inode(m, ret->victim)->size;
+		return fsops_copy_fits(ret, in->size, fsops_model_inode(m, ret->victim)->size);
+	case FSOPS_COLLAPSE:
+	case FSOPS_INSERT:
+		return fsops_shift_fits(ret, in->size);
 	case FSOPS_TRUNCATE:
 		return true;
 	case FSOPS_RENAME:

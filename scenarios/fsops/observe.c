@@ -38,6 +38,44 @@ static int append(void *p, uint32_t *n, uint32_t *cap, size_t size, const void *
 	return 0;
 }
 
+/* The data op whose whole word word @w of @data is, written at word @at, or NULL. */
+static const struct fsops_op *word_write(const struct checker *c, const uint8_t *data, uint64_t w,
+					 uint64_t at)
+{
+	uint64_t id = fsops_decode(c->p->seed, data, w, at);
+	const struct fsops_op *op = id && id <= c->n ? c->by_id[id] : NULL;
+
+	return op && fsops_is_data(op->type) && op->off <= 8 * at && 8 * at + 8 <= op->off + op->len
+		       ? op
+		       : NULL;
+}
+
+/*
+ * The data op whose whole word word @w of @data is, written there or, where collapses and
+ * inserts may have moved it, a whole number of blocks away (*@moved of them: what it was
+ * written at less where it is); NULL if none's.
+ */
+static const struct fsops_op *moved_write(const struct checker *c, const uint8_t *data, uint64_t w,
+					  int *moved)
+{
+	const int64_t per = FSOPS_BLOCK / 8, blocks = FSOPS_MAX_SIZE / FSOPS_BLOCK;
+	const struct fsops_op *op = word_write(c, data, w, w);
+	static const uint8_t zeros[8];
+
+	*moved = 0;
+	if (op || !(c->p->families & FSOPS_FAMILY_COLLAPSE) || !memcmp(data + 8 * w, zeros, 8))
+		return op;
+	for (int64_t m = 1 - blocks; m < blocks && !op; m++) {
+		int64_t at = (int64_t) w + m * per;
+
+		if (m != 0 && at >= 0 && at < (int64_t) (FSOPS_MAX_SIZE / 8)) {
+			op = word_write(c, data, w, (uint64_t) at);
+			*moved = (int) m;
+		}
+	}
+	return op;
+}
+
 /*
  * A data op is present when one whole word of its data is in place in some file: each word
  * of each file read is decoded to the op that wrote it, a write's words a run at a time, so
@@ -51,21 +89,22 @@ static int classify(struct checker *c, struct obs_file *o, const uint8_t *data)
 	uint32_t runs_cap = 0, odd_cap = 0;
 
 	for (uint64_t w = 0, n; w < words; w += n) {
-		uint64_t id = w < whole ? fsops_decode(seed, data, w) : 0;
-		const struct fsops_op *op = id && id <= c->n ? c->by_id[id] : NULL;
-		uint32_t v = (uint32_t) id;
+		int moved = 0;
+		const struct fsops_op *op = w < whole ? moved_write(c, data, w, &moved) : NULL;
+		uint32_t v = 0;
 
 		n = 0;
-		if (op && fsops_is_data(op->type) && op->off <= 8 * w &&
-		    8 * w + 8 <= op->off + op->len) {
-			uint64_t end = (op->off + op->len) / 8; /* its last whole word, + 1 */
+		if (op) {
+			uint64_t at = word_at(word_of(op->id, moved), w);
+			/* its last whole word, + 1, where it is now */
+			uint64_t end = w + (op->off + op->len) / 8 - at;
 
-			c->present[id] = true;
+			v = word_of(op->id, moved);
+			c->present[op->id] = true;
 			o->owner = !o->owner || o->owner == op->ino ? op->ino : UINT64_MAX;
-			n = fsops_decode_span(seed, data, w, end < whole ? end : whole, id);
+			n = fsops_decode_span(seed, data, w, end < whole ? end : whole, op->id, at);
 		} else if (w < whole) {
-			v = 0;
-			n = fsops_decode_span(seed, data, w, whole, 0);
+			n = fsops_decode_span(seed, data, w, whole, 0, w);
 		}
 		if (n == 0) { /* bytes of several writes, or that no write made */
 			struct odd_word odd = {(uint32_t) w, {0}};
@@ -97,6 +136,21 @@ static int observe_file(struct checker *c, int dfd, const char *path, struct obs
 	memset(o, 0, sizeof(*o));
 	if (fstatat(dfd, path, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		o->kind = errno == ENOENT || errno == ENOTDIR ? OBS_ABSENT : OBS_UNREADABLE;
+		return 0;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		const struct fsops_op *op;
+		char v[64];
+		ssize_t len = readlinkat(dfd, path, v, sizeof(v));
+
+		o->kind = len < 0 ? OBS_UNREADABLE : OBS_SYMLINK;
+		o->link = len > 0 ? fsops_symlink_decode(c->p->seed, v, (size_t) len) : 0;
+		op = o->link && o->link <= c->n ? c->by_id[o->link] : NULL;
+		/* Its target names the op that made it: evidence that it ran. */
+		if (op && op->type == FSOPS_SYMLINK)
+			c->present[op->id] = true;
+		else
+			o->link = 0;
 		return 0;
 	}
 	if (!S_ISREG(st.st_mode)) {

@@ -65,13 +65,13 @@ int index_ops(struct checker *c)
 	int r = 0;
 
 	for (uint64_t i = 0; i < c->nops; i++)
-		c->nfut += c->ops[i].type == FSOPS_CREATE;
+		c->nfut += c->ops[i].type == FSOPS_CREATE || c->ops[i].type == FSOPS_SYMLINK;
 	c->fut = calloc(c->nfut, sizeof(*c->fut));
 	c->fut_at = calloc(c->n + 1, sizeof(*c->fut_at));
 	if ((!c->fut && c->nfut) || !c->fut_at)
 		return -ENOMEM;
 	for (uint64_t i = 0, j = 0; i < c->nops; i++)
-		if (c->ops[i].type == FSOPS_CREATE)
+		if (c->ops[i].type == FSOPS_CREATE || c->ops[i].type == FSOPS_SYMLINK)
 			c->fut_at[c->ops[i].ino] = (uint32_t) j++;
 	for (uint64_t i = 0; i < c->nops && r == 0; i++) {
 		const struct fsops_op *op = &c->ops[i];
@@ -79,6 +79,7 @@ int index_ops(struct checker *c)
 
 		switch (op->type) {
 		case FSOPS_CREATE:
+		case FSOPS_SYMLINK:
 			future_of(c, op->ino)->slots |= 1ull << op->a;
 			r |= oplist_add(&c->by_slot[op->a], op);
 			break;
@@ -114,6 +115,10 @@ int index_ops(struct checker *c)
 		default:
 			if (!fsops_is_change(op->type))
 				break;
+			if (fsops_is_shift(op->type))
+				future_of(c, op->ino)->shifted = true;
+			if (issued && fsops_is_copy(op->type))
+				future_of(c, op->victim)->source = true;
 			if (op->size_after > future_of(c, op->ino)->max_ever)
 				future_of(c, op->ino)->max_ever = op->size_after;
 			if (issued)

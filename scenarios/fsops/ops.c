@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The fsops ops: the names of their types and of the op families, the classes of types (sync,
- * data, change, zeroing, rename), and the paths an op acts on, made by hand. What the
+ * data, change, zeroing, copy, rename), and the paths an op acts on, made by hand. What the
  * workload, the checker and the listing say of an op; the model (model.c) draws and applies
  * them.
  */
@@ -39,9 +39,16 @@ static const char *const type_names[FSOPS_NTYPES] = {
 	[FSOPS_REMOVEXATTR] = "removexattr",
 	[FSOPS_RENAME_NOREPLACE] = "rename-noreplace",
 	[FSOPS_EXCHANGE] = "exchange",
+	[FSOPS_COPY] = "copy",
+	[FSOPS_CLONE] = "clone",
+	[FSOPS_CLONE_RANGE] = "clone-range",
+	[FSOPS_SYMLINK] = "symlink",
+	[FSOPS_COLLAPSE] = "collapse",
+	[FSOPS_INSERT] = "insert",
 };
 
-static const char *const family_names[] = {"falloc", "direct", "dsync", "mmap", "xattr", "rename2"};
+static const char *const family_names[] = {"falloc",  "direct", "dsync", "mmap",    "xattr",
+					   "rename2", "copy",	"clone", "symlink", "collapse"};
 
 bool fsops_is_sync(enum fsops_type type)
 {
@@ -62,10 +69,21 @@ bool fsops_is_zeroing(enum fsops_type type)
 	return type == FSOPS_PUNCH || type == FSOPS_ZERO || type == FSOPS_ZERO_KEEP;
 }
 
+bool fsops_is_copy(enum fsops_type type)
+{
+	return type == FSOPS_COPY || type == FSOPS_CLONE || type == FSOPS_CLONE_RANGE;
+}
+
+bool fsops_is_shift(enum fsops_type type)
+{
+	return type == FSOPS_COLLAPSE || type == FSOPS_INSERT;
+}
+
 bool fsops_is_change(enum fsops_type type)
 {
-	return fsops_is_data(type) || fsops_is_zeroing(type) || type == FSOPS_TRUNCATE ||
-	       type == FSOPS_FALLOC || type == FSOPS_FALLOC_KEEP;
+	return fsops_is_data(type) || fsops_is_zeroing(type) || fsops_is_copy(type) ||
+	       fsops_is_shift(type) || type == FSOPS_TRUNCATE || type == FSOPS_FALLOC ||
+	       type == FSOPS_FALLOC_KEEP;
 }
 
 bool fsops_is_rename(enum fsops_type type)

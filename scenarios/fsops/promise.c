@@ -45,9 +45,11 @@ struct promise {
 };
 #define WHOLE_FILE ((struct promise){0, UINT64_MAX, true})
 
-/* Whether name @s holds inode @in as @pr promises. */
+/* Whether name @s holds inode @in as @pr promises: a symlink, its target. */
 static bool holds(const struct checker *c, const struct fsops_inode *in, int s, struct promise pr)
 {
+	if (in->symlink)
+		return c->slot[s].kind == OBS_SYMLINK && c->slot[s].link == in->ino;
 	return track_range_ok(c, in, s, pr.from, pr.to) && (!pr.meta || xattrs_kept(c, in, s));
 }
 
@@ -129,6 +131,22 @@ static bool file_kept(struct checker *c, const struct fsops_model *md, const str
 }
 
 /*
+ * Whether a directory's entry that holds inode @in shows @o as its fsync promised: a file (its
+ * data is not promised), and not one of another inode's data (but for what issued copies
+ * into it could have put there: track_foreign_ok());
+ * a symlink with its target (fstests generic/348).
+ */
+static bool entry_kept(const struct checker *c, const struct fsops_inode *in,
+		       const struct obs_file *o)
+{
+	if (in->symlink)
+		return o->kind == OBS_SYMLINK && o->link == in->ino;
+	if (o->kind == OBS_FILE)
+		return track_foreign_ok(c, in->ino, o);
+	return o->kind == OBS_UNREADABLE;
+}
+
+/*
  * fsync of directory @d (-1: the root) at @k: its entries as of k, for every name in it that
  * no later op touched — absent if it was absent, else a file (its data is not promised),
  * and not a file of another inode (the name's old inode, say, when a rename replaced it).
@@ -157,9 +175,7 @@ static bool dir_kept(const struct checker *c, const struct fsops_model *md, int 
 		if (fsops_slot_dir(s) != d || c->slot_last[s] > k ||
 		    (ino && posix && !future_of(c, ino)->synced))
 			continue;
-		if (!ino ? o->kind != OBS_ABSENT
-			 : (o->kind != OBS_FILE && o->kind != OBS_UNREADABLE) ||
-				    (o->kind == OBS_FILE && o->owner && o->owner != ino))
+		if (!ino ? o->kind != OBS_ABSENT : !entry_kept(c, fsops_model_inode(md, ino), o))
 			return false;
 	}
 	return true;

@@ -25,12 +25,14 @@ static const char prologue[] =
 	"#include <stdio.h>\n"
 	"#include <stdlib.h>\n"
 	"#include <string.h>\n"
+	"#include <sys/ioctl.h>\n"
 	"#include <sys/mman.h>\n"
 	"#include <sys/stat.h>\n"
 	"#include <sys/uio.h>\n"
 	"#include <sys/xattr.h>\n"
 	"#include <unistd.h>\n"
 	"#include <linux/falloc.h>\n"
+	"#include <linux/fs.h>\n"
 	"\n"
 	"#ifndef RWF_DSYNC\n"
 	"#define RWF_DSYNC 0x00000002\n"
@@ -144,6 +146,33 @@ static const char prologue[] =
 	"\tif (fd < 0 || fallocate(fd, mode, (off_t) off, (off_t) len) < 0)\n"
 	"\t\tdie(\"fallocate\", p);\n"
 	"\tclose(fd);\n"
+	"}\n"
+	"\n"
+	"/* @src's [off, off+len) into @dst at the same offsets: copy_file_range\n"
+	" * (@how 0), FICLONE of the whole file (1) or FICLONERANGE (2). */\n"
+	"static void cp(const char *src, const char *dst, int how, unsigned long off, "
+	"unsigned long len)\n"
+	"{\n"
+	"\tint s = open(src, O_RDONLY), d = open(dst, O_WRONLY);\n"
+	"\tloff_t in = (loff_t) off, out = (loff_t) off;\n"
+	"\tstruct file_clone_range r = {0, off, len, off};\n"
+	"\n"
+	"\tif (s < 0 || d < 0)\n"
+	"\t\tdie(\"open\", s < 0 ? src : dst);\n"
+	"\tr.src_fd = s;\n"
+	"\tif (how == 1 && ioctl(d, FICLONE, s) < 0)\n"
+	"\t\tdie(\"ioctl FICLONE\", dst);\n"
+	"\tif (how == 2 && ioctl(d, FICLONERANGE, &r) < 0)\n"
+	"\t\tdie(\"ioctl FICLONERANGE\", dst);\n"
+	"\twhile (how == 0 && in < (loff_t) (off + len)) {\n"
+	"\t\tssize_t n = copy_file_range(s, &in, d, &out, off + len - (unsigned long) in, 0);\n"
+	"\n"
+	"\t\tif (n <= 0)\n"
+	"\t\t\tdie(\"copy_file_range\", dst);\n"
+	"\t}\n"
+	"\tclose(s);\n"
+	"\tif (close(d) < 0)\n"
+	"\t\tdie(\"close\", dst);\n"
 	"}\n"
 	"\n"
 	"/* fsync (fdatasync when @data) of a file or a directory. */\n"
@@ -269,6 +298,24 @@ static const char check_helpers[] =
 	"\treturn r;\n"
 	"}\n"
 	"\n"
+	"/* Symlink @p as EXP has it: the name, a link, its target. */\n"
+	"static int same_link(const char *p)\n"
+	"{\n"
+	"\tchar path[4096], a[256] = \"\", b[256] = \"\", what[4200];\n"
+	"\n"
+	"\tsnprintf(path, sizeof(path), \"%s/%s\", exp_top, p);\n"
+	"\tif (readlink(path, b, sizeof(b) - 1) < 0) {\n"
+	"\t\tfprintf(stderr, \"repro: %s is no link in the expected tree %s\\n\", p, exp_top);\n"
+	"\t\texit(2);\n"
+	"\t}\n"
+	"\tsnprintf(path, sizeof(path), \"%s/%s\", top, p);\n"
+	"\tif (readlink(path, a, sizeof(a) - 1) < 0 || strcmp(a, b)) {\n"
+	"\t\tsnprintf(what, sizeof(what), \"%s is not the symlink promised\", p);\n"
+	"\t\treturn lost(what);\n"
+	"\t}\n"
+	"\treturn 0;\n"
+	"}\n"
+	"\n"
 	"/* The names in directory @d, sorted, one per line, into @out. */\n"
 	"static void names(const char *dir, const char *d, char *out, size_t n)\n"
 	"{\n"
@@ -331,7 +378,9 @@ static const char check_helpers[] =
 	"\t\tsnprintf(sub, sizeof(sub), \"%s/%s\", d, e->d_name);\n"
 	"\t\tsnprintf(path, sizeof(path), \"%s/%s\", exp_top, sub);\n"
 	"\t\tif (lstat(path, &st) == 0)\n"
-	"\t\t\tr = S_ISDIR(st.st_mode) ? same_tree(sub) : same_file(sub, 1, 0, 0);\n"
+	"\t\t\tr = S_ISDIR(st.st_mode)   ? same_tree(sub)\n"
+	"\t\t\t    : S_ISLNK(st.st_mode) ? same_link(sub)\n"
+	"\t\t\t\t\t\t  : same_file(sub, 1, 0, 0);\n"
 	"\t}\n"
 	"\tclosedir(h);\n"
 	"\treturn r;\n"
@@ -376,9 +425,7 @@ static void emit_op(const struct fsops_op *op, uint64_t data_id, const struct fs
 
 	fsops_op_paths(op, a, b, sizeof(a));
 	printf("\t/* op %llu: %s %s%s%s */\n\tstep();\n\t", (unsigned long long) op->id,
-	       fsops_type_name(op->type), a,
-	       fsops_is_rename(op->type) || op->type == FSOPS_LINK ? " " : "",
-	       fsops_is_rename(op->type) || op->type == FSOPS_LINK ? b : "");
+	       fsops_type_name(op->type), a, op->b >= 0 ? " " : "", op->b >= 0 ? b : "");
 	switch (op->type) {
 	case FSOPS_CREATE:
 		printf("cr(\"%s\");\n", a);
@@ -411,12 +458,16 @@ static void emit_op(const struct fsops_op *op, uint64_t data_id, const struct fs
 	case FSOPS_PUNCH:
 	case FSOPS_ZERO:
 	case FSOPS_ZERO_KEEP:
+	case FSOPS_COLLAPSE:
+	case FSOPS_INSERT:
 		printf("fa(\"%s\", %s, %llu, %llu);\n", a,
 		       op->type == FSOPS_FALLOC	       ? "0"
 		       : op->type == FSOPS_FALLOC_KEEP ? "FALLOC_FL_KEEP_SIZE"
-		       : op->type == FSOPS_PUNCH ? "FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE"
-		       : op->type == FSOPS_ZERO	 ? "FALLOC_FL_ZERO_RANGE"
-						 : "FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE",
+		       : op->type == FSOPS_PUNCH     ? "FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE"
+		       : op->type == FSOPS_ZERO	     ? "FALLOC_FL_ZERO_RANGE"
+		       : op->type == FSOPS_ZERO_KEEP ? "FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE"
+		       : op->type == FSOPS_COLLAPSE  ? "FALLOC_FL_COLLAPSE_RANGE"
+						     : "FALLOC_FL_INSERT_RANGE",
 		       (unsigned long long) op->off, (unsigned long long) op->len);
 		break;
 	case FSOPS_SETXATTR: {
@@ -437,6 +488,22 @@ static void emit_op(const struct fsops_op *op, uint64_t data_id, const struct fs
 	case FSOPS_EXCHANGE:
 		printf("rn(\"%s\", \"%s\", RENAME_EXCHANGE);\n", a, b);
 		break;
+	case FSOPS_COPY:
+	case FSOPS_CLONE:
+	case FSOPS_CLONE_RANGE:
+		printf("cp(\"%s\", \"%s\", %d, %llu, %llu);\n", b, a,
+		       op->type == FSOPS_COPY	 ? 0
+		       : op->type == FSOPS_CLONE ? 1
+						 : 2,
+		       (unsigned long long) op->off, (unsigned long long) op->len);
+		break;
+	case FSOPS_SYMLINK: {
+		char target[64];
+
+		fsops_symlink_target(p->seed, data_id, target, sizeof(target));
+		printf("if (symlink(\"%s\", \"%s\") < 0) die(\"symlink\", \"%s\");\n", target, a,
+		       a);
+	} break;
 	case FSOPS_TRUNCATE:
 		printf("if (truncate(\"%s\", %llu) < 0) die(\"truncate\", \"%s\");\n", a,
 		       (unsigned long long) op->off, a);

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -122,6 +124,53 @@ static int do_fallocate(struct runner *r, const struct fsops_op *op, const char 
 	return rc;
 }
 
+/* Copy @op's range of @src into @dst at the same offsets: copy_file_range(), FICLONE or
+ * FICLONERANGE by its type. */
+static int do_copy(struct runner *r, const struct fsops_op *op, const char *src, const char *dst)
+{
+	int sfd = open(src, O_RDONLY | O_CLOEXEC), dfd = -1, rc = 0;
+	loff_t in = (loff_t) op->off, out = (loff_t) op->off;
+	uint64_t done = 0;
+
+	if (sfd < 0)
+		return fail(r, "open", src);
+	dfd = open(dst, O_WRONLY | O_CLOEXEC);
+	if (dfd < 0) {
+		rc = fail(r, "open", dst);
+		goto out;
+	}
+	if (op->type == FSOPS_CLONE) {
+		if (ioctl(dfd, FICLONE, sfd) < 0)
+			rc = fail(r, "ioctl FICLONE", dst);
+		goto out;
+	}
+	if (op->type == FSOPS_CLONE_RANGE) {
+		struct file_clone_range fcr = {sfd, op->off, op->len, op->off};
+
+		if (ioctl(dfd, FICLONERANGE, &fcr) < 0)
+			rc = fail(r, "ioctl FICLONERANGE", dst);
+		goto out;
+	}
+	/* copy_file_range may copy less than asked: go on from where it stopped. */
+	while (done < op->len && rc == 0) {
+		ssize_t n = copy_file_range(sfd, &in, dfd, &out, op->len - done, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0)
+			errno = EIO; /* the source ends before the range: not the model's tree */
+		if (n <= 0)
+			rc = fail(r, "copy_file_range", dst);
+		else
+			done += (uint64_t) n;
+	}
+out:
+	if (dfd >= 0 && close(dfd) < 0 && rc == 0)
+		rc = fail(r, "close", dst);
+	close(sfd);
+	return rc;
+}
+
 /* Perform @op on the filesystem. */
 static int perform(struct runner *r, const struct fsops_op *op)
 {
@@ -159,6 +208,10 @@ static int perform(struct runner *r, const struct fsops_op *op)
 		return do_fallocate(r, op, a, FALLOC_FL_ZERO_RANGE);
 	case FSOPS_ZERO_KEEP:
 		return do_fallocate(r, op, a, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE);
+	case FSOPS_COLLAPSE:
+		return do_fallocate(r, op, a, FALLOC_FL_COLLAPSE_RANGE);
+	case FSOPS_INSERT:
+		return do_fallocate(r, op, a, FALLOC_FL_INSERT_RANGE);
 	case FSOPS_SETXATTR: {
 		char name[32], value[64];
 
@@ -180,6 +233,16 @@ static int perform(struct runner *r, const struct fsops_op *op)
 		return renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE) < 0
 			       ? fail(r, "renameat2 RENAME_EXCHANGE", a)
 			       : 0;
+	case FSOPS_COPY:
+	case FSOPS_CLONE:
+	case FSOPS_CLONE_RANGE:
+		return do_copy(r, op, b, a);
+	case FSOPS_SYMLINK: {
+		char target[64];
+
+		fsops_symlink_target(r->p->seed, op->id, target, sizeof(target));
+		return symlink(target, a) < 0 ? fail(r, "symlink", a) : 0;
+	}
 	case FSOPS_TRUNCATE:
 		return truncate(a, (off_t) op->off) < 0 ? fail(r, "truncate", a) : 0;
 	case FSOPS_RENAME:

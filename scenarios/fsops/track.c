@@ -16,11 +16,6 @@
 #include "scenarios/fsops/checker.h"
 #include "scenarios/fsops/track.h"
 
-static uint64_t min64(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
-
 /* The words that hold bytes [0, @bytes): ceil(bytes / 8), without overflow. */
 static uint64_t words_of(uint64_t bytes)
 {
@@ -87,7 +82,7 @@ static void mark(struct track *t, uint64_t a, uint64_t b, bool bad)
 	bits_assign(t->is_bad, a, b, bad);
 }
 
-/* The bytes of word @w when it is @value (a write's id, 0, WORD_MIXED with @mixed), into @out. */
+/* The bytes of word @w when it is @value (a write's, 0, WORD_MIXED with @mixed), into @out. */
 static void value_bytes(const struct checker *c, uint32_t value, const uint8_t *mixed, uint64_t w,
 			uint8_t out[8])
 {
@@ -96,7 +91,7 @@ static void value_bytes(const struct checker *c, uint32_t value, const uint8_t *
 	else if (value == 0)
 		memset(out, 0, 8);
 	else
-		fsops_fill(c->p->seed, value, 8 * w, out, 8);
+		fsops_fill(c->p->seed, word_id(value), 8 * word_at(value, w), out, 8);
 }
 
 /* The bytes of word @w of file @o, which is @v there (its run's value), into @out. */
@@ -208,7 +203,7 @@ static int content_part(const struct checker *c, struct content *n, const struct
 static int content_put(const struct checker *c, struct content *n, const struct fsops_op *m,
 		       uint64_t lo, uint64_t hi)
 {
-	uint64_t end = min64(hi, 8 * n->words);
+	uint64_t end = fsops_min64(hi, 8 * n->words);
 	uint64_t first = words_of(lo), last = end / 8; /* the words it covers whole */
 	uint64_t head = lo / 8, tail = (end - 1) / 8;
 	int r = 0;
@@ -224,11 +219,99 @@ static int content_put(const struct checker *c, struct content *n, const struct 
 	return r;
 }
 
+/* Bytes [@lo, @hi) of word @w of content @n become those of content @src there. */
+static int content_copy_part(const struct checker *c, struct content *n, const struct content *src,
+			     uint64_t w, uint64_t lo, uint64_t hi)
+{
+	const struct content_run *r = &src->v[run_find(src->v, src->n, sizeof(*src->v), w)];
+	long i = content_mix(c, n, w);
+	uint8_t b[8];
+
+	if (i < 0)
+		return (int) i;
+	lo = lo > 8 * w ? lo : 8 * w;
+	hi = hi < 8 * w + 8 ? hi : 8 * w + 8;
+	value_bytes(c, r->r.value, r->bytes, w, b);
+	memcpy(n->v[i].bytes + lo - 8 * w, b + lo - 8 * w, hi - lo);
+	return 0;
+}
+
+/*
+ * Bytes [@lo, @hi) of content @n become those of content @src (another inode's, followed whole)
+ * at the same offsets: a copy or a clone. Its runs are copied as they are, a word in part is
+ * mixed.
+ */
+static int content_copy(const struct checker *c, struct content *n, const struct content *src,
+			uint64_t lo, uint64_t hi)
+{
+	uint64_t end = fsops_min64(fsops_min64(hi, 8 * n->words), 8 * src->words);
+	uint64_t first = words_of(lo), last = end / 8; /* the words it covers whole */
+	uint64_t head = lo / 8, tail = (end - 1) / 8;
+
+	if (end <= lo)
+		return 0;
+	for (uint64_t w = first; w < last;) {
+		size_t i = run_find(src->v, src->n, sizeof(*src->v), w);
+		const struct content_run *r = &src->v[i];
+		uint64_t b = i + 1 < src->n ? fsops_min64(src->v[i + 1].r.start, last) : last;
+
+		if (content_set(n, w, b, r->r.value, r->r.value == WORD_MIXED ? r->bytes : NULL) <
+		    0)
+			return -ENOMEM;
+		w = b;
+	}
+	if ((head < first || head >= last) && content_copy_part(c, n, src, head, lo, end) < 0)
+		return -ENOMEM;
+	if (tail != head && tail >= last && content_copy_part(c, n, src, tail, lo, end) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/*
+ * Collapse or insert @op on content @n: the words from its offset on move down (collapse) or
+ * up (insert) by its length, each still naming where its write put it; what a collapse leaves
+ * at the end, and an insert between, reads as zeros. Whole words: the range is in blocks.
+ */
+static int content_shift(struct content *n, const struct fsops_op *op)
+{
+	bool collapse = op->type == FSOPS_COLLAPSE;
+	uint64_t a = op->off / 8, d = op->len / 8;
+	int blocks = (int) (op->len / FSOPS_BLOCK) * (collapse ? 1 : -1);
+	struct content out;
+
+	if (content_init(&out, n->words) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < n->n; i++) {
+		const struct content_run *r = &n->v[i];
+		uint64_t lo = r->r.start, hi = i + 1 < n->n ? n->v[i + 1].r.start : n->words;
+		uint32_t v = r->r.value;
+
+		if (v != 0 && v != WORD_MIXED)
+			v = word_of(word_id(v), word_moved(v) + blocks);
+		/* Before the offset: in place. */
+		if (lo < a && content_set(&out, lo, fsops_min64(hi, a), r->r.value, r->bytes) < 0)
+			goto fail;
+		/* From it on (a collapse: past the range), moved. */
+		lo = lo > a + (collapse ? d : 0) ? lo : a + (collapse ? d : 0);
+		if (!collapse)
+			hi = fsops_min64(hi, n->words - d);
+		if (lo < hi && content_set(&out, collapse ? lo - d : lo + d,
+					   collapse ? hi - d : hi + d, v, r->bytes) < 0)
+			goto fail;
+	}
+	free(n->v);
+	*n = out;
+	return 0;
+fail:
+	free(out.v);
+	return -ENOMEM;
+}
+
 /* Truncate content @n of size @size to @to < @size: what is cut off reads as zeros, the words
  * from the cut on whole. */
 static int content_cut(const struct checker *c, struct content *n, uint64_t to, uint64_t size)
 {
-	uint64_t end = min64(size, 8 * n->words);
+	uint64_t end = fsops_min64(size, 8 * n->words);
 
 	if (to % 8 && 8 * (to / 8) < end && content_part(c, n, NULL, to / 8, to, to + 8) < 0)
 		return -ENOMEM;
@@ -250,7 +333,7 @@ static bool word_bad(const struct checker *c, const struct track *t, uint64_t w,
 		     uint32_t v, const struct content_run *now)
 {
 	const struct obs_file *o = &c->slot[t->slot];
-	uint64_t lo = 8 * w, hi = min64(8 * w + 8, o->size);
+	uint64_t lo = 8 * w, hi = fsops_min64(8 * w + 8, o->size);
 	/* A later punch or zero range over the word explains its zeros (at its edges, the
 	 * bytes of the word it does not cover too: the reading that invents no failure). */
 	bool zeroed = t->zero && t->zero[w] != 0;
@@ -280,13 +363,19 @@ struct cut_words {
 
 /*
  * Judge again words [@a, @b) of @t's file, where it is @v throughout and the inode's content
- * is @now, with @next the first change of the inode still to be replayed.
+ * is @now, with @next the first change of the inode still to be replayed, as if no later
+ * issued copy covered them nor a later issued collapse or insert preceded them (judge_run()).
  */
-static void judge_run(const struct checker *c, struct track *t, uint64_t a, uint64_t b, uint32_t v,
-		      const struct content_run *now, uint64_t next, const struct cut_words *cw)
+static void judge_words(const struct checker *c, struct track *t, uint64_t a, uint64_t b,
+			uint32_t v, const struct content_run *now, uint64_t next,
+			const struct cut_words *cw)
 {
-	/* The write of a whole word of the file, if it was issued. */
-	uint64_t late = v && !(v & WORD_ODD) && c->issued[v] ? v : 0, x, y;
+	/* The write of a whole word of the file where it wrote it, if it was issued to this
+	 * inode: another inode's write reaches the file only through a copy, and no later
+	 * issued copy covers these words. */
+	const struct fsops_op *m =
+		v && !(v & WORD_ODD) && word_moved(v) == 0 && c->issued[v] ? c->by_id[v] : NULL;
+	uint64_t late = m && m->ino == t->ino ? v : 0, x, y;
 
 	/* The inode's value now, or a later issued write's (still to be replayed). */
 	if (v == now->r.value || late >= next) {
@@ -301,8 +390,8 @@ static void judge_run(const struct checker *c, struct track *t, uint64_t a, uint
 	/* Two whole words of different writes (or zeros) differ in some byte: below the cut,
 	 * a word is explained only as the zeros of a later punch or zero range; past it, only
 	 * as zeros (that every byte of a write's word is zero or the other's is chance, 2^-56). */
-	x = a > cw->full ? a : min64(b, cw->full);
-	y = x > cw->past ? x : min64(b, cw->past);
+	x = a > cw->full ? a : fsops_min64(b, cw->full);
+	y = x > cw->past ? x : fsops_min64(b, cw->past);
 	if (v != 0 || !t->zero)
 		mark(t, a, x, true);
 	else
@@ -311,6 +400,115 @@ static void judge_run(const struct checker *c, struct track *t, uint64_t a, uint
 	for (uint64_t w = x; w < y; w++)
 		mark(t, w, w + 1, word_bad(c, t, w, cw->cut, v, now));
 	mark(t, y, b, v != 0);
+}
+
+/* Whether byte @b at @pos is the inode's content @n's there or, with @shifts, a whole number
+ * of blocks away. */
+static bool byte_moved(const struct checker *c, const struct content *n, uint64_t pos, uint8_t b,
+		       bool shifts)
+{
+	for (int64_t at = (int64_t) (shifts ? pos % FSOPS_BLOCK : pos);
+	     at < (int64_t) (8 * n->words) && (shifts || at == (int64_t) pos); at += FSOPS_BLOCK) {
+		size_t i = run_find(n->v, n->n, sizeof(*n->v), (uint64_t) at / 8);
+		uint8_t d[8];
+
+		value_bytes(c, n->v[i].r.value, n->v[i].bytes, (uint64_t) at / 8, d);
+		if (d[at % 8] == b)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether byte @b at @pos could be inode @ino's, by copies issued before @before: one of its
+ * writes put it there, it is its content now, or copies into it carried it from another
+ * inode's, each at whole blocks away where @shifts or the inode was collapsed or inserted
+ * into. @depth bounds the chains followed: past it, a byte is taken to be carried.
+ */
+static bool byte_carried(const struct checker *c, uint64_t ino, uint64_t pos, uint8_t b,
+			 uint64_t before, bool shifts, int depth)
+{
+	const struct future *f = future_of(c, ino);
+	bool sh = shifts || f->shifted;
+
+	if (track_byte_written(c, ino, pos, b, before, sh) ||
+	    (f->now.v && byte_moved(c, &f->now, pos, b, sh)))
+		return true;
+	for (size_t j = 0; j < f->changes.n && f->changes.v[j]->id < before; j++) {
+		const struct fsops_op *m = f->changes.v[j];
+
+		if (fsops_is_copy(m->type) &&
+		    (depth == 0 || byte_carried(c, m->victim, pos, b, m->id, sh, depth - 1)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether word @w of @t's file, @v there, is what later issued ops over it, not replayed, may
+ * have put there: zeros; under a copy (@m one), a word of its source's writes issued before
+ * it (or of what copies carried into the source); under a collapse or an insert before it, a
+ * word of this inode's writes (or of what copies carried into it) moved by whole blocks, or
+ * its content now a whole number of blocks away. A word no write made whole is held to it
+ * byte by byte.
+ */
+static bool later_moved(const struct checker *c, const struct track *t, uint64_t w, uint32_t v)
+{
+	const struct future *f = future_of(c, t->ino);
+	const struct obs_file *o = &c->slot[t->slot];
+	const struct fsops_op *wr = v && !(v & WORD_ODD) ? c->by_id[word_id(v)] : NULL;
+	uint64_t lo = 8 * w, hi = fsops_min64(8 * w + 8, o->size);
+	bool shift = false;
+	uint8_t x[8];
+
+	if (v == 0)
+		return true;
+	for (size_t j = f->pos; j < f->changes.n; j++)
+		shift |= fsops_is_shift(f->changes.v[j]->type) && f->changes.v[j]->off < hi;
+	if (wr && shift && (wr->ino == t->ino || track_copies_carry(c, t->ino, wr, UINT64_MAX, 4)))
+		return true;
+	for (size_t j = f->pos; j < f->changes.n && wr; j++) {
+		const struct fsops_op *m = f->changes.v[j];
+
+		if (fsops_is_copy(m->type) && m->off < hi && lo < m->off + m->len &&
+		    wr->id < m->id &&
+		    (wr->ino == m->victim || track_copies_carry(c, m->victim, wr, m->id, 4)))
+			return true;
+	}
+	if (wr)
+		return false;
+	/* An odd word: each byte zero, or of this inode's writes or content, or of a copy's
+	 * source's (at whole blocks away under a shift). */
+	file_bytes(c, o, w, v, x);
+	for (uint64_t i = lo; i < hi; i++) {
+		bool ok = x[i - lo] == 0 ||
+			  track_byte_written(c, t->ino, i, x[i - lo], UINT64_MAX, shift) ||
+			  byte_moved(c, &f->now, i, x[i - lo], shift);
+
+		for (size_t j = 0; j < f->changes.n && !ok; j++) {
+			const struct fsops_op *m = f->changes.v[j];
+
+			if (fsops_is_copy(m->type))
+				ok = byte_carried(c, m->victim, i, x[i - lo], m->id, shift, 3);
+		}
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * As judge_words(), where later issued copies may cover words, or later issued collapses and
+ * inserts move them: a word judge_words() finds unexplained is explained as what one of them
+ * may have put there, which the replay has not reached (later_moved()).
+ */
+static void judge_run(const struct checker *c, struct track *t, uint64_t a, uint64_t b, uint32_t v,
+		      const struct content_run *now, uint64_t next, const struct cut_words *cw)
+{
+	judge_words(c, t, a, b, v, now, next, cw);
+	for (uint64_t w = a; t->copied && t->bad && w < b; w++)
+		if (t->copied[w] != 0 && bits_count(t->is_bad, w, w + 1) != 0)
+			mark(t, w, w + 1, !later_moved(c, t, w, v));
 }
 
 /*
@@ -324,8 +522,8 @@ static void recount(const struct checker *c, struct track *t, const struct futur
 	const struct obs_file *o = &c->slot[t->slot];
 	/* A write of the inode is still to be replayed when issued and from here on. */
 	uint64_t next = f->pos < f->changes.n ? f->changes.v[f->pos]->id : UINT64_MAX;
-	uint64_t w = from / 8, stop = words_of(min64(to, o->size));
-	struct cut_words cw = {cut, min64(cut / 8, o->size / 8), words_of(cut)};
+	uint64_t w = from / 8, stop = words_of(fsops_min64(to, o->size));
+	struct cut_words cw = {cut, fsops_min64(cut / 8, o->size / 8), words_of(cut)};
 	size_t fi, ci;
 
 	if (w >= stop)
@@ -335,7 +533,7 @@ static void recount(const struct checker *c, struct track *t, const struct futur
 	while (w < stop) {
 		uint64_t fend = fi + 1 < o->nruns ? o->runs[fi + 1].start : UINT64_MAX;
 		uint64_t cend = ci + 1 < f->now.n ? f->now.v[ci + 1].r.start : UINT64_MAX;
-		uint64_t b = min64(stop, min64(fend, cend));
+		uint64_t b = fsops_min64(stop, fsops_min64(fend, cend));
 
 		judge_run(c, t, w, b, o->runs[fi].value, &f->now.v[ci], next, &cw);
 		w = b;
@@ -349,7 +547,7 @@ static void odd_count(const struct checker *c, struct track *t, const struct fso
 		      uint32_t delta)
 {
 	const struct obs_file *o = &c->slot[t->slot];
-	uint64_t end = min64(m->off + m->len, o->size);
+	uint64_t end = fsops_min64(m->off + m->len, o->size);
 	size_t lo = 0, hi = o->nodd;
 
 	if (end <= m->off)
@@ -364,7 +562,7 @@ static void odd_count(const struct checker *c, struct track *t, const struct fso
 	}
 	for (size_t j = lo; j < o->nodd && 8 * (uint64_t) o->odd[j].w < end; j++) {
 		uint64_t w = o->odd[j].w, a = 8 * w > m->off ? 8 * w : m->off;
-		uint64_t b = min64(8 * w + 8, end);
+		uint64_t b = fsops_min64(8 * w + 8, end);
 		uint8_t d[8];
 
 		fsops_fill(c->p->seed, m->id, a, d, b - a);
@@ -374,24 +572,42 @@ static void odd_count(const struct checker *c, struct track *t, const struct fso
 	}
 }
 
-/* Add @delta to the zeroing count of each word of @t's file that zeroing op @m covers. */
-static void zero_count(const struct checker *c, struct track *t, const struct fsops_op *m,
-		       uint32_t delta)
+/* Add @delta to the count @cnt of each word of @t's file that bytes [@from, @to) cover. */
+static void range_count(const struct checker *c, struct track *t, uint32_t *cnt, uint64_t from,
+			uint64_t to, uint32_t delta)
 {
-	uint64_t end = min64(m->off + m->len, c->slot[t->slot].size);
+	uint64_t end = fsops_min64(to, c->slot[t->slot].size);
 
-	for (uint64_t w = m->off / 8; 8 * w < end; w++)
-		t->zero[w] += delta;
+	for (uint64_t w = from / 8; 8 * w < end; w++)
+		cnt[w] += delta;
+}
+
+/* Count op @m, issued on @t's inode and not replayed yet, in @t's counts by @delta. */
+static void later_count(const struct checker *c, struct track *t, const struct fsops_op *m,
+			uint32_t delta)
+{
+	if (fsops_is_data(m->type))
+		odd_count(c, t, m, delta);
+	if (fsops_is_zeroing(m->type))
+		range_count(c, t, t->zero, m->off, m->off + m->len, delta);
+	if (fsops_is_copy(m->type))
+		range_count(c, t, t->copied, m->off, m->off + m->len, delta);
+	/* A collapse or an insert moves every word from its offset on. */
+	if (fsops_is_shift(m->type))
+		range_count(c, t, t->copied, m->off, UINT64_MAX, delta);
 }
 
 int tracks_start(struct checker *c, const struct fsops_inode *in)
 {
 	struct future *f = future_of(c, in->ino);
 	uint64_t reach = 0; /* the largest file a track looks at */
-	bool zeroing = false;
+	bool zeroing = false, copied = false;
 
-	for (size_t j = 0; j < f->changes.n; j++)
+	for (size_t j = 0; j < f->changes.n; j++) {
 		zeroing |= fsops_is_zeroing(f->changes.v[j]->type);
+		copied |= fsops_is_copy(f->changes.v[j]->type) ||
+			  fsops_is_shift(f->changes.v[j]->type);
+	}
 	for (int s = 0; s < FSOPS_NSLOTS; s++) {
 		const struct obs_file *o = &c->slot[s];
 		size_t ncnt, nbad, nzero;
@@ -399,37 +615,39 @@ int tracks_start(struct checker *c, const struct fsops_inode *in)
 
 		/* A file larger than the inode ever was cannot be it, nor one that holds another
 		 * inode's data (a whole word of it: that its 8 bytes are all explained otherwise
-		 * is a chance of 2^-64). */
+		 * is a chance of 2^-64) that no issued copy could have put there. */
 		if (!(f->slots & (1ull << s)) || o->kind != OBS_FILE || o->size > f->max_ever ||
-		    (o->owner && o->owner != in->ino))
+		    !track_foreign_ok(c, in->ino, o))
 			continue;
 		/* One allocation: the track, its bits, its counts. */
 		nbad = (size_t) (o->size / 8) / 64 + 1;
 		ncnt = 8 * (size_t) o->nodd;
-		nzero = zeroing ? (size_t) (o->size / 8) + 1 : 0;
+		nzero = (size_t) (o->size / 8) + 1;
 		t = calloc(1, sizeof(*t) + nbad * sizeof(*t->is_bad) +
-				      (ncnt + nzero) * sizeof(*t->cnt));
+				      (ncnt + (zeroing + copied) * nzero) * sizeof(*t->cnt));
 		if (!t)
 			return -ENOMEM;
 		t->is_bad = (uint64_t *) (t + 1);
 		t->cnt = (uint32_t *) (t->is_bad + nbad);
 		t->zero = zeroing ? t->cnt + ncnt : NULL;
+		t->copied = copied ? t->cnt + ncnt + zeroing * nzero : NULL;
 		t->slot = s;
+		t->ino = in->ino;
 		t->next = f->tracks;
 		f->tracks = t;
 		reach = o->size > reach ? o->size : reach;
 	}
-	if (!f->tracks)
+	if (!f->tracks && !f->source)
 		return 0;
+	/* A copy's source is followed whole: a copy may take any of its bytes; so is a file
+	 * collapsed, which brings bytes from past what a track looks at. */
+	if (f->source || f->shifted)
+		reach = FSOPS_MAX_SIZE;
 	if (content_init(&f->now, words_of(reach)) < 0)
 		return -ENOMEM;
 	for (size_t j = 0; j < f->changes.n; j++)
-		for (struct track *t = f->tracks; t; t = t->next) {
-			if (fsops_is_data(f->changes.v[j]->type))
-				odd_count(c, t, f->changes.v[j], 1);
-			if (fsops_is_zeroing(f->changes.v[j]->type))
-				zero_count(c, t, f->changes.v[j], 1);
-		}
+		for (struct track *t = f->tracks; t; t = t->next)
+			later_count(c, t, f->changes.v[j], 1);
 	for (struct track *t = f->tracks; t; t = t->next)
 		recount(c, t, f, f->min_cut[0], 0, UINT64_MAX);
 	return 0;
@@ -447,6 +665,26 @@ void tracks_free(struct future *f)
 	memset(&f->now, 0, sizeof(f->now));
 }
 
+/* Change @op of inode @in (of its size before it) into its content @n. */
+static int content_replay(const struct checker *c, struct content *n, const struct fsops_op *op,
+			  const struct fsops_inode *in)
+{
+	if (op->type == FSOPS_TRUNCATE && op->off < in->size)
+		return content_cut(c, n, op->off, in->size);
+	if (fsops_is_data(op->type))
+		return content_put(c, n, op, op->off, op->off + op->len);
+	if (fsops_is_zeroing(op->type))
+		return content_put(c, n, NULL, op->off, op->off + op->len);
+	/* The source is followed from an issued copy on: nothing is judged after one never
+	 * issued. */
+	if (fsops_is_shift(op->type))
+		return content_shift(n, op);
+	if (fsops_is_copy(op->type) && future_of(c, op->victim)->now.v)
+		return content_copy(c, n, &future_of(c, op->victim)->now, op->off,
+				    op->off + op->len);
+	return 0;
+}
+
 int tracks_replay(struct checker *c, const struct fsops_op *op, const struct fsops_inode *in)
 {
 	struct future *f = future_of(c, in->ino);
@@ -455,6 +693,8 @@ int tracks_replay(struct checker *c, const struct fsops_op *op, const struct fso
 	uint64_t from = op->off, to = op->type == FSOPS_TRUNCATE ? in->size : op->off + op->len;
 	int r = 0;
 
+	if (fsops_is_shift(op->type))
+		to = UINT64_MAX; /* every word from its offset on moved */
 	if (op->type == FSOPS_TRUNCATE && cut_after != cut) {
 		/* cut only grows: [cut, cut_after) changes with the truncated bytes. */
 		from = cut < from ? cut : from;
@@ -464,21 +704,13 @@ int tracks_replay(struct checker *c, const struct fsops_op *op, const struct fso
 	 * past the size always does. */
 	if (op->type == FSOPS_FALLOC || op->type == FSOPS_FALLOC_KEEP)
 		to = from;
-	if (f->tracks && op->type == FSOPS_TRUNCATE && op->off < in->size)
-		r = content_cut(c, &f->now, op->off, in->size);
-	else if (f->tracks && fsops_is_data(op->type))
-		r = content_put(c, &f->now, op, op->off, op->off + op->len);
-	else if (f->tracks && fsops_is_zeroing(op->type))
-		r = content_put(c, &f->now, NULL, op->off, op->off + op->len);
+	if (f->now.v)
+		r = content_replay(c, &f->now, op, in);
 	if (r < 0)
 		return r;
-	/* What it wrote (or zeroed) is now the inode's value: no longer a later op's. */
-	for (struct track *t = f->tracks; t && mine; t = t->next) {
-		if (fsops_is_data(op->type))
-			odd_count(c, t, op, UINT32_MAX);
-		if (fsops_is_zeroing(op->type))
-			zero_count(c, t, op, UINT32_MAX);
-	}
+	/* What it wrote (zeroed, copied) is now the inode's value: no longer a later op's. */
+	for (struct track *t = f->tracks; t && mine; t = t->next)
+		later_count(c, t, op, UINT32_MAX);
 	f->pos += mine;
 	for (struct track *t = f->tracks; t; t = t->next)
 		recount(c, t, f, cut_after, from, to);
@@ -504,7 +736,7 @@ bool track_range_ok(const struct checker *c, const struct fsops_inode *in, int s
 		return true;
 	if (from == 0 && to >= o->size)
 		return false;
-	return bits_count(t->is_bad, from / 8, min64(words_of(to), words_of(o->size))) == 0;
+	return bits_count(t->is_bad, from / 8, fsops_min64(words_of(to), words_of(o->size))) == 0;
 }
 
 bool track_acceptable(const struct checker *c, const struct fsops_inode *in, int s)

@@ -21,6 +21,29 @@
  */
 int tracks_start(struct checker *c, const struct fsops_inode *in);
 
+/*
+ * Whether inode @ino holds what write @w (of another inode) put there by copies issued after
+ * it, before @before: an issued copy into @ino from @w's inode, or from an inode that held it
+ * so before that copy. @depth bounds the chains followed: past it, a chain is taken to carry
+ * the write (the reading that invents no failure).
+ */
+bool track_copies_carry(const struct checker *c, uint64_t ino, const struct fsops_op *w,
+			uint64_t before, int depth);
+
+/*
+ * Whether byte @b at @pos of a file could be one write of inode @ino put there, issued before
+ * @before, with @shifts where collapses and inserts may have moved it by whole blocks.
+ */
+bool track_byte_written(const struct checker *c, uint64_t ino, uint64_t pos, uint8_t b,
+			uint64_t before, bool shifts);
+
+/*
+ * Whether file @o may be inode @ino's for the writes of other inodes it holds: each such
+ * write's whole words came by issued copies into @ino, issued after the write, from its inode
+ * (or by a chain of them, each issued after the one before, through other inodes).
+ */
+bool track_foreign_ok(const struct checker *c, uint64_t ino, const struct obs_file *o);
+
 /* Drop the tracks of @f, whose inode lost its last name. */
 void tracks_free(struct future *f);
 

@@ -224,12 +224,14 @@ python3 "$(dirname "$0")/fsops_damaged.py" "$fsops" --fsync=inode "$tmp/damaged-
 # always drew; with all of them every family op is drawn.
 cmp -s "$tmp/e" <("$fsops" list --seed 3 --ops 300 --families=none) ||
 	fail "--families=none is not the default sequence"
-"$fsops" list --seed 3 --ops 300 --families=all >"$tmp/f"
+"$fsops" list --seed 3 --ops 500 --families=all >"$tmp/f"
 for t in falloc falloc-keep punch zero zero-keep dio-write dsync-write sync-write mmap-write \
-	setxattr removexattr rename-noreplace exchange; do
-	grep -q " $t " "$tmp/f" || fail "300 ops of seed 3, --families=all, contain no $t"
+	setxattr removexattr rename-noreplace exchange copy clone clone-range symlink collapse \
+	insert; do
+	grep -q " $t " "$tmp/f" || fail "500 ops of seed 3, --families=all, contain no $t"
 done
-"$fsops" list --seed 3 --ops 300 --families=falloc,xattr | grep -Eq " (dio-write|exchange) " &&
+"$fsops" list --seed 3 --ops 300 --families=falloc,xattr |
+	grep -Eq " (dio-write|exchange|copy|symlink|collapse) " &&
 	fail "--families=falloc,xattr drew an op of another family"
 for bad in "" foo falloc, ,falloc falloc,,xattr; do
 	expect 2 "bad --families" "$fsops" list --families="$bad"
@@ -249,9 +251,10 @@ mkdir "$tmp/families"
 python3 "$(dirname "$0")/fsops_families.py" "$fsops" "$tmp/families" >"$tmp/out" 2>&1 ||
 	fail "op families: $(head -c 1500 "$tmp/out")"
 mkdir "$tmp/damaged-families"
-python3 "$(dirname "$0")/fsops_damaged.py" "$fsops" --fsync=inode --families=all \
+host_families=$("$(dirname "$0")/fsops_host_families.sh" "$tmp")
+python3 "$(dirname "$0")/fsops_damaged.py" "$fsops" --fsync=inode --families="$host_families" \
 	"$tmp/damaged-families" $(seq 1 50) >"$tmp/out" 2>&1 ||
-	fail "damaged trees, --families=all: $(head -c 600 "$tmp/out")"
+	fail "damaged trees, --families=$host_families: $(head -c 600 "$tmp/out")"
 
 # The bounded space (--bounded L): its count and its order are fixed, so that a workload's name
 # (seq2-00412) means the same on every machine: a change to the space changes these figures,

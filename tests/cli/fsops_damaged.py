@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-# fsops_damaged.py FSOPS [--fsync=inode] [--families=F] DIR SEED...: for each seed, run a prefix of the fsops workload in DIR
-# (through a stand-in for the harness's control socket) and check the tree as it is, with the
-# ops after the prefix issued too: every acknowledged op must be present (a tree no crash
-# touched keeps every promise). Then damage the tree the way a crash or a bad disk could (files
-# cut short, often to a few words; random bytes; zeroed ranges; files gone; attributes
-# rewritten or removed) and check it again: the checker must finish with "done". Prints a line
-# for each state that fails; exit 1 if there was one. With --fsync=inode, the one-inode
-# persistence ops, checked by a promise table drawn per seed; with --families, the op
-# families' ops.
+# fsops_damaged.py FSOPS [--fsync=inode] [--families=F] DIR SEED...: for each seed, run a
+# prefix of the fsops workload in DIR (through a stand-in for the harness's control socket)
+# and check the tree as it is, with the ops after the prefix issued too: every acknowledged op
+# must be present (a tree no crash touched keeps every promise). Then damage the tree the way
+# a crash or a bad disk could (files cut short, often to a few words; random bytes; zeroed
+# ranges; files gone; attributes rewritten or removed; symlinks gone or pointing elsewhere)
+# and check it again: the checker must finish with "done". Prints a line for each state that
+# fails; exit 1 if there was one. With --fsync=inode, the one-inode persistence ops, checked
+# by a promise table drawn per seed; with --families, the op families' ops.
 import os, random, shutil, subprocess, sys
 
 import ctl_stand_in
@@ -56,6 +56,14 @@ for seed in seeds:
     for d, _, fs in sorted(os.walk(tree)):
         for f in sorted(fs):
             p, x = os.path.join(d, f), r.random()
+            if os.path.islink(p):
+                # another target, one naming another op, or none
+                if x < 0.45:
+                    os.unlink(p)
+                    if x < 0.3:
+                        os.symlink(r.choice(["x" * r.randrange(1, 300), "fsops 1 00",
+                                             "fsops %d" % r.randrange(ops)]), p)
+                continue
             size = os.path.getsize(p)
             if r.random() < 0.3 and size:
                 # cut short, mostly to a few words

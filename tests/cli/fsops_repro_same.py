@@ -2,9 +2,9 @@
 # fsops_repro_same.py FSOPS DIR ARGS...: repro.c makes the tree the workload makes. The workload
 # (blackout-fsops run ARGS, through a stand-in for the control socket) runs up to its last
 # acknowledged op N, and repro (blackout-fsops repro ARGS --upto N, built) runs in another
-# directory; the two trees must hold the same names, sizes, bytes and extended attributes —
-# repro's data is the workload's own, so a tree the workload left on a disk compares with one
-# repro made. Exit 1 with what differs.
+# directory; the two trees must hold the same names, sizes, bytes and extended attributes, and
+# the same symlinks with the same targets — repro's data is the workload's own, so a tree the
+# workload left on a disk compares with one repro made. Exit 1 with what differs.
 import os, subprocess, sys
 
 import ctl_stand_in
@@ -35,6 +35,9 @@ def tree(root):
         for name in dirs + files:
             p = os.path.join(d, name)
             rel = os.path.relpath(p, root)
+            if os.path.islink(p):  # a symlink: its target
+                out[rel] = ("-> " + os.readlink(p), {})
+                continue
             attrs = {a: os.getxattr(p, a) for a in os.listxattr(p)}
             out[rel] = (None if name in dirs else open(p, "rb").read(), attrs)
     return out

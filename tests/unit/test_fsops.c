@@ -410,27 +410,26 @@ static void planted_bug_skips_syncs(void)
 	CU_ASSERT(bad == 0);
 }
 
-/* An op subset: kept ops keep their ids; ops that need a dropped one are dropped too. */
-static void keep_subset(void)
+/* Every k-th op of @p's sequence, for several k: each kept op that can be performed on the
+ * kept ops before it, in order, with its id. */
+static void keep_every_kth(struct fsops_params *p, const struct fsops_op *all)
 {
-	struct fsops_params p = {.seed = 1, .ops = 300};
-	struct fsops_op *all, *v;
+	struct fsops_op *v;
 	uint64_t n = 0;
 
-	CU_ASSERT_FATAL(fsops_generate(&p, &all) == 0);
 	for (uint64_t round = 0; round < 40; round++) {
 		uint64_t keep[300];
 		struct fsops_model m;
 		size_t nk = 0, j = 0;
 
 		/* Every k-th op, for several k and offsets. */
-		for (uint64_t id = 1 + round % 3; id <= p.ops; id += 1 + round % 7)
+		for (uint64_t id = 1 + round % 3; id <= p->ops; id += 1 + round % 7)
 			keep[nk++] = id;
-		p.keep = keep;
-		p.nkeep = nk;
-		CU_ASSERT_FATAL(fsops_sequence(&p, &v, &n) == 0);
+		p->keep = keep;
+		p->nkeep = nk;
+		CU_ASSERT_FATAL(fsops_sequence(p, &v, &n) == 0);
 		CU_ASSERT(n <= nk);
-		fsops_model_init(&m, &p);
+		fsops_model_init(&m, p);
 		for (uint64_t i = 0; i < n; i++) {
 			struct fsops_op again;
 
@@ -445,7 +444,24 @@ static void keep_subset(void)
 		fsops_model_release(&m);
 		free(v);
 	}
-	p.keep = NULL;
+	p->keep = NULL;
+}
+
+/* An op subset: kept ops keep their ids; ops that need a dropped one are dropped too. */
+static void keep_subset(void)
+{
+	struct fsops_params p = {.seed = 1, .ops = 300};
+	struct fsops_op *all, *v;
+	uint64_t n = 0;
+
+	/* With every op family too: copies, shifts and symlinks re-checked on the kept ops. */
+	p.families = FSOPS_FAMILY_ALL;
+	CU_ASSERT_FATAL(fsops_generate(&p, &all) == 0);
+	keep_every_kth(&p, all);
+	free(all);
+	p.families = 0;
+	CU_ASSERT_FATAL(fsops_generate(&p, &all) == 0);
+	keep_every_kth(&p, all);
 	/* Without a subset: the whole generated sequence. */
 	CU_ASSERT_FATAL(fsops_sequence(&p, &v, &n) == 0);
 	CU_ASSERT(n == p.ops && !memcmp(v, all, n * sizeof(*v)));
@@ -464,6 +480,59 @@ static void keep_subset(void)
 	free(all);
 }
 
+/*
+ * The ranges of copies, clones, collapses and inserts, drawn over many seeds, obey the calls'
+ * own rules against the tree they act on (else the run stops with EINVAL), and a symlink is
+ * acted on only by renames and unlinks.
+ */
+static void new_family_ranges(void)
+{
+	unsigned drawn[FSOPS_NTYPES] = {0};
+
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		struct fsops_params p = {.seed = seed, .ops = 2000, .families = FSOPS_FAMILY_ALL};
+		struct fsops_model m;
+		struct fsops_op *v;
+
+		CU_ASSERT_FATAL(fsops_generate(&p, &v) == 0);
+		fsops_model_init(&m, &p);
+		for (uint64_t i = 0; i < p.ops; i++) {
+			const struct fsops_op *op = &v[i];
+			const struct fsops_inode *in =
+				op->ino ? fsops_model_inode(&m, op->ino) : NULL;
+			const struct fsops_inode *src =
+				fsops_is_copy(op->type) ? fsops_model_inode(&m, op->victim) : NULL;
+
+			drawn[op->type]++;
+			if (in && in->symlink)
+				CU_ASSERT(op->type == FSOPS_RENAME ||
+					  op->type == FSOPS_RENAME_NOREPLACE ||
+					  op->type == FSOPS_UNLINK);
+			if (src) {
+				CU_ASSERT(src != in && !src->symlink &&
+					  op->off + op->len <= src->size);
+				CU_ASSERT(op->off <= in->size && op->len > 0);
+			}
+			if (op->type == FSOPS_CLONE)
+				CU_ASSERT(op->off == 0 && op->len == src->size &&
+					  in->size <= src->size);
+			if (op->type == FSOPS_CLONE_RANGE || fsops_is_shift(op->type))
+				CU_ASSERT(op->off % 4096 == 0 && op->len % 4096 == 0 &&
+					  op->len > 0);
+			if (op->type == FSOPS_COLLAPSE)
+				CU_ASSERT(op->off + op->len < in->size);
+			if (op->type == FSOPS_INSERT)
+				CU_ASSERT(op->off < in->size &&
+					  in->size + op->len <= FSOPS_MAX_SIZE);
+			CU_ASSERT_FATAL(fsops_model_apply(&m, op) == 0);
+		}
+		fsops_model_release(&m);
+		free(v);
+	}
+	for (int t = FSOPS_COPY; t <= FSOPS_INSERT; t++)
+		CU_ASSERT(drawn[t] > 0);
+}
+
 int main(void)
 {
 	static const struct bo_test tests[] = {
@@ -474,6 +543,7 @@ int main(void)
 		{"older_tree_with_later_issues", older_tree_with_later_issues},
 		{"phantom_positive_control", phantom_positive_control},
 		{"planted_bug_skips_syncs", planted_bug_skips_syncs},
+		{"new_family_ranges", new_family_ranges},
 		{},
 	};
 

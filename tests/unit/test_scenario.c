@@ -314,19 +314,22 @@ static void bounded(void)
 }
 
 /* [workload] families: op families beyond the base, passed on to the workload and checker;
- * all is what the filesystem has (nilfs2 lacks falloc, xattr and rename2), one it lacks is
- * refused. */
+ * all is what the filesystem has (nilfs2 lacks falloc, xattr, rename2, copy and clone, ext4
+ * clone), one it lacks is refused. */
 static void families(void)
 {
 	static const struct {
 		const char *device, *value, *flag;
 	} cases[] = {
 		{"fs = ext4\n", "falloc,xattr", " --families=falloc,xattr"},
-		{"fs = ext4\n", "all", " --families=all"},
+		{"fs = xfs\nsize = 300M\n", "all", " --families=all"},
+		{"fs = ext4\n", "all",
+		 " --families=falloc,direct,dsync,mmap,xattr,rename2,copy,symlink,collapse"},
+		{"fs = ext4\n", "copy", " --families=copy"},
 		{"fs = ext4\n", "rename2,direct,dsync,mmap",
 		 " --families=rename2,direct,dsync,mmap"},
 		{"fs = ext4\n", "none", ""},
-		{"fs = nilfs2\nsize = 136M\n", "all", " --families=direct,dsync,mmap"},
+		{"fs = nilfs2\nsize = 136M\n", "all", " --families=direct,dsync,mmap,symlink"},
 	};
 	static const char *const bad[] = {"bogus",	  "falloc,", ",falloc",	  "falloc,falloc",
 					  "falloc xattr", "fallocx", "all,falloc"};
@@ -357,6 +360,9 @@ static void families(void)
 	parse_bad("[device]\nfs = udf\n[workload]\nbuiltin = fsops\nfamilies = mmap,xattr\n",
 		  "[workload] families: udf has no xattr (its ops fail there): leave it out, or "
 		  "'all' takes the families udf has");
+	parse_bad("[device]\nfs = ext4\n[workload]\nbuiltin = fsops\nfamilies = copy,clone\n",
+		  "[workload] families: ext4 has no clone (its ops fail there): leave it out, or "
+		  "'all' takes the families ext4 has");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(text, sizeof(text), MIN "families = %s\n", bad[i]);
 		parse_bad(text, "[workload] families: bad value");

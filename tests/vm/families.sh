@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # tests/vm/families.sh BLACKOUT FS — fsops' one-inode persistence ops (fsync = inode:
 # fsync-file F, fsync-dir D) and every op family FS has (families = all: fallocate, O_DIRECT,
-# RWF_DSYNC and O_SYNC writes, mmap stores, xattrs, renameat2, less what its row in
+# RWF_DSYNC and O_SYNC writes, mmap stores, xattrs, renameat2, copy_file_range, FICLONE and
+# FICLONERANGE, symlinks, COLLAPSE_RANGE and INSERT_RANGE, less what its row in
 # harness/dev/fstab.c lacks) on a real kernel. The correct workload on FS is consistent at
 # every crash state under the filesystem's own promise table; its planted-bug twin (acks
 # without the sync: the positive control) is flagged lost-ack, and among the acks it lost are
 # one of each kind of persistence op its sequence acknowledges twice or more (at least three
-# kinds) — each one's own control. That the checker sees what each family op does is
+# kinds) — each one's own control. The correct sequence holds an op of each of the copy, clone,
+# symlink and collapse families FS has. That the checker sees what each family op does is
 # tests/cli/fsops_families.py's part.
 #
 # Where Debian's kernel is known to lose acks on FS (a kernel finding of docs/crash-states.md),
@@ -51,12 +53,25 @@ if run_bo "$want" run "$T/good.ini" --results "$T/results"; then
 	[ "$(json "$RESULTS/config.json" 'j["workload"]["families"]')" = all ] &&
 		grep -q -- "--fsync=inode --families=" "$RESULTS/config.json" && ok ||
 		bad "$fs: config.json does not record --fsync=inode and the families of 'all'"
+	# an op of each of the copy, clone, symlink and collapse families FS has is among those
+	# judged consistent; not under a slice, which draws part of the sequence (counts nothing)
+	ops_of "$RESULTS" "$T/good.ops"
+	if [ -z "${SLICE:-}" ]; then
+		python3 - "$T/good.ops" "$RESULTS/config.json" <<'PY' && ok ||
+import json, re, sys
+drawn = {l.split()[1] for l in open(sys.argv[1])}
+fams = re.search(r"--families=(\S+)", json.load(open(sys.argv[2]))["workload"]["command"])[1]
+for f, types in (("copy", {"copy"}), ("clone", {"clone", "clone-range"}),
+                 ("symlink", {"symlink"}), ("collapse", {"collapse", "insert"})):
+    assert not (fams == "all" or f in fams.split(",")) or types & drawn, f"no {f} op drawn"
+PY
+			bad "$fs: the correct sequence lacks an op of a new family"
+	fi
 	if [ -z "$allowed" ]; then
 		[ "$(json "$s" 'j["counts"]["consistent"]')" = "$n" ] && ok || bad "$fs: not all consistent"
 	else
 		# Lost only what the kernel is known to lose, each loss one the lint flags; where it
 		# always loses it, something.
-		ops_of "$RESULTS" "$T/good.ops"
 		"$BO" lint "$RESULTS/write.log" --json >"$T/lint.json"
 		"$BO" inspect "$RESULTS/write.log" --json --entries 0- >"$T/entries.json"
 		python3 - "$allowed" "$T/good.ops" "$RESULTS/stream.jsonl" "$T/lint.json" \
