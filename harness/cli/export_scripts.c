@@ -52,9 +52,10 @@ static void repro_ops(FILE *f)
 {
 	fputs("repro=$(built repro) || die 'cannot build repro.c (cc)'\n"
 	      "mnt_ready() { :; }\n"
-	      "run_ops() { REPRO_PAUSE_US=$PAUSE_US \"$repro\" run \"$work/mnt\" \"$1\" || die "
-	      "'repro "
-	      "run failed'; }\n"
+	      "run_ops() {\n"
+	      "\tREPRO_PAUSE_US=$PAUSE_US \"$repro\" run \"$work/mnt\" \"$1\" || die 'repro run "
+	      "failed'\n"
+	      "}\n"
 	      "check_it() {\n"
 	      "\t# the same ops with no cut, on a filesystem of their own\n"
 	      "\ttruncate -s \"$SIZE\" \"$work/expected.img\" || die 'no room for the second "
@@ -239,6 +240,23 @@ static int prelude(FILE *f, const struct bo_export_script *s)
 	      "}\n"
 	      "mount_it() { mount -t \"$FS\" ${MOUNT_OPTIONS:+-o \"$MOUNT_OPTIONS\"} \"$1\" \"$2\" "
 	      "&& mnts=\"$2 $mnts\"; }\n"
+	      "# start_on DEV: the filesystem made on DEV, mounted where the ops run\n"
+	      "start_on() {\n"
+	      "\tmkfs_it \"$1\" >\"$work/mkfs.out\" 2>&1 || die \"mkfs failed: $(tail -n 3 "
+	      "\"$work/mkfs.out\")\"\n"
+	      "\tmkdir \"$work/mnt\" \"$work/expected\"\n"
+	      "\tmount_it \"$1\" \"$work/mnt\" && mnt_ready || die 'mount failed'\n"
+	      "}\n"
+	      "# recover_on DEV: the state on DEV recovered as blackout recovered it, mounted and\n"
+	      "# checked\n"
+	      "recover_on() {\n"
+	      "\trepair_it \"$1\" >\"$work/repair.out\" 2>&1\n"
+	      "\tif ! mount_it \"$1\" \"$work/mnt\"; then\n"
+	      "\t\techo \"LOST: the filesystem does not mount after the power cut\"\n"
+	      "\t\texit 1\n"
+	      "\tfi\n"
+	      "\tcheck_it\n"
+	      "}\n"
 	      "# built: NAME, the program NAME beside the script, or built from NAME.c\n"
 	      "built() {\n"
 	      "\tif [ -x \"$here/$1\" ]; then\n"
@@ -317,10 +335,7 @@ int bo_export_run_sh(FILE *f, const struct bo_export_script *s)
 	      "dmsetup create \"$dm\" --table \"$up\" || { dm=; die 'dmsetup create (dm-flakey) "
 	      "failed'; }\n"
 	      "fdev=/dev/mapper/$dm\n"
-	      "mkfs_it \"$fdev\" >\"$work/mkfs.out\" 2>&1 || die \"mkfs failed: $(tail -n 3 "
-	      "\"$work/mkfs.out\")\"\n"
-	      "mkdir \"$work/mnt\" \"$work/expected\"\n"
-	      "mount_it \"$fdev\" \"$work/mnt\" && mnt_ready || die 'mount failed'\n"
+	      "start_on \"$fdev\"\n"
 	      "cut=\"dmsetup suspend --nolockfs --noflush $dm && dmsetup load $dm --table '$down' "
 	      "&& dmsetup resume $dm\"\n"
 	      "run_ops \"$cut\"\n"
@@ -328,13 +343,8 @@ int bo_export_run_sh(FILE *f, const struct bo_export_script *s)
 	      "dmsetup load \"$dm\" --table \"$up\" && dmsetup suspend \"$dm\" && dmsetup resume "
 	      "\"$dm\" ||\n"
 	      "\tdie 'dm-flakey would not take writes again'\n"
-	      "repair_it \"$fdev\" >\"$work/repair.out\" 2>&1\n"
-	      "if ! mount_it \"$fdev\" \"$work/mnt\"; then\n"
-	      "\techo \"LOST: the filesystem does not mount after the power cut\"\n"
-	      "\texit 1\n"
-	      "fi\n",
+	      "recover_on \"$fdev\"\n",
 	      f);
-	fputs("check_it\n", f);
 	return 0;
 }
 
@@ -343,19 +353,17 @@ int bo_export_cache_sh(FILE *f, const struct bo_export_script *s)
 	char para[1024];
 
 	head(f, "cache.sh", s);
-	snprintf(para, sizeof(para),
-		 "For a loss that needs the device's volatile cache: writes that completed before "
-		 "the acknowledgement, with no FLUSH (or FUA) to make them durable. Makes %s on "
-		 "DEVICE through dm-log-writes (without DEVICE: a loop device over a file of its "
-		 "own), runs %s there and marks the log right after op %" PRIu64
-		 "'s acknowledgement. Then replay (replay.c) writes onto a fresh device what a "
-		 "power "
-		 "cut at that mark leaves: the log up to the mark without the plain writes after "
-		 "its "
-		 "last FLUSH. The filesystem is mounted from it (its recovery%s), and the script "
-		 "%s. "
-		 "fstests' src/log-writes/replay-log reads the same log.",
-		 bo_fs_name(s->sc->fs), runner(s), s->upto, recovery(s), judge(s));
+	snprintf(
+		para, sizeof(para),
+		"For a loss that needs the device's volatile cache: writes that completed before "
+		"the acknowledgement, with no FLUSH (or FUA) to make them durable. Makes %s on "
+		"DEVICE through dm-log-writes (without DEVICE: a loop device over a file of its "
+		"own), runs %s there and marks the log right after op %" PRIu64
+		"'s acknowledgement. Then replay (replay.c) writes onto a fresh device what a "
+		"power cut at that mark leaves: the log up to the mark without the plain writes "
+		"after its last FLUSH. The filesystem is mounted from it (its recovery%s), and the "
+		"script %s. fstests' src/log-writes/replay-log reads the same log.",
+		bo_fs_name(s->sc->fs), runner(s), s->upto, recovery(s), judge(s));
 	comment(f, para);
 	if (prelude(f, s) < 0)
 		return -ENOMEM;
@@ -383,10 +391,7 @@ int bo_export_cache_sh(FILE *f, const struct bo_export_script *s)
 	      "dmsetup create \"$dm\" --table \"0 $sectors log-writes $under $logdev\" ||\n"
 	      "\t{ dm=; die 'dmsetup create (dm-log-writes) failed'; }\n"
 	      "ldev=/dev/mapper/$dm\n"
-	      "mkfs_it \"$ldev\" >\"$work/mkfs.out\" 2>&1 || die \"mkfs failed: $(tail -n 3 "
-	      "\"$work/mkfs.out\")\"\n"
-	      "mkdir \"$work/mnt\" \"$work/expected\"\n"
-	      "mount_it \"$ldev\" \"$work/mnt\" && mnt_ready || die 'mount failed'\n"
+	      "start_on \"$ldev\"\n"
 	      "run_ops \"dmsetup message $dm 0 mark acked\"\n"
 	      "umount \"$work/mnt\" && mnts= || die 'umount failed'\n"
 	      "dmsetup remove \"$dm\" && dm= || die 'dmsetup remove (dm-log-writes) failed'\n"
@@ -394,12 +399,7 @@ int bo_export_cache_sh(FILE *f, const struct bo_export_script *s)
 	      "newloop \"$work/state.img\"\n"
 	      "state=$LOOP\n"
 	      "\"$replay\" \"$logdev\" \"$state\" acked >&2 || die 'replay failed'\n"
-	      "repair_it \"$state\" >\"$work/repair.out\" 2>&1\n"
-	      "if ! mount_it \"$state\" \"$work/mnt\"; then\n"
-	      "\techo \"LOST: the filesystem does not mount after the power cut\"\n"
-	      "\texit 1\n"
-	      "fi\n",
+	      "recover_on \"$state\"\n",
 	      f);
-	fputs("check_it\n", f);
 	return 0;
 }

@@ -15,7 +15,7 @@
 # Prints one line per case; exit 1 if one failed.
 import atexit, os, random, shutil, subprocess, sys, tempfile
 
-import ctl_stand_in
+import ctl_stand_in, fsops_tree
 
 fsops, top = sys.argv[1], tempfile.mkdtemp(prefix="fsops_copy_rules.")
 atexit.register(shutil.rmtree, top, ignore_errors=True)
@@ -27,11 +27,8 @@ failed = 0
 
 
 def listing(seed, ops, seq):
-    out = subprocess.run([fsops, "list", "--seed", str(seed), "--ops", str(ops)] + seq,
-                         capture_output=True, text=True, check=True).stdout
-    return {int(f[0]): dict(id=int(f[0]), type=f[1], a=f[2], b=f[3], ino=int(f[4][4:]),
-                            off=int(f[5][4:]), len=int(f[6][4:]), ack=l.endswith(" ack"))
-            for l in out.splitlines() for f in [l.split()]}
+    return {o["id"]: o for o in fsops_tree.listing(fsops, ["--seed", str(seed), "--ops",
+                                                          str(ops)] + seq)}
 
 
 def run(seed, ops, seq, upto, name):
@@ -48,17 +45,9 @@ def run(seed, ops, seq, upto, name):
 def present(seed, ops, seq, tree, issued, acked):
     """Check @tree with ops 1..@issued issued, the acks up to @acked: the ids found present."""
     full = listing(seed, ops, seq)
-    for name, ids in (("issued", range(1, issued + 1)),
-                      ("acked", [i for i in range(1, acked + 1) if full[i]["ack"]])):
-        with open(os.path.join(top, name), "w") as fh:
-            fh.writelines(f"{i}\n" for i in ids)
-    res = subprocess.run([fsops, "check", "--seed", str(seed), "--ops", str(ops)] + seq,
-                         cwd=tree, capture_output=True, text=True,
-                         env=dict(os.environ, BLACKOUT_ISSUED=os.path.join(top, "issued"),
-                                  BLACKOUT_ACKED=os.path.join(top, "acked")))
-    if res.returncode != 0 or not res.stdout.endswith("done\n"):
-        sys.exit(f"checker failed (exit {res.returncode}): {res.stderr[:300]}")
-    return {int(l.split()[1]) for l in res.stdout.splitlines() if l.startswith("present ")}
+    return fsops_tree.present(fsops, ["--seed", str(seed), "--ops", str(ops)] + seq, tree, top,
+                              range(1, issued + 1),
+                              [i for i in range(1, acked + 1) if full[i]["ack"]])
 
 
 def expect(case, seed, ops, seq, k, issued, plant):

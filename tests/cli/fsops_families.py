@@ -19,7 +19,7 @@
 # Prints one line per type; exit 1 if one failed.
 import os, shutil, subprocess, sys
 
-import ctl_stand_in
+import ctl_stand_in, fsops_tree
 
 fsops, top = sys.argv[1], os.path.abspath(sys.argv[2])
 families = subprocess.run([os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -38,11 +38,7 @@ sock = ctl_stand_in.start(top)
 
 def listing(keep=None):
     k = ["--keep", ",".join(map(str, keep))] if keep else []
-    out = subprocess.run([fsops, "list", "--seed", str(seed), "--ops", str(ops)] + seq + k,
-                         capture_output=True, text=True, check=True).stdout
-    return [dict(id=int(f[0]), type=f[1], a=f[2], b=f[3], ino=int(f[4][4:]),
-                 off=int(f[5][4:]), len=int(f[6][4:]), ack=l.endswith(" ack"))
-            for l in out.splitlines() for f in [l.split()]]
+    return fsops_tree.listing(fsops, ["--seed", str(seed), "--ops", str(ops)] + seq + k)
 
 
 def state(run, issued, acked, zeros=None):
@@ -58,17 +54,9 @@ def state(run, issued, acked, zeros=None):
         with open(os.path.join(tree, zeros["a"]), "r+b") as fh:
             fh.seek(zeros["off"])
             fh.write(bytes(zeros["len"]))
-    for name, ids in (("issued", issued), ("acked", acked)):
-        with open(os.path.join(top, name), "w") as fh:
-            fh.writelines(f"{i}\n" for i in ids)
-    res = subprocess.run([fsops, "check", "--seed", str(seed), "--ops", str(ops), "--keep",
-                          ",".join(map(str, issued))] + seq,
-                         cwd=tree, capture_output=True, text=True,
-                         env=dict(os.environ, BLACKOUT_ISSUED=os.path.join(top, "issued"),
-                                  BLACKOUT_ACKED=os.path.join(top, "acked")))
-    if res.returncode != 0 or not res.stdout.endswith("done\n"):
-        sys.exit(f"checker failed (exit {res.returncode}): {res.stderr[:300]}")
-    return {int(l.split()[1]) for l in res.stdout.splitlines() if l.startswith("present ")}
+    return fsops_tree.present(fsops, ["--seed", str(seed), "--ops", str(ops), "--keep",
+                                      ",".join(map(str, issued))] + seq, tree, top, issued,
+                              acked)
 
 
 full = listing()

@@ -278,14 +278,10 @@ static void judge(void)
 int main(void)
 {
 	static const struct bo_test tests[] = {
-		{"every key", every_key},
-		{"cells", cells},
-		{"kernels", kernels},
-		{"kernel trees", kernel_trees},
-		{"relative", relative},
-		{"errors", errors},
-		{"judge", judge},
-		{},
+		{"every key", every_key}, {"cells", cells},
+		{"kernels", kernels},	  {"kernel trees", kernel_trees},
+		{"relative", relative},	  {"errors", errors},
+		{"judge", judge},	  {},
 	};
 
 	return bo_test_run("matrix", tests);
