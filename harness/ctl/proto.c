@@ -13,6 +13,7 @@
 
 #define ISSUE_PREFIX "issue:"
 #define ACK_PREFIX   "ack:"
+#define RESET_PREFIX "reset:"
 /* The marks of fault switches (harness/faultplan.h): the oracle reads them back. */
 #define FAULT_PREFIX "fault:"
 /* harness/log/layout.h's BO_LAYOUT_MARK_PREFIX: the recorder's account of several devices. */
@@ -96,13 +97,14 @@ int bo_ctl_check_mark_name(const char *name, size_t len, struct bo_err *err)
 	    (len >= strlen(FAULT_PREFIX) && !memcmp(name, FAULT_PREFIX, strlen(FAULT_PREFIX))) ||
 	    (len >= strlen(LAYOUT_PREFIX) && !memcmp(name, LAYOUT_PREFIX, strlen(LAYOUT_PREFIX))) ||
 	    (len >= strlen(NODE_CUT_PREFIX) &&
-	     !memcmp(name, NODE_CUT_PREFIX, strlen(NODE_CUT_PREFIX))))
+	     !memcmp(name, NODE_CUT_PREFIX, strlen(NODE_CUT_PREFIX))) ||
+	    (len >= strlen(RESET_PREFIX) && !memcmp(name, RESET_PREFIX, strlen(RESET_PREFIX))))
 		return bo_err_set(
 			err, EINVAL,
 			"mark name '%s' uses a reserved prefix ('issue:' and 'ack:' "
 			"belong to the issue and ack requests, 'fault:' to fault switches, "
 			"'layout:' to the devices of the log, 'node-cut:' to a node's power "
-			"cut)",
+			"cut, 'reset:' to a fresh filesystem's way back to its base)",
 			quote(name, len, q, sizeof(q)));
 	return 0;
 }

@@ -32,6 +32,7 @@
 struct op {
 	char type[24];
 	char workload[32]; /* "seq1-00057", or "" */
+	bool setup;	   /* of the workload's setup */
 };
 
 /* A workload of a bounded run: its name, its size and its skeleton. */
@@ -64,6 +65,15 @@ static int each_run(const char *path, int depth, int (*fn)(void *, const char *)
 	}
 	closedir(d);
 	return r;
+}
+
+/* Whether the listing's @line (@len bytes) is of a workload's setup: a word "setup". */
+static bool setup_op(const char *line, size_t len)
+{
+	for (const char *p = line; (p = memmem(p, len - (size_t) (p - line), " setup", 6)); p += 6)
+		if (p + 6 == line + len || p[6] == ' ')
+			return true;
+	return false;
 }
 
 /* The ops of @sc (run @dir's) as blackout-fsops lists them, by id (index 0 unused), into
@@ -99,6 +109,7 @@ static size_t list_ops(struct bo_sigset *f, const struct bo_scenario *sc, struct
 			sscanf(line, "%*s %23s", v[n].type);
 			if (w)
 				sscanf(w + 9, "%31s", v[n].workload);
+			v[n].setup = setup_op(line, len);
 		}
 		line += len + (line[len] == '\n');
 	}
@@ -106,12 +117,12 @@ static size_t list_ops(struct bo_sigset *f, const struct bo_scenario *sc, struct
 	return n;
 }
 
-/* The workload of op @id: its name, its number of ops, and its ops after the setup (the
- * first ack) as "punch, fsync-file". */
+/* The workload of op @id: its name, its number of ops, and its ops after its setup (listed as
+ * such) as "punch, fsync-file" — or "setup" when op @id is of the setup, whose states are cut
+ * before any op after it was issued. */
 static void workload_of(const struct op *ops, size_t n, uint64_t id, struct workload *w)
 {
 	uint64_t first = id, last = id;
-	bool setup = true;
 
 	memset(w, 0, sizeof(*w));
 	if (!*ops[id].workload)
@@ -122,12 +133,13 @@ static void workload_of(const struct op *ops, size_t n, uint64_t id, struct work
 		last++;
 	snprintf(w->name, sizeof(w->name), "%s", ops[id].workload);
 	w->nops = last - first + 1;
+	if (ops[id].setup) {
+		snprintf(w->skeleton, sizeof(w->skeleton), "setup");
+		return;
+	}
 	for (uint64_t i = first; i <= last; i++) {
-		if (setup) {
-			/* The setup ends with its syncfs: the workload's first acknowledged op. */
-			setup = strcmp(ops[i].type, "sync") != 0;
+		if (ops[i].setup)
 			continue;
-		}
 		snprintf(w->skeleton + strlen(w->skeleton),
 			 sizeof(w->skeleton) - strlen(w->skeleton), "%s%s",
 			 *w->skeleton ? ", " : "", ops[i].type);

@@ -238,8 +238,9 @@ static void run_checker(struct explore *x, struct state_run *s)
 	char e_mnt[PATH_MAX + 16], e_state[BO_CRASH_ID_MAX + 16], e_iss[PATH_MAX + 20],
 		e_ack[PATH_MAX + 20];
 	char e_cut[48], e_dev[2 * BO_LAYOUT_MAX][PATH_MAX + 40];
-	char e_surv[BO_CLUSTER_SET_NAME_MAX + 32];
-	char *env[32 + 2 * BO_LAYOUT_MAX + BO_CLUSTER_MAX + 3];
+	char e_surv[BO_CLUSTER_SET_NAME_MAX + 32], e_fresh[BO_LOG_MARK_MAX(4096) + 32];
+	char *env[32 + 2 * BO_LAYOUT_MAX + BO_CLUSTER_MAX + 4];
+	const struct bo_fresh *fr = bo_ops_fresh_at(&x->ops, s->applied);
 	const char *cwd = o->primary >= 0 && x->n_parts ? x->part_mnt[o->primary] : x->mnt;
 	size_t n = 0;
 	int k;
@@ -264,6 +265,12 @@ static void run_checker(struct explore *x, struct state_run *s)
 	env[n++] = e_iss;
 	env[n++] = e_ack;
 	env[n++] = e_cut;
+	/* On a fresh filesystem (docs/ctl.md): its label, what its workload named it. */
+	if (fr) {
+		snprintf(e_fresh, sizeof(e_fresh), "BLACKOUT_FRESH=%s",
+			 bo_log_mark_name(x->log, fr->fresh) + 6);
+		env[n++] = e_fresh;
+	}
 	/* Each device by name, as the workload had them (harness/record/record.c). */
 	for (unsigned i = 0; i < x->n_parts; i++) {
 		char up[BO_LAYOUT_NAME_MAX + 1];

@@ -71,7 +71,8 @@ static bool state_changes(const struct bo_log *log, uint64_t from, uint64_t to)
 
 		if (e->nr_sectors && !(e->flags & BO_LOG_MARK))
 			return true;
-		if (m && (!strncmp(m, "issue:", 6) || !strncmp(m, "ack:", 4)))
+		if (m && (!strncmp(m, "issue:", 6) || !strncmp(m, "ack:", 4) ||
+			  !strncmp(m, "fresh:", 6) || !strcmp(m, "base")))
 			return true;
 	}
 	return false;
@@ -173,6 +174,36 @@ static int states_mine(struct select *sel, struct bo_err *err)
 	return 0;
 }
 
+/*
+ * A fresh filesystem's way back to its base (bo_ops_resetting()) holds no state of any
+ * workload: its cuts are left out, and a state asked for by id there is refused.
+ */
+static int skip_resets(struct select *sel, struct bo_err *err)
+{
+	const struct bo_ops *ops = &sel->x->ops;
+	size_t k = 0;
+
+	if (!ops->n_fresh)
+		return 0;
+	for (size_t i = 0; i < sel->cuts.n; i++) {
+		char id[BO_CRASH_ID_MAX];
+
+		if (!bo_ops_resetting(ops, sel->cuts.v[i])) {
+			sel->cuts.v[k++] = sel->cuts.v[i];
+			continue;
+		}
+		if (!sel->x->o->only_state)
+			continue;
+		bo_state_id(sel->cuts.v[i], id, sizeof(id));
+		return bo_err_set(err, EINVAL,
+				  "state %s: the device on its way back to the base between a "
+				  "reset: and a fresh: mark, no state of any workload",
+				  id);
+	}
+	sel->cuts.n = k;
+	return 0;
+}
+
 int select_new(struct explore *x, struct select **ret, struct bo_err *err)
 {
 	const struct bo_explore_opts *o = x->o;
@@ -201,6 +232,8 @@ int select_new(struct explore *x, struct select **ret, struct bo_err *err)
 	} else {
 		r = bo_cutsel_select(x->log, o->cuts, o->first_cut, &sel->cuts, err);
 	}
+	if (r >= 0)
+		r = skip_resets(sel, err);
 	/* A vacuous-pass guard: a policy that selects nothing could not have failed. */
 	if (r >= 0 && sel->cuts.n == 0)
 		r = bo_err_set(err, ENODATA, "cut policy '%s' selects no cut point in '%s'",

@@ -21,6 +21,10 @@ struct bo_logtail {
 	uint64_t off; /* next header */
 	uint64_t count;
 	uint8_t *blk;
+	/* The blocks written or discarded since bo_logtail_track() turned it on. */
+	bool tracking;
+	struct bo_logtail_range *w;
+	size_t nw, cap;
 };
 
 int bo_logtail_open(const char *path, uint32_t sectorsize, struct bo_logtail **ret,
@@ -53,7 +57,42 @@ void bo_logtail_free(struct bo_logtail *t)
 		close(t->fd);
 	free(t->blk);
 	free(t->path);
+	free(t->w);
 	free(t);
+}
+
+void bo_logtail_track(struct bo_logtail *t, bool on)
+{
+	t->tracking = on;
+	t->nw = 0;
+}
+
+const struct bo_logtail_range *bo_logtail_written(const struct bo_logtail *t, size_t *ret_n)
+{
+	*ret_n = t->nw;
+	return t->w;
+}
+
+/* Note entry @e's blocks when tracking; -ENOMEM. */
+static int note(struct bo_logtail *t, const struct bo_log_entry *e)
+{
+	if (!t->tracking || !e->nr_sectors || (e->flags & BO_LOG_MARK))
+		return 0;
+	if (t->nw && t->w[t->nw - 1].sector + t->w[t->nw - 1].count == e->sector) {
+		t->w[t->nw - 1].count += e->nr_sectors;
+		return 0;
+	}
+	if (t->nw == t->cap) {
+		size_t c = t->cap ? 2 * t->cap : 64;
+		struct bo_logtail_range *v = reallocarray(t->w, c, sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		t->w = v;
+		t->cap = c;
+	}
+	t->w[t->nw++] = (struct bo_logtail_range){e->sector, e->nr_sectors};
+	return 0;
 }
 
 uint64_t bo_logtail_count(const struct bo_logtail *t)
@@ -84,6 +123,9 @@ int bo_logtail_scan(struct bo_logtail *t, int (*fn)(void *ctx, uint64_t entry, c
 		if (bo_log_parse_header(t->blk, t->ss, (uint64_t) st.st_size, t->count, t->off, &e,
 					&next, NULL) < 0)
 			return 0;
+		if (note(t, &e) < 0)
+			return bo_err_set(err, ENOMEM, "following log '%s': out of memory",
+					  t->path);
 		if (e.flags & BO_LOG_MARK && fn) {
 			uint64_t len;
 

@@ -11,6 +11,8 @@
 #ifndef BO_LOGTAIL_H
 #define BO_LOGTAIL_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "harness/base/util.h"
@@ -21,6 +23,20 @@ struct bo_logtail;
 _must_check_ int bo_logtail_open(const char *path, uint32_t sectorsize, struct bo_logtail **ret,
 				 struct bo_err *err);
 void bo_logtail_free(struct bo_logtail *t);
+
+/* Blocks @count blocks from @sector on (in the log's block size) written or discarded. */
+struct bo_logtail_range {
+	uint64_t sector, count;
+};
+
+/*
+ * From now on (@on), note the blocks of every write and discard entry read, forgetting those
+ * noted before; or stop (!@on). How a fresh filesystem learns what its workload changed.
+ */
+void bo_logtail_track(struct bo_logtail *t, bool on);
+
+/* The blocks noted since tracking began, in log order (adjacent ones joined). */
+const struct bo_logtail_range *bo_logtail_written(const struct bo_logtail *t, size_t *ret_n);
 
 /* Entries seen so far. */
 uint64_t bo_logtail_count(const struct bo_logtail *t);

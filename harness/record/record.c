@@ -45,7 +45,8 @@ static int insert_mark(void *ctx, const char *name, uint64_t *ret_entry, struct 
 	struct json_object *rec = NULL;
 	int k;
 
-	k = recorder_put_mark(r, name, ret_entry, err);
+	k = recorder_fresh_mark(name) ? recorder_fresh(r, name, ret_entry, err)
+				      : recorder_put_mark(r, name, ret_entry, err);
 	if (k >= 0 && r->faults)
 		k = bo_faultrun_on_mark(r->faults, name, *ret_entry, &rec, err);
 	if (rec)
@@ -460,66 +461,6 @@ static int mkfs_devices(struct recorder *r, struct bo_err *err)
 	return k;
 }
 
-/* Mount @dev on @mnt and put the mount on the teardown stack. */
-static int mount_kept(struct recorder *r, const char *dev, const char *mnt, const char *fs,
-		      const char *opts, struct bo_err *err)
-{
-	int k = bo_mount(dev, mnt, fs, opts, err);
-
-	if (k >= 0 && bo_teardown_push_mount(r->td, mnt, err) < 0) {
-		struct bo_err e2;
-
-		(void) !bo_umount(mnt, 0, &e2);
-		k = -ENOSPC;
-	}
-	if (k >= 0)
-		r->mounted++;
-	return k;
-}
-
-/*
- * Mount the filesystems of a [device NAME] scenario, each on r->mnt/NAME, and give the
- * workload's account its own: the root directory of each filesystem, the node of each raw
- * device. The working directory is the primary device's mount point (else r->mnt).
- */
-static int mount_devices(struct recorder *r, char *cwd, size_t len, struct bo_err *err)
-{
-	const struct bo_scenario *sc = r->o->sc;
-	int k = 0;
-
-	snprintf(cwd, len, "%s", r->mnt);
-	for (size_t i = 0; k >= 0 && i < sc->ndevices; i++) {
-		const struct bo_device *d = &sc->devices[i];
-		_cleanup_free_ char *mo = NULL;
-		const char *own = r->dev[i];
-
-		if (!d->raw) {
-			struct bo_fs_devs devs;
-
-			if (bo_pathf(r->dev_mnt[i], sizeof(r->dev_mnt[i]), "%s/%s", r->mnt,
-				     d->name) < 0 ||
-			    (mkdir(r->dev_mnt[i], 0755) < 0 && errno != EEXIST))
-				return bo_err_set(err, errno ? errno : ENAMETOOLONG,
-						  "creating '%s'", r->dev_mnt[i]);
-			recorder_fs_devs(r, (unsigned) i, &devs);
-			mo = bo_mount_options_devs(d->fs, d->mount_options, &devs);
-			if (!mo)
-				return bo_err_set(err, ENOMEM, "out of memory");
-			if (devs.spans[0])
-				k = bo_mount_forget_devices(d->fs, err);
-			if (k >= 0)
-				k = mount_kept(r, r->dev[i], r->dev_mnt[i], bo_fs_name(d->fs), mo,
-					       err);
-			own = r->dev_mnt[i];
-			if ((int) i == sc->primary)
-				snprintf(cwd, len, "%s", r->dev_mnt[i]);
-		}
-		if (k >= 0)
-			k = recorder_give(r, own, err);
-	}
-	return k;
-}
-
 /* Whether a node of @sc's cluster has its power cut during the run. */
 static bool cuts_power(const struct bo_scenario *sc)
 {
@@ -560,6 +501,7 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 	r.sectors = sc->size / 512;
 	snprintf(r.image, sizeof(r.image), "%s/image.img", o->workdir);
 	snprintf(r.log, sizeof(r.log), "%s/log.img", o->workdir);
+	snprintf(r.pristine, sizeof(r.pristine), "%s/base.img", o->workdir);
 	/* Where every crash state will be mounted too (dev/mntarea.h): a path the workload
 	 * stores stays true in them. */
 	snprintf(r.mnt, sizeof(r.mnt), "%s", BO_MNT_ROOT);
@@ -596,18 +538,14 @@ int bo_record(const struct bo_record_opts *o, struct bo_results *res, struct bo_
 	if (k >= 0)
 		k = insert_mark(&r, "mkfs", &entry, err);
 	if (k >= 0 && r.layout.n) {
-		k = mount_devices(&r, r.cwd, sizeof(r.cwd), err);
+		k = recorder_mount_devices(&r, r.cwd, sizeof(r.cwd), err);
 		/* With a node's power cut, the cluster's client is on no node: it works beside
 		 * their mounts, not in one, which the cut takes away. */
 		if (cuts_power(sc))
 			snprintf(r.cwd, sizeof(r.cwd), "%s", r.mnt);
 	} else if (k >= 0) {
 		snprintf(r.cwd, sizeof(r.cwd), "%s", r.mnt);
-		k = mount_kept(&r, r.fl_dev, r.mnt, bo_fs_name(sc->fs), sc->mount_options, err);
-		/* The workload's account owns the file system it works on. */
-		if (k >= 0 && o->user && chown(r.mnt, o->user->uid, o->user->gid) < 0)
-			k = bo_err_set(err, errno, "giving '%s' to user %s: %s", r.mnt,
-				       o->user->name, strerror(errno));
+		k = recorder_mount_one(&r, err);
 	}
 	if (k >= 0)
 		k = bo_test_stall("mounted", err);
@@ -674,5 +612,6 @@ down:
 		if (r.dev_mnt[i][0])
 			rmdir(r.dev_mnt[i]);
 	unlink(r.image);
+	unlink(r.pristine);
 	return k;
 }

@@ -9,9 +9,13 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dmtargets/logwrites.h"
+#include "harness/base/path.h"
+#include "harness/dev/mount.h"
+#include "harness/dev/teardown.h"
 #include "harness/base/safety.h"
 #include "harness/log/tail.h"
 #include "harness/results/results.h"
@@ -80,4 +84,73 @@ void recorder_fs_devs(const struct recorder *r, unsigned i, struct bo_fs_devs *r
 	const struct bo_device *d = &r->o->sc->devices[i];
 
 	bo_fs_devs_pick(r->dev, r->o->sc->ndevices, d->journal, d->spans, ret);
+}
+
+int recorder_mount_kept(struct recorder *r, const char *dev, const char *mnt, const char *fs,
+			const char *opts, struct bo_err *err)
+{
+	int k = bo_mount(dev, mnt, fs, opts, err);
+
+	if (k >= 0 && bo_teardown_push_mount(r->td, mnt, err) < 0) {
+		struct bo_err e2;
+
+		(void) !bo_umount(mnt, 0, &e2);
+		k = -ENOSPC;
+	}
+	if (k >= 0)
+		r->mounted++;
+	return k;
+}
+
+int recorder_mount_one(struct recorder *r, struct bo_err *err)
+{
+	const struct bo_scenario *sc = r->o->sc;
+	int k = recorder_mount_kept(r, r->fl_dev, r->mnt, bo_fs_name(sc->fs), sc->mount_options,
+				    err);
+
+	/* The workload's account owns the file system it works on. */
+	return k < 0 ? k : recorder_give(r, r->mnt, err);
+}
+
+/*
+ * Mount the filesystems of a [device NAME] scenario, each on r->mnt/NAME, and give the
+ * workload's account its own: the root directory of each filesystem, the node of each raw
+ * device. The working directory is the primary device's mount point (else r->mnt).
+ */
+int recorder_mount_devices(struct recorder *r, char *cwd, size_t len, struct bo_err *err)
+{
+	const struct bo_scenario *sc = r->o->sc;
+	int k = 0;
+
+	snprintf(cwd, len, "%s", r->mnt);
+	for (size_t i = 0; k >= 0 && i < sc->ndevices; i++) {
+		const struct bo_device *d = &sc->devices[i];
+		_cleanup_free_ char *mo = NULL;
+		const char *own = r->dev[i];
+
+		if (!d->raw) {
+			struct bo_fs_devs devs;
+
+			if (bo_pathf(r->dev_mnt[i], sizeof(r->dev_mnt[i]), "%s/%s", r->mnt,
+				     d->name) < 0 ||
+			    (mkdir(r->dev_mnt[i], 0755) < 0 && errno != EEXIST))
+				return bo_err_set(err, errno ? errno : ENAMETOOLONG,
+						  "creating '%s'", r->dev_mnt[i]);
+			recorder_fs_devs(r, (unsigned) i, &devs);
+			mo = bo_mount_options_devs(d->fs, d->mount_options, &devs);
+			if (!mo)
+				return bo_err_set(err, ENOMEM, "out of memory");
+			if (devs.spans[0])
+				k = bo_mount_forget_devices(d->fs, err);
+			if (k >= 0)
+				k = recorder_mount_kept(r, r->dev[i], r->dev_mnt[i],
+							bo_fs_name(d->fs), mo, err);
+			own = r->dev_mnt[i];
+			if ((int) i == sc->primary)
+				snprintf(cwd, len, "%s", r->dev_mnt[i]);
+		}
+		if (k >= 0)
+			k = recorder_give(r, own, err);
+	}
+	return k;
 }

@@ -60,6 +60,9 @@ struct recorder {
 	char *dev_on[BO_LAYOUT_MAX], *dev_off[BO_LAYOUT_MAX];
 	uint32_t nodes_cut;    /* a bit per node whose power was cut at least once */
 	struct bo_err cut_err; /* the first power cut that failed (msg "" when none) */
+	/* A fresh filesystem per workload (fresh.c): the base's copy, once marked. */
+	char pristine[PATH_MAX];
+	bool have_base;
 };
 
 /* Emit a record of @event into the run's stream (under the emit lock): @o, or @key: @val. */
@@ -71,6 +74,24 @@ int recorder_put_mark(void *ctx, const char *name, uint64_t *ret_entry, struct b
 int recorder_give(const struct recorder *r, const char *path, struct bo_err *err);
 /* The other devices of device @i's filesystem (its journal, the devices it spans), as paths. */
 void recorder_fs_devs(const struct recorder *r, unsigned i, struct bo_fs_devs *ret);
+
+/* Mount @dev on @mnt and put the mount on the teardown stack. */
+int recorder_mount_kept(struct recorder *r, const char *dev, const char *mnt, const char *fs,
+			const char *opts, struct bo_err *err);
+/*
+ * Mount the filesystems of a [device NAME] scenario, each on r->mnt/NAME, and give the
+ * workload's account its own: the root directory of each filesystem, the node of each raw
+ * device. The working directory, into @cwd, is the primary device's mount point (else r->mnt).
+ */
+int recorder_mount_devices(struct recorder *r, char *cwd, size_t len, struct bo_err *err);
+/* The one device's filesystem (no [device] sections) mounted, given to the workload's account. */
+int recorder_mount_one(struct recorder *r, struct bo_err *err);
+
+/* fresh.c. Whether mark @name is `base` or `fresh:<label>`: a fresh filesystem's. */
+bool recorder_fresh_mark(const char *name);
+/* Carry out the mark @name of recorder_fresh_mark(): the filesystem unmounted, the base kept
+ * or gone back to, the filesystem mounted again; the mark's entry in *@ret_entry. */
+int recorder_fresh(struct recorder *r, const char *name, uint64_t *ret_entry, struct bo_err *err);
 
 /* nodes.c. Whether layout device @i is a device of a node whose power is cut during the run. */
 bool recorder_dev_cut(const struct recorder *r, unsigned i);

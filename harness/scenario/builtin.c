@@ -190,14 +190,14 @@ static int builtin_command(const struct bo_scenario *sc, const char *mode, char 
 			return -EINVAL;
 	if (bounded) {
 		posix = *mode && bo_scenario_promises_posix(sc);
-		n = asprintf(ret,
-			     "%s%s --bounded %" PRIu64 "%s%s%s%s%s%s%s --seed %" PRIu64 "%s%s%s",
-			     b->exe, mode, sc->length, sc->workloads ? " --workloads " : "",
-			     sc->workloads ? sc->workloads : "", sc->sample ? " --sample " : "",
-			     sc->sample ? sc->sample : "", *families ? " --families=" : "",
-			     families, no_links ? " --no-links" : "", sc->workload_seed,
-			     posix ? " --promises=posix" : "", sc->bug ? " --bug=" : "",
-			     sc->bug ? sc->bug : "");
+		n = asprintf(
+			ret, "%s%s --bounded %" PRIu64 "%s%s%s%s%s%s%s%s --seed %" PRIu64 "%s%s%s",
+			b->exe, mode, sc->length, sc->workloads ? " --workloads " : "",
+			sc->workloads ? sc->workloads : "", sc->sample ? " --sample " : "",
+			sc->sample ? sc->sample : "", sc->fresh ? " --fresh" : "",
+			*families ? " --families=" : "", families, no_links ? " --no-links" : "",
+			sc->workload_seed, posix ? " --promises=posix" : "",
+			sc->bug ? " --bug=" : "", sc->bug ? sc->bug : "");
 		return n < 0 ? -ENOMEM : 0;
 	}
 	n = asprintf(ret, "%s%s%s --seed %" PRIu64 " --ops %" PRIu64 "%s%s%s%s%s%s%s%s%s", b->exe,

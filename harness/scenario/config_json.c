@@ -88,7 +88,8 @@ int bo_scenario_to_json(const struct bo_scenario *sc, struct json_object **ret)
 		      (put(wl, "length", json_object_new_uint64(sc->length)) &&
 		       put(wl, "workloads",
 			   json_object_new_string(sc->workloads ? sc->workloads : "all")) &&
-		       (!sc->sample || put(wl, "sample", json_object_new_string(sc->sample))))) &&
+		       (!sc->sample || put(wl, "sample", json_object_new_string(sc->sample))) &&
+		       put(wl, "fresh", json_object_new_boolean(sc->fresh)))) &&
 		     (strcmp(sc->builtin, "fsops") ||
 		      (put(wl, "fsync",
 			   json_object_new_string(sc->fsync_inode ? "inode" : "path")) &&

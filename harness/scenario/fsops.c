@@ -67,7 +67,7 @@ int bo_fsops_list(const struct bo_scenario *sc, const char *libexec, const char 
 			NULL};
 	size_t na = 8;
 	/* builtin bounded: its workloads, each op with its workload's name. */
-	char *bounded[13] = {prog, "list", "--seed", seed, "--bounded", ops};
+	char *bounded[14] = {prog, "list", "--seed", seed, "--bounded", ops};
 	size_t nb = 6;
 	struct bo_proc_opts o = {.argv = bo_bounded_is(sc) ? bounded : argv,
 				 .timeout_ms = 60000,
@@ -102,6 +102,8 @@ int bo_fsops_list(const struct bo_scenario *sc, const char *libexec, const char 
 		bounded[nb++] = "--sample";
 		bounded[nb++] = sc->sample;
 	}
+	if (bo_bounded_is(sc) && sc->fresh)
+		bounded[nb++] = "--fresh";
 	if (bo_bounded_is(sc) && (st = bounded_listable(sc, err)) < 0)
 		return st;
 	st = bo_proc_run(&o, &r, err);

@@ -51,6 +51,7 @@ static const struct scenario_key keys[] = {
 	{"workload", "length", K_LENGTH, F(length)},
 	{"workload", "workloads", K_RANKS, F(workloads)},
 	{"workload", "sample", K_SAMPLE, F(sample)},
+	{"workload", "fresh", K_BOOL, F(fresh)},
 	{"workload", "seed", K_U64, F(workload_seed)},
 	{"workload", "timeout", K_SECONDS, F(workload_timeout)},
 	{"check", "cuts", K_CUTS, F(cuts_spec)},

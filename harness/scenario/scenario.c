@@ -129,7 +129,7 @@ static int item(void *ctx, const struct bo_ini_item *it, struct bo_err *err)
 
 /* The [workload] keys only builtin fsops takes, and only builtin bounded. */
 static const char *const fsops_keys[] = {"keep_ops", "fsync", "families"};
-static const char *const bounded_keys[] = {"length", "workloads", "sample"};
+static const char *const bounded_keys[] = {"length", "workloads", "sample", "fresh"};
 
 static char *default_name(const char *origin)
 {

@@ -104,6 +104,7 @@ struct bo_scenario {
 	uint64_t length;	/* bounded: the length of its workloads, 1..3 */
 	char *workloads;	/* bounded: the ranks run ("0-99"), or NULL for all */
 	char *sample;		/* bounded: "I/N", of those the ranks I modulo N, or NULL */
+	bool fresh;		/* bounded: a fresh filesystem per workload (default no) */
 	uint64_t workload_seed; /* default: the run seed */
 	bool workload_seed_set; /* the scenario gave [workload] seed */
 	unsigned workload_timeout; /* seconds */

@@ -20,7 +20,7 @@
 
 #define SCENARIO_NAME_MAX     64	    /* [scenario] name, and one made from a file's */
 #define SCENARIO_DEV_SIZE_MAX (64ULL << 30) /* the device, or all devices together */
-#define SCENARIO_NKEYS	      39	    /* the rows of the key table */
+#define SCENARIO_NKEYS	      40	    /* the rows of the key table */
 
 /* What a key's value is; keys.c says what each kind takes and reads it. */
 enum scenario_kind {

@@ -139,9 +139,46 @@ bool bo_fault_mark_drops_writes(const char *name)
 	return false;
 }
 
+/*
+ * A fresh filesystem's mark (recorder's fresh.c): `base`, then pairs `reset:L`, `fresh:L`.
+ * reset: is reserved (docs/ctl.md), out of order it is an error; `base` and `fresh:` were free
+ * names before, and a log without reset: marks (one made elsewhere) may hold them as its own:
+ * they count only with a reset: mark to close or to follow.
+ */
+static int fresh_mark(struct bo_ops *ops, const struct bo_log_mark *m, struct bo_err *err)
+{
+	bool open = ops->n_fresh && ops->fresh[ops->n_fresh - 1].fresh == BO_NO_ENTRY;
+	struct bo_fresh *v;
+
+	if (!strcmp(m->name, "base")) {
+		if (ops->base_entry == BO_NO_ENTRY)
+			ops->base_entry = m->entry;
+		return 0;
+	}
+	if (m->name[0] == 'f') {
+		if (open)
+			ops->fresh[ops->n_fresh - 1].fresh = m->entry;
+		return 0;
+	}
+	if (ops->base_entry == BO_NO_ENTRY || open) {
+		_cleanup_free_ char *name = bo_sanitize(m->name, true);
+
+		return bo_err_set(err, EBADMSG,
+				  "entry %" PRIu64 ": mark '%s' out of order (a fresh filesystem's "
+				  "marks are 'base', then 'reset:L' and 'fresh:L' in pairs)",
+				  m->entry, name ? name : "?");
+	}
+	v = reallocarray(ops->fresh, ops->n_fresh + 1, sizeof(*v));
+	if (!v)
+		return bo_err_set(err, ENOMEM, "reading op marks");
+	ops->fresh = v;
+	v[ops->n_fresh++] = (struct bo_fresh){.reset = m->entry, .fresh = BO_NO_ENTRY};
+	return 0;
+}
+
 int bo_ops_from_log(const struct bo_log *log, struct bo_ops *ret, struct bo_err *err)
 {
-	struct bo_ops ops = {0};
+	struct bo_ops ops = {.base_entry = BO_NO_ENTRY};
 	size_t cap = 0;
 	uint64_t last_issue = 0, last_ack = 0;
 	bool any_issue = false, any_ack = false, power_off = false;
@@ -156,6 +193,13 @@ int bo_ops_from_log(const struct bo_log *log, struct bo_ops *ret, struct bo_err 
 
 		if (!strncmp(m->name, "fault:", 6)) {
 			power_off = bo_fault_mark_drops_writes(m->name);
+			continue;
+		}
+		if (!strcmp(m->name, "base") || !strncmp(m->name, "reset:", 6) ||
+		    !strncmp(m->name, "fresh:", 6)) {
+			r = fresh_mark(&ops, m, err);
+			if (r < 0)
+				goto fail;
 			continue;
 		}
 		if (!is_ack && strncmp(m->name, "issue:", 6))
@@ -248,21 +292,67 @@ void bo_ops_clear(struct bo_ops *ops)
 	for (size_t i = 0; i < ops->n; i++)
 		free(ops->v[i].digest);
 	free(ops->v);
+	free(ops->fresh);
 	*ops = (struct bo_ops){0};
+}
+
+/* The number of fresh filesystems whose mark @which (reset: or fresh:) lies before @cut. */
+static size_t fresh_before(const struct bo_ops *ops, uint64_t cut, bool fresh)
+{
+	size_t lo = 0, hi = ops->n_fresh;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((fresh ? ops->fresh[mid].fresh : ops->fresh[mid].reset) < cut)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const struct bo_fresh *bo_ops_fresh_at(const struct bo_ops *ops, uint64_t cut)
+{
+	size_t n = fresh_before(ops, cut, true);
+
+	return n ? &ops->fresh[n - 1] : NULL;
+}
+
+bool bo_ops_resetting(const struct bo_ops *ops, uint64_t cut)
+{
+	size_t n = fresh_before(ops, cut, false);
+	const struct bo_fresh *f = n ? &ops->fresh[n - 1] : NULL;
+
+	/* Past the reset mark and its first write, the fresh: mark not yet applied. */
+	return f && cut > f->reset + 1 && (f->fresh == BO_NO_ENTRY || cut <= f->fresh);
+}
+
+/* The ops that count for the state after @cut entries: issued before it, on its filesystem
+ * (the base's, or those since the last fresh: mark before it). */
+struct window {
+	uint64_t cut, from, base;
+};
+
+static struct window window_of(const struct bo_ops *ops, uint64_t cut)
+{
+	const struct bo_fresh *f = bo_ops_fresh_at(ops, cut);
+
+	return (struct window){.cut = cut, .from = f ? f->fresh : 0, .base = ops->base_entry};
 }
 
 /* An op counts as issued before the cut if its issue mark, or failing that its ack mark (a
  * workload that only acknowledges), lies before it. */
-static bool issued_before(const struct bo_op *op, uint64_t cut)
+static bool issued_before(const struct bo_op *op, const struct window *w)
 {
 	uint64_t e = op->issue_entry != BO_NO_ENTRY ? op->issue_entry : op->ack_entry;
 
-	return e != BO_NO_ENTRY && e < cut;
+	return e != BO_NO_ENTRY && e < w->cut && (e >= w->from || e < w->base);
 }
 
-static bool acked_before(const struct bo_op *op, uint64_t cut)
+static bool acked_before(const struct bo_op *op, const struct window *w)
 {
-	return op->ack_entry != BO_NO_ENTRY && op->ack_entry < cut;
+	return op->ack_entry != BO_NO_ENTRY && op->ack_entry < w->cut && issued_before(op, w);
 }
 
 int bo_ops_check_acked(const struct bo_ops *ops, const uint64_t *acked, size_t n,
@@ -287,12 +377,13 @@ int bo_ops_write_before(const struct bo_ops *ops, uint64_t cut, bool acked, int 
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
+	struct window w = window_of(ops, cut);
 	int r;
 
 	if (!f)
 		return -errno;
 	for (size_t i = 0; i < ops->n; i++)
-		if (acked ? acked_before(&ops->v[i], cut) : issued_before(&ops->v[i], cut))
+		if (acked ? acked_before(&ops->v[i], &w) : issued_before(&ops->v[i], &w))
 			fprintf(f, "%" PRIu64 "\n", ops->v[i].id);
 	if (fclose(f) != 0)
 		return -ENOMEM;
@@ -443,26 +534,27 @@ int bo_oracle_judge(const struct bo_ops *ops, uint64_t cut, const struct bo_chec
 {
 	struct bo_verdict v = {0};
 	uint64_t first_missing_issue = BO_NO_ENTRY;
+	struct window w = window_of(ops, cut);
 	int r = 0;
 
 	for (size_t i = 0; i < ops->n && r >= 0; i++) {
 		const struct bo_op *op = &ops->v[i];
 		ssize_t at = opset_index(&rep->present, op->id);
 
-		if (acked_before(op, cut)) {
+		if (acked_before(op, &w)) {
 			if (at < 0)
 				r = bo_opset_add(&v.lost, op->id);
 			else if (op->digest && rep->digests && rep->digests[at] &&
 				 strcmp(op->digest, rep->digests[at]))
 				r = bo_opset_add(&v.wrong, op->id);
 		}
-		if (at < 0 && issued_before(op, cut) && op->issue_entry < first_missing_issue)
+		if (at < 0 && issued_before(op, &w) && op->issue_entry < first_missing_issue)
 			first_missing_issue = op->issue_entry;
 	}
 	for (size_t i = 0; i < rep->present.n && r >= 0; i++) {
 		const struct bo_op *op = bo_ops_find(ops, rep->present.v[i]);
 
-		if (!op || !issued_before(op, cut))
+		if (!op || !issued_before(op, &w))
 			r = bo_opset_add(&v.phantom, rep->present.v[i]);
 	}
 	/* Ordered: every op issued before a present one is present. The ops missing "behind" a
@@ -474,7 +566,7 @@ int bo_oracle_judge(const struct bo_ops *ops, uint64_t cut, const struct bo_chec
 		for (size_t i = 0; i < rep->present.n; i++) {
 			const struct bo_op *op = bo_ops_find(ops, rep->present.v[i]);
 
-			if (op && issued_before(op, cut) && op->issue_entry != BO_NO_ENTRY &&
+			if (op && issued_before(op, &w) && op->issue_entry != BO_NO_ENTRY &&
 			    (!any || op->issue_entry > last_present_issue)) {
 				last_present_issue = op->issue_entry;
 				any = true;
@@ -483,7 +575,7 @@ int bo_oracle_judge(const struct bo_ops *ops, uint64_t cut, const struct bo_chec
 		for (size_t i = 0; any && i < ops->n && r >= 0; i++) {
 			const struct bo_op *op = &ops->v[i];
 
-			if (issued_before(op, cut) && op->issue_entry < last_present_issue &&
+			if (issued_before(op, &w) && op->issue_entry < last_present_issue &&
 			    !bo_opset_has(&rep->present, op->id))
 				r = bo_opset_add(&v.unordered, op->id);
 		}

@@ -55,10 +55,22 @@ struct bo_op {
 	char *digest;		     /* from ack:<id>:<digest>, or NULL */
 };
 
+/* A fresh filesystem (a workload's: the marks `reset:L` and `fresh:L`, after `base`). */
+struct bo_fresh {
+	uint64_t reset; /* entry of its reset: mark: the writes back to the base follow */
+	uint64_t fresh; /* entry of its fresh: mark (the device is the base), or BO_NO_ENTRY */
+};
+
 /* Every operation of a log, sorted by id. */
 struct bo_ops {
 	struct bo_op *v;
 	size_t n;
+	/* A fresh filesystem per workload: the entry of the `base` mark (else BO_NO_ENTRY) and
+	 * the fresh filesystems in log order. A state counts the ops issued before `base` and
+	 * those of its own filesystem, issued since the fresh: mark before its cut. */
+	uint64_t base_entry;
+	struct bo_fresh *fresh;
+	size_t n_fresh;
 	uint64_t n_acks;	  /* ack: marks in the log */
 	uint64_t n_powercut_acks; /* of which after a drop_writes switch (never judged) */
 };
@@ -73,6 +85,14 @@ bool bo_fault_mark_drops_writes(const char *name);
  */
 _must_check_ int bo_ops_from_log(const struct bo_log *log, struct bo_ops *ret, struct bo_err *err);
 void bo_ops_clear(struct bo_ops *ops);
+
+/* The fresh filesystem of the state after @cut entries (the last whose fresh: mark lies before
+ * the cut), or NULL: the base's (or the first workload's, after it), or a log without. */
+const struct bo_fresh *bo_ops_fresh_at(const struct bo_ops *ops, uint64_t cut);
+
+/* Whether the state after @cut entries is the device on its way back to the base, which is no
+ * state of any workload: past a reset: mark and its first write, its fresh: mark not applied. */
+bool bo_ops_resetting(const struct bo_ops *ops, uint64_t cut);
 
 /* The op with id @id, or NULL. */
 const struct bo_op *bo_ops_find(const struct bo_ops *ops, uint64_t id);

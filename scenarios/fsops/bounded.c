@@ -199,7 +199,19 @@ struct walk {
 	void *ctx;
 	struct step steps[FSOPS_BOUNDED_MAX];
 	struct fsops_op ops[SETUP_OPS + 2 * FSOPS_BOUNDED_MAX];
+	char code[FSOPS_BOUNDED_CODE_MAX];
 };
+
+/* The steps of a workload as its code, "57.1-103.0": core op and persistence op, each step. */
+static void code(const struct step *steps, unsigned k, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < k && at < len; i++)
+		at += (size_t) snprintf(buf + at, len - at, "%s%u.%u", i ? "-" : "", steps[i].core,
+					(unsigned) steps[i].persist);
+}
 
 /* Whether the filesystem of @w can perform every core op of its @k steps. */
 static bool performable(const struct walk *w, unsigned k)
@@ -226,7 +238,8 @@ static int visit(struct walk *w, uint64_t *n)
 	if (!(w->families & FSOPS_FAMILY_XATTR) &&
 	    !build(w->steps, w->length, false, w->ops, n, &r))
 		return r < 0 ? r : -EINVAL; /* never: the setup's attribute is its own op */
-	return w->fn(w->ctx, w->rank, w->ops, *n);
+	code(w->steps, w->length, w->code, sizeof(w->code));
+	return w->fn(w->ctx, w->rank, w->code, w->ops, *n);
 }
 
 /* Every workload extending the first @k steps of @w, in order; stops at a non-zero return. */
@@ -284,7 +297,8 @@ int fsops_bounded_each(const struct fsops_params *p, fsops_bounded_fn *fn, void 
 	return r < 0 ? r : 0;
 }
 
-static int count_one(void *ctx, uint64_t rank, const struct fsops_op *ops, uint64_t n)
+static int count_one(void *ctx, uint64_t rank, const char *code, const struct fsops_op *ops,
+		     uint64_t n)
 {
 	(*(uint64_t *) ctx)++;
 	return 0;
@@ -302,4 +316,45 @@ int fsops_bounded_count(const struct fsops_params *p, uint64_t *ret)
 void fsops_bounded_name(unsigned length, uint64_t rank, char *buf, size_t len)
 {
 	snprintf(buf, len, "seq%u-%05llu", length, (unsigned long long) rank);
+}
+
+uint64_t fsops_bounded_setup(const struct fsops_params *p)
+{
+	return p->families & FSOPS_FAMILY_XATTR ? SETUP_OPS : SETUP_OPS - 1;
+}
+
+/* A decimal number of at most 4 digits at *@at, into *@ret; past it. false if none. */
+static bool number(const char **at, unsigned *ret)
+{
+	unsigned v = 0, d = 0;
+
+	for (; **at >= '0' && **at <= '9' && d < 5; (*at)++, d++)
+		v = 10 * v + (unsigned) (**at - '0');
+	*ret = v;
+	return d > 0 && d < 5;
+}
+
+int fsops_bounded_decode(const struct fsops_params *p, const char *text, struct fsops_op *ops,
+			 uint64_t *n)
+{
+	struct walk w = {.length = p->bounded, .families = p->families, .no_links = p->no_links};
+	const char *at = text;
+	unsigned k = 0;
+	int err = 0;
+
+	while (*at) {
+		unsigned c, per;
+
+		if (k == FSOPS_BOUNDED_MAX || !number(&at, &c) || *at++ != '.' ||
+		    !number(&at, &per) || c >= NCORE || per >= NPERSIST ||
+		    (*at && (*at++ != '-' || !*at)))
+			return -EINVAL;
+		w.steps[k++] = (struct step){c, (enum persist) per};
+	}
+	/* Nothing: the setup alone. Else a whole workload of the space this run draws from. */
+	if (k && (k != p->bounded || w.steps[k - 1].persist == P_NONE || !performable(&w, k)))
+		return -EINVAL;
+	if (!build(w.steps, k, (p->families & FSOPS_FAMILY_XATTR) != 0, ops, n, &err))
+		return err < 0 ? err : -EINVAL;
+	return 0;
 }

@@ -22,7 +22,9 @@
  * names and the order of the ops itself and reports, for the seeded sequence and for each
  * workload of a bounded run.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -356,7 +358,8 @@ struct workloads {
 	uint64_t total; /* their ops */
 };
 
-static int collect(void *ctx, uint64_t rank, const struct fsops_op *ops, uint64_t n)
+static int collect(void *ctx, uint64_t rank, const char *code, const struct fsops_op *ops,
+		   uint64_t n)
 {
 	struct workloads *w = ctx;
 	struct workload *v = reallocarray(w->v, w->count + 1, sizeof(*v));
@@ -443,11 +446,98 @@ out:
 	return r;
 }
 
+/*
+ * The workload a state of a fresh filesystem is of (BLACKOUT_FRESH, its fresh: mark's label,
+ * "seqL-<rank>/<first id>/<code>"), into *@rank, *@first and @ops (*@n); *@first 0 when it is
+ * unset (the empty base's state). An exit status on a label this run's space has no workload
+ * for.
+ */
+static int fresh_workload(const struct fsops_params *p, uint64_t *rank, uint64_t *first,
+			  struct fsops_op *ops, uint64_t *n)
+{
+	const char *label = getenv("BLACKOUT_FRESH");
+	unsigned length = 0;
+	int at = 0, end = 0;
+	char code[FSOPS_BOUNDED_CODE_MAX];
+
+	*first = 0;
+	if (!label)
+		return 0;
+	/* digits only: sscanf's %llu alone would take a sign and blanks */
+	if (strspn(label, "seq0123456789-/.") == strlen(label) && !strncmp(label, "seq", 3) &&
+	    isdigit((unsigned char) label[3]) && strchr(label, '-') &&
+	    isdigit((unsigned char) strchr(label, '-')[1]) &&
+	    sscanf(label, "seq%u-%" SCNu64 "/%n%" SCNu64 "/%n", &length, rank, &at, first, &end) ==
+		    3 &&
+	    end && label[at] >= '1' && label[at] <= '9' && length == p->bounded &&
+	    strlen(label + end) < sizeof(code) &&
+	    fsops_bounded_decode(p, label + end, ops, n) == 0 && *n > 0)
+		return 0;
+	return die("BLACKOUT_FRESH '%.80s' is no workload of this bounded space "
+		   "('seqL-<rank>/<first id>/<code>' of its fresh: mark, as blackout-fsops run "
+		   "--fresh makes it)",
+		   label);
+}
+
+/*
+ * The checker of a bounded run on a fresh filesystem per workload: the state's one workload
+ * (fresh_workload()) in its directory w<rank>, its ids from its first on.
+ */
+static int check_fresh(const struct fsops_params *p)
+{
+	const uint64_t slots = 1ull << 8 | 1ull << 9 | 1ull << 16 | 1ull << 17;
+	struct fsops_op ops[FSOPS_BOUNDED_OPS_MAX];
+	uint64_t rank = 0, first, n = 0, base;
+	struct checker all = {.p = p}, c = {.p = p, .ops = ops};
+	char dir[32];
+	int r, mnt = -1, dfd = -1;
+
+	r = fresh_workload(p, &rank, &first, ops, &n);
+	if (r || !first)
+		return r ? r : finish(); /* the empty base: nothing to judge */
+	base = first - 1;
+	all.n = base + n;
+	c.nops = c.n = n;
+	all.issued = calloc(all.n + 1, sizeof(bool));
+	all.acked = calloc(all.n + 1, sizeof(bool));
+	if (!all.issued || !all.acked) {
+		r = die("out of memory");
+		goto out;
+	}
+	r = read_ids(&all, "BLACKOUT_ISSUED", all.issued);
+	if (!r)
+		r = read_ids(&all, "BLACKOUT_ACKED", all.acked);
+	c.issued = all.issued + base;
+	c.acked = all.acked + base;
+	if (!r)
+		r = open_mount(&mnt);
+	if (!r) {
+		snprintf(dir, sizeof(dir), "w%" PRIu64, rank);
+		dfd = openat(mnt, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		r = judge(&c, dfd, slots);
+	}
+	if (!r) {
+		print_present(&c, base);
+		r = finish();
+	}
+	checker_release(&c);
+out:
+	if (dfd >= 0)
+		close(dfd);
+	if (mnt >= 0)
+		close(mnt);
+	free(all.issued);
+	free(all.acked);
+	return r;
+}
+
 int fsops_check(const struct fsops_params *p)
 {
 	struct checker *c;
 	int r;
 
+	if (p->bounded && p->fresh)
+		return check_fresh(p);
 	if (p->bounded)
 		return check_bounded(p);
 	c = calloc(1, sizeof(*c));

@@ -134,6 +134,10 @@ struct fsops_params {
 	 * length (0: the seeded sequence), those of @ranks, each in its own directory. */
 	unsigned bounded;
 	struct fsops_ranks ranks;
+	/* With @bounded, a fresh filesystem per workload (docs/checkers.md): the setup once, in
+	 * directory w, then `base`; each workload after `fresh:<label>`, in w, its ids after
+	 * the setup's and those of the workloads before it. */
+	bool fresh;
 	enum fsops_fsync_mode fsync;
 	unsigned families;	      /* enum fsops_family bits */
 	bool no_links;		      /* no link op is drawn: a filesystem without hard links */
@@ -310,8 +314,15 @@ int fsops_sequence(const struct fsops_params *p, struct fsops_op **ret, uint64_t
 /* The longest workloads of the bounded space. */
 #define FSOPS_BOUNDED_MAX 3
 
-/* Called with each workload of the bounded space: its rank, its ops (ids 1..@n). */
-typedef int fsops_bounded_fn(void *ctx, uint64_t rank, const struct fsops_op *ops, uint64_t n);
+/* The most ops of a bounded workload, its setup's and two a step. */
+#define FSOPS_BOUNDED_OPS_MAX (8 + 2 * FSOPS_BOUNDED_MAX)
+
+/* The longest code of a workload: its steps, "57.1-103.0" (core op.persistence op, each). */
+#define FSOPS_BOUNDED_CODE_MAX 32
+
+/* Called with each workload of the bounded space: its rank, its code, its ops (ids 1..@n). */
+typedef int fsops_bounded_fn(void *ctx, uint64_t rank, const char *code, const struct fsops_op *ops,
+			     uint64_t n);
 
 /*
  * Call @fn for the workloads of length @p->bounded (1..FSOPS_BOUNDED_MAX) that @p->ranks
@@ -319,6 +330,17 @@ typedef int fsops_bounded_fn(void *ctx, uint64_t rank, const struct fsops_op *op
  * returns non-zero. Returns 0, @fn's negative return, -EINVAL or -ENOMEM.
  */
 int fsops_bounded_each(const struct fsops_params *p, fsops_bounded_fn *fn, void *ctx);
+
+/* The ops of every workload's setup (the first ones of each, its syncfs last). */
+uint64_t fsops_bounded_setup(const struct fsops_params *p);
+
+/*
+ * The ops of the workload of code @text (ids 1..*@n, its setup first) into @ops (room for
+ * fsops_bounded_setup() + 2 * FSOPS_BOUNDED_MAX), as the walk gives them; "" is the setup
+ * alone. -EINVAL when @text is no workload of @p's space, or -ENOMEM.
+ */
+int fsops_bounded_decode(const struct fsops_params *p, const char *text, struct fsops_op *ops,
+			 uint64_t *n);
 
 /* How many workloads of length @p->bounded its filesystem can perform, into *@ret. */
 int fsops_bounded_count(const struct fsops_params *p, uint64_t *ret);

@@ -20,7 +20,7 @@ static void help(void)
 	     "       blackout-fsops list    [--seed N] [--ops N] [--fsync=M] [--families=F]\n"
 	     "                              [--no-links] [--keep IDS]\n"
 	     "       blackout-fsops [run | check | list] --bounded L [--workloads A-B]\n"
-	     "                              [--sample I/N] [--seed N]\n"
+	     "                              [--sample I/N] [--fresh] [--seed N]\n"
 	     "       blackout-fsops repro   --upto N [the options of run] [--promises=P]\n"
 	     "       blackout-fsops fstests --upto N [the options of run] [--promises=P]\n"
 	     "       blackout-fsops count   --bounded L\n\n"
@@ -61,6 +61,10 @@ static void help(void)
 	     "              on; A: just A)\n"
 	     "  --sample I/N  with --bounded: only the workloads whose rank is I modulo N (of\n"
 	     "              those of --workloads): a tenth of the space is --sample 0/10\n"
+	     "  --fresh     with --bounded: a fresh filesystem per workload (run: the empty\n"
+	     "              filesystem marked 'base', each workload after a mark\n"
+	     "              'fresh:<name>/<first id>/<code>'; check: the one workload\n"
+	     "              BLACKOUT_FRESH names; docs/checkers.md)\n"
 	     "  --keep IDS  perform only these ops of the sequence, e.g. 3,17,40-42 (ops that\n"
 	     "              need a dropped one, like a write to a file never created, are\n"
 	     "              dropped too; kept ops keep their ids and data)\n"
@@ -144,36 +148,40 @@ static int choice(const char *arg, const char *const *names)
 	return -1;
 }
 
-/* Print @n ops, their ids offset by @base, each with @workload when there is one. */
-static void list(const struct fsops_op *ops, uint64_t n, uint64_t base, const char *workload)
+/* Print @n ops, their ids offset by @base, each with @workload when there is one; the first
+ * @setup of them are a bounded workload's setup, and say so. */
+static void list(const struct fsops_op *ops, uint64_t n, uint64_t base, const char *workload,
+		 uint64_t setup)
 {
 	for (uint64_t i = 0; i < n; i++) {
 		const struct fsops_op *op = &ops[i];
 		char a[16], b[16];
 
 		fsops_op_paths(op, a, b, sizeof(a));
-		printf("%llu %s %s %s ino=%llu off=%llu len=%llu size=%llu%s%s%s\n",
+		printf("%llu %s %s %s ino=%llu off=%llu len=%llu size=%llu%s%s%s%s\n",
 		       (unsigned long long) (base + op->id), fsops_type_name(op->type), a, b,
 		       (unsigned long long) op->ino, (unsigned long long) op->off,
 		       (unsigned long long) op->len, (unsigned long long) op->size_after,
 		       workload ? " workload=" : "", workload ? workload : "",
-		       fsops_is_sync(op->type) ? " ack" : "");
+		       i < setup ? " setup" : "", fsops_is_sync(op->type) ? " ack" : "");
 	}
 }
 
 struct bounded_list {
 	unsigned length;
 	uint64_t base;
+	uint64_t setup; /* the setup's ops */
 };
 
 /* List one workload of the bounded space, its ids after the workloads before it. */
-static int list_workload(void *ctx, uint64_t rank, const struct fsops_op *ops, uint64_t n)
+static int list_workload(void *ctx, uint64_t rank, const char *code, const struct fsops_op *ops,
+			 uint64_t n)
 {
 	struct bounded_list *b = ctx;
 	char name[32];
 
 	fsops_bounded_name(b->length, rank, name, sizeof(name));
-	list(ops, n, b->base, name);
+	list(ops, n, b->base, name, b->setup);
 	b->base += n;
 	return 0;
 }
@@ -236,6 +244,9 @@ static int parse_option(int c, const char *arg, struct fsops_params *p, struct c
 	case 'S':
 		cl->sample = arg;
 		break;
+	case 'R':
+		p->fresh = true;
+		break;
 	case 'f':
 		cl->seq_opts = true;
 		if ((v = choice(arg, fsync_names)) < 0)
@@ -282,6 +293,8 @@ static int check_options(struct fsops_params *p, const struct cmdline *cl)
 		return usage_error("bad --workloads (ranks A-B, or A)", cl->workloads);
 	if (cl->sample && !p->bounded)
 		return usage_error("--sample needs", "--bounded");
+	if (p->fresh && !p->bounded)
+		return usage_error("--fresh needs", "--bounded");
 	if (cl->sample && parse_sample(cl->sample, &p->ranks.at, &p->ranks.every) < 0)
 		return usage_error("bad --sample (I/N: the ranks that are I modulo N, I < N)",
 				   cl->sample);
@@ -305,6 +318,7 @@ static int parse_args(int argc, char **argv, struct fsops_params *p, struct cmdl
 		{"bounded", required_argument, NULL, 'B'},
 		{"workloads", required_argument, NULL, 'W'},
 		{"sample", required_argument, NULL, 'S'},
+		{"fresh", no_argument, NULL, 'R'},
 		{"promises", required_argument, NULL, 'p'},
 		{"help", no_argument, NULL, 'h'},
 		{},
@@ -341,7 +355,7 @@ static int count(const struct fsops_params *p)
 /* list with --bounded: the workloads @p's ranks select, one after the other. */
 static int list_bounded(const struct fsops_params *p)
 {
-	struct bounded_list b = {.length = p->bounded};
+	struct bounded_list b = {.length = p->bounded, .setup = fsops_bounded_setup(p)};
 
 	if (fsops_bounded_each(p, list_workload, &b) < 0)
 		return no_memory();
@@ -356,7 +370,7 @@ static int list_sequence(const struct fsops_params *p)
 
 	if (fsops_sequence(p, &ops, &n) < 0)
 		return no_memory();
-	list(ops, n, 0, NULL);
+	list(ops, n, 0, NULL, 0);
 	free(ops);
 	return fflush(stdout) == 0 ? 0 : 1;
 }

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -336,14 +337,59 @@ static int step(struct runner *r, const struct fsops_op *op, uint64_t base)
 struct bounded_run {
 	struct runner *r;
 	uint64_t base; /* the ops of the workloads before */
+	/* --fresh: the filesystem's mount point, where the workload started */
+	char mnt[PATH_MAX];
 };
 
+/*
+ * Leave the filesystem, ask for mark @name (`base`, or `fresh:<label>`: the harness unmounts
+ * it, keeps it as the base or takes it back there, and mounts it again), and come back.
+ */
+static int remount(struct bounded_run *b, const char *name)
+{
+	if (chdir("/") < 0) {
+		fprintf(stderr, "blackout-fsops: leaving '%s': %s\n", b->mnt, strerror(errno));
+		return -1;
+	}
+	if (bo_ctl_mark(name) < 0) {
+		fprintf(stderr, "blackout-fsops: mark '%s': %s\n", name, bo_ctl_error());
+		return -1;
+	}
+	if (chdir(b->mnt) < 0) {
+		fprintf(stderr, "blackout-fsops: after mark '%s': '%s': %s\n", name, b->mnt,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * On a fresh filesystem per workload: before the first, the empty filesystem marked `base`;
+ * before each, `fresh:<name>/<first id>/<code>`, what the checker is told the state's
+ * workload is.
+ */
+static int fresh(struct bounded_run *b, uint64_t rank, const char *code)
+{
+	char name[32], mark[32 + 24 + FSOPS_BOUNDED_CODE_MAX + 16];
+
+	if (!b->base && remount(b, "base") < 0)
+		return -1;
+	fsops_bounded_name(b->r->p->bounded, rank, name, sizeof(name));
+	snprintf(mark, sizeof(mark), "fresh:%s/%llu/%s", name, (unsigned long long) b->base + 1,
+		 code);
+	return remount(b, mark);
+}
+
 /* Run one workload of the bounded space in a new directory of its own. */
-static int run_workload(void *ctx, uint64_t rank, const struct fsops_op *ops, uint64_t n)
+static int run_workload(void *ctx, uint64_t rank, const char *code, const struct fsops_op *ops,
+			uint64_t n)
 {
 	struct bounded_run *b = ctx;
 	char dir[32];
 	int rc = 0;
+
+	if (b->r->p->fresh && fresh(b, rank, code) < 0)
+		return -1;
 
 	snprintf(dir, sizeof(dir), "w%llu", (unsigned long long) rank);
 	if (mkdir(dir, 0755) < 0 || chdir(dir) < 0) {
@@ -379,6 +425,11 @@ int fsops_run(const struct fsops_params *p)
 	if (p->bounded) {
 		struct bounded_run b = {.r = r};
 
+		if (p->fresh && !getcwd(b.mnt, sizeof(b.mnt))) {
+			perror("blackout-fsops: getcwd");
+			free(r);
+			return 1;
+		}
 		rc = fsops_bounded_each(p, run_workload, &b);
 		if (rc == -ENOMEM)
 			fputs("blackout-fsops: out of memory\n", stderr);

@@ -44,13 +44,20 @@ static int collect(struct fsops_upto *c, const struct fsops_op *ops, uint64_t n,
 	return 0;
 }
 
-static int collect_workload(void *ctx, uint64_t rank, const struct fsops_op *ops, uint64_t n)
+static int collect_workload(void *ctx, uint64_t rank, const char *code, const struct fsops_op *ops,
+			    uint64_t n)
 {
 	struct fsops_upto *c = ctx;
 	char dir[24];
 
 	if (c->base >= c->upto)
 		return 0;
+	/* On a fresh filesystem per workload, the workloads before that of op upto ran on
+	 * filesystems of their own. */
+	if (c->fresh && c->base + n < c->upto) {
+		c->base += n;
+		return 0;
+	}
 	snprintf(dir, sizeof(dir), "w%llu", (unsigned long long) rank);
 	if (collect(c, ops, n, dir) < 0)
 		return -1;
@@ -63,6 +70,7 @@ int fsops_upto_collect(const struct fsops_params *p, uint64_t upto, struct fsops
 	int rc;
 
 	c->upto = upto;
+	c->fresh = p->fresh;
 	if (p->bounded) {
 		rc = fsops_bounded_each(p, collect_workload, c);
 	} else {

@@ -20,6 +20,7 @@ struct fsops_upto {
 	char (*dir)[24];
 	uint64_t n, cap, upto, base;
 	bool found;
+	bool fresh; /* a fresh filesystem per workload (--fresh): only the workload of op upto */
 };
 
 /* The ops of @p up to @upto into @c (zeroed first); 0, 1 out of memory, 2 when @upto is no

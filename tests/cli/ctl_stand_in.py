@@ -1,12 +1,13 @@
 # ctl_stand_in.py — a stand-in for the harness's control socket (docs/ctl.md), for the tests
-# that run a builtin workload on a host tree: it answers every "issue ID" and "ack ID" with
-# "ok 1", and records the ids when asked to.
+# that run a builtin workload on a host tree: it answers every "issue ID", "ack ID" and
+# "mark NAME" with "ok 1", records the ids when asked to, and hands each mark to a function.
 import os, socket, threading
 
 
-def start(top, record=None):
+def start(top, record=None, on_mark=None):
     """Listen on TOP/ctl.sock; return its path. With @record (a dict of lists "issue" and
-    "ack"), each id announced is appended to its verb's list."""
+    "ack"), each id announced is appended to its verb's list; @on_mark(NAME) is called for
+    each mark before its answer."""
     sock = os.path.join(top, "ctl.sock")
     srv = socket.socket(socket.AF_UNIX)
     srv.bind(sock)
@@ -14,9 +15,15 @@ def start(top, record=None):
 
     def talk(c):
         for line in c.makefile("rb"):
-            if record is not None:
-                verb, n = line.decode().split()
-                record[verb].append(int(n))
+            verb, arg = line.decode().split()
+            try:
+                if verb == "mark" and on_mark:
+                    on_mark(arg)
+                elif verb != "mark" and record is not None:
+                    record[verb].append(int(arg))
+            except Exception as e:  # refused, as the harness refuses: the workload stops
+                c.sendall(f"err the stand-in: {e}\n".encode())
+                continue
             c.sendall(b"ok 1\n")
 
     def serve():

@@ -261,9 +261,21 @@ python3 "$(dirname "$0")/fsops_damaged.py" "$fsops" --fsync=inode --families="$h
 # on purpose only. A range of ranks lists exactly those workloads.
 [ "$("$fsops" count --bounded 1)" = 192 ] || fail "seq-1 no longer has 192 workloads"
 [ "$("$fsops" count --bounded 2)" = 46721 ] || fail "seq-2 no longer has 46721 workloads"
-[ "$("$fsops" list --bounded 1 | md5sum | cut -c1-32)" = 947d764c166ada46c1c8a4051cb849b5 ] ||
+"$fsops" list --bounded 1 >"$tmp/seq1"
+[ "$(sed 's/ setup\( \|$\)/\1/' "$tmp/seq1" | md5sum | cut -c1-32)" = \
+	947d764c166ada46c1c8a4051cb849b5 ] ||
 	fail "seq-1's workloads are not the ones they were (the order or an op changed)"
+# Each workload's setup says so: its first 8 ops, its syncfs last.
+[ "$(grep -c ' setup\( \|$\)' "$tmp/seq1")" = $((192 * 8)) ] &&
+	[ "$(grep -c ' sync .* setup ack$' "$tmp/seq1")" = 192 ] ||
+	fail "seq-1's listing does not mark each workload's 8 setup ops"
 "$fsops" list --bounded 2 --workloads 412 >"$tmp/b412"
+# --fresh: the same workloads, ids and listing (each on a filesystem of its own when run).
+"$fsops" list --bounded 2 --workloads 410-413 --fresh |
+	cmp -s - <("$fsops" list --bounded 2 --workloads 410-413) ||
+	fail "--fresh lists other workloads or ids than without"
+expect 2 "--fresh without --bounded" "$fsops" list --fresh
+
 [ "$(grep -o 'workload=[^ ]*' "$tmp/b412" | sort -u)" = workload=seq2-00412 ] ||
 	fail "--workloads 412 is not seq2-00412 alone"
 "$fsops" list --bounded 2 --workloads 410-413 | grep 'workload=seq2-00412' |
@@ -308,6 +320,11 @@ expect 2 "count without --bounded" "$fsops" count
 mkdir "$tmp/bounded"
 python3 "$(dirname "$0")/fsops_bounded.py" "$fsops" "$tmp/bounded" >"$tmp/out" 2>&1 ||
 	fail "bounded: $(head -c 1500 "$tmp/out")"
+
+# ... and on a fresh filesystem per workload (--fresh), the harness's marks played by a stand-in.
+mkdir "$tmp/fresh-run"
+python3 "$(dirname "$0")/fsops_fresh.py" "$fsops" "$tmp/fresh-run" >"$tmp/out" 2>&1 ||
+	fail "bounded --fresh: $(head -c 1500 "$tmp/out")"
 
 # The workload refuses to run without a harness or over an existing tree.
 mkdir "$tmp/wl"

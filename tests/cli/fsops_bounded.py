@@ -42,7 +42,7 @@ def lost():
 
 
 def workload_of(i):
-    return next(f[-2] if f[-1] == "ack" else f[-1] for f in [ops[i]])[len("workload="):]
+    return next(t for t in ops[i] if t.startswith("workload="))[len("workload="):]
 
 
 if lost():

@@ -2,6 +2,7 @@
 /* The oracle on sets, the checker output contract, the class order, cut selection and the
  * durability lint. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -131,6 +132,92 @@ static void test_ops_from_log(void)
 	log = log_of(bad);
 	CU_ASSERT(bo_ops_from_log(log, &ops, &err) == -EBADMSG);
 	CU_ASSERT(strstr(err.msg, "malformed op mark 'issue:1x'") != NULL);
+	bo_log_free(log);
+}
+
+/*
+ * Fresh filesystems (docs/ctl.md): a state counts the ops issued before `base` and those of its
+ * own filesystem, since the fresh: mark before its cut; the way back to the base between
+ * reset: and fresh: holds no state. Entries: 0 mkfs, 1 issue:1, 2 ack:1, 3 base, 4 issue:2,
+ * 5 W, 6 ack:2, 7 reset:a, 8 W, 9 F, 10 fresh:a, 11 issue:3, 12 W, 13 ack:3, 14 reset:b, 15 W.
+ */
+static void test_fresh(void)
+{
+	static const char *const items[] = {
+		"mkfs", "issue:1", "ack:1",   "base", "issue:2", "W",	    "ack:2", "reset:a", "W",
+		"F",	"fresh:a", "issue:3", "W",    "ack:3",	 "reset:b", "W",     NULL};
+	static const char *const order[] = {"base", "reset:a", "reset:b", NULL};
+	static const char *const before[] = {"reset:a", NULL};
+	/* A log made elsewhere, whose own marks are called base and fresh:: no reset:, no
+	 * fresh filesystem. */
+	static const char *const theirs[] = {"base", "issue:1", "fresh:x", "ack:1", "base", NULL};
+	struct bo_checker_report rep;
+	struct bo_log *log = log_of(items);
+	struct bo_verdict v;
+	struct bo_ops ops;
+	struct bo_err err = {0};
+	char buf[64];
+	FILE *f;
+	int fd;
+
+	CU_ASSERT_FATAL(bo_ops_from_log(log, &ops, &err) == 0);
+	CU_ASSERT(ops.base_entry == 3 && ops.n_fresh == 2);
+	CU_ASSERT(ops.fresh[0].reset == 7 && ops.fresh[0].fresh == 10);
+	CU_ASSERT(ops.fresh[1].reset == 14 && ops.fresh[1].fresh == BO_NO_ENTRY);
+	/* Before the first fresh: mark, and at the reset: mark's first entry, the first
+	 * workload's; past it, the way back; after the fresh: mark, the second's. */
+	CU_ASSERT(bo_ops_fresh_at(&ops, 8) == NULL && !bo_ops_resetting(&ops, 8));
+	CU_ASSERT(bo_ops_resetting(&ops, 9) && bo_ops_resetting(&ops, 10));
+	CU_ASSERT(bo_ops_fresh_at(&ops, 11) == &ops.fresh[0] && !bo_ops_resetting(&ops, 11));
+	CU_ASSERT(bo_ops_resetting(&ops, 16));
+	/* The second workload's state: ops 1 (before base) and 3 issued and acked; not 2. */
+	fd = open(bo_test_path("ids"), O_RDWR | O_CREAT | O_TRUNC, 0600);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT(bo_ops_write_before(&ops, 14, false, fd) == 0);
+	f = fdopen(fd, "r");
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT(fread(buf, 1, sizeof(buf) - 1, f) == 4);
+	buf[4] = '\0';
+	CU_ASSERT(!strcmp(buf, "1\n3\n"));
+	fclose(f);
+	/* Op 2 absent from it is no loss; op 3 absent is; op 2 present is a phantom. */
+	report_of("present 1\npresent 3\ndone\n", &rep);
+	CU_ASSERT_FATAL(bo_oracle_judge(&ops, 14, &rep, false, &v) == 0);
+	CU_ASSERT(v.lost.n == 0 && v.phantom.n == 0);
+	bo_verdict_clear(&v);
+	bo_checker_report_clear(&rep);
+	report_of("present 1\npresent 2\ndone\n", &rep);
+	CU_ASSERT_FATAL(bo_oracle_judge(&ops, 14, &rep, false, &v) == 0);
+	CU_ASSERT(v.lost.n == 1 && v.lost.v[0] == 3 && v.phantom.n == 1 && v.phantom.v[0] == 2);
+	bo_verdict_clear(&v);
+	bo_checker_report_clear(&rep);
+	/* The first workload's state at its last entry: op 2 lost if absent. */
+	report_of("present 1\ndone\n", &rep);
+	CU_ASSERT_FATAL(bo_oracle_judge(&ops, 8, &rep, false, &v) == 0);
+	CU_ASSERT(v.lost.n == 1 && v.lost.v[0] == 2);
+	bo_verdict_clear(&v);
+	bo_checker_report_clear(&rep);
+	bo_ops_clear(&ops);
+	bo_log_free(log);
+
+	/* reset: is reserved: out of order (a second before its fresh:, one before base), an
+	 * error naming the entry. */
+	log = log_of(order);
+	CU_ASSERT(bo_ops_from_log(log, &ops, &err) == -EBADMSG);
+	CU_ASSERT(strstr(err.msg, "entry 2") && strstr(err.msg, "out of order"));
+	bo_log_free(log);
+	log = log_of(before);
+	CU_ASSERT(bo_ops_from_log(log, &ops, &err) == -EBADMSG);
+	bo_log_free(log);
+	log = log_of(theirs);
+	CU_ASSERT_FATAL(bo_ops_from_log(log, &ops, &err) == 0);
+	CU_ASSERT(ops.n_fresh == 0 && bo_ops_fresh_at(&ops, 5) == NULL);
+	report_of("done\n", &rep);
+	CU_ASSERT_FATAL(bo_oracle_judge(&ops, 5, &rep, false, &v) == 0);
+	CU_ASSERT(v.lost.n == 1 && v.lost.v[0] == 1);
+	bo_verdict_clear(&v);
+	bo_checker_report_clear(&rep);
+	bo_ops_clear(&ops);
 	bo_log_free(log);
 }
 
@@ -498,6 +585,7 @@ int main(void)
 	static const struct bo_test tests[] = {
 		{"checker output contract", test_checker_contract},
 		{"ops from issue:/ack: marks", test_ops_from_log},
+		{"fresh filesystems: each state its own workload's ops", test_fresh},
 		{"acks after a drop_writes switch are not judged", test_powercut_acks},
 		{"oracle on sets: lost, wrong content, phantom, ordered", test_judge},
 		{"ack guard: every acknowledged op has its mark", test_acked_guard},

@@ -4,7 +4,11 @@
 # seq-1) in one boot, checked at every acknowledgement, are consistent on FS; the planted-bug
 # twin of the workloads BUG-RANKS (default 0-7: acks without the sync, the positive control)
 # is flagged lost-ack. With RANKS "all", every workload of the length; the count of states
-# says each workload was judged (at least one per acknowledgement).
+# says each workload was judged (at least one per acknowledgement). Each workload runs on a
+# fresh filesystem (the scenarios' `fresh = yes`): the log holds one `base` and one
+# `fresh:<label>` per workload, and every lost op of the twin is one of its state's own
+# workload (the oracle judged it on that workload alone); the same twin on one shared
+# filesystem is flagged too.
 . "$(dirname "$0")/run_lib.sh"
 fs=${2:?usage: bounded.sh BLACKOUT FS [RANKS [BUG-RANKS [LENGTH]]]}
 ranks=${3:-0-31} bugranks=${4:-0-7} length=${5:-1}
@@ -27,10 +31,56 @@ if run_bo 0 run "$T/good.ini" --results "$T/results"; then
 		grep -o 'workload=[^ ]*' | sort -u | wc -l) workloads, $acks acks, $n states checked"
 fi
 
+# The fresh filesystems of run $RESULTS (its listing in $1): a base, a fresh: mark per
+# workload, each lost op of a state its own workload's; what is wrong, printed.
+fresh_ok() {
+	"$BO" inspect --json "$RESULTS/write.log" >"$T/inspect.json" &&
+		python3 - "$T/inspect.json" "$1" "$RESULTS/stream.jsonl" <<'PY'
+import json, sys
+marks = json.load(open(sys.argv[1]))["marks"]
+workload = {}
+for l in open(sys.argv[2]):
+    f = l.split()
+    workload[int(f[0])] = next(t for t in f if t.startswith("workload="))[9:]
+names = sorted(set(workload.values()))
+fresh = [(m["entry"], m["name"][6:].split("/")[0]) for m in marks if m["name"].startswith("fresh:")]
+bad = []
+if [m["name"] for m in marks].count("base") != 1:
+    bad.append("not one base mark")
+if [w for _, w in fresh] != names:
+    bad.append(f"fresh: marks for {[w for _, w in fresh][:5]}..., workloads {names[:5]}...")
+lost = 0
+for l in open(sys.argv[3]):
+    r = json.loads(l)
+    if r.get("event") != "state" or not r.get("lost"):
+        continue
+    mine = [w for e, w in fresh if e < r["cut"]][-1:]
+    for i in r["lost"]:
+        lost += 1
+        if [workload[i]] != mine:
+            bad.append(f"state {r['state']} of {mine}: lost op {i} of {workload[i]}")
+print("; ".join(bad[:5]) if bad else f"{len(fresh)} fresh filesystems, {lost} lost ops each its state's workload's")
+sys.exit(1 if bad else 0)
+PY
+}
+
 scenario "$SRC/scenarios/$fs-bounded.ini" "$T/bug.ini" "length=$length" \
 	"workload.workloads=$bugranks" workload.bug=ack-without-fsync
 if run_bo 1 run "$T/bug.ini" --results "$T/results"; then
 	[ "$(json "$RESULTS/summary.json" 'j["counts"]["lost-ack"]')" -ge 1 ] && ok ||
 		bad "$fs: the planted bug was not flagged lost-ack"
+	blackout-fsops list --bounded "$length" --workloads "$bugranks" >"$T/bug.list"
+	if grep -q '^fresh = yes' "$T/bug.ini"; then
+		out=$(fresh_ok "$T/bug.list") && ok || bad "$fs: fresh filesystems: $out"
+		echo "$fs twin: $out"
+	fi
+fi
+# ... and on one filesystem they share.
+scenario "$T/bug.ini" "$T/shared.ini" fresh=no
+if run_bo 1 run "$T/shared.ini" --results "$T/results"; then
+	[ "$(json "$RESULTS/summary.json" 'j["counts"]["lost-ack"]')" -ge 1 ] && ok ||
+		bad "$fs: the planted bug on a shared filesystem was not flagged lost-ack"
+	"$BO" inspect "$RESULTS/write.log" | grep -q ' fresh:' &&
+		bad "$fs: fresh = no still made fresh filesystems" || ok
 fi
 finish
