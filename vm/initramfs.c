@@ -47,6 +47,11 @@ static const struct {
 	{"ip", "iproute2"},
 };
 
+/* Tools a guest gets when the host has them: e2fsprogs' e2fsck built static, the same e2fsck
+ * without the dynamic loader's relocations at each of the thousands of starts a check makes
+ * (a quarter of its time under TCG; harness/dev/fstool.c prefers it, docs/performance.md). */
+static const char *const optional_tools[] = {"e2fsck.static", NULL};
+
 /* Configuration the guest reads: mke2fs takes its defaults (features, inode size) from
  * mke2fs.conf; the dynamic loader finds libraries outside its built-in directories (those of
  * --file executables, say) only through ld.so.cache. */
@@ -516,7 +521,7 @@ int bo_initramfs_base(const struct bo_kernel *k, const struct bo_moddir *m,
 	_cleanup_free_ bool *in = NULL;
 	_cleanup_close_ int lockfd = -1;
 	_cleanup_sha256_ struct bo_sha256 s = {0};
-	size_t max = BO_ARRAY_SIZE(tools), n = 0;
+	size_t max = BO_ARRAY_SIZE(tools) + BO_ARRAY_SIZE(optional_tools), n = 0;
 	int r;
 
 	for (const struct bo_guest_fs *f = fstab; f && f->name; f++)
@@ -544,7 +549,13 @@ int bo_initramfs_base(const struct bo_kernel *k, const struct bo_moddir *m,
 		hash_stat(&s, paths[n++]);
 	}
 	/* A filesystem's tools that are not installed are left out, and their names hashed so
-	 * that installing them makes a new archive. */
+	 * that installing them makes a new archive; so are the optional ones. */
+	for (const char *const *t = optional_tools; *t; t++) {
+		if (find_tool(*t, paths[n], sizeof(paths[n])) < 0)
+			bo_sha256_update(&s, *t, strlen(*t) + 1);
+		else
+			hash_stat(&s, paths[n++]);
+	}
 	for (const struct bo_guest_fs *f = fstab; f && f->name; f++)
 		for (size_t i = 0; i < BO_GUESTFS_TOOLS && f->tools[i]; i++) {
 			if (find_tool(f->tools[i], paths[n], sizeof(paths[n])) < 0)

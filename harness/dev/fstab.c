@@ -156,10 +156,10 @@ static enum bo_repair_verdict fsck_codes_repair(int c, const char **why)
 #define NO_JOURNAL "POSIX alone (no metadata journaling: fstests' _has_metadata_journaling)"
 
 /* What ext4 and ext2 share: e2fsprogs, its fsck's exit codes, debugfs's map of blocks. */
-#define E2FSPROGS                                                                   \
-	.package = "e2fsprogs", .min_size = 16ULL << 20, .mkfs_args = {"-F", "-q"}, \
-	.fsck = "e2fsck", .check_args = {"-fn"}, .repair_args = {"-fy"},            \
-	.fsck_version = {"e2fsck", "-V"}, .check_code = e2fsck_check,               \
+#define E2FSPROGS                                                                             \
+	.package = "e2fsprogs", .min_size = 16ULL << 20, .mkfs_args = {"-F", "-q"},           \
+	.fsck = "e2fsck", .fsck_static = "e2fsck.static", .check_args = {"-fn"},              \
+	.repair_args = {"-fy"}, .fsck_version = {"e2fsck", "-V"}, .check_code = e2fsck_check, \
 	.repair_code = e2fsck_repair, .journal = BO_FS_JOURNAL_SUPERBLOCK, .fsmap = fsmap_ext4
 
 static const struct bo_fs_desc rows[BO_FS_COUNT] = {

@@ -43,8 +43,11 @@ struct bo_fs_desc {
 	 * recovery is the mount's). FSCK_VERSION prints the version; when the query has no
 	 * option of its own, its first line holding VERSION_LINE is the version, whatever the
 	 * exit status. CHECK_CODE and REPAIR_CODE read a non-zero exit code, @why a short static
-	 * explanation (0, a signal and a timeout are fstool.c's). */
+	 * explanation (0, a signal and a timeout are fstool.c's). FSCK_STATIC, when the machine
+	 * has it, is the same fsck linked statically: run instead (a state's check starts it
+	 * once or twice, and under TCG the dynamic loader is a quarter of its time). */
 	const char *fsck, *check_args[3], *repair_args[3], *fsck_version[4], *version_line;
+	const char *fsck_static;
 	enum bo_fsck_verdict (*check_code)(int code, const char **why);
 	enum bo_repair_verdict (*repair_code)(int code, const char **why);
 

@@ -2,6 +2,8 @@
 #include "harness/dev/fstool.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +87,38 @@ int bo_mkfs_options(enum bo_fs fs, const char *given, const char *extra, char **
 	return 0;
 }
 
+/* Whether @name is an executable in a directory of PATH. */
+static bool on_path(const char *name)
+{
+	const char *path = getenv("PATH") ? getenv("PATH") : "/usr/sbin:/usr/bin:/sbin:/bin";
+	char buf[PATH_MAX];
+
+	for (const char *p = path; *p;) {
+		size_t len = strcspn(p, ":");
+
+		if (len &&
+		    (size_t) snprintf(buf, sizeof(buf), "%.*s/%s", (int) len, p, name) <
+			    sizeof(buf) &&
+		    access(buf, X_OK) == 0)
+			return true;
+		p += len + (p[len] == ':');
+	}
+	return false;
+}
+
+/* @d's fsck: its static build when this machine has one (looked up once), else its own. */
+static const char *fsck_program(enum bo_fs fs, const struct bo_fs_desc *d)
+{
+	static int have_static[BO_FS_COUNT]; /* 0 not looked up, 1 yes, -1 no */
+	int i = (int) fs;
+
+	if (!d->fsck_static || i < 0 || i >= BO_FS_COUNT)
+		return d->fsck;
+	if (!have_static[i])
+		have_static[i] = on_path(d->fsck_static) ? 1 : -1;
+	return have_static[i] > 0 ? d->fsck_static : d->fsck;
+}
+
 int bo_fsck_argv(enum bo_fs fs, const char *dev, const struct bo_fs_devs *devs, const char **argv,
 		 struct bo_err *err)
 {
@@ -98,7 +132,7 @@ int bo_fsck_argv(enum bo_fs fs, const char *dev, const struct bo_fs_devs *devs, 
 		return bo_err_set(err, ENOENT, "fsck: %s has no fsck", d->name);
 	if (journal && !d->journal_fsck)
 		return bo_err_set(err, EINVAL, "fsck: %s has no external journal", d->name);
-	argv[n++] = d->fsck;
+	argv[n++] = fsck_program(fs, d);
 	(void) append(argv, &n, d->check_args);
 	/* e2fsck -j JOURNAL, xfs_repair -l LOGDEV */
 	if (journal) {
@@ -370,7 +404,7 @@ int bo_repair_argv(enum bo_fs fs, const char *dev, const struct bo_fs_devs *devs
 	if (journal && !d->journal_fsck)
 		return bo_err_set(err, EINVAL, "repair: %s has no external journal",
 				  bo_fs_name(fs));
-	argv[n++] = d->fsck;
+	argv[n++] = fsck_program(fs, d);
 	(void) append(argv, &n, d->repair_args);
 	if (journal) {
 		argv[n++] = d->journal_fsck;
