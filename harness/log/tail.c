@@ -189,9 +189,10 @@ int bo_logtail_wait_mark(struct bo_logtail *t, const char *name, unsigned timeou
 					  name, t->path, timeout_ms, (unsigned long long) t->count);
 		/* dm-log-writes queues the mark for its kthread and offers no completion event
 		 * (log_mark() only wakes the thread); the log file is all we can watch. Back off
-		 * from 50 us to 10 ms between looks. */
+		 * from 50 us to 1 ms between looks: a mark mostly lands within a few ms, and a
+		 * longer step would be waited through in full at every one of them (a bounded
+		 * workload asks for a dozen); a look is one read. */
 		nanosleep(&pause, NULL);
-		if (pause.tv_nsec < 10 * 1000 * 1000)
-			pause.tv_nsec *= 2;
+		pause.tv_nsec = pause.tv_nsec < 500 * 1000 ? 2 * pause.tv_nsec : 1000 * 1000;
 	}
 }

@@ -65,7 +65,11 @@ int recorder_put_mark(void *ctx, const char *name, uint64_t *ret_entry, struct b
 		k = bo_lw_mark(r->lw, name, r->ss, err);
 	if (k < 0)
 		return k;
-	return bo_logtail_wait_mark(r->tail, name, MARK_TIMEOUT_MS, ret_entry, err);
+	k = bo_logtail_wait_mark(r->tail, name, MARK_TIMEOUT_MS, ret_entry, err);
+	/* A log device that filled up meanwhile drops the mark: that is what to say. */
+	if (k == -ETIMEDOUT && bo_lw_status(r->lw, &st, err) >= 0)
+		(void) !bo_lw_status_check(r->lw, &st, err);
+	return k;
 }
 
 /* The workload's account owns @path (a filesystem's root, a raw device's node). */
