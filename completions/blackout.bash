@@ -10,7 +10,7 @@ lint replay synth vm cache kernel help"
 _blackout_vm_opts="--kernel= --modules= --kernel-release= --kernel-tree= --in-place --memory= --timeout= --file= --quiet --no-progress"
 _blackout_opts() {
 	case $1 in
-	run) echo "--seed= --results= --persona= --recovery= --recovery-crashes= --witness= --kernels= $_blackout_vm_opts --help" ;;
+	run) echo "--seed= --results= --persona= --recovery= --recovery-crashes= --witness= --kernels= --jobs= $_blackout_vm_opts --help" ;;
 	check)
 		echo "--scenario= --fs= --size= --mount-options= --cuts= --from= --checker=
 			--seed= --reorder= --torn --budget= --persona= --recovery= --recovery-crashes= --recovery-log= --witness= --state= --shard= --jobs= --kernels= --expect=

@@ -224,50 +224,6 @@ static int make_shard_dir(const struct check *c, unsigned i, unsigned n, char *s
 	return r;
 }
 
-/* The memory a check VM needs at least: the kernel, tools and the images on its tmpfs. */
-#define JOB_MIN_MEMORY_MB 1024u
-
-/* MemAvailable of the host in MiB, or 0 when unknown. */
-static uint64_t host_available_mb(void)
-{
-	_cleanup_fclose_ FILE *f = fopen("/proc/meminfo", "re");
-	char line[128];
-	uint64_t kb;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %" SCNu64 " kB", &kb) == 1)
-			return kb / 1024;
-	return 0;
-}
-
-/*
- * How many VMs to boot and how much memory each gets. Without --jobs: one per online core.
- * Without --memory: the default, but no more than three quarters of the host's available
- * memory shared among them, and never below JOB_MIN_MEMORY_MB: fewer VMs then, not starved
- * ones. An explicit --jobs or --memory is kept as given.
- */
-static void plan_jobs(bool jobs_given, struct vm_args *v, unsigned *jobs)
-{
-	uint64_t avail = host_available_mb() * 3 / 4, per;
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-
-	if (!jobs_given)
-		*jobs = cores < 1 ? 1 : cores > 64 ? 64 : (unsigned) cores;
-	if (*jobs <= 1 || v->memory_mb || !avail)
-		return;
-	per = avail / *jobs;
-	if (per < JOB_MIN_MEMORY_MB && !jobs_given) {
-		*jobs = (unsigned) (avail / JOB_MIN_MEMORY_MB);
-		if (*jobs <= 1) {
-			*jobs = 1;
-			return;
-		}
-		per = avail / *jobs;
-	}
-	if (per < BO_VM_DEFAULT_MEMORY_MB)
-		v->memory_mb = (unsigned) (per < JOB_MIN_MEMORY_MB ? JOB_MIN_MEMORY_MB : per);
-}
-
 /* The results' write.log, through the index the host made of it when there is one. */
 static int open_placed_log(const struct check *c, struct bo_log **ret, struct bo_err *err)
 {
@@ -586,7 +542,7 @@ int bo_check(const char *log, const struct bo_check_args *given, const struct vm
 	/* One shard or one state is one VM's work. */
 	if (a->shard || a->state)
 		jobs_given = true;
-	plan_jobs(jobs_given, v, &jobs);
+	bo_vm_plan_jobs(jobs_given, v, &jobs);
 	/* A bad scenario fails here, with file:line, before anything is made. */
 	if (a->scen) {
 		r = bo_scenario_load(a->scen, &sc, &err);

@@ -153,6 +153,11 @@ static int run_cell(struct nightly_cell *c, const char *out, const char *seed, c
 	bo_argv_add(&argv, c->scen_path);
 	bo_argv_add(&argv, "--results");
 	bo_argv_add(&argv, parent);
+	/* One results directory per cell, one log: a bounded cell's workloads in one VM. */
+	if (!kernels) {
+		bo_argv_add(&argv, "--jobs");
+		bo_argv_add(&argv, "1");
+	}
 	if (seed) {
 		bo_argv_add(&argv, "--seed");
 		bo_argv_add(&argv, seed);

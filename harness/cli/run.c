@@ -21,20 +21,29 @@
 #include "harness/cli/cli.h"
 #include "harness/cli/guest_side.h"
 #include "harness/cli/run_kernels.h"
+#include "harness/cli/run_parts.h"
 #include "harness/cli/settings.h"
 #include "harness/cli/vmrun.h"
 #include "harness/results/config.h"
 #include "harness/results/results.h"
+#include "harness/scenario/fsops.h"
 #include "harness/scenario/scenario.h"
 #include "vm/vm.h"
 
 struct run_args {
-	const char *seed, *parent, *kernels;
+	const char *seed, *parent, *kernels, *jobs;
 	/* What the run's states are checked with over its scenario's [check] keys: the rows of
 	 * bo_setting_opts (--persona, --recovery, --recovery-crashes, --witness), as check
 	 * takes them (settings.h). */
 	struct bo_check_args check;
 };
+
+static const char *jobs_problem(const char *val)
+{
+	uint64_t n;
+
+	return bo_parse_u64(val, &n) < 0 || n == 0 || n > 64 ? "1 to 64" : NULL;
+}
 
 static const struct bo_opt run_opts[] = {
 	{"seed", "N", offsetof(struct run_args, seed), BO_OPT_HOST, NULL, bo_opt_check_u64,
@@ -45,13 +54,17 @@ static const struct bo_opt run_opts[] = {
 	 "record and check the workload on each cached kernel (one VM\n"
 	 "boot each) into one tree DIR/<id>/<release>/<run-id>/, and\n"
 	 "compare them mark by mark: differential.json, report.html"},
+	{"jobs", "N", offsetof(struct run_args, jobs), BO_OPT_HOST, NULL, jobs_problem,
+	 "a bounded scenario: deal its workloads into N parts, each a\n"
+	 "run in a VM of its own, all at once (default: one per online\n"
+	 "core; 1: one VM), into DIR/<run-id>/part-J/; not with --kernels"},
 };
 
 static void run_help(void)
 {
 	puts("usage: blackout run SCENARIO.ini [--seed N] [--results DIR] [--persona NAME]\n"
 	     "                    [--recovery HOW] [--recovery-crashes N] [--witness N]\n"
-	     "                    [--kernels A,B[,C]] [VM OPTIONS]\n\n"
+	     "                    [--kernels A,B[,C]] [--jobs N] [VM OPTIONS]\n\n"
 	     "Record the scenario's workload through dm-flakey and dm-log-writes in a fresh VM,\n"
 	     "then check every crash state the cut policy selects: mount (with recovery), the\n"
 	     "checker, fsck, the oracle. Writes DIR/<run-id>/ (default DIR: ./results) and\n"
@@ -225,7 +238,52 @@ struct run_cmd {
 	struct vm_args v;
 };
 
-/* run --kernels: run_scenario() for one kernel @release, its results under @parent. */
+/* run --jobs: one part, run_scenario() of its scenario @path under @parent, as @v says. */
+static int run_part(void *ctx, const char *path, const char *parent, struct vm_args *v)
+{
+	const struct run_cmd *rc = ctx;
+	struct run_args rp = rc->ra;
+
+	rp.parent = parent;
+	rp.kernels = NULL;
+	return run_scenario(path, &rp, v);
+}
+
+/*
+ * The scenario at @path as @ra and @v say: a bounded one in parts over several VMs (--jobs,
+ * by default one per core), anything else in one.
+ */
+static int run_any(const char *path, const struct run_cmd *rc, const struct run_args *ra,
+		   struct vm_args *v)
+{
+	struct bo_scenario *sc = NULL;
+	struct bo_err err = {0};
+	uint64_t given = 0;
+	unsigned jobs = 1;
+	bool bounded;
+
+	if (ra->jobs)
+		(void) !bo_parse_u64(ra->jobs, &given);
+	/* A scenario that does not load is run_scenario()'s to report. */
+	bounded = bo_scenario_load(path, &sc, &err) >= 0 && bo_bounded_is(sc);
+	bo_scenario_free(sc);
+	if (given > 1 && !bounded)
+		return bo_cli_usage_error("run",
+					  "--jobs %" PRIu64 ": only a bounded scenario's "
+					  "workloads are dealt into parts (check --jobs "
+					  "spreads a log's states)",
+					  given);
+	jobs = (unsigned) given;
+	if (bounded && !v->in_place)
+		bo_vm_plan_jobs(given != 0, v, &jobs);
+	if (jobs <= 1)
+		return run_scenario(path, ra, v);
+	return bo_run_parts(path, jobs, ra->parent ? ra->parent : "results", v, run_part,
+			    (void *) rc);
+}
+
+/* run --kernels: run_scenario() for one kernel @release, its results under @parent: one log
+ * per kernel, which the comparison goes through mark by mark. */
 static int run_on(void *ctx, const char *path, const char *release, const char *parent)
 {
 	const struct run_cmd *rc = ctx;
@@ -259,11 +317,16 @@ static int cmd_run(int argc, char **argv)
 	if (k + 1 != argc)
 		return bo_cli_usage_error("run", "expected exactly one SCENARIO.ini");
 	bo_vm_args_read(&a.v);
-	if (a.ra.kernels)
+	if (a.ra.kernels && a.ra.jobs && strcmp(a.ra.jobs, "1"))
+		ret = bo_cli_usage_error("run",
+					 "--kernels runs one VM per kernel, one log each: "
+					 "not with --jobs %s",
+					 a.ra.jobs);
+	else if (a.ra.kernels)
 		ret = bo_run_kernels(argv[k], a.ra.kernels, a.ra.parent ? a.ra.parent : "results",
 				     &a.v, run_on, &a);
 	else
-		ret = run_scenario(argv[k], &a.ra, &a.v);
+		ret = run_any(argv[k], &a, &a.ra, &a.v);
 	bo_vm_args_clear(&a.v);
 	return ret;
 }

@@ -685,3 +685,41 @@ int bo_guest_boot(const struct vm_args *v, const char *dir, char *const gargv[],
 			rep.rejected, dir, rep.first_rejected);
 	return status;
 }
+
+/* The memory a check VM needs at least: the kernel, tools and the images on its tmpfs. */
+#define JOB_MIN_MEMORY_MB 1024u
+
+/* MemAvailable of the host in MiB, or 0 when unknown. */
+static uint64_t host_available_mb(void)
+{
+	_cleanup_fclose_ FILE *f = fopen("/proc/meminfo", "re");
+	char line[128];
+	uint64_t kb;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %" SCNu64 " kB", &kb) == 1)
+			return kb / 1024;
+	return 0;
+}
+
+void bo_vm_plan_jobs(bool jobs_given, struct vm_args *v, unsigned *jobs)
+{
+	uint64_t avail = host_available_mb() * 3 / 4, per;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (!jobs_given)
+		*jobs = cores < 1 ? 1 : cores > 64 ? 64 : (unsigned) cores;
+	if (*jobs <= 1 || v->memory_mb || !avail)
+		return;
+	per = avail / *jobs;
+	if (per < JOB_MIN_MEMORY_MB && !jobs_given) {
+		*jobs = (unsigned) (avail / JOB_MIN_MEMORY_MB);
+		if (*jobs <= 1) {
+			*jobs = 1;
+			return;
+		}
+		per = avail / *jobs;
+	}
+	if (per < BO_VM_DEFAULT_MEMORY_MB)
+		v->memory_mb = (unsigned) (per < JOB_MIN_MEMORY_MB ? JOB_MIN_MEMORY_MB : per);
+}

@@ -107,6 +107,14 @@ _must_check_ int bo_vm_cmds_judge(const char *const *cmds, struct bo_err *err);
  * takes (a directory with all beneath it). */
 _must_check_ int bo_vm_args_judge_files(const struct vm_args *v, struct bo_err *err);
 
+/*
+ * How many VMs to boot at once (check --jobs, run --jobs of a bounded scenario) and how much
+ * memory each gets: without --jobs (@jobs_given false) one per online core; without --memory
+ * no more than three quarters of the host's available memory shared among them, and never
+ * below 1 GiB each: fewer VMs then, not starved ones. An explicit --jobs or --memory is kept.
+ */
+void bo_vm_plan_jobs(bool jobs_given, struct vm_args *v, unsigned *jobs);
+
 /* Print the VM options for --help. */
 void bo_vm_opts_help(void);
 

@@ -19,16 +19,33 @@ sel=() wl=()
 scenario "$SRC/scenarios/$fs-bounded.ini" "$T/good.ini" "length=$length" "${sel[@]}"
 
 acks=$(blackout-fsops list --bounded "$length" "${wl[@]}" | grep -c ' ack$')
+# By default one VM per core (run --jobs): the workloads dealt into parts, a run each, under
+# one tree; on one core, one run.
 if run_bo 0 run "$T/good.ini" --results "$T/results"; then
-	s=$RESULTS/summary.json
-	n=$(json "$s" 'j["states_checked"]')
+	runs=$(find "$RESULTS" -name summary.json -printf '%h\n' | sort)
+	parts=$(echo "$runs" | wc -l)
+	[ "$parts" = "$(nproc)" ] || [ "$parts" = 1 ] && ok ||
+		bad "$fs: $parts runs on $(nproc) cores"
+	n=0 consistent=0
+	for r in $runs; do
+		n=$((n + $(json "$r/summary.json" 'j["states_checked"]')))
+		consistent=$((consistent + $(json "$r/summary.json" 'j["counts"]["consistent"]')))
+		grep -q -- "--bounded $length" "$r/config.json" && ok ||
+			bad "$fs: config.json does not record --bounded $length"
+	done
 	[ "$n" -gt "$acks" ] && ok || bad "$fs: $n states checked for $acks acknowledgements"
-	[ "$(json "$s" 'j["counts"]["consistent"]')" = "$n" ] && ok ||
-		bad "$fs: not every state consistent: $(json "$s" 'j["counts"]')"
-	grep -q -- "--bounded $length" "$RESULTS/config.json" && ok ||
-		bad "$fs: config.json does not record --bounded $length"
+	[ "$consistent" = "$n" ] && ok || bad "$fs: $consistent of $n states consistent"
+	# The parts' workloads: each once, all of them.
+	[ "$(cat $(for r in $runs; do echo "$r/workload.out"; done) >/dev/null &&
+		for r in $runs; do "$BO" inspect --json "$r/write.log" |
+			python3 -c 'import json,sys; print("\n".join(m["name"].split("/")[0][6:]
+				for m in json.load(sys.stdin)["marks"] if m["name"].startswith("fresh:")))'
+		done | sort)" = "$(blackout-fsops list --bounded "$length" "${wl[@]}" |
+		grep -o 'workload=[^ ]*' | cut -c10- | sort -u)" ] && ok ||
+		bad "$fs: the parts did not run each workload once"
 	echo "$fs: $(blackout-fsops list --bounded "$length" "${wl[@]}" |
-		grep -o 'workload=[^ ]*' | sort -u | wc -l) workloads, $acks acks, $n states checked"
+		grep -o 'workload=[^ ]*' | sort -u | wc -l) workloads, $acks acks, $n states checked" \
+		"in $parts runs"
 fi
 
 # The fresh filesystems of run $RESULTS (its listing in $1): a base, a fresh: mark per
@@ -66,7 +83,7 @@ PY
 
 scenario "$SRC/scenarios/$fs-bounded.ini" "$T/bug.ini" "length=$length" \
 	"workload.workloads=$bugranks" workload.bug=ack-without-fsync
-if run_bo 1 run "$T/bug.ini" --results "$T/results"; then
+if run_bo 1 run "$T/bug.ini" --results "$T/results" --jobs 1; then
 	[ "$(json "$RESULTS/summary.json" 'j["counts"]["lost-ack"]')" -ge 1 ] && ok ||
 		bad "$fs: the planted bug was not flagged lost-ack"
 	blackout-fsops list --bounded "$length" --workloads "$bugranks" >"$T/bug.list"
@@ -77,7 +94,7 @@ if run_bo 1 run "$T/bug.ini" --results "$T/results"; then
 fi
 # ... and on one filesystem they share.
 scenario "$T/bug.ini" "$T/shared.ini" fresh=no
-if run_bo 1 run "$T/shared.ini" --results "$T/results"; then
+if run_bo 1 run "$T/shared.ini" --results "$T/results" --jobs 1; then
 	[ "$(json "$RESULTS/summary.json" 'j["counts"]["lost-ack"]')" -ge 1 ] && ok ||
 		bad "$fs: the planted bug on a shared filesystem was not flagged lost-ack"
 	"$BO" inspect "$RESULTS/write.log" | grep -q ' fresh:' &&
