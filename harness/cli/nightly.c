@@ -33,15 +33,16 @@
 #include "harness/scenario/ini.h"
 #include "harness/scenario/scenario.h"
 
-/* Write the text of @sc, with fs, mount_options and persona of @c, to c->scen_path. */
+/* Write the text of @sc, with fs, mount_options, persona and length of @c, to c->scen_path. */
 static int write_override(const struct nightly_cell *c, const struct bo_scenario *sc,
-			  struct bo_err *err)
+			  const char *length, struct bo_err *err)
 {
 	const char *const sets[][3] = {
 		{"scenario", "name", c->scen_name},
 		{"device", "fs", c->fs},
 		{"device", "mount_options", c->mopts[0] ? c->mopts : NULL},
 		{"check", "persona", c->persona[0] ? c->persona : NULL},
+		{"workload", "length", length},
 		{NULL, NULL, NULL},
 	};
 	_cleanup_free_ char *text = NULL;
@@ -60,8 +61,8 @@ static int write_override(const struct nightly_cell *c, const struct bo_scenario
 }
 
 /* The scenario of cell @at (its scenario a path relative to @matrix_dir; NULL axes: the
- * scenario's own) into @c: the file itself, or a copy with fs, mount_options and persona
- * overridden (its relative paths made absolute, for the copy lives elsewhere). */
+ * scenario's own) into @c: the file itself, or a copy with fs, mount_options, persona and
+ * length overridden (its relative paths made absolute, for the copy lives elsewhere). */
 static int prepare(struct nightly_cell *c, const char *matrix_dir, const struct bo_matrix_cell *at,
 		   const char *out, struct bo_err *err)
 {
@@ -83,13 +84,13 @@ static int prepare(struct nightly_cell *c, const char *matrix_dir, const struct 
 	snprintf(c->ktree, sizeof(c->ktree), "%s", at->kernel_tree ? at->kernel_tree : "");
 	snprintf(c->persona, sizeof(c->persona), "%s", at->persona ? at->persona : "");
 	r = nightly_cell_name(c, err);
-	if (r >= 0 && !fs && !mopt && !at->persona)
+	if (r >= 0 && !fs && !mopt && !at->persona && !at->length)
 		snprintf(c->scen_path, sizeof(c->scen_path), "%s", src);
 	else if (r >= 0 && bo_pathf(c->scen_path, sizeof(c->scen_path), "%s/scenarios/%s.ini", out,
 				    c->name) < 0)
 		r = bo_err_set(err, ENAMETOOLONG, "path too long");
 	else if (r >= 0)
-		r = write_override(c, sc, err);
+		r = write_override(c, sc, at->length, err);
 	bo_scenario_free(sc);
 	return r;
 }
@@ -153,11 +154,6 @@ static int run_cell(struct nightly_cell *c, const char *out, const char *seed, c
 	bo_argv_add(&argv, c->scen_path);
 	bo_argv_add(&argv, "--results");
 	bo_argv_add(&argv, parent);
-	/* One results directory per cell, one log: a bounded cell's workloads in one VM. */
-	if (!kernels) {
-		bo_argv_add(&argv, "--jobs");
-		bo_argv_add(&argv, "1");
-	}
 	if (seed) {
 		bo_argv_add(&argv, "--seed");
 		bo_argv_add(&argv, seed);
@@ -185,7 +181,8 @@ static int run_cell(struct nightly_cell *c, const char *out, const char *seed, c
 		return r;
 	c->status = pr.end == BO_PROC_EXITED ? pr.status : BO_EXIT_HARNESS;
 	bo_proc_result_clear(&pr);
-	/* The run made exactly one directory in its own parent. */
+	/* The run made exactly one directory in its own parent: its results, or the tree of a
+	 * bounded run in parts (nightly_tree.c reads each part). */
 	d = opendir(parent);
 	if (!d)
 		return bo_err_set(err, errno, "'%s': %s", parent, strerror(errno));

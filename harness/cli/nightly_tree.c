@@ -5,6 +5,7 @@
  * index.html and junit.xml, and the failures compared with a baseline's (a previous tree's,
  * read here too).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "harness/base/exit.h"
 #include "harness/base/json.h"
@@ -44,6 +46,71 @@ int nightly_cell_name(struct nightly_cell *c, struct bo_err *err)
 		       : 0;
 }
 
+/* Add summary @one to @sum: counts, states, the first error. */
+static void summary_add(struct bo_summary *sum, const struct bo_summary *one)
+{
+	for (int c = 0; c < BO_CLASS_COUNT; c++) {
+		sum->counts[c] += one->counts[c];
+		if (!sum->first[c][0])
+			snprintf(sum->first[c], sizeof(sum->first[c]), "%s", one->first[c]);
+	}
+	sum->states += one->states;
+	sum->aliases += one->aliases;
+	if (!sum->error[0])
+		snprintf(sum->error, sizeof(sum->error), "%s", one->error);
+}
+
+/* Add the summary of run @dir to @sum; one that cannot be read is its error. */
+static void read_summary(const char *dir, struct bo_summary *sum, struct bo_err *err)
+{
+	struct bo_summary one;
+
+	if (bo_summary_read(dir, &one, NULL, err) == 0)
+		summary_add(sum, &one);
+	else if (!sum->error[0])
+		snprintf(sum->error, sizeof(sum->error), "%s", bo_err_str(err));
+}
+
+/*
+ * The runs of a cell under @dir: its results directory, or, a bounded run in parts
+ * (`run --jobs`: *@parts), each part's (part-J/<run-id>/). Their summaries summed into @sum
+ * (*@read: at least one was), their failing states into @fails, a part's ids as "part-J/<id>".
+ * -errno with @err naming what could not be read.
+ */
+static int read_runs(const char *dir, struct bo_failset *fails, const struct bo_cell *at,
+		     struct bo_summary *sum, bool *parts, bool *read, struct bo_err *err)
+{
+	char path[PATH_MAX], sub[PATH_MAX], prefix[NAME_MAX + 2];
+	struct dirent *e, *r;
+	DIR *d, *p;
+	int k = 0;
+
+	if (bo_pathf(path, sizeof(path), "%s/summary.json", dir) == 0 && access(path, F_OK) == 0) {
+		read_summary(dir, sum, err);
+		*read = true;
+		return bo_failset_from_stream(fails, dir, NULL, at, err);
+	}
+	if (!(d = opendir(dir)))
+		return bo_err_set(err, errno, "'%s': %s", dir, strerror(errno));
+	while (k >= 0 && (e = readdir(d))) {
+		if (strncmp(e->d_name, "part-", 5) || e->d_type != DT_DIR ||
+		    bo_pathf(sub, sizeof(sub), "%s/%s", dir, e->d_name) < 0 || !(p = opendir(sub)))
+			continue;
+		*parts = true;
+		snprintf(prefix, sizeof(prefix), "%s/", e->d_name);
+		while (k >= 0 && (r = readdir(p)))
+			if (r->d_name[0] != '.' && r->d_type == DT_DIR &&
+			    bo_pathf(path, sizeof(path), "%s/%s", sub, r->d_name) == 0) {
+				read_summary(path, sum, err);
+				*read = true;
+				k = bo_failset_from_stream(fails, path, prefix, at, err);
+			}
+		closedir(p);
+	}
+	closedir(d);
+	return k < 0 ? k : *parts ? 0 : bo_err_set(err, ENOENT, "'%s': no run in it", dir);
+}
+
 /* The JSON of cell @c; its failures go to @fails too. */
 static struct json_object *cell_json(struct nightly_cell *c, const char *out,
 				     struct bo_failset *fails, struct bo_err *err)
@@ -68,16 +135,21 @@ static struct json_object *cell_json(struct nightly_cell *c, const char *out,
 	snprintf(path, sizeof(path), "runs/%s/run.log", c->name);
 	json_object_object_add(o, "log", json_object_new_string(path));
 	if (c->results[0]) {
-		struct bo_summary sm;
-		struct bo_err e = {0};
+		struct bo_summary sm = {0};
+		bool parts = false, read = false;
+		int r;
 
 		json_object_object_add(o, "results", json_object_new_string(c->results));
-		snprintf(path, sizeof(path), "%s/report.html", c->results);
-		json_object_object_add(o, "report", json_object_new_string(path));
+		r = bo_pathf(path, sizeof(path), "%s/%s", out, c->results) < 0
+			    ? bo_err_set(err, ENAMETOOLONG, "path too long")
+			    : read_runs(path, fails, &at, &sm, &parts, &read, err);
+		if (!parts) {
+			snprintf(path, sizeof(path), "%s/report.html", c->results);
+			json_object_object_add(o, "report", json_object_new_string(path));
+		}
 		/* The verdict, counts and error as the summary reader validated them: the guest
-		 * wrote summary.json. */
-		if (bo_pathf(path, sizeof(path), "%s/%s", out, c->results) == 0 &&
-		    bo_summary_read(path, &sm, NULL, &e) == 0) {
+		 * wrote summary.json (each part's, summed). */
+		if (read) {
 			_cleanup_json_ struct json_object *s = bo_summary_json(&sm);
 			struct json_object *v;
 
@@ -88,8 +160,7 @@ static struct json_object *cell_json(struct nightly_cell *c, const char *out,
 			if (json_object_object_get_ex(s, "error", &v))
 				json_object_object_add(o, "error", json_object_get(v));
 		}
-		if (bo_pathf(path, sizeof(path), "%s/%s", out, c->results) < 0 ||
-		    bo_failset_from_stream(fails, path, &at, err) < 0)
+		if (r < 0)
 			json_object_object_add(o, "error", json_object_new_string(bo_err_str(err)));
 		/* Its failures are known only of a run that ended (0 or 1) and was read: a
 		 * failure of the baseline gone from another cell is not fixed, but not run. */

@@ -173,8 +173,8 @@ int bo_failset_from_summary(struct json_object *summary, const char *what, struc
 	return 0;
 }
 
-int bo_failset_from_stream(struct bo_failset *s, const char *dir, const struct bo_cell *c,
-			   struct bo_err *err)
+int bo_failset_from_stream(struct bo_failset *s, const char *dir, const char *prefix,
+			   const struct bo_cell *c, struct bo_err *err)
 {
 	struct bo_stream *st = NULL;
 	struct bo_stream_rec rec;
@@ -185,15 +185,28 @@ int bo_failset_from_stream(struct bo_failset *s, const char *dir, const struct b
 		char words[512];
 		const char *fw =
 			bo_findings_str(&rec.findings, BO_CLASS_COUNT, words, sizeof(words));
-		_cleanup_free_ char *of = rec.alias_of ? clean(rec.alias_of) : NULL;
+		_cleanup_free_ char *of = NULL, *id = NULL;
 		size_t i;
 
 		if (!bo_stream_is_state(&rec) || rec.cls == BO_CLASS_CONSISTENT)
 			continue;
+		if ((rec.alias_of &&
+		     asprintf(&of, "%s%s", prefix ? prefix : "", rec.alias_of) < 0) ||
+		    asprintf(&id, "%s%s", prefix ? prefix : "", rec.state) < 0) {
+			of = id = NULL;
+			r = bo_err_set(err, ENOMEM, "out of memory");
+			break;
+		}
 		/* An alias has the findings of the state it repeats, recorded before it. */
+		if (of) {
+			char *c2 = clean(of);
+
+			free(of);
+			of = c2;
+		}
 		if (of && bo_strmap_get(&states, of, &i))
 			fw = s->v[i].findings;
-		if (bo_failset_add(s, c, rec.state, bo_class_name(rec.cls), fw) < 0 ||
+		if (bo_failset_add(s, c, id, bo_class_name(rec.cls), fw) < 0 ||
 		    bo_strmap_put(&states, s->v[s->n - 1].state, s->n - 1, NULL) < 0)
 			r = bo_err_set(err, ENOMEM, "out of memory");
 	}

@@ -63,8 +63,9 @@ _must_check_ int bo_failset_from_summary(struct json_object *summary, const char
 					 struct bo_failset *ret, struct bo_err *err);
 
 /* Add the failing states a results directory's stream.jsonl records (states and aliases of
- * another class than consistent) in cell @c. */
-_must_check_ int bo_failset_from_stream(struct bo_failset *s, const char *dir,
+ * another class than consistent) in cell @c, each state's id after @prefix (NULL: none; a part
+ * of a run in parts: "part-3/"). */
+_must_check_ int bo_failset_from_stream(struct bo_failset *s, const char *dir, const char *prefix,
 					const struct bo_cell *c, struct bo_err *err);
 
 struct bo_baseline_diff {

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "harness/dev/fs.h"
+#include "harness/scenario/fsops.h"
 #include "harness/scenario/ini.h"
 #include "harness/scenario/scenario.h"
 #include "harness/states/persona.h"
@@ -78,6 +79,9 @@ static int add_scenario(const struct matrix_read *rd, const char *value, unsigne
 		bo_scenario_free(sc);
 		return bo_err_prefix(err, "[matrix] scenario");
 	}
+	/* length applies to builtin bounded's workloads: every scenario must be one. */
+	if (!bo_bounded_is(sc))
+		m->not_bounded_line = m->not_bounded_line ? m->not_bounded_line : line;
 	for (i = 0; i < m->nsc && strcmp(m->scen_names[i], sc->name); i++)
 		;
 	if (i < m->nsc) {
@@ -196,6 +200,17 @@ static int matrix_item(void *ctx, const struct bo_ini_item *it, struct bo_err *e
 		m->seed = strdup(value);
 		return m->seed ? 0 : bo_err_set(err, ENOMEM, "out of memory");
 	}
+	if (!strcmp(it->key, "length")) {
+		if (m->length)
+			return bo_err_set(err, EINVAL, "[matrix] length: given twice");
+		if (strcmp(value, "1") && strcmp(value, "2") && strcmp(value, "3"))
+			return bo_err_set(err, EINVAL,
+					  "[matrix] length: '%s' (bounded workloads of length 1, 2 "
+					  "or 3)",
+					  value);
+		m->length = strdup(value);
+		return m->length ? 0 : bo_err_set(err, ENOMEM, "out of memory");
+	}
 	if (!strcmp(it->key, "compare")) {
 		if (strcmp(value, "kernels"))
 			return bo_err_set(err, EINVAL,
@@ -226,6 +241,7 @@ void bo_matrix_free(struct bo_matrix *m)
 	for (size_t i = 0; i < m->np; i++)
 		free(m->personas[i]);
 	free(m->seed);
+	free(m->length);
 	free(m->path);
 	free(m);
 }
@@ -251,6 +267,11 @@ int bo_matrix_load(const char *path,
 	r = bo_ini_load(path, matrix_item, &rd, err);
 	if (r >= 0 && !m->nsc)
 		r = bo_err_set(err, EINVAL, "%s: [matrix] needs at least one 'scenario'", path);
+	if (r >= 0 && m->length && m->not_bounded_line)
+		r = bo_err_set(err, EINVAL,
+			       "%s:%u: [matrix] scenario: not builtin bounded, and length = %s is "
+			       "the length of its workloads",
+			       path, m->not_bounded_line, m->length);
 	if (r >= 0 && m->compare_kernels && m->nk < 2)
 		r = bo_err_set(err, EINVAL, "%s: [matrix] compare = kernels needs two 'kernel'",
 			       path);
@@ -299,4 +320,5 @@ void bo_matrix_cell(const struct bo_matrix *m, size_t x, struct bo_matrix_cell *
 	ret->kernel = m->nk && !m->compare_kernels ? m->kernels[k] : NULL;
 	ret->kernel_tree = ret->kernel ? m->ktrees[k] : NULL;
 	ret->persona = m->np ? m->personas[q] : NULL;
+	ret->length = m->length;
 }

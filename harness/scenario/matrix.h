@@ -53,7 +53,11 @@ struct bo_matrix {
 	char *scen_names[BO_MATRIX_AXIS_MAX];
 	unsigned sc_line[BO_MATRIX_AXIS_MAX], fs_line[BO_MATRIX_AXIS_MAX],
 		mo_line[BO_MATRIX_AXIS_MAX], k_line[BO_MATRIX_AXIS_MAX], p_line[BO_MATRIX_AXIS_MAX];
-	char *seed;	      /* NULL: each scenario's own */
+	char *seed; /* NULL: each scenario's own */
+	/* length = L: the length of every (builtin bounded) scenario's workloads, or NULL; and
+	 * the line of the first scenario that is not bounded (0: none), refused with it. */
+	char *length;
+	unsigned not_bounded_line;
 	bool compare_kernels; /* compare = kernels: one run --kernels per cell */
 };
 
@@ -64,6 +68,7 @@ struct bo_matrix_cell {
 	const char *scenario; /* as the matrix names it: absolute, or relative to its dir */
 	const char *fs, *options, *kernel, *persona;
 	const char *kernel_tree; /* the build tree the kernel axis' value names, or NULL */
+	const char *length;	 /* the bounded workloads' length, or NULL: the scenario's */
 };
 
 /*

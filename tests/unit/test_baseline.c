@@ -154,7 +154,7 @@ static int from_fixture(const char *name, struct bo_failset *s, struct bo_err *e
 	snprintf(cmd, sizeof(cmd), "cp '%s' '%s/stream.jsonl'", src, bo_test_dir());
 	CU_ASSERT_FATAL(system(cmd) == 0);
 	return bo_failset_from_stream(
-		s, bo_test_dir(),
+		s, bo_test_dir(), NULL,
 		&(struct bo_cell){
 			.scenario = "a", .fs = "ext4", .options = "", .kernel = "", .persona = ""},
 		err);

@@ -20,6 +20,9 @@ static void put_scenarios(void)
 	bo_test_put(bo_test_dir(), "a.ini", SCEN);
 	bo_test_put(bo_test_dir(), "b.ini", SCEN);
 	bo_test_put(bo_test_dir(), "a-copy.ini", "[scenario]\nname = a\n" SCEN);
+	bo_test_put(bo_test_dir(), "bounded.ini",
+		    "[device]\nfs = ext4\n[workload]\nbuiltin = bounded\nlength = 1\n"
+		    "[check]\ncuts = ack\nchecker = bounded\n");
 }
 
 /* The matrix @text, as m.ini in the scratch directory, must load. */
@@ -210,6 +213,47 @@ static void relative(void)
 	bo_matrix_free(m);
 }
 
+/* length = L: every cell's bounded workloads of that length; a scenario not bounded refused. */
+static void length(void)
+{
+	struct bo_matrix *m = load_ok("[matrix]\nscenario = bounded.ini\nlength = 2\n");
+	struct bo_matrix_cell c;
+
+	CU_ASSERT_STRING_EQUAL(m->length, "2");
+	bo_matrix_cell(m, 0, &c);
+	CU_ASSERT(c.length && !strcmp(c.length, "2"));
+	bo_matrix_free(m);
+	m = load_ok("[matrix]\nscenario = bounded.ini\n");
+	bo_matrix_cell(m, 0, &c);
+	CU_ASSERT(m->length == NULL && c.length == NULL);
+	bo_matrix_free(m);
+	load_bad("[matrix]\nscenario = bounded.ini\nscenario = a.ini\nlength = 2\n",
+		 "m.ini:3: [matrix] scenario: not builtin bounded, and length = 2");
+	load_bad("[matrix]\nscenario = bounded.ini\nlength = 4\n", "m.ini:3: [matrix] length: '4'");
+	load_bad("[matrix]\nscenario = bounded.ini\nlength = 1\nlength = 2\n",
+		 "m.ini:4: [matrix] length: given twice");
+}
+
+/* The matrices shipped load: seq-2's, every bounded configuration on both kernels. */
+static void shipped(void)
+{
+	static const char *const files[] = {"nightly-bounded.ini", "nightly-seq2.ini"};
+	struct bo_err err = {0};
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[4096];
+		struct bo_matrix *m = NULL;
+
+		snprintf(path, sizeof(path), "%s/scenarios/%s", BO_SOURCE_DIR, files[i]);
+		CU_ASSERT_FATAL(bo_matrix_load(path, NULL, &m, &err) == 0);
+		CU_ASSERT(m->nsc == 11 && m->nk == 2);
+		if (i == 1)
+			CU_ASSERT(m->length && !strcmp(m->length, "2") && !m->compare_kernels &&
+				  bo_matrix_ncells(m) == 22);
+		bo_matrix_free(m);
+	}
+}
+
 static void errors(void)
 {
 	load_bad("[matrix]\nfs = ext4\n", "m.ini: [matrix] needs at least one 'scenario'");
@@ -281,7 +325,8 @@ int main(void)
 		{"every key", every_key}, {"cells", cells},
 		{"kernels", kernels},	  {"kernel trees", kernel_trees},
 		{"relative", relative},	  {"errors", errors},
-		{"judge", judge},	  {},
+		{"judge", judge},	  {"length", length},
+		{"shipped", shipped},	  {},
 	};
 
 	return bo_test_run("matrix", tests);
