@@ -275,6 +275,13 @@ python3 "$(dirname "$0")/fsops_damaged.py" "$fsops" --fsync=inode --families="$h
 	cmp -s - <("$fsops" list --bounded 2 --workloads 410-413) ||
 	fail "--fresh lists other workloads or ids than without"
 expect 2 "--fresh without --bounded" "$fsops" list --fresh
+# ... and a reproducer of a fresh filesystem's state holds its one workload: seq1-00002's 10
+# ops to its fdatasync (op 30), in w2, where one shared filesystem holds the 30 before it.
+"$fsops" repro --bounded 1 --workloads 0-5 --fresh --upto 30 >"$tmp/fresh.c"
+"$fsops" repro --bounded 1 --workloads 0-5 --upto 30 >"$tmp/shared.c"
+[ "$(grep -c '/\* op ' "$tmp/fresh.c")" = 10 ] && [ "$(grep -c '/\* op ' "$tmp/shared.c")" = 30 ] &&
+	[ "$(grep -o 'mkdir("w[0-9]*"' "$tmp/fresh.c")" = 'mkdir("w2"' ] ||
+	fail "--fresh: the reproducer of op 30 is not seq1-00002's 10 ops alone, in w2"
 
 [ "$(grep -o 'workload=[^ ]*' "$tmp/b412" | sort -u)" = workload=seq2-00412 ] ||
 	fail "--workloads 412 is not seq2-00412 alone"

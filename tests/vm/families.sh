@@ -8,8 +8,9 @@
 # without the sync: the positive control) is flagged lost-ack, and among the acks it lost are
 # one of each kind of persistence op its sequence acknowledges twice or more (at least three
 # kinds) — each one's own control. The correct sequence holds an op of each of the copy, clone,
-# symlink and collapse families FS has. That the checker sees what each family op does is
-# tests/cli/fsops_families.py's part.
+# symlink and collapse families FS has. Each of those families beside the base ops alone
+# (its own planted-bug twin) loses an ack that promised what an op of it did. That the checker
+# sees what each family op does is tests/cli/fsops_families.py's part.
 #
 # Where Debian's kernel is known to lose acks on FS (a kernel finding of docs/crash-states.md),
 # the correct workload may lose those kinds of ops, and only where the durability lint agrees
@@ -127,5 +128,52 @@ for line in open(sys.argv[2]):
 families = {kind[i] for i in lost}
 assert len(want) >= 3 and want <= families, (sorted(want), sorted(families))
 PY
+fi
+
+# Each new op family (copy, clone, symlink, collapse: those FS has) beside the base ops alone,
+# its planted-bug twin: flagged, and among the acks it lost one that promised what an op of
+# each family did — a sync after it, an fsync or fdatasync of the inode it wrote, an fsync of
+# the directory a symlink was made in. (The correct forms are the first run's.)
+new=$(python3 -c 'import json, re, sys
+f = re.search(r"--families=(\S+)", json.load(open(sys.argv[1]))["workload"]["command"])
+have = f[1].split(",") if f else []
+print(",".join(x for x in ("copy", "clone", "symlink", "collapse") if x in have))' \
+	"$RESULTS/config.json")
+if [ -z "${SLICE:-}" ] && [ -n "$new" ]; then
+	scenario "$SRC/scenarios/$fs-fsops.ini" "$T/fam.ini" ops=60 seed=1 workload.fsync=inode \
+		workload.families="$new" workload.bug=ack-without-fsync
+	if run_bo 1 run "$T/fam.ini" --results "$T/results"; then
+		ops_of "$RESULTS" "$T/fam.ops"
+		python3 - "$T/fam.ops" "$RESULTS/stream.jsonl" "$new" <<'PY' && ok ||
+import json, sys
+ops = [l.split() for l in open(sys.argv[1])]
+kind = {int(o[0]): o[1] for o in ops}
+lost = set()
+for line in open(sys.argv[2]):
+    lost |= set(json.loads(line).get("lost", []))
+fields = {int(o[0]): o for o in ops}
+ino = {i: o[4] for i, o in fields.items()}
+def covers(k, f):
+    if f >= k:
+        return False
+    if kind[k] in ("sync", "syncfs"):
+        return True
+    if kind[k] in ("fsync-file", "fdatasync"):
+        return ino[k] == ino[f]
+    if kind[k] == "fsync-dir" and kind[f] == "symlink":
+        d = fields[f][2].rpartition("/")[0] or "."
+        return fields[k][2] == d
+    return False
+types = {"copy": {"copy"}, "clone": {"clone", "clone-range"}, "symlink": {"symlink"},
+         "collapse": {"collapse", "insert"}}
+for fam in sys.argv[3].split(","):
+    drawn = [i for i in kind if kind[i] in types[fam]]
+    assert drawn, f"{fam}: the twin drew no op of it"
+    assert any(covers(k, f) for k in lost for f in drawn), \
+        f"{fam}: no lost ack promised what its ops {drawn[:5]} did"
+    print(f"{fam}: {len(drawn)} ops; a lost ack promised what one did")
+PY
+			bad "$fs: a new op family's twin lost no ack that promised its ops' work"
+	fi
 fi
 finish
