@@ -348,6 +348,21 @@ static int check_sequence(struct checker *c)
 	return finish();
 }
 
+/* The ids issued and acked of ops 1..@n (BLACKOUT_ISSUED, BLACKOUT_ACKED) into @all: 0, or the
+ * exit status of a checker that could not read them. */
+static int read_all_ids(struct checker *all, uint64_t n)
+{
+	int r;
+
+	all->n = n;
+	all->issued = calloc(n + 1, sizeof(bool));
+	all->acked = calloc(n + 1, sizeof(bool));
+	if (!all->issued || !all->acked)
+		return die("out of memory");
+	r = read_ids(all, "BLACKOUT_ISSUED", all->issued);
+	return r ? r : read_ids(all, "BLACKOUT_ACKED", all->acked);
+}
+
 /* The workloads of a bounded run, as the checker collects them. */
 struct workloads {
 	struct workload {
@@ -394,16 +409,7 @@ static int check_bounded(const struct fsops_params *p)
 		r = die("out of memory");
 		goto out;
 	}
-	all.n = w.total;
-	all.issued = calloc(w.total + 1, sizeof(bool));
-	all.acked = calloc(w.total + 1, sizeof(bool));
-	if (!all.issued || !all.acked) {
-		r = die("out of memory");
-		goto out;
-	}
-	r = read_ids(&all, "BLACKOUT_ISSUED", all.issued);
-	if (!r)
-		r = read_ids(&all, "BLACKOUT_ACKED", all.acked);
+	r = read_all_ids(&all, w.total);
 	if (!r)
 		r = open_mount(&mnt);
 	for (size_t i = 0; i < w.count && !r; i++) {
@@ -496,17 +502,10 @@ static int check_fresh(const struct fsops_params *p)
 	if (r || !first)
 		return r ? r : finish(); /* the empty base: nothing to judge */
 	base = first - 1;
-	all.n = base + n;
 	c.nops = c.n = n;
-	all.issued = calloc(all.n + 1, sizeof(bool));
-	all.acked = calloc(all.n + 1, sizeof(bool));
-	if (!all.issued || !all.acked) {
-		r = die("out of memory");
+	r = read_all_ids(&all, base + n);
+	if (r)
 		goto out;
-	}
-	r = read_ids(&all, "BLACKOUT_ISSUED", all.issued);
-	if (!r)
-		r = read_ids(&all, "BLACKOUT_ACKED", all.acked);
 	c.issued = all.issued + base;
 	c.acked = all.acked + base;
 	if (!r)
