@@ -273,6 +273,11 @@ static int run_any(const char *path, const struct run_cmd *rc, const struct run_
 					  "workloads are dealt into parts (check --jobs "
 					  "spreads a log's states)",
 					  given);
+	if (given > 1 && v->in_place)
+		return bo_cli_usage_error("run",
+					  "--jobs %" PRIu64 " with --in-place: this machine "
+					  "has one mount area, for one run at a time",
+					  given);
 	jobs = (unsigned) given;
 	if (bounded && !v->in_place)
 		bo_vm_plan_jobs(given != 0, v, &jobs);

@@ -203,6 +203,57 @@ static int count_parts(const struct bo_scenario *sc, unsigned jobs, unsigned *re
 	return 0;
 }
 
+/*
+ * The states of the first @started of the @n parts by class, and the summary of each that did
+ * not pass; *@worst raised to what they say. How many left a results directory.
+ */
+static unsigned report_parts(const char *name, const char *runid, const struct part *parts,
+			     unsigned started, unsigned n, int *worst)
+{
+	struct bo_summary total = {0};
+	char dir[PATH_MAX];
+	unsigned ran = 0;
+
+	for (unsigned j = 0; j < started; j++) {
+		struct bo_summary sm;
+		struct bo_err e = {0};
+		char what[160];
+
+		if (!part_results(&parts[j], dir, sizeof(dir))) {
+			bo_cli_error("run %s: part %u left no results directory", runid, j);
+			*worst = BO_EXIT_HARNESS;
+			continue;
+		}
+		ran++;
+		if (bo_summary_read(dir, &sm, NULL, &e) < 0 ||
+		    bo_summary_verdict(&sm) != BO_VERDICT_CONSISTENT) {
+			int st;
+
+			snprintf(what, sizeof(what), "%s part %u of %u", name, j, n);
+			st = bo_cli_results(dir, what);
+			*worst = st > *worst ? st : *worst;
+			if (e.msg[0])
+				continue;
+		}
+		total.states += sm.states;
+		total.aliases += sm.aliases;
+		for (int c = 0; c < BO_CLASS_COUNT; c++)
+			total.counts[c] += sm.counts[c];
+	}
+	if (!ran)
+		return 0;
+	printf("%s: %" PRIu64 " states checked, %" PRIu64 " aliased, in %u parts\n", name,
+	       total.states, total.aliases, ran);
+	for (int c = 0; c < BO_CLASS_COUNT; c++)
+		if (total.counts[c])
+			printf("  %-26s %" PRIu64 "\n", bo_class_name((enum bo_class) c),
+			       total.counts[c]);
+	printf("verdict: %s\n", *worst == BO_EXIT_OK	    ? "consistent"
+				: *worst == BO_EXIT_FAILURE ? "failed"
+							    : "error");
+	return ran;
+}
+
 int bo_run_parts(const char *path, unsigned jobs, const char *parent, const struct vm_args *v,
 		 bo_run_part_fn *fn, void *ctx)
 {
@@ -214,14 +265,14 @@ int bo_run_parts(const char *path, unsigned jobs, const char *parent, const stru
 	struct bo_scenario *sc = NULL;
 	struct bo_progress_relay *relay = NULL;
 	struct bo_err err = {0};
-	char runid[BO_RUNID_MAX], tree[PATH_MAX], dir[PATH_MAX];
+	char runid[BO_RUNID_MAX], tree[PATH_MAX];
 	uint64_t at = 0, every = 1;
 	int efds[JOBS_MAX];
 	pid_t pids[JOBS_MAX];
 	size_t tlen = 0;
 	int r, worst = BO_EXIT_OK;
+	bool made = false;
 	unsigned n = 0, started = 0, running = 0, ran = 0;
-	struct bo_summary total = {0};
 
 	if (jobs < 2 || jobs > JOBS_MAX)
 		return bo_cli_usage_error("run", "--jobs %u: 2 to %u VMs", jobs, JOBS_MAX);
@@ -247,6 +298,7 @@ int bo_run_parts(const char *path, unsigned jobs, const char *parent, const stru
 		r = bo_err_set(&err, ENAMETOOLONG, "'%s': path too long", parent);
 	if (r >= 0 && mkdir(tree, 0755) < 0)
 		r = bo_err_set(&err, errno, "creating '%s': %s", tree, strerror(errno));
+	made = r >= 0;
 	if (r >= 0 && !(parts = calloc(n, sizeof(*parts))))
 		r = bo_err_set(&err, ENOMEM, "out of memory");
 	for (unsigned j = 0; r >= 0 && j < n; j++) {
@@ -263,6 +315,9 @@ int bo_run_parts(const char *path, unsigned jobs, const char *parent, const stru
 		r = bo_progress_relay_start(jobs, 2, bo_progress_draw_for(2), efds, &relay, &err);
 	bo_strv_free(ship);
 	if (r < 0) {
+		/* Refused before a VM booted: the tree it made goes too. */
+		if (made)
+			(void) !bo_remove_tree(tree);
 		bo_cli_error("run: %s", bo_err_str(&err));
 		bo_scenario_free(sc);
 		return BO_EXIT_HARNESS;
@@ -301,44 +356,7 @@ int bo_run_parts(const char *path, unsigned jobs, const char *parent, const stru
 			n = started;
 	}
 	bo_progress_relay_stop(relay);
-	/* The parts' states by class; each part that did not pass, its own summary. */
-	for (unsigned j = 0; j < started; j++) {
-		struct bo_summary sm;
-		struct bo_err e = {0};
-		char what[160];
-
-		if (!part_results(&parts[j], dir, sizeof(dir))) {
-			bo_cli_error("run %s: part %u left no results directory", runid, j);
-			worst = BO_EXIT_HARNESS;
-			continue;
-		}
-		ran++;
-		if (bo_summary_read(dir, &sm, NULL, &e) < 0 ||
-		    bo_summary_verdict(&sm) != BO_VERDICT_CONSISTENT) {
-			int st;
-
-			snprintf(what, sizeof(what), "%s part %u of %u", sc->name, j, n);
-			st = bo_cli_results(dir, what);
-			worst = st > worst ? st : worst;
-			if (e.msg[0])
-				continue;
-		}
-		total.states += sm.states;
-		total.aliases += sm.aliases;
-		for (int c = 0; c < BO_CLASS_COUNT; c++)
-			total.counts[c] += sm.counts[c];
-	}
-	if (ran) {
-		printf("%s: %" PRIu64 " states checked, %" PRIu64 " aliased, in %u parts\n",
-		       sc->name, total.states, total.aliases, ran);
-		for (int c = 0; c < BO_CLASS_COUNT; c++)
-			if (total.counts[c])
-				printf("  %-26s %" PRIu64 "\n", bo_class_name((enum bo_class) c),
-				       total.counts[c]);
-		printf("verdict: %s\n", worst == BO_EXIT_OK	   ? "consistent"
-					: worst == BO_EXIT_FAILURE ? "failed"
-								   : "error");
-	}
+	ran = report_parts(sc->name, runid, parts, started, n, &worst);
 	/* Refused in every VM before it booted: nothing ran, nothing is left. */
 	if (!ran) {
 		(void) !bo_remove_tree(tree);
