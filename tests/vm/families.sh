@@ -137,10 +137,10 @@ fi
 new=$(python3 -c 'import json, re, sys
 f = re.search(r"--families=(\S+)", json.load(open(sys.argv[1]))["workload"]["command"])
 have = f[1].split(",") if f else []
-print(",".join(x for x in ("copy", "clone", "symlink", "collapse") if x in have))' \
+print(",".join(x for x in ("copy", "clone", "symlink", "collapse") if x in have or "all" in have))' \
 	"$RESULTS/config.json")
 if [ -z "${SLICE:-}" ] && [ -n "$new" ]; then
-	scenario "$SRC/scenarios/$fs-fsops.ini" "$T/fam.ini" ops=60 seed=1 workload.fsync=inode \
+	scenario "$SRC/scenarios/$fs-fsops.ini" "$T/fam.ini" ops=60 seed=42 workload.fsync=inode \
 		workload.families="$new" workload.bug=ack-without-fsync
 	if run_bo 1 run "$T/fam.ini" --results "$T/results"; then
 		ops_of "$RESULTS" "$T/fam.ops"
