@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int bo_pathf(char *buf, size_t len, const char *fmt, ...)
@@ -60,4 +62,25 @@ const char *bo_libexec_dir(void)
 	    !realpath(probe, dir))
 		snprintf(dir, sizeof(dir), "%s", probe);
 	return dir;
+}
+
+bool bo_path_find(const char *name, const char *path, char *buf, size_t len)
+{
+	struct stat st;
+
+	if (strchr(name, '/'))
+		return false;
+	if (!path)
+		path = getenv("PATH");
+	for (const char *d = path; d && *d;) {
+		size_t n = strcspn(d, ":");
+
+		if (*d != '/')
+			return false;
+		if (bo_pathf(buf, len, "%.*s/%s", (int) n, d, name) == 0 && stat(buf, &st) == 0 &&
+		    S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
+			return true;
+		d += n + (d[n] == ':');
+	}
+	return false;
 }

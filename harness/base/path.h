@@ -5,6 +5,7 @@
 #ifndef BO_PATH_H
 #define BO_PATH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "harness/base/macro.h"
@@ -22,5 +23,13 @@ const char *bo_self_exe(void);
  * its bin directory).
  */
 const char *bo_libexec_dir(void);
+
+/*
+ * The program @name as the shell would find it through @path (a PATH value; NULL: this
+ * process's), into @buf: the first regular executable file. False when the shell had better
+ * look: a name with a '/', a PATH entry that is empty or relative (another process's working
+ * directory, not this one's), or no such file.
+ */
+bool bo_path_find(const char *name, const char *path, char *buf, size_t len);
 
 #endif

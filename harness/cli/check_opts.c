@@ -62,13 +62,6 @@ static const char *witness_mode_problem(const char *val)
 	return strcmp(val, "full") ? "full" : NULL;
 }
 
-static const char *jobs_problem(const char *val)
-{
-	uint64_t n;
-
-	return bo_parse_u64(val, &n) < 0 || n == 0 || n > 64 ? "1 to 64" : NULL;
-}
-
 static const char *bench_problem(const char *val)
 {
 	return strcmp(val, "naive") && strcmp(val, "floor") ? "naive or floor" : NULL;
@@ -146,7 +139,7 @@ const struct bo_opt bo_check_opts[] = {
 	 "of c1234, with --recovery-log)"},
 	{"shard", "I/N", A(shard), BO_OPT_BOTH, NULL, bo_check_shard_problem,
 	 "check only shard I of N (by state id; see blackout merge)"},
-	{"jobs", "N", A(jobs), BO_OPT_HOST, NULL, jobs_problem,
+	{"jobs", "N", A(jobs), BO_OPT_HOST, NULL, bo_opt_check_jobs,
 	 "split the states over N single-vCPU VMs at once and merge\n"
 	 "them (default: the number of online cores; 1: one VM)"},
 	{"kernels", "A,B", A(kernels), BO_OPT_HOST, NULL, NULL,

@@ -46,29 +46,15 @@ int nightly_cell_name(struct nightly_cell *c, struct bo_err *err)
 		       : 0;
 }
 
-/* Add summary @one to @sum: counts, states, the first error. */
-static void summary_add(struct bo_summary *sum, const struct bo_summary *one)
-{
-	for (int c = 0; c < BO_CLASS_COUNT; c++) {
-		sum->counts[c] += one->counts[c];
-		if (!sum->first[c][0])
-			snprintf(sum->first[c], sizeof(sum->first[c]), "%s", one->first[c]);
-	}
-	sum->states += one->states;
-	sum->aliases += one->aliases;
-	if (!sum->error[0])
-		snprintf(sum->error, sizeof(sum->error), "%s", one->error);
-}
-
 /* Add the summary of run @dir to @sum; one that cannot be read is its error. */
 static void read_summary(const char *dir, struct bo_summary *sum, struct bo_err *err)
 {
 	struct bo_summary one;
 
 	if (bo_summary_read(dir, &one, NULL, err) == 0)
-		summary_add(sum, &one);
-	else if (!sum->error[0])
-		snprintf(sum->error, sizeof(sum->error), "%s", bo_err_str(err));
+		bo_summary_sum(sum, &one);
+	else
+		bo_summary_error(sum, bo_err_str(err));
 }
 
 /*

@@ -254,3 +254,10 @@ const char *bo_opt_check_u64(const char *val)
 
 	return bo_parse_u64(val, &n) < 0 ? "not a number" : NULL;
 }
+
+const char *bo_opt_check_jobs(const char *val)
+{
+	uint64_t n;
+
+	return bo_parse_u64(val, &n) < 0 || n == 0 || n > 64 ? "1 to 64" : NULL;
+}

@@ -93,5 +93,7 @@ void bo_opts_from_config(const struct bo_opt *t, size_t n, struct json_object *o
 
 /* Checks for bo_opt.check. */
 const char *bo_opt_check_u64(const char *val);
+/* --jobs N of check and run: how many VMs at once, 1 to 64. */
+const char *bo_opt_check_jobs(const char *val);
 
 #endif

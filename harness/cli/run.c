@@ -38,13 +38,6 @@ struct run_args {
 	struct bo_check_args check;
 };
 
-static const char *jobs_problem(const char *val)
-{
-	uint64_t n;
-
-	return bo_parse_u64(val, &n) < 0 || n == 0 || n > 64 ? "1 to 64" : NULL;
-}
-
 static const struct bo_opt run_opts[] = {
 	{"seed", "N", offsetof(struct run_args, seed), BO_OPT_HOST, NULL, bo_opt_check_u64,
 	 "override the scenario's seed"},
@@ -54,7 +47,7 @@ static const struct bo_opt run_opts[] = {
 	 "record and check the workload on each cached kernel (one VM\n"
 	 "boot each) into one tree DIR/<id>/<release>/<run-id>/, and\n"
 	 "compare them mark by mark: differential.json, report.html"},
-	{"jobs", "N", offsetof(struct run_args, jobs), BO_OPT_HOST, NULL, jobs_problem,
+	{"jobs", "N", offsetof(struct run_args, jobs), BO_OPT_HOST, NULL, bo_opt_check_jobs,
 	 "a bounded scenario: deal its workloads into N parts, each a\n"
 	 "run in a VM of its own, all at once (default: one per online\n"
 	 "core; 1: one VM), into DIR/<run-id>/part-J/; not with --kernels"},
@@ -261,30 +254,38 @@ static int run_any(const char *path, const struct run_cmd *rc, const struct run_
 	uint64_t given = 0;
 	unsigned jobs = 1;
 	bool bounded;
+	int ret;
 
 	if (ra->jobs)
 		(void) !bo_parse_u64(ra->jobs, &given);
 	/* A scenario that does not load is run_scenario()'s to report. */
 	bounded = bo_scenario_load(path, &sc, &err) >= 0 && bo_bounded_is(sc);
-	bo_scenario_free(sc);
+	if (!bounded)
+		bo_scenario_free(sc);
 	if (given > 1 && !bounded)
 		return bo_cli_usage_error("run",
 					  "--jobs %" PRIu64 ": only a bounded scenario's "
 					  "workloads are dealt into parts (check --jobs "
 					  "spreads a log's states)",
 					  given);
-	if (given > 1 && v->in_place)
+	if (given > 1 && v->in_place) {
+		bo_scenario_free(sc);
 		return bo_cli_usage_error("run",
 					  "--jobs %" PRIu64 " with --in-place: this machine "
 					  "has one mount area, for one run at a time",
 					  given);
+	}
 	jobs = (unsigned) given;
 	if (bounded && !v->in_place)
 		bo_vm_plan_jobs(given != 0, v, &jobs);
 	if (jobs <= 1)
-		return run_scenario(path, ra, v);
-	return bo_run_parts(path, jobs, ra->parent ? ra->parent : "results", v, run_part,
-			    (void *) rc);
+		ret = run_scenario(path, ra, v);
+	else
+		ret = bo_run_parts(sc, jobs, ra->parent ? ra->parent : "results", v, run_part,
+				   (void *) rc);
+	if (bounded)
+		bo_scenario_free(sc);
+	return ret;
 }
 
 /* run --kernels: run_scenario() for one kernel @release, its results under @parent: one log

@@ -40,6 +40,7 @@
 #include "harness/results/progress.h"
 #include "harness/results/summary.h"
 #include "harness/scenario/fsops.h"
+#include "harness/scenario/ini.h"
 #include "harness/scenario/scenario.h"
 
 /* The most VMs at once: as check --jobs. */
@@ -49,47 +50,6 @@
 /* The log a workload is given room for, with the mkfs's: PART_LOG each, MKFS_LOG once. */
 #define PART_LOG (1ull << 20)
 #define MKFS_LOG (64ull << 20)
-
-/* @text with [@section] @key = @value: the key's lines in that section replaced by one, or
- * added after its header (the section added at the end when it has none). NULL: no memory. */
-static char *set_key(const char *text, const char *section, const char *key, const char *value)
-{
-	char *out = NULL, head[64];
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
-	bool in = false, done = false;
-
-	if (!f)
-		return NULL;
-	snprintf(head, sizeof(head), "[%s]", section);
-	for (const char *l = text; *l;) {
-		size_t n = strcspn(l, "\n"), k = strspn(l, " \t");
-		bool header = l[k] == '[';
-
-		if (header && in && !done) {
-			fprintf(f, "%s = %s\n", key, value);
-			done = true;
-		}
-		if (header)
-			in = !strncmp(l + k, head, strlen(head));
-		/* the key itself, as "key = v" or "key=v", in the section: dropped */
-		if (!(in && !header && !strncmp(l + k, key, strlen(key)) &&
-		      l[k + strlen(key) + strspn(l + k + strlen(key), " \t")] == '='))
-			fprintf(f, "%.*s\n", (int) n, l);
-		if (header && in && !done) {
-			fprintf(f, "%s = %s\n", key, value);
-			done = true;
-		}
-		l += n + (l[n] == '\n');
-	}
-	if (!done)
-		fprintf(f, "[%s]\n%s = %s\n", section, key, value);
-	if (fclose(f) != 0) {
-		free(out);
-		return NULL;
-	}
-	return out;
-}
 
 /* One part: its scenario, where its run goes, what it ran with. */
 struct part {
@@ -112,21 +72,27 @@ static int run_part(void *ctx)
 	return p->fn(p->ctx, p->ini, p->parent, &p->v);
 }
 
-/* The part's scenario file: the scenario's text with its share of the sample, and its name. */
-static int write_part(const struct bo_scenario *sc, const char *text, uint64_t at, uint64_t every,
-		      unsigned j, unsigned n, const char *ini, struct bo_err *err)
+/* The part's scenario file: the scenario's text with its share of the sample, and its name
+ * (nightly.c's cells are written the same way). */
+static int write_part(const struct bo_scenario *sc, const char *text, size_t len, uint64_t at,
+		      uint64_t every, unsigned j, unsigned n, const char *ini, struct bo_err *err)
 {
-	_cleanup_free_ char *named = NULL, *shared = NULL;
 	char sample[64];
+	const char *const sets[][3] = {
+		{"scenario", "name", sc->name},
+		{"workload", "sample", sample},
+		{NULL, NULL, NULL},
+	};
+	_cleanup_fclose_ FILE *in = NULL, *out = NULL;
 	int r;
 
 	snprintf(sample, sizeof(sample), "%" PRIu64 "/%" PRIu64, at + j * every, every * n);
-	named = set_key(text, "scenario", "name", sc->name);
-	shared = named ? set_key(named, "workload", "sample", sample) : NULL;
-	if (!shared)
+	if (!(in = fmemopen((void *) text, len, "r")))
 		return bo_err_set(err, ENOMEM, "out of memory");
-	r = bo_write_file_at(AT_FDCWD, ini, shared, strlen(shared));
-	return r < 0 ? bo_err_set(err, -r, "writing '%s': %s", ini, strerror(-r)) : 0;
+	if (!(out = fopen(ini, "wxe")))
+		return bo_err_set(err, errno, "writing '%s': %s", ini, strerror(errno));
+	r = bo_ini_override(in, out, sets);
+	return r < 0 ? bo_err_set(err, -r, "writing '%s'", ini) : 0;
 }
 
 /* The results directory a run made under part @p's parent, into @buf; false if none. */
@@ -235,10 +201,7 @@ static unsigned report_parts(const char *name, const char *runid, const struct p
 			if (e.msg[0])
 				continue;
 		}
-		total.states += sm.states;
-		total.aliases += sm.aliases;
-		for (int c = 0; c < BO_CLASS_COUNT; c++)
-			total.counts[c] += sm.counts[c];
+		bo_summary_sum(&total, &sm);
 	}
 	if (!ran)
 		return 0;
@@ -254,15 +217,14 @@ static unsigned report_parts(const char *name, const char *runid, const struct p
 	return ran;
 }
 
-int bo_run_parts(const char *path, unsigned jobs, const char *parent, const struct vm_args *v,
-		 bo_run_part_fn *fn, void *ctx)
+int bo_run_parts(const struct bo_scenario *sc, unsigned jobs, const char *parent,
+		 const struct vm_args *v, bo_run_part_fn *fn, void *ctx)
 {
 	_cleanup_free_ struct part *parts = NULL;
 	_cleanup_free_ char *text = NULL;
 	_cleanup_json_ struct json_object *kernel = NULL;
 	struct vm_args judged = *v;
 	char **ship = NULL;
-	struct bo_scenario *sc = NULL;
 	struct bo_progress_relay *relay = NULL;
 	struct bo_err err = {0};
 	char runid[BO_RUNID_MAX], tree[PATH_MAX];
@@ -276,11 +238,9 @@ int bo_run_parts(const char *path, unsigned jobs, const char *parent, const stru
 
 	if (jobs < 2 || jobs > JOBS_MAX)
 		return bo_cli_usage_error("run", "--jobs %u: 2 to %u VMs", jobs, JOBS_MAX);
-	/* The scenario, the kernel (with what the scenario needs of it) and --file first:
-	 * refused, no tree is made. */
-	r = bo_scenario_load(path, &sc, &err);
-	if (r >= 0 && bo_guest_vm_for(sc, &judged, &ship) < 0)
-		r = bo_err_set(&err, ENOMEM, "out of memory");
+	/* The kernel (with what the scenario needs of it) and --file first: refused, no tree
+	 * is made. */
+	r = bo_guest_vm_for(sc, &judged, &ship) < 0 ? bo_err_set(&err, ENOMEM, "out of memory") : 0;
 	if (r >= 0)
 		r = bo_vm_args_judge(&judged, &err);
 	if (r >= 0)
@@ -293,7 +253,7 @@ int bo_run_parts(const char *path, unsigned jobs, const char *parent, const stru
 		r = bo_err_set(&err, ENOMEM, "out of memory");
 	if (r >= 0 && (mkdir(parent, 0755) < 0 && errno != EEXIST))
 		r = bo_err_set(&err, errno, "creating '%s': %s", parent, strerror(errno));
-	bo_runid_make(r >= 0 ? sc->seed : 0, runid, sizeof(runid));
+	bo_runid_make(sc->seed, runid, sizeof(runid));
 	if (r >= 0 && bo_pathf(tree, sizeof(tree), "%s/%s", parent, runid) < 0)
 		r = bo_err_set(&err, ENAMETOOLONG, "'%s': path too long", parent);
 	if (r >= 0 && mkdir(tree, 0755) < 0)
@@ -309,7 +269,7 @@ int bo_run_parts(const char *path, unsigned jobs, const char *parent, const stru
 		    bo_pathf(p->parent, sizeof(p->parent), "%s/part-%u", tree, j) < 0)
 			r = bo_err_set(&err, ENAMETOOLONG, "'%s': path too long", tree);
 		if (r >= 0)
-			r = write_part(sc, text, at, every, j, n, p->ini, &err);
+			r = write_part(sc, text, tlen, at, every, j, n, p->ini, &err);
 	}
 	if (r >= 0)
 		r = bo_progress_relay_start(jobs, 2, bo_progress_draw_for(2), efds, &relay, &err);
@@ -319,7 +279,6 @@ int bo_run_parts(const char *path, unsigned jobs, const char *parent, const stru
 		if (made)
 			(void) !bo_remove_tree(tree);
 		bo_cli_error("run: %s", bo_err_str(&err));
-		bo_scenario_free(sc);
 		return BO_EXIT_HARNESS;
 	}
 	bo_cli_note("run %s: %s's workloads in %u parts, %u VMs at once (results in %s)", runid,
@@ -360,10 +319,8 @@ int bo_run_parts(const char *path, unsigned jobs, const char *parent, const stru
 	/* Refused in every VM before it booted: nothing ran, nothing is left. */
 	if (!ran) {
 		(void) !bo_remove_tree(tree);
-		bo_scenario_free(sc);
 		return worst;
 	}
 	printf("findings: blackout findings %s\nresults: %s\n", tree, tree);
-	bo_scenario_free(sc);
 	return worst;
 }

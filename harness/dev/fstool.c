@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "harness/base/macro.h"
+#include "harness/base/path.h"
 #include "harness/base/file.h"
 #include "harness/base/proc.h"
 #include "harness/dev/fstab.h"
@@ -87,35 +88,17 @@ int bo_mkfs_options(enum bo_fs fs, const char *given, const char *extra, char **
 	return 0;
 }
 
-/* Whether @name is an executable in a directory of PATH. */
-static bool on_path(const char *name)
-{
-	const char *path = getenv("PATH") ? getenv("PATH") : "/usr/sbin:/usr/bin:/sbin:/bin";
-	char buf[PATH_MAX];
-
-	for (const char *p = path; *p;) {
-		size_t len = strcspn(p, ":");
-
-		if (len &&
-		    (size_t) snprintf(buf, sizeof(buf), "%.*s/%s", (int) len, p, name) <
-			    sizeof(buf) &&
-		    access(buf, X_OK) == 0)
-			return true;
-		p += len + (p[len] == ':');
-	}
-	return false;
-}
-
 /* @d's fsck: its static build when this machine has one (looked up once), else its own. */
 static const char *fsck_program(enum bo_fs fs, const struct bo_fs_desc *d)
 {
 	static int have_static[BO_FS_COUNT]; /* 0 not looked up, 1 yes, -1 no */
+	char buf[PATH_MAX];
 	int i = (int) fs;
 
 	if (!d->fsck_static || i < 0 || i >= BO_FS_COUNT)
 		return d->fsck;
 	if (!have_static[i])
-		have_static[i] = on_path(d->fsck_static) ? 1 : -1;
+		have_static[i] = bo_path_find(d->fsck_static, NULL, buf, sizeof(buf)) ? 1 : -1;
 	return have_static[i] > 0 ? d->fsck_static : d->fsck;
 }
 

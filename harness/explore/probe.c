@@ -167,33 +167,16 @@ static bool plain_words(char *cmd, char **argv, size_t max)
 	return true;
 }
 
-/*
- * The program @name as the shell would find it through the PATH of the checker's environment
- * @env (the last PATH= in it, else this process's), into @buf: the first regular executable
- * file. False when the shell had better look: a name with a '/', a PATH entry that is empty
- * or relative (the checker's directory, not this one's), or no such file.
- */
-static bool find_program(const char *name, char *const *env, char *buf, size_t len)
+/* The PATH of the checker's environment @env: the last PATH= in it, else NULL (this
+ * process's). */
+static const char *env_path(char *const *env)
 {
-	const char *path = getenv("PATH");
-	struct stat st;
+	const char *path = NULL;
 
-	if (strchr(name, '/'))
-		return false;
 	for (size_t i = 0; env && env[i]; i++)
 		if (!strncmp(env[i], "PATH=", 5))
 			path = env[i] + 5;
-	for (const char *d = path; d && *d;) {
-		size_t n = strcspn(d, ":");
-
-		if (*d != '/')
-			return false;
-		if (bo_pathf(buf, len, "%.*s/%s", (int) n, d, name) == 0 && stat(buf, &st) == 0 &&
-		    S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
-			return true;
-		d += n + (d[n] == ':');
-	}
-	return false;
+	return path;
 }
 
 /* The nodes of survivor set s->set started on the mounted state, with @env, each logging into
@@ -302,7 +285,7 @@ static void run_checker(struct explore *x, struct state_run *s)
 	/* Not in another root nor as another user: the program is found, and its right to run
 	 * judged, there and as them, not here and as this process. */
 	if (copy && !o->root && !o->user && plain_words(copy, words, BO_ARRAY_SIZE(words)) &&
-	    find_program(words[0], env, prog, sizeof(prog))) {
+	    bo_path_find(words[0], env_path(env), prog, sizeof(prog))) {
 		words[0] = prog;
 		argv = words;
 	}

@@ -132,19 +132,15 @@ static int restore(struct recorder *r, struct bo_err *err)
 			end = r->o->sc->size;
 		while (k >= 0 && off < end) {
 			size_t len = end - off < COPY_CHUNK ? (size_t) (end - off) : COPY_CHUNK;
+			/* The base's copy is as long as the device: short is an error. */
 			ssize_t got = bo_pread_full(base, buf, len, off);
 
-			if (got < (ssize_t) len) {
-				if (got < 0)
-					errno = (int) -got;
-				memset((char *) buf + (got > 0 ? got : 0), 0,
-				       len - (size_t) (got > 0 ? got : 0));
-				if (got < 0)
-					k = bo_err_set(err, errno,
-						       "going back to the base: "
-						       "reading '%s'",
-						       r->pristine);
-			}
+			if (got != (ssize_t) len)
+				k = bo_err_set(
+					err, got < 0 ? (int) -got : EIO,
+					"going back to the base: reading %zu bytes at %" PRIu64
+					" of '%s'",
+					len, off, r->pristine);
 			if (k >= 0 && bo_pwrite_full(dev, buf, len, off) < 0)
 				k = bo_err_set(
 					err, errno,

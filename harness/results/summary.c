@@ -97,6 +97,19 @@ void bo_summary_error(struct bo_summary *s, const char *msg)
 		snprintf(s->error, sizeof(s->error), "%s", msg);
 }
 
+void bo_summary_sum(struct bo_summary *sum, const struct bo_summary *one)
+{
+	for (int c = 0; c < BO_CLASS_COUNT; c++) {
+		sum->counts[c] += one->counts[c];
+		if (!sum->first[c][0])
+			snprintf(sum->first[c], sizeof(sum->first[c]), "%s", one->first[c]);
+	}
+	sum->states += one->states;
+	sum->aliases += one->aliases;
+	if (one->error[0])
+		bo_summary_error(sum, one->error);
+}
+
 enum bo_verdict_kind bo_summary_verdict(const struct bo_summary *s)
 {
 	if (s->error[0] || s->states == 0 || s->counts[BO_CLASS_HARNESS_ERROR] ||

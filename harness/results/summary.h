@@ -65,6 +65,10 @@ const char *bo_summary_also_str(const struct bo_summary *s, enum bo_class c, cha
 /* Record a run-level error (the first one wins). */
 void bo_summary_error(struct bo_summary *s, const char *msg);
 
+/* Add summary @one (another run's) to @sum: its counts, first states, states and aliases, and
+ * its error when @sum has none (the parts of a run in parts, a nightly cell of them). */
+void bo_summary_sum(struct bo_summary *sum, const struct bo_summary *one);
+
 /* The verdict: error if a run-level error was recorded, nothing was checked, or any state is a
  * harness-error or checker-error (never counted as a pass); failed if any state failed;
  * else consistent. */

@@ -155,7 +155,7 @@ static int fresh_mark(struct bo_ops *ops, const struct bo_log_mark *m, struct bo
 			ops->base_entry = m->entry;
 		return 0;
 	}
-	if (m->name[0] == 'f') {
+	if (!strncmp(m->name, "fresh:", 6)) {
 		if (open)
 			ops->fresh[ops->n_fresh - 1].fresh = m->entry;
 		return 0;

@@ -351,8 +351,8 @@ int fsops_bounded_decode(const struct fsops_params *p, const char *text, struct 
 			return -EINVAL;
 		w.steps[k++] = (struct step){c, (enum persist) per};
 	}
-	/* Nothing: the setup alone. Else a whole workload of the space this run draws from. */
-	if (k && (k != p->bounded || w.steps[k - 1].persist == P_NONE || !performable(&w, k)))
+	/* A whole workload of the space this run draws from. */
+	if (k != p->bounded || w.steps[k - 1].persist == P_NONE || !performable(&w, k))
 		return -EINVAL;
 	if (!build(w.steps, k, (p->families & FSOPS_FAMILY_XATTR) != 0, ops, n, &err))
 		return err < 0 ? err : -EINVAL;

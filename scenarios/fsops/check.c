@@ -477,7 +477,7 @@ static int fresh_workload(const struct fsops_params *p, uint64_t *rank, uint64_t
 		    3 &&
 	    end && label[at] >= '1' && label[at] <= '9' && length == p->bounded &&
 	    strlen(label + end) < sizeof(code) &&
-	    fsops_bounded_decode(p, label + end, ops, n) == 0 && *n > 0)
+	    fsops_bounded_decode(p, label + end, ops, n) == 0)
 		return 0;
 	return die("BLACKOUT_FRESH '%.80s' is no workload of this bounded space "
 		   "('seqL-<rank>/<first id>/<code>' of its fresh: mark, as blackout-fsops run "

@@ -336,8 +336,8 @@ uint64_t fsops_bounded_setup(const struct fsops_params *p);
 
 /*
  * The ops of the workload of code @text (ids 1..*@n, its setup first) into @ops (room for
- * fsops_bounded_setup() + 2 * FSOPS_BOUNDED_MAX), as the walk gives them; "" is the setup
- * alone. -EINVAL when @text is no workload of @p's space, or -ENOMEM.
+ * FSOPS_BOUNDED_OPS_MAX), as the walk gives them. -EINVAL when @text is no workload of @p's
+ * space, or -ENOMEM.
  */
 int fsops_bounded_decode(const struct fsops_params *p, const char *text, struct fsops_op *ops,
 			 uint64_t *n);

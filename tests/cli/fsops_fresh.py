@@ -101,7 +101,7 @@ first = s[0].split("/")[1]
 for bad in (f"seq1-00003/{first}/999.1", f"seq1-00003/{first}/1.0", "seq1-00003/0/1.1",
             "seq1-00003", f"x/{first}/1.1", f"seq1-00003/{first}/1.1x",
             f"seq1-00003/{first}/-1.1", f"seq2-00003/{first}/1.1", f"seq1--3/{first}/1.1",
-            f"seq1-00003/{first}/1.1-1.1", f"seq1-00003/-{first}/1.1"):
+            f"seq1-00003/{first}/1.1-1.1", f"seq1-00003/-{first}/1.1", f"seq1-00003/{first}/"):
     res = check(bad, s[1], s[2], s[3])
     if res.returncode != 3 or "BLACKOUT_FRESH" not in res.stderr:
         print(f"label {bad!r}: exit {res.returncode}, {res.stderr[:200]!r}: wanted 3 naming it")

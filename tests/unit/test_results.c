@@ -130,6 +130,19 @@ static void test_summary(void)
 	CU_ASSERT(!strcmp(back.first[BO_CLASS_CHECKER_ERROR], "c14"));
 	CU_ASSERT(bo_summary_verdict(&back) == BO_VERDICT_ERROR);
 	json_object_put(o);
+	/* The parts of a run summed: counts and states added, the first state and error kept. */
+	{
+		struct bo_summary sum = {0}, part = {0};
+
+		bo_summary_add(&part, BO_CLASS_LOST_ACK, "c7", 0.1, NULL);
+		bo_summary_error(&part, "part 1 broke");
+		bo_summary_sum(&sum, &s);
+		bo_summary_sum(&sum, &part);
+		CU_ASSERT(sum.states == 6 && sum.counts[BO_CLASS_LOST_ACK] == 3);
+		CU_ASSERT(!strcmp(sum.first[BO_CLASS_LOST_ACK], "c12"));
+		CU_ASSERT(!strcmp(sum.error, "part 1 broke"));
+		CU_ASSERT(bo_summary_verdict(&sum) == BO_VERDICT_ERROR);
+	}
 	/* Findings whatever the class: a fsck-dirty state that lost op 2 counts as lost-ack
 	 * too, and the class table says so; a lost-ack state's loss is its class. */
 	{
