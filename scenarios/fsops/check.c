@@ -476,8 +476,7 @@ static int fresh_workload(const struct fsops_params *p, uint64_t *rank, uint64_t
 	    sscanf(label, "seq%u-%" SCNu64 "/%n%" SCNu64 "/%n", &length, rank, &at, first, &end) ==
 		    3 &&
 	    end && label[at] >= '1' && label[at] <= '9' && length == p->bounded &&
-	    strlen(label + end) < sizeof(code) &&
-	    fsops_bounded_decode(p, label + end, ops, n) == 0)
+	    strlen(label + end) < sizeof(code) && fsops_bounded_decode(p, label + end, ops, n) == 0)
 		return 0;
 	return die("BLACKOUT_FRESH '%.80s' is no workload of this bounded space "
 		   "('seqL-<rank>/<first id>/<code>' of its fresh: mark, as blackout-fsops run "
