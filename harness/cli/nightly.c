@@ -33,16 +33,18 @@
 #include "harness/scenario/ini.h"
 #include "harness/scenario/scenario.h"
 
-/* Write the text of @sc, with fs, mount_options, persona and length of @c, to c->scen_path. */
+/* Write the text of @sc, with fs, mount_options and persona of @c and the length and fresh of
+ * @at, to c->scen_path. */
 static int write_override(const struct nightly_cell *c, const struct bo_scenario *sc,
-			  const char *length, struct bo_err *err)
+			  const struct bo_matrix_cell *at, struct bo_err *err)
 {
 	const char *const sets[][3] = {
 		{"scenario", "name", c->scen_name},
 		{"device", "fs", c->fs},
 		{"device", "mount_options", c->mopts[0] ? c->mopts : NULL},
 		{"check", "persona", c->persona[0] ? c->persona : NULL},
-		{"workload", "length", length},
+		{"workload", "length", at->length},
+		{"workload", "fresh", at->fresh},
 		{NULL, NULL, NULL},
 	};
 	_cleanup_free_ char *text = NULL;
@@ -62,7 +64,7 @@ static int write_override(const struct nightly_cell *c, const struct bo_scenario
 
 /* The scenario of cell @at (its scenario a path relative to @matrix_dir; NULL axes: the
  * scenario's own) into @c: the file itself, or a copy with fs, mount_options, persona and
- * length overridden (its relative paths made absolute, for the copy lives elsewhere). */
+ * length and fresh overridden (its relative paths made absolute, for the copy lives elsewhere). */
 static int prepare(struct nightly_cell *c, const char *matrix_dir, const struct bo_matrix_cell *at,
 		   const char *out, struct bo_err *err)
 {
@@ -84,13 +86,13 @@ static int prepare(struct nightly_cell *c, const char *matrix_dir, const struct 
 	snprintf(c->ktree, sizeof(c->ktree), "%s", at->kernel_tree ? at->kernel_tree : "");
 	snprintf(c->persona, sizeof(c->persona), "%s", at->persona ? at->persona : "");
 	r = nightly_cell_name(c, err);
-	if (r >= 0 && !fs && !mopt && !at->persona && !at->length)
+	if (r >= 0 && !fs && !mopt && !at->persona && !at->length && !at->fresh)
 		snprintf(c->scen_path, sizeof(c->scen_path), "%s", src);
 	else if (r >= 0 && bo_pathf(c->scen_path, sizeof(c->scen_path), "%s/scenarios/%s.ini", out,
 				    c->name) < 0)
 		r = bo_err_set(err, ENAMETOOLONG, "path too long");
 	else if (r >= 0)
-		r = write_override(c, sc, at->length, err);
+		r = write_override(c, sc, at, err);
 	bo_scenario_free(sc);
 	return r;
 }

@@ -79,7 +79,7 @@ static int add_scenario(const struct matrix_read *rd, const char *value, unsigne
 		bo_scenario_free(sc);
 		return bo_err_prefix(err, "[matrix] scenario");
 	}
-	/* length applies to builtin bounded's workloads: every scenario must be one. */
+	/* length and fresh apply to builtin bounded's workloads: every scenario must be one. */
 	if (!bo_bounded_is(sc))
 		m->not_bounded_line = m->not_bounded_line ? m->not_bounded_line : line;
 	for (i = 0; i < m->nsc && strcmp(m->scen_names[i], sc->name); i++)
@@ -211,6 +211,17 @@ static int matrix_item(void *ctx, const struct bo_ini_item *it, struct bo_err *e
 		m->length = strdup(value);
 		return m->length ? 0 : bo_err_set(err, ENOMEM, "out of memory");
 	}
+	if (!strcmp(it->key, "fresh")) {
+		if (m->fresh)
+			return bo_err_set(err, EINVAL, "[matrix] fresh: given twice");
+		if (strcmp(value, "yes") && strcmp(value, "no"))
+			return bo_err_set(err, EINVAL,
+					  "[matrix] fresh: '%s' (yes: a fresh filesystem per "
+					  "bounded workload; no: one for all)",
+					  value);
+		m->fresh = strdup(value);
+		return m->fresh ? 0 : bo_err_set(err, ENOMEM, "out of memory");
+	}
 	if (!strcmp(it->key, "compare")) {
 		if (strcmp(value, "kernels"))
 			return bo_err_set(err, EINVAL,
@@ -242,6 +253,7 @@ void bo_matrix_free(struct bo_matrix *m)
 		free(m->personas[i]);
 	free(m->seed);
 	free(m->length);
+	free(m->fresh);
 	free(m->path);
 	free(m);
 }
@@ -272,6 +284,11 @@ int bo_matrix_load(const char *path,
 			       "%s:%u: [matrix] scenario: not builtin bounded, and length = %s is "
 			       "the length of its workloads",
 			       path, m->not_bounded_line, m->length);
+	if (r >= 0 && m->fresh && m->not_bounded_line)
+		r = bo_err_set(err, EINVAL,
+			       "%s:%u: [matrix] scenario: not builtin bounded, and fresh = %s is "
+			       "about its workloads",
+			       path, m->not_bounded_line, m->fresh);
 	if (r >= 0 && m->compare_kernels && m->nk < 2)
 		r = bo_err_set(err, EINVAL, "%s: [matrix] compare = kernels needs two 'kernel'",
 			       path);
@@ -321,4 +338,5 @@ void bo_matrix_cell(const struct bo_matrix *m, size_t x, struct bo_matrix_cell *
 	ret->kernel_tree = ret->kernel ? m->ktrees[k] : NULL;
 	ret->persona = m->np ? m->personas[q] : NULL;
 	ret->length = m->length;
+	ret->fresh = m->fresh;
 }

@@ -54,9 +54,10 @@ struct bo_matrix {
 	unsigned sc_line[BO_MATRIX_AXIS_MAX], fs_line[BO_MATRIX_AXIS_MAX],
 		mo_line[BO_MATRIX_AXIS_MAX], k_line[BO_MATRIX_AXIS_MAX], p_line[BO_MATRIX_AXIS_MAX];
 	char *seed; /* NULL: each scenario's own */
-	/* length = L: the length of every (builtin bounded) scenario's workloads, or NULL; and
-	 * the line of the first scenario that is not bounded (0: none), refused with it. */
-	char *length;
+	/* length = L: the length of every (builtin bounded) scenario's workloads, or NULL;
+	 * fresh = yes|no: whether each of them runs on a fresh filesystem, or NULL; and the line
+	 * of the first scenario that is not bounded (0: none), refused with either. */
+	char *length, *fresh;
 	unsigned not_bounded_line;
 	bool compare_kernels; /* compare = kernels: one run --kernels per cell */
 };
@@ -69,6 +70,7 @@ struct bo_matrix_cell {
 	const char *fs, *options, *kernel, *persona;
 	const char *kernel_tree; /* the build tree the kernel axis' value names, or NULL */
 	const char *length;	 /* the bounded workloads' length, or NULL: the scenario's */
+	const char *fresh;	 /* "yes", "no", or NULL: the scenario's */
 };
 
 /*

@@ -234,6 +234,26 @@ static void length(void)
 		 "m.ini:4: [matrix] length: given twice");
 }
 
+/* fresh = yes|no: every cell's bounded workloads on a fresh filesystem each, or on one. */
+static void fresh(void)
+{
+	struct bo_matrix *m = load_ok("[matrix]\nscenario = bounded.ini\nfresh = yes\n");
+	struct bo_matrix_cell c;
+
+	bo_matrix_cell(m, 0, &c);
+	CU_ASSERT(c.fresh && !strcmp(c.fresh, "yes"));
+	bo_matrix_free(m);
+	m = load_ok("[matrix]\nscenario = bounded.ini\n");
+	bo_matrix_cell(m, 0, &c);
+	CU_ASSERT(m->fresh == NULL && c.fresh == NULL);
+	bo_matrix_free(m);
+	load_bad("[matrix]\nscenario = bounded.ini\nscenario = a.ini\nfresh = no\n",
+		 "m.ini:3: [matrix] scenario: not builtin bounded, and fresh = no");
+	load_bad("[matrix]\nscenario = bounded.ini\nfresh = 1\n", "m.ini:3: [matrix] fresh: '1'");
+	load_bad("[matrix]\nscenario = bounded.ini\nfresh = yes\nfresh = no\n",
+		 "m.ini:4: [matrix] fresh: given twice");
+}
+
 /* The matrices shipped load: seq-2's, every bounded configuration on both kernels. */
 static void shipped(void)
 {
@@ -247,9 +267,13 @@ static void shipped(void)
 		snprintf(path, sizeof(path), "%s/scenarios/%s", BO_SOURCE_DIR, files[i]);
 		CU_ASSERT_FATAL(bo_matrix_load(path, NULL, &m, &err) == 0);
 		CU_ASSERT(m->nsc == 11 && m->nk == 2);
-		if (i == 1)
-			CU_ASSERT(m->length && !strcmp(m->length, "2") && !m->compare_kernels &&
+		if (i == 1) {
+			CU_ASSERT(m->length && !strcmp(m->length, "2") && m->fresh &&
+				  !strcmp(m->fresh, "yes") && !m->compare_kernels &&
 				  bo_matrix_ncells(m) == 22);
+		} else {
+			CU_ASSERT(!m->length && !m->fresh);
+		}
 		bo_matrix_free(m);
 	}
 }
@@ -322,11 +346,17 @@ static void judge(void)
 int main(void)
 {
 	static const struct bo_test tests[] = {
-		{"every key", every_key}, {"cells", cells},
-		{"kernels", kernels},	  {"kernel trees", kernel_trees},
-		{"relative", relative},	  {"errors", errors},
-		{"judge", judge},	  {"length", length},
-		{"shipped", shipped},	  {},
+		{"every key", every_key},
+		{"cells", cells},
+		{"kernels", kernels},
+		{"kernel trees", kernel_trees},
+		{"relative", relative},
+		{"errors", errors},
+		{"judge", judge},
+		{"length", length},
+		{"fresh", fresh},
+		{"shipped", shipped},
+		{},
 	};
 
 	return bo_test_run("matrix", tests);
