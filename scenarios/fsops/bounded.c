@@ -323,6 +323,56 @@ uint64_t fsops_bounded_setup(const struct fsops_params *p)
 	return p->families & FSOPS_FAMILY_XATTR ? SETUP_OPS : SETUP_OPS - 1;
 }
 
+int fsops_bounded_setup_ops(const struct fsops_params *p, struct fsops_op *ops, uint64_t *n)
+{
+	int err = 0;
+
+	if (build(NULL, 0, (p->families & FSOPS_FAMILY_XATTR) != 0, ops, n, &err))
+		return 0;
+	return err < 0 ? err : -EINVAL; /* never: the setup is always performed */
+}
+
+struct lay {
+	const struct fsops_params *p;
+	fsops_bounded_laid_fn *fn;
+	void *ctx;
+	uint64_t base, setup; /* the ids laid out before; the setup's ops */
+	bool laid_setup;
+};
+
+static int lay_one(void *ctx, uint64_t rank, const char *code, const struct fsops_op *ops,
+		   uint64_t n)
+{
+	struct lay *l = ctx;
+	char dir[24];
+	int r;
+
+	if (!l->p->fresh) {
+		snprintf(dir, sizeof(dir), "w%llu", (unsigned long long) rank);
+		r = l->fn(l->ctx, rank, code, ops, n, l->base, dir, false);
+		l->base += n;
+		return r;
+	}
+	if (!l->laid_setup) {
+		l->laid_setup = true;
+		r = l->fn(l->ctx, rank, code, ops, l->setup, 0, "w", true);
+		if (r)
+			return r;
+	}
+	/* Its ops after the setup keep their own ids, setup + 1..: the base counts the ops
+	 * laid out after the setup before this workload. */
+	r = l->fn(l->ctx, rank, code, ops + l->setup, n - l->setup, l->base, "w", false);
+	l->base += n - l->setup;
+	return r;
+}
+
+int fsops_bounded_lay(const struct fsops_params *p, fsops_bounded_laid_fn *fn, void *ctx)
+{
+	struct lay l = {.p = p, .fn = fn, .ctx = ctx, .setup = fsops_bounded_setup(p)};
+
+	return fsops_bounded_each(p, lay_one, &l);
+}
+
 /* A decimal number of at most 4 digits at *@at, into *@ret; past it. false if none. */
 static bool number(const char **at, unsigned *ret)
 {

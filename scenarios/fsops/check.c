@@ -454,29 +454,31 @@ out:
 
 /*
  * The workload a state of a fresh filesystem is of (BLACKOUT_FRESH, its fresh: mark's label,
- * "seqL-<rank>/<first id>/<code>"), into *@rank, *@first and @ops (*@n); *@first 0 when it is
- * unset (the empty base's state). An exit status on a label this run's space has no workload
- * for.
+ * "seqL-<rank>/<first id>/<code>"), into *@first and @ops (*@n: its setup's, then its own);
+ * *@first 0 when it is unset (a state of the setup, before the first fresh filesystem). An exit
+ * status on a label this run's space has no workload for.
  */
-static int fresh_workload(const struct fsops_params *p, uint64_t *rank, uint64_t *first,
-			  struct fsops_op *ops, uint64_t *n)
+static int fresh_workload(const struct fsops_params *p, uint64_t *first, struct fsops_op *ops,
+			  uint64_t *n)
 {
 	const char *label = getenv("BLACKOUT_FRESH");
 	unsigned length = 0;
+	uint64_t rank;
 	int at = 0, end = 0;
 	char code[FSOPS_BOUNDED_CODE_MAX];
 
 	*first = 0;
 	if (!label)
-		return 0;
+		return fsops_bounded_setup_ops(p, ops, n) < 0 ? die("out of memory") : 0;
 	/* digits only: sscanf's %llu alone would take a sign and blanks */
 	if (strspn(label, "seq0123456789-/.") == strlen(label) && !strncmp(label, "seq", 3) &&
 	    isdigit((unsigned char) label[3]) && strchr(label, '-') &&
 	    isdigit((unsigned char) strchr(label, '-')[1]) &&
-	    sscanf(label, "seq%u-%" SCNu64 "/%n%" SCNu64 "/%n", &length, rank, &at, first, &end) ==
+	    sscanf(label, "seq%u-%" SCNu64 "/%n%" SCNu64 "/%n", &length, &rank, &at, first, &end) ==
 		    3 &&
 	    end && label[at] >= '1' && label[at] <= '9' && length == p->bounded &&
-	    strlen(label + end) < sizeof(code) && fsops_bounded_decode(p, label + end, ops, n) == 0)
+	    *first > fsops_bounded_setup(p) && strlen(label + end) < sizeof(code) &&
+	    fsops_bounded_decode(p, label + end, ops, n) == 0)
 		return 0;
 	return die("BLACKOUT_FRESH '%.80s' is no workload of this bounded space "
 		   "('seqL-<rank>/<first id>/<code>' of its fresh: mark, as blackout-fsops run "
@@ -486,40 +488,44 @@ static int fresh_workload(const struct fsops_params *p, uint64_t *rank, uint64_t
 
 /*
  * The checker of a bounded run on a fresh filesystem per workload: the state's one workload
- * (fresh_workload()) in its directory w<rank>, its ids from its first on.
+ * (fresh_workload()) in directory w, its setup's ids 1.. (it is in the base), its own from its
+ * first on; or, before the first fresh filesystem, the setup alone.
  */
 static int check_fresh(const struct fsops_params *p)
 {
 	const uint64_t slots = 1ull << 8 | 1ull << 9 | 1ull << 16 | 1ull << 17;
 	struct fsops_op ops[FSOPS_BOUNDED_OPS_MAX];
-	uint64_t rank = 0, first, n = 0, base;
-	struct checker all = {.p = p}, c = {.p = p, .ops = ops};
-	char dir[32];
+	bool issued[FSOPS_BOUNDED_OPS_MAX + 1] = {0}, acked[FSOPS_BOUNDED_OPS_MAX + 1] = {0};
+	uint64_t first, n = 0, setup = fsops_bounded_setup(p), base = 0;
+	struct checker all = {.p = p}, c = {.p = p, .ops = ops, .issued = issued, .acked = acked};
 	int r, mnt = -1, dfd = -1;
 
-	r = fresh_workload(p, &rank, &first, ops, &n);
-	if (r || !first)
-		return r ? r : finish(); /* the empty base: nothing to judge */
-	base = first - 1;
+	r = fresh_workload(p, &first, ops, &n);
+	if (r)
+		return r;
+	/* An op after the setup, k of the workload's own, is op first - 1 + k - setup. */
+	if (first)
+		base = first - 1 - setup;
 	c.nops = c.n = n;
 	r = read_all_ids(&all, base + n);
-	if (r)
-		goto out;
-	c.issued = all.issued + base;
-	c.acked = all.acked + base;
+	for (uint64_t id = 1; !r && id <= n; id++) {
+		issued[id] = all.issued[id > setup ? base + id : id];
+		acked[id] = all.acked[id > setup ? base + id : id];
+	}
 	if (!r)
 		r = open_mount(&mnt);
 	if (!r) {
-		snprintf(dir, sizeof(dir), "w%" PRIu64, rank);
-		dfd = openat(mnt, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		r = judge(&c, dfd, slots);
+		dfd = openat(mnt, "w", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		/* The setup not begun, the empty filesystem: nothing to judge. */
+		r = !issued[1] && dfd < 0 ? 0 : judge(&c, dfd, slots);
 	}
 	if (!r) {
-		print_present(&c, base);
+		for (uint64_t id = 1; id <= c.n; id++)
+			if (c.present && c.present[id])
+				put_present(id > setup ? base + id : id);
 		r = finish();
 	}
 	checker_release(&c);
-out:
 	if (dfd >= 0)
 		close(dfd);
 	if (mnt >= 0)

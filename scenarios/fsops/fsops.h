@@ -136,7 +136,7 @@ struct fsops_params {
 	struct fsops_ranks ranks;
 	/* With @bounded, a fresh filesystem per workload (docs/checkers.md): the setup once, in
 	 * directory w, then `base`; each workload after `fresh:<label>`, in w, its ids after
-	 * the setup's and those of the workloads before it. */
+	 * the setup's and those of the workloads before it (fsops_bounded_lay()). */
 	bool fresh;
 	enum fsops_fsync_mode fsync;
 	unsigned families;	      /* enum fsops_family bits */
@@ -335,6 +335,28 @@ int fsops_bounded_each(const struct fsops_params *p, fsops_bounded_fn *fn, void 
 uint64_t fsops_bounded_setup(const struct fsops_params *p);
 
 /*
+ * Called with the ops of the bounded space as a run lays them out (fsops_bounded_lay()): @n
+ * ops, each of id @base + its own (@ops' ids are the workload's own, 1..), performed in
+ * directory @dir; @setup when they are the setup alone. @rank and @code are the workload's
+ * (the first one's for a setup laid out once).
+ */
+typedef int fsops_bounded_laid_fn(void *ctx, uint64_t rank, const char *code,
+				  const struct fsops_op *ops, uint64_t n, uint64_t base,
+				  const char *dir, bool setup);
+
+/*
+ * fsops_bounded_each() as a run lays the workloads out. On one filesystem for all: each
+ * workload whole in its directory w<rank>, its ids after those of the workloads before it. On
+ * a fresh filesystem per workload (@p->fresh), the setup goes into the base: it is laid out
+ * once, before the first workload (ids 1..setup, directory "w"), and each workload is its
+ * ops after its setup, in "w", their ids after those of the setup and the workloads before.
+ */
+int fsops_bounded_lay(const struct fsops_params *p, fsops_bounded_laid_fn *fn, void *ctx);
+
+/* The setup alone, as a workload's first ops (ids 1..*@n), into @ops: 0 or -ENOMEM. */
+int fsops_bounded_setup_ops(const struct fsops_params *p, struct fsops_op *ops, uint64_t *n);
+
+/*
  * The ops of the workload of code @text (ids 1..*@n, its setup first) into @ops (room for
  * FSOPS_BOUNDED_OPS_MAX), as the walk gives them. -EINVAL when @text is no workload of @p's
  * space, or -ENOMEM.
@@ -345,7 +367,8 @@ int fsops_bounded_decode(const struct fsops_params *p, const char *text, struct 
 /* How many workloads of length @p->bounded its filesystem can perform, into *@ret. */
 int fsops_bounded_count(const struct fsops_params *p, uint64_t *ret);
 
-/* A workload's stable name, "seq2-00412", into @buf; its directory is "w<rank>". */
+/* A workload's stable name, "seq2-00412", into @buf; its directory is "w<rank>" (one
+ * filesystem for all) or "w" (a fresh one each). */
 void fsops_bounded_name(unsigned length, uint64_t rank, char *buf, size_t len);
 
 /* Run the workload in the current directory (run.c). Returns a process exit status. */

@@ -61,10 +61,10 @@ static void help(void)
 	     "              on; A: just A)\n"
 	     "  --sample I/N  with --bounded: only the workloads whose rank is I modulo N (of\n"
 	     "              those of --workloads): a tenth of the space is --sample 0/10\n"
-	     "  --fresh     with --bounded: a fresh filesystem per workload (run: the empty\n"
-	     "              filesystem marked 'base', each workload after a mark\n"
-	     "              'fresh:<name>/<first id>/<code>'; check: the one workload\n"
-	     "              BLACKOUT_FRESH names; docs/checkers.md)\n"
+	     "  --fresh     with --bounded: a fresh filesystem per workload (run: the setup\n"
+	     "              once, then the filesystem marked 'base', each workload after a\n"
+	     "              mark 'fresh:<name>/<first id>/<code>'; check: the setup and the\n"
+	     "              one workload BLACKOUT_FRESH names; docs/checkers.md)\n"
 	     "  --keep IDS  perform only these ops of the sequence, e.g. 3,17,40-42 (ops that\n"
 	     "              need a dropped one, like a write to a file never created, are\n"
 	     "              dropped too; kept ops keep their ids and data)\n"
@@ -169,20 +169,19 @@ static void list(const struct fsops_op *ops, uint64_t n, uint64_t base, const ch
 
 struct bounded_list {
 	unsigned length;
-	uint64_t base;
+	bool fresh;
 	uint64_t setup; /* the setup's ops */
 };
 
-/* List one workload of the bounded space, its ids after the workloads before it. */
-static int list_workload(void *ctx, uint64_t rank, const char *code, const struct fsops_op *ops,
-			 uint64_t n)
+/* List what fsops_bounded_lay() lays out: a workload's ops, or the setup laid out once. */
+static int list_laid(void *ctx, uint64_t rank, const char *code, const struct fsops_op *ops,
+		     uint64_t n, uint64_t base, const char *dir, bool setup)
 {
 	struct bounded_list *b = ctx;
 	char name[32];
 
 	fsops_bounded_name(b->length, rank, name, sizeof(name));
-	list(ops, n, b->base, name, b->setup);
-	b->base += n;
+	list(ops, n, base, name, setup ? n : b->fresh ? 0 : b->setup);
 	return 0;
 }
 
@@ -355,9 +354,10 @@ static int count(const struct fsops_params *p)
 /* list with --bounded: the workloads @p's ranks select, one after the other. */
 static int list_bounded(const struct fsops_params *p)
 {
-	struct bounded_list b = {.length = p->bounded, .setup = fsops_bounded_setup(p)};
+	struct bounded_list b = {
+		.length = p->bounded, .fresh = p->fresh, .setup = fsops_bounded_setup(p)};
 
-	if (fsops_bounded_each(p, list_workload, &b) < 0)
+	if (fsops_bounded_lay(p, list_laid, &b) < 0)
 		return no_memory();
 	return fflush(stdout) == 0 ? 0 : 1;
 }

@@ -336,7 +336,6 @@ static int step(struct runner *r, const struct fsops_op *op, uint64_t base)
 
 struct bounded_run {
 	struct runner *r;
-	uint64_t base; /* the ops of the workloads before */
 	/* --fresh: the filesystem's mount point, where the workload started */
 	char mnt[PATH_MAX];
 };
@@ -364,46 +363,47 @@ static int remount(struct bounded_run *b, const char *name)
 }
 
 /*
- * On a fresh filesystem per workload: before the first, the empty filesystem marked `base`;
- * before each, `fresh:<name>/<first id>/<code>`, what the checker is told the state's
- * workload is.
+ * Run what fsops_bounded_lay() lays out, each workload in its directory. On a fresh
+ * filesystem per workload the setup comes first, then `base` (the filesystem every workload
+ * starts from: the setup's), and before each workload `fresh:<name>/<first id>/<code>`, what
+ * the checker is told the state's workload is (its first id: that of its first op after the
+ * setup).
  */
-static int fresh(struct bounded_run *b, uint64_t rank, const char *code)
-{
-	char name[32], mark[32 + 24 + FSOPS_BOUNDED_CODE_MAX + 16];
-
-	if (!b->base && remount(b, "base") < 0)
-		return -1;
-	fsops_bounded_name(b->r->p->bounded, rank, name, sizeof(name));
-	snprintf(mark, sizeof(mark), "fresh:%s/%llu/%s", name, (unsigned long long) b->base + 1,
-		 code);
-	return remount(b, mark);
-}
-
-/* Run one workload of the bounded space in a new directory of its own. */
-static int run_workload(void *ctx, uint64_t rank, const char *code, const struct fsops_op *ops,
-			uint64_t n)
+static int run_laid(void *ctx, uint64_t rank, const char *code, const struct fsops_op *ops,
+		    uint64_t n, uint64_t base, const char *dir, bool setup)
 {
 	struct bounded_run *b = ctx;
-	char dir[32];
+	bool fresh = b->r->p->fresh;
 	int rc = 0;
 
-	if (b->r->p->fresh && fresh(b, rank, code) < 0)
-		return -1;
+	if (fresh && !setup) {
+		char name[32], mark[32 + 24 + FSOPS_BOUNDED_CODE_MAX + 16];
 
-	snprintf(dir, sizeof(dir), "w%llu", (unsigned long long) rank);
-	if (mkdir(dir, 0755) < 0 || chdir(dir) < 0) {
+		fsops_bounded_name(b->r->p->bounded, rank, name, sizeof(name));
+		snprintf(mark, sizeof(mark), "fresh:%s/%llu/%s", name,
+			 (unsigned long long) (base + ops[0].id), code);
+		if (remount(b, mark) < 0)
+			return -1;
+	}
+	/* The setup makes the directory; on a fresh filesystem it is in the base. */
+	if ((!fresh || setup) && mkdir(dir, 0755) < 0) {
 		fprintf(stderr, "blackout-fsops: workload directory '%s': %s%s\n", dir,
 			strerror(errno), errno == EEXIST ? ": start in a fresh directory" : "");
 		return -1;
 	}
+	if (chdir(dir) < 0) {
+		fprintf(stderr, "blackout-fsops: workload directory '%s': %s\n", dir,
+			strerror(errno));
+		return -1;
+	}
 	for (uint64_t i = 0; i < n && rc == 0; i++)
-		rc = step(b->r, &ops[i], b->base);
-	b->base += n;
+		rc = step(b->r, &ops[i], base);
 	if (rc == 0 && chdir("..") < 0) {
 		fprintf(stderr, "blackout-fsops: leaving '%s': %s\n", dir, strerror(errno));
 		rc = -1;
 	}
+	if (rc == 0 && setup && remount(b, "base") < 0)
+		rc = -1;
 	return rc;
 }
 
@@ -430,7 +430,7 @@ int fsops_run(const struct fsops_params *p)
 			free(r);
 			return 1;
 		}
-		rc = fsops_bounded_each(p, run_workload, &b);
+		rc = fsops_bounded_lay(p, run_laid, &b);
 		if (rc == -ENOMEM)
 			fputs("blackout-fsops: out of memory\n", stderr);
 		bo_ctl_close();

@@ -29,13 +29,14 @@ static int grow(struct fsops_upto *c)
 	return 0;
 }
 
-static int collect(struct fsops_upto *c, const struct fsops_op *ops, uint64_t n, const char *dir)
+static int collect(struct fsops_upto *c, const struct fsops_op *ops, uint64_t n, uint64_t base,
+		   const char *dir)
 {
-	for (uint64_t i = 0; i < n && c->base + ops[i].id <= c->upto; i++) {
+	for (uint64_t i = 0; i < n && base + ops[i].id <= c->upto; i++) {
 		if (grow(c) < 0)
 			return -1;
 		c->v[c->n] = ops[i];
-		c->v[c->n].id += c->base;
+		c->v[c->n].id += base;
 		c->data_id[c->n] = ops[i].id;
 		snprintf(c->dir[c->n], sizeof(c->dir[0]), "%s", dir);
 		c->found = c->v[c->n].id == c->upto;
@@ -44,25 +45,18 @@ static int collect(struct fsops_upto *c, const struct fsops_op *ops, uint64_t n,
 	return 0;
 }
 
-static int collect_workload(void *ctx, uint64_t rank, const char *code, const struct fsops_op *ops,
-			    uint64_t n)
+static int collect_laid(void *ctx, uint64_t rank, const char *code, const struct fsops_op *ops,
+			uint64_t n, uint64_t base, const char *dir, bool setup)
 {
 	struct fsops_upto *c = ctx;
-	char dir[24];
 
-	if (c->base >= c->upto)
+	if (c->found || base + ops[0].id > c->upto)
 		return 0;
 	/* On a fresh filesystem per workload, the workloads before that of op upto ran on
-	 * filesystems of their own. */
-	if (c->fresh && c->base + n < c->upto) {
-		c->base += n;
+	 * filesystems of their own: op upto's has the setup and its own ops alone. */
+	if (c->fresh && !setup && base + ops[n - 1].id < c->upto)
 		return 0;
-	}
-	snprintf(dir, sizeof(dir), "w%llu", (unsigned long long) rank);
-	if (collect(c, ops, n, dir) < 0)
-		return -1;
-	c->base += n;
-	return 0;
+	return collect(c, ops, n, base, dir);
 }
 
 int fsops_upto_collect(const struct fsops_params *p, uint64_t upto, struct fsops_upto *c)
@@ -72,14 +66,14 @@ int fsops_upto_collect(const struct fsops_params *p, uint64_t upto, struct fsops
 	c->upto = upto;
 	c->fresh = p->fresh;
 	if (p->bounded) {
-		rc = fsops_bounded_each(p, collect_workload, c);
+		rc = fsops_bounded_lay(p, collect_laid, c);
 	} else {
 		struct fsops_op *ops;
 		uint64_t n;
 
 		rc = fsops_sequence(p, &ops, &n);
 		if (rc == 0)
-			rc = collect(c, ops, n, "");
+			rc = collect(c, ops, n, 0, "");
 		if (rc == 0)
 			free(ops);
 	}

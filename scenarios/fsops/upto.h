@@ -18,9 +18,9 @@ struct fsops_upto {
 	struct fsops_op *v; /* each with its id in the whole run (its ack's) */
 	uint64_t *data_id;  /* ... and the id its workload wrote its data with */
 	char (*dir)[24];
-	uint64_t n, cap, upto, base;
+	uint64_t n, cap, upto;
 	bool found;
-	bool fresh; /* a fresh filesystem per workload (--fresh): only the workload of op upto */
+	bool fresh; /* a fresh filesystem per workload (--fresh): the setup and op upto's workload */
 };
 
 /* The ops of @p up to @upto into @c (zeroed first); 0, 1 out of memory, 2 when @upto is no

@@ -270,18 +270,25 @@ python3 "$(dirname "$0")/fsops_damaged.py" "$fsops" --fsync=inode --families="$h
 	[ "$(grep -c ' sync .* setup ack$' "$tmp/seq1")" = 192 ] ||
 	fail "seq-1's listing does not mark each workload's 8 setup ops"
 "$fsops" list --bounded 2 --workloads 412 >"$tmp/b412"
-# --fresh: the same workloads, ids and listing (each on a filesystem of its own when run).
-"$fsops" list --bounded 2 --workloads 410-413 --fresh |
-	cmp -s - <("$fsops" list --bounded 2 --workloads 410-413) ||
-	fail "--fresh lists other workloads or ids than without"
+# --fresh: the setup once (it goes into the base), then each workload's ops after its setup,
+# the same ops in the same order, numbered on.
+"$fsops" list --bounded 2 --workloads 410-413 >"$tmp/shared.list"
+"$fsops" list --bounded 2 --workloads 410-413 --fresh >"$tmp/fresh.list"
+[ "$(cut -d' ' -f1 "$tmp/fresh.list")" = "$(seq "$(wc -l <"$tmp/fresh.list")")" ] &&
+	[ "$(grep -c ' setup\( \|$\)' "$tmp/fresh.list")" = 8 ] &&
+	cmp -s <(cut -d' ' -f2- "$tmp/fresh.list") <(grep -m8 ' setup\( \|$\)' "$tmp/shared.list" |
+		cut -d' ' -f2-; grep -v ' setup\( \|$\)' "$tmp/shared.list" | cut -d' ' -f2-) ||
+	fail "--fresh does not list the setup once, then each workload's ops after it, numbered on"
 expect 2 "--fresh without --bounded" "$fsops" list --fresh
-# ... and a reproducer of a fresh filesystem's state holds its one workload: seq1-00002's 10
-# ops to its fdatasync (op 30), in w2, where one shared filesystem holds the 30 before it.
-"$fsops" repro --bounded 1 --workloads 0-5 --fresh --upto 30 >"$tmp/fresh.c"
+# ... and a reproducer of a fresh filesystem's state holds the setup and its one workload:
+# seq1-00002's 2 ops to its fdatasync (op 14) after the setup's 8, in w; one shared filesystem
+# holds the 30 ops to that fdatasync (op 30 there).
+"$fsops" repro --bounded 1 --workloads 0-5 --fresh --upto 14 >"$tmp/fresh.c"
 "$fsops" repro --bounded 1 --workloads 0-5 --upto 30 >"$tmp/shared.c"
 [ "$(grep -c '/\* op ' "$tmp/fresh.c")" = 10 ] && [ "$(grep -c '/\* op ' "$tmp/shared.c")" = 30 ] &&
-	[ "$(grep -o 'mkdir("w[0-9]*"' "$tmp/fresh.c")" = 'mkdir("w2"' ] ||
-	fail "--fresh: the reproducer of op 30 is not seq1-00002's 10 ops alone, in w2"
+	[ "$(grep -o 'mkdir("w[0-9]*"' "$tmp/fresh.c")" = 'mkdir("w"' ] &&
+	grep -q '/\* op 14:' "$tmp/fresh.c" && grep -q '/\* op 8:' "$tmp/fresh.c" ||
+	fail "--fresh: the reproducer of op 14 is not the setup and seq1-00002's 2 ops, in w"
 
 [ "$(grep -o 'workload=[^ ]*' "$tmp/b412" | sort -u)" = workload=seq2-00412 ] ||
 	fail "--workloads 412 is not seq2-00412 alone"
