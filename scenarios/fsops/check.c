@@ -503,7 +503,7 @@ static int check_fresh(const struct fsops_params *p)
 	r = fresh_workload(p, &first, ops, &n);
 	if (r)
 		return r;
-	/* An op after the setup, k of the workload's own, is op first - 1 + k - setup. */
+	/* The workload's op k after its setup (its own ids: setup + 1..) is the run's base + k. */
 	if (first)
 		base = first - 1 - setup;
 	c.nops = c.n = n;
