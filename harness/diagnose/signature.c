@@ -117,12 +117,13 @@ static size_t list_ops(struct bo_sigset *f, const struct bo_scenario *sc, struct
 	return n;
 }
 
-/* The workload of op @id: its name, its number of ops, and its ops after its setup (listed as
- * such) as "punch, fsync-file" — or "setup" when op @id is of the setup, whose states are cut
- * before any op after it was issued. */
+/* The workload of op @id: its name, its number of ops (its setup's with them: on fresh
+ * filesystems the setup is listed once, with the first workload, and every workload has it in
+ * its base), and its ops after its setup (listed as such) as "punch, fsync-file" — or "setup"
+ * when op @id is of the setup, whose states are cut before any op after it was issued. */
 static void workload_of(const struct op *ops, size_t n, uint64_t id, struct workload *w)
 {
-	uint64_t first = id, last = id;
+	uint64_t first = id, last = id, setup = 0, own = 0;
 
 	memset(w, 0, sizeof(*w));
 	if (!*ops[id].workload)
@@ -132,7 +133,11 @@ static void workload_of(const struct op *ops, size_t n, uint64_t id, struct work
 	while (last < n && !strcmp(ops[last + 1].workload, ops[id].workload))
 		last++;
 	snprintf(w->name, sizeof(w->name), "%s", ops[id].workload);
-	w->nops = last - first + 1;
+	for (uint64_t i = 1; i <= n && ops[i].setup; i++)
+		setup++;
+	for (uint64_t i = first; i <= last; i++)
+		own += !ops[i].setup;
+	w->nops = setup + own;
 	if (ops[id].setup) {
 		snprintf(w->skeleton, sizeof(w->skeleton), "setup");
 		return;

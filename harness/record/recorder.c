@@ -49,21 +49,27 @@ int recorder_emit(struct recorder *r, const char *event, const char *key, const 
 
 /* Insert a mark: a dm message, then wait for the mark to be in the log, so that the
  * workload's "ok <entry>" names a real entry. A log device that filled up (logging off) never
- * takes the mark: a mark not there after MARK_LOOK_MS asks the target's status why, once, so
- * that the common mark costs no status ioctl (a fifth of a mark's time under TCG). */
+ * takes the mark: a mark not there after MARK_LOOK_MS asks the target's status why, and so
+ * does one not there at the end, so that the common mark costs no status ioctl (a fifth of a
+ * mark's time under TCG). */
 int recorder_put_mark(void *ctx, const char *name, uint64_t *ret_entry, struct bo_err *err)
 {
 	struct recorder *r = ctx;
 	struct bo_lw_status st;
+	struct bo_err look = {0};
 	int k;
 
 	if (strcmp(name, "mkfs") && bo_test_stall("workload", err) < 0)
 		return -EINTR;
 	k = bo_lw_mark(r->lw, name, r->ss, err);
-	if (k >= 0)
-		k = bo_logtail_wait_mark(r->tail, name, MARK_LOOK_MS, ret_entry, err);
-	if (k != -ETIMEDOUT)
+	if (k < 0)
 		return k;
+	k = bo_logtail_wait_mark(r->tail, name, MARK_LOOK_MS, ret_entry, &look);
+	if (k != -ETIMEDOUT) {
+		if (k < 0)
+			*err = look;
+		return k;
+	}
 	k = bo_lw_status(r->lw, &st, err);
 	if (k >= 0)
 		k = bo_lw_status_check(r->lw, &st, err);

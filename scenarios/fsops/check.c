@@ -23,6 +23,7 @@
  * workload of a bounded run.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -477,13 +478,40 @@ static int fresh_workload(const struct fsops_params *p, uint64_t *first, struct 
 	    sscanf(label, "seq%u-%" SCNu64 "/%n%" SCNu64 "/%n", &length, &rank, &at, first, &end) ==
 		    3 &&
 	    end && label[at] >= '1' && label[at] <= '9' && length == p->bounded &&
-	    *first > fsops_bounded_setup(p) && strlen(label + end) < sizeof(code) &&
-	    fsops_bounded_decode(p, label + end, ops, n) == 0)
+	    *first > fsops_bounded_setup(p) && *first < (1ull << 48) &&
+	    strlen(label + end) < sizeof(code) && fsops_bounded_decode(p, label + end, ops, n) == 0)
 		return 0;
 	return die("BLACKOUT_FRESH '%.80s' is no workload of this bounded space "
 		   "('seqL-<rank>/<first id>/<code>' of its fresh: mark, as blackout-fsops run "
 		   "--fresh makes it)",
 		   label);
+}
+
+/*
+ * A fresh filesystem without the setup's directory w but with a workload's own w<rank>: a log
+ * of the earlier form, each workload's setup on its fresh filesystem, which these ids do not
+ * fit. An exit status saying so; 0 when it is not that.
+ */
+static int earlier_form(int mnt)
+{
+	struct dirent *e;
+	int fd = dup(mnt), r = 0;
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	while (!r && (e = readdir(d)))
+		if (e->d_name[0] == 'w' && isdigit((unsigned char) e->d_name[1]))
+			r = die("the fresh filesystem holds '%s', not the setup's 'w': a run of an "
+				"earlier blackout-fsops --fresh (each workload's setup its own), "
+				"which "
+				"this one cannot judge",
+				e->d_name);
+	closedir(d);
+	return r;
 }
 
 /*
@@ -516,9 +544,11 @@ static int check_fresh(const struct fsops_params *p)
 		r = open_mount(&mnt);
 	if (!r) {
 		dfd = openat(mnt, "w", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		/* The setup not begun, the empty filesystem: nothing to judge. */
-		r = !issued[1] && dfd < 0 ? 0 : judge(&c, dfd, slots);
+		r = dfd < 0 && first ? earlier_form(mnt) : 0;
 	}
+	/* The setup not begun, the empty filesystem: nothing to judge. */
+	if (!r && (issued[1] || dfd >= 0))
+		r = judge(&c, dfd, slots);
 	if (!r) {
 		for (uint64_t id = 1; id <= c.n; id++)
 			if (c.present && c.present[id])

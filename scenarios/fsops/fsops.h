@@ -336,7 +336,8 @@ uint64_t fsops_bounded_setup(const struct fsops_params *p);
 
 /*
  * Called with the ops of the bounded space as a run lays them out (fsops_bounded_lay()): @n
- * ops, each of id @base + its own (@ops' ids are the workload's own, 1..), performed in
+ * ops, each of id @base + its own (@ops' ids are the workload's own: 1.. for a whole workload
+ * or the setup, setup + 1.. for a workload's ops after its setup), performed in
  * directory @dir; @setup when they are the setup alone. @rank and @code are the workload's
  * (the first one's for a setup laid out once).
  */
@@ -353,7 +354,7 @@ typedef int fsops_bounded_laid_fn(void *ctx, uint64_t rank, const char *code,
  */
 int fsops_bounded_lay(const struct fsops_params *p, fsops_bounded_laid_fn *fn, void *ctx);
 
-/* The setup alone, as a workload's first ops (ids 1..*@n), into @ops: 0 or -ENOMEM. */
+/* The setup alone, as a workload's first ops (ids 1..*@n), into @ops: 0 or -errno. */
 int fsops_bounded_setup_ops(const struct fsops_params *p, struct fsops_op *ops, uint64_t *n);
 
 /*

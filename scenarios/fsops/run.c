@@ -314,8 +314,8 @@ exists:
 static int step(struct runner *r, const struct fsops_op *op, uint64_t base)
 {
 	if (bo_ctl_issue(base + op->id) < 0) {
-		fprintf(stderr, "blackout-fsops: op %llu: %s\n", (unsigned long long) op->id,
-			bo_ctl_error());
+		fprintf(stderr, "blackout-fsops: op %llu: %s\n",
+			(unsigned long long) (base + op->id), bo_ctl_error());
 		return -1;
 	}
 	if (perform(r, op) < 0) {
@@ -327,8 +327,8 @@ static int step(struct runner *r, const struct fsops_op *op, uint64_t base)
 			return -1;
 	}
 	if (fsops_is_sync(op->type) && bo_ctl_ack(base + op->id) < 0) {
-		fprintf(stderr, "blackout-fsops: op %llu: %s\n", (unsigned long long) op->id,
-			bo_ctl_error());
+		fprintf(stderr, "blackout-fsops: op %llu: %s\n",
+			(unsigned long long) (base + op->id), bo_ctl_error());
 		return -1;
 	}
 	return 0;

@@ -97,6 +97,15 @@ void fsops_upto_free(struct fsops_upto *c)
 	*c = (struct fsops_upto){0};
 }
 
+const char *fsops_upto_source(const struct fsops_params *p)
+{
+	if (!p->bounded)
+		return "(a seeded sequence)";
+	return p->fresh ? "--bounded --fresh (of them, the setup and the last one's workload, on "
+			  "a fresh filesystem)"
+			: "--bounded";
+}
+
 /* @p as a C string literal's body: the paths are fsops' (letters, digits, '/', '.'). */
 const char *fsops_upto_path(const char *dir, const char *p, char *buf, size_t len)
 {

@@ -28,6 +28,9 @@ struct fsops_upto {
 int fsops_upto_collect(const struct fsops_params *p, uint64_t upto, struct fsops_upto *c);
 void fsops_upto_free(struct fsops_upto *c);
 
+/* What the ops of @p are of, for a reproducer's header: "ops 1-N of blackout-fsops <this>". */
+const char *fsops_upto_source(const struct fsops_params *p);
+
 /* @p under workload directory @dir ("" for none), into @buf. */
 const char *fsops_upto_path(const char *dir, const char *p, char *buf, size_t len);
 

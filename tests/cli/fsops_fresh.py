@@ -107,6 +107,13 @@ gone, _ = lost(s)
 if not gone or any(i > setup and workload[i] != "seq1-00003" for i in gone):
     print(f"seq1-00003's d0/f0 cut: acks {gone} lost ({[workload[i] for i in gone]})")
     failed += 1
+# A fresh filesystem of the earlier form (each workload's setup its own, in w<rank>): refused.
+old = os.path.join(top, "old")
+shutil.copytree(os.path.join(s[1], "w"), os.path.join(old, "w3"), symlinks=True)
+res = check(s[0], old, s[2], s[3])
+if res.returncode != 3 or "'w3'" not in res.stderr:
+    print(f"a tree of the earlier form: exit {res.returncode}, {res.stderr[:200]!r}: wanted 3")
+    failed += 1
 first = s[0].split("/")[1]
 for bad in (f"seq1-00003/{first}/999.1", f"seq1-00003/{first}/1.0", "seq1-00003/0/1.1",
             "seq1-00003", f"x/{first}/1.1", f"seq1-00003/{first}/1.1x",
