@@ -174,8 +174,7 @@ int fsops_fstests(const struct fsops_params *p, uint64_t upto)
 	       "# acknowledgement (%s): what it promised must be there after the mount,\n"
 	       "# as the same ops left it without the failure (in $TEST_DIR). Written by blackout\n"
 	       "# export; renumber it with ./new.\n#\n",
-	       (unsigned long long) upto, fsops_upto_source(p),
-	       (unsigned long long) upto, promise);
+	       (unsigned long long) upto, fsops_upto_source(p), (unsigned long long) upto, promise);
 	printf(". ./common/preamble\n_begin_fstest auto quick log metadata\n\n"
 	       "_cleanup()\n{\n\t_cleanup_flakey\n\tcd /\n\trm -rf $tmp.* "
 	       "$TEST_DIR/$seq.expected\n}\n\n"

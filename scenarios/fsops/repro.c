@@ -609,8 +609,8 @@ int fsops_repro(const struct fsops_params *p, uint64_t upto)
 	       "does:\n"
 	       " *                            0 kept, 1 lost (one line says what), 2 no verdict\n"
 	       " */\n",
-	       (unsigned long long) upto, fsops_upto_source(p),
-	       (unsigned long long) upto, (unsigned long long) upto, (unsigned long long) upto);
+	       (unsigned long long) upto, fsops_upto_source(p), (unsigned long long) upto,
+	       (unsigned long long) upto, (unsigned long long) upto);
 	printf("#define N %lluUL\n#define SEED %lluULL\n#define PROMISE \"%s\"\n\n",
 	       (unsigned long long) upto, (unsigned long long) p->seed,
 	       fsops_upto_promise(last, a, linux_names, promise, sizeof(promise)));
