@@ -3,8 +3,8 @@
 # two tiny fsops scenarios is consistent; when one of them is made to fail (the planted
 # ack-without-fsync bug), a nightly against that baseline reports exactly that scenario's
 # failures as new and exits 1; the same matrix against its own previous tree reports no change
-# and exits 0. A persona axis runs a scenario once per device persona; a kernel_tree axis
-# boots a build tree.
+# and exits 0. A persona axis runs a scenario once per device persona; a bounded cell of seq-2
+# runs in parts on fresh filesystems; a kernel_tree axis boots a build tree.
 . "$(dirname "$0")/run_lib.sh"
 need_vm
 
@@ -115,6 +115,25 @@ if run_bo 1 nightly "$T/m/personas.ini" --out "$T/n6"; then
 		ok || bad "n6: $(json "$s" '[(r["name"], r.get("persona"), r["verdict"]) for r in j["runs"]]')"
 	grep -q '^persona = ignores-flush' "$T/n6/scenarios/alpha@ext4=ignores-flush.ini" && ok ||
 		bad "n6: the cell's scenario does not set its persona"
+fi
+
+# A bounded cell of seq-2 (the matrix's length = 2 and fresh = yes over a seq-1 scenario of one
+# filesystem): its cell's scenario says both, its run is parts under one tree (one a core), and
+# its failing states (the planted bug) are named by their part.
+scenario "$SRC/scenarios/ext4-bounded.ini" "$T/m/seqtwo.ini" workload.workloads=0-7 \
+	workload.bug=ack-without-fsync scenario.name=seqtwo
+printf '[matrix]\nscenario = seqtwo.ini\nfs = ext4\nlength = 2\nfresh = yes\n' >"$T/m/seq2.ini"
+if run_bo 1 nightly "$T/m/seq2.ini" --out "$T/n9"; then
+	s=$T/n9/summary.json
+	cell=$(json "$s" 'j["runs"][0]["scenario_file"]')
+	grep -q '^length = 2' "$cell" && grep -q '^fresh = yes' "$cell" && ok ||
+		bad "n9: the cell's scenario is not seq-2 on fresh filesystems: $(grep -E '^(length|fresh)' "$cell")"
+	parts=$(find "$T/n9/$(json "$s" 'j["runs"][0]["results"]')" -maxdepth 1 -name 'part-*' -type d |
+		wc -l)
+	[ "$parts" = "$(nproc)" ] || [ "$parts" = 1 ] && ok || bad "n9: $parts parts on $(nproc) cores"
+	[ "$(json "$s" 'j["runs"][0]["verdict"]')" = failed ] &&
+		[ "$(json "$s" 'all(f["state"].startswith("part-") for f in j["runs"][0]["failing"]) and len(j["runs"][0]["failing"]) > 0')" = True ] &&
+		ok || bad "n9: $(json "$s" '(j["runs"][0]["verdict"], j["runs"][0]["failing"][:3])')"
 fi
 
 # A kernel build tree on the kernel axis (kernel_tree = NAME PATH, the path relative to the
