@@ -78,9 +78,9 @@ static const char *const root_links[] = {"/bin", "/sbin", "/lib", "/lib64", NULL
  * The guest's e2fsck.conf: every bitmap of e2fsck a plain bit array, not its default red-black
  * tree of extents. The same checks and verdicts; under TCG a test of a bit is the cost of its
  * passes 4 and 5, which test one for each inode and block of the groups they walk (a tenth of
- * a 256 MiB ext4's fsck, docs/performance.md). An array takes a bit a block or inode, a few
- * of each (32 MiB a block bitmap for 1 TiB of 4 KiB blocks), small beside the written
- * blocks of the device, which the guest holds in its memory.
+ * a 256 MiB ext4's fsck, docs/performance.md). An array takes a bit a block or inode whatever
+ * is used: 32 MiB a block bitmap for 1 TiB of 4 KiB blocks, of which e2fsck keeps a few, so a
+ * device of several TiB wants a guest with more memory (--memory).
  */
 static const char e2fsck_conf[] = "[bitmaps]\n\tall = 1\n";
 
