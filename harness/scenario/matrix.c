@@ -140,6 +140,18 @@ static int add_tree(struct bo_matrix *m, const char *value, unsigned line, struc
 	return 0;
 }
 
+/* A key given once: @value into *@slot, unless it is @bad (its text then says @why). */
+static int set_once(char **slot, const char *key, const char *value, bool bad, const char *why,
+		    struct bo_err *err)
+{
+	if (*slot)
+		return bo_err_set(err, EINVAL, "[matrix] %s: given twice", key);
+	if (bad)
+		return bo_err_set(err, EINVAL, "[matrix] %s: '%s' %s", key, value, why);
+	*slot = strdup(value);
+	return *slot ? 0 : bo_err_set(err, ENOMEM, "out of memory");
+}
+
 /* One line of the matrix file (harness/scenario/ini.h: the scenario files' strict rules). */
 static int matrix_item(void *ctx, const struct bo_ini_item *it, struct bo_err *err)
 {
@@ -191,37 +203,17 @@ static int matrix_item(void *ctx, const struct bo_ini_item *it, struct bo_err *e
 				value);
 		return add_axis(m->personas, m->p_line, &m->np, it->key, value, it->line, err);
 	}
-	if (!strcmp(it->key, "seed")) {
-		if (m->seed)
-			return bo_err_set(err, EINVAL, "[matrix] seed: given twice");
-		if (bo_parse_u64(value, &n) < 0)
-			return bo_err_set(err, EINVAL,
-					  "[matrix] seed: '%s' is not a decimal number", value);
-		m->seed = strdup(value);
-		return m->seed ? 0 : bo_err_set(err, ENOMEM, "out of memory");
-	}
-	if (!strcmp(it->key, "length")) {
-		if (m->length)
-			return bo_err_set(err, EINVAL, "[matrix] length: given twice");
-		if (strcmp(value, "1") && strcmp(value, "2") && strcmp(value, "3"))
-			return bo_err_set(err, EINVAL,
-					  "[matrix] length: '%s' (bounded workloads of length 1, 2 "
-					  "or 3)",
-					  value);
-		m->length = strdup(value);
-		return m->length ? 0 : bo_err_set(err, ENOMEM, "out of memory");
-	}
-	if (!strcmp(it->key, "fresh")) {
-		if (m->fresh)
-			return bo_err_set(err, EINVAL, "[matrix] fresh: given twice");
-		if (strcmp(value, "yes") && strcmp(value, "no"))
-			return bo_err_set(err, EINVAL,
-					  "[matrix] fresh: '%s' (yes: a fresh filesystem per "
-					  "bounded workload; no: one for all)",
-					  value);
-		m->fresh = strdup(value);
-		return m->fresh ? 0 : bo_err_set(err, ENOMEM, "out of memory");
-	}
+	if (!strcmp(it->key, "seed"))
+		return set_once(&m->seed, "seed", value, bo_parse_u64(value, &n) < 0,
+				"is not a decimal number", err);
+	if (!strcmp(it->key, "length"))
+		return set_once(&m->length, "length", value,
+				strcmp(value, "1") && strcmp(value, "2") && strcmp(value, "3"),
+				"(bounded workloads of length 1, 2 or 3)", err);
+	if (!strcmp(it->key, "fresh"))
+		return set_once(
+			&m->fresh, "fresh", value, strcmp(value, "yes") && strcmp(value, "no"),
+			"(yes: a fresh filesystem per bounded workload; no: one for all)", err);
 	if (!strcmp(it->key, "compare")) {
 		if (strcmp(value, "kernels"))
 			return bo_err_set(err, EINVAL,

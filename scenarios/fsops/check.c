@@ -280,12 +280,19 @@ static int judge(struct checker *c, int dfd, uint64_t slots)
 	return 0;
 }
 
-/* Print "present <@base + id>" for each op @c found present. */
-static void print_present(const struct checker *c, uint64_t base)
+/* The run's id of @c's op @id: its own for the first @setup (a fresh filesystem's base holds
+ * them), @base + id for the others. */
+static uint64_t run_id(uint64_t id, uint64_t base, uint64_t setup)
+{
+	return id > setup ? base + id : id;
+}
+
+/* Print "present <run id>" for each op @c found present (run_id()). */
+static void print_present(const struct checker *c, uint64_t base, uint64_t setup)
 {
 	for (uint64_t id = 1; id <= c->n; id++)
 		if (c->present[id])
-			put_present(base + id);
+			put_present(run_id(id, base, setup));
 }
 
 /* Release what judge() made of @c (not its ops, nor its issued and acked ids). */
@@ -345,7 +352,7 @@ static int check_sequence(struct checker *c)
 	close(dfd);
 	if (r)
 		return r;
-	print_present(c, 0);
+	print_present(c, 0, 0);
 	return finish();
 }
 
@@ -436,7 +443,7 @@ static int check_bounded(const struct fsops_params *p)
 		if (dfd >= 0)
 			close(dfd);
 		if (!r)
-			print_present(&c, base);
+			print_present(&c, base, 0);
 		checker_release(&c);
 		base += w.v[i].n;
 	}
@@ -537,8 +544,8 @@ static int check_fresh(const struct fsops_params *p)
 	c.nops = c.n = n;
 	r = read_all_ids(&all, base + n);
 	for (uint64_t id = 1; !r && id <= n; id++) {
-		issued[id] = all.issued[id > setup ? base + id : id];
-		acked[id] = all.acked[id > setup ? base + id : id];
+		issued[id] = all.issued[run_id(id, base, setup)];
+		acked[id] = all.acked[run_id(id, base, setup)];
 	}
 	if (!r)
 		r = open_mount(&mnt);
@@ -550,9 +557,8 @@ static int check_fresh(const struct fsops_params *p)
 	if (!r && (issued[1] || dfd >= 0))
 		r = judge(&c, dfd, slots);
 	if (!r) {
-		for (uint64_t id = 1; id <= c.n; id++)
-			if (c.present && c.present[id])
-				put_present(id > setup ? base + id : id);
+		if (c.present)
+			print_present(&c, base, setup);
 		r = finish();
 	}
 	checker_release(&c);

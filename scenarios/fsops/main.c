@@ -168,21 +168,16 @@ static void list(const struct fsops_op *ops, uint64_t n, uint64_t base, const ch
 	}
 }
 
-struct bounded_list {
-	unsigned length;
-	bool fresh;
-	uint64_t setup; /* the setup's ops */
-};
-
-/* List what fsops_bounded_lay() lays out: a workload's ops, or the setup laid out once. */
+/* List what fsops_bounded_lay() lays out for @ctx's parameters: a workload's ops (its setup's
+ * among them on one filesystem), or the setup laid out once. */
 static int list_laid(void *ctx, uint64_t rank, const char *code, const struct fsops_op *ops,
 		     uint64_t n, uint64_t base, const char *dir, bool setup)
 {
-	struct bounded_list *b = ctx;
+	const struct fsops_params *p = ctx;
 	char name[32];
 
-	fsops_bounded_name(b->length, rank, name, sizeof(name));
-	list(ops, n, base, name, setup ? n : b->fresh ? 0 : b->setup);
+	fsops_bounded_name(p->bounded, rank, name, sizeof(name));
+	list(ops, n, base, name, setup ? n : p->fresh ? 0 : fsops_bounded_setup(p));
 	return 0;
 }
 
@@ -355,10 +350,7 @@ static int count(const struct fsops_params *p)
 /* list with --bounded: the workloads @p's ranks select, one after the other. */
 static int list_bounded(const struct fsops_params *p)
 {
-	struct bounded_list b = {
-		.length = p->bounded, .fresh = p->fresh, .setup = fsops_bounded_setup(p)};
-
-	if (fsops_bounded_lay(p, list_laid, &b) < 0)
+	if (fsops_bounded_lay(p, list_laid, (void *) p) < 0)
 		return no_memory();
 	return fflush(stdout) == 0 ? 0 : 1;
 }
